@@ -1,6 +1,42 @@
 //! Sans-IO HTTP/1.1 connection state machines: a server connection and a
 //! client connection that take bytes in, give events out, take answers and
-//! give bytes to send. No socket, no clock, no thread.
+//! give bytes to send. No socket, no clock, no thread, and after the buffers
+//! are allocated when the connection is made, no allocation per message.
+//!
+//! Call order, server side (the client mirrors it):
+//! 1. input: read into [`ServerConn::spare_mut`] and [`ServerConn::commit`]
+//!    the count (or hand bytes to [`ServerConn::recv`]); [`ServerConn::recv_eof`]
+//!    when the peer closed;
+//! 2. events: [`ServerConn::poll_event`] until it says
+//!    [`ServerEvent::NeedInput`] or [`ServerEvent::Paused`];
+//! 3. answers: the `send_*` / `respond` commands (on the connection, or on the
+//!    [`Responder`] half of [`ServerConn::parts`] while the request is borrowed);
+//! 4. output: write [`ServerConn::output`] to the peer and report it with
+//!    [`ServerConn::consume_output`]; when a command returned
+//!    [`Placement::AfterOutput`], the caller's body bytes go right after it;
+//! 5. [`ServerConn::should_close`] and [`ServerConn::phase`] tell the adapter
+//!    when to close and which timeout applies.
 #![no_std]
 #![forbid(unsafe_code)]
 #![deny(missing_docs)]
+
+extern crate alloc;
+
+mod client;
+mod config;
+mod error;
+mod response;
+mod server;
+
+pub use client::{ClientConn, ClientEvent, ResponseView};
+pub use config::Config;
+pub use error::{Error, LocalError, RemoteError};
+pub use response::{BodyLength, Placement, Response};
+pub use server::{Phase, RequestView, Responder, ServerConn, ServerEvent, Trailers};
+
+/// A field to send: name and value bytes, validated when written.
+pub type FieldPair<'a> = (&'a [u8], &'a [u8]);
+
+/// Bodies up to this many bytes are copied into the output buffer; larger
+/// ones are left to the caller to send after the output (vectored write).
+pub const COPY_LIMIT: usize = 4096;

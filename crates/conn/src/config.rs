@@ -1,0 +1,88 @@
+/// Configuration of a connection: the head and body limits and the bounds the
+/// connection itself enforces. A `Copy` struct with `const fn` setters.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Config {
+    head: http_net_head::Limits,
+    body: http_net_framing::Limits,
+    max_informational: u16,
+    drain_limit: u64,
+    output_high_water: u32,
+    read_chunk: u32,
+}
+
+impl Config {
+    /// Head and body limits of SPEC §3; at most 100 informational responses
+    /// per request (CPython's bound); up to 1 MiB of an unread request body is
+    /// drained before the connection is closed instead; reading pauses while
+    /// 64 KiB of output wait to be sent; the input buffer holds a whole head
+    /// plus 16 KiB.
+    pub const DEFAULT: Config = Config {
+        head: http_net_head::Limits::DEFAULT,
+        body: http_net_framing::Limits::DEFAULT,
+        max_informational: 100,
+        drain_limit: 1024 * 1024,
+        output_high_water: 64 * 1024,
+        read_chunk: 16 * 1024,
+    };
+
+    /// The head limits.
+    pub const fn head_limits(self) -> http_net_head::Limits {
+        self.head
+    }
+    /// The body limits.
+    pub const fn body_limits(self) -> http_net_framing::Limits {
+        self.body
+    }
+    /// Informational (1xx) responses a client accepts before the final one.
+    pub const fn max_informational(self) -> usize {
+        self.max_informational as usize
+    }
+    /// Bytes of an unread request body drained before closing instead.
+    pub const fn drain_limit(self) -> u64 {
+        self.drain_limit
+    }
+    /// Output bytes waiting to be sent above which no new request is surfaced.
+    pub const fn output_high_water(self) -> usize {
+        self.output_high_water as usize
+    }
+    /// Room in the input buffer beyond a whole head.
+    pub const fn read_chunk(self) -> usize {
+        self.read_chunk as usize
+    }
+    /// Sets the head limits.
+    pub const fn with_head_limits(mut self, limits: http_net_head::Limits) -> Config {
+        self.head = limits;
+        self
+    }
+    /// Sets the body limits.
+    pub const fn with_body_limits(mut self, limits: http_net_framing::Limits) -> Config {
+        self.body = limits;
+        self
+    }
+    /// Sets the informational-response bound (saturates at `u16::MAX`).
+    pub const fn with_max_informational(mut self, n: usize) -> Config {
+        self.max_informational = if n > u16::MAX as usize { u16::MAX } else { n as u16 };
+        self
+    }
+    /// Sets the drain bound.
+    pub const fn with_drain_limit(mut self, n: u64) -> Config {
+        self.drain_limit = n;
+        self
+    }
+    /// Sets the output high-water mark (saturates at `u32::MAX`).
+    pub const fn with_output_high_water(mut self, n: usize) -> Config {
+        self.output_high_water = if n > u32::MAX as usize { u32::MAX } else { n as u32 };
+        self
+    }
+    /// Sets the input room beyond a head (saturates at `u32::MAX`).
+    pub const fn with_read_chunk(mut self, n: usize) -> Config {
+        self.read_chunk = if n > u32::MAX as usize { u32::MAX } else { n as u32 };
+        self
+    }
+}
+
+impl Default for Config {
+    fn default() -> Config {
+        Config::DEFAULT
+    }
+}
