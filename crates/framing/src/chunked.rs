@@ -1,7 +1,8 @@
 use core::ops::Range;
 
-use http_net_head::{Field, FieldBlock};
+use http_net_head::{Field, FieldBlock, FieldBlockParser, Status};
 
+use crate::class::{is_qdtext, is_quoted_pair_byte, HEX, NOT_HEX, TCHAR};
 use crate::{Error, Limits};
 
 /// One step of the chunked decoder over a borrowed input.
@@ -9,10 +10,13 @@ use crate::{Error, Limits};
 pub struct ChunkedStep {
     /// Input bytes consumed.
     pub consumed: usize,
-    /// Chunk data found in this step: a range of the input.
+    /// Chunk data found in this step: a range of the input (empty if none).
     pub data: Range<usize>,
-    /// The trailer section, once complete: its field spans are relative to
-    /// the input of this step, its fields in the storage given to the step.
+    /// The trailer section, once complete and if it holds at least one field
+    /// line: its field spans are relative to the input of this step, its
+    /// fields are the first `field_count` entries of the storage given to the
+    /// step, and its bytes are `consumed - len .. consumed` of the input.
+    /// An empty trailer section gives `None`.
     pub trailers: Option<FieldBlock>,
     /// The message is complete (last chunk and trailer section read).
     pub done: bool,
@@ -21,30 +25,554 @@ pub struct ChunkedStep {
 /// One step of the in-place decoder.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct InPlaceStep {
-    /// Input bytes consumed.
+    /// Input bytes consumed (the buffer from this offset on is untouched).
     pub consumed: usize,
     /// Data bytes now at the front of the buffer.
     pub data_len: usize,
+    /// As in [`ChunkedStep::trailers`], with spans relative to the buffer:
+    /// the trailer bytes are not moved.
+    pub trailers: Option<FieldBlock>,
     /// The message is complete.
     pub done: bool,
 }
 
+/// Where the decoder stands in the chunked grammar (RFC 9112 §7.1):
+///
+/// ```text
+/// chunked-body = *chunk last-chunk trailer-section CRLF
+/// chunk        = chunk-size [ chunk-ext ] CRLF chunk-data CRLF
+/// chunk-ext    = *( BWS ";" BWS chunk-ext-name [ BWS "=" BWS chunk-ext-val ] )
+/// ```
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum State {
+    /// Before the first digit of a chunk-size.
+    LineStart,
+    /// In the chunk-size digits.
+    Size,
+    /// BWS after the size: only `;` may follow.
+    SizeWs,
+    /// After `;`: BWS, then a name.
+    ExtNameStart,
+    /// In an extension name.
+    ExtName,
+    /// BWS after a name: `=` or `;` must follow.
+    ExtNameWs,
+    /// After `=`: BWS, then a token or a quoted-string.
+    ExtValueStart,
+    /// In a token value.
+    ExtToken,
+    /// In a quoted-string value.
+    ExtQuoted,
+    /// After a backslash in a quoted-string.
+    ExtQuotedPair,
+    /// After the closing quote.
+    ExtValueEnd,
+    /// BWS after a value: only `;` may follow.
+    ExtValueWs,
+    /// After the CR of the chunk line.
+    LineLf,
+    /// In chunk data (`size` bytes left).
+    Data,
+    /// After chunk data: CR expected.
+    DataCr,
+    /// After chunk data and CR: LF expected.
+    DataLf,
+    /// After the last chunk: the trailer section.
+    Trailers,
+    /// The message is complete.
+    Done,
+    /// An error was returned; it is returned again.
+    Failed(Error),
+}
+
 /// A streaming chunked-body decoder (RFC 9112 §7.1), resumable at any byte.
+///
+/// Each [`decode`](ChunkedDecoder::decode) step reads framing up to the next
+/// chunk data and returns that data as a range of its input (no copy); call
+/// it again with the unconsumed input, extended with what arrives. The
+/// decoder never consumes a byte past the end of the message, and does not
+/// consume the trailer section until all of it is present (so the trailer
+/// spans it returns are relative to one input). After an error, every call
+/// returns the same error.
+///
+/// Strictness (SPEC §3): hex digits only, within `u64`; extensions
+/// `;name[=token/quoted-string]` with BWS only around `;` and `=`, no CTL,
+/// bounded per chunk; CR LF after the size line and after the data, never a
+/// bare LF or CR; trailers with the head's field rules and limits; the body
+/// budget checked as each size is read; and an overhead guard: once framing
+/// bytes pass [`Limits::overhead_guard_bytes`], data must be at least a
+/// quarter of the bytes read.
+///
+/// ```
+/// use http_net_framing::{ChunkedDecoder, Limits};
+///
+/// let input = b"5\r\nhello\r\n6;lang=en\r\n world\r\n0\r\n\r\nGET / HTTP/1.1\r\n";
+/// let mut decoder = ChunkedDecoder::new(Limits::DEFAULT, http_net_head::Limits::DEFAULT);
+/// let (mut pos, mut body) = (0, Vec::new());
+/// loop {
+///     let step = decoder.decode(&input[pos..], &mut []).unwrap();
+///     body.extend_from_slice(&input[pos..][step.data]);
+///     pos += step.consumed;
+///     if step.done {
+///         break;
+///     }
+/// }
+/// assert_eq!(body, b"hello world");
+/// assert_eq!(&input[pos..], b"GET / HTTP/1.1\r\n"); // the next message stays
+/// ```
 #[derive(Clone, Debug)]
 pub struct ChunkedDecoder {
     limits: Limits,
-    head_limits: http_net_head::Limits,
+    trailer_parser: FieldBlockParser,
+    state: State,
+    /// The chunk-size being read, then the data bytes left in the chunk.
+    size: u64,
+    /// Extension bytes on the current chunk line.
+    ext_bytes: usize,
+    /// Data bytes declared so far (for the budget and the overhead guard).
+    data_total: u64,
+    /// Framing bytes read so far (size lines, extensions, CR LFs).
+    overhead: u64,
 }
 
 impl ChunkedDecoder {
     /// A decoder with these body limits; trailers use `head_limits`.
     pub const fn new(limits: Limits, head_limits: http_net_head::Limits) -> ChunkedDecoder {
-        ChunkedDecoder { limits, head_limits }
+        ChunkedDecoder {
+            limits,
+            trailer_parser: FieldBlockParser::new(head_limits),
+            state: State::LineStart,
+            size: 0,
+            ext_bytes: 0,
+            data_total: 0,
+            overhead: 0,
+        }
+    }
+
+    /// Makes the decoder ready for the next message, keeping its limits.
+    pub fn reset(&mut self) {
+        self.trailer_parser.reset();
+        self.state = State::LineStart;
+        self.size = 0;
+        self.ext_bytes = 0;
+        self.data_total = 0;
+        self.overhead = 0;
+    }
+
+    /// Whether the whole message has been decoded.
+    pub const fn is_done(&self) -> bool {
+        matches!(self.state, State::Done)
+    }
+
+    /// Data bytes announced by the chunk sizes read so far.
+    pub const fn data_declared(&self) -> u64 {
+        self.data_total
     }
 
     /// Decodes from `input`; never consumes a byte past the end of the message.
+    ///
+    /// Returns at most one run of chunk data per step. `trailers` is where a
+    /// trailer section's fields go; pass the same storage to every step of a
+    /// message (the trailer parser resumes in it). More trailer lines than
+    /// `trailers.len()` or the head's `max_fields` is an error.
     pub fn decode(&mut self, input: &[u8], trailers: &mut [Field]) -> Result<ChunkedStep, Error> {
-        let _ = (input, trailers, self.limits, self.head_limits);
-        todo!("issue 3")
+        let mut pos = 0;
+        loop {
+            match self.state {
+                State::Data => {
+                    let avail = input.len().saturating_sub(pos);
+                    let take = if (avail as u64) < self.size {
+                        avail
+                    } else {
+                        self.size as usize
+                    };
+                    self.size -= take as u64;
+                    if self.size == 0 {
+                        self.state = State::DataCr;
+                    }
+                    let end = pos + take;
+                    return Ok(ChunkedStep {
+                        consumed: end,
+                        data: pos..end,
+                        trailers: None,
+                        done: false,
+                    });
+                }
+                State::Trailers => return self.trailers(input, pos, trailers),
+                State::Done => {
+                    return Ok(ChunkedStep {
+                        consumed: 0,
+                        data: 0..0,
+                        trailers: None,
+                        done: true,
+                    })
+                }
+                State::Failed(e) => return Err(e),
+                _ => {
+                    let start = pos;
+                    let framed = self.framing(input, &mut pos);
+                    self.overhead = self.overhead.saturating_add((pos - start) as u64);
+                    let guard = self.limits.overhead_guard_bytes();
+                    let framed = match framed {
+                        Ok(())
+                            if guard != 0
+                                && self.overhead >= guard
+                                && self.data_total.saturating_mul(3) < self.overhead =>
+                        {
+                            Err(Error::ExcessiveFramingOverhead)
+                        }
+                        other => other,
+                    };
+                    if let Err(e) = framed {
+                        self.state = State::Failed(e);
+                        return Err(e);
+                    }
+                    if !matches!(self.state, State::Data | State::Trailers) {
+                        // The input ends inside framing.
+                        return Ok(ChunkedStep {
+                            consumed: pos,
+                            data: pos..pos,
+                            trailers: None,
+                            done: false,
+                        });
+                    }
+                }
+            }
+        }
+    }
+
+    /// Decodes the chunked body at the front of `buf` in place: chunk data is
+    /// moved to the front of the buffer (one move of each byte, as
+    /// picohttpparser's `phr_decode_chunked` does), framing is dropped.
+    ///
+    /// After the step, `buf[..data_len]` is the data and `buf[consumed..]` is
+    /// untouched input: the rest of the message or the next one. Trailers, as
+    /// in [`decode`](ChunkedDecoder::decode), are not moved.
+    ///
+    /// ```
+    /// use http_net_framing::{ChunkedDecoder, Limits};
+    ///
+    /// let mut buf = *b"3\r\nabc\r\n2\r\nde\r\n0\r\n\r\nnext";
+    /// let mut decoder = ChunkedDecoder::new(Limits::DEFAULT, http_net_head::Limits::DEFAULT);
+    /// let step = decoder.decode_in_place(&mut buf, &mut []).unwrap();
+    /// assert!(step.done);
+    /// assert_eq!(&buf[..step.data_len], b"abcde");
+    /// assert_eq!(&buf[step.consumed..], b"next");
+    /// ```
+    pub fn decode_in_place(
+        &mut self,
+        buf: &mut [u8],
+        trailers: &mut [Field],
+    ) -> Result<InPlaceStep, Error> {
+        let mut read = 0;
+        let mut write = 0;
+        loop {
+            let step = self.decode(buf.get(read..).unwrap_or(&[]), trailers)?;
+            let data = (read + step.data.start)..(read + step.data.end);
+            if !data.is_empty() {
+                let len = data.len();
+                buf.copy_within(data, write);
+                write += len;
+            }
+            let base = read;
+            read += step.consumed;
+            if step.done {
+                let block = step.trailers;
+                if let Some(block) = block {
+                    shift(trailers, block.field_count, base);
+                }
+                return Ok(InPlaceStep {
+                    consumed: read,
+                    data_len: write,
+                    trailers: block,
+                    done: true,
+                });
+            }
+            if step.consumed == 0 || read >= buf.len() {
+                return Ok(InPlaceStep {
+                    consumed: read,
+                    data_len: write,
+                    trailers: None,
+                    done: false,
+                });
+            }
+        }
+    }
+
+    /// Reads framing from `input[*pos..]` until chunk data or the trailer
+    /// section starts, or the input ends.
+    fn framing(&mut self, input: &[u8], pos: &mut usize) -> Result<(), Error> {
+        loop {
+            // Fast path for the common shape: CR LF after data, then
+            // `HEXDIG{1,16} CR LF`, checked in one pass.
+            if self.state == State::DataCr && input.get(*pos..*pos + 2) == Some(b"\r\n") {
+                *pos += 2;
+                self.state = State::LineStart;
+            }
+            if self.state == State::LineStart {
+                if let Some((size, len)) = fast_line(input.get(*pos..).unwrap_or(&[])) {
+                    *pos += len;
+                    self.size = size;
+                    return self.line_done();
+                }
+            }
+            let Some(&b) = input.get(*pos) else {
+                return Ok(());
+            };
+            *pos += 1;
+            self.byte(b)?;
+            if matches!(self.state, State::Data | State::Trailers) {
+                return Ok(());
+            }
+        }
+    }
+
+    /// A chunk line is complete: the data or the trailer section follows.
+    fn line_done(&mut self) -> Result<(), Error> {
+        self.ext_bytes = 0;
+        if self.size == 0 {
+            self.state = State::Trailers;
+            return Ok(());
+        }
+        self.data_total = self.data_total.saturating_add(self.size);
+        if self.limits.over_budget(self.data_total) {
+            return Err(Error::BodyTooLarge);
+        }
+        self.state = State::Data;
+        Ok(())
+    }
+
+    /// Counts one extension byte against the per-chunk bound.
+    fn ext_byte(&mut self) -> Result<(), Error> {
+        self.ext_bytes += 1;
+        if self.ext_bytes > self.limits.max_chunk_ext_bytes() {
+            return Err(Error::ChunkExtensionTooLong);
+        }
+        Ok(())
+    }
+
+    /// One framing byte, outside the fast path.
+    fn byte(&mut self, b: u8) -> Result<(), Error> {
+        use State as S;
+        let ws = b == b' ' || b == b'\t';
+        let tchar = TCHAR[b as usize];
+        if matches!(
+            self.state,
+            S::SizeWs
+                | S::ExtNameStart
+                | S::ExtName
+                | S::ExtNameWs
+                | S::ExtValueStart
+                | S::ExtToken
+                | S::ExtQuoted
+                | S::ExtQuotedPair
+                | S::ExtValueEnd
+                | S::ExtValueWs
+        ) && b != b'\r'
+        {
+            self.ext_byte()?;
+        }
+        // A LF anywhere in a chunk line is a bare LF.
+        let in_line = !matches!(self.state, S::LineLf | S::DataCr | S::DataLf);
+        if b == b'\n' && in_line {
+            return Err(Error::ChunkBareLf);
+        }
+        self.state = match self.state {
+            S::LineStart => match HEX[b as usize] {
+                NOT_HEX => return Err(Error::InvalidChunkSize),
+                d => {
+                    self.size = u64::from(d);
+                    S::Size
+                }
+            },
+            S::Size => match HEX[b as usize] {
+                NOT_HEX => match b {
+                    b'\r' => S::LineLf,
+                    b';' => {
+                        self.ext_byte()?;
+                        S::ExtNameStart
+                    }
+                    b' ' | b'\t' => {
+                        self.ext_byte()?;
+                        S::SizeWs
+                    }
+                    _ => return Err(Error::InvalidChunkSize),
+                },
+                d => {
+                    self.size = self
+                        .size
+                        .checked_mul(16)
+                        .map(|s| s | u64::from(d))
+                        .ok_or(Error::ChunkSizeOverflow)?;
+                    S::Size
+                }
+            },
+            S::SizeWs => match b {
+                _ if ws => S::SizeWs,
+                b';' => S::ExtNameStart,
+                _ => return Err(Error::InvalidChunkSize),
+            },
+            S::ExtNameStart => match b {
+                _ if ws => S::ExtNameStart,
+                _ if tchar => S::ExtName,
+                _ => return Err(Error::InvalidChunkExtension),
+            },
+            S::ExtName => match b {
+                _ if tchar => S::ExtName,
+                b'\r' => S::LineLf,
+                b';' => S::ExtNameStart,
+                b'=' => S::ExtValueStart,
+                _ if ws => S::ExtNameWs,
+                _ => return Err(Error::InvalidChunkExtension),
+            },
+            S::ExtNameWs => match b {
+                _ if ws => S::ExtNameWs,
+                b';' => S::ExtNameStart,
+                b'=' => S::ExtValueStart,
+                _ => return Err(Error::InvalidChunkExtension),
+            },
+            S::ExtValueStart => match b {
+                _ if ws => S::ExtValueStart,
+                b'"' => S::ExtQuoted,
+                _ if tchar => S::ExtToken,
+                _ => return Err(Error::InvalidChunkExtension),
+            },
+            S::ExtToken => match b {
+                _ if tchar => S::ExtToken,
+                b'\r' => S::LineLf,
+                b';' => S::ExtNameStart,
+                _ if ws => S::ExtValueWs,
+                _ => return Err(Error::InvalidChunkExtension),
+            },
+            S::ExtQuoted => match b {
+                b'"' => S::ExtValueEnd,
+                b'\\' => S::ExtQuotedPair,
+                _ if is_qdtext(b) => S::ExtQuoted,
+                _ => return Err(Error::InvalidChunkExtension),
+            },
+            S::ExtQuotedPair => match b {
+                _ if is_quoted_pair_byte(b) => S::ExtQuoted,
+                _ => return Err(Error::InvalidChunkExtension),
+            },
+            S::ExtValueEnd => match b {
+                b'\r' => S::LineLf,
+                b';' => S::ExtNameStart,
+                _ if ws => S::ExtValueWs,
+                _ => return Err(Error::InvalidChunkExtension),
+            },
+            S::ExtValueWs => match b {
+                _ if ws => S::ExtValueWs,
+                b';' => S::ExtNameStart,
+                _ => return Err(Error::InvalidChunkExtension),
+            },
+            S::LineLf => match b {
+                b'\n' => return self.line_done(),
+                _ => return Err(Error::ChunkBareCr),
+            },
+            S::DataCr => match b {
+                b'\r' => S::DataLf,
+                b'\n' => return Err(Error::ChunkBareLf),
+                _ => return Err(Error::MissingChunkCrlf),
+            },
+            S::DataLf => match b {
+                b'\n' => S::LineStart,
+                _ => return Err(Error::ChunkBareCr),
+            },
+            // Not framing states: `decode` never sends bytes here.
+            S::Data | S::Trailers | S::Done | S::Failed(_) => self.state,
+        };
+        Ok(())
+    }
+
+    /// The trailer section at `input[pos..]`, parsed with the head's field
+    /// rules and limits; consumed only once complete.
+    fn trailers(
+        &mut self,
+        input: &[u8],
+        pos: usize,
+        fields: &mut [Field],
+    ) -> Result<ChunkedStep, Error> {
+        let rest = input.get(pos..).unwrap_or(&[]);
+        let partial = ChunkedStep {
+            consumed: pos,
+            data: pos..pos,
+            trailers: None,
+            done: false,
+        };
+        // The common case, an empty trailer section, needs no field parser.
+        match rest {
+            [] | [b'\r'] => return Ok(partial),
+            [b'\r', b'\n', ..] => {
+                self.state = State::Done;
+                let end = pos + 2;
+                return Ok(ChunkedStep {
+                    consumed: end,
+                    data: end..end,
+                    trailers: None,
+                    done: true,
+                });
+            }
+            _ => {}
+        }
+        match self.trailer_parser.parse(rest, fields) {
+            Ok(Status::Complete(block)) => {
+                shift(fields, block.field_count, pos);
+                self.state = State::Done;
+                let end = pos + block.len;
+                Ok(ChunkedStep {
+                    consumed: end,
+                    data: end..end,
+                    trailers: Some(block),
+                    done: true,
+                })
+            }
+            Ok(Status::Partial) => Ok(partial),
+            Err(e) => {
+                let e = Error::Trailer(e);
+                self.state = State::Failed(e);
+                Err(e)
+            }
+        }
     }
 }
+
+/// Moves the spans of the first `count` fields `by` bytes towards the end.
+fn shift(fields: &mut [Field], count: usize, by: usize) {
+    if by == 0 {
+        return;
+    }
+    for f in fields.iter_mut().take(count) {
+        f.name = f.name.shifted(by);
+        f.value = f.value.shifted(by);
+    }
+}
+
+/// The common chunk line, `HEXDIG{1,16} CR LF`, in one pass: its size and
+/// length. Any other shape (extensions, more digits, a short input) is left
+/// to the byte-at-a-time path, which accepts or rejects it.
+#[inline]
+fn fast_line(bytes: &[u8]) -> Option<(u64, usize)> {
+    let mut size: u64 = 0;
+    let mut i = 0;
+    loop {
+        let b = *bytes.get(i)?;
+        let d = HEX[b as usize];
+        if d == NOT_HEX {
+            break;
+        }
+        if i == 16 {
+            return None;
+        }
+        // At most 16 digits: no overflow.
+        size = (size << 4) | u64::from(d);
+        i += 1;
+    }
+    if i > 0 && bytes.get(i..i + 2)? == b"\r\n" {
+        Some((size, i + 2))
+    } else {
+        None
+    }
+}
+
+#[cfg(test)]
+mod tests;

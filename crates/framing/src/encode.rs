@@ -1,3 +1,8 @@
+use alloc::vec::Vec;
+
+use crate::class::{is_field_value_byte, TCHAR};
+use crate::Error;
+
 /// The size line of one chunk, `HEX CR LF`, in a small inline buffer.
 #[derive(Clone, Copy, Debug)]
 pub struct ChunkHeader {
@@ -8,11 +13,27 @@ pub struct ChunkHeader {
 impl ChunkHeader {
     /// The bytes to send before the chunk data.
     pub fn as_bytes(&self) -> &[u8] {
-        &self.bytes[..self.len as usize]
+        self.bytes.get(..self.len as usize).unwrap_or(&[])
     }
 }
 
-/// Writes chunk framing around caller data without copying the data.
+/// Writes chunk framing around caller data without copying the data: the
+/// size line and the closing CR LF are small buffers to send beside the
+/// caller's slice (vectored writes), and the last chunk is written with its
+/// optional trailers, validated like any field.
+///
+/// ```
+/// use http_net_framing::ChunkedEncoder;
+///
+/// let data = b"hello world";
+/// let header = ChunkedEncoder::header(data.len());
+/// let parts: [&[u8]; 3] = [header.as_bytes(), data, ChunkedEncoder::CHUNK_END];
+/// assert_eq!(parts.concat(), b"b\r\nhello world\r\n");
+///
+/// let mut end = Vec::new();
+/// ChunkedEncoder::write_last(&mut end, &[(b"Digest", b"sha-256=:abc=:")]).unwrap();
+/// assert_eq!(end, b"0\r\nDigest: sha-256=:abc=:\r\n\r\n");
+/// ```
 #[derive(Clone, Copy, Debug, Default)]
 pub struct ChunkedEncoder;
 
@@ -20,16 +41,117 @@ impl ChunkedEncoder {
     /// The bytes that end every chunk's data.
     pub const CHUNK_END: &'static [u8] = b"\r\n";
 
-    /// The size line for a chunk of `len` bytes (`len` > 0).
+    /// The last chunk with an empty trailer section: the end of the body.
+    pub const LAST_CHUNK: &'static [u8] = b"0\r\n\r\n";
+
+    /// The size line for a chunk of `len` bytes (`len` > 0: a size of 0 is
+    /// the last chunk, written by [`write_last`](ChunkedEncoder::write_last)
+    /// or [`LAST_CHUNK`](ChunkedEncoder::LAST_CHUNK)).
     pub fn header(len: usize) -> ChunkHeader {
         let mut bytes = [0u8; 18];
-        let digits = if len == 0 { 1 } else { (usize::BITS - len.leading_zeros()).div_ceil(4) as usize };
-        for i in 0..digits {
-            let nibble = (len >> (4 * (digits - 1 - i))) & 0xf;
-            bytes[i] = b"0123456789abcdef"[nibble];
+        let len64 = len as u64;
+        let digits = if len64 == 0 {
+            1
+        } else {
+            (u64::BITS - len64.leading_zeros()).div_ceil(4) as usize
+        };
+        for (i, slot) in bytes.iter_mut().take(digits).enumerate() {
+            let nibble = (len64 >> (4 * (digits - 1 - i))) & 0xf;
+            *slot = b"0123456789abcdef"[nibble as usize];
         }
         bytes[digits] = b'\r';
         bytes[digits + 1] = b'\n';
-        ChunkHeader { bytes, len: (digits + 2) as u8 }
+        ChunkHeader {
+            bytes,
+            len: (digits + 2) as u8,
+        }
+    }
+
+    /// Appends the last chunk and the trailer section to `out`. Each trailer
+    /// name must be a token and not a framing or routing field
+    /// (`Content-Length`, `Transfer-Encoding`, `Host`, `Trailer`); each value
+    /// field-vchar / SP / HTAB without surrounding whitespace. On an error
+    /// nothing is appended.
+    pub fn write_last(out: &mut Vec<u8>, trailers: &[(&[u8], &[u8])]) -> Result<(), Error> {
+        let mut len = Self::LAST_CHUNK.len();
+        for (name, value) in trailers {
+            check_trailer(name, value)?;
+            len += name.len() + value.len() + 4;
+        }
+        out.reserve(len);
+        out.extend_from_slice(b"0\r\n");
+        for (name, value) in trailers {
+            out.extend_from_slice(name);
+            out.extend_from_slice(b": ");
+            out.extend_from_slice(value);
+            out.extend_from_slice(b"\r\n");
+        }
+        out.extend_from_slice(b"\r\n");
+        Ok(())
+    }
+}
+
+/// A trailer to send: `field-name = token`, `field-value = *field-content`
+/// (RFC 9110 §5.1, §5.5), and not a field that frames or routes the message
+/// (RFC 9110 §6.5.1).
+fn check_trailer(name: &[u8], value: &[u8]) -> Result<(), Error> {
+    if name.is_empty() || !name.iter().all(|&b| TCHAR[b as usize]) {
+        return Err(Error::InvalidTrailerName);
+    }
+    const FORBIDDEN: [&[u8]; 4] = [b"content-length", b"transfer-encoding", b"host", b"trailer"];
+    if FORBIDDEN.iter().any(|f| name.eq_ignore_ascii_case(f)) {
+        return Err(Error::ForbiddenTrailerField);
+    }
+    let edge_ws =
+        matches!(value.first(), Some(b' ' | b'\t')) || matches!(value.last(), Some(b' ' | b'\t'));
+    if edge_ws || !value.iter().all(|&b| is_field_value_byte(b)) {
+        return Err(Error::InvalidTrailerValue);
+    }
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn header_is_lowercase_hex_without_padding() {
+        assert_eq!(ChunkedEncoder::header(1).as_bytes(), b"1\r\n");
+        assert_eq!(ChunkedEncoder::header(0x1000).as_bytes(), b"1000\r\n");
+        assert_eq!(ChunkedEncoder::header(0xabc).as_bytes(), b"abc\r\n");
+        assert_eq!(
+            ChunkedEncoder::header(usize::MAX).as_bytes().len(),
+            usize::BITS as usize / 4 + 2
+        );
+    }
+
+    #[test]
+    fn write_last_refuses_bad_trailers_and_appends_nothing() {
+        let mut out = b"x".to_vec();
+        let bad: [(&[u8], &[u8], Error); 7] = [
+            (b"", b"v", Error::InvalidTrailerName),
+            (b"a b", b"v", Error::InvalidTrailerName),
+            (b"Content-Length", b"5", Error::ForbiddenTrailerField),
+            (
+                b"TRANSFER-ENCODING",
+                b"chunked",
+                Error::ForbiddenTrailerField,
+            ),
+            (b"x", b"a\r\nSet-Cookie: y", Error::InvalidTrailerValue),
+            (b"x", b"a\0", Error::InvalidTrailerValue),
+            (b"x", b" a", Error::InvalidTrailerValue),
+        ];
+        for (name, value, e) in bad {
+            assert_eq!(
+                ChunkedEncoder::write_last(&mut out, &[(b"ok", b"1"), (name, value)]),
+                Err(e)
+            );
+            assert_eq!(out, b"x");
+        }
+        ChunkedEncoder::write_last(&mut out, &[]).unwrap();
+        assert_eq!(out, b"x0\r\n\r\n");
+        out.clear();
+        ChunkedEncoder::write_last(&mut out, &[(b"a", b""), (b"b", b"x\ty\xff")]).unwrap();
+        assert_eq!(out, b"0\r\na: \r\nb: x\ty\xff\r\n\r\n");
     }
 }

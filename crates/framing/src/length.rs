@@ -2,6 +2,8 @@ use core::ops::Range;
 
 use http_net_head::{Field, FieldFacts, Method, Version};
 
+use crate::content_length::content_length;
+use crate::transfer_coding::codings;
 use crate::{Error, Limits};
 
 /// How the body of a message is delimited (RFC 9112 §6.3).
@@ -21,6 +23,27 @@ pub enum BodyKind {
 
 /// Decides the body of a request from its head (RFC 9112 §6.3, SPEC §3).
 /// `fields` and `buf` are the storage and buffer the head was parsed with.
+///
+/// The checks run in the order of RFC 9112 §6.3 (numbered in the code):
+/// `Transfer-Encoding` in HTTP/1.0 (400), with `Content-Length` (400),
+/// `chunked` not final (400), `chunked` twice (400), another coding before a
+/// final `chunked` (501); then `Content-Length`: invalid (400), differing
+/// (400), over the body budget (413). A request with neither field has no
+/// body.
+///
+/// ```
+/// use http_net_framing::{request_body, BodyKind, Error, Limits};
+/// use http_net_head::{Field, FieldFacts, Span, Version};
+///
+/// let buf = b"Transfer-Encoding: gzip, chunked";
+/// let fields = [Field { name: Span::new(0, 17), value: Span::new(19, buf.len()) }];
+/// let mut facts = FieldFacts::default();
+/// facts.transfer_encoding.push(0);
+/// let limits = Limits::DEFAULT;
+/// let kind = request_body(Version::Http11, &facts, &fields, buf, &limits);
+/// assert_eq!(kind, Err(Error::UnsupportedTransferCoding));
+/// assert_eq!(kind.unwrap_err().status(), 501);
+/// ```
 pub fn request_body(
     version: Version,
     facts: &FieldFacts,
@@ -28,12 +51,63 @@ pub fn request_body(
     buf: &[u8],
     limits: &Limits,
 ) -> Result<BodyKind, Error> {
-    let _ = (version, facts, fields, buf, limits);
-    todo!("issue 3")
+    // Steps 1 and 2 (HEAD, 1xx, 204, 304, CONNECT) concern responses only.
+    if !facts.transfer_encoding.is_empty() {
+        // §6.1: TE in an HTTP/1.0 message is faulty framing, even with CL.
+        if version == Version::Http10 {
+            return Err(Error::TransferEncodingInHttp10);
+        }
+        // Step 3: TE and CL together "ought to be handled as an error";
+        // http-net rejects rather than letting TE override (SPEC §3).
+        if !facts.content_length.is_empty() {
+            return Err(Error::ContentLengthWithTransferEncoding);
+        }
+        // Step 4: the final coding of a request must be chunked, else the
+        // length cannot be determined: 400 and close (MUST).
+        let c = codings(facts.transfer_encoding, fields, buf);
+        if !c.chunked_final {
+            return Err(Error::ChunkedNotFinal);
+        }
+        // §6.1: a sender MUST NOT apply chunked more than once.
+        if c.chunked > 1 {
+            return Err(Error::ChunkedTwice);
+        }
+        // §6.1: a coding we do not decode before chunked: 501.
+        if c.others > 0 {
+            return Err(Error::UnsupportedTransferCoding);
+        }
+        return Ok(BodyKind::Chunked);
+    }
+    // Steps 5 and 6: Content-Length, invalid or differing values are an
+    // unrecoverable error; a valid one is the length.
+    match content_length(facts.content_length, fields, buf)? {
+        Some(n) if limits.over_budget(n) => Err(Error::BodyTooLarge),
+        Some(n) => Ok(BodyKind::Length(n)),
+        // Step 7: a request with neither field has no body.
+        None => Ok(BodyKind::None),
+    }
 }
 
 /// Decides the body of a response to a request with `request_method`
 /// (RFC 9112 §6.3, SPEC §3).
+///
+/// No body for HEAD, 1xx, 204 and 304; a tunnel for 2xx to CONNECT;
+/// `Transfer-Encoding` in HTTP/1.0 or with `Content-Length` is an error, as is
+/// `chunked` twice or another coding before a final `chunked`; a list whose
+/// final coding is not `chunked` is read until close, and so is a response
+/// with neither field.
+///
+/// ```
+/// use http_net_framing::{response_body, BodyKind, Limits};
+/// use http_net_head::{FieldFacts, Method, Version};
+///
+/// let facts = FieldFacts::default();
+/// let limits = Limits::DEFAULT;
+/// let kind = |method, status| response_body(method, status, Version::Http11, &facts, &[], b"", &limits);
+/// assert_eq!(kind(Method::Get, 200), Ok(BodyKind::CloseDelimited));
+/// assert_eq!(kind(Method::Head, 200), Ok(BodyKind::None));
+/// assert_eq!(kind(Method::Connect, 200), Ok(BodyKind::Tunnel));
+/// ```
 pub fn response_body(
     request_method: Method,
     status: u16,
@@ -43,8 +117,50 @@ pub fn response_body(
     buf: &[u8],
     limits: &Limits,
 ) -> Result<BodyKind, Error> {
-    let _ = (request_method, status, version, facts, fields, buf, limits);
-    todo!("issue 3")
+    // Step 1: HEAD responses, 1xx, 204 and 304 end at the empty line,
+    // whatever their fields say.
+    if request_method == Method::Head
+        || (100..200).contains(&status)
+        || status == 204
+        || status == 304
+    {
+        return Ok(BodyKind::None);
+    }
+    // Step 2: a 2xx answer to CONNECT turns the connection into a tunnel.
+    if request_method == Method::Connect && (200..300).contains(&status) {
+        return Ok(BodyKind::Tunnel);
+    }
+    if !facts.transfer_encoding.is_empty() {
+        // §6.1: TE in an HTTP/1.0 message is faulty framing.
+        if version == Version::Http10 {
+            return Err(Error::TransferEncodingInHttp10);
+        }
+        // Step 3: TE with CL is an error (SPEC §3), never "TE wins".
+        if !facts.content_length.is_empty() {
+            return Err(Error::ContentLengthWithTransferEncoding);
+        }
+        let c = codings(facts.transfer_encoding, fields, buf);
+        // §6.1: chunked applied twice.
+        if c.chunked > 1 {
+            return Err(Error::ChunkedTwice);
+        }
+        // Step 4: final chunked → chunked, but a coding before it is one we
+        // do not decode; otherwise read until the server closes.
+        if !c.chunked_final {
+            return Ok(BodyKind::CloseDelimited);
+        }
+        if c.others > 0 {
+            return Err(Error::UnsupportedTransferCoding);
+        }
+        return Ok(BodyKind::Chunked);
+    }
+    // Steps 5 and 6: Content-Length.
+    match content_length(facts.content_length, fields, buf)? {
+        Some(n) if limits.over_budget(n) => Err(Error::BodyTooLarge),
+        Some(n) => Ok(BodyKind::Length(n)),
+        // Step 8: a response with neither field is read until close.
+        None => Ok(BodyKind::CloseDelimited),
+    }
 }
 
 /// What one decoding step did: bytes consumed from the input, the data in it
@@ -59,7 +175,18 @@ pub struct Step {
     pub done: bool,
 }
 
-/// Decodes a Content-Length body.
+/// Decodes a Content-Length body: counts the remaining bytes with checked
+/// arithmetic and never takes a byte past the end of the body, so what
+/// follows stays for the next pipelined message.
+///
+/// ```
+/// use http_net_framing::LengthDecoder;
+///
+/// let mut body = LengthDecoder::new(5);
+/// let step = body.decode(b"helloGET / HTTP/1.1\r\n");
+/// assert_eq!((step.consumed, step.data, step.done), (5, 0..5, true));
+/// assert_eq!(body.remaining(), 0);
+/// ```
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct LengthDecoder {
     remaining: u64,
@@ -75,9 +202,19 @@ impl LengthDecoder {
         self.remaining
     }
     /// Takes as much of `input` as belongs to the body.
+    #[inline]
     pub fn decode(&mut self, input: &[u8]) -> Step {
-        let take = (input.len() as u64).min(self.remaining) as usize;
+        let take = if (input.len() as u64) < self.remaining {
+            input.len()
+        } else {
+            // remaining <= input.len(), so it fits a usize.
+            self.remaining as usize
+        };
         self.remaining -= take as u64;
-        Step { consumed: take, data: 0..take, done: self.remaining == 0 }
+        Step {
+            consumed: take,
+            data: 0..take,
+            done: self.remaining == 0,
+        }
     }
 }

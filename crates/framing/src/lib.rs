@@ -1,15 +1,31 @@
 //! Message-body framing for HTTP/1.1 (RFC 9112 §6–§7): the body-length
 //! decision, Content-Length and Transfer-Encoding checks that defeat request
 //! smuggling, the chunked decoder and encoder, trailers and the body budget.
+//!
+//! - [`request_body`] and [`response_body`] decide how a message's body is
+//!   delimited, RFC 9112 §6.3 step by step, rejecting every ambiguous framing
+//!   with an [`Error`] that names the rule, its RFC section and the status.
+//! - [`LengthDecoder`] counts a `Content-Length` body; [`ChunkedDecoder`]
+//!   decodes a chunked one, strictly, handing data out as ranges of its input
+//!   or compacting it in place.
+//! - [`ChunkedEncoder`] writes chunk framing beside the caller's data.
+//!
+//! The crate is `no_std` (with `alloc` for the encoder's trailer writer) and
+//! has no `unsafe` code.
 #![no_std]
 #![forbid(unsafe_code)]
 #![deny(missing_docs)]
 
+extern crate alloc;
+
 mod chunked;
+mod class;
+mod content_length;
 mod encode;
 mod error;
 mod length;
 mod limits;
+mod transfer_coding;
 
 pub use chunked::{ChunkedDecoder, ChunkedStep, InPlaceStep};
 pub use encode::{ChunkHeader, ChunkedEncoder};

@@ -1,16 +1,32 @@
 /// Bounds on message bodies. Trailer sections are bounded by the head limits
-/// (`http_net_head::Limits`), as SPEC §3 asks.
+/// (`http_net_head::Limits`: bytes by `max_head_bytes`, field lines by
+/// `max_fields`), as SPEC §3 asks.
+///
+/// ```
+/// use http_net_framing::Limits;
+/// const BODY: Limits = Limits::DEFAULT.with_body_budget(1 << 20).with_max_chunk_ext_bytes(256);
+/// assert_eq!(BODY.body_budget(), 1 << 20);
+/// assert_eq!(BODY.overhead_guard_bytes(), 100 * 1024);
+/// ```
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Limits {
     max_chunk_ext_bytes: u32,
+    overhead_guard_bytes: u32,
     body_budget: u64,
 }
 
 impl Limits {
-    /// 1 KiB of chunk extensions per chunk; a body budget of 8 MiB.
-    pub const DEFAULT: Limits = Limits { max_chunk_ext_bytes: 1024, body_budget: 8 * 1024 * 1024 };
+    /// 1 KiB of chunk extensions per chunk (SPEC §3; hyper allows 16 KiB per
+    /// body, Twisted 4 KiB per line); a body budget of 8 MiB (SPEC §3); the
+    /// framing-overhead guard armed at 100 KiB (picohttpparser's threshold).
+    pub const DEFAULT: Limits = Limits {
+        max_chunk_ext_bytes: 1024,
+        overhead_guard_bytes: 100 * 1024,
+        body_budget: 8 * 1024 * 1024,
+    };
 
-    /// Bytes of extensions allowed on one chunk line.
+    /// Bytes of extensions allowed on one chunk line (from the first BWS or
+    /// `;` after the size to the CR).
     pub const fn max_chunk_ext_bytes(self) -> usize {
         self.max_chunk_ext_bytes as usize
     }
@@ -18,15 +34,39 @@ impl Limits {
     pub const fn body_budget(self) -> u64 {
         self.body_budget
     }
+    /// Framing bytes (size lines, extensions, CR LFs) after which the chunked
+    /// decoder requires data to be at least a quarter of the bytes read;
+    /// 0 disarms the guard.
+    pub const fn overhead_guard_bytes(self) -> u64 {
+        self.overhead_guard_bytes as u64
+    }
     /// Sets the chunk-extension bound (saturates at `u32::MAX`).
     pub const fn with_max_chunk_ext_bytes(mut self, n: usize) -> Limits {
-        self.max_chunk_ext_bytes = if n > u32::MAX as usize { u32::MAX } else { n as u32 };
+        self.max_chunk_ext_bytes = if n > u32::MAX as usize {
+            u32::MAX
+        } else {
+            n as u32
+        };
         self
     }
     /// Sets the body budget (0: none).
     pub const fn with_body_budget(mut self, n: u64) -> Limits {
         self.body_budget = n;
         self
+    }
+    /// Sets the framing-overhead guard threshold (0: off; saturates at
+    /// `u32::MAX`).
+    pub const fn with_overhead_guard_bytes(mut self, n: u64) -> Limits {
+        self.overhead_guard_bytes = if n > u32::MAX as u64 {
+            u32::MAX
+        } else {
+            n as u32
+        };
+        self
+    }
+    /// Whether `len` body bytes are over the budget.
+    pub(crate) const fn over_budget(self, len: u64) -> bool {
+        self.body_budget != 0 && len > self.body_budget
     }
 }
 
