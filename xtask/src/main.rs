@@ -1,15 +1,53 @@
 //! `cargo xtask <command>`: project automation, with no dependencies.
 //!
 //! - `ci`: what `.ci/run` runs: fmt check, clippy, tests, docs.
+//! - `bench`: the workspace's criterion benches (`http-net-benches`), pinned.
+//! - `bench-ab REF [ROUNDS]`: the 5% regression gate, REF against the working
+//!   tree, interleaved rounds (see `bench_ab.rs`).
+//! - `compare [--rounds N] [--only h1,h2,..]`: http-net against httparse,
+//!   picohttpparser and hyper on SPEC §4 H1-H5 (see `compare.rs`).
+//! - `compare sockets [--rounds N] [--duration S]`: H6, whole servers under
+//!   wrk (see `sockets.rs`).
+//! - `fuzz [TARGET] [--time S] [--smoke]`: the cargo-fuzz targets (see `fuzz.rs`).
+
+mod bench_ab;
+mod compare;
+mod criterion;
+mod fuzz;
+mod report;
+mod sockets;
+mod util;
 
 use std::process::{Command, ExitCode};
 
+use util::Result;
+
+const USAGE: &str = "usage: cargo xtask <command>
+  ci                                  fmt check, clippy, tests, docs (what .ci/run runs)
+  bench [CRITERION ARGS]              the workspace benches (http-net-benches), pinned
+  bench-ab REF [ROUNDS]               REF against the working tree, interleaved (default 5 rounds)
+           [--filter REGEX] [--warm-up S] [--measurement S]
+  compare [--rounds N] [--only h1,h2,h3,h3c,h4,h4b,h5] [--no-scalar] [--no-write]
+                                      H1-H5 against httparse, picohttpparser, hyper
+  compare sockets [--rounds N] [--duration S] [--only NAMES] [--no-write]
+                                      H6: hello vs hyper, tiny_http, may_minihttp under wrk
+  fuzz [TARGET] [--time S] [--smoke]  cargo-fuzz targets (default 60 s each; smoke: 20 s)";
+
 fn main() -> ExitCode {
     let args: Vec<String> = std::env::args().skip(1).collect();
+    let rest = args.get(1..).unwrap_or(&[]);
     let result = match args.first().map(String::as_str) {
         Some("ci") => ci(),
+        Some("bench") => bench(rest),
+        Some("bench-ab") => bench_ab::main(rest),
+        Some("compare") => compare::main(rest),
+        Some("fuzz") => fuzz::main(rest),
+        Some("help" | "--help" | "-h") => {
+            println!("{USAGE}");
+            return ExitCode::SUCCESS;
+        }
         _ => {
-            eprintln!("usage: cargo xtask ci");
+            eprintln!("{USAGE}");
             return ExitCode::from(2);
         }
     };
@@ -22,47 +60,49 @@ fn main() -> ExitCode {
     }
 }
 
-/// Runs one command, failing with its description if it fails.
-fn run(
-    description: &str,
-    program: &str,
-    args: &[&str],
-    env: &[(&str, &str)],
-) -> Result<(), String> {
-    eprintln!("==> {description}: {program} {}", args.join(" "));
-    let status = Command::new(program)
-        .args(args)
-        .envs(env.iter().copied())
-        .status()
-        .map_err(|e| format!("{description}: cannot start {program}: {e}"))?;
-    if status.success() {
-        Ok(())
-    } else {
-        Err(format!("{description} failed ({status})"))
-    }
+fn cargo(args: &[&str]) -> Command {
+    let mut c = Command::new("cargo");
+    c.current_dir(util::root()).args(args);
+    c
 }
 
-fn ci() -> Result<(), String> {
-    run("format", "cargo", &["fmt", "--all", "--", "--check"], &[])?;
-    run(
+fn ci() -> Result {
+    util::run("format", &mut cargo(&["fmt", "--all", "--", "--check"]))?;
+    util::run(
         "lint",
-        "cargo",
-        &[
+        &mut cargo(&[
             "clippy",
             "--workspace",
             "--all-targets",
             "--",
             "-D",
             "warnings",
-        ],
-        &[],
+        ]),
     )?;
-    run("test", "cargo", &["test", "--workspace"], &[])?;
-    run(
+    util::run("test", &mut cargo(&["test", "--workspace"]))?;
+    util::run(
         "docs",
-        "cargo",
-        &["doc", "--workspace", "--no-deps"],
-        &[("RUSTDOCFLAGS", "-D warnings")],
+        cargo(&["doc", "--workspace", "--no-deps"]).env("RUSTDOCFLAGS", "-D warnings"),
     )?;
     Ok(())
+}
+
+/// `cargo bench -p http-net-benches`, pinned to the last CPU with taskset
+/// (cargo itself and the build are pinned too: only one core is disturbed).
+fn bench(args: &[String]) -> Result {
+    let cpu = util::cpus().saturating_sub(1);
+    let mut cmd = if util::have_taskset() {
+        let mut c = Command::new("taskset");
+        c.arg("-c").arg(cpu.to_string()).arg("cargo");
+        c
+    } else {
+        eprintln!("xtask: taskset not found: running unpinned");
+        Command::new("cargo")
+    };
+    cmd.current_dir(util::root())
+        .args(["bench", "-p", "http-net-benches"]);
+    if !args.is_empty() {
+        cmd.arg("--").args(args);
+    }
+    util::run("bench", &mut cmd)
 }

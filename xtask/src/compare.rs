@@ -1,0 +1,562 @@
+//! `cargo xtask compare`: http-net against httparse, picohttpparser and hyper
+//! on the SPEC §4 workloads H1-H5, in the comparison crate `compare/`
+//! (outside the workspace: its own lockfile, built only here).
+//!
+//! Two builds of the comparison bench: the default one, and httparse's scalar
+//! build (`RUSTFLAGS='--cfg httparse_disable_simd="1"'`, in its own target
+//! directory and without the hyper feature). Which httparse path each build
+//! compiled is read from httparse's build-script output and printed.
+//!
+//! Every bench runs as its own process (`--exact` id), pinned to one core;
+//! the sides of a workload run one after the other, in an order that rotates
+//! each round, for `--rounds` rounds (5 by default). The report gives the
+//! median of the per-round medians, the ratio to http-net, and the SPEC §4
+//! goal of each row, and is written to `docs/perf/compare.md`.
+
+use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+use crate::criterion::{self, Timing};
+use crate::util::{self, Args, Result};
+
+/// Which build of the comparison bench a row runs in.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
+enum Build {
+    /// Default features, httparse's default (SIMD) build.
+    Default,
+    /// httparse's scalar build, without hyper.
+    Scalar,
+}
+
+/// One measured side of a workload.
+struct Row {
+    /// The workload key (`h1`, `h2`, ...), for `--only`.
+    workload: &'static str,
+    /// The criterion id.
+    id: &'static str,
+    /// The build it runs in.
+    build: Build,
+    /// What the row shows in the report.
+    label: &'static str,
+}
+
+const fn row(workload: &'static str, id: &'static str, build: Build, label: &'static str) -> Row {
+    Row {
+        workload,
+        id,
+        build,
+        label,
+    }
+}
+
+use Build::{Default as D, Scalar as S};
+
+/// Every row, grouped by workload; the first row of a workload is http-net's.
+const ROWS: &[Row] = &[
+    row(
+        "h1",
+        "h1_request_head/http-net",
+        D,
+        "http-net (head + framing)",
+    ),
+    row(
+        "h1",
+        "h1_request_head/httparse",
+        D,
+        "httparse SIMD + framing pass",
+    ),
+    row(
+        "h1",
+        "h1_request_head/httparse",
+        S,
+        "httparse scalar + framing pass",
+    ),
+    row(
+        "h1",
+        "h1_request_head/picohttpparser",
+        D,
+        "picohttpparser SSE4.2 + framing pass",
+    ),
+    row(
+        "h1",
+        "h1_request_head/httparse_parse_only",
+        D,
+        "httparse SIMD, parse only",
+    ),
+    row(
+        "h1",
+        "h1_request_head/picohttpparser_parse_only",
+        D,
+        "picohttpparser SSE4.2, parse only",
+    ),
+    row(
+        "h2",
+        "h2_server_exchange/http-net",
+        D,
+        "http-net ServerConn",
+    ),
+    row(
+        "h2",
+        "h2_server_exchange/hyper",
+        D,
+        "hyper, duplex, current-thread tokio",
+    ),
+    row(
+        "h2",
+        "h2_server_exchange/tokio_no_http",
+        D,
+        "tokio duplex moving the same bytes, no HTTP",
+    ),
+    row(
+        "h3",
+        "h3_response_head/http-net",
+        D,
+        "http-net (head + framing)",
+    ),
+    row(
+        "h3",
+        "h3_response_head/httparse",
+        D,
+        "httparse SIMD + framing pass",
+    ),
+    row(
+        "h3",
+        "h3_response_head/httparse",
+        S,
+        "httparse scalar + framing pass",
+    ),
+    row(
+        "h3",
+        "h3_response_head/picohttpparser",
+        D,
+        "picohttpparser SSE4.2 + framing pass",
+    ),
+    row(
+        "h3c",
+        "h3_client_exchange/http-net",
+        D,
+        "http-net ClientConn",
+    ),
+    row(
+        "h3c",
+        "h3_client_exchange/hyper",
+        D,
+        "hyper client, duplex, current-thread tokio",
+    ),
+    row(
+        "h3c",
+        "h3_client_exchange/tokio_no_http",
+        D,
+        "tokio duplex moving the same bytes, no HTTP",
+    ),
+    row(
+        "h4",
+        "h4_chunked_1mib/http-net_copy_out",
+        D,
+        "http-net ChunkedDecoder, data copied out",
+    ),
+    row(
+        "h4",
+        "h4_chunked_1mib/picohttpparser_in_place",
+        D,
+        "phr_decode_chunked in place (buffer refilled each time)",
+    ),
+    row(
+        "h4",
+        "h4_chunked_1mib/http-net_in_place",
+        D,
+        "http-net in place (buffer refilled each time)",
+    ),
+    row(
+        "h4",
+        "h4_chunked_1mib/httparse_copy_out",
+        D,
+        "httparse parse_chunk_size loop, data copied out",
+    ),
+    row(
+        "h4",
+        "h4_chunked_1mib/memcpy",
+        D,
+        "memcpy of the 1 MiB chunked message",
+    ),
+    row(
+        "h4b",
+        "h4b_length_1mib/http-net",
+        D,
+        "http-net, 16 KiB reads",
+    ),
+    row(
+        "h4b",
+        "h4b_length_1mib/memcpy",
+        D,
+        "memcpy of the same bytes in 16 KiB reads",
+    ),
+    row("h5", "h5_pipelined_100k/http-net", D, "http-net ServerConn"),
+    row(
+        "h5",
+        "h5_pipelined_100k/hyper",
+        D,
+        "hyper, pipeline_flush, duplex",
+    ),
+    row(
+        "h5",
+        "h5_pipelined_100k/httparse",
+        D,
+        "httparse SIMD loop + framing pass, answered",
+    ),
+    row(
+        "h5",
+        "h5_pipelined_100k/picohttpparser",
+        D,
+        "picohttpparser loop + framing pass, answered",
+    ),
+    row(
+        "h5",
+        "h5_pipelined_100k/tokio_no_http",
+        D,
+        "tokio duplex moving the same bytes, no HTTP",
+    ),
+];
+
+/// A SPEC §4 goal: `other / http-net` (a speed-up of http-net) compared with
+/// a target; `at_most` goals bound `http-net / other` instead.
+struct Goal {
+    id: &'static str,
+    text: &'static str,
+    ours: (&'static str, Build),
+    other: (&'static str, Build),
+    /// The speed-up of http-net over `other` the goal asks for.
+    target: f64,
+    /// `true`: the goal is "http-net's time at most `target` x other's".
+    at_most: bool,
+}
+
+const GOALS: &[Goal] = &[
+    Goal {
+        id: "H1",
+        text: "1.2x faster than httparse (SIMD) with the same framing pass",
+        ours: ("h1_request_head/http-net", D),
+        other: ("h1_request_head/httparse", D),
+        target: 1.2,
+        at_most: false,
+    },
+    Goal {
+        id: "H1 stretch",
+        text: "as fast as picohttpparser SSE4.2 parsing alone",
+        ours: ("h1_request_head/http-net", D),
+        other: ("h1_request_head/picohttpparser_parse_only", D),
+        target: 1.0,
+        at_most: false,
+    },
+    Goal {
+        id: "H2",
+        text: "5x faster than hyper",
+        ours: ("h2_server_exchange/http-net", D),
+        other: ("h2_server_exchange/hyper", D),
+        target: 5.0,
+        at_most: false,
+    },
+    Goal {
+        id: "H3 head",
+        text: "1.2x faster than httparse (SIMD) with the same framing pass",
+        ours: ("h3_response_head/http-net", D),
+        other: ("h3_response_head/httparse", D),
+        target: 1.2,
+        at_most: false,
+    },
+    Goal {
+        id: "H3 client",
+        text: "13x faster than hyper",
+        ours: ("h3_client_exchange/http-net", D),
+        other: ("h3_client_exchange/hyper", D),
+        target: 13.0,
+        at_most: false,
+    },
+    Goal {
+        id: "H4",
+        text: "as fast as phr_decode_chunked",
+        ours: ("h4_chunked_1mib/http-net_copy_out", D),
+        other: ("h4_chunked_1mib/picohttpparser_in_place", D),
+        target: 1.0,
+        at_most: false,
+    },
+    Goal {
+        id: "H4b",
+        text: "within 10% of a plain copy",
+        ours: ("h4b_length_1mib/http-net", D),
+        other: ("h4b_length_1mib/memcpy", D),
+        target: 1.10,
+        at_most: true,
+    },
+    Goal {
+        id: "H5 hyper",
+        text: "3.5x faster than hyper",
+        ours: ("h5_pipelined_100k/http-net", D),
+        other: ("h5_pipelined_100k/hyper", D),
+        target: 3.5,
+        at_most: false,
+    },
+    Goal {
+        id: "H5 httparse",
+        text: "1.2x faster than an httparse loop doing the same work",
+        ours: ("h5_pipelined_100k/http-net", D),
+        other: ("h5_pipelined_100k/httparse", D),
+        target: 1.2,
+        at_most: false,
+    },
+];
+
+/// Entry point: `cargo xtask compare [sockets] [options]`.
+pub fn main(args: &[String]) -> Result {
+    if args.first().map(String::as_str) == Some("sockets") {
+        return crate::sockets::main(&args[1..]);
+    }
+    let args = Args::parse(args, &["rounds", "only", "warm-up", "measurement", "cpu"])?;
+    let rounds: usize = args.value("rounds", 5)?;
+    let timing = Timing {
+        warm_up: args.value("warm-up", 1.0)?,
+        measurement: args.value("measurement", 2.0)?,
+    };
+    let cpu = Some(args.value("cpu", util::cpus().saturating_sub(1))?);
+    let only: Option<Vec<String>> = args
+        .options
+        .get("only")
+        .map(|s| s.split(',').map(|w| w.trim().to_lowercase()).collect());
+    let scalar = !args.flag("no-scalar");
+    let root = util::root();
+    let compare = root.join("compare");
+
+    let default_exe = build(&compare, Build::Default)?;
+    let scalar_exe = if scalar {
+        Some(build(&compare, Build::Scalar)?)
+    } else {
+        None
+    };
+    let simd_note = simd_check(&compare, scalar)?;
+    eprintln!("{simd_note}");
+
+    let rows: Vec<&Row> = ROWS
+        .iter()
+        .filter(|r| {
+            only.as_ref()
+                .is_none_or(|o| o.iter().any(|w| w == r.workload))
+        })
+        .filter(|r| r.build == Build::Default || scalar)
+        .collect();
+    if rows.is_empty() {
+        return Err("no row selected (--only takes h1,h2,h3,h3c,h4,h4b,h5)".into());
+    }
+    let home = util::temp_dir("compare-criterion")?;
+    let mut samples: BTreeMap<(&str, Build), Vec<f64>> = BTreeMap::new();
+    let mut workloads: Vec<&str> = rows.iter().map(|r| r.workload).collect();
+    workloads.dedup();
+    for round in 0..rounds {
+        eprintln!("==> round {} of {rounds}", round + 1);
+        for w in &workloads {
+            let sides: Vec<&&Row> = rows.iter().filter(|r| r.workload == *w).collect();
+            let n = sides.len();
+            // Rotate the order every round so that no side always runs first.
+            for k in 0..n {
+                let r = sides[(k + round) % n];
+                let exe = match r.build {
+                    Build::Default => &default_exe,
+                    Build::Scalar => scalar_exe.as_ref().unwrap_or(&default_exe),
+                };
+                let results = criterion::run(exe, Some(r.id), true, timing, cpu, &home, true)?;
+                match results.get(r.id) {
+                    Some(ns) => samples.entry((r.id, r.build)).or_default().push(*ns),
+                    None => eprintln!("xtask: {} ({:?}) gave no result", r.id, r.build),
+                }
+            }
+        }
+    }
+    let _ = std::fs::remove_dir_all(&home);
+
+    let command = format!(
+        "cargo xtask compare {}",
+        std::env::args().skip(2).collect::<Vec<_>>().join(" ")
+    );
+    let report = report(&rows, &samples, rounds, &simd_note, command.trim_end(), cpu);
+    println!("{report}");
+    if !args.flag("no-write") {
+        let path = root.join("docs/perf/compare.md");
+        crate::report::write_section(&path, "library", &report)?;
+        eprintln!("wrote {}", path.display());
+    }
+    Ok(())
+}
+
+/// Builds the comparison bench of one build and returns its executable.
+fn build(compare: &Path, build: Build) -> Result<PathBuf> {
+    let mut cmd = Command::new("cargo");
+    cmd.current_dir(compare)
+        .args(["bench", "--bench", "compare", "--no-run"]);
+    cmd.env_remove("RUSTFLAGS");
+    if build == Build::Scalar {
+        cmd.env("CARGO_TARGET_DIR", compare.join("target/scalar"))
+            .env("RUSTFLAGS", "--cfg httparse_disable_simd=\"1\"")
+            .arg("--no-default-features");
+    } else {
+        cmd.env("CARGO_TARGET_DIR", compare.join("target"));
+    }
+    let artifacts = util::cargo_executables(&format!("build the {build:?} comparison"), &mut cmd)?;
+    artifacts
+        .into_iter()
+        .find(|a| a.kind == "bench" && a.name == "compare")
+        .map(|a| a.executable)
+        .ok_or_else(|| "cargo built no `compare` bench".to_string())
+}
+
+/// Reads httparse's build-script output in both target directories: its
+/// build script prints `cargo:rustc-cfg=httparse_simd` when SIMD is compiled
+/// in (a bare `--cfg httparse_disable_simd`, without `="1"`, leaves it on).
+fn simd_check(compare: &Path, scalar: bool) -> Result<String> {
+    let state = |target: PathBuf| -> Result<&'static str> {
+        let build = target.join("release/build");
+        let mut newest: Option<(std::time::SystemTime, PathBuf)> = None;
+        for e in std::fs::read_dir(&build)
+            .map_err(|e| format!("{}: {e}", build.display()))?
+            .flatten()
+        {
+            let out = e.path().join("output");
+            let is_httparse = e.file_name().to_string_lossy().starts_with("httparse-");
+            if let (true, Ok(meta)) = (is_httparse, std::fs::metadata(&out)) {
+                let t = meta.modified().unwrap_or(std::time::UNIX_EPOCH);
+                if newest.as_ref().is_none_or(|(n, _)| t > *n) {
+                    newest = Some((t, out));
+                }
+            }
+        }
+        let (_, out) = newest.ok_or("httparse's build-script output not found")?;
+        let text = std::fs::read_to_string(&out).map_err(|e| format!("{}: {e}", out.display()))?;
+        Ok(
+            if text.contains("cargo:rustc-cfg=httparse_simd\n")
+                || text.ends_with("cargo:rustc-cfg=httparse_simd")
+            {
+                "SIMD compiled in (runtime-detected SSE4.2/AVX2)"
+            } else {
+                "SIMD compiled out (scalar)"
+            },
+        )
+    };
+    let mut note = format!("httparse default build: {}", state(compare.join("target"))?);
+    if scalar {
+        note.push_str(&format!(
+            "; scalar build: {}",
+            state(compare.join("target/scalar"))?
+        ));
+    }
+    Ok(note)
+}
+
+/// The report: a table per workload and the goals.
+fn report(
+    rows: &[&Row],
+    samples: &BTreeMap<(&str, Build), Vec<f64>>,
+    rounds: usize,
+    simd_note: &str,
+    command: &str,
+    cpu: Option<usize>,
+) -> String {
+    let med = |id: &str, b: Build| samples.get(&(id, b)).and_then(|v| util::median(v));
+    let mut s = String::new();
+    s.push_str(&format!(
+        "Measured {} on {}, http-net {}.\n\nCommand: `{command}`; every bench a separate process pinned to CPU {}; the sides of a workload alternate, in an order that rotates each round; {rounds} round(s); medians of the per-round criterion medians. Ratio: the other side's time over http-net's (above 1: http-net is faster).\n\n{simd_note}.\n\n",
+        util::now_utc(),
+        util::machine(),
+        util::describe_commit(&util::root()),
+        cpu.map(|c| c.to_string()).unwrap_or_else(|| "none".into()),
+    ));
+    s.push_str(
+        "| workload | side | median | spread over rounds | ratio |\n|---|---|---:|---:|---:|\n",
+    );
+    let mut first: Option<&Row> = None;
+    for r in rows {
+        if first.is_none_or(|f| f.workload != r.workload) {
+            first = Some(r);
+        }
+        let ours = first.and_then(|f| med(f.id, f.build));
+        let m = med(r.id, r.build);
+        let spread = samples
+            .get(&(r.id, r.build))
+            .map(|v| {
+                let lo = v.iter().cloned().fold(f64::INFINITY, f64::min);
+                let hi = v.iter().cloned().fold(0.0, f64::max);
+                format!("{} – {}", util::fmt_ns(lo), util::fmt_ns(hi))
+            })
+            .unwrap_or_else(|| "—".into());
+        let ratio = match (ours, m) {
+            (Some(o), Some(m)) => format!("{:.2}x", m / o),
+            _ => "—".into(),
+        };
+        s.push_str(&format!(
+            "| {} | {} | {} | {spread} | {ratio} |\n",
+            r.workload.to_uppercase(),
+            r.label,
+            m.map(util::fmt_ns).unwrap_or_else(|| "not measured".into()),
+        ));
+    }
+    s.push_str("\n| goal | SPEC §4 | measured | status |\n|---|---|---|---|\n");
+    for g in GOALS {
+        let (Some(o), Some(t)) = (med(g.ours.0, g.ours.1), med(g.other.0, g.other.1)) else {
+            if rows.iter().any(|r| r.id == g.ours.0) {
+                s.push_str(&format!("| {} | {} | not measured | — |\n", g.id, g.text));
+            }
+            continue;
+        };
+        let (measured, met, gap) = if g.at_most {
+            let r = o / t;
+            (
+                format!("http-net {:.2}x the other's time", r),
+                r <= g.target,
+                format!("{:+.0}% over the bound", (r / g.target - 1.0) * 100.0),
+            )
+        } else {
+            let r = t / o;
+            (
+                format!("{:.2}x", r),
+                r >= g.target,
+                format!("needs {:.0}% less time", (1.0 - r / g.target) * 100.0),
+            )
+        };
+        let status = if met {
+            "met".to_string()
+        } else {
+            format!("not met ({gap})")
+        };
+        s.push_str(&format!(
+            "| {} | {} | {measured} | {status} |\n",
+            g.id, g.text
+        ));
+    }
+    // The runtime's own share of hyper's time.
+    for (w, hyper, rt) in [
+        (
+            "H2",
+            "h2_server_exchange/hyper",
+            "h2_server_exchange/tokio_no_http",
+        ),
+        (
+            "H3 client",
+            "h3_client_exchange/hyper",
+            "h3_client_exchange/tokio_no_http",
+        ),
+        (
+            "H5",
+            "h5_pipelined_100k/hyper",
+            "h5_pipelined_100k/tokio_no_http",
+        ),
+    ] {
+        if let (Some(h), Some(r)) = (med(hyper, D), med(rt, D)) {
+            s.push_str(&format!(
+                "\n{w}: the tokio runtime moving the same bytes over the duplex with no HTTP takes {} of hyper's {} ({:.0}%).",
+                util::fmt_ns(r),
+                util::fmt_ns(h),
+                r / h * 100.0
+            ));
+        }
+    }
+    s.push('\n');
+    s
+}

@@ -1,0 +1,487 @@
+//! `cargo xtask compare sockets`: H6, whole plaintext servers over 127.0.0.1.
+//!
+//! http-net's `hello` example (`/plaintext`) against the hyper, tiny_http and
+//! may_minihttp plaintext servers of `compare/src/bin/`. Each server is pinned
+//! to one core with `taskset`, `wrk` to the other; each scenario runs for
+//! `--duration` seconds (10 by default): 16 connections with 16 requests
+//! pipelined per write (a wrk Lua script), 16 connections, 1 connection.
+//! Servers take turns in an order that rotates each round. For each run the
+//! server's CPU time is read from `/proc/PID/stat` (utime + stime, all
+//! threads) before and after, giving CPU seconds per request: the load
+//! generator saturates near 1.4 M req/s here, so that is what tells fast
+//! servers apart (SPEC §4).
+
+use std::collections::BTreeMap;
+use std::io::{BufRead, BufReader};
+use std::path::{Path, PathBuf};
+use std::process::{Child, Command, Stdio};
+use std::time::Duration;
+
+use crate::util::{self, Args, Result};
+
+/// The wrk script that sends 16 requests per write (TechEmpower's pipeline.lua).
+const PIPELINE_LUA: &str = r#"-- 16 requests per write
+init = function(args)
+  local r = {}
+  for i = 1, 16 do
+    r[i] = wrk.format(nil, wrk.path)
+  end
+  req = table.concat(r)
+end
+
+request = function()
+  return req
+end
+"#;
+
+/// A load shape.
+struct Scenario {
+    name: &'static str,
+    connections: u32,
+    pipelined: bool,
+}
+
+const SCENARIOS: &[Scenario] = &[
+    Scenario {
+        name: "16 connections x 16 pipelined",
+        connections: 16,
+        pipelined: true,
+    },
+    Scenario {
+        name: "16 connections",
+        connections: 16,
+        pipelined: false,
+    },
+    Scenario {
+        name: "1 connection",
+        connections: 1,
+        pipelined: false,
+    },
+];
+
+/// A running server under test.
+struct Server {
+    name: &'static str,
+    child: Child,
+    addr: String,
+}
+
+impl Drop for Server {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+/// One measurement.
+#[derive(Clone, Copy, Debug, Default)]
+struct Sample {
+    requests_per_s: f64,
+    cpu_s_per_request: f64,
+    cpu_share: f64,
+}
+
+/// Entry point.
+pub fn main(args: &[String]) -> Result {
+    let args = Args::parse(
+        args,
+        &["rounds", "duration", "server-cpu", "wrk-cpu", "only"],
+    )?;
+    let rounds: usize = args.value("rounds", 5)?;
+    let duration: u32 = args.value("duration", 10)?;
+    let server_cpu: usize = args.value("server-cpu", 0)?;
+    let wrk_cpu: usize = args.value("wrk-cpu", util::cpus().saturating_sub(1))?;
+    if !cfg!(target_os = "linux") {
+        return Err("compare sockets reads /proc: Linux only".into());
+    }
+    ensure_wrk()?;
+    if !util::have_taskset() {
+        return Err("taskset not found (util-linux): servers must be pinned".into());
+    }
+    let root = util::root();
+    let bins = build(&root)?;
+    let only: Option<Vec<String>> = args
+        .options
+        .get("only")
+        .map(|s| s.split(',').map(|w| w.trim().to_string()).collect());
+    let bins: Vec<(&'static str, PathBuf)> = bins
+        .into_iter()
+        .filter(|(n, _)| only.as_ref().is_none_or(|o| o.iter().any(|w| w == n)))
+        .collect();
+    let dir = util::temp_dir("sockets")?;
+    let script = dir.join("pipeline.lua");
+    std::fs::write(&script, PIPELINE_LUA).map_err(|e| format!("{}: {e}", script.display()))?;
+    let ticks = clock_ticks()?;
+
+    let mut servers = Vec::new();
+    for (name, exe) in &bins {
+        servers.push(start(name, exe, server_cpu)?);
+    }
+    // Warm every server up (and check it answers 200) before measuring.
+    for s in &servers {
+        let out = wrk(&s.addr, 16, false, 1, &script, wrk_cpu)?;
+        if let Some(bad) = out.non_2xx {
+            return Err(format!("{} answered {bad} non-2xx responses", s.name));
+        }
+        eprintln!("{}: warm-up {:.0} req/s", s.name, out.requests as f64);
+    }
+
+    let mut samples: BTreeMap<(usize, &'static str), Vec<Sample>> = BTreeMap::new();
+    for round in 0..rounds {
+        eprintln!("==> round {} of {rounds}", round + 1);
+        for (si, sc) in SCENARIOS.iter().enumerate() {
+            let n = servers.len();
+            for k in 0..n {
+                let s = &servers[(k + round) % n];
+                let before = cpu_ticks(s.child.id())?;
+                let out = wrk(
+                    &s.addr,
+                    sc.connections,
+                    sc.pipelined,
+                    duration,
+                    &script,
+                    wrk_cpu,
+                )?;
+                let after = cpu_ticks(s.child.id())?;
+                if let Some(bad) = out.non_2xx {
+                    eprintln!("xtask: {} answered {bad} non-2xx responses", s.name);
+                }
+                let cpu = (after - before) as f64 / ticks;
+                let sample = Sample {
+                    requests_per_s: out.requests_per_s,
+                    cpu_s_per_request: cpu / out.requests.max(1) as f64,
+                    cpu_share: cpu / out.seconds.max(f64::MIN_POSITIVE),
+                };
+                eprintln!(
+                    "  {:<14} {:<30} {:>10.0} req/s  {:>6.2} µs CPU/request  {:>4.0}% of a core",
+                    s.name,
+                    sc.name,
+                    sample.requests_per_s,
+                    sample.cpu_s_per_request * 1e6,
+                    sample.cpu_share * 100.0
+                );
+                samples.entry((si, s.name)).or_default().push(sample);
+            }
+        }
+    }
+    drop(servers);
+    let _ = std::fs::remove_dir_all(&dir);
+
+    let names: Vec<&'static str> = bins.iter().map(|(n, _)| *n).collect();
+    let command = format!(
+        "cargo xtask compare {}",
+        std::env::args().skip(2).collect::<Vec<_>>().join(" ")
+    );
+    let report = report(
+        &names,
+        &samples,
+        rounds,
+        duration,
+        command.trim_end(),
+        server_cpu,
+        wrk_cpu,
+    );
+    println!("{report}");
+    if !args.flag("no-write") {
+        let path = root.join("docs/perf/compare.md");
+        crate::report::write_section(&path, "sockets", &report)?;
+        eprintln!("wrote {}", path.display());
+    }
+    Ok(())
+}
+
+/// Installs wrk with apt-get when it is missing and apt-get is there.
+fn ensure_wrk() -> Result {
+    let have = |p: &str| {
+        Command::new(p)
+            .arg("-v")
+            .stdout(Stdio::null())
+            .stderr(Stdio::null())
+            .status()
+            .is_ok()
+    };
+    if have("wrk") {
+        return Ok(());
+    }
+    if have("apt-get") {
+        util::run(
+            "install wrk",
+            Command::new("apt-get").args(["install", "-y", "-qq", "wrk"]),
+        )?;
+        if have("wrk") {
+            return Ok(());
+        }
+    }
+    Err("wrk not found: install it (apt-get install -y wrk)".into())
+}
+
+/// Builds http-net's `hello` example and the comparison servers.
+fn build(root: &Path) -> Result<Vec<(&'static str, PathBuf)>> {
+    let mut cmd = Command::new("cargo");
+    cmd.current_dir(root)
+        .args(["build", "--release", "-p", "http-net", "--example", "hello"]);
+    let hello = util::cargo_executables("build the hello example", &mut cmd)?
+        .into_iter()
+        .find(|a| a.kind == "example" && a.name == "hello")
+        .ok_or("cargo built no hello example")?
+        .executable;
+    let compare = root.join("compare");
+    let mut cmd = Command::new("cargo");
+    cmd.current_dir(&compare)
+        .env("CARGO_TARGET_DIR", compare.join("target"))
+        .env_remove("RUSTFLAGS")
+        .args(["build", "--release", "--bins"]);
+    let built = util::cargo_executables("build the comparison servers", &mut cmd)?;
+    let find = |name: &str| -> Result<PathBuf> {
+        built
+            .iter()
+            .find(|a| a.kind == "bin" && a.name == name)
+            .map(|a| a.executable.clone())
+            .ok_or_else(|| format!("cargo built no {name}"))
+    };
+    Ok(vec![
+        ("http-net", hello),
+        ("hyper", find("hyper-plaintext")?),
+        ("tiny_http", find("tiny-http-plaintext")?),
+        ("may_minihttp", find("may-minihttp-plaintext")?),
+    ])
+}
+
+/// Starts a server pinned to `cpu` on a free port and waits for its
+/// `listening on http://ADDR` line.
+fn start(name: &'static str, exe: &Path, cpu: usize) -> Result<Server> {
+    let port = std::net::TcpListener::bind("127.0.0.1:0")
+        .and_then(|l| l.local_addr())
+        .map_err(|e| format!("cannot find a free port: {e}"))?
+        .port();
+    let mut cmd = util::pinned(exe, Some(cpu));
+    cmd.arg("--addr")
+        .arg(format!("127.0.0.1:{port}"))
+        .stdout(Stdio::piped())
+        .stderr(Stdio::inherit());
+    let mut child = cmd
+        .spawn()
+        .map_err(|e| format!("cannot start {}: {e}", exe.display()))?;
+    let stdout = child.stdout.take().ok_or("no stdout")?;
+    let (tx, rx) = std::sync::mpsc::channel();
+    std::thread::spawn(move || {
+        let mut lines = BufReader::new(stdout).lines();
+        while let Some(Ok(line)) = lines.next() {
+            if let Some(addr) = line.trim().strip_prefix("listening on http://") {
+                let _ = tx.send(addr.trim_end_matches('/').to_string());
+                break;
+            }
+        }
+        // Keep draining so the server never blocks on a full pipe.
+        for _ in lines {}
+    });
+    let mut server = Server {
+        name,
+        child,
+        addr: String::new(),
+    };
+    server.addr = rx
+        .recv_timeout(Duration::from_secs(20))
+        .map_err(|_| format!("{name} did not print `listening on http://ADDR`"))?;
+    eprintln!(
+        "{name}: pid {} listening on {}",
+        server.child.id(),
+        server.addr
+    );
+    Ok(server)
+}
+
+/// What one wrk run reported.
+struct WrkOut {
+    requests: u64,
+    seconds: f64,
+    requests_per_s: f64,
+    non_2xx: Option<u64>,
+}
+
+fn wrk(
+    addr: &str,
+    connections: u32,
+    pipelined: bool,
+    seconds: u32,
+    script: &Path,
+    cpu: usize,
+) -> Result<WrkOut> {
+    let mut cmd = util::pinned(Path::new("wrk"), Some(cpu));
+    cmd.args(["-t1", "--timeout", "5s"])
+        .arg(format!("-c{connections}"))
+        .arg(format!("-d{seconds}s"));
+    if pipelined {
+        cmd.arg("-s").arg(script);
+    }
+    cmd.arg(format!("http://{addr}/plaintext"));
+    let text = util::output("wrk", &mut cmd)?;
+    parse_wrk(&text).ok_or_else(|| format!("cannot read wrk's output:\n{text}"))
+}
+
+/// Reads `N requests in S.SSs` and `Requests/sec:` from wrk's summary.
+fn parse_wrk(text: &str) -> Option<WrkOut> {
+    let mut requests = None;
+    let mut seconds = None;
+    let mut rps = None;
+    let mut non_2xx = None;
+    for line in text.lines() {
+        let line = line.trim();
+        if let Some((n, rest)) = line.split_once(" requests in ") {
+            requests = n.trim().parse().ok();
+            let t = rest.split(',').next()?.trim();
+            seconds = parse_duration(t);
+        } else if let Some(v) = line.strip_prefix("Requests/sec:") {
+            rps = v.trim().parse().ok();
+        } else if let Some(v) = line.strip_prefix("Non-2xx or 3xx responses:") {
+            non_2xx = v.trim().parse().ok();
+        }
+    }
+    Some(WrkOut {
+        requests: requests?,
+        seconds: seconds?,
+        requests_per_s: rps?,
+        non_2xx,
+    })
+}
+
+fn parse_duration(t: &str) -> Option<f64> {
+    if let Some(v) = t.strip_suffix("ms") {
+        v.parse::<f64>().ok().map(|v| v / 1e3)
+    } else if let Some(v) = t.strip_suffix("us") {
+        v.parse::<f64>().ok().map(|v| v / 1e6)
+    } else if let Some(v) = t.strip_suffix('s') {
+        v.parse().ok()
+    } else if let Some(v) = t.strip_suffix('m') {
+        v.parse::<f64>().ok().map(|v| v * 60.0)
+    } else {
+        None
+    }
+}
+
+/// utime + stime of a process (all its threads), in clock ticks.
+fn cpu_ticks(pid: u32) -> Result<u64> {
+    let stat = std::fs::read_to_string(format!("/proc/{pid}/stat"))
+        .map_err(|e| format!("/proc/{pid}/stat: {e} (did the server exit?)"))?;
+    // The command name may hold spaces: fields are counted after its ')'.
+    let rest = &stat[stat.rfind(')').ok_or("bad /proc stat")? + 2..];
+    let fields: Vec<&str> = rest.split_whitespace().collect();
+    // After ')': state is field 3 of stat(5), so utime (14) and stime (15)
+    // are at 11 and 12 here.
+    let utime: u64 = fields
+        .get(11)
+        .and_then(|v| v.parse().ok())
+        .ok_or("bad utime")?;
+    let stime: u64 = fields
+        .get(12)
+        .and_then(|v| v.parse().ok())
+        .ok_or("bad stime")?;
+    Ok(utime + stime)
+}
+
+/// Clock ticks per second (`getconf CLK_TCK`).
+fn clock_ticks() -> Result<f64> {
+    let out = util::output("getconf", Command::new("getconf").arg("CLK_TCK"))?;
+    out.trim()
+        .parse()
+        .map_err(|_| format!("getconf CLK_TCK printed {out:?}"))
+}
+
+fn report(
+    names: &[&'static str],
+    samples: &BTreeMap<(usize, &'static str), Vec<Sample>>,
+    rounds: usize,
+    duration: u32,
+    command: &str,
+    server_cpu: usize,
+    wrk_cpu: usize,
+) -> String {
+    let med = |si: usize, name: &str, f: fn(&Sample) -> f64| {
+        samples
+            .get(&(si, name))
+            .and_then(|v| util::median(&v.iter().map(f).collect::<Vec<_>>()))
+    };
+    let mut s = format!(
+        "Measured {} on {}, http-net {}.\n\nCommand: `{command}`; each server pinned to CPU {server_cpu}, `wrk -t1` pinned to CPU {wrk_cpu}, {duration} s per run, servers in an order that rotates each round, {rounds} round(s), medians. CPU per request: the server's utime + stime from /proc/PID/stat over the run, divided by the requests wrk counted. Requests per CPU-second is its inverse.\n\n",
+        util::now_utc(),
+        util::machine(),
+        util::describe_commit(&util::root()),
+    );
+    s.push_str("| H6 scenario | server | req/s | vs http-net | server CPU µs / request | req per server CPU-s | server core use |\n|---|---|---:|---:|---:|---:|---:|\n");
+    for (si, sc) in SCENARIOS.iter().enumerate() {
+        let ours = med(si, "http-net", |x| x.requests_per_s);
+        for n in names {
+            let rps = med(si, n, |x| x.requests_per_s);
+            let cpu = med(si, n, |x| x.cpu_s_per_request);
+            let share = med(si, n, |x| x.cpu_share);
+            let vs = match (ours, rps) {
+                (Some(o), Some(r)) => format!("{:.2}x", r / o),
+                _ => "—".into(),
+            };
+            s.push_str(&format!(
+                "| {} | {n} | {} | {vs} | {} | {} | {} |\n",
+                sc.name,
+                rps.map(|v| format!("{v:.0}")).unwrap_or_else(|| "—".into()),
+                cpu.map(|v| format!("{:.2}", v * 1e6))
+                    .unwrap_or_else(|| "—".into()),
+                cpu.map(|v| format!("{:.0}", 1.0 / v))
+                    .unwrap_or_else(|| "—".into()),
+                share
+                    .map(|v| format!("{:.0}%", v * 100.0))
+                    .unwrap_or_else(|| "—".into()),
+            ));
+        }
+    }
+    s.push_str("\n| goal | SPEC §4 | measured | status |\n|---|---|---|---|\n");
+    let ours_cpu = med(0, "http-net", |x| x.cpu_s_per_request);
+    let may_cpu = med(0, "may_minihttp", |x| x.cpu_s_per_request);
+    if let (Some(o), Some(m)) = (ours_cpu, may_cpu) {
+        let r = m / o;
+        let status = if r > 1.0 {
+            "met".to_string()
+        } else {
+            format!(
+                "not met (needs {:.0}% less CPU per request)",
+                (1.0 - r) * 100.0
+            )
+        };
+        s.push_str(&format!(
+            "| H6 pipelined | more requests per server CPU-second than may_minihttp | {:.0} vs {:.0} ({r:.2}x) | {status} |\n",
+            1.0 / o,
+            1.0 / m
+        ));
+    }
+    for (si, sc) in SCENARIOS.iter().enumerate().skip(1) {
+        if let (Some(o), Some(h)) = (
+            med(si, "http-net", |x| x.requests_per_s),
+            med(si, "hyper", |x| x.requests_per_s),
+        ) {
+            let r = o / h;
+            let status = if r >= 1.0 {
+                "met".to_string()
+            } else {
+                format!("not met ({:.0}% fewer req/s)", (1.0 - r) * 100.0)
+            };
+            s.push_str(&format!(
+                "| H6 {} | at least hyper's requests/s | {o:.0} vs {h:.0} ({r:.2}x) | {status} |\n",
+                sc.name
+            ));
+        }
+    }
+    s
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn reads_wrk_summary() {
+        let text = "Running 10s test @ http://127.0.0.1:1/plaintext\n  1 threads and 16 connections\n  Thread Stats   Avg      Stdev     Max   +/- Stdev\n    Latency   100.00us   10.00us   1.00ms   90.00%\n  1234567 requests in 10.00s, 150.00MB read\nRequests/sec: 123456.70\nTransfer/sec:     15.00MB\n";
+        let w = parse_wrk(text).unwrap();
+        assert_eq!(w.requests, 1_234_567);
+        assert!((w.seconds - 10.0).abs() < 1e-9);
+        assert!((w.requests_per_s - 123_456.7).abs() < 1e-6);
+        assert_eq!(w.non_2xx, None);
+    }
+}

@@ -1,0 +1,299 @@
+//! Small helpers shared by the commands: running programs, finding the
+//! executables cargo built, medians, pinning and a description of the machine.
+
+use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
+use std::process::{Command, Stdio};
+
+/// The result type of every command: an error is a message for the user.
+pub type Result<T = ()> = std::result::Result<T, String>;
+
+/// The repository root (the parent of `xtask/`).
+pub fn root() -> PathBuf {
+    let manifest = PathBuf::from(env!("CARGO_MANIFEST_DIR"));
+    manifest.parent().map(Path::to_path_buf).unwrap_or(manifest)
+}
+
+/// Runs one command with inherited stdio, failing with its description if it fails.
+pub fn run(description: &str, cmd: &mut Command) -> Result {
+    eprintln!("==> {description}: {}", show(cmd));
+    let status = cmd
+        .status()
+        .map_err(|e| format!("{description}: cannot start {:?}: {e}", cmd.get_program()))?;
+    if status.success() {
+        Ok(())
+    } else {
+        Err(format!("{description} failed ({status})"))
+    }
+}
+
+/// Runs a command and returns its standard output (stderr inherited).
+pub fn output(description: &str, cmd: &mut Command) -> Result<String> {
+    let out = cmd
+        .stderr(Stdio::inherit())
+        .output()
+        .map_err(|e| format!("{description}: cannot start {:?}: {e}", cmd.get_program()))?;
+    if !out.status.success() {
+        return Err(format!("{description} failed ({})", out.status));
+    }
+    Ok(String::from_utf8_lossy(&out.stdout).into_owned())
+}
+
+/// The command line of `cmd`, for logs.
+pub fn show(cmd: &Command) -> String {
+    let mut s = cmd.get_program().to_string_lossy().into_owned();
+    for a in cmd.get_args() {
+        s.push(' ');
+        s.push_str(&a.to_string_lossy());
+    }
+    s
+}
+
+/// One executable target cargo built, read from `--message-format=json`.
+#[derive(Clone, Debug)]
+pub struct Artifact {
+    /// The target's name (`[[bench]] name`, binary name, example name).
+    pub name: String,
+    /// Its kind: `bench`, `bin`, `example`, `test`, ...
+    pub kind: String,
+    /// The path of the executable.
+    pub executable: PathBuf,
+}
+
+/// Runs a cargo build command with `--message-format=json` appended and
+/// returns the executables it produced. Cargo's human output goes to stderr.
+pub fn cargo_executables(description: &str, cmd: &mut Command) -> Result<Vec<Artifact>> {
+    cmd.arg("--message-format=json-render-diagnostics");
+    eprintln!("==> {description}: {}", show(cmd));
+    let stdout = output(description, cmd)?;
+    let mut found = Vec::new();
+    for line in stdout.lines() {
+        if !line.contains("\"reason\":\"compiler-artifact\"") {
+            continue;
+        }
+        let Some(executable) = json_string(line, "executable") else {
+            continue;
+        };
+        let target = match line.find("\"target\":") {
+            Some(i) => &line[i..],
+            None => continue,
+        };
+        let name = json_string(target, "name").unwrap_or_default();
+        let kind = target
+            .find("\"kind\":[\"")
+            .map(|i| {
+                let rest = &target[i + 9..];
+                rest[..rest.find('"').unwrap_or(0)].to_string()
+            })
+            .unwrap_or_default();
+        found.push(Artifact {
+            name,
+            kind,
+            executable: PathBuf::from(executable),
+        });
+    }
+    Ok(found)
+}
+
+/// The string value of the first `"key":"value"` in `json` (no escapes
+/// beyond `\\` and `\"` are expected in paths and names).
+pub fn json_string(json: &str, key: &str) -> Option<String> {
+    let pat = format!("\"{key}\":\"");
+    let start = json.find(&pat)? + pat.len();
+    let mut out = String::new();
+    let mut chars = json[start..].chars();
+    while let Some(c) = chars.next() {
+        match c {
+            '"' => return Some(out),
+            '\\' => out.push(chars.next()?),
+            c => out.push(c),
+        }
+    }
+    None
+}
+
+/// The number after the first `"key":` in `json`.
+pub fn json_number(json: &str, key: &str) -> Option<f64> {
+    let pat = format!("\"{key}\":");
+    let start = json.find(&pat)? + pat.len();
+    let rest = json[start..].trim_start();
+    let end = rest
+        .find(|c: char| !(c.is_ascii_digit() || matches!(c, '.' | '-' | '+' | 'e' | 'E')))
+        .unwrap_or(rest.len());
+    rest[..end].parse().ok()
+}
+
+/// The median of `values` (the mean of the middle two for an even count).
+pub fn median(values: &[f64]) -> Option<f64> {
+    if values.is_empty() {
+        return None;
+    }
+    let mut v = values.to_vec();
+    v.sort_by(|a, b| a.total_cmp(b));
+    let n = v.len();
+    Some(if n % 2 == 1 {
+        v[n / 2]
+    } else {
+        (v[n / 2 - 1] + v[n / 2]) / 2.0
+    })
+}
+
+/// Formats nanoseconds with a unit that keeps three or four significant digits.
+pub fn fmt_ns(ns: f64) -> String {
+    if ns < 1_000.0 {
+        format!("{ns:.1} ns")
+    } else if ns < 1_000_000.0 {
+        format!("{:.2} µs", ns / 1_000.0)
+    } else if ns < 1_000_000_000.0 {
+        format!("{:.2} ms", ns / 1_000_000.0)
+    } else {
+        format!("{:.2} s", ns / 1_000_000_000.0)
+    }
+}
+
+/// Whether `taskset` can pin processes here (Linux with util-linux).
+pub fn have_taskset() -> bool {
+    cfg!(target_os = "linux")
+        && Command::new("taskset")
+            .arg("-V")
+            .stdout(Stdio::null())
+            .stderr(Stdio::null())
+            .status()
+            .map(|s| s.success())
+            .unwrap_or(false)
+}
+
+/// The number of CPUs this process may run on.
+pub fn cpus() -> usize {
+    std::thread::available_parallelism()
+        .map(usize::from)
+        .unwrap_or(1)
+}
+
+/// A command for `program`, pinned to `cpu` with taskset when available.
+pub fn pinned(program: &Path, cpu: Option<usize>) -> Command {
+    match cpu {
+        Some(cpu) if have_taskset() => {
+            let mut c = Command::new("taskset");
+            c.arg("-c").arg(cpu.to_string()).arg(program);
+            c
+        }
+        _ => Command::new(program),
+    }
+}
+
+/// `nproc`, the CPU model and the kernel, for the reports.
+pub fn machine() -> String {
+    let model = std::fs::read_to_string("/proc/cpuinfo")
+        .ok()
+        .and_then(|s| {
+            s.lines()
+                .find(|l| l.starts_with("model name"))
+                .and_then(|l| l.split(':').nth(1))
+                .map(|m| m.trim().to_string())
+        })
+        .unwrap_or_else(|| "unknown CPU".to_string());
+    let kernel = Command::new("uname")
+        .arg("-sr")
+        .output()
+        .ok()
+        .map(|o| String::from_utf8_lossy(&o.stdout).trim().to_string())
+        .unwrap_or_default();
+    let rustc = Command::new("rustc")
+        .arg("--version")
+        .output()
+        .ok()
+        .map(|o| String::from_utf8_lossy(&o.stdout).trim().to_string())
+        .unwrap_or_default();
+    format!("{} CPUs ({model}), {kernel}, {rustc}", cpus())
+}
+
+/// The current UTC time as `YYYY-MM-DD HH:MM UTC`, from `date`.
+pub fn now_utc() -> String {
+    Command::new("date")
+        .args(["-u", "+%Y-%m-%d %H:%M UTC"])
+        .output()
+        .ok()
+        .map(|o| String::from_utf8_lossy(&o.stdout).trim().to_string())
+        .unwrap_or_else(|| "unknown date".to_string())
+}
+
+/// The short commit of HEAD in `dir`, with `+dirty` when the tree has changes.
+pub fn describe_commit(dir: &Path) -> String {
+    let head = Command::new("git")
+        .current_dir(dir)
+        .args(["rev-parse", "--short", "HEAD"])
+        .output()
+        .ok()
+        .map(|o| String::from_utf8_lossy(&o.stdout).trim().to_string())
+        .unwrap_or_default();
+    let dirty = Command::new("git")
+        .current_dir(dir)
+        .args(["status", "--porcelain", "--untracked-files=no"])
+        .output()
+        .map(|o| !o.stdout.is_empty())
+        .unwrap_or(false);
+    if dirty {
+        format!("{head}+dirty")
+    } else {
+        head
+    }
+}
+
+/// A fresh, empty directory under the system temporary directory.
+pub fn temp_dir(tag: &str) -> Result<PathBuf> {
+    let nanos = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map(|d| d.as_nanos())
+        .unwrap_or(0);
+    let dir = std::env::temp_dir().join(format!("xtask-{tag}-{}-{nanos}", std::process::id()));
+    std::fs::create_dir_all(&dir).map_err(|e| format!("cannot create {}: {e}", dir.display()))?;
+    Ok(dir)
+}
+
+/// Options common to the commands: `--name value` pairs and bare words.
+#[derive(Debug, Default)]
+pub struct Args {
+    /// Positional words, in order.
+    pub words: Vec<String>,
+    /// `--flag` and `--key value` options (a flag maps to an empty string).
+    pub options: BTreeMap<String, String>,
+}
+
+impl Args {
+    /// Splits `args`; `valued` lists the options that take a value.
+    pub fn parse(args: &[String], valued: &[&str]) -> Result<Args> {
+        let mut out = Args::default();
+        let mut it = args.iter();
+        while let Some(a) = it.next() {
+            if let Some(name) = a.strip_prefix("--") {
+                if let Some((k, v)) = name.split_once('=') {
+                    out.options.insert(k.to_string(), v.to_string());
+                } else if valued.contains(&name) {
+                    let v = it.next().ok_or(format!("--{name} needs a value"))?;
+                    out.options.insert(name.to_string(), v.clone());
+                } else {
+                    out.options.insert(name.to_string(), String::new());
+                }
+            } else {
+                out.words.push(a.clone());
+            }
+        }
+        Ok(out)
+    }
+
+    /// Whether `--name` was given.
+    pub fn flag(&self, name: &str) -> bool {
+        self.options.contains_key(name)
+    }
+
+    /// The value of `--name`, parsed, or `default`.
+    pub fn value<T: std::str::FromStr>(&self, name: &str, default: T) -> Result<T> {
+        match self.options.get(name) {
+            None => Ok(default),
+            Some(v) => v
+                .parse()
+                .map_err(|_| format!("--{name}: cannot read {v:?}")),
+        }
+    }
+}
