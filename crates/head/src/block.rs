@@ -1,3 +1,4 @@
+use crate::section::{Rules, Section};
 use crate::{Error, Field, FieldFacts, Limits, Status};
 
 /// A parsed field block: field lines up to and including the empty line.
@@ -13,24 +14,71 @@ pub struct FieldBlock {
 
 /// A resumable parser for a bare block of field lines ending in an empty line,
 /// with the head's field rules: what `framing` uses for trailers
-/// (RFC 9112 §7.1.2). Same contract as [`RequestParser`](crate::RequestParser).
+/// (RFC 9112 §7.1.2). Same contract as [`RequestParser`](crate::RequestParser);
+/// obs-fold is rejected and `Host` gets no special rule.
 #[derive(Clone, Debug)]
 pub struct FieldBlockParser {
     limits: Limits,
+    section: Section,
+    outcome: Option<Result<FieldBlock, Error>>,
 }
 
 impl FieldBlockParser {
     /// A parser with these limits (`max_head_bytes` bounds the block).
     pub const fn new(limits: Limits) -> FieldBlockParser {
-        FieldBlockParser { limits }
+        FieldBlockParser {
+            limits,
+            section: Section::new(0),
+            outcome: None,
+        }
     }
 
     /// Forgets any partial progress.
-    pub fn reset(&mut self) {}
+    pub fn reset(&mut self) {
+        *self = FieldBlockParser::new(self.limits);
+    }
+
+    /// Bytes examined since the last reset (only with the `count-work`
+    /// feature, for the linearity test).
+    #[cfg(feature = "count-work")]
+    #[doc(hidden)]
+    pub fn work(&self) -> u64 {
+        self.section.work.total()
+    }
 
     /// Parses (or resumes parsing) a field block at the start of `buf`.
+    ///
+    /// ```
+    /// use http_net_head::{Field, FieldBlockParser, Limits, Status};
+    ///
+    /// let buf = b"Expires: never\r\n\r\n";
+    /// let mut parser = FieldBlockParser::new(Limits::DEFAULT);
+    /// let mut fields = [Field::default(); 4];
+    /// let Ok(Status::Complete(block)) = parser.parse(buf, &mut fields) else { panic!() };
+    /// assert_eq!((block.field_count, block.len), (1, buf.len()));
+    /// ```
     pub fn parse(&mut self, buf: &[u8], fields: &mut [Field]) -> Result<Status<FieldBlock>, Error> {
-        let _ = (buf, fields, self.limits);
-        todo!("issue 2: field block parser")
+        if let Some(outcome) = self.outcome {
+            return outcome.map(Status::Complete);
+        }
+        let max = self.limits.max_head_bytes();
+        let view = buf.get(..max).unwrap_or(buf);
+        let cap = self.limits.max_fields().min(fields.len());
+        let rules = Rules {
+            keep_fold: false,
+            host: false,
+        };
+        let outcome = match self.section.run(view, fields, cap, rules) {
+            Ok(None) if buf.len() > max => Err(Error::HeadTooLarge),
+            Ok(None) => return Ok(Status::Partial),
+            Ok(Some(len)) => Ok(FieldBlock {
+                field_count: self.section.count,
+                len,
+                facts: self.section.facts,
+            }),
+            Err(e) => Err(e),
+        };
+        self.outcome = Some(outcome);
+        outcome.map(Status::Complete)
     }
 }

@@ -11,6 +11,13 @@ pub struct FieldRefs {
 }
 
 impl FieldRefs {
+    /// No occurrence.
+    pub const EMPTY: FieldRefs = FieldRefs {
+        count: 0,
+        first: 0,
+        last: 0,
+    };
+
     /// Records one more occurrence at field index `index`.
     pub fn push(&mut self, index: usize) {
         let index = index as u16;
@@ -70,6 +77,8 @@ pub struct ConnectionOptions {
 }
 
 impl ConnectionOptions {
+    /// No option listed.
+    pub const EMPTY: ConnectionOptions = ConnectionOptions { bits: 0 };
     const CLOSE: u8 = 1;
     const KEEP_ALIVE: u8 = 2;
     const UPGRADE: u8 = 4;
@@ -116,4 +125,121 @@ pub struct FieldFacts {
     pub expect: FieldRefs,
     /// The tokens of every `Connection` field line.
     pub connection: ConnectionOptions,
+}
+
+impl FieldFacts {
+    /// No field seen.
+    pub const EMPTY: FieldFacts = FieldFacts {
+        content_length: FieldRefs::EMPTY,
+        transfer_encoding: FieldRefs::EMPTY,
+        host: FieldRefs::EMPTY,
+        upgrade: FieldRefs::EMPTY,
+        expect: FieldRefs::EMPTY,
+        connection: ConnectionOptions::EMPTY,
+    };
+}
+
+/// The field names whose lines [`FieldFacts`] records.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Known {
+    Other,
+    Host,
+    ContentLength,
+    TransferEncoding,
+    Connection,
+    Upgrade,
+    Expect,
+}
+
+/// Bit `n` set when some recorded name is `n` bytes long: one test rules out
+/// most names (the seeds' length mask, kept there as D-53).
+const NAME_LENGTHS: u32 = 1 << 4 | 1 << 6 | 1 << 7 | 1 << 10 | 1 << 14 | 1 << 17;
+
+/// Classifies a field name (ASCII case-insensitive, RFC 9110 §5.1).
+#[inline]
+pub(crate) fn classify(name: &[u8]) -> Known {
+    let len = name.len();
+    if len >= 32 || NAME_LENGTHS & (1 << len) == 0 {
+        return Known::Other;
+    }
+    let (want, kind) = match len {
+        4 => (&b"host"[..], Known::Host),
+        6 => (&b"expect"[..], Known::Expect),
+        7 => (&b"upgrade"[..], Known::Upgrade),
+        10 => (&b"connection"[..], Known::Connection),
+        14 => (&b"content-length"[..], Known::ContentLength),
+        _ => (&b"transfer-encoding"[..], Known::TransferEncoding),
+    };
+    if name.eq_ignore_ascii_case(want) {
+        kind
+    } else {
+        Known::Other
+    }
+}
+
+impl FieldFacts {
+    /// Records field line `index` of kind `kind` whose value is `value`.
+    pub(crate) fn record(&mut self, kind: Known, index: usize, value: &[u8]) {
+        match kind {
+            Known::Other => {}
+            Known::Host => self.host.push(index),
+            Known::ContentLength => self.content_length.push(index),
+            Known::TransferEncoding => self.transfer_encoding.push(index),
+            Known::Upgrade => self.upgrade.push(index),
+            Known::Expect => self.expect.push(index),
+            Known::Connection => self.connection.add_tokens(value),
+        }
+    }
+}
+
+impl ConnectionOptions {
+    /// Adds the options listed in one `Connection` value:
+    /// `#connection-option`, elements separated by `,` with OWS around them
+    /// (RFC 9110 §5.6.1, §7.6.1), each compared whole and case-insensitively.
+    /// CR and LF are trimmed as well: they can only be left there by an
+    /// obs-fold a response parser kept.
+    pub(crate) fn add_tokens(&mut self, value: &[u8]) {
+        for element in value.split(|&b| b == b',') {
+            let element = element.trim_ascii();
+            if element.eq_ignore_ascii_case(b"close") {
+                self.set_close();
+            } else if element.eq_ignore_ascii_case(b"keep-alive") {
+                self.set_keep_alive();
+            } else if element.eq_ignore_ascii_case(b"upgrade") {
+                self.set_upgrade();
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn names_are_classified_whole_and_case_insensitively() {
+        assert_eq!(classify(b"Host"), Known::Host);
+        assert_eq!(classify(b"HOST"), Known::Host);
+        assert_eq!(classify(b"Hostx"), Known::Other);
+        assert_eq!(classify(b"hos"), Known::Other);
+        assert_eq!(classify(b"content-LENGTH"), Known::ContentLength);
+        assert_eq!(classify(b"Transfer-Encoding"), Known::TransferEncoding);
+        assert_eq!(classify(b"Transfer-Encodinx"), Known::Other);
+        assert_eq!(classify(b"Connection"), Known::Connection);
+        assert_eq!(classify(b"Upgrade"), Known::Upgrade);
+        assert_eq!(classify(b"Expect"), Known::Expect);
+        assert_eq!(classify(b"abcdef"), Known::Other);
+        assert_eq!(classify(&[b'a'; 40]), Known::Other);
+    }
+
+    #[test]
+    fn connection_tokens_are_whole_elements() {
+        let mut c = ConnectionOptions::default();
+        c.add_tokens(b"keep-alive-ish, closed, xupgrade");
+        assert_eq!(c, ConnectionOptions::default());
+        c.add_tokens(b" ,\tCLOSE ,, Upgrade\t");
+        assert!(c.close() && c.upgrade() && !c.keep_alive());
+        c.add_tokens(b"a,\r\n keep-alive");
+        assert!(c.keep_alive());
+    }
 }

@@ -1,4 +1,10 @@
-use crate::{Error, Field, FieldFacts, Limits, Method, Span, Status, TargetForm, Version};
+use crate::section::{Rules, Section};
+use crate::work::Work;
+use crate::{
+    target, version, Error, Field, FieldFacts, Limits, Method, Span, Status, TargetForm, Version,
+};
+use http_net_scan::class::HEXDIG;
+use http_net_scan::{target_run, token_run};
 
 /// A parsed request head. Spans refer to the buffer given to
 /// [`RequestParser::parse`]; fields are the first `field_count` entries of the
@@ -23,6 +29,34 @@ pub struct RequestHead {
     pub facts: FieldFacts,
 }
 
+/// Empty lines (CR LF) skipped before a request line (RFC 9112 §2.2: a
+/// server SHOULD ignore at least one). Four covers a client's stray CR LF
+/// after a body; the fifth is [`Error::TooManyLeadingEmptyLines`]. They count
+/// towards the head limit.
+pub const MAX_LEADING_EMPTY_LINES: u8 = 4;
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Stage {
+    /// At the start of a line before the request line.
+    Leading,
+    /// After a CR at the start of such a line.
+    LeadingCr,
+    /// In the method, which started at `mark`.
+    Method,
+    /// In the target, which started at `mark`.
+    Target,
+    /// In the version, which started at `mark`.
+    Version,
+    /// After the version: CR expected.
+    VersionEnd,
+    /// After that CR: LF expected.
+    VersionCr,
+    /// In the field lines.
+    Fields,
+    /// A result was returned; it is returned again until `reset`.
+    Done,
+}
+
 /// A resumable request-head parser.
 ///
 /// Call [`parse`](RequestParser::parse) with the bytes received so far; after
@@ -33,12 +67,38 @@ pub struct RequestHead {
 #[derive(Clone, Debug)]
 pub struct RequestParser {
     limits: Limits,
+    stage: Stage,
+    pos: usize,
+    mark: usize,
+    leading: u8,
+    method: Method,
+    method_span: Span,
+    target: Span,
+    target_form: TargetForm,
+    version: Version,
+    section: Section,
+    work: Work,
+    outcome: Option<Result<RequestHead, Error>>,
 }
 
 impl RequestParser {
     /// A parser with these limits.
     pub const fn new(limits: Limits) -> RequestParser {
-        RequestParser { limits }
+        RequestParser {
+            limits,
+            stage: Stage::Leading,
+            pos: 0,
+            mark: 0,
+            leading: 0,
+            method: Method::Other,
+            method_span: Span::EMPTY,
+            target: Span::EMPTY,
+            target_form: TargetForm::Origin,
+            version: Version::Http11,
+            section: Section::new(0),
+            work: Work::new(),
+            outcome: None,
+        }
     }
 
     /// The limits in force.
@@ -47,17 +107,237 @@ impl RequestParser {
     }
 
     /// Forgets any partial progress.
-    pub fn reset(&mut self) {}
+    pub fn reset(&mut self) {
+        *self = RequestParser::new(self.limits);
+    }
+
+    /// Bytes examined since the last reset (only with the `count-work`
+    /// feature, for the linearity test).
+    #[cfg(feature = "count-work")]
+    #[doc(hidden)]
+    pub fn work(&self) -> u64 {
+        self.work.total() + self.section.work.total()
+    }
 
     /// Parses (or resumes parsing) a request head at the start of `buf`.
     /// Fields are stored in `fields`; more field lines than
     /// `min(limits.max_fields(), fields.len())` is [`Error::TooManyFields`].
+    ///
+    /// Incomplete input is `Partial`, never an error, unless a limit is
+    /// already exceeded: more than `max_head_bytes` without the end of the
+    /// head is [`Error::HeadTooLarge`], a target longer than
+    /// `max_target_bytes` is [`Error::TargetTooLong`]. Errors are reported as
+    /// soon as the offending byte is in `buf`, and the first one in byte
+    /// order wins however the input is split.
+    ///
+    /// ```
+    /// use http_net_head::{Field, Limits, Method, RequestParser, Status, Version};
+    ///
+    /// let buf = b"GET /index.html HTTP/1.1\r\nHost: example.com\r\nAccept: */*\r\n\r\nnext";
+    /// let mut parser = RequestParser::new(Limits::DEFAULT);
+    /// let mut fields = [Field::default(); 16];
+    ///
+    /// // The first 20 bytes are not a whole head yet.
+    /// assert_eq!(parser.parse(&buf[..20], &mut fields), Ok(Status::Partial));
+    /// // The same buffer, extended: the parser resumes at byte 20.
+    /// let Ok(Status::Complete(head)) = parser.parse(buf, &mut fields) else { panic!() };
+    /// assert_eq!(head.method, Method::Get);
+    /// assert_eq!(head.target.get(buf), b"/index.html");
+    /// assert_eq!(head.version, Version::Http11);
+    /// assert_eq!(head.field_count, 2);
+    /// assert_eq!(fields[0].name.get(buf), b"Host");
+    /// assert_eq!(fields[1].value.get(buf), b"*/*");
+    /// assert_eq!(&buf[head.len..], b"next");
+    /// parser.reset();
+    /// ```
     pub fn parse(
         &mut self,
         buf: &[u8],
         fields: &mut [Field],
     ) -> Result<Status<RequestHead>, Error> {
-        let _ = (buf, fields);
-        todo!("issue 2: request head parser")
+        if let Some(outcome) = self.outcome {
+            return outcome.map(Status::Complete);
+        }
+        let max = self.limits.max_head_bytes();
+        let view = buf.get(..max).unwrap_or(buf);
+        let outcome = match self.step(view, fields) {
+            Ok(None) if buf.len() > max => Err(Error::HeadTooLarge),
+            Ok(None) => return Ok(Status::Partial),
+            Ok(Some(head)) => Ok(head),
+            Err(e) => Err(e),
+        };
+        self.stage = Stage::Done;
+        self.outcome = Some(outcome);
+        outcome.map(Status::Complete)
+    }
+
+    /// Runs the stages on from where the last call stopped.
+    fn step(&mut self, buf: &[u8], fields: &mut [Field]) -> Result<Option<RequestHead>, Error> {
+        loop {
+            match self.stage {
+                Stage::Leading => match buf.get(self.pos) {
+                    None => return Ok(None),
+                    Some(b'\r') => {
+                        self.work.add(1);
+                        self.pos += 1;
+                        self.stage = Stage::LeadingCr;
+                    }
+                    Some(b'\n') => return Err(Error::BareLf),
+                    Some(_) => {
+                        self.mark = self.pos;
+                        self.stage = Stage::Method;
+                    }
+                },
+                Stage::LeadingCr => {
+                    let Some(&b) = buf.get(self.pos) else {
+                        return Ok(None);
+                    };
+                    self.work.add(1);
+                    if b != b'\n' {
+                        return Err(Error::BareCr);
+                    }
+                    self.leading += 1;
+                    if self.leading > MAX_LEADING_EMPTY_LINES {
+                        return Err(Error::TooManyLeadingEmptyLines);
+                    }
+                    self.pos += 1;
+                    self.stage = Stage::Leading;
+                }
+                Stage::Method => {
+                    let n = token_run(buf.get(self.pos..).unwrap_or(&[]));
+                    self.work.add(n + 1);
+                    self.pos += n;
+                    match buf.get(self.pos) {
+                        None => return Ok(None),
+                        Some(b' ') if self.pos == self.mark => {
+                            return Err(Error::InvalidStartLineSpacing)
+                        }
+                        Some(b' ') => {
+                            self.method_span = Span::new(self.mark, self.pos);
+                            self.method = Method::from_bytes(self.method_span.get(buf));
+                            self.pos += 1;
+                            self.mark = self.pos;
+                            self.stage = Stage::Target;
+                        }
+                        Some(_) => return Err(Error::InvalidMethod),
+                    }
+                }
+                Stage::Target => {
+                    if !self.target_step(buf)? {
+                        return Ok(None);
+                    }
+                }
+                Stage::Version => {
+                    let v = buf.get(self.mark..).unwrap_or(&[]);
+                    let seen = v.len().min(8);
+                    self.work.add(seen.saturating_sub(self.pos - self.mark));
+                    self.pos = self.mark + seen;
+                    match version::check(v)? {
+                        None => return Ok(None),
+                        Some(version) => {
+                            self.version = version;
+                            self.stage = Stage::VersionEnd;
+                        }
+                    }
+                }
+                Stage::VersionEnd => {
+                    self.work.add(1);
+                    match buf.get(self.pos) {
+                        None => return Ok(None),
+                        Some(b'\r') => {
+                            self.pos += 1;
+                            self.stage = Stage::VersionCr;
+                        }
+                        Some(b'\n') => return Err(Error::BareLf),
+                        Some(b' ') => return Err(Error::InvalidStartLineSpacing),
+                        Some(_) => return Err(Error::InvalidVersion),
+                    }
+                }
+                Stage::VersionCr => {
+                    let Some(&b) = buf.get(self.pos) else {
+                        return Ok(None);
+                    };
+                    self.work.add(1);
+                    if b != b'\n' {
+                        return Err(Error::BareCr);
+                    }
+                    self.pos += 1;
+                    self.section = Section::new(self.pos);
+                    self.stage = Stage::Fields;
+                }
+                Stage::Fields => {
+                    let cap = self.limits.max_fields().min(fields.len());
+                    let rules = Rules {
+                        keep_fold: false,
+                        host: true,
+                    };
+                    let Some(len) = self.section.run(buf, fields, cap, rules)? else {
+                        return Ok(None);
+                    };
+                    // RFC 9112 §3.2: an HTTP/1.1 request has exactly one
+                    // Host line; checked at the empty line ending the head.
+                    if self.version == Version::Http11 && self.section.facts.host.is_empty() {
+                        return Err(Error::MissingHost);
+                    }
+                    return Ok(Some(RequestHead {
+                        method: self.method,
+                        method_span: self.method_span,
+                        target: self.target,
+                        target_form: self.target_form,
+                        version: self.version,
+                        field_count: self.section.count,
+                        len,
+                        facts: self.section.facts,
+                    }));
+                }
+                Stage::Done => return Ok(None),
+            }
+        }
+    }
+
+    /// Scans target bytes; `Ok(true)` once the SP after the target is met
+    /// and the target's form is checked, `Ok(false)` if more bytes are
+    /// needed.
+    fn target_step(&mut self, buf: &[u8]) -> Result<bool, Error> {
+        // One byte past the limit is enough to know the target is too long,
+        // so the scan never looks further: the same outcome for any split.
+        let limit = self.mark + self.limits.max_target_bytes() + 1;
+        loop {
+            let window = buf.get(self.pos..limit.min(buf.len())).unwrap_or(&[]);
+            let n = target_run(window);
+            self.work.add(n + 1);
+            self.pos += n;
+            if self.pos >= limit {
+                return Err(Error::TargetTooLong);
+            }
+            match buf.get(self.pos) {
+                None => return Ok(false),
+                Some(b' ') if self.pos == self.mark => return Err(Error::InvalidStartLineSpacing),
+                Some(b' ') => {
+                    self.target = Span::new(self.mark, self.pos);
+                    self.target_form = target::classify(self.method, self.target.get(buf))?;
+                    self.pos += 1;
+                    self.mark = self.pos;
+                    self.stage = Stage::Version;
+                    return Ok(true);
+                }
+                // pct-encoded = "%" HEXDIG HEXDIG (RFC 3986 §2.1).
+                Some(b'%') => {
+                    for i in 1..3 {
+                        match buf.get(self.pos + i) {
+                            None => return Ok(false),
+                            Some(&h) if HEXDIG[h as usize] => {}
+                            Some(_) => return Err(Error::InvalidTargetByte),
+                        }
+                    }
+                    self.work.add(2);
+                    self.pos += 3;
+                }
+                // IP-literal brackets: only in an authority, never in an
+                // origin-form target; `target::classify` checks where.
+                Some(b'[' | b']') if buf.get(self.mark) != Some(&b'/') => self.pos += 1,
+                Some(_) => return Err(Error::InvalidTargetByte),
+            }
+        }
     }
 }

@@ -1,4 +1,7 @@
-use crate::{Error, Field, FieldFacts, Limits, Span, Status, Version};
+use crate::section::{Rules, Section};
+use crate::work::Work;
+use crate::{version, Error, Field, FieldFacts, Limits, Span, Status, Version};
+use http_net_scan::field_value_run;
 
 /// What a response parser does with an obs-fold (RFC 9112 §5.2).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -38,30 +41,223 @@ pub struct ResponseHead {
     pub facts: FieldFacts,
 }
 
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Stage {
+    /// In the version (from offset 0).
+    Version,
+    /// After the version: SP expected.
+    VersionEnd,
+    /// In the three digits of the status code, which started at `mark`.
+    Code,
+    /// After the code: SP expected.
+    CodeEnd,
+    /// In the reason phrase, which started at `mark`.
+    Reason,
+    /// After the CR ending the status line: LF expected.
+    ReasonCr,
+    /// In the field lines.
+    Fields,
+    /// A result was returned; it is returned again until `reset`.
+    Done,
+}
+
 /// A resumable response-head parser, with the same contract as
 /// [`RequestParser`](crate::RequestParser).
+///
+/// ```text
+/// status-line = HTTP-version SP status-code SP [ reason-phrase ]  ; RFC 9112 §4
+/// ```
+/// The second SP is required even when the reason is empty (a line such as
+/// `HTTP/1.1 200` CR LF is [`Error::InvalidStartLineSpacing`]); the status
+/// code is three digits from 100 to 999 (a first digit of 0 is
+/// [`Error::InvalidStatusCode`]). No empty lines are skipped before the
+/// status line.
 #[derive(Clone, Debug)]
 pub struct ResponseParser {
     limits: Limits,
     options: ResponseOptions,
+    stage: Stage,
+    pos: usize,
+    mark: usize,
+    version: Version,
+    status: u16,
+    reason: Span,
+    section: Section,
+    work: Work,
+    outcome: Option<Result<ResponseHead, Error>>,
 }
 
 impl ResponseParser {
     /// A parser with these limits and options.
     pub const fn new(limits: Limits, options: ResponseOptions) -> ResponseParser {
-        ResponseParser { limits, options }
+        ResponseParser {
+            limits,
+            options,
+            stage: Stage::Version,
+            pos: 0,
+            mark: 0,
+            version: Version::Http11,
+            status: 0,
+            reason: Span::EMPTY,
+            section: Section::new(0),
+            work: Work::new(),
+            outcome: None,
+        }
     }
 
     /// Forgets any partial progress.
-    pub fn reset(&mut self) {}
+    pub fn reset(&mut self) {
+        *self = ResponseParser::new(self.limits, self.options);
+    }
+
+    /// Bytes examined since the last reset (only with the `count-work`
+    /// feature, for the linearity test).
+    #[cfg(feature = "count-work")]
+    #[doc(hidden)]
+    pub fn work(&self) -> u64 {
+        self.work.total() + self.section.work.total()
+    }
 
     /// Parses (or resumes parsing) a response head at the start of `buf`.
+    ///
+    /// ```
+    /// use http_net_head::{Field, Limits, ResponseOptions, ResponseParser, Status};
+    ///
+    /// let buf = b"HTTP/1.1 404 Not Found\r\nContent-Length: 0\r\n\r\n";
+    /// let mut parser = ResponseParser::new(Limits::DEFAULT, ResponseOptions::default());
+    /// let mut fields = [Field::default(); 8];
+    /// let Ok(Status::Complete(head)) = parser.parse(buf, &mut fields) else { panic!() };
+    /// assert_eq!(head.status, 404);
+    /// assert_eq!(head.reason.get(buf), b"Not Found");
+    /// assert_eq!(head.facts.content_length.count(), 1);
+    /// ```
     pub fn parse(
         &mut self,
         buf: &[u8],
         fields: &mut [Field],
     ) -> Result<Status<ResponseHead>, Error> {
-        let _ = (buf, fields, self.limits, self.options);
-        todo!("issue 2: response head parser")
+        if let Some(outcome) = self.outcome {
+            return outcome.map(Status::Complete);
+        }
+        let max = self.limits.max_head_bytes();
+        let view = buf.get(..max).unwrap_or(buf);
+        let outcome = match self.step(view, fields) {
+            Ok(None) if buf.len() > max => Err(Error::HeadTooLarge),
+            Ok(None) => return Ok(Status::Partial),
+            Ok(Some(head)) => Ok(head),
+            Err(e) => Err(e),
+        };
+        self.stage = Stage::Done;
+        self.outcome = Some(outcome);
+        outcome.map(Status::Complete)
+    }
+
+    /// Runs the stages on from where the last call stopped.
+    fn step(&mut self, buf: &[u8], fields: &mut [Field]) -> Result<Option<ResponseHead>, Error> {
+        loop {
+            match self.stage {
+                Stage::Version => {
+                    let v = buf.get(..8).unwrap_or(buf);
+                    self.work.add(v.len().saturating_sub(self.pos));
+                    self.pos = v.len();
+                    match version::check(v)? {
+                        None => return Ok(None),
+                        Some(version) => {
+                            self.version = version;
+                            self.stage = Stage::VersionEnd;
+                        }
+                    }
+                }
+                Stage::VersionEnd => {
+                    self.work.add(1);
+                    match buf.get(self.pos) {
+                        None => return Ok(None),
+                        Some(b' ') => {
+                            self.pos += 1;
+                            self.mark = self.pos;
+                            self.stage = Stage::Code;
+                        }
+                        Some(b'\r' | b'\n') => return Err(Error::InvalidStartLineSpacing),
+                        Some(_) => return Err(Error::InvalidVersion),
+                    }
+                }
+                Stage::Code => {
+                    // status-code = 3DIGIT (RFC 9112 §4), 100 to 999 here.
+                    while self.pos < self.mark + 3 {
+                        let Some(&b) = buf.get(self.pos) else {
+                            return Ok(None);
+                        };
+                        self.work.add(1);
+                        let first = self.pos == self.mark;
+                        if !b.is_ascii_digit() || (first && b == b'0') {
+                            return Err(Error::InvalidStatusCode);
+                        }
+                        self.status = self.status * 10 + u16::from(b - b'0');
+                        self.pos += 1;
+                    }
+                    self.stage = Stage::CodeEnd;
+                }
+                Stage::CodeEnd => {
+                    self.work.add(1);
+                    match buf.get(self.pos) {
+                        None => return Ok(None),
+                        Some(b' ') => {
+                            self.pos += 1;
+                            self.mark = self.pos;
+                            self.stage = Stage::Reason;
+                        }
+                        Some(b'\r' | b'\n') => return Err(Error::InvalidStartLineSpacing),
+                        Some(_) => return Err(Error::InvalidStatusCode),
+                    }
+                }
+                Stage::Reason => {
+                    let n = field_value_run(buf.get(self.pos..).unwrap_or(&[]));
+                    self.work.add(n + 1);
+                    self.pos += n;
+                    match buf.get(self.pos) {
+                        None => return Ok(None),
+                        Some(b'\r') => {
+                            self.reason = Span::new(self.mark, self.pos);
+                            self.pos += 1;
+                            self.stage = Stage::ReasonCr;
+                        }
+                        Some(b'\n') => return Err(Error::BareLf),
+                        Some(_) => return Err(Error::InvalidReasonByte),
+                    }
+                }
+                Stage::ReasonCr => {
+                    let Some(&b) = buf.get(self.pos) else {
+                        return Ok(None);
+                    };
+                    self.work.add(1);
+                    if b != b'\n' {
+                        return Err(Error::BareCr);
+                    }
+                    self.pos += 1;
+                    self.section = Section::new(self.pos);
+                    self.stage = Stage::Fields;
+                }
+                Stage::Fields => {
+                    let cap = self.limits.max_fields().min(fields.len());
+                    let rules = Rules {
+                        keep_fold: self.options.obs_fold == ObsFold::Replace,
+                        host: false,
+                    };
+                    let Some(len) = self.section.run(buf, fields, cap, rules)? else {
+                        return Ok(None);
+                    };
+                    return Ok(Some(ResponseHead {
+                        version: self.version,
+                        status: self.status,
+                        reason: self.reason,
+                        field_count: self.section.count,
+                        len,
+                        obs_fold: self.section.folded,
+                        facts: self.section.facts,
+                    }));
+                }
+                Stage::Done => return Ok(None),
+            }
+        }
     }
 }

@@ -19,3 +19,53 @@ impl Version {
         }
     }
 }
+
+/// `HTTP-version = HTTP-name "/" DIGIT "." DIGIT`, `HTTP-name = %s"HTTP"`
+/// (RFC 9112 §2.3), checked incrementally: `v` holds the bytes received so
+/// far of the eight (possibly fewer, possibly more). Returns `Ok(None)` while
+/// the bytes seen are a valid prefix, the version once all eight are there.
+/// A major version other than 1 is 505 if it is 2 or more (RFC 9110
+/// §15.6.6), and malformed otherwise (`HTTP/0.9` has no such line).
+pub(crate) fn check(v: &[u8]) -> Result<Option<Version>, crate::Error> {
+    use crate::Error;
+    const PATTERN: &[u8; 8] = b"HTTP/0.0";
+    for (&b, &p) in v.iter().zip(PATTERN) {
+        let ok = if p == b'0' {
+            b.is_ascii_digit()
+        } else {
+            b == p
+        };
+        if !ok {
+            return Err(Error::InvalidVersion);
+        }
+    }
+    let Some(&[major, _, minor]) = v.get(5..8) else {
+        return Ok(None);
+    };
+    match major {
+        b'1' if minor == b'0' => Ok(Some(Version::Http10)),
+        b'1' => Ok(Some(Version::Http11)),
+        b'0' => Err(Error::InvalidVersion),
+        _ => Err(Error::UnsupportedVersion),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::Error;
+
+    #[test]
+    fn versions() {
+        assert_eq!(check(b"HTTP/1.1"), Ok(Some(Version::Http11)));
+        assert_eq!(check(b"HTTP/1.0\r\n"), Ok(Some(Version::Http10)));
+        assert_eq!(check(b"HTTP/1.9"), Ok(Some(Version::Http11)));
+        assert_eq!(check(b"HTTP/1."), Ok(None));
+        assert_eq!(check(b""), Ok(None));
+        assert_eq!(check(b"HTTP/2.0"), Err(Error::UnsupportedVersion));
+        assert_eq!(check(b"HTTP/0.9"), Err(Error::InvalidVersion));
+        assert_eq!(check(b"http/"), Err(Error::InvalidVersion));
+        assert_eq!(check(b"HTTP/1,"), Err(Error::InvalidVersion));
+        assert_eq!(check(b"HTTP/a"), Err(Error::InvalidVersion));
+    }
+}

@@ -1,0 +1,283 @@
+//! The field-section engine shared by the request, response and field-block
+//! parsers: field lines up to the empty line, resumable at any byte.
+//!
+//! ```text
+//! field-line = field-name ":" OWS field-value OWS   ; RFC 9112 §5
+//! field-name = token                                ; RFC 9110 §5.1
+//! ```
+//! The state is where the scan stopped (stage and offset) plus what the
+//! current line has shown so far, so a resumed call examines only new bytes.
+
+use crate::facts::{classify, Known};
+use crate::host::valid_host_port;
+use crate::work::Work;
+use crate::{Error, Field, FieldFacts, Span};
+use http_net_scan::class::OWS;
+use http_net_scan::{field_value_run, token_run};
+
+/// The rules that differ between the parsers using the engine.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) struct Rules {
+    /// Keep an obs-fold in the previous value (responses, RFC 9112 §5.2)
+    /// instead of rejecting it.
+    pub keep_fold: bool,
+    /// Apply the request rules on `Host` (one line, valid value).
+    pub host: bool,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Stage {
+    /// At the first byte of a line.
+    LineStart,
+    /// CR at the start of a line: the empty line, if LF follows.
+    EndCr,
+    /// In a field name that started at `line`.
+    Name,
+    /// Whitespace after a name: an error either way, which one depends on
+    /// whether a colon follows.
+    NameWs,
+    /// In a field value.
+    Value,
+    /// CR after a value; LF must follow.
+    ValueCr,
+}
+
+/// Marks an unset value offset.
+const UNSET: usize = usize::MAX;
+
+/// Progress through a field section.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct Section {
+    stage: Stage,
+    /// The next byte to examine.
+    pos: usize,
+    /// Where the current line started.
+    line: usize,
+    /// One past the current field name.
+    name_end: usize,
+    /// The first non-OWS byte of the current value, or [`UNSET`].
+    vstart: usize,
+    /// One past the last non-OWS byte of the current value.
+    vend: usize,
+    /// What the current line's name is.
+    kind: Known,
+    /// The current line continues the previous field (a kept obs-fold).
+    continuing: bool,
+    /// Field lines stored.
+    pub count: usize,
+    /// Facts gathered so far.
+    pub facts: FieldFacts,
+    /// Some value holds a kept obs-fold.
+    pub folded: bool,
+    /// Bytes examined.
+    pub work: Work,
+}
+
+impl Section {
+    /// A section whose first line starts at `pos`.
+    pub(crate) const fn new(pos: usize) -> Section {
+        Section {
+            stage: Stage::LineStart,
+            pos,
+            line: pos,
+            name_end: pos,
+            vstart: UNSET,
+            vend: pos,
+            kind: Known::Other,
+            continuing: false,
+            count: 0,
+            facts: FieldFacts::EMPTY,
+            folded: false,
+            work: Work::new(),
+        }
+    }
+
+    /// Scans on from where the last call stopped. `Ok(Some(end))`: the empty
+    /// line ends at `end`; `Ok(None)`: more bytes are needed. `cap` is the
+    /// number of field lines that may be stored.
+    pub(crate) fn run(
+        &mut self,
+        buf: &[u8],
+        fields: &mut [Field],
+        cap: usize,
+        rules: Rules,
+    ) -> Result<Option<usize>, Error> {
+        loop {
+            match self.stage {
+                Stage::LineStart => {
+                    let Some(&b) = buf.get(self.pos) else {
+                        return Ok(None);
+                    };
+                    self.work.add(1);
+                    match b {
+                        b'\r' => {
+                            self.pos += 1;
+                            self.stage = Stage::EndCr;
+                        }
+                        b'\n' => return Err(Error::BareLf),
+                        b' ' | b'\t' => {
+                            // An obs-fold; before the first field line it is
+                            // whitespace after the start line (RFC 9112 §2.2).
+                            if !rules.keep_fold || self.count == 0 {
+                                return Err(Error::ObsFold);
+                            }
+                            self.folded = true;
+                            self.continuing = true;
+                            self.stage = Stage::Value;
+                        }
+                        _ => {
+                            if self.count >= cap {
+                                return Err(Error::TooManyFields);
+                            }
+                            self.line = self.pos;
+                            self.stage = Stage::Name;
+                        }
+                    }
+                }
+                Stage::EndCr => {
+                    let Some(&b) = buf.get(self.pos) else {
+                        return Ok(None);
+                    };
+                    self.work.add(1);
+                    if b != b'\n' {
+                        return Err(Error::BareCr);
+                    }
+                    return Ok(Some(self.pos + 1));
+                }
+                Stage::Name => {
+                    let n = token_run(buf.get(self.pos..).unwrap_or(&[]));
+                    self.work.add(n + 1);
+                    self.pos += n;
+                    let Some(&b) = buf.get(self.pos) else {
+                        return Ok(None);
+                    };
+                    let empty = self.pos == self.line;
+                    match b {
+                        b':' if empty => return Err(Error::EmptyFieldName),
+                        b':' => {
+                            self.name_end = self.pos;
+                            let name = buf.get(self.line..self.pos).unwrap_or(&[]);
+                            self.kind = classify(name);
+                            if rules.host && self.kind == Known::Host && !self.facts.host.is_empty()
+                            {
+                                return Err(Error::DuplicateHost);
+                            }
+                            self.pos += 1;
+                            self.vstart = UNSET;
+                            self.vend = self.pos;
+                            self.continuing = false;
+                            self.stage = Stage::Value;
+                        }
+                        b' ' | b'\t' if !empty => {
+                            self.name_end = self.pos;
+                            self.stage = Stage::NameWs;
+                        }
+                        _ => return Err(Error::InvalidFieldName),
+                    }
+                }
+                Stage::NameWs => {
+                    let rest = buf.get(self.pos..).unwrap_or(&[]);
+                    let n = rest
+                        .iter()
+                        .position(|&b| !OWS[b as usize])
+                        .unwrap_or(rest.len());
+                    self.work.add(n + 1);
+                    self.pos += n;
+                    return match buf.get(self.pos) {
+                        None => Ok(None),
+                        Some(b':') => Err(Error::WhitespaceBeforeColon),
+                        Some(_) => Err(Error::InvalidFieldName),
+                    };
+                }
+                Stage::Value => {
+                    let start = self.pos;
+                    let seg = buf.get(start..).unwrap_or(&[]);
+                    let n = field_value_run(seg);
+                    self.work.add(n + 1);
+                    self.note_value(seg.get(..n).unwrap_or(&[]), start);
+                    self.pos = start + n;
+                    match buf.get(self.pos) {
+                        None => return Ok(None),
+                        Some(b'\r') => {
+                            self.pos += 1;
+                            self.stage = Stage::ValueCr;
+                        }
+                        Some(b'\n') => return Err(Error::BareLf),
+                        Some(_) => return Err(Error::InvalidFieldValue),
+                    }
+                }
+                Stage::ValueCr => {
+                    let Some(&b) = buf.get(self.pos) else {
+                        return Ok(None);
+                    };
+                    self.work.add(1);
+                    if b != b'\n' {
+                        return Err(Error::BareCr);
+                    }
+                    let cr = self.pos - 1;
+                    self.pos += 1;
+                    self.end_line(buf, fields, cr, rules)?;
+                    self.stage = Stage::LineStart;
+                }
+            }
+        }
+    }
+
+    /// Moves the value bounds over `seg`, value bytes starting at `start`:
+    /// OWS is trimmed at both ends without scanning any byte twice.
+    #[inline(always)]
+    fn note_value(&mut self, seg: &[u8], start: usize) {
+        let Some(last) = seg.iter().rposition(|&b| !OWS[b as usize]) else {
+            self.work.add(seg.len());
+            return;
+        };
+        self.work.add(seg.len() - last);
+        if self.vstart == UNSET {
+            let first = seg.iter().position(|&b| !OWS[b as usize]).unwrap_or(last);
+            self.work.add(first + 1);
+            self.vstart = start + first;
+        }
+        self.vend = start + last + 1;
+    }
+
+    /// A field line ended with the CR at `cr`: store it (or extend the
+    /// previous field, for a kept fold) and gather its facts.
+    fn end_line(
+        &mut self,
+        buf: &[u8],
+        fields: &mut [Field],
+        cr: usize,
+        rules: Rules,
+    ) -> Result<(), Error> {
+        let value = if self.vstart == UNSET {
+            Span::new(cr, cr)
+        } else {
+            Span::new(self.vstart, self.vend)
+        };
+        let bytes = value.get(buf);
+        if self.continuing {
+            // Only responses keep folds, and no fact of theirs depends on
+            // the whole value but the Connection options (which only add).
+            if let Some(field) = self.count.checked_sub(1).and_then(|i| fields.get_mut(i)) {
+                field.value = value;
+            }
+            if self.kind == Known::Connection {
+                self.facts.connection.add_tokens(bytes);
+            }
+            self.continuing = false;
+            return Ok(());
+        }
+        if let Some(slot) = fields.get_mut(self.count) {
+            *slot = Field {
+                name: Span::new(self.line, self.name_end),
+                value,
+            };
+        }
+        if rules.host && self.kind == Known::Host && !valid_host_port(bytes, false) {
+            return Err(Error::InvalidHost);
+        }
+        self.facts.record(self.kind, self.count, bytes);
+        self.count += 1;
+        Ok(())
+    }
+}
