@@ -1,0 +1,469 @@
+//! Runs the conformance table of `tests/cases/mod.rs`: body-length rows
+//! through `request_body` / `response_body`, chunked rows through the
+//! decoder whole, split at every point, one byte at a time, in place, and
+//! followed by bytes of the next message that must stay unconsumed.
+
+mod cases;
+
+use cases::{
+    ChunkCase, ChunkExpect, Expect, LengthCase, Side, CHUNK_CASES, LENGTH_CASES, TRAILER_CASES,
+};
+use http_net_framing::{request_body, response_body, BodyKind, ChunkedDecoder, Error, Limits};
+use http_net_head::{Field, FieldFacts, Method, Span, Version};
+
+/// Bytes of a next, pipelined message (and a stray NUL, C63) that a complete
+/// body must leave unconsumed.
+const TRAILING: [&[u8]; 2] = [b"GET / HTTP/1.1\r\nHost: a\r\n\r\n", b"\x00"];
+
+/// Field storage and facts for a row, as the head parser would build them.
+fn head_of(fields: &[(&[u8], &[u8])]) -> (Vec<u8>, Vec<Field>, FieldFacts) {
+    let mut buf = Vec::new();
+    let mut out = Vec::new();
+    let mut facts = FieldFacts::default();
+    for (i, (name, value)) in fields.iter().enumerate() {
+        let n = buf.len();
+        buf.extend_from_slice(name);
+        buf.extend_from_slice(b": ");
+        let v = buf.len();
+        buf.extend_from_slice(value);
+        out.push(Field {
+            name: Span::new(n, n + name.len()),
+            value: Span::new(v, buf.len()),
+        });
+        buf.extend_from_slice(b"\r\n");
+        if name.eq_ignore_ascii_case(b"content-length") {
+            facts.content_length.push(i);
+        } else if name.eq_ignore_ascii_case(b"transfer-encoding") {
+            facts.transfer_encoding.push(i);
+        }
+    }
+    (buf, out, facts)
+}
+
+fn decide(case: &LengthCase) -> Result<BodyKind, Error> {
+    let (buf, fields, facts) = head_of(case.fields);
+    let version = if case.http11 {
+        Version::Http11
+    } else {
+        Version::Http10
+    };
+    let limits = Limits::DEFAULT.with_body_budget(case.budget);
+    match case.side {
+        Side::Request => request_body(version, &facts, &fields, &buf, &limits),
+        Side::Response { method, status } => response_body(
+            Method::from_bytes(method.as_bytes()),
+            status,
+            version,
+            &facts,
+            &fields,
+            &buf,
+            &limits,
+        ),
+    }
+}
+
+fn matches(expect: Expect, got: Result<BodyKind, Error>) -> bool {
+    match (expect, got) {
+        (Expect::NoBody, Ok(BodyKind::None))
+        | (Expect::Chunked, Ok(BodyKind::Chunked))
+        | (Expect::Close, Ok(BodyKind::CloseDelimited))
+        | (Expect::Tunnel, Ok(BodyKind::Tunnel)) => true,
+        (Expect::Length(n), Ok(BodyKind::Length(m))) => n == m,
+        (Expect::Error(name, status), Err(e)) => format!("{e:?}") == name && e.status() == status,
+        _ => false,
+    }
+}
+
+#[test]
+fn length_rows() {
+    let mut failed = Vec::new();
+    for case in LENGTH_CASES {
+        assert!(
+            case.rfc.starts_with("RFC "),
+            "{}: no RFC section",
+            case.name
+        );
+        let got = decide(case);
+        if !matches(case.expect, got) {
+            failed.push(format!(
+                "{} ({}): expected {:?}, got {got:?}",
+                case.name, case.rfc, case.expect
+            ));
+        }
+    }
+    assert!(
+        failed.is_empty(),
+        "{} rows failed:\n{}",
+        failed.len(),
+        failed.join("\n")
+    );
+}
+
+#[test]
+fn the_table_is_large_enough() {
+    let rows = LENGTH_CASES.len() + CHUNK_CASES.len() + TRAILER_CASES.len();
+    assert!(rows >= 120, "{rows} rows");
+    let mut names: Vec<_> = LENGTH_CASES.iter().map(|c| c.name).collect();
+    names.extend(CHUNK_CASES.iter().chain(TRAILER_CASES).map(|c| c.name));
+    let total = names.len();
+    names.sort_unstable();
+    names.dedup();
+    assert_eq!(names.len(), total, "row names are unique");
+}
+
+/// What feeding a chunked body gave.
+#[derive(Debug, PartialEq, Eq)]
+enum Outcome {
+    /// Data, trailers, the bytes never consumed (buffered or never fed), and
+    /// how many bytes had been fed when the message completed.
+    Done {
+        data: Vec<u8>,
+        trailers: Vec<(Vec<u8>, Vec<u8>)>,
+        rest: Vec<u8>,
+        fed: usize,
+    },
+    Error(Error),
+    Incomplete,
+}
+
+fn decoder(case: &ChunkCase) -> ChunkedDecoder {
+    let limits = Limits::DEFAULT
+        .with_body_budget(case.limits.budget)
+        .with_max_chunk_ext_bytes(case.limits.max_ext);
+    ChunkedDecoder::new(limits, http_net_head::Limits::DEFAULT)
+}
+
+fn trailers_of(fields: &[Field], count: usize, buf: &[u8]) -> Vec<(Vec<u8>, Vec<u8>)> {
+    fields[..count]
+        .iter()
+        .map(|f| (f.name.get(buf).to_vec(), f.value.get(buf).to_vec()))
+        .collect()
+}
+
+/// Feeds `pieces` as a connection would: unconsumed bytes stay buffered and
+/// the next piece is appended; the decoder is stepped until it stalls.
+fn feed(mut dec: ChunkedDecoder, pieces: &[&[u8]], in_place: bool) -> Outcome {
+    let mut pending: Vec<u8> = Vec::new();
+    let mut data = Vec::new();
+    let mut fields = [Field::default(); 8];
+    let mut fed = 0;
+    for (i, piece) in pieces.iter().enumerate() {
+        pending.extend_from_slice(piece);
+        fed += piece.len();
+        loop {
+            let (consumed, done, trailers) = if in_place {
+                let step = match dec.decode_in_place(&mut pending, &mut fields) {
+                    Ok(step) => step,
+                    Err(e) => return Outcome::Error(e),
+                };
+                assert!(step.data_len <= step.consumed && step.consumed <= pending.len());
+                data.extend_from_slice(&pending[..step.data_len]);
+                let t = step
+                    .trailers
+                    .map(|b| trailers_of(&fields, b.field_count, &pending));
+                (step.consumed, step.done, t)
+            } else {
+                let step = match dec.decode(&pending, &mut fields) {
+                    Ok(step) => step,
+                    Err(e) => return Outcome::Error(e),
+                };
+                assert!(step.data.start <= step.data.end && step.data.end <= step.consumed);
+                assert!(step.consumed <= pending.len());
+                data.extend_from_slice(&pending[step.data.clone()]);
+                let t = step
+                    .trailers
+                    .map(|b| trailers_of(&fields, b.field_count, &pending));
+                (step.consumed, step.done, t)
+            };
+            pending.drain(..consumed);
+            if done {
+                assert!(dec.is_done());
+                let mut rest = pending;
+                for p in &pieces[i + 1..] {
+                    rest.extend_from_slice(p);
+                }
+                return Outcome::Done {
+                    data,
+                    trailers: t_or_empty(trailers),
+                    rest,
+                    fed,
+                };
+            }
+            if consumed == 0 {
+                break;
+            }
+        }
+    }
+    Outcome::Incomplete
+}
+
+fn t_or_empty(t: Option<Vec<(Vec<u8>, Vec<u8>)>>) -> Vec<(Vec<u8>, Vec<u8>)> {
+    t.unwrap_or_default()
+}
+
+/// Runs one row every way and returns a description of each mismatch.
+fn check_chunked(case: &ChunkCase) -> Vec<String> {
+    let mut problems = Vec::new();
+    let input = case.input;
+    for trailing in TRAILING {
+        let mut whole = input.to_vec();
+        whole.extend_from_slice(trailing);
+        let mut runs: Vec<(String, Vec<&[u8]>, bool)> = Vec::new();
+        for in_place in [false, true] {
+            runs.push((
+                format!("whole (in place: {in_place})"),
+                vec![&whole[..]],
+                in_place,
+            ));
+            runs.push((
+                format!("byte at a time (in place: {in_place})"),
+                whole.chunks(1).collect(),
+                in_place,
+            ));
+            for at in 0..=input.len() {
+                runs.push((
+                    format!("split at {at} (in place: {in_place})"),
+                    vec![&whole[..at], &whole[at..]],
+                    in_place,
+                ));
+            }
+        }
+        for (how, pieces, in_place) in runs {
+            let got = feed(decoder(case), &pieces, in_place);
+            let ok = match (case.expect, &got) {
+                (
+                    ChunkExpect::Body(data, trailers),
+                    Outcome::Done {
+                        data: d,
+                        trailers: t,
+                        rest,
+                        fed,
+                    },
+                ) => {
+                    let want: Vec<_> = trailers
+                        .iter()
+                        .map(|(n, v)| (n.to_vec(), v.to_vec()))
+                        .collect();
+                    // Done only once the last byte of the message is fed.
+                    let fed_ok = pieces.len() != whole.len() || *fed == input.len();
+                    d == data && *t == want && rest == trailing && fed_ok
+                }
+                (ChunkExpect::Error(name, status), Outcome::Error(e)) => {
+                    format!("{e:?}") == name && e.status() == status
+                }
+                (ChunkExpect::Incomplete, Outcome::Incomplete) => true,
+                // An incomplete prefix followed by other bytes may go either way;
+                // only the bare prefix is checked for incomplete rows.
+                (ChunkExpect::Incomplete, _) => true,
+                _ => false,
+            };
+            if !ok {
+                problems.push(format!(
+                    "{} ({}), {how}, trailing {trailing:?}: expected {:?}, got {got:?}",
+                    case.name, case.rfc, case.expect
+                ));
+            }
+        }
+    }
+    if let ChunkExpect::Incomplete = case.expect {
+        for in_place in [false, true] {
+            let whole = feed(decoder(case), &[input], in_place);
+            let bytes = feed(
+                decoder(case),
+                &input.chunks(1).collect::<Vec<_>>(),
+                in_place,
+            );
+            for got in [whole, bytes] {
+                if got != Outcome::Incomplete {
+                    problems.push(format!(
+                        "{} ({}): expected incomplete, got {got:?}",
+                        case.name, case.rfc
+                    ));
+                }
+            }
+        }
+    }
+    problems
+}
+
+fn run_chunked(cases: &[ChunkCase]) {
+    let mut failed = Vec::new();
+    for case in cases {
+        assert!(
+            case.rfc.starts_with("RFC "),
+            "{}: no RFC section",
+            case.name
+        );
+        failed.extend(check_chunked(case));
+    }
+    let shown: Vec<_> = failed.iter().take(30).cloned().collect();
+    assert!(
+        failed.is_empty(),
+        "{} runs failed; the first:\n{}",
+        failed.len(),
+        shown.join("\n")
+    );
+}
+
+#[test]
+fn chunk_rows() {
+    run_chunked(CHUNK_CASES);
+}
+
+#[test]
+fn trailer_rows() {
+    run_chunked(TRAILER_CASES);
+}
+
+/// Runs a generated body whole and returns the outcome.
+fn whole(limits: Limits, head_limits: http_net_head::Limits, input: &[u8]) -> Outcome {
+    feed(ChunkedDecoder::new(limits, head_limits), &[input], false)
+}
+
+#[test]
+fn c81_long_extensions_on_every_chunk() {
+    // RFC 9112 §7.1.1: 10,000 bytes of extension on one chunk line.
+    let mut input = Vec::new();
+    for _ in 0..1000 {
+        input.extend_from_slice(b"1;");
+        input.extend(std::iter::repeat_n(b'x', 10_000));
+        input.extend_from_slice(b"\r\nA\r\n");
+    }
+    input.extend_from_slice(b"0\r\n\r\n");
+    let got = whole(Limits::DEFAULT, http_net_head::Limits::DEFAULT, &input);
+    assert_eq!(got, Outcome::Error(Error::ChunkExtensionTooLong));
+    // Within the per-chunk bound, the overhead guard stops the same attack.
+    let mut input = Vec::new();
+    for _ in 0..1000 {
+        input.extend_from_slice(b"1;");
+        input.extend(std::iter::repeat_n(b'x', 1000));
+        input.extend_from_slice(b"\r\nA\r\n");
+    }
+    input.extend_from_slice(b"0\r\n\r\n");
+    let got = whole(Limits::DEFAULT, http_net_head::Limits::DEFAULT, &input);
+    assert_eq!(got, Outcome::Error(Error::ExcessiveFramingOverhead));
+    let unguarded = Limits::DEFAULT.with_overhead_guard_bytes(0);
+    assert!(matches!(
+        whole(unguarded, http_net_head::Limits::DEFAULT, &input),
+        Outcome::Done { .. }
+    ));
+}
+
+#[test]
+fn c82_one_byte_chunks_trip_the_overhead_guard() {
+    // RFC 9112 §7.1 (picohttpparser's guard): 6 framing bytes per data byte.
+    let mut input = b"1\r\nA\r\n".repeat(1_000_000);
+    input.extend_from_slice(b"0\r\n\r\n");
+    let got = whole(Limits::DEFAULT, http_net_head::Limits::DEFAULT, &input);
+    assert_eq!(got, Outcome::Error(Error::ExcessiveFramingOverhead));
+    assert_eq!(Error::ExcessiveFramingOverhead.status(), 400);
+    // 16-byte chunks (8 framing bytes each) are a third of the bytes: fine.
+    let mut input = b"10\r\n0123456789abcdef\r\n".repeat(100_000);
+    input.extend_from_slice(b"0\r\n\r\n");
+    let got = whole(
+        Limits::DEFAULT.with_body_budget(0),
+        http_net_head::Limits::DEFAULT,
+        &input,
+    );
+    assert!(
+        matches!(got, Outcome::Done { ref data, .. } if data.len() == 1_600_000),
+        "{got:?}"
+    );
+}
+
+#[test]
+fn leading_zeros_without_end_trip_the_overhead_guard() {
+    // RFC 9112 §7.1: a size line of zeros never completes.
+    let input = vec![b'0'; 200 * 1024];
+    assert_eq!(
+        whole(Limits::DEFAULT, http_net_head::Limits::DEFAULT, &input),
+        Outcome::Error(Error::ExcessiveFramingOverhead)
+    );
+    let bytes: Vec<&[u8]> = input.chunks(4096).collect();
+    let got = feed(
+        ChunkedDecoder::new(Limits::DEFAULT, http_net_head::Limits::DEFAULT),
+        &bytes,
+        false,
+    );
+    assert_eq!(got, Outcome::Error(Error::ExcessiveFramingOverhead));
+}
+
+#[test]
+fn c60_a_trailer_over_the_head_limit() {
+    // RFC 9110 §5.4, RFC 6585 §5: 70,000 bytes of trailer against 16 KiB.
+    let mut input = b"0\r\nX: ".to_vec();
+    input.extend(std::iter::repeat_n(b'A', 70_000));
+    input.extend_from_slice(b"\r\n\r\nGET /smuggled HTTP/1.1\r\nHost: a\r\n\r\n");
+    let got = whole(Limits::DEFAULT, http_net_head::Limits::DEFAULT, &input);
+    assert_eq!(
+        got,
+        Outcome::Error(Error::Trailer(http_net_head::Error::HeadTooLarge))
+    );
+    assert_eq!(
+        Error::Trailer(http_net_head::Error::HeadTooLarge).status(),
+        431
+    );
+}
+
+#[test]
+fn c83_too_many_trailers() {
+    // RFC 9110 §5.4: more trailer lines than the head's field limit.
+    let mut input = b"0\r\n".to_vec();
+    input.extend(b"x: y\r\n".repeat(10_000));
+    input.extend_from_slice(b"\r\n");
+    let head = http_net_head::Limits::DEFAULT.with_max_fields(4);
+    let got = whole(Limits::DEFAULT, head, &input);
+    assert_eq!(
+        got,
+        Outcome::Error(Error::Trailer(http_net_head::Error::TooManyFields))
+    );
+}
+
+#[test]
+fn c88_content_length_in_many_small_reads() {
+    // RFC 9112 §6.3 item 6: remaining = length - consumed, exactly.
+    let mut body = vec![b'a'; 100_000];
+    body.extend_from_slice(b"GET / HTTP/1.1\r\n");
+    let mut dec = http_net_framing::LengthDecoder::new(100_000);
+    let mut taken = 0;
+    for piece in body.chunks(7) {
+        let step = dec.decode(piece);
+        assert_eq!(step.data, 0..step.consumed);
+        taken += step.consumed;
+        if step.done {
+            break;
+        }
+    }
+    assert_eq!((taken, dec.remaining()), (100_000, 0));
+}
+
+#[test]
+fn errors_name_rule_section_and_status() {
+    for e in [
+        Error::InvalidContentLength,
+        Error::ConflictingContentLength,
+        Error::ContentLengthWithTransferEncoding,
+        Error::ChunkedNotFinal,
+        Error::ChunkedTwice,
+        Error::UnsupportedTransferCoding,
+        Error::TransferEncodingInHttp10,
+        Error::BodyTooLarge,
+        Error::InvalidChunkSize,
+        Error::ChunkSizeOverflow,
+        Error::InvalidChunkExtension,
+        Error::ChunkExtensionTooLong,
+        Error::ChunkBareLf,
+        Error::ChunkBareCr,
+        Error::MissingChunkCrlf,
+        Error::ExcessiveFramingOverhead,
+        Error::Trailer(http_net_head::Error::ObsFold),
+        Error::InvalidTrailerName,
+        Error::InvalidTrailerValue,
+        Error::ForbiddenTrailerField,
+    ] {
+        let text = e.to_string();
+        assert!(text.contains(e.rfc()), "{text}");
+        assert!(e.rfc().starts_with("RFC "), "{e:?}");
+        assert!(matches!(e.status(), 400 | 413 | 431 | 500 | 501), "{e:?}");
+    }
+}
