@@ -228,6 +228,9 @@ impl RequestParser {
                     }
                 }
                 Stage::Version => {
+                    if buf.get(self.mark) == Some(&b' ') {
+                        return Err(Error::InvalidStartLineSpacing);
+                    }
                     let v = buf.get(self.mark..).unwrap_or(&[]);
                     let seen = v.len().min(8);
                     self.work.add(seen.saturating_sub(self.pos - self.mark));
@@ -236,6 +239,10 @@ impl RequestParser {
                         None => return Ok(None),
                         Some(version) => {
                             self.version = version;
+                            // The form is checked once the version is known,
+                            // so that the HTTP/2 preface `PRI * HTTP/2.0` is
+                            // answered 505, not 400.
+                            self.target_form = target::classify(self.method, self.target.get(buf))?;
                             self.stage = Stage::VersionEnd;
                         }
                     }
@@ -295,8 +302,8 @@ impl RequestParser {
         }
     }
 
-    /// Scans target bytes; `Ok(true)` once the SP after the target is met
-    /// and the target's form is checked, `Ok(false)` if more bytes are
+    /// Scans target bytes; `Ok(true)` once the SP after the target is met,
+    /// `Ok(false)` if more bytes are
     /// needed.
     fn target_step(&mut self, buf: &[u8]) -> Result<bool, Error> {
         // One byte past the limit is enough to know the target is too long,
@@ -315,7 +322,6 @@ impl RequestParser {
                 Some(b' ') if self.pos == self.mark => return Err(Error::InvalidStartLineSpacing),
                 Some(b' ') => {
                     self.target = Span::new(self.mark, self.pos);
-                    self.target_form = target::classify(self.method, self.target.get(buf))?;
                     self.pos += 1;
                     self.mark = self.pos;
                     self.stage = Stage::Version;

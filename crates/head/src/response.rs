@@ -182,6 +182,9 @@ impl ResponseParser {
                     }
                 }
                 Stage::Code => {
+                    if buf.get(self.mark) == Some(&b' ') {
+                        return Err(Error::InvalidStartLineSpacing);
+                    }
                     // status-code = 3DIGIT (RFC 9112 §4), 100 to 999 here.
                     while self.pos < self.mark + 3 {
                         let Some(&b) = buf.get(self.pos) else {

@@ -1,0 +1,262 @@
+//! The conformance table of `cases/mod.rs`, run four ways per row: whole;
+//! split in two at every position; one byte at a time, where every prefix
+//! must give what a fresh parser gives on that prefix; and followed by
+//! trailing bytes, which must be left unconsumed.
+
+mod cases;
+
+use cases::{Case, Expect, Lim, Mode, CASES};
+use http_net_head::{
+    Error, Field, FieldBlockParser, Limits, ObsFold, RequestParser, ResponseOptions,
+    ResponseParser, Status,
+};
+
+/// What a parse produced, owned, comparable with an [`Expect`].
+#[derive(Clone, Debug, PartialEq, Eq)]
+enum Got {
+    Partial,
+    Request {
+        method: Vec<u8>,
+        target: Vec<u8>,
+        form: http_net_head::TargetForm,
+        version: http_net_head::Version,
+        fields: Vec<(Vec<u8>, Vec<u8>)>,
+        len: usize,
+    },
+    Response {
+        version: http_net_head::Version,
+        status: u16,
+        reason: Vec<u8>,
+        fields: Vec<(Vec<u8>, Vec<u8>)>,
+        obs_fold: bool,
+        len: usize,
+    },
+    Block {
+        fields: Vec<(Vec<u8>, Vec<u8>)>,
+        len: usize,
+    },
+    Err(Error),
+}
+
+fn expected(case: &Case) -> Got {
+    let owned = |f: &[cases::F]| f.iter().map(|(n, v)| (n.to_vec(), v.to_vec())).collect();
+    let len = case.input.len();
+    match case.expect {
+        Expect::Request {
+            method,
+            target,
+            form,
+            version,
+            fields,
+        } => Got::Request {
+            method: method.to_vec(),
+            target: target.to_vec(),
+            form,
+            version,
+            fields: owned(fields),
+            len,
+        },
+        Expect::Response {
+            version,
+            status,
+            reason,
+            fields,
+            obs_fold,
+        } => Got::Response {
+            version,
+            status,
+            reason: reason.to_vec(),
+            fields: owned(fields),
+            obs_fold,
+            len,
+        },
+        Expect::Block { fields } => Got::Block {
+            fields: owned(fields),
+            len,
+        },
+        Expect::Err(e) => Got::Err(e),
+    }
+}
+
+fn limits(l: Lim) -> Limits {
+    Limits::DEFAULT
+        .with_max_head_bytes(l.head)
+        .with_max_fields(l.fields)
+        .with_max_target_bytes(l.target)
+}
+
+/// One parser of any mode, so the runners are written once.
+enum Parser {
+    Request(RequestParser),
+    Response(ResponseParser),
+    Block(FieldBlockParser),
+}
+
+impl Parser {
+    fn new(case: &Case) -> Parser {
+        let l = limits(case.limits);
+        match case.mode {
+            Mode::Request => Parser::Request(RequestParser::new(l)),
+            Mode::Response => Parser::Response(ResponseParser::new(l, ResponseOptions::default())),
+            Mode::ResponseRejectFold => Parser::Response(ResponseParser::new(
+                l,
+                ResponseOptions {
+                    obs_fold: ObsFold::Reject,
+                },
+            )),
+            Mode::Block => Parser::Block(FieldBlockParser::new(l)),
+        }
+    }
+
+    fn parse(&mut self, buf: &[u8], fields: &mut [Field]) -> Got {
+        let view = |fs: &[Field], n: usize| -> Vec<(Vec<u8>, Vec<u8>)> {
+            fs[..n]
+                .iter()
+                .map(|f| (f.name.get(buf).to_vec(), f.value.get(buf).to_vec()))
+                .collect()
+        };
+        match self {
+            Parser::Request(p) => match p.parse(buf, fields) {
+                Ok(Status::Partial) => Got::Partial,
+                Ok(Status::Complete(h)) => Got::Request {
+                    method: h.method_span.get(buf).to_vec(),
+                    target: h.target.get(buf).to_vec(),
+                    form: h.target_form,
+                    version: h.version,
+                    fields: view(fields, h.field_count),
+                    len: h.len,
+                },
+                Err(e) => Got::Err(e),
+            },
+            Parser::Response(p) => match p.parse(buf, fields) {
+                Ok(Status::Partial) => Got::Partial,
+                Ok(Status::Complete(h)) => Got::Response {
+                    version: h.version,
+                    status: h.status,
+                    reason: h.reason.get(buf).to_vec(),
+                    fields: view(fields, h.field_count),
+                    obs_fold: h.obs_fold,
+                    len: h.len,
+                },
+                Err(e) => Got::Err(e),
+            },
+            Parser::Block(p) => match p.parse(buf, fields) {
+                Ok(Status::Partial) => Got::Partial,
+                Ok(Status::Complete(b)) => Got::Block {
+                    fields: view(fields, b.field_count),
+                    len: b.len,
+                },
+                Err(e) => Got::Err(e),
+            },
+        }
+    }
+}
+
+fn fresh(case: &Case, buf: &[u8]) -> Got {
+    let mut fields = [Field::default(); 128];
+    Parser::new(case).parse(buf, &mut fields)
+}
+
+fn run_case(case: &Case) {
+    let want = expected(case);
+    let input = case.input;
+    let name = case.name;
+
+    // 1. Whole.
+    assert_eq!(fresh(case, input), want, "{name}: whole");
+
+    // 2. Split in two at every position.
+    for cut in 0..input.len() {
+        let mut fields = [Field::default(); 128];
+        let mut p = Parser::new(case);
+        let first = p.parse(&input[..cut], &mut fields);
+        match &first {
+            Got::Partial => {
+                assert_eq!(p.parse(input, &mut fields), want, "{name}: split at {cut}")
+            }
+            Got::Err(_) => assert_eq!(first, want, "{name}: error early at {cut}"),
+            _ => panic!("{name}: complete on a prefix of {cut} bytes"),
+        }
+    }
+
+    // 3. One byte at a time: each step gives what a fresh parser gives on
+    //    the same prefix (no result depends on how the bytes came).
+    let mut fields = [Field::default(); 128];
+    let mut p = Parser::new(case);
+    let mut last = Got::Partial;
+    for end in 0..=input.len() {
+        last = p.parse(&input[..end], &mut fields);
+        assert_eq!(
+            last,
+            fresh(case, &input[..end]),
+            "{name}: byte at a time, {end} bytes"
+        );
+        if last != Got::Partial {
+            break;
+        }
+    }
+    assert_eq!(last, want, "{name}: byte at a time");
+
+    // 4. Trailing bytes stay unconsumed (the outcome, `len` included, is the
+    //    same as without them).
+    for tail in [&b"XYZ"[..], b"\r\n\r\n", b"GET / HTTP/1.1\r\n\r\n"] {
+        let mut with = input.to_vec();
+        with.extend_from_slice(tail);
+        assert_eq!(fresh(case, &with), want, "{name}: with trailing {tail:?}");
+    }
+}
+
+#[test]
+fn conformance_table() {
+    assert!(CASES.len() >= 150, "{} rows", CASES.len());
+    let mut names = std::collections::HashSet::new();
+    for case in CASES {
+        assert!(names.insert(case.name), "duplicate row name {}", case.name);
+        assert!(case.rfc.starts_with("RFC "), "{}: rfc", case.name);
+        run_case(case);
+    }
+}
+
+/// Every error variant the parsers can raise appears in the table, as does
+/// an accepted row for every mode.
+#[test]
+fn table_covers_every_rule() {
+    use Error::*;
+    let all = [
+        BareLf,
+        BareCr,
+        TooManyLeadingEmptyLines,
+        InvalidMethod,
+        InvalidStartLineSpacing,
+        InvalidTargetByte,
+        InvalidTargetForm,
+        InvalidVersion,
+        UnsupportedVersion,
+        InvalidStatusCode,
+        InvalidReasonByte,
+        InvalidFieldName,
+        EmptyFieldName,
+        WhitespaceBeforeColon,
+        ObsFold,
+        InvalidFieldValue,
+        MissingHost,
+        DuplicateHost,
+        InvalidHost,
+        HeadTooLarge,
+        TooManyFields,
+        TargetTooLong,
+    ];
+    for e in all {
+        let rows = CASES.iter().filter(|c| c.expect == Expect::Err(e)).count();
+        assert!(
+            rows >= 2 || matches!(e, TooManyLeadingEmptyLines | TargetTooLong),
+            "{e:?}: {rows} rows"
+        );
+        assert!(rows >= 1, "{e:?}");
+    }
+    for mode in [Mode::Request, Mode::Response, Mode::Block] {
+        assert!(CASES
+            .iter()
+            .any(|c| c.mode == mode && !matches!(c.expect, Expect::Err(_))));
+    }
+}
