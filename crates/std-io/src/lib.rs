@@ -1,4 +1,81 @@
 //! A blocking HTTP/1.1 server and client over `std::net`, running the
-//! `http-net-conn` state machines over real sockets.
+//! Sans-IO state machines of [`http_net_conn`] over real sockets.
+//!
+//! # Server
+//!
+//! [`Server`] accepts connections and serves each on a thread of its own,
+//! taken from a pool that grows up to the connection limit and keeps idle
+//! threads for reuse (`std` has no readiness API; an idle keep-alive
+//! connection holds its thread but never stops another from being served).
+//! Beyond the limit a connection is answered `503` and closed: it does not
+//! wait in the backlog. Every phase of a connection has its timeout: idle
+//! keep-alive, a whole-head deadline (`408`, then close: slowloris), body
+//! reads, writes. After an error response the server half-closes and drains
+//! the peer's input for a bounded time, so the peer reads the response. A
+//! handler that panics gets `500` sent for it (if nothing was sent yet); its
+//! connection closes and the server goes on. [`ShutdownHandle::shutdown`]
+//! stops it gracefully.
+//!
+//! ```
+//! use http_net_std::{Error, Exchange, Server};
+//! use http_net_conn::Response;
+//!
+//! let hello = Response::new(200, &[(b"Content-Type", b"text/plain")]).unwrap();
+//! let server = Server::bind("127.0.0.1:0")?;
+//! let addr = server.local_addr()?;
+//! let stop = server.handle();
+//! let thread = std::thread::spawn(move || {
+//!     server.serve(move |ex: &mut Exchange<'_>| -> Result<(), Error> {
+//!         match ex.path() {
+//!             b"/" => ex.respond(&hello, b"Hello, World!"),
+//!             _ => ex.respond_with(404, &[], b""),
+//!         }
+//!     })
+//! });
+//!
+//! let mut resp = http_net_std::get(&format!("http://{addr}/"))?;
+//! assert_eq!(resp.status(), 200);
+//! assert_eq!(resp.bytes(1024)?, b"Hello, World!");
+//!
+//! stop.shutdown();
+//! thread.join().unwrap()?;
+//! # Ok::<(), Box<dyn std::error::Error>>(())
+//! ```
+//!
+//! # Client
+//!
+//! [`Client`] sends requests to `http://` URLs, keeps idle connections per
+//! host and port for reuse (bounded), bounds connecting, reading and writing
+//! with timeouts, and gives the body as `std::io::Read`. A malformed or
+//! unsafe response is an [`Error::Protocol`] naming the rule it broke.
+//!
+//! # Other streams (TLS)
+//!
+//! The server runs over any [`Listener`] whose streams implement
+//! [`Transport`] (`Read + Write` and the timeout controls); see
+//! [`Transport`] for a TLS wrapper. A single connection over any stream
+//! can also be driven directly with [`http_net_conn::ServerConn`] and the
+//! same read → `poll_event` → write loop this crate runs.
 #![forbid(unsafe_code)]
 #![deny(missing_docs)]
+
+mod client;
+mod connection;
+mod date;
+mod error;
+mod exchange;
+mod pool;
+mod server;
+mod transport;
+mod url;
+mod wire;
+
+pub use client::{get, Client, ClientBuilder, Response};
+pub use date::imf_fixdate;
+pub use error::{Error, Stage};
+pub use exchange::{Body, BodyWriter, Exchange, Upgraded};
+pub use server::{Handler, Server, ServerBuilder, ShutdownHandle};
+pub use transport::{Interrupter, Listener, Transport};
+pub use url::{Url, UrlError};
+
+pub use http_net_conn;

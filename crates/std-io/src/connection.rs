@@ -1,0 +1,258 @@
+//! One server connection on its pool thread: read → `poll_event` → handler →
+//! write, with the timeout that fits the connection's phase.
+
+use std::net::SocketAddr;
+use std::panic::{catch_unwind, AssertUnwindSafe};
+use std::sync::atomic::Ordering;
+use std::time::Instant;
+
+use http_net_conn::{BodyLength, Error as ConnError, Phase, ServerConn, ServerEvent};
+use http_net_head::Version;
+
+use crate::date::now_secs;
+use crate::error::{Error, Stage};
+use crate::exchange::{Cycle, Exchange};
+use crate::server::{Handler, Settings, Shared, Slot};
+use crate::transport::Transport;
+use crate::wire::{self, Filled};
+
+/// How a connection ends.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum End {
+    /// Close at once (peer gone, idle timeout, broken stream).
+    Close,
+    /// Half-close, drain the peer's input for a bounded time, close.
+    Linger,
+    /// The head deadline passed: `408`, then linger.
+    RequestTimeout,
+}
+
+/// Serves one connection until it ends.
+pub(crate) fn run<S: Transport>(
+    mut stream: S,
+    peer: Option<SocketAddr>,
+    settings: &Settings,
+    shared: &Shared,
+    handler: &dyn Handler,
+) {
+    let slot = shared.register(stream.interrupter());
+    let stream: &mut dyn Transport = &mut stream;
+    if stream
+        .set_write_timeout(Some(settings.write_timeout))
+        .is_err()
+    {
+        return;
+    }
+    let mut conn = ServerConn::new(settings.conn);
+    if settings.wipe {
+        conn.set_wipe(true);
+    }
+    let mut st = Cycle::new(settings.body_timeout, peer);
+    let end = serve(stream, &mut conn, &mut st, settings, shared, &slot, handler);
+    drop(slot);
+    match end {
+        End::Close => {}
+        End::Linger => wire::linger(stream, settings.drain_time, settings.drain_bytes),
+        End::RequestTimeout => {
+            let mut msg = [0u8; 128];
+            let n = timeout_response(&shared.date.get(now_secs()), &mut msg);
+            if stream.write_all(&msg[..n]).is_ok() {
+                wire::linger(stream, settings.drain_time, settings.drain_bytes);
+            }
+        }
+    }
+}
+
+/// `408` written by the adapter itself (the connection is mid-head).
+fn timeout_response(date: &[u8; 29], out: &mut [u8; 128]) -> usize {
+    let parts: [&[u8]; 3] = [
+        b"HTTP/1.1 408 Request Timeout\r\nDate: ",
+        date,
+        b"\r\nContent-Length: 0\r\nConnection: close\r\n\r\n",
+    ];
+    let mut n = 0;
+    for p in parts {
+        out[n..n + p.len()].copy_from_slice(p);
+        n += p.len();
+    }
+    n
+}
+
+#[allow(clippy::too_many_arguments)]
+fn serve(
+    stream: &mut dyn Transport,
+    conn: &mut ServerConn,
+    st: &mut Cycle,
+    settings: &Settings,
+    shared: &Shared,
+    slot: &Slot,
+    handler: &dyn Handler,
+) -> End {
+    let mut last_date = u64::MAX;
+    let mut requests = 0u64;
+    let mut head_deadline: Option<Instant> = None;
+    let mut eof = false;
+    loop {
+        match conn.poll_event() {
+            Ok(ServerEvent::Request(view)) => {
+                let expect = view.version() == Version::Http11
+                    && view
+                        .field(b"expect")
+                        .is_some_and(|v| v.eq_ignore_ascii_case(b"100-continue"));
+                head_deadline = None;
+                requests += 1;
+                if shared.stopping.load(Ordering::SeqCst)
+                    || (settings.max_requests != 0 && requests >= settings.max_requests)
+                {
+                    conn.close_after_response();
+                }
+                let now = now_secs();
+                if now != last_date {
+                    conn.set_date(&shared.date.get(now));
+                    last_date = now;
+                }
+                st.reset(expect);
+                let outcome = catch_unwind(AssertUnwindSafe(|| {
+                    handler.handle(&mut Exchange::new(conn, stream, st))
+                }));
+                if let Some(end) = after_handler(stream, conn, st, outcome.ok()) {
+                    return end;
+                }
+            }
+            // The rest of a body the handler did not read: the connection
+            // drains it (up to its bound) before the next request.
+            Ok(ServerEvent::Data(_) | ServerEvent::End(_)) => {}
+            Ok(ServerEvent::NeedInput) => {
+                if eof || wire::flush(stream, conn).is_err() {
+                    return End::Close;
+                }
+                let now = Instant::now();
+                let (timeout, stage) = match conn.phase() {
+                    Phase::Idle => {
+                        slot.idle.store(true, Ordering::SeqCst);
+                        if shared.stopping.load(Ordering::SeqCst) {
+                            return End::Close;
+                        }
+                        (settings.idle_timeout, Stage::Idle)
+                    }
+                    Phase::Head => {
+                        let d = *head_deadline.get_or_insert(now + settings.head_timeout);
+                        let left = d.saturating_duration_since(now);
+                        if left.is_zero() {
+                            return End::RequestTimeout;
+                        }
+                        (left, Stage::Head)
+                    }
+                    Phase::Draining | Phase::Closed | Phase::Switched => return End::Linger,
+                    Phase::Body | Phase::Responding => (settings.body_timeout, Stage::Body),
+                };
+                let r = wire::fill(stream, conn, Some(timeout), &mut st.read_timeout, stage);
+                slot.idle.store(false, Ordering::SeqCst);
+                match r {
+                    Ok(Filled::Bytes(_)) => {
+                        if stage == Stage::Idle {
+                            head_deadline = Some(Instant::now() + settings.head_timeout);
+                        }
+                    }
+                    Ok(Filled::Eof) => eof = true,
+                    Ok(Filled::Full) => return End::Close,
+                    Err(Error::Timeout(Stage::Head)) => return End::RequestTimeout,
+                    Err(_) => return End::Close,
+                }
+            }
+            Ok(ServerEvent::Paused) => {
+                if conn.output().is_empty() || wire::flush(stream, conn).is_err() {
+                    // Paused with nothing to send: the answer is incomplete.
+                    return End::Close;
+                }
+            }
+            Ok(ServerEvent::Switched(_)) => return End::Close,
+            Ok(ServerEvent::Closed) => {
+                return if wire::flush(stream, conn).is_ok() {
+                    End::Linger
+                } else {
+                    End::Close
+                };
+            }
+            Err(ConnError::Remote(_)) => {
+                // The error response is queued: send it, then half-close and drain.
+                return if wire::flush(stream, conn).is_ok() {
+                    End::Linger
+                } else {
+                    End::Close
+                };
+            }
+            Err(ConnError::Local(_)) => return End::Close,
+        }
+    }
+}
+
+/// Finishes what the handler left; `Some` ends the connection.
+fn after_handler(
+    stream: &mut dyn Transport,
+    conn: &mut ServerConn,
+    st: &mut Cycle,
+    outcome: Option<Result<(), Error>>,
+) -> Option<End> {
+    if st.switched || st.broken {
+        return Some(End::Close);
+    }
+    if st.failed {
+        // A malformed body: the connection queued its error response.
+        return Some(if wire::flush(stream, conn).is_ok() {
+            End::Linger
+        } else {
+            End::Close
+        });
+    }
+    let ok = matches!(outcome, Some(Ok(())));
+    if !st.started {
+        if ok && st.finished {
+            return None;
+        }
+        // No answer (an error, a panic, or none given): 408 if the body timed
+        // out, 500 otherwise; then close.
+        let status = if st.timed_out { 408 } else { 500 };
+        conn.close_after_response();
+        let sent = conn
+            .responder()
+            .send_head(status, &[], BodyLength::Empty)
+            .and_then(|()| conn.responder().send_end(&[]));
+        if sent.is_err() {
+            return Some(End::Close);
+        }
+        return Some(if wire::flush(stream, conn).is_ok() {
+            End::Linger
+        } else {
+            End::Close
+        });
+    }
+    if !st.finished {
+        // A response cut short: the peer sees it truncated when we close.
+        let _ = wire::flush(stream, conn);
+        return Some(End::Close);
+    }
+    if !ok {
+        return Some(if wire::flush(stream, conn).is_ok() {
+            End::Linger
+        } else {
+            End::Close
+        });
+    }
+    None
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn timeout_response_bytes() {
+        let mut out = [0u8; 128];
+        let n = timeout_response(b"Sun, 06 Nov 1994 08:49:37 GMT", &mut out);
+        assert_eq!(
+            &out[..n],
+            &b"HTTP/1.1 408 Request Timeout\r\nDate: Sun, 06 Nov 1994 08:49:37 GMT\r\nContent-Length: 0\r\nConnection: close\r\n\r\n"[..]
+        );
+    }
+}

@@ -1,0 +1,180 @@
+//! The adapter's error type: an enum, no strings.
+
+use core::fmt;
+use std::io;
+
+use http_net_conn::Error as ConnError;
+
+use crate::url::UrlError;
+
+/// What the adapter was waiting for when a timeout expired.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Stage {
+    /// Opening a connection (client).
+    Connect,
+    /// An idle keep-alive connection between messages.
+    Idle,
+    /// A message head (the server's whole-head deadline, the client's wait
+    /// for a response head).
+    Head,
+    /// The next bytes of a message body.
+    Body,
+    /// Sending bytes to the peer.
+    Write,
+}
+
+impl fmt::Display for Stage {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(match self {
+            Stage::Connect => "connecting",
+            Stage::Idle => "waiting on an idle connection",
+            Stage::Head => "reading a message head",
+            Stage::Body => "reading a message body",
+            Stage::Write => "writing to the peer",
+        })
+    }
+}
+
+/// An error of the blocking server or client.
+#[non_exhaustive]
+#[derive(Debug)]
+pub enum Error {
+    /// The operating system reported an I/O error.
+    Io(io::Error),
+    /// The peer broke a protocol rule, or the connection was used wrongly
+    /// (the `conn` error says which rule, with its RFC section).
+    Protocol(ConnError),
+    /// A timeout expired while waiting for the given stage.
+    Timeout(Stage),
+    /// The URL given to the client cannot be used.
+    Url(UrlError),
+    /// The peer closed the connection before sending any byte of a response.
+    ConnectionClosed,
+    /// [`Exchange::upgrade`](crate::Exchange::upgrade) was called but the
+    /// connection was not switched (no 101 response, or no 2xx to CONNECT).
+    NotSwitched,
+    /// A body read was attempted after the connection failed or was handed over.
+    BodyUnavailable,
+}
+
+impl Error {
+    /// Wraps this error in an [`io::Error`] (for `Read` / `Write` impls),
+    /// keeping the kind that fits: `TimedOut`, `InvalidData`, `UnexpectedEof`...
+    /// [`Error::from_io`] gets it back.
+    pub fn into_io(self) -> io::Error {
+        match self {
+            Error::Io(e) => e,
+            Error::Timeout(_) => io::Error::new(io::ErrorKind::TimedOut, self),
+            Error::Protocol(ConnError::Remote(http_net_conn::RemoteError::UnexpectedEof))
+            | Error::ConnectionClosed => io::Error::new(io::ErrorKind::UnexpectedEof, self),
+            Error::Protocol(_) | Error::Url(_) => io::Error::new(io::ErrorKind::InvalidData, self),
+            Error::NotSwitched | Error::BodyUnavailable => {
+                io::Error::new(io::ErrorKind::Other, self)
+            }
+        }
+    }
+
+    /// Gets an adapter error back out of an [`io::Error`] made by
+    /// [`Error::into_io`]; any other I/O error becomes [`Error::Io`].
+    pub fn from_io(e: io::Error) -> Error {
+        if e.get_ref().is_some_and(|inner| inner.is::<Error>()) {
+            match e.into_inner().map(|b| b.downcast::<Error>()) {
+                Some(Ok(inner)) => *inner,
+                // Unreachable in practice: `is::<Error>()` was checked above.
+                _ => Error::BodyUnavailable,
+            }
+        } else {
+            Error::Io(e)
+        }
+    }
+
+    /// Whether the peer (not the local side, the network or a timeout) is to
+    /// blame: a malformed, unsafe or truncated message.
+    pub fn is_peer_fault(&self) -> bool {
+        matches!(self, Error::Protocol(ConnError::Remote(_)))
+    }
+}
+
+impl fmt::Display for Error {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Error::Io(e) => write!(f, "i/o error: {e}"),
+            Error::Protocol(e) => fmt::Display::fmt(e, f),
+            Error::Timeout(stage) => write!(f, "timed out {stage}"),
+            Error::Url(e) => write!(f, "unusable URL: {e}"),
+            Error::ConnectionClosed => {
+                f.write_str("the peer closed the connection before sending a response")
+            }
+            Error::NotSwitched => {
+                f.write_str("the connection was not switched to another protocol")
+            }
+            Error::BodyUnavailable => f.write_str("the body can no longer be read"),
+        }
+    }
+}
+
+impl std::error::Error for Error {
+    fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
+        match self {
+            Error::Io(e) => Some(e),
+            Error::Protocol(e) => Some(e),
+            Error::Url(e) => Some(e),
+            _ => None,
+        }
+    }
+}
+
+impl From<io::Error> for Error {
+    fn from(e: io::Error) -> Error {
+        Error::from_io(e)
+    }
+}
+
+impl From<ConnError> for Error {
+    fn from(e: ConnError) -> Error {
+        Error::Protocol(e)
+    }
+}
+
+impl From<UrlError> for Error {
+    fn from(e: UrlError) -> Error {
+        Error::Url(e)
+    }
+}
+
+impl From<Error> for io::Error {
+    fn from(e: Error) -> io::Error {
+        e.into_io()
+    }
+}
+
+/// Whether an I/O error is a socket timeout (`WouldBlock` on Unix, `TimedOut`
+/// on Windows).
+pub(crate) fn is_timeout(e: &io::Error) -> bool {
+    matches!(
+        e.kind(),
+        io::ErrorKind::WouldBlock | io::ErrorKind::TimedOut
+    )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn round_trip_through_io_error() {
+        let e = Error::Timeout(Stage::Body).into_io();
+        assert_eq!(e.kind(), io::ErrorKind::TimedOut);
+        assert!(matches!(Error::from_io(e), Error::Timeout(Stage::Body)));
+        let plain = io::Error::new(io::ErrorKind::BrokenPipe, "x");
+        assert!(matches!(Error::from_io(plain), Error::Io(_)));
+    }
+
+    #[test]
+    fn display_names_the_stage() {
+        assert_eq!(
+            Error::Timeout(Stage::Connect).to_string(),
+            "timed out connecting"
+        );
+    }
+}

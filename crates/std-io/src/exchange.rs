@@ -1,0 +1,415 @@
+//! What a handler sees: one request and the means to answer it.
+
+use std::io::{self, Read, Write};
+use std::net::SocketAddr;
+use std::time::Duration;
+
+use http_net_conn::{
+    BodyLength, FieldPair, Placement, RequestView, Response, ServerConn, ServerEvent,
+};
+use http_net_head::Method;
+
+use crate::error::{Error, Stage};
+use crate::transport::Transport;
+use crate::wire::{self, Filled};
+
+/// Output is written as soon as this much is queued (smaller answers wait
+/// until the connection next reads, so pipelined answers leave together).
+const FLUSH_AT: usize = 16 * 1024;
+
+/// Per-request state kept by the connection loop between handler calls.
+#[derive(Debug, Default)]
+pub(crate) struct Cycle {
+    /// Body bytes read from the connection but not yet handed to the reader.
+    pending: Vec<u8>,
+    pending_pos: usize,
+    pub(crate) body_done: bool,
+    pub(crate) expect_continue: bool,
+    pub(crate) continue_sent: bool,
+    /// A response head (or a whole response) was queued.
+    pub(crate) started: bool,
+    /// The response is complete.
+    pub(crate) finished: bool,
+    /// Reading the body timed out.
+    pub(crate) timed_out: bool,
+    /// The request was malformed (the connection queued its error response).
+    pub(crate) failed: bool,
+    /// Writing to or reading from the stream failed: close without more.
+    pub(crate) broken: bool,
+    /// The connection was handed over (101 / CONNECT).
+    pub(crate) switched: bool,
+    pub(crate) read_timeout: Option<Option<Duration>>,
+    pub(crate) body_timeout: Duration,
+    pub(crate) peer: Option<SocketAddr>,
+}
+
+impl Cycle {
+    pub(crate) fn new(body_timeout: Duration, peer: Option<SocketAddr>) -> Cycle {
+        Cycle {
+            body_timeout,
+            peer,
+            ..Cycle::default()
+        }
+    }
+
+    pub(crate) fn reset(&mut self, expect_continue: bool) {
+        self.pending.clear();
+        self.pending_pos = 0;
+        self.body_done = false;
+        self.expect_continue = expect_continue;
+        self.continue_sent = false;
+        self.started = false;
+        self.finished = false;
+        self.timed_out = false;
+        self.failed = false;
+    }
+}
+
+/// One request and its answer, handed to the [`Handler`](crate::Handler).
+///
+/// Read the head with [`request`](Exchange::request) (or the shortcuts
+/// [`method`](Exchange::method), [`target`](Exchange::target),
+/// [`field`](Exchange::field)), the body with [`body`](Exchange::body)
+/// (a `std::io::Read`; `100 Continue` is sent on its first read when the
+/// client asked for it), then answer with one of:
+/// - [`respond`](Exchange::respond): a prebuilt [`Response`] and a whole body
+///   (the fastest; bodies over 4 KiB are written with a vectored write,
+///   never copied);
+/// - [`respond_with`](Exchange::respond_with): borrowed fields and a whole body;
+/// - [`send_head`](Exchange::send_head) then [`send_data`](Exchange::send_data)
+///   / [`body_writer`](Exchange::body_writer) and [`send_end`](Exchange::send_end):
+///   a body of known length written piece by piece, or a streamed (chunked)
+///   body with [`BodyLength::Streamed`].
+///
+/// A handler that returns without answering gets `500` sent for it (and the
+/// connection closes); one that panics likewise.
+pub struct Exchange<'a> {
+    conn: &'a mut ServerConn,
+    stream: &'a mut dyn Transport,
+    st: &'a mut Cycle,
+}
+
+impl<'a> Exchange<'a> {
+    pub(crate) fn new(
+        conn: &'a mut ServerConn,
+        stream: &'a mut dyn Transport,
+        st: &'a mut Cycle,
+    ) -> Self {
+        Exchange { conn, stream, st }
+    }
+
+    /// The request head (until the response is complete).
+    pub fn request(&self) -> Option<RequestView<'_>> {
+        self.conn.request()
+    }
+    /// The method (`Method::Other` once the response is complete).
+    pub fn method(&self) -> Method {
+        self.conn.request().map_or(Method::Other, |r| r.method())
+    }
+    /// The request target as received (empty once the response is complete).
+    pub fn target(&self) -> &[u8] {
+        self.conn.request().map_or(&[][..], |r| r.target())
+    }
+    /// The path part of the target (before `?`).
+    pub fn path(&self) -> &[u8] {
+        let t = self.target();
+        t.split(|&b| b == b'?').next().unwrap_or(t)
+    }
+    /// The value of the first field named `name` (ASCII case-insensitive).
+    pub fn field(&self, name: &[u8]) -> Option<&[u8]> {
+        self.conn.request().and_then(|r| r.field(name))
+    }
+    /// The peer's address, when the listener knows it.
+    pub fn peer_addr(&self) -> Option<SocketAddr> {
+        self.st.peer
+    }
+    /// The connection, for what the shortcuts do not cover.
+    pub fn conn(&mut self) -> &mut ServerConn {
+        self.conn
+    }
+
+    /// The request body as a `std::io::Read` (end of stream at the end of the
+    /// body; the trailers are dropped). Read it before the response is
+    /// complete: afterwards it reads as empty and the connection discards it.
+    pub fn body(&mut self) -> Body<'_> {
+        Body {
+            conn: self.conn,
+            stream: self.stream,
+            st: self.st,
+        }
+    }
+
+    /// Sends `100 Continue` now (the body reader does it on its first read).
+    pub fn send_continue(&mut self) -> Result<(), Error> {
+        if !self.st.continue_sent && !self.st.started {
+            self.st.continue_sent = true;
+            self.conn.responder().send_continue()?;
+            self.flush()?;
+        }
+        Ok(())
+    }
+
+    /// Sends an informational response, e.g. `103 Early Hints`, at once.
+    pub fn send_informational(
+        &mut self,
+        status: u16,
+        fields: &[FieldPair<'_>],
+    ) -> Result<(), Error> {
+        self.conn.responder().send_informational(status, fields)?;
+        self.flush()
+    }
+
+    /// Answers with a prebuilt response and its whole body.
+    pub fn respond(&mut self, response: &Response, body: &[u8]) -> Result<(), Error> {
+        let placement = self.conn.responder().respond(response, body)?;
+        self.st.started = true;
+        self.st.finished = true;
+        self.place(placement, body)
+    }
+
+    /// Answers with borrowed fields and a whole body (`Content-Length` is added).
+    pub fn respond_with(
+        &mut self,
+        status: u16,
+        fields: &[FieldPair<'_>],
+        body: &[u8],
+    ) -> Result<(), Error> {
+        let len = if body.is_empty() {
+            BodyLength::Empty
+        } else {
+            BodyLength::Known(body.len() as u64)
+        };
+        self.send_head(status, fields, len)?;
+        if !body.is_empty() {
+            self.send_data(body)?;
+        }
+        self.send_end(&[])
+    }
+
+    /// Queues a response head; the body follows with
+    /// [`send_data`](Exchange::send_data) and [`send_end`](Exchange::send_end).
+    /// `BodyLength::Known(n)` writes `Content-Length: n`;
+    /// `BodyLength::Streamed` a chunked body (close-delimited to HTTP/1.0).
+    pub fn send_head(
+        &mut self,
+        status: u16,
+        fields: &[FieldPair<'_>],
+        body: BodyLength,
+    ) -> Result<(), Error> {
+        self.conn.responder().send_head(status, fields, body)?;
+        if status >= 200 || status == 101 {
+            self.st.started = true;
+        }
+        Ok(())
+    }
+
+    /// Sends body bytes. Large pieces go out at once with a vectored write
+    /// (no copy); small ones are queued and leave with the next large one,
+    /// [`flush`](Exchange::flush), or the end of the handler.
+    pub fn send_data(&mut self, data: &[u8]) -> Result<(), Error> {
+        let placement = self.conn.responder().send_data(data)?;
+        self.place(placement, data)
+    }
+
+    /// Ends the response, with trailers if it is chunked.
+    pub fn send_end(&mut self, trailers: &[FieldPair<'_>]) -> Result<(), Error> {
+        self.conn.responder().send_end(trailers)?;
+        self.st.finished = true;
+        Ok(())
+    }
+
+    /// A `std::io::Write` over [`send_data`](Exchange::send_data), after
+    /// [`send_head`](Exchange::send_head).
+    pub fn body_writer(&mut self) -> BodyWriter<'_, 'a> {
+        BodyWriter { ex: self }
+    }
+
+    /// Writes everything queued to the peer now.
+    pub fn flush(&mut self) -> Result<(), Error> {
+        let r = wire::flush(self.stream, self.conn);
+        self.note(r)
+    }
+
+    /// Closes the connection after this response (`Connection: close` is added).
+    pub fn close_after_response(&mut self) {
+        self.conn.close_after_response();
+    }
+
+    /// After answering `101 Switching Protocols` (to a request that offered
+    /// `Upgrade`) or `2xx` to `CONNECT`: the stream and the bytes that arrived
+    /// after the request, for the new protocol. The connection closes when
+    /// the handler returns. The stream keeps the body read timeout; change it
+    /// with [`Upgraded::stream`].
+    pub fn upgrade(&mut self) -> Result<Upgraded<'_>, Error> {
+        self.flush()?;
+        let buffered = match self.conn.poll_event() {
+            Ok(ServerEvent::Switched(bytes)) => bytes.to_vec(),
+            Ok(_) => return Err(Error::NotSwitched),
+            Err(e) => return Err(Error::Protocol(e)),
+        };
+        self.st.switched = true;
+        Ok(Upgraded {
+            stream: self.stream,
+            buffered,
+            pos: 0,
+        })
+    }
+
+    fn place(&mut self, placement: Placement, body: &[u8]) -> Result<(), Error> {
+        let r = match placement {
+            Placement::AfterOutput => wire::flush_with(self.stream, self.conn, body),
+            Placement::Queued if self.conn.output().len() >= FLUSH_AT => {
+                wire::flush(self.stream, self.conn)
+            }
+            Placement::Queued => Ok(()),
+        };
+        self.note(r)
+    }
+
+    fn note(&mut self, r: Result<(), Error>) -> Result<(), Error> {
+        if r.is_err() {
+            self.st.broken = true;
+        }
+        r
+    }
+}
+
+/// The request body as a `std::io::Read` (see [`Exchange::body`]).
+pub struct Body<'a> {
+    conn: &'a mut ServerConn,
+    stream: &'a mut dyn Transport,
+    st: &'a mut Cycle,
+}
+
+impl Body<'_> {
+    fn read_inner(&mut self, buf: &mut [u8]) -> Result<usize, Error> {
+        let st = &mut *self.st;
+        if st.pending_pos < st.pending.len() {
+            let n = (st.pending.len() - st.pending_pos).min(buf.len());
+            buf[..n].copy_from_slice(&st.pending[st.pending_pos..st.pending_pos + n]);
+            st.pending_pos += n;
+            return Ok(n);
+        }
+        if st.body_done || st.finished || buf.is_empty() {
+            return Ok(0);
+        }
+        if st.failed || st.broken || st.switched {
+            return Err(Error::BodyUnavailable);
+        }
+        if st.expect_continue && !st.continue_sent && !st.started {
+            st.continue_sent = true;
+            self.conn.responder().send_continue()?;
+        }
+        loop {
+            match self.conn.poll_event() {
+                Ok(ServerEvent::Data(d)) => {
+                    if d.is_empty() {
+                        continue;
+                    }
+                    let n = d.len().min(buf.len());
+                    buf[..n].copy_from_slice(&d[..n]);
+                    if n < d.len() {
+                        st.pending.clear();
+                        st.pending.extend_from_slice(&d[n..]);
+                        st.pending_pos = 0;
+                    }
+                    return Ok(n);
+                }
+                Ok(ServerEvent::NeedInput) => {
+                    if let Err(e) = wire::flush(self.stream, self.conn) {
+                        st.broken = true;
+                        return Err(e);
+                    }
+                    let timeout = Some(st.body_timeout);
+                    match wire::fill(
+                        self.stream,
+                        self.conn,
+                        timeout,
+                        &mut st.read_timeout,
+                        Stage::Body,
+                    ) {
+                        Ok(Filled::Bytes(_) | Filled::Eof) => {}
+                        Ok(Filled::Full) => return Err(Error::BodyUnavailable),
+                        Err(e @ Error::Timeout(_)) => {
+                            st.timed_out = true;
+                            return Err(e);
+                        }
+                        Err(e) => {
+                            st.broken = true;
+                            return Err(e);
+                        }
+                    }
+                }
+                Ok(_) => {
+                    st.body_done = true;
+                    return Ok(0);
+                }
+                Err(e) => {
+                    st.failed = true;
+                    return Err(Error::Protocol(e));
+                }
+            }
+        }
+    }
+}
+
+impl Read for Body<'_> {
+    fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
+        self.read_inner(buf).map_err(Error::into_io)
+    }
+}
+
+/// A `std::io::Write` over [`Exchange::send_data`].
+pub struct BodyWriter<'b, 'a> {
+    ex: &'b mut Exchange<'a>,
+}
+
+impl Write for BodyWriter<'_, '_> {
+    fn write(&mut self, buf: &[u8]) -> io::Result<usize> {
+        self.ex.send_data(buf).map_err(Error::into_io)?;
+        Ok(buf.len())
+    }
+    fn flush(&mut self) -> io::Result<()> {
+        self.ex.flush().map_err(Error::into_io)
+    }
+}
+
+/// A connection handed over after `101` or a `2xx` to `CONNECT`: reads give
+/// the bytes that were already buffered first, then the stream's.
+pub struct Upgraded<'a> {
+    stream: &'a mut dyn Transport,
+    buffered: Vec<u8>,
+    pos: usize,
+}
+
+impl Upgraded<'_> {
+    /// The bytes that arrived after the request head, not yet read.
+    pub fn buffered(&self) -> &[u8] {
+        &self.buffered[self.pos..]
+    }
+    /// The stream itself (e.g. to change its timeouts).
+    pub fn stream(&mut self) -> &mut dyn Transport {
+        self.stream
+    }
+}
+
+impl Read for Upgraded<'_> {
+    fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
+        if self.pos < self.buffered.len() {
+            let n = (self.buffered.len() - self.pos).min(buf.len());
+            buf[..n].copy_from_slice(&self.buffered[self.pos..self.pos + n]);
+            self.pos += n;
+            return Ok(n);
+        }
+        self.stream.read(buf)
+    }
+}
+
+impl Write for Upgraded<'_> {
+    fn write(&mut self, buf: &[u8]) -> io::Result<usize> {
+        self.stream.write(buf)
+    }
+    fn flush(&mut self) -> io::Result<()> {
+        self.stream.flush()
+    }
+}

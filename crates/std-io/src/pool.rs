@@ -1,0 +1,322 @@
+//! A thread pool that grows up to a bound and keeps idle threads for reuse.
+//!
+//! `std` has no readiness API, so each connection gets a thread of its own
+//! for as long as it is open; the bound on busy threads is the server's
+//! connection limit. A finished thread waits for the next job for
+//! `keep_idle`, then exits.
+
+use std::collections::VecDeque;
+use std::io;
+use std::sync::{Arc, Condvar, Mutex, MutexGuard};
+use std::thread;
+use std::time::{Duration, Instant};
+
+/// Runs one job (a connection) on a pool thread.
+pub(crate) type Work<J> = Arc<dyn Fn(J) + Send + Sync>;
+
+struct State<J> {
+    queue: VecDeque<J>,
+    /// Threads waiting for a job.
+    idle: usize,
+    /// Threads alive.
+    threads: usize,
+    /// Jobs accepted and not finished (queued or running).
+    busy: usize,
+    closing: bool,
+}
+
+struct Shared<J> {
+    state: Mutex<State<J>>,
+    /// Signalled when a job is queued or the pool closes.
+    work: Condvar,
+    /// Signalled when a job finishes or a thread exits.
+    done: Condvar,
+    max: usize,
+    stack_size: usize,
+    keep_idle: Duration,
+    run: Work<J>,
+}
+
+/// The pool. Dropping it does not stop the threads: call
+/// [`Pool::close`] and [`Pool::wait_threads`].
+pub(crate) struct Pool<J: Send + 'static> {
+    shared: Arc<Shared<J>>,
+}
+
+fn lock<T>(m: &Mutex<T>) -> MutexGuard<'_, T> {
+    match m.lock() {
+        Ok(g) => g,
+        Err(p) => p.into_inner(),
+    }
+}
+
+impl<J: Send + 'static> Pool<J> {
+    pub(crate) fn new(max: usize, stack_size: usize, keep_idle: Duration, run: Work<J>) -> Pool<J> {
+        Pool {
+            shared: Arc::new(Shared {
+                state: Mutex::new(State {
+                    queue: VecDeque::new(),
+                    idle: 0,
+                    threads: 0,
+                    busy: 0,
+                    closing: false,
+                }),
+                work: Condvar::new(),
+                done: Condvar::new(),
+                max: max.max(1),
+                stack_size,
+                keep_idle,
+                run,
+            }),
+        }
+    }
+
+    /// Runs `job` on an idle thread or a new one; gives it back when `max`
+    /// jobs are already running, or the pool is closing, or no thread can be
+    /// started.
+    pub(crate) fn submit(&self, job: J) -> Result<(), J> {
+        let sh = &self.shared;
+        let mut st = lock(&sh.state);
+        if st.closing || st.busy >= sh.max {
+            return Err(job);
+        }
+        if st.idle > st.queue.len() {
+            st.busy += 1;
+            st.queue.push_back(job);
+            drop(st);
+            sh.work.notify_one();
+            return Ok(());
+        }
+        st.busy += 1;
+        st.threads += 1;
+        drop(st);
+        // The job moves into the new thread; if spawning fails it is lost
+        // with the closure, so hand it over through a slot we can take back.
+        let slot = Arc::new(Mutex::new(Some(job)));
+        let slot2 = Arc::clone(&slot);
+        let sh2 = Arc::clone(sh);
+        let spawned = thread::Builder::new()
+            .name("http-net-conn".into())
+            .stack_size(sh.stack_size)
+            .spawn(move || {
+                let first = lock(&slot2).take();
+                worker(sh2, first)
+            });
+        match spawned {
+            Ok(_) => Ok(()),
+            Err(_) => {
+                let mut st = lock(&sh.state);
+                st.busy -= 1;
+                st.threads -= 1;
+                drop(st);
+                sh.done.notify_all();
+                match lock(&slot).take() {
+                    Some(job) => Err(job),
+                    // The thread ran after all (cannot happen when spawn failed).
+                    None => Ok(()),
+                }
+            }
+        }
+    }
+
+    /// Jobs running or queued.
+    #[cfg(test)]
+    pub(crate) fn busy(&self) -> usize {
+        lock(&self.shared.state).busy
+    }
+
+    /// Threads alive (busy or idle).
+    #[cfg(test)]
+    pub(crate) fn threads(&self) -> usize {
+        lock(&self.shared.state).threads
+    }
+
+    /// Waits until no job runs, or `until` passes; returns whether none runs.
+    pub(crate) fn wait_idle(&self, until: Instant) -> bool {
+        let mut st = lock(&self.shared.state);
+        while st.busy > 0 {
+            let now = Instant::now();
+            if now >= until {
+                return false;
+            }
+            st = match self.shared.done.wait_timeout(st, until - now) {
+                Ok((g, _)) => g,
+                Err(p) => p.into_inner().0,
+            };
+        }
+        true
+    }
+
+    /// Refuses new jobs and lets idle threads exit.
+    pub(crate) fn close(&self) {
+        lock(&self.shared.state).closing = true;
+        self.shared.work.notify_all();
+    }
+
+    /// Waits until every thread has exited, or `until` passes.
+    pub(crate) fn wait_threads(&self, until: Instant) -> bool {
+        let mut st = lock(&self.shared.state);
+        while st.threads > 0 {
+            let now = Instant::now();
+            if now >= until {
+                return false;
+            }
+            st = match self.shared.done.wait_timeout(st, until - now) {
+                Ok((g, _)) => g,
+                Err(p) => p.into_inner().0,
+            };
+        }
+        true
+    }
+}
+
+/// Marks the job finished even if it panicked.
+struct Finish<'a, J>(&'a Shared<J>);
+
+impl<J> Drop for Finish<'_, J> {
+    fn drop(&mut self) {
+        lock(&self.0.state).busy -= 1;
+        self.0.done.notify_all();
+    }
+}
+
+/// Decrements the thread count when the thread exits, even by a panic.
+struct Exit<'a, J>(&'a Shared<J>);
+
+impl<J> Drop for Exit<'_, J> {
+    fn drop(&mut self) {
+        lock(&self.0.state).threads -= 1;
+        self.0.done.notify_all();
+    }
+}
+
+fn worker<J>(sh: Arc<Shared<J>>, first: Option<J>) {
+    let _exit = Exit(&sh);
+    if let Some(job) = first {
+        let _f = Finish(&sh);
+        (sh.run)(job);
+    }
+    loop {
+        let job = {
+            let mut st = lock(&sh.state);
+            st.idle += 1;
+            let deadline = Instant::now() + sh.keep_idle;
+            let job = loop {
+                if let Some(job) = st.queue.pop_front() {
+                    break Some(job);
+                }
+                let now = Instant::now();
+                if st.closing || now >= deadline {
+                    break None;
+                }
+                st = match sh.work.wait_timeout(st, deadline - now) {
+                    Ok((g, _)) => g,
+                    Err(p) => p.into_inner().0,
+                };
+            };
+            st.idle -= 1;
+            job
+        };
+        match job {
+            Some(job) => {
+                let _f = Finish(&sh);
+                (sh.run)(job);
+            }
+            None => return,
+        }
+    }
+}
+
+/// Whether an accept error is worth retrying after a pause (out of file
+/// descriptors, an aborted handshake) rather than ending the server.
+pub(crate) fn transient_accept_error(e: &io::Error) -> bool {
+    !matches!(
+        e.kind(),
+        io::ErrorKind::InvalidInput | io::ErrorKind::Unsupported
+    )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::sync::atomic::{AtomicUsize, Ordering};
+    use std::sync::mpsc;
+
+    fn deadline() -> Instant {
+        Instant::now() + Duration::from_secs(10)
+    }
+
+    #[test]
+    fn grows_to_the_bound_and_refuses_beyond() {
+        let (tx, rx) = mpsc::channel::<()>();
+        let rx = Arc::new(Mutex::new(rx));
+        let ran = Arc::new(AtomicUsize::new(0));
+        let ran2 = Arc::clone(&ran);
+        let pool = Pool::new(
+            3,
+            64 * 1024,
+            Duration::from_secs(5),
+            Arc::new(move |_: u32| {
+                ran2.fetch_add(1, Ordering::SeqCst);
+                let _ = lock(&rx).recv_timeout(Duration::from_secs(10));
+            }),
+        );
+        for i in 0..3 {
+            assert!(pool.submit(i).is_ok());
+        }
+        assert_eq!(pool.submit(9), Err(9));
+        assert_eq!(pool.busy(), 3);
+        assert_eq!(pool.threads(), 3);
+        for _ in 0..3 {
+            tx.send(()).unwrap();
+        }
+        assert!(pool.wait_idle(deadline()));
+        assert_eq!(ran.load(Ordering::SeqCst), 3);
+        // Idle threads are reused: no new thread for the next jobs.
+        for i in 0..3 {
+            assert!(pool.submit(i).is_ok());
+        }
+        assert_eq!(pool.threads(), 3);
+        for _ in 0..3 {
+            tx.send(()).unwrap();
+        }
+        assert!(pool.wait_idle(deadline()));
+        pool.close();
+        assert!(pool.wait_threads(deadline()));
+        assert_eq!(pool.submit(1), Err(1));
+    }
+
+    #[test]
+    fn idle_threads_retire() {
+        let pool = Pool::new(
+            4,
+            64 * 1024,
+            Duration::from_millis(20),
+            Arc::new(|_: ()| {}),
+        );
+        pool.submit(()).unwrap();
+        assert!(pool.wait_threads(deadline()));
+        assert_eq!(pool.threads(), 0);
+    }
+
+    #[test]
+    fn a_panicking_job_frees_its_slot() {
+        let pool = Pool::new(
+            1,
+            64 * 1024,
+            Duration::from_secs(5),
+            Arc::new(|n: u8| {
+                if n == 0 {
+                    panic!("job panicked on purpose");
+                }
+            }),
+        );
+        pool.submit(0).unwrap();
+        assert!(pool.wait_idle(deadline()));
+        assert!(pool.wait_threads(deadline()));
+        pool.submit(1).unwrap();
+        assert!(pool.wait_idle(deadline()));
+        pool.close();
+        assert!(pool.wait_threads(deadline()));
+    }
+}
