@@ -1,0 +1,161 @@
+//! The head attack shapes of `research/security-cases.md` that are too big
+//! for the conformance table (C77–C80, C91), and the field facts.
+
+use http_net_head::{Error, Field, Limits, RequestParser, ResponseOptions, ResponseParser, Status};
+
+fn parse(buf: &[u8]) -> Result<Status<http_net_head::RequestHead>, Error> {
+    let mut fields = [Field::default(); 100];
+    RequestParser::new(Limits::DEFAULT).parse(buf, &mut fields)
+}
+
+#[test]
+fn c77_endless_field_line_is_431_without_its_end() {
+    let mut buf = b"GET / HTTP/1.1\r\nX: ".to_vec();
+    buf.resize(Limits::DEFAULT.max_head_bytes(), b'A');
+    assert_eq!(parse(&buf), Ok(Status::Partial));
+    buf.push(b'A');
+    assert_eq!(parse(&buf), Err(Error::HeadTooLarge));
+    buf.resize(1 << 20, b'A');
+    assert_eq!(parse(&buf), Err(Error::HeadTooLarge));
+}
+
+#[test]
+fn c78_many_fields_is_431() {
+    let mut buf = b"GET / HTTP/1.1\r\nHost: a\r\n".to_vec();
+    for _ in 0..100_000 {
+        buf.extend_from_slice(b"a: b\r\n");
+    }
+    buf.extend_from_slice(b"\r\n");
+    assert_eq!(parse(&buf), Err(Error::TooManyFields));
+    // With a large head limit the field limit still holds.
+    let mut fields = [Field::default(); 100];
+    let big = Limits::DEFAULT.with_max_head_bytes(1 << 30);
+    assert_eq!(
+        RequestParser::new(big).parse(&buf, &mut fields),
+        Err(Error::TooManyFields)
+    );
+}
+
+#[test]
+fn c79_long_target_is_414_as_soon_as_known() {
+    let mut buf = b"GET /".to_vec();
+    buf.resize(5 + 70_000, b'a');
+    buf.extend_from_slice(b" HTTP/1.1\r\nHost: a\r\n\r\n");
+    assert_eq!(parse(&buf), Err(Error::TargetTooLong));
+    // Known before the target or the head ends: 8 KiB + 1 bytes of target.
+    let prefix = 4 + Limits::DEFAULT.max_target_bytes() + 1;
+    assert_eq!(parse(&buf[..prefix]), Err(Error::TargetTooLong));
+    assert_eq!(parse(&buf[..prefix - 1]), Ok(Status::Partial));
+    // A target of exactly the limit is fine.
+    let mut ok = b"GET /".to_vec();
+    ok.resize(4 + Limits::DEFAULT.max_target_bytes(), b'a');
+    ok.extend_from_slice(b" HTTP/1.1\r\nHost: a\r\n\r\n");
+    assert!(matches!(parse(&ok), Ok(Status::Complete(_))));
+}
+
+#[test]
+fn c80_endless_empty_lines_are_bounded() {
+    let mut buf = b"\r\n".repeat(10_000);
+    buf.extend_from_slice(b"GET / HTTP/1.1\r\nHost: a\r\n\r\n");
+    assert_eq!(parse(&buf), Err(Error::TooManyLeadingEmptyLines));
+}
+
+#[test]
+fn c91_long_name_is_kept_whole() {
+    let mut buf = b"POST / HTTP/1.1\r\nHost: a\r\n".to_vec();
+    buf.extend_from_slice(&[b'X'; 300]);
+    buf.extend_from_slice(b": v\r\nContent-Length: 5\r\n\r\nhello");
+    let mut fields = [Field::default(); 8];
+    let Ok(Status::Complete(h)) = RequestParser::new(Limits::DEFAULT).parse(&buf, &mut fields)
+    else {
+        panic!()
+    };
+    assert_eq!(fields[1].name.len(), 300);
+    assert_eq!(fields[1].value.get(&buf), b"v");
+    assert_eq!(h.facts.content_length.first(), Some(2));
+    assert_eq!(&buf[h.len..], b"hello");
+}
+
+#[test]
+fn field_storage_shorter_than_the_limit_bounds_fields() {
+    let buf = b"GET / HTTP/1.1\r\nHost: a\r\nA: 1\r\nB: 2\r\n\r\n";
+    let mut fields = [Field::default(); 2];
+    let mut p = RequestParser::new(Limits::DEFAULT);
+    assert_eq!(p.parse(buf, &mut fields), Err(Error::TooManyFields));
+    assert_eq!(p.parse(buf, &mut []), Err(Error::TooManyFields));
+    let mut none: [Field; 0] = [];
+    assert!(matches!(
+        RequestParser::new(Limits::DEFAULT).parse(b"GET / HTTP/1.0\r\n\r\n", &mut none),
+        Ok(Status::Complete(_))
+    ));
+}
+
+#[test]
+fn facts_are_gathered_in_one_pass() {
+    let buf = b"POST / HTTP/1.1\r\nHost: a\r\nContent-Length: 5\r\nX: 1\r\ncontent-length: 5\r\n\
+Transfer-Encoding: gzip\r\nTRANSFER-ENCODING: chunked\r\nConnection: keep-alive-x, Close\r\n\
+Connection: upgrade\r\nUpgrade: websocket\r\nExpect: 100-continue\r\n\r\n";
+    let mut fields = [Field::default(); 16];
+    let Ok(Status::Complete(h)) = RequestParser::new(Limits::DEFAULT).parse(buf, &mut fields)
+    else {
+        panic!()
+    };
+    let f = h.facts;
+    assert_eq!(f.host.count(), 1);
+    assert_eq!(f.content_length.count(), 2);
+    let cl: Vec<&[u8]> = f
+        .content_length
+        .values(b"content-length", &fields[..h.field_count], buf)
+        .map(|s| s.get(buf))
+        .collect();
+    assert_eq!(cl, [&b"5"[..], b"5"]);
+    let te: Vec<&[u8]> = f
+        .transfer_encoding
+        .values(b"transfer-encoding", &fields[..h.field_count], buf)
+        .map(|s| s.get(buf))
+        .collect();
+    assert_eq!(te, [&b"gzip"[..], b"chunked"]);
+    assert!(f.connection.close() && f.connection.upgrade() && !f.connection.keep_alive());
+    assert_eq!(f.upgrade.first(), Some(8));
+    assert_eq!(f.expect.first(), Some(9));
+}
+
+#[test]
+fn folded_response_connection_tokens_and_unfold() {
+    let mut buf =
+        b"HTTP/1.1 200 OK\r\nConnection: x,\r\n close\r\nContent-Length: 0\r\n\r\n".to_vec();
+    let mut fields = [Field::default(); 4];
+    let Ok(Status::Complete(h)) =
+        ResponseParser::new(Limits::DEFAULT, ResponseOptions::default()).parse(&buf, &mut fields)
+    else {
+        panic!()
+    };
+    assert!(h.obs_fold && h.facts.connection.close());
+    assert_eq!(h.facts.content_length.first(), Some(1));
+    http_net_head::unfold_in_place(&mut buf, fields[0].value);
+    assert_eq!(fields[0].value.get(&buf), b"x,   close");
+}
+
+#[test]
+fn errors_name_rule_rfc_and_status() {
+    assert_eq!(Error::UnsupportedVersion.status(), 505);
+    assert_eq!(Error::TargetTooLong.status(), 414);
+    assert_eq!(Error::HeadTooLarge.status(), 431);
+    assert_eq!(Error::BareLf.status(), 400);
+    assert_eq!(
+        Error::WhitespaceBeforeColon.to_string(),
+        "whitespace between a field name and its colon (RFC 9112 §5.1)"
+    );
+}
+
+#[test]
+fn parse_after_outcome_repeats_it_until_reset() {
+    let buf = b"GET / HTTP/1.1\r\nHost: a\r\n\r\n";
+    let mut fields = [Field::default(); 4];
+    let mut p = RequestParser::new(Limits::DEFAULT);
+    let first = p.parse(buf, &mut fields);
+    assert_eq!(p.parse(buf, &mut fields), first);
+    assert_eq!(p.parse(b"", &mut fields), first);
+    p.reset();
+    assert_eq!(p.parse(b"", &mut fields), Ok(Status::Partial));
+}
