@@ -4,12 +4,14 @@
 //! followed by bytes of the next message that must stay unconsumed.
 
 mod cases;
+mod support;
 
 use cases::{
     ChunkCase, ChunkExpect, Expect, LengthCase, Side, CHUNK_CASES, LENGTH_CASES, TRAILER_CASES,
 };
 use http_net_framing::{request_body, response_body, BodyKind, ChunkedDecoder, Error, Limits};
 use http_net_head::{Field, FieldFacts, Method, Span, Version};
+use support::{feed, Outcome};
 
 /// Bytes of a next, pipelined message (and a stray NUL, C63) that a complete
 /// body must leave unconsumed.
@@ -99,6 +101,65 @@ fn length_rows() {
     );
 }
 
+/// The same rows as whole heads through the head parser: where the head
+/// parser accepts the head, its field facts give the row's decision; where it
+/// rejects it first (a VT or FF in a value), the row must expect a 400.
+#[test]
+fn length_rows_through_the_head_parser() {
+    use http_net_head::{RequestParser, ResponseOptions, ResponseParser, Status};
+    let mut failed = Vec::new();
+    let mut rejected_by_head = Vec::new();
+    for case in LENGTH_CASES {
+        let raw = case.raw_head();
+        let mut fields = [Field::default(); 16];
+        let limits = Limits::DEFAULT.with_body_budget(case.budget);
+        let head_limits = http_net_head::Limits::DEFAULT;
+        let got = match case.side {
+            Side::Request => match RequestParser::new(head_limits).parse(&raw, &mut fields) {
+                Ok(Status::Complete(h)) => {
+                    Ok(request_body(h.version, &h.facts, &fields, &raw, &limits))
+                }
+                other => Err(format!("{other:?}")),
+            },
+            Side::Response { method, status } => {
+                match ResponseParser::new(head_limits, ResponseOptions::default())
+                    .parse(&raw, &mut fields)
+                {
+                    Ok(Status::Complete(h)) => {
+                        assert_eq!(h.status, status);
+                        let method = Method::from_bytes(method.as_bytes());
+                        Ok(response_body(
+                            method, h.status, h.version, &h.facts, &fields, &raw, &limits,
+                        ))
+                    }
+                    other => Err(format!("{other:?}")),
+                }
+            }
+        };
+        let ok = match &got {
+            Ok(decision) => matches(case.expect, *decision),
+            Err(head_error) => {
+                rejected_by_head.push(case.name);
+                head_error.starts_with("Err(") && matches!(case.expect, Expect::Error(_, 400))
+            }
+        };
+        if !ok {
+            failed.push(format!(
+                "{} ({}): expected {:?}, got {got:?}",
+                case.name, case.rfc, case.expect
+            ));
+        }
+    }
+    assert!(
+        failed.is_empty(),
+        "{} rows failed:\n{}",
+        failed.len(),
+        failed.join("\n")
+    );
+    // Only the rows with a CTL in a value stop at the head parser.
+    assert!(rejected_by_head.len() <= 6, "{rejected_by_head:?}");
+}
+
 #[test]
 fn the_table_is_large_enough() {
     let rows = LENGTH_CASES.len() + CHUNK_CASES.len() + TRAILER_CASES.len();
@@ -111,94 +172,11 @@ fn the_table_is_large_enough() {
     assert_eq!(names.len(), total, "row names are unique");
 }
 
-/// What feeding a chunked body gave.
-#[derive(Debug, PartialEq, Eq)]
-enum Outcome {
-    /// Data, trailers, the bytes never consumed (buffered or never fed), and
-    /// how many bytes had been fed when the message completed.
-    Done {
-        data: Vec<u8>,
-        trailers: Vec<(Vec<u8>, Vec<u8>)>,
-        rest: Vec<u8>,
-        fed: usize,
-    },
-    Error(Error),
-    Incomplete,
-}
-
 fn decoder(case: &ChunkCase) -> ChunkedDecoder {
     let limits = Limits::DEFAULT
         .with_body_budget(case.limits.budget)
         .with_max_chunk_ext_bytes(case.limits.max_ext);
     ChunkedDecoder::new(limits, http_net_head::Limits::DEFAULT)
-}
-
-fn trailers_of(fields: &[Field], count: usize, buf: &[u8]) -> Vec<(Vec<u8>, Vec<u8>)> {
-    fields[..count]
-        .iter()
-        .map(|f| (f.name.get(buf).to_vec(), f.value.get(buf).to_vec()))
-        .collect()
-}
-
-/// Feeds `pieces` as a connection would: unconsumed bytes stay buffered and
-/// the next piece is appended; the decoder is stepped until it stalls.
-fn feed(mut dec: ChunkedDecoder, pieces: &[&[u8]], in_place: bool) -> Outcome {
-    let mut pending: Vec<u8> = Vec::new();
-    let mut data = Vec::new();
-    let mut fields = [Field::default(); 8];
-    let mut fed = 0;
-    for (i, piece) in pieces.iter().enumerate() {
-        pending.extend_from_slice(piece);
-        fed += piece.len();
-        loop {
-            let (consumed, done, trailers) = if in_place {
-                let step = match dec.decode_in_place(&mut pending, &mut fields) {
-                    Ok(step) => step,
-                    Err(e) => return Outcome::Error(e),
-                };
-                assert!(step.data_len <= step.consumed && step.consumed <= pending.len());
-                data.extend_from_slice(&pending[..step.data_len]);
-                let t = step
-                    .trailers
-                    .map(|b| trailers_of(&fields, b.field_count, &pending));
-                (step.consumed, step.done, t)
-            } else {
-                let step = match dec.decode(&pending, &mut fields) {
-                    Ok(step) => step,
-                    Err(e) => return Outcome::Error(e),
-                };
-                assert!(step.data.start <= step.data.end && step.data.end <= step.consumed);
-                assert!(step.consumed <= pending.len());
-                data.extend_from_slice(&pending[step.data.clone()]);
-                let t = step
-                    .trailers
-                    .map(|b| trailers_of(&fields, b.field_count, &pending));
-                (step.consumed, step.done, t)
-            };
-            pending.drain(..consumed);
-            if done {
-                assert!(dec.is_done());
-                let mut rest = pending;
-                for p in &pieces[i + 1..] {
-                    rest.extend_from_slice(p);
-                }
-                return Outcome::Done {
-                    data,
-                    trailers: t_or_empty(trailers),
-                    rest,
-                    fed,
-                };
-            }
-            if consumed == 0 {
-                break;
-            }
-        }
-    }
-    Outcome::Incomplete
-}
-
-fn t_or_empty(t: Option<Vec<(Vec<u8>, Vec<u8>)>>) -> Vec<(Vec<u8>, Vec<u8>)> {
-    t.unwrap_or_default()
 }
 
 /// Runs one row every way and returns a description of each mismatch.

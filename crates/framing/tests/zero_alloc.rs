@@ -1,0 +1,155 @@
+//! Steady-state decoding allocates nothing: a per-thread counting global
+//! allocator (the only `unsafe` in this crate's tests) counts the
+//! allocations made while decoding, after a warm-up message.
+
+use std::alloc::{GlobalAlloc, Layout, System};
+use std::cell::Cell;
+
+use http_net_framing::{
+    request_body, BodyKind, ChunkedDecoder, ChunkedEncoder, LengthDecoder, Limits,
+};
+use http_net_head::{Field, RequestParser, Status};
+
+struct Counting;
+
+thread_local! {
+    static ALLOCATIONS: Cell<u64> = const { Cell::new(0) };
+}
+
+// SAFETY: every call is forwarded to `System`; the counter is a
+// thread-local `Cell` that does not allocate.
+unsafe impl GlobalAlloc for Counting {
+    unsafe fn alloc(&self, layout: Layout) -> *mut u8 {
+        let _ = ALLOCATIONS.try_with(|c| c.set(c.get() + 1));
+        // SAFETY: same contract as the caller's.
+        unsafe { System.alloc(layout) }
+    }
+    unsafe fn dealloc(&self, ptr: *mut u8, layout: Layout) {
+        // SAFETY: same contract as the caller's.
+        unsafe { System.dealloc(ptr, layout) }
+    }
+    unsafe fn realloc(&self, ptr: *mut u8, layout: Layout, new_size: usize) -> *mut u8 {
+        let _ = ALLOCATIONS.try_with(|c| c.set(c.get() + 1));
+        // SAFETY: same contract as the caller's.
+        unsafe { System.realloc(ptr, layout, new_size) }
+    }
+}
+
+#[global_allocator]
+static GLOBAL: Counting = Counting;
+
+fn allocations() -> u64 {
+    ALLOCATIONS.with(|c| c.get())
+}
+
+/// A request with a chunked body of `chunks` 4 KiB chunks and two trailers.
+fn message(chunks: usize) -> Vec<u8> {
+    let mut m = b"POST /upload HTTP/1.1\r\nHost: a\r\nTransfer-Encoding: chunked\r\n\r\n".to_vec();
+    let data = vec![b'x'; 4096];
+    for i in 0..chunks {
+        m.extend_from_slice(ChunkedEncoder::header(data.len()).as_bytes());
+        if i % 7 == 0 {
+            // An extension now and then takes the general path.
+            let n = m.len() - 2;
+            m.splice(n..n, b";name=\"v\"".iter().copied());
+        }
+        m.extend_from_slice(&data);
+        m.extend_from_slice(ChunkedEncoder::CHUNK_END);
+    }
+    ChunkedEncoder::write_last(&mut m, &[(b"Checksum", b"abc"), (b"Expires", b"never")]).unwrap();
+    m
+}
+
+/// Parses the head, decides the body, decodes it in 16 KiB reads; returns
+/// the data length and the trailer count.
+fn serve(
+    input: &[u8],
+    parser: &mut RequestParser,
+    decoder: &mut ChunkedDecoder,
+    fields: &mut [Field],
+    trailers: &mut [Field],
+    pending: &mut Vec<u8>,
+) -> (usize, usize) {
+    parser.reset();
+    decoder.reset();
+    let Ok(Status::Complete(head)) = parser.parse(input, fields) else {
+        panic!("head")
+    };
+    let kind = request_body(head.version, &head.facts, fields, input, &Limits::DEFAULT).unwrap();
+    assert_eq!(kind, BodyKind::Chunked);
+    pending.clear();
+    let (mut data, mut count) = (0, 0);
+    for read in input[head.len..].chunks(16 * 1024) {
+        pending.extend_from_slice(read);
+        loop {
+            let step = decoder.decode(pending, trailers).unwrap();
+            data += step.data.len();
+            if let Some(t) = step.trailers {
+                count = t.field_count;
+            }
+            pending.drain(..step.consumed);
+            if step.done || step.consumed == 0 {
+                break;
+            }
+        }
+    }
+    assert!(decoder.is_done());
+    (data, count)
+}
+
+#[test]
+fn steady_state_decoding_allocates_nothing() {
+    let input = message(256);
+    let mut parser = RequestParser::new(http_net_head::Limits::DEFAULT);
+    let mut decoder = ChunkedDecoder::new(Limits::DEFAULT, http_net_head::Limits::DEFAULT);
+    let mut fields = [Field::default(); 16];
+    let mut trailers = [Field::default(); 8];
+    let mut pending = Vec::with_capacity(64 * 1024);
+    // Warm-up.
+    let first = serve(
+        &input,
+        &mut parser,
+        &mut decoder,
+        &mut fields,
+        &mut trailers,
+        &mut pending,
+    );
+    assert_eq!(first, (256 * 4096, 2));
+
+    let mut buf = input.clone();
+    let body_at = input.windows(4).position(|w| w == b"\r\n\r\n").unwrap() + 4;
+
+    let before = allocations();
+    for _ in 0..3 {
+        let again = serve(
+            &input,
+            &mut parser,
+            &mut decoder,
+            &mut fields,
+            &mut trailers,
+            &mut pending,
+        );
+        assert_eq!(again, first);
+    }
+    // In place, and a Content-Length body.
+    let mut in_place = ChunkedDecoder::new(Limits::DEFAULT, http_net_head::Limits::DEFAULT);
+    let step = in_place
+        .decode_in_place(&mut buf[body_at..], &mut trailers)
+        .unwrap();
+    assert!(step.done && step.data_len == 256 * 4096);
+    let mut length = LengthDecoder::new(input.len() as u64);
+    for read in input.chunks(16 * 1024) {
+        let _ = length.decode(read);
+    }
+    assert_eq!(length.remaining(), 0);
+    let after = allocations();
+    assert_eq!(after - before, 0, "allocations in steady state");
+}
+
+#[test]
+fn the_counter_counts() {
+    let before = allocations();
+    let v = std::hint::black_box(vec![1u8; 10]);
+    assert!(allocations() > before);
+    drop(v);
+}
