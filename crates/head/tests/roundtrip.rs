@@ -51,6 +51,7 @@ fn ows() -> impl Strategy<Value = &'static [u8]> {
 }
 
 type Fields = Vec<(Vec<u8>, Vec<u8>, &'static [u8], &'static [u8])>;
+type Pairs = Vec<(Vec<u8>, Vec<u8>)>;
 
 fn fields() -> impl Strategy<Value = Fields> {
     proptest::collection::vec((token(), value(), ows(), ows()), 0..20).prop_map(|fs| {
@@ -86,7 +87,7 @@ fn serialise_request(m: &[u8], t: &[u8], v: Version, host_at: usize, fs: &Fields
     out
 }
 
-fn parse_request(buf: &[u8], cuts: &[usize]) -> (RequestHead, Vec<(Vec<u8>, Vec<u8>)>) {
+fn parse_request(buf: &[u8], cuts: &[usize]) -> (RequestHead, Pairs) {
     let mut p = RequestParser::new(Limits::DEFAULT);
     let mut fields = [Field::default(); 32];
     for &c in cuts {
@@ -158,7 +159,7 @@ proptest! {
             buf.extend_from_slice(b"\r\n");
         }
         buf.extend_from_slice(b"\r\n");
-        let parse = |cut: Option<usize>| -> (ResponseHead, Vec<(Vec<u8>, Vec<u8>)>) {
+        let parse = |cut: Option<usize>| -> (ResponseHead, Pairs) {
             let mut p = ResponseParser::new(Limits::DEFAULT, ResponseOptions::default());
             let mut fields = [Field::default(); 32];
             if let Some(c) = cut {
