@@ -1,6 +1,132 @@
-//! http-net: a strict, fast Sans-IO HTTP/1.1 server and client.
+//! http-net: a strict, fast HTTP/1.1 server and client, Sans-IO at its core.
 //!
-//! This facade re-exports the layers under one name.
+//! This facade puts the layers under one name:
+//!
+//! | module | crate | what it does |
+//! |---|---|---|
+//! | [`scan`] | `http-net-scan` | byte classes and word-at-a-time scanning |
+//! | [`head`] | `http-net-head` | request, status and field lines: strict, resumable, zero-copy |
+//! | [`framing`] | `http-net-framing` | body length rules, chunked coding, trailers |
+//! | [`conn`] | `http-net-conn` | Sans-IO server and client connections |
+//! | [`io`] | `http-net-std` | a blocking server and client over `std::net` |
+//!
+//! The most used types of [`io`] are also here at the top: [`Server`],
+//! [`Exchange`], [`Client`], [`get`].
+//!
+//! # A tour
+//!
+//! ## 1. The parser alone
+//!
+//! Parse a request head from bytes you hold; nothing is allocated and the
+//! parsed head refers to your buffer by offsets.
+//!
+//! ```
+//! use http_net::head::{Field, Limits, Method, RequestParser, Status};
+//!
+//! let buf = b"GET /hello?x=1 HTTP/1.1\r\nHost: example.com\r\nAccept: */*\r\n\r\n";
+//! let mut fields = [Field::default(); 16];
+//! let mut parser = RequestParser::new(Limits::DEFAULT);
+//! let Ok(Status::Complete(head)) = parser.parse(buf, &mut fields) else { panic!() };
+//! assert_eq!(head.method, Method::Get);
+//! assert_eq!(head.target.get(buf), b"/hello?x=1");
+//! assert_eq!(fields[0].name.get(buf), b"Host");
+//! assert_eq!(head.len, buf.len());
+//!
+//! // Malformed input is an error that names the rule and its status.
+//! let mut parser = RequestParser::new(Limits::DEFAULT);
+//! let bad = b"GET / HTTP/1.1\r\nHost : a\r\n\r\n";
+//! let err = parser.parse(bad, &mut fields).unwrap_err();
+//! assert_eq!(err.status(), 400);
+//! ```
+//!
+//! ## 2. A server
+//!
+//! [`Server`] serves each connection on a pooled thread, with a connection
+//! limit, per-phase timeouts (the whole head has a deadline: slowloris gets
+//! `408`) and graceful shutdown. A handler reads the head and the body (a
+//! `std::io::Read`) and answers; a prebuilt [`conn::Response`] is the fastest
+//! answer.
+//!
+//! ```
+//! use std::io::Read;
+//! use http_net::{Error, Exchange, Server};
+//! use http_net::conn::Response;
+//!
+//! let ok = Response::new(200, &[(b"Content-Type", b"text/plain")]).unwrap();
+//! let server = Server::builder().max_connections(64).bind("127.0.0.1:0")?;
+//! let addr = server.local_addr()?;
+//! let stop = server.handle();
+//! let serving = std::thread::spawn(move || {
+//!     server.serve(move |ex: &mut Exchange<'_>| -> Result<(), Error> {
+//!         match ex.path() {
+//!             b"/plaintext" => ex.respond(&ok, b"Hello, World!"),
+//!             b"/upload" => {
+//!                 let mut body = Vec::new();
+//!                 ex.body().read_to_end(&mut body)?; // sends 100 Continue if asked
+//!                 let len = body.len().to_string();
+//!                 ex.respond_with(200, &[(b"Content-Type", b"text/plain")], len.as_bytes())
+//!             }
+//!             _ => ex.respond_with(404, &[], b""),
+//!         }
+//!     })
+//! });
+//!
+//! let client = http_net::Client::new();
+//! let mut resp = client.get(&format!("http://{addr}/plaintext"))?;
+//! assert_eq!(resp.status(), 200);
+//! assert_eq!(resp.read_body(1 << 20)?, b"Hello, World!");
+//! let mut resp = client.request(b"POST", &format!("http://{addr}/upload"), &[], b"12345")?;
+//! assert_eq!(resp.read_body(1 << 20)?, b"5");
+//!
+//! stop.shutdown(); // stop accepting, finish requests in flight, close idle connections
+//! serving.join().unwrap()?;
+//! # Ok::<(), Box<dyn std::error::Error>>(())
+//! ```
+//!
+//! ## 3. A client
+//!
+//! [`Client`] fetches `http://` URLs, reusing idle connections per host and
+//! port; every malformed or unsafe response is an error naming the rule.
+//!
+//! ```no_run
+//! use std::io::Read;
+//!
+//! let mut resp = http_net::get("http://127.0.0.1:8080/json")?;
+//! println!("{} {:?}", resp.status(), resp.field(b"content-type"));
+//! let mut body = String::new();
+//! resp.read_to_string(&mut body)?;
+//! # Ok::<(), Box<dyn std::error::Error>>(())
+//! ```
+//!
+//! ## 4. Sans-IO over your own I/O
+//!
+//! [`conn::ServerConn`] does no I/O at all: put in the bytes you received,
+//! poll for events, answer, and send what [`conn::ServerConn::output`]
+//! holds, over whatever transport and event loop you have.
+//!
+//! ```
+//! use http_net::conn::{Config, Response, ServerConn, ServerEvent};
+//!
+//! let hello = Response::new(200, &[(b"Content-Type", b"text/plain")]).unwrap();
+//! let mut conn = ServerConn::new(Config::DEFAULT);
+//! conn.set_date(b"Sun, 06 Nov 1994 08:49:37 GMT");
+//! let received = b"GET / HTTP/1.1\r\nHost: a\r\n\r\n";
+//! assert_eq!(conn.recv(received), received.len());
+//! loop {
+//!     match conn.poll_event().unwrap() {
+//!         ServerEvent::Request(req) => assert_eq!(req.target(), b"/"),
+//!         ServerEvent::End(_) => {
+//!             conn.responder().respond(&hello, b"Hello").unwrap();
+//!         }
+//!         ServerEvent::NeedInput | ServerEvent::Paused => break,
+//!         _ => {}
+//!     }
+//! }
+//! let out = conn.output().to_vec(); // write these bytes to your transport
+//! conn.consume_output(out.len());
+//! assert!(out.starts_with(b"HTTP/1.1 200 OK\r\n"));
+//! assert!(out.ends_with(b"\r\n\r\nHello"));
+//! ```
 #![forbid(unsafe_code)]
 #![deny(missing_docs)]
 
@@ -9,3 +135,5 @@ pub use http_net_framing as framing;
 pub use http_net_head as head;
 pub use http_net_scan as scan;
 pub use http_net_std as io;
+
+pub use http_net_std::{get, Client, Error, Exchange, Server};

@@ -395,7 +395,7 @@ impl Response {
             .map(|(_, v)| v)
     }
     /// Reads the whole body (at most `limit` bytes: more is an error).
-    pub fn bytes(&mut self, limit: usize) -> Result<Vec<u8>, Error> {
+    pub fn read_body(&mut self, limit: usize) -> Result<Vec<u8>, Error> {
         let mut out = Vec::new();
         let mut chunk = [0u8; 16 * 1024];
         loop {

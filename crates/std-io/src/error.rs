@@ -69,7 +69,7 @@ impl Error {
             | Error::ConnectionClosed => io::Error::new(io::ErrorKind::UnexpectedEof, self),
             Error::Protocol(_) | Error::Url(_) => io::Error::new(io::ErrorKind::InvalidData, self),
             Error::NotSwitched | Error::BodyUnavailable => {
-                io::Error::new(io::ErrorKind::Other, self)
+                io::Error::other(self)
             }
         }
     }

@@ -35,7 +35,7 @@
 //!
 //! let mut resp = http_net_std::get(&format!("http://{addr}/"))?;
 //! assert_eq!(resp.status(), 200);
-//! assert_eq!(resp.bytes(1024)?, b"Hello, World!");
+//! assert_eq!(resp.read_body(1024)?, b"Hello, World!");
 //!
 //! stop.shutdown();
 //! thread.join().unwrap()?;

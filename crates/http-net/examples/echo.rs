@@ -1,0 +1,189 @@
+//! A conformance origin: `echo --addr ADDR --format garden|probe`.
+//!
+//! - `garden`: every accepted request is answered `200` with the JSON
+//!   `{"method":B,"version":B,"uri":B,"headers":[[B,B],...],"body":B}`, each
+//!   `B` the standard base64 of the raw bytes: the method, the version digits
+//!   (`1.1`), the target as received, every field name as received and value
+//!   as parsed (OWS trimmed) in received order (trailers not listed), and the
+//!   body after de-chunking.
+//! - `probe`: `/echo` (any method) → `200` `text/plain` with one
+//!   `Name: value` line per received field, in order; a `POST`, or any
+//!   request with a body, to another path → `200` with the body echoed;
+//!   every other request → `200` `OK`.
+//!
+//! Requests the strict parser rejects get its error status (400, 431, ...).
+//! Prints `listening on http://ADDR`; `--addr` defaults to `127.0.0.1:8080`
+//! (port 0 picks a free one).
+
+use std::io::{Read, Write};
+use std::process::exit;
+
+use http_net::framing::BodyKind;
+use http_net::head::{Method, Version};
+use http_net::{Error, Exchange, Server};
+
+const SERVER: (&[u8], &[u8]) = (b"Server", b"http-net-echo");
+
+/// Standard base64 (RFC 4648 §4) with padding.
+fn base64(input: &[u8], out: &mut Vec<u8>) {
+    const ALPHABET: &[u8; 64] = b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
+    for chunk in input.chunks(3) {
+        let b = [
+            chunk[0],
+            *chunk.get(1).unwrap_or(&0),
+            *chunk.get(2).unwrap_or(&0),
+        ];
+        let n = (u32::from(b[0]) << 16) | (u32::from(b[1]) << 8) | u32::from(b[2]);
+        out.push(ALPHABET[(n >> 18) as usize & 63]);
+        out.push(ALPHABET[(n >> 12) as usize & 63]);
+        out.push(if chunk.len() > 1 {
+            ALPHABET[(n >> 6) as usize & 63]
+        } else {
+            b'='
+        });
+        out.push(if chunk.len() > 2 {
+            ALPHABET[n as usize & 63]
+        } else {
+            b'='
+        });
+    }
+}
+
+/// A JSON string holding the base64 of `bytes` (base64 needs no escaping).
+fn json_b64(bytes: &[u8], out: &mut Vec<u8>) {
+    out.push(b'"');
+    base64(bytes, out);
+    out.push(b'"');
+}
+
+fn garden(ex: &mut Exchange<'_>) -> Result<(), Error> {
+    let Some(req) = ex.request() else {
+        return ex.respond_with(500, &[SERVER], b"");
+    };
+    let method = req.method_bytes().to_vec();
+    let version: &[u8] = match req.version() {
+        Version::Http10 => b"1.0",
+        Version::Http11 => b"1.1",
+    };
+    let uri = req.target().to_vec();
+    let mut json = Vec::with_capacity(256);
+    json.extend_from_slice(b"{\"method\":");
+    json_b64(&method, &mut json);
+    json.extend_from_slice(b",\"version\":");
+    json_b64(version, &mut json);
+    json.extend_from_slice(b",\"uri\":");
+    json_b64(&uri, &mut json);
+    json.extend_from_slice(b",\"headers\":[");
+    for (i, (name, value)) in req.fields().enumerate() {
+        if i > 0 {
+            json.push(b',');
+        }
+        json.push(b'[');
+        json_b64(name, &mut json);
+        json.push(b',');
+        json_b64(value, &mut json);
+        json.push(b']');
+    }
+    json.extend_from_slice(b"],\"body\":");
+    let mut body = Vec::new();
+    ex.body().read_to_end(&mut body)?;
+    json_b64(&body, &mut json);
+    json.push(b'}');
+    ex.respond_with(
+        200,
+        &[SERVER, (b"Content-Type", b"application/json")],
+        &json,
+    )
+}
+
+fn probe(ex: &mut Exchange<'_>) -> Result<(), Error> {
+    let Some(req) = ex.request() else {
+        return ex.respond_with(500, &[SERVER], b"");
+    };
+    let has_body = !matches!(req.body_kind(), BodyKind::None | BodyKind::Length(0));
+    let is_post = req.method() == Method::Post;
+    if ex.path() == b"/echo" {
+        let mut lines = Vec::new();
+        if let Some(req) = ex.request() {
+            for (name, value) in req.fields() {
+                lines.extend_from_slice(name);
+                lines.extend_from_slice(b": ");
+                lines.extend_from_slice(value);
+                lines.push(b'\n');
+            }
+        }
+        std::io::copy(&mut ex.body(), &mut std::io::sink())?;
+        return ex.respond_with(200, &[SERVER, (b"Content-Type", b"text/plain")], &lines);
+    }
+    if is_post || has_body {
+        let mut body = Vec::new();
+        ex.body().read_to_end(&mut body)?;
+        return ex.respond_with(
+            200,
+            &[SERVER, (b"Content-Type", b"application/octet-stream")],
+            &body,
+        );
+    }
+    ex.respond_with(200, &[SERVER, (b"Content-Type", b"text/plain")], b"OK")
+}
+
+fn main() {
+    let mut addr = String::from("127.0.0.1:8080");
+    let mut format = None;
+    let mut args = std::env::args().skip(1);
+    while let Some(arg) = args.next() {
+        match (arg.as_str(), args.next()) {
+            ("--addr", Some(a)) => addr = a,
+            ("--format", Some(f)) if f == "garden" || f == "probe" => format = Some(f),
+            _ => format = Some(String::new()),
+        }
+    }
+    let garden_format = match format.as_deref() {
+        Some("garden") => true,
+        Some("probe") => false,
+        _ => {
+            eprintln!("usage: echo [--addr ADDR] --format garden|probe");
+            exit(2);
+        }
+    };
+    let server = match Server::bind(&addr) {
+        Ok(s) => s,
+        Err(e) => {
+            eprintln!("echo: cannot listen on {addr}: {e}");
+            exit(2);
+        }
+    };
+    let local = server.local_addr().map_or(addr, |a| a.to_string());
+    println!("listening on http://{local}");
+    let _ = std::io::stdout().flush();
+    let served = if garden_format {
+        server.serve(garden)
+    } else {
+        server.serve(probe)
+    };
+    if let Err(e) = served {
+        eprintln!("echo: {e}");
+        exit(1);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn base64_vectors() {
+        // RFC 4648 §10.
+        for (raw, enc) in [
+            ("", ""),
+            ("f", "Zg=="),
+            ("fo", "Zm8="),
+            ("foo", "Zm9v"),
+            ("foob", "Zm9vYg=="),
+            ("fooba", "Zm9vYmE="),
+            ("foobar", "Zm9vYmFy"),
+        ] {
+            let mut out = Vec::new();
+            super::base64(raw.as_bytes(), &mut out);
+            assert_eq!(out, enc.as_bytes());
+        }
+    }
+}

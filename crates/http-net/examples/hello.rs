@@ -1,0 +1,104 @@
+//! The README's first command: `cargo run --release --example hello`.
+//!
+//! Serves `127.0.0.1:8080` (`--addr ADDR` to change it; port 0 picks a free
+//! one) and prints `listening on http://ADDR` with the real address:
+//! - `GET /plaintext` → `Hello, World!` (`text/plain`)
+//! - `GET /json` → `{"message":"Hello, World!"}` (`application/json`)
+//! - `GET /` → a small HTML page
+//! - other paths → `404`; methods other than `GET` and `HEAD` on these paths → `405`.
+//!
+//! Every response carries `Server` and `Date`.
+
+use std::io::Write;
+use std::process::exit;
+
+use http_net::conn::Response;
+use http_net::{Error, Exchange, Server};
+
+const PAGE: &[u8] = b"<!DOCTYPE html>
+<html lang=\"en\">
+<head><meta charset=\"utf-8\"><title>http-net</title></head>
+<body>
+<h1 id=\"greeting\">Hello, World!</h1>
+<p>Served by the http-net <code>hello</code> example.</p>
+</body>
+</html>
+";
+
+struct Answers {
+    plain: Response,
+    json: Response,
+    html: Response,
+    not_found: Response,
+    not_allowed: Response,
+}
+
+fn answers() -> Result<Answers, http_net::conn::LocalError> {
+    let server: (&[u8], &[u8]) = (b"Server", b"http-net");
+    Ok(Answers {
+        plain: Response::new(200, &[server, (b"Content-Type", b"text/plain")])?,
+        json: Response::new(200, &[server, (b"Content-Type", b"application/json")])?,
+        html: Response::new(
+            200,
+            &[server, (b"Content-Type", b"text/html; charset=utf-8")],
+        )?,
+        not_found: Response::new(404, &[server, (b"Content-Type", b"text/plain")])?,
+        not_allowed: Response::new(
+            405,
+            &[
+                server,
+                (b"Content-Type", b"text/plain"),
+                (b"Allow", b"GET, HEAD"),
+            ],
+        )?,
+    })
+}
+
+fn handle(a: &Answers, ex: &mut Exchange<'_>) -> Result<(), Error> {
+    use http_net::head::Method;
+    let (ok, body): (&Response, &[u8]) = match ex.path() {
+        b"/plaintext" => (&a.plain, b"Hello, World!"),
+        b"/json" => (&a.json, br#"{"message":"Hello, World!"}"#),
+        b"/" => (&a.html, PAGE),
+        _ => return ex.respond(&a.not_found, b"Not Found\n"),
+    };
+    match ex.method() {
+        Method::Get | Method::Head => ex.respond(ok, body),
+        _ => ex.respond(&a.not_allowed, b"Method Not Allowed\n"),
+    }
+}
+
+fn main() {
+    let mut addr = String::from("127.0.0.1:8080");
+    let mut args = std::env::args().skip(1);
+    while let Some(arg) = args.next() {
+        match (arg.as_str(), args.next()) {
+            ("--addr", Some(a)) => addr = a,
+            _ => {
+                eprintln!("usage: hello [--addr ADDR]");
+                exit(2);
+            }
+        }
+    }
+    let a = match answers() {
+        Ok(a) => a,
+        Err(e) => {
+            eprintln!("hello: {e:?}");
+            exit(1);
+        }
+    };
+    let server = match Server::bind(&addr) {
+        Ok(s) => s,
+        Err(e) => {
+            eprintln!("hello: cannot listen on {addr}: {e}");
+            exit(2);
+        }
+    };
+    let local = server.local_addr().map_or(addr, |a| a.to_string());
+    println!("listening on http://{local}");
+    let _ = std::io::stdout().flush();
+    if let Err(e) = server.serve(move |ex: &mut Exchange<'_>| handle(&a, ex)) {
+        eprintln!("hello: {e}");
+        exit(1);
+    }
+}

@@ -1,0 +1,515 @@
+//! The blocking server against hostile and broken peers, in process, over
+//! loopback: slowloris, the connection limit, resets, peers that never read,
+//! huge heads, panicking handlers, graceful shutdown.
+
+mod support;
+
+use std::io::{ErrorKind, Read, Write};
+use std::net::{SocketAddr, TcpStream};
+use std::sync::mpsc;
+use std::thread::{self, JoinHandle};
+use std::time::{Duration, Instant};
+
+use http_net::conn::BodyLength;
+use http_net::io::{ServerBuilder, ShutdownHandle};
+use http_net::{Error, Exchange, Server};
+use support::*;
+
+/// A running in-process server; stopped (and checked to stop) when dropped.
+struct Running {
+    addr: SocketAddr,
+    stop: ShutdownHandle,
+    thread: Option<JoinHandle<std::io::Result<()>>>,
+}
+
+impl Running {
+    fn start<H: http_net::io::Handler>(builder: ServerBuilder, handler: H) -> Running {
+        let server = builder.bind("127.0.0.1:0").expect("bind");
+        let addr = server.local_addr().unwrap();
+        let stop = server.handle();
+        let thread = Some(thread::spawn(move || server.serve(handler)));
+        Running { addr, stop, thread }
+    }
+
+    /// Stops the server; returns how long `serve` took to return.
+    fn stop(&mut self) -> Duration {
+        let t0 = Instant::now();
+        self.stop.shutdown();
+        if let Some(t) = self.thread.take() {
+            let deadline = Instant::now() + Duration::from_secs(20);
+            while !t.is_finished() {
+                assert!(
+                    Instant::now() < deadline,
+                    "serve did not return after shutdown"
+                );
+                thread::sleep(Duration::from_millis(10));
+            }
+            t.join().expect("serve panicked").expect("serve failed");
+        }
+        t0.elapsed()
+    }
+}
+
+impl Drop for Running {
+    fn drop(&mut self) {
+        if self.thread.is_some() && !thread::panicking() {
+            self.stop();
+        } else {
+            self.stop.shutdown();
+        }
+    }
+}
+
+fn plain(ex: &mut Exchange<'_>) -> Result<(), Error> {
+    ex.respond_with(200, &[(b"Content-Type", b"text/plain")], b"ok")
+}
+
+const GET: &[u8] = b"GET / HTTP/1.1\r\nHost: a\r\n\r\n";
+
+#[test]
+fn keep_alive_and_pipelining() {
+    let srv = Running::start(Server::builder(), plain);
+    let mut s = connect(srv.addr);
+    for _ in 0..3 {
+        let (head, body) = roundtrip(&mut s, GET);
+        assert!(head.starts_with("HTTP/1.1 200 OK\r\n"), "{head}");
+        assert!(head.contains("\r\nDate: "), "{head}");
+        assert_eq!(body, b"ok");
+    }
+    s.write_all(&GET.repeat(5)).unwrap();
+    for _ in 0..5 {
+        let (head, body) = read_response(&mut s);
+        assert!(head.starts_with("HTTP/1.1 200"), "{head}");
+        assert_eq!(body, b"ok");
+    }
+}
+
+#[test]
+fn slowloris_is_cut_off_while_others_are_served() {
+    let _heavy = heavy();
+    let srv = Running::start(
+        Server::builder()
+            .max_connections(400)
+            .head_timeout(Duration::from_secs(2))
+            .thread_stack_size(64 * 1024),
+        plain,
+    );
+    let mut slow: Vec<TcpStream> = (0..200).map(|_| connect(srv.addr)).collect();
+    let start = Instant::now();
+    let head = b"GET / HTTP/1.1\r\nHost: a\r\nX-Slow: ";
+    let mut sent = 0;
+    // One byte a second to each slow connection, while a normal client is
+    // answered within a second each time.
+    let mut normal_latencies = Vec::new();
+    while start.elapsed() < Duration::from_millis(3500) {
+        if start.elapsed() >= Duration::from_secs(sent as u64) && sent < head.len() {
+            for s in &mut slow {
+                let _ = s.write_all(&head[sent..sent + 1]);
+            }
+            sent += 1;
+        }
+        let t0 = Instant::now();
+        let mut c = connect(srv.addr);
+        let (h, _) = roundtrip(&mut c, GET);
+        assert!(h.starts_with("HTTP/1.1 200"), "{h}");
+        normal_latencies.push(t0.elapsed());
+        thread::sleep(Duration::from_millis(100));
+    }
+    let worst = normal_latencies.iter().max().unwrap();
+    assert!(
+        *worst < Duration::from_secs(1),
+        "a normal client waited {worst:?}"
+    );
+    // Every slow connection got 408 and was closed.
+    for s in &mut slow {
+        s.set_read_timeout(Some(Duration::from_secs(3))).unwrap();
+        let got = read_to_close(s);
+        assert!(
+            got.starts_with(b"HTTP/1.1 408 "),
+            "{:?}",
+            String::from_utf8_lossy(&got)
+        );
+    }
+}
+
+#[test]
+fn connection_limit_answers_503() {
+    let _heavy = heavy();
+    let srv = Running::start(Server::builder().max_connections(4), plain);
+    let mut held: Vec<TcpStream> = (0..4).map(|_| connect(srv.addr)).collect();
+    for s in &mut held {
+        let (h, _) = roundtrip(s, GET);
+        assert!(h.starts_with("HTTP/1.1 200"));
+    }
+    let mut over = connect(srv.addr);
+    let _ = over.write_all(GET);
+    let got = read_to_close(&mut over);
+    assert!(
+        got.starts_with(b"HTTP/1.1 503 "),
+        "{:?}",
+        String::from_utf8_lossy(&got)
+    );
+    // Freeing one connection lets the next one in.
+    drop(held.pop());
+    let deadline = Instant::now() + Duration::from_secs(5);
+    loop {
+        let mut s = connect(srv.addr);
+        s.write_all(GET).unwrap();
+        let got = read_to_close_or_first(&mut s);
+        if got.starts_with(b"HTTP/1.1 200") {
+            break;
+        }
+        assert!(
+            Instant::now() < deadline,
+            "no slot freed: {:?}",
+            String::from_utf8_lossy(&got)
+        );
+        thread::sleep(Duration::from_millis(50));
+    }
+}
+
+/// Reads one response head (or what came before the close).
+fn read_to_close_or_first(s: &mut TcpStream) -> Vec<u8> {
+    let mut v = Vec::new();
+    let mut buf = [0u8; 1024];
+    while !v.windows(4).any(|w| w == b"\r\n\r\n") {
+        match s.read(&mut buf) {
+            Ok(0) | Err(_) => break,
+            Ok(n) => v.extend_from_slice(&buf[..n]),
+        }
+    }
+    v
+}
+
+#[test]
+fn reset_mid_body_leaves_the_server_serving() {
+    let (tx, rx) = mpsc::channel();
+    let tx = std::sync::Mutex::new(tx);
+    let srv = Running::start(Server::builder(), move |ex: &mut Exchange<'_>| {
+        if ex.path() == b"/upload" {
+            let mut sink = Vec::new();
+            let r = ex.body().read_to_end(&mut sink);
+            let _ = tx.lock().unwrap().send(r.map_err(|e| e.kind()));
+        }
+        plain(ex)
+    });
+    let mut s = connect(srv.addr);
+    s.write_all(b"POST /upload HTTP/1.1\r\nHost: a\r\nContent-Length: 1000000\r\nExpect: 100-continue\r\n\r\n")
+        .unwrap();
+    // Wait for 100 Continue, send part of the body, then leave unread bytes
+    // (a second 100? no: the response is not sent yet) and close with a reset.
+    let mut buf = [0u8; 25];
+    s.read_exact(&mut buf).unwrap();
+    assert_eq!(&buf, b"HTTP/1.1 100 Continue\r\n\r\n");
+    s.write_all(&[b'x'; 10_000]).unwrap();
+    thread::sleep(Duration::from_millis(100));
+    // Unread data in our receive buffer makes close() send RST: have the
+    // server send nothing more, so close abruptly via shutdown + drop.
+    s.shutdown(std::net::Shutdown::Both).unwrap();
+    drop(s);
+    let outcome = rx
+        .recv_timeout(Duration::from_secs(5))
+        .expect("handler saw nothing");
+    assert!(outcome.is_err(), "a cut body read as complete");
+    // The server goes on.
+    let mut c = connect(srv.addr);
+    let (h, _) = roundtrip(&mut c, GET);
+    assert!(h.starts_with("HTTP/1.1 200"));
+}
+
+#[test]
+fn a_peer_that_never_reads_is_bounded() {
+    let _heavy = heavy();
+    let body = vec![b'z'; 64 * 1024];
+    let srv = Running::start(
+        Server::builder().write_timeout(Duration::from_secs(1)),
+        move |ex: &mut Exchange<'_>| ex.respond_with(200, &[], &body),
+    );
+    let before = rss();
+    let mut s = connect(srv.addr);
+    s.set_write_timeout(Some(Duration::from_secs(3))).unwrap();
+    let chunk = GET.repeat(1000);
+    let start = Instant::now();
+    let mut sent = 0usize;
+    let mut peak = before;
+    // Pipeline requests and never read: the server must stop reading once
+    // its output is backed up, and drop us after its write timeout.
+    while start.elapsed() < Duration::from_secs(10) {
+        match s.write(&chunk) {
+            Ok(n) => sent += n,
+            Err(_) => break,
+        }
+        peak = peak.max(rss());
+    }
+    peak = peak.max(rss());
+    let grew = peak.saturating_sub(before);
+    eprintln!("sent {sent} bytes of requests; RSS grew by {grew} bytes");
+    assert!(
+        grew < 32 * 1024 * 1024,
+        "server memory grew by {grew} bytes"
+    );
+    assert!(
+        start.elapsed() < Duration::from_secs(10),
+        "the server never gave up on the peer"
+    );
+}
+
+#[test]
+fn huge_head_gets_431_then_close() {
+    let srv = Running::start(Server::builder(), plain);
+    let mut s = connect(srv.addr);
+    let mut w = s.try_clone().unwrap();
+    let writer = thread::spawn(move || {
+        let mut block = b"GET / HTTP/1.1\r\nHost: a\r\nX-Big: ".to_vec();
+        block.extend(std::iter::repeat_n(b'a', 1024 * 1024));
+        let _ = w.write_all(&block);
+    });
+    let got = read_to_close(&mut s);
+    assert!(
+        got.starts_with(b"HTTP/1.1 431 "),
+        "{:?}",
+        String::from_utf8_lossy(&got[..got.len().min(200)])
+    );
+    writer.join().unwrap();
+}
+
+#[test]
+fn handler_panic_answers_500_and_the_server_goes_on() {
+    let srv = Running::start(Server::builder(), |ex: &mut Exchange<'_>| {
+        if ex.path() == b"/panic" {
+            panic!("handler panicked on purpose");
+        }
+        plain(ex)
+    });
+    let mut s = connect(srv.addr);
+    s.write_all(b"GET /panic HTTP/1.1\r\nHost: a\r\n\r\n")
+        .unwrap();
+    let got = read_to_close(&mut s);
+    assert!(
+        got.starts_with(b"HTTP/1.1 500 "),
+        "{:?}",
+        String::from_utf8_lossy(&got)
+    );
+    let mut c = connect(srv.addr);
+    assert!(roundtrip(&mut c, GET).0.starts_with("HTTP/1.1 200"));
+}
+
+#[test]
+fn no_answer_is_500() {
+    let srv = Running::start(Server::builder(), |_: &mut Exchange<'_>| Ok(()));
+    let mut s = connect(srv.addr);
+    s.write_all(GET).unwrap();
+    let got = read_to_close(&mut s);
+    assert!(
+        got.starts_with(b"HTTP/1.1 500 "),
+        "{:?}",
+        String::from_utf8_lossy(&got)
+    );
+}
+
+#[test]
+fn expect_100_continue_is_sent_on_first_read() {
+    let srv = Running::start(Server::builder(), |ex: &mut Exchange<'_>| {
+        let mut body = Vec::new();
+        ex.body().read_to_end(&mut body)?;
+        ex.respond_with(200, &[], &body)
+    });
+    let mut s = connect(srv.addr);
+    s.write_all(b"PUT /x HTTP/1.1\r\nHost: a\r\nContent-Length: 5\r\nExpect: 100-continue\r\n\r\n")
+        .unwrap();
+    let mut buf = [0u8; 25];
+    s.read_exact(&mut buf).unwrap();
+    assert_eq!(&buf, b"HTTP/1.1 100 Continue\r\n\r\n");
+    s.write_all(b"hello").unwrap();
+    let (h, body) = read_response(&mut s);
+    assert!(h.starts_with("HTTP/1.1 200"), "{h}");
+    assert_eq!(body, b"hello");
+}
+
+#[test]
+fn streamed_and_large_bodies() {
+    let big = noise(3 * 1024 * 1024, 9);
+    let big2 = big.clone();
+    let srv = Running::start(Server::builder(), move |ex: &mut Exchange<'_>| {
+        match ex.path() {
+            b"/big" => ex.respond_with(200, &[], &big2),
+            _ => {
+                ex.send_head(
+                    200,
+                    &[(b"Content-Type", b"text/plain")],
+                    BodyLength::Streamed,
+                )?;
+                for i in 0..100 {
+                    ex.send_data(format!("line {i}\n").as_bytes())?;
+                }
+                ex.send_end(&[])
+            }
+        }
+    });
+    let client = http_net::Client::new();
+    let mut r = client.get(&format!("http://{}/big", srv.addr)).unwrap();
+    assert!(r.read_body(8 << 20).unwrap() == big);
+    let mut r = client.get(&format!("http://{}/stream", srv.addr)).unwrap();
+    assert_eq!(r.field(b"transfer-encoding"), Some(&b"chunked"[..]));
+    let text = String::from_utf8(r.read_body(1 << 20).unwrap()).unwrap();
+    assert_eq!(text.lines().count(), 100);
+    assert!(text.ends_with("line 99\n"));
+}
+
+#[test]
+fn upgrade_hands_over_the_stream_and_buffered_bytes() {
+    let srv = Running::start(Server::builder(), |ex: &mut Exchange<'_>| {
+        if ex.field(b"upgrade") != Some(b"echo") {
+            return plain(ex);
+        }
+        ex.send_head(
+            101,
+            &[(b"Upgrade", b"echo"), (b"Connection", b"Upgrade")],
+            BodyLength::Empty,
+        )?;
+        ex.send_end(&[])?;
+        let mut up = ex.upgrade()?;
+        let mut buf = [0u8; 1024];
+        loop {
+            let n = up.read(&mut buf)?;
+            if n == 0 {
+                return Ok(());
+            }
+            up.write_all(&buf[..n])?;
+        }
+    });
+    let mut s = connect(srv.addr);
+    s.write_all(
+        b"GET /ws HTTP/1.1\r\nHost: a\r\nUpgrade: echo\r\nConnection: Upgrade\r\n\r\nEARLY",
+    )
+    .unwrap();
+    let mut got = Vec::new();
+    let mut buf = [0u8; 256];
+    while !got.ends_with(b"EARLY") {
+        let n = s.read(&mut buf).unwrap();
+        assert!(n > 0, "closed: {:?}", String::from_utf8_lossy(&got));
+        got.extend_from_slice(&buf[..n]);
+    }
+    assert!(
+        got.starts_with(b"HTTP/1.1 101 "),
+        "{:?}",
+        String::from_utf8_lossy(&got)
+    );
+    s.write_all(b"LATER").unwrap();
+    let mut later = [0u8; 5];
+    s.read_exact(&mut later).unwrap();
+    assert_eq!(&later, b"LATER");
+}
+
+#[test]
+fn graceful_shutdown_finishes_requests_in_flight() {
+    let _heavy = heavy();
+    let mut srv = Running::start(Server::builder(), |ex: &mut Exchange<'_>| {
+        if ex.path() == b"/slow" {
+            thread::sleep(Duration::from_millis(400));
+        }
+        plain(ex)
+    });
+    let addr = srv.addr;
+    // An idle keep-alive connection.
+    let mut idle = connect(addr);
+    assert!(roundtrip(&mut idle, GET).0.starts_with("HTTP/1.1 200"));
+    // Three requests in flight.
+    let clients: Vec<_> = (0..3)
+        .map(|_| {
+            thread::spawn(move || {
+                let mut s = connect(addr);
+                s.write_all(b"GET /slow HTTP/1.1\r\nHost: a\r\n\r\n")
+                    .unwrap();
+                let (head, body) = read_response(&mut s);
+                let closed = matches!(s.read(&mut [0u8; 1]), Ok(0));
+                (head, body, closed)
+            })
+        })
+        .collect();
+    thread::sleep(Duration::from_millis(150));
+    let took = srv.stop();
+    assert!(took < Duration::from_secs(3), "shutdown took {took:?}");
+    for c in clients {
+        let (head, body, closed) = c.join().unwrap();
+        assert!(head.starts_with("HTTP/1.1 200"), "{head}");
+        assert!(
+            head.to_ascii_lowercase().contains("connection: close"),
+            "{head}"
+        );
+        assert_eq!(body, b"ok");
+        assert!(closed, "connection left open after the last response");
+    }
+    // The idle connection was closed, and nobody listens any more.
+    idle.set_read_timeout(Some(Duration::from_secs(2))).unwrap();
+    assert!(
+        matches!(idle.read(&mut [0u8; 1]), Ok(0)),
+        "idle connection not closed"
+    );
+    match TcpStream::connect_timeout(&addr, Duration::from_secs(1)) {
+        Err(e) => assert_eq!(e.kind(), ErrorKind::ConnectionRefused),
+        Ok(mut s) => assert!(read_to_close(&mut s).is_empty()),
+    }
+}
+
+#[test]
+fn idle_timeout_closes_quietly_and_head_deadline_answers_408() {
+    let srv = Running::start(
+        Server::builder()
+            .idle_timeout(Duration::from_millis(300))
+            .head_timeout(Duration::from_millis(500)),
+        plain,
+    );
+    let mut idle = connect(srv.addr);
+    let t0 = Instant::now();
+    assert!(read_to_close(&mut idle).is_empty());
+    assert!(t0.elapsed() < Duration::from_secs(3));
+    let mut partial = connect(srv.addr);
+    partial.write_all(b"GET / HTTP/1.1\r\nHo").unwrap();
+    let got = read_to_close(&mut partial);
+    assert!(
+        got.starts_with(b"HTTP/1.1 408 "),
+        "{:?}",
+        String::from_utf8_lossy(&got)
+    );
+}
+
+#[test]
+fn client_reuses_connections_and_reports_bad_responses() {
+    let ports = std::sync::Arc::new(std::sync::Mutex::new(std::collections::HashSet::new()));
+    let p2 = std::sync::Arc::clone(&ports);
+    let srv = Running::start(Server::builder(), move |ex: &mut Exchange<'_>| {
+        if let Some(peer) = ex.peer_addr() {
+            p2.lock().unwrap().insert(peer.port());
+        }
+        plain(ex)
+    });
+    let client = http_net::Client::new();
+    for _ in 0..5 {
+        let mut r = client.get(&format!("http://{}/", srv.addr)).unwrap();
+        assert_eq!(r.read_body(100).unwrap(), b"ok");
+    }
+    assert_eq!(
+        ports.lock().unwrap().len(),
+        1,
+        "the client did not reuse its connection"
+    );
+
+    // A silent server: the read timeout fires.
+    let l = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
+    let addr = l.local_addr().unwrap();
+    let quiet = thread::spawn(move || {
+        let (s, _) = l.accept().unwrap();
+        thread::sleep(Duration::from_millis(800));
+        drop(s);
+    });
+    let client = http_net::Client::builder()
+        .read_timeout(Duration::from_millis(200))
+        .build();
+    let e = client.get(&format!("http://{addr}/")).unwrap_err();
+    assert!(
+        matches!(e, Error::Timeout(http_net::io::Stage::Head)),
+        "{e:?}"
+    );
+    quiet.join().unwrap();
+}

@@ -1,0 +1,71 @@
+//! The memory an idle keep-alive connection costs the server: 1,000 of them,
+//! measured as the growth of this process's resident set (VmRSS).
+//! Alone in its test binary so that no other test moves the figure.
+
+mod support;
+
+use std::net::TcpStream;
+use std::thread;
+use std::time::{Duration, Instant};
+
+use http_net::{Error, Exchange, Server};
+use support::*;
+
+#[test]
+fn thousand_idle_connections_fit_a_bounded_figure() {
+    let n = 1000;
+    let server = Server::builder()
+        .max_connections(n + 24)
+        .idle_timeout(Duration::from_secs(120))
+        .bind("127.0.0.1:0")
+        .unwrap();
+    let addr = server.local_addr().unwrap();
+    let stop = server.handle();
+    let serving = thread::spawn(move || {
+        server.serve(|ex: &mut Exchange<'_>| -> Result<(), Error> {
+            ex.respond_with(200, &[], b"ok")
+        })
+    });
+    // Warm up: one connection through its whole life.
+    {
+        let mut s = connect(addr);
+        let _ = roundtrip(&mut s, b"GET / HTTP/1.1\r\nHost: a\r\n\r\n");
+    }
+    thread::sleep(Duration::from_millis(200));
+    let before = rss();
+    let mut conns: Vec<TcpStream> = Vec::with_capacity(n);
+    for _ in 0..n {
+        let mut s = connect(addr);
+        let (head, _) = roundtrip(&mut s, b"GET / HTTP/1.1\r\nHost: a\r\n\r\n");
+        assert!(head.starts_with("HTTP/1.1 200"), "{head}");
+        conns.push(s);
+    }
+    thread::sleep(Duration::from_millis(500));
+    let after = rss();
+    let per_conn = after.saturating_sub(before) / n as u64;
+    let threads = std::fs::read_to_string("/proc/self/status")
+        .unwrap_or_default()
+        .lines()
+        .find_map(|l| l.strip_prefix("Threads:").map(|v| v.trim().to_string()))
+        .unwrap_or_default();
+    eprintln!(
+        "{n} idle connections: VmRSS {before} -> {after} bytes, {per_conn} bytes per connection, {threads} threads"
+    );
+    assert!(
+        per_conn < 256 * 1024,
+        "{per_conn} bytes per idle connection"
+    );
+    // Graceful shutdown closes all of them promptly.
+    let t0 = Instant::now();
+    stop.shutdown();
+    while !serving.is_finished() {
+        assert!(
+            t0.elapsed() < Duration::from_secs(20),
+            "shutdown hung with {n} idle connections"
+        );
+        thread::sleep(Duration::from_millis(20));
+    }
+    serving.join().unwrap().unwrap();
+    eprintln!("shutdown with {n} idle connections took {:?}", t0.elapsed());
+    drop(conns);
+}

@@ -1,0 +1,262 @@
+//! Shared helpers of the real-peer tests: starting the examples, finding
+//! external programs, raw sockets with timeouts, one heavy test at a time.
+#![allow(dead_code)]
+
+use std::io::{BufRead, BufReader, Read, Write};
+use std::net::{SocketAddr, TcpListener, TcpStream};
+use std::path::{Path, PathBuf};
+use std::process::{Child, Command, Stdio};
+use std::sync::{Mutex, MutexGuard};
+use std::time::{Duration, Instant};
+
+/// Heavy tests (load, browsers, hundreds of sockets) take this lock so that
+/// they never overlap within a test binary.
+pub fn heavy() -> MutexGuard<'static, ()> {
+    static HEAVY: Mutex<()> = Mutex::new(());
+    match HEAVY.lock() {
+        Ok(g) => g,
+        Err(p) => p.into_inner(),
+    }
+}
+
+/// Whether `prog` can be run. When it cannot: with
+/// `HTTP_NET_REQUIRE_PEERS=1` the test fails; otherwise it prints a note and
+/// the caller skips.
+pub fn have(prog: &str) -> bool {
+    let found = Command::new("sh")
+        .arg("-c")
+        .arg(format!("command -v {prog}"))
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .status()
+        .is_ok_and(|s| s.success());
+    if !found {
+        if std::env::var("HTTP_NET_REQUIRE_PEERS").as_deref() == Ok("1") {
+            panic!("{prog} is required (HTTP_NET_REQUIRE_PEERS=1) but was not found");
+        }
+        eprintln!(
+            "note: skipping: {prog} not found (set HTTP_NET_REQUIRE_PEERS=1 to fail instead)"
+        );
+    }
+    found
+}
+
+/// The target directory's profile folder (`target/debug`) of this test binary.
+fn profile_dir() -> PathBuf {
+    let exe = std::env::current_exe().expect("current_exe");
+    // target/debug/deps/<test>-<hash>
+    exe.parent()
+        .and_then(Path::parent)
+        .expect("profile dir")
+        .to_path_buf()
+}
+
+/// The path of an example binary, building it if `cargo test` did not.
+pub fn example(name: &str) -> PathBuf {
+    static BUILD: Mutex<()> = Mutex::new(());
+    let dir = profile_dir();
+    let path = dir.join("examples").join(name);
+    if path.exists() {
+        return path;
+    }
+    let _g = BUILD.lock();
+    if !path.exists() {
+        let cargo = std::env::var("CARGO").unwrap_or_else(|_| "cargo".into());
+        let target = dir.parent().expect("target dir");
+        let mut cmd = Command::new(cargo);
+        cmd.args(["build", "-p", "http-net", "--example", name, "--target-dir"])
+            .arg(target);
+        if dir.file_name().is_some_and(|n| n == "release") {
+            cmd.arg("--release");
+        }
+        let st = cmd.status().expect("cargo build --example");
+        assert!(st.success(), "building example {name} failed");
+    }
+    path
+}
+
+/// A child process killed when dropped.
+pub struct Proc {
+    pub child: Child,
+}
+
+impl Drop for Proc {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+/// Starts an example server on a free port and waits (at most 20 s) for its
+/// `listening on http://ADDR` line.
+pub fn start_example(name: &str, args: &[&str]) -> (Proc, SocketAddr) {
+    let mut child = Command::new(example(name))
+        .args(["--addr", "127.0.0.1:0"])
+        .args(args)
+        .stdout(Stdio::piped())
+        .stderr(Stdio::inherit())
+        .spawn()
+        .expect("start example");
+    let stdout = child.stdout.take().expect("stdout");
+    let proc = Proc { child };
+    let (tx, rx) = std::sync::mpsc::channel();
+    std::thread::spawn(move || {
+        let mut line = String::new();
+        let _ = BufReader::new(stdout).read_line(&mut line);
+        let _ = tx.send(line);
+    });
+    let line = rx
+        .recv_timeout(Duration::from_secs(20))
+        .expect("example did not print its address");
+    let addr = line
+        .trim()
+        .strip_prefix("listening on http://")
+        .unwrap_or_else(|| panic!("unexpected first line {line:?}"))
+        .parse()
+        .expect("address");
+    (proc, addr)
+}
+
+/// Runs a command with a time bound; returns (exit code, stdout, stderr).
+pub fn run(cmd: &mut Command, limit: Duration) -> (Option<i32>, Vec<u8>, Vec<u8>) {
+    let mut child = cmd
+        .stdin(Stdio::null())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap_or_else(|e| panic!("cannot run {cmd:?}: {e}"));
+    let mut out = child.stdout.take().expect("stdout");
+    let mut err = child.stderr.take().expect("stderr");
+    let t_out = std::thread::spawn(move || {
+        let mut v = Vec::new();
+        let _ = out.read_to_end(&mut v);
+        v
+    });
+    let t_err = std::thread::spawn(move || {
+        let mut v = Vec::new();
+        let _ = err.read_to_end(&mut v);
+        v
+    });
+    let deadline = Instant::now() + limit;
+    let status = loop {
+        if let Some(st) = child.try_wait().expect("wait") {
+            break st;
+        }
+        if Instant::now() >= deadline {
+            let _ = child.kill();
+            let _ = child.wait();
+            panic!("{cmd:?} did not finish within {limit:?}");
+        }
+        std::thread::sleep(Duration::from_millis(20));
+    };
+    (
+        status.code(),
+        t_out.join().unwrap_or_default(),
+        t_err.join().unwrap_or_default(),
+    )
+}
+
+/// A free loopback port (bound then released).
+pub fn free_port() -> u16 {
+    TcpListener::bind("127.0.0.1:0")
+        .unwrap()
+        .local_addr()
+        .unwrap()
+        .port()
+}
+
+/// A connection with read and write timeouts.
+pub fn connect(addr: SocketAddr) -> TcpStream {
+    let s = TcpStream::connect_timeout(&addr, Duration::from_secs(5)).expect("connect");
+    s.set_read_timeout(Some(Duration::from_secs(10))).unwrap();
+    s.set_write_timeout(Some(Duration::from_secs(10))).unwrap();
+    s
+}
+
+/// Reads until the peer closes (or the read timeout); returns what came.
+pub fn read_to_close(s: &mut TcpStream) -> Vec<u8> {
+    let mut v = Vec::new();
+    let mut buf = [0u8; 16384];
+    loop {
+        match s.read(&mut buf) {
+            Ok(0) | Err(_) => return v,
+            Ok(n) => v.extend_from_slice(&buf[..n]),
+        }
+    }
+}
+
+/// Reads one response with a `Content-Length` body; returns (head, body).
+pub fn read_response(s: &mut TcpStream) -> (String, Vec<u8>) {
+    let mut buf = Vec::new();
+    let mut byte = [0u8; 1];
+    while !buf.ends_with(b"\r\n\r\n") {
+        match s.read(&mut byte) {
+            Ok(1) => buf.push(byte[0]),
+            _ => panic!(
+                "connection ended inside a head: {:?}",
+                String::from_utf8_lossy(&buf)
+            ),
+        }
+    }
+    let head = String::from_utf8_lossy(&buf).into_owned();
+    let len = head
+        .lines()
+        .find_map(|l| {
+            let (n, v) = l.split_once(':')?;
+            n.eq_ignore_ascii_case("content-length")
+                .then(|| v.trim().parse::<usize>().ok())?
+        })
+        .unwrap_or(0);
+    let mut body = vec![0u8; len];
+    s.read_exact(&mut body).expect("body");
+    (head, body)
+}
+
+/// Sends `req` and reads one response.
+pub fn roundtrip(s: &mut TcpStream, req: &[u8]) -> (String, Vec<u8>) {
+    s.write_all(req).expect("write request");
+    read_response(s)
+}
+
+/// VmRSS of this process, in bytes.
+pub fn rss() -> u64 {
+    let status = std::fs::read_to_string("/proc/self/status").unwrap_or_default();
+    status
+        .lines()
+        .find_map(|l| l.strip_prefix("VmRSS:"))
+        .and_then(|v| v.trim().trim_end_matches("kB").trim().parse::<u64>().ok())
+        .map_or(0, |kb| kb * 1024)
+}
+
+/// A fresh temporary directory (removed when dropped).
+pub struct TempDir(pub PathBuf);
+
+impl TempDir {
+    pub fn new(tag: &str) -> TempDir {
+        static N: std::sync::atomic::AtomicU32 = std::sync::atomic::AtomicU32::new(0);
+        let n = N.fetch_add(1, std::sync::atomic::Ordering::SeqCst);
+        let p = std::env::temp_dir().join(format!("http-net-{tag}-{}-{n}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&p);
+        std::fs::create_dir_all(&p).expect("temp dir");
+        TempDir(p)
+    }
+}
+
+impl Drop for TempDir {
+    fn drop(&mut self) {
+        let _ = std::fs::remove_dir_all(&self.0);
+    }
+}
+
+/// Deterministic pseudo-random bytes.
+pub fn noise(len: usize, seed: u64) -> Vec<u8> {
+    let mut x = seed | 1;
+    (0..len)
+        .map(|_| {
+            x ^= x << 13;
+            x ^= x >> 7;
+            x ^= x << 17;
+            (x >> 24) as u8
+        })
+        .collect()
+}
