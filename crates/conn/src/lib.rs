@@ -16,6 +16,10 @@
 //!    [`Placement::AfterOutput`], the caller's body bytes go right after it;
 //! 5. [`ServerConn::should_close`] and [`ServerConn::phase`] tell the adapter
 //!    when to close and which timeout applies.
+//!
+//! Both connections are explicit state machines: a read half and a write
+//! half each, every move checked against one table (`docs/arch/conn.md`
+//! prints them).
 #![no_std]
 #![forbid(unsafe_code)]
 #![deny(missing_docs)]
@@ -25,10 +29,15 @@ extern crate alloc;
 mod client;
 mod config;
 mod error;
+mod inbuf;
 mod response;
 mod server;
+mod state;
+mod status;
+mod validate;
+mod writer;
 
-pub use client::{ClientConn, ClientEvent, ResponseView};
+pub use client::{ClientConn, ClientEvent, ResponseView, MAX_PIPELINED};
 pub use config::Config;
 pub use error::{Error, LocalError, RemoteError};
 pub use response::{BodyLength, Placement, Response};

@@ -1,31 +1,72 @@
 use alloc::vec::Vec;
 
+use crate::status::write_status_line;
+use crate::validate::is_reason;
+use crate::writer::{write_fields, CallerFields};
 use crate::{FieldPair, LocalError};
 
 /// A response head built once, validated once, and reused across requests
 /// (the fastest way to answer). The connection adds `Content-Length`,
 /// `Connection` and `Date` when it sends it.
 ///
+/// A whole exchange answered with a prebuilt response:
+///
 /// ```
-/// use http_net_conn::Response;
+/// use http_net_conn::{Config, Response, ServerConn, ServerEvent};
+///
 /// let ok = Response::new(200, &[(b"Content-Type", b"text/plain")]).unwrap();
 /// assert_eq!(ok.status(), 200);
+///
+/// let mut conn = ServerConn::new(Config::DEFAULT);
+/// conn.recv(b"GET / HTTP/1.1\r\nHost: a\r\n\r\n");
+/// assert!(matches!(conn.poll_event(), Ok(ServerEvent::Request(_))));
+/// assert!(matches!(conn.poll_event(), Ok(ServerEvent::End(_))));
+/// conn.responder().respond(&ok, b"hello").unwrap();
+/// assert_eq!(
+///     conn.output(),
+///     b"HTTP/1.1 200 OK\r\nContent-Type: text/plain\r\nContent-Length: 5\r\n\r\nhello"
+/// );
 /// ```
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Response {
     status: u16,
     /// Status line and field lines, each ending in CR LF; no final empty line.
     head: Vec<u8>,
+    /// What the fields say about the connection (close, date, upgrade).
+    facts: CallerFields,
 }
 
 impl Response {
-    /// Builds and validates a response head with the standard reason phrase.
-    /// `Content-Length` and `Transfer-Encoding` may not be among `fields`:
-    /// the connection frames the body it is given.
+    /// Builds and validates a response head with the standard reason phrase
+    /// (an empty one for an unregistered code). `Content-Length` and
+    /// `Transfer-Encoding` may not be among `fields`: the connection frames
+    /// the body it is given.
     pub fn new(status: u16, fields: &[FieldPair<'_>]) -> Result<Response, LocalError> {
-        let _ = fields;
-        let _ = status;
-        todo!("issue 4")
+        Response::build(status, None, fields)
+    }
+
+    /// Builds a response head with a reason phrase of the caller's: HTAB, SP,
+    /// visible ASCII and obs-text only (RFC 9112 §4), so no response can be
+    /// split through it.
+    pub fn with_reason(status: u16, reason: &[u8], fields: &[FieldPair<'_>]) -> Result<Response, LocalError> {
+        if !is_reason(reason) {
+            return Err(LocalError::InvalidReason);
+        }
+        Response::build(status, Some(reason), fields)
+    }
+
+    fn build(status: u16, reason: Option<&[u8]>, fields: &[FieldPair<'_>]) -> Result<Response, LocalError> {
+        if !(100..=999).contains(&status) {
+            return Err(LocalError::InvalidStatus);
+        }
+        let mut head = Vec::new();
+        write_status_line(&mut head, status, reason);
+        let facts = write_fields(&mut head, fields)?;
+        if facts.has_framing() {
+            return Err(LocalError::ConflictingFraming);
+        }
+        head.shrink_to_fit();
+        Ok(Response { status, head, facts })
     }
 
     /// The status code.
@@ -36,6 +77,10 @@ impl Response {
     /// The validated status line and field lines.
     pub fn head_bytes(&self) -> &[u8] {
         &self.head
+    }
+
+    pub(crate) fn facts(&self) -> &CallerFields {
+        &self.facts
     }
 }
 
@@ -56,6 +101,28 @@ pub enum BodyLength {
 pub enum Placement {
     /// Copied into the output buffer (or nothing to send).
     Queued,
-    /// Not copied: the caller sends them right after the current output.
+    /// Not copied: the caller sends them right after the current output
+    /// (write [`output`](crate::ServerConn::output), then the body, then
+    /// report the output with `consume_output`; bytes queued by later commands
+    /// are held back until then).
     AfterOutput,
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn built_once_and_validated() {
+        let r = Response::new(404, &[(b"X", b"y")]).unwrap();
+        assert_eq!(r.head_bytes(), b"HTTP/1.1 404 Not Found\r\nX: y\r\n");
+        let r = Response::with_reason(299, b"Odd", &[]).unwrap();
+        assert_eq!(r.head_bytes(), b"HTTP/1.1 299 Odd\r\n");
+        assert_eq!(Response::new(99, &[]), Err(LocalError::InvalidStatus));
+        assert_eq!(Response::new(1000, &[]), Err(LocalError::InvalidStatus));
+        assert_eq!(Response::new(200, &[(b"Content-Length", b"5")]), Err(LocalError::ConflictingFraming));
+        assert_eq!(Response::new(200, &[(b"transfer-encoding", b"chunked")]), Err(LocalError::ConflictingFraming));
+        assert_eq!(Response::new(200, &[(b"X", b"x\r\nSet-Cookie: evil=1")]), Err(LocalError::InvalidFieldValue));
+        assert_eq!(Response::with_reason(200, b"OK\r\nSet-Cookie: x=y", &[]), Err(LocalError::InvalidReason));
+    }
 }

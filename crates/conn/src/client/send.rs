@@ -1,0 +1,139 @@
+//! The sending half of the client: request heads with validated method,
+//! target and fields, and the request body.
+
+use http_net_head::Method;
+
+use super::{ClientConn, ReqMeta, WriteState, MAX_PIPELINED};
+use crate::state::{client_write, CWriteEv};
+use crate::validate::{is_target, is_token};
+use crate::writer::{write_content_length, write_fields, CallerFields, Encoder};
+use crate::{BodyLength, Error, FieldPair, LocalError, Placement};
+
+impl ClientConn {
+    /// Writes a request head (HTTP/1.1). The method must be a token and the
+    /// target a valid request-target for it; `fields` must include exactly one
+    /// valid `Host`. `Content-Length` or `Transfer-Encoding: chunked` is
+    /// written from `body` (a caller's own must agree with it). The body
+    /// follows with [`send_data`](ClientConn::send_data) and
+    /// [`send_end`](ClientConn::send_end); with [`BodyLength::Empty`] the
+    /// request is complete at once.
+    pub fn send_request(
+        &mut self,
+        method: &[u8],
+        target: &[u8],
+        fields: &[FieldPair<'_>],
+        body: BodyLength,
+    ) -> Result<(), Error> {
+        if client_write(self.write.kind(), CWriteEv::Head).is_none() || self.must_close || self.failed {
+            return Err(LocalError::WrongState.into());
+        }
+        if self.queue.len() >= MAX_PIPELINED || self.queue.back().is_some_and(|r| r.upgrade || r.close || r.method == Method::Connect) {
+            return Err(LocalError::PipelineFull.into());
+        }
+        if !is_token(method) || !is_target(method, target) {
+            return Err(LocalError::InvalidRequestLine.into());
+        }
+        let kind = Method::from_bytes(method);
+        let buf = self.out.buf();
+        let start = buf.len();
+        buf.extend_from_slice(method);
+        buf.push(b' ');
+        buf.extend_from_slice(target);
+        buf.extend_from_slice(b" HTTP/1.1\r\n");
+        let checked = write_fields(buf, fields).and_then(|facts| framing(kind, body, &facts).map(|enc| (facts, enc)));
+        let (facts, (enc, frame)) = match checked {
+            Ok(ok) => ok,
+            Err(e) => {
+                buf.truncate(start);
+                return Err(e.into());
+            }
+        };
+        match frame {
+            Some(n) => write_content_length(buf, n),
+            None if enc == Encoder::Chunked && facts.transfer_encoding == 0 => {
+                buf.extend_from_slice(b"Transfer-Encoding: chunked\r\n");
+            }
+            None => {}
+        }
+        buf.extend_from_slice(b"\r\n");
+        let upgrade = facts.upgrade && facts.connection_upgrade;
+        self.queue.push_back(ReqMeta { method: kind, upgrade, close: facts.close });
+        self.move_write(CWriteEv::Head, WriteState::Body(enc));
+        if body == BodyLength::Empty {
+            self.move_write(CWriteEv::End, WriteState::Idle);
+        }
+        Ok(())
+    }
+
+    /// Sends body bytes of the current request (copied up to
+    /// [`COPY_LIMIT`](crate::COPY_LIMIT), otherwise left to the caller:
+    /// [`Placement::AfterOutput`]).
+    pub fn send_data(&mut self, data: &[u8]) -> Result<Placement, Error> {
+        if client_write(self.write.kind(), CWriteEv::Data).is_none() {
+            return Err(LocalError::WrongState.into());
+        }
+        match &mut self.write {
+            WriteState::Body(enc) => Ok(enc.data(&mut self.out, data)?),
+            _ => Err(LocalError::WrongState.into()),
+        }
+    }
+
+    /// Ends the current request, with trailers if it is chunked. A no-op
+    /// without trailers when no request body is in progress. Ending a
+    /// `Content-Length` body early is refused and the connection closes.
+    pub fn send_end(&mut self, trailers: &[FieldPair<'_>]) -> Result<(), Error> {
+        match self.write {
+            WriteState::Idle if trailers.is_empty() => Ok(()),
+            WriteState::Body(enc) => match enc.end(&mut self.out, trailers) {
+                Ok(()) => {
+                    self.move_write(CWriteEv::End, WriteState::Idle);
+                    Ok(())
+                }
+                Err(LocalError::BodyUnderrun) => {
+                    self.close();
+                    Err(LocalError::BodyUnderrun.into())
+                }
+                Err(e) => Err(e.into()),
+            },
+            _ => Err(LocalError::WrongState.into()),
+        }
+    }
+}
+
+/// The encoder and the `Content-Length` to write for a request body; checks
+/// the caller's own framing fields and `Host`.
+fn framing(method: Method, body: BodyLength, facts: &CallerFields) -> Result<(Encoder, Option<u64>), LocalError> {
+    if facts.host != 1 || facts.bad_host {
+        return Err(LocalError::InvalidHost);
+    }
+    // A CONNECT request has no content (RFC 9110 §9.3.6).
+    if method == Method::Connect && body != BodyLength::Empty {
+        return Err(LocalError::ConflictingFraming);
+    }
+    if facts.transfer_encoding > 0 && !(facts.te_chunked && body == BodyLength::Streamed) {
+        return Err(LocalError::ConflictingFraming);
+    }
+    if let Some(cl) = facts.content_length {
+        let ok = match body {
+            BodyLength::Empty => cl == 0,
+            BodyLength::Known(n) => cl == n,
+            BodyLength::Streamed => false,
+        };
+        if !ok {
+            return Err(LocalError::ConflictingFraming);
+        }
+    }
+    let own_length = facts.content_length.is_none();
+    Ok(match body {
+        // Methods that define content get an explicit zero (RFC 9110 §8.6).
+        BodyLength::Empty => {
+            let defines_content = !matches!(
+                method,
+                Method::Get | Method::Head | Method::Delete | Method::Options | Method::Trace | Method::Connect
+            );
+            (Encoder::Length(0), (own_length && defines_content).then_some(0))
+        }
+        BodyLength::Known(n) => (Encoder::Length(n), own_length.then_some(n)),
+        BodyLength::Streamed => (Encoder::Chunked, None),
+    })
+}

@@ -1,0 +1,552 @@
+//! The server connection: bytes in, request events out; answers in (through
+//! the [`Responder`]), bytes out.
+
+mod exchange;
+mod responder;
+mod view;
+
+use alloc::vec;
+use alloc::vec::Vec;
+use core::fmt::{self, Write as _};
+use core::ops::Range;
+
+use http_net_framing::{request_body, BodyKind, ChunkedDecoder, LengthDecoder};
+use http_net_head::{Field, Method, RequestHead, RequestParser, Status, Version};
+
+use crate::inbuf::{Held, InBuf};
+use crate::state::{SRead, SReadEv, SWrite, SWriteEv};
+use crate::status::{reason, write_status_line};
+use crate::validate::trim_ows;
+use crate::writer::{write_content_length, Output};
+use crate::{Config, Error, RemoteError, COPY_LIMIT};
+use exchange::{Decoder, Exchange, ReadState, ReqInfo, WriteState};
+
+pub use responder::Responder;
+pub use view::{Phase, RequestView, ServerEvent, Trailers};
+
+/// The input half: buffer, parser, field storage, and the current head.
+#[derive(Debug)]
+struct Input {
+    buf: InBuf,
+    parser: RequestParser,
+    fields: Vec<Field>,
+    trailers: Vec<Field>,
+    head: Option<RequestHead>,
+    head_at: usize,
+    body: BodyKind,
+}
+
+impl Input {
+    fn view(&self) -> Option<RequestView<'_>> {
+        let head = self.head.as_ref()?;
+        let buf = self.buf.bytes().get(self.head_at..self.head_at + head.len)?;
+        Some(RequestView::new(buf, head, &self.fields, self.body))
+    }
+}
+
+/// What one step of `poll_event` found, as plain data (the borrowed event is
+/// built from it afterwards).
+#[derive(Clone, Debug, PartialEq, Eq)]
+enum Ev {
+    Request,
+    Data(Range<usize>),
+    End { base: usize, count: usize },
+    Switched,
+    NeedInput,
+    Paused,
+    Closed,
+}
+
+/// A Sans-IO HTTP/1.1 server connection.
+///
+/// Buffers are allocated once, in [`new`](ServerConn::new). The caller
+/// feeds bytes in, polls events, answers through the [`Responder`], and
+/// writes [`output`](ServerConn::output) to the peer:
+///
+/// ```
+/// use http_net_conn::{BodyLength, Config, ServerConn, ServerEvent};
+///
+/// let mut conn = ServerConn::new(Config::DEFAULT);
+/// conn.recv(b"POST /echo HTTP/1.1\r\nHost: a\r\nContent-Length: 5\r\n\r\nhello");
+/// let mut body = Vec::new();
+/// loop {
+///     match conn.poll_event().unwrap() {
+///         ServerEvent::Request(req) => assert_eq!(req.target(), b"/echo"),
+///         ServerEvent::Data(bytes) => body.extend_from_slice(bytes),
+///         ServerEvent::End(_) => break,
+///         other => panic!("unexpected {other:?}"),
+///     }
+/// }
+/// let mut res = conn.responder();
+/// res.send_head(200, &[(b"Content-Type", b"text/plain")], BodyLength::Known(5)).unwrap();
+/// res.send_data(&body).unwrap();
+/// res.send_end(&[]).unwrap();
+/// assert_eq!(
+///     conn.output(),
+///     b"HTTP/1.1 200 OK\r\nContent-Type: text/plain\r\nContent-Length: 5\r\n\r\nhello"
+/// );
+/// let n = conn.output().len();
+/// conn.consume_output(n);
+/// assert!(!conn.should_close());
+/// assert!(matches!(conn.poll_event(), Ok(ServerEvent::NeedInput)));
+/// ```
+#[derive(Debug)]
+pub struct ServerConn {
+    input: Input,
+    ex: Exchange,
+    out: Output,
+}
+
+impl ServerConn {
+    /// A connection with its buffers allocated once, here: the input buffer
+    /// holds a whole head plus [`Config::read_chunk`] bytes; field storage for
+    /// the head and for trailers holds `max_fields` each.
+    pub fn new(config: Config) -> ServerConn {
+        let head = config.head_limits();
+        let input = Input {
+            buf: InBuf::new(head.max_head_bytes(), config.read_chunk()),
+            parser: RequestParser::new(head),
+            fields: vec![Field::default(); head.max_fields()],
+            trailers: vec![Field::default(); head.max_fields()],
+            head: None,
+            head_at: 0,
+            body: BodyKind::None,
+        };
+        ServerConn { input, ex: Exchange::new(config), out: Output::new(2 * COPY_LIMIT) }
+    }
+
+    /// The configuration.
+    pub fn config(&self) -> &Config {
+        &self.ex.config
+    }
+
+    fn held(&self) -> Held {
+        match (&self.input.head, self.ex.req_alive) {
+            (Some(h), true) => Some((self.input.head_at, h.len)),
+            _ => None,
+        }
+    }
+
+    fn takes_input(&self) -> bool {
+        !self.ex.failed && !matches!(self.ex.read.kind(), SRead::Closed | SRead::Switched)
+    }
+
+    /// Free space to read peer bytes into (compacting the buffer first if
+    /// less than one read is free); empty while the connection will not take
+    /// input (closed, switched, or draining after an error: then read into a
+    /// scratch buffer and discard).
+    pub fn spare_mut(&mut self) -> &mut [u8] {
+        if !self.takes_input() {
+            return &mut [];
+        }
+        let held = self.held();
+        if self.input.buf.make_room(held) {
+            if held.is_some() {
+                self.input.head_at = 0;
+            } else {
+                self.ex.head_dirty = false;
+            }
+        }
+        self.input.buf.spare()
+    }
+
+    /// Reports `n` bytes written into [`spare_mut`](ServerConn::spare_mut).
+    pub fn commit(&mut self, n: usize) {
+        if self.takes_input() {
+            self.input.buf.commit(n);
+        }
+    }
+
+    /// Copies as much of `bytes` as fits into the input buffer; returns how many.
+    pub fn recv(&mut self, bytes: &[u8]) -> usize {
+        let spare = self.spare_mut();
+        let n = spare.len().min(bytes.len());
+        spare[..n].copy_from_slice(&bytes[..n]);
+        self.commit(n);
+        n
+    }
+
+    /// The peer closed its sending side.
+    pub fn recv_eof(&mut self) {
+        self.input.buf.eof = true;
+    }
+
+    /// The next event. A malformed request yields `Err(Error::Remote(_))` once,
+    /// with the matching error response queued in the output; the connection
+    /// is then [`Phase::Draining`] and yields [`ServerEvent::Closed`].
+    pub fn poll_event(&mut self) -> Result<ServerEvent<'_>, Error> {
+        self.wipe();
+        let ev = loop {
+            if let Some(ev) = self.step()? {
+                break ev;
+            }
+        };
+        Ok(match ev {
+            Ev::Request => match self.input.view() {
+                Some(view) => ServerEvent::Request(view),
+                None => ServerEvent::NeedInput,
+            },
+            Ev::Data(range) => ServerEvent::Data(self.input.buf.bytes().get(range).unwrap_or(&[])),
+            Ev::End { count: 0, .. } => ServerEvent::End(Trailers::EMPTY),
+            Ev::End { base, count } => {
+                let buf = self.input.buf.bytes().get(base..).unwrap_or(&[]);
+                ServerEvent::End(Trailers::new(buf, self.input.trailers.get(..count).unwrap_or(&[])))
+            }
+            Ev::Switched => ServerEvent::Switched(self.input.buf.unread()),
+            Ev::NeedInput => ServerEvent::NeedInput,
+            Ev::Paused => ServerEvent::Paused,
+            Ev::Closed => ServerEvent::Closed,
+        })
+    }
+
+    /// Zeroes consumed input when wiping is on.
+    fn wipe(&mut self) {
+        if self.ex.head_dirty {
+            self.ex.head_dirty = false;
+            if let Some(h) = &self.input.head {
+                self.input.buf.wipe_region(self.input.head_at, h.len);
+            }
+        }
+        let held = self.held();
+        self.input.buf.wipe_consumed(held);
+    }
+
+    /// One move of the read side; `None` when it moved without an event.
+    fn step(&mut self) -> Result<Option<Ev>, Error> {
+        match self.ex.read.kind() {
+            SRead::Closed => Ok(Some(Ev::Closed)),
+            SRead::Switched => Ok(Some(Ev::Switched)),
+            SRead::Done => Ok(self.after_request()),
+            SRead::Idle => self.read_head(),
+            SRead::Body => self.read_body(),
+            SRead::Drain => self.drain(),
+        }
+    }
+
+    /// The request is read: wait for the response, then the next request.
+    fn after_request(&mut self) -> Option<Ev> {
+        match self.ex.write.kind() {
+            SWrite::Done if self.ex.must_close || self.ex.close_requested => {
+                self.ex.close();
+                Some(Ev::Closed)
+            }
+            SWrite::Done => {
+                self.ex.move_read(SReadEv::Cycle, ReadState::Idle);
+                self.ex.move_write(SWriteEv::Cycle, WriteState::Idle);
+                None
+            }
+            SWrite::Switched => {
+                self.ex.move_read(SReadEv::Switch, ReadState::Switched);
+                Some(Ev::Switched)
+            }
+            _ => Some(Ev::Paused),
+        }
+    }
+
+    fn read_head(&mut self) -> Result<Option<Ev>, Error> {
+        if self.ex.close_requested {
+            self.ex.close();
+            return Ok(Some(Ev::Closed));
+        }
+        if self.out.queued() > self.ex.config.output_high_water() {
+            return Ok(Some(Ev::Paused));
+        }
+        if !self.input.buf.has_unread() {
+            if self.input.buf.eof {
+                self.ex.close();
+                return Ok(Some(Ev::Closed));
+            }
+            return Ok(Some(Ev::NeedInput));
+        }
+        let input = &mut self.input;
+        match input.parser.parse(input.buf.unread(), &mut input.fields) {
+            Ok(Status::Partial) if self.input.buf.eof => Err(self.fail(RemoteError::UnexpectedEof)),
+            Ok(Status::Partial) if self.input.buf.is_stuck(None) => {
+                Err(self.fail(RemoteError::Head(http_net_head::Error::HeadTooLarge)))
+            }
+            Ok(Status::Partial) => Ok(Some(Ev::NeedInput)),
+            Ok(Status::Complete(head)) => self.start_request(head),
+            Err(e) => Err(self.fail(RemoteError::Head(e))),
+        }
+    }
+
+    /// A request head was parsed: decide its framing, persistence,
+    /// expectation and upgrade, and surface it.
+    fn start_request(&mut self, head: RequestHead) -> Result<Option<Ev>, Error> {
+        let config = self.ex.config;
+        let hb = self.input.buf.unread();
+        let fields = self.input.fields.get(..head.field_count).unwrap_or(&[]);
+        let kind = match request_body(head.version, &head.facts, fields, hb, &config.body_limits()) {
+            Ok(kind) => kind,
+            Err(e) => return Err(self.fail(RemoteError::Framing(e))),
+        };
+        if head.method == Method::Connect && !matches!(kind, BodyKind::None | BodyKind::Length(0)) {
+            return Err(self.fail(RemoteError::ConnectWithContent));
+        }
+        let http11 = head.version == Version::Http11;
+        let facts = head.facts;
+        let mut expects_continue = false;
+        if http11 && !facts.expect.is_empty() {
+            // Every member of every `Expect` line must be 100-continue (RFC 9110 §10.1.1).
+            let ok = facts.expect.values(b"expect", fields, hb).all(|v| {
+                let v = v.get(hb);
+                !trim_ows(v).is_empty() && v.split(|&b| b == b',').all(|m| trim_ows(m).eq_ignore_ascii_case(b"100-continue"))
+            });
+            if !ok {
+                return Err(self.fail(RemoteError::UnsupportedExpectation));
+            }
+            expects_continue = true;
+        }
+        let conn = facts.connection;
+        let keep_alive = if http11 { !conn.close() } else { conn.keep_alive() && !conn.close() };
+        self.ex.req = ReqInfo {
+            version: head.version,
+            method: head.method,
+            keep_alive,
+            expects_continue,
+            continue_sent: false,
+            upgrade_offered: http11 && !facts.upgrade.is_empty() && conn.upgrade(),
+        };
+        self.ex.must_close |= !keep_alive;
+        let dec = match kind {
+            BodyKind::Length(n) if n > 0 => Decoder::Length(LengthDecoder::new(n)),
+            BodyKind::Chunked => {
+                // Trailers count in the head limits, with the head itself.
+                let room = config.head_limits().max_head_bytes().saturating_sub(head.len);
+                Decoder::Chunked(ChunkedDecoder::new(
+                    config.body_limits(),
+                    config.head_limits().with_max_head_bytes(room),
+                ))
+            }
+            _ => Decoder::EMPTY,
+        };
+        self.input.head_at = self.input.buf.pos;
+        self.input.buf.pos += head.len;
+        self.input.head = Some(head);
+        self.input.body = kind;
+        self.input.parser.reset();
+        self.ex.req_alive = true;
+        self.ex.move_read(SReadEv::Head, ReadState::Body(dec));
+        self.ex.move_write(SWriteEv::Request, WriteState::Waiting);
+        Ok(Some(Ev::Request))
+    }
+
+    fn read_body(&mut self) -> Result<Option<Ev>, Error> {
+        let ReadState::Body(dec) = &mut self.ex.read else {
+            return Ok(None);
+        };
+        let start = self.input.buf.pos;
+        let (consumed, data, done, trailers) = match dec {
+            Decoder::Finished { base, count } => {
+                let ev = Ev::End { base: *base, count: *count };
+                self.ex.move_read(SReadEv::End, ReadState::Done);
+                // After a 101 or a 2xx to CONNECT, `Switched` stands for the end.
+                let switched = self.ex.write.kind() == SWrite::Switched;
+                return Ok(if switched { None } else { Some(ev) });
+            }
+            Decoder::Length(d) => {
+                let step = d.decode(self.input.buf.unread());
+                (step.consumed, step.data, step.done, 0)
+            }
+            Decoder::Chunked(c) => match c.decode(self.input.buf.unread(), &mut self.input.trailers) {
+                Ok(step) => (step.consumed, step.data, step.done, step.trailers.map_or(0, |t| t.field_count)),
+                Err(e) => return Err(self.fail(RemoteError::Framing(e))),
+            },
+        };
+        self.input.buf.pos += consumed;
+        if done {
+            *dec = Decoder::Finished { base: start, count: trailers };
+        }
+        if !data.is_empty() {
+            Ok(Some(Ev::Data(start + data.start..start + data.end)))
+        } else if done || consumed > 0 {
+            Ok(None)
+        } else if self.input.buf.eof {
+            Err(self.fail(RemoteError::UnexpectedEof))
+        } else if self.input.buf.is_stuck(self.held()) {
+            Err(self.fail(RemoteError::Head(http_net_head::Error::HeadTooLarge)))
+        } else {
+            Ok(Some(Ev::NeedInput))
+        }
+    }
+
+    /// Discards the rest of a body whose response is complete (C64, C66, C67).
+    fn drain(&mut self) -> Result<Option<Ev>, Error> {
+        let ReadState::Drain { dec, left } = &mut self.ex.read else {
+            return Ok(None);
+        };
+        let (consumed, done) = match dec {
+            Decoder::Finished { .. } => (0, true),
+            Decoder::Length(d) => {
+                let step = d.decode(self.input.buf.unread());
+                (step.consumed, step.done)
+            }
+            Decoder::Chunked(c) => match c.decode(self.input.buf.unread(), &mut self.input.trailers) {
+                Ok(step) => (step.consumed, step.done),
+                Err(e) => {
+                    self.ex.close();
+                    self.ex.failed = true;
+                    return Err(Error::Remote(RemoteError::Framing(e)));
+                }
+            },
+        };
+        if consumed as u64 > *left {
+            // Past the drain bound: close after the response.
+            self.ex.close();
+            return Ok(Some(Ev::Closed));
+        }
+        *left -= consumed as u64;
+        self.input.buf.pos += consumed;
+        if done {
+            self.ex.move_read(SReadEv::Drained, ReadState::Done);
+            Ok(None)
+        } else if consumed > 0 {
+            Ok(None)
+        } else if self.input.buf.eof || self.input.buf.is_stuck(None) {
+            self.ex.close();
+            Ok(Some(Ev::Closed))
+        } else {
+            Ok(Some(Ev::NeedInput))
+        }
+    }
+
+    /// A peer error: queue the error response if no answer has started,
+    /// then read and send nothing more.
+    fn fail(&mut self, e: RemoteError) -> Error {
+        if matches!(self.ex.write.kind(), SWrite::Idle | SWrite::Waiting) {
+            queue_error_response(&mut self.out, e, self.ex.date.as_ref());
+        }
+        self.ex.close();
+        self.ex.failed = true;
+        Error::Remote(e)
+    }
+
+    /// The current request, from its head until the response is complete.
+    pub fn request(&self) -> Option<RequestView<'_>> {
+        if self.ex.req_alive {
+            self.input.view()
+        } else {
+            None
+        }
+    }
+
+    /// The current request and the answering half, borrowed together.
+    pub fn parts(&mut self) -> (Option<RequestView<'_>>, Responder<'_>) {
+        let view = if self.ex.req_alive { self.input.view() } else { None };
+        (view, Responder { ex: &mut self.ex, out: &mut self.out })
+    }
+
+    /// The answering half alone.
+    pub fn responder(&mut self) -> Responder<'_> {
+        self.parts().1
+    }
+
+    /// Sets the 29-byte IMF-fixdate written as `Date` in every response head
+    /// (the adapter formats it at most once a second).
+    pub fn set_date(&mut self, date: &[u8; 29]) {
+        self.ex.date = Some(*date);
+    }
+
+    /// Zero consumed input and sent output from now on.
+    pub fn set_wipe(&mut self, wipe: bool) {
+        self.input.buf.set_wipe(wipe);
+        self.out.set_wipe(wipe);
+    }
+
+    /// Bytes waiting to be sent (up to where a body left to the caller goes:
+    /// see [`Placement::AfterOutput`](crate::Placement::AfterOutput)).
+    pub fn output(&self) -> &[u8] {
+        self.out.pending()
+    }
+
+    /// Reports that the first `n` bytes of [`output`](ServerConn::output) were sent.
+    pub fn consume_output(&mut self, n: usize) {
+        self.out.consume(n);
+    }
+
+    /// Every output byte queued and not yet reported sent, including bytes
+    /// held back behind a body left to the caller.
+    pub fn output_queued(&self) -> usize {
+        self.out.queued()
+    }
+
+    /// What the connection is waiting for.
+    pub fn phase(&self) -> Phase {
+        if self.ex.failed {
+            return Phase::Draining;
+        }
+        let between = if self.input.buf.has_unread() { Phase::Head } else { Phase::Idle };
+        match self.ex.read.kind() {
+            SRead::Closed => Phase::Closed,
+            SRead::Switched => Phase::Switched,
+            SRead::Idle if self.ex.close_requested => Phase::Closed,
+            SRead::Idle => between,
+            SRead::Body if matches!(self.ex.read, ReadState::Body(Decoder::Finished { .. })) => Phase::Responding,
+            SRead::Body | SRead::Drain => Phase::Body,
+            SRead::Done => match self.ex.write.kind() {
+                SWrite::Done if self.ex.must_close || self.ex.close_requested => Phase::Closed,
+                SWrite::Done => between,
+                SWrite::Switched => Phase::Switched,
+                _ => Phase::Responding,
+            },
+        }
+    }
+
+    /// Whether the connection must close once the output is sent (decided
+    /// after every message: `Connection: close`, HTTP/1.0 without keep-alive,
+    /// an error, an unread body past the drain bound, a close-delimited answer,
+    /// a switch to another protocol).
+    pub fn should_close(&self) -> bool {
+        self.ex.must_close
+            || self.ex.close_requested
+            || self.ex.failed
+            || matches!(self.ex.read.kind(), SRead::Closed | SRead::Switched)
+    }
+
+    /// Asks the connection to close after the current response (graceful
+    /// shutdown: `Connection: close` is added to it, or the idle connection closes).
+    pub fn close_after_response(&mut self) {
+        self.ex.close_requested = true;
+    }
+}
+
+/// Queues the error response of a peer error: its status, a short text body,
+/// `Connection: close` (RFC 9112 §9.6).
+fn queue_error_response(out: &mut Output, e: RemoteError, date: Option<&[u8; 29]>) {
+    let status = e.status();
+    let mut text = Text { buf: [0; 256], len: 0 };
+    let _ = writeln!(text, "{} {}: {}", status, reason(status).unwrap_or("Error"), e);
+    let buf = out.buf();
+    write_status_line(buf, status, None);
+    buf.extend_from_slice(b"Content-Type: text/plain; charset=utf-8\r\n");
+    write_content_length(buf, text.len as u64);
+    buf.extend_from_slice(b"Connection: close\r\n");
+    if let Some(date) = date {
+        buf.extend_from_slice(b"Date: ");
+        buf.extend_from_slice(date);
+        buf.extend_from_slice(b"\r\n");
+    }
+    buf.extend_from_slice(b"\r\n");
+    buf.extend_from_slice(&text.buf[..text.len]);
+}
+
+/// A fixed buffer that keeps whole characters up to its size.
+struct Text {
+    buf: [u8; 256],
+    len: usize,
+}
+
+impl fmt::Write for Text {
+    fn write_str(&mut self, s: &str) -> fmt::Result {
+        for ch in s.chars() {
+            let mut tmp = [0u8; 4];
+            let bytes = ch.encode_utf8(&mut tmp).as_bytes();
+            if self.len + bytes.len() > self.buf.len() {
+                return Ok(());
+            }
+            self.buf[self.len..self.len + bytes.len()].copy_from_slice(bytes);
+            self.len += bytes.len();
+        }
+        Ok(())
+    }
+}

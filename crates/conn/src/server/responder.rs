@@ -1,0 +1,290 @@
+//! The answering half of a server connection: informational responses, the
+//! final head (prebuilt or with borrowed fields), the body and its end. Every
+//! command is checked against the write-half table before anything is
+//! queued, and a refused command leaves the output as it was.
+
+use http_net_head::{Method, Version};
+
+use super::exchange::{Decoder, Exchange, ReadState, WriteState};
+use crate::state::SWriteEv;
+use crate::status::write_status_line;
+use crate::writer::{write_content_length, write_fields, CallerFields, Encoder, Output};
+use crate::{BodyLength, Error, FieldPair, LocalError, Placement, Response};
+
+/// The answering half of a server connection, usable while the request is
+/// borrowed (see [`ServerConn::parts`](crate::ServerConn::parts)).
+#[derive(Debug)]
+pub struct Responder<'a> {
+    pub(super) ex: &'a mut Exchange,
+    pub(super) out: &'a mut Output,
+}
+
+/// Where the final head comes from.
+#[derive(Clone, Copy)]
+enum HeadSrc<'r> {
+    Prebuilt(&'r Response),
+    Borrowed(&'r [FieldPair<'r>]),
+}
+
+/// The framing field the connection writes.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Frame {
+    None,
+    Length(u64),
+    Chunked,
+}
+
+impl Responder<'_> {
+    /// Queues `100 Continue` (never to an HTTP/1.0 peer: then a no-op; also
+    /// a no-op when it was already sent).
+    pub fn send_continue(&mut self) -> Result<(), Error> {
+        self.ex.check_write(SWriteEv::Info)?;
+        if self.ex.req.version == Version::Http10 || self.ex.req.continue_sent {
+            return Ok(());
+        }
+        self.out.buf().extend_from_slice(b"HTTP/1.1 100 Continue\r\n\r\n");
+        self.ex.req.continue_sent = true;
+        Ok(())
+    }
+
+    /// Queues an informational (1xx) response with fields, e.g. `103 Early
+    /// Hints` (never to an HTTP/1.0 peer: then a no-op once the fields are
+    /// validated).
+    pub fn send_informational(&mut self, status: u16, fields: &[FieldPair<'_>]) -> Result<(), Error> {
+        if !(100..=199).contains(&status) || status == 101 {
+            return Err(LocalError::NotInformational.into());
+        }
+        self.ex.check_write(SWriteEv::Info)?;
+        let buf = self.out.buf();
+        let start = buf.len();
+        write_status_line(buf, status, None);
+        let facts = write_fields(buf, fields).inspect_err(|_| buf.truncate(start))?;
+        if facts.has_framing() {
+            buf.truncate(start);
+            return Err(LocalError::ConflictingFraming.into());
+        }
+        if self.ex.req.version == Version::Http10 {
+            buf.truncate(start);
+            return Ok(());
+        }
+        buf.extend_from_slice(b"\r\n");
+        self.ex.req.continue_sent |= status == 100;
+        self.ex.move_write(SWriteEv::Info, WriteState::Waiting);
+        Ok(())
+    }
+
+    /// Answers with a prebuilt response and a whole body. `Content-Length` is
+    /// written for it; no body leaves for HEAD, 1xx, 204 or 304.
+    pub fn respond(&mut self, response: &Response, body: &[u8]) -> Result<Placement, Error> {
+        self.final_head(response.status(), HeadSrc::Prebuilt(response), BodyLength::Known(body.len() as u64))?;
+        if !matches!(self.ex.write, WriteState::Body(_)) {
+            return Ok(Placement::Queued); // a switch: no body
+        }
+        let placement = self.send_data(body)?;
+        self.send_end(&[])?;
+        Ok(placement)
+    }
+
+    /// Answers with a prebuilt response whose body of `len` bytes the caller
+    /// sends itself (e.g. from a file): `Content-Length: len` is written and
+    /// the response is complete. With [`Placement::AfterOutput`] the caller
+    /// sends exactly `len` bytes right after the output; with
+    /// [`Placement::Queued`] no body may leave (HEAD, 204, 304).
+    pub fn respond_head_only(&mut self, response: &Response, len: u64) -> Result<Placement, Error> {
+        self.final_head(response.status(), HeadSrc::Prebuilt(response), BodyLength::Known(len))?;
+        if !matches!(self.ex.write, WriteState::Body(_)) {
+            return Ok(Placement::Queued);
+        }
+        let placement = self.send_data_direct(len)?;
+        self.send_end(&[])?;
+        Ok(placement)
+    }
+
+    /// Writes a response head with borrowed fields, validated on this call;
+    /// the body follows with [`send_data`](Responder::send_data) and
+    /// [`send_end`](Responder::send_end). With [`BodyLength::Empty`] the
+    /// response is complete at once. A `101` (to a request that offered an
+    /// upgrade) or a 2xx to CONNECT hands the connection over.
+    pub fn send_head(&mut self, status: u16, fields: &[FieldPair<'_>], body: BodyLength) -> Result<(), Error> {
+        self.final_head(status, HeadSrc::Borrowed(fields), body)
+    }
+
+    /// Sends body bytes of the current response (copied up to
+    /// [`COPY_LIMIT`](crate::COPY_LIMIT), otherwise left to the caller).
+    pub fn send_data(&mut self, data: &[u8]) -> Result<Placement, Error> {
+        self.ex.check_write(SWriteEv::Data)?;
+        match &mut self.ex.write {
+            WriteState::Body(enc) => Ok(enc.data(self.out, data)?),
+            _ => Err(LocalError::WrongState.into()),
+        }
+    }
+
+    /// Counts `len` body bytes of a `Content-Length` response that the caller
+    /// sends itself right after the output (a head-only answer).
+    pub fn send_data_direct(&mut self, len: u64) -> Result<Placement, Error> {
+        match &mut self.ex.write {
+            WriteState::Body(enc) => {
+                let drop = matches!(enc, Encoder::Drop(_));
+                enc.direct(self.out, len)?;
+                Ok(if drop || len == 0 { Placement::Queued } else { Placement::AfterOutput })
+            }
+            _ => Err(LocalError::WrongState.into()),
+        }
+    }
+
+    /// Ends the current response, with trailers if it is chunked (trailers
+    /// are dropped for a close-delimited or bodiless response). A no-op
+    /// without trailers when the response is already complete. Ending a
+    /// `Content-Length` body early is refused and the connection closes.
+    pub fn send_end(&mut self, trailers: &[FieldPair<'_>]) -> Result<(), Error> {
+        match self.ex.write {
+            WriteState::Done if trailers.is_empty() => Ok(()),
+            WriteState::Body(enc) => match enc.end(self.out, trailers) {
+                Ok(()) => {
+                    self.ex.must_close |= enc == Encoder::Close;
+                    self.ex.answered(SWriteEv::End, WriteState::Done);
+                    Ok(())
+                }
+                Err(LocalError::BodyUnderrun) => {
+                    // The peer was promised more bytes: never reuse (C117).
+                    self.ex.close();
+                    Err(LocalError::BodyUnderrun.into())
+                }
+                Err(e) => Err(e.into()),
+            },
+            _ => Err(LocalError::WrongState.into()),
+        }
+    }
+
+    /// Queues the final head.
+    fn final_head(&mut self, status: u16, src: HeadSrc<'_>, body: BodyLength) -> Result<(), Error> {
+        self.ex.check_write(SWriteEv::Head)?;
+        if !(100..=999).contains(&status) {
+            return Err(LocalError::InvalidStatus.into());
+        }
+        let req = self.ex.req;
+        let switch = match status {
+            101 if req.upgrade_offered => true,
+            101 => return Err(LocalError::UpgradeNotOffered.into()),
+            100..=199 => return Err(LocalError::InformationalAsFinal.into()),
+            200..=299 => req.method == Method::Connect,
+            _ => false,
+        };
+        let start = self.out.buf().len();
+        let caller = match src {
+            HeadSrc::Prebuilt(r) => {
+                self.out.buf().extend_from_slice(r.head_bytes());
+                *r.facts()
+            }
+            HeadSrc::Borrowed(fields) => {
+                let buf = self.out.buf();
+                write_status_line(buf, status, None);
+                write_fields(buf, fields).inspect_err(|_| buf.truncate(start))?
+            }
+        };
+        let (enc, frame, close) = match self.plan(status, switch, body, &caller) {
+            Ok(plan) => plan,
+            Err(e) => {
+                self.out.buf().truncate(start);
+                return Err(e.into());
+            }
+        };
+        let http10 = req.version == Version::Http10;
+        let date = self.ex.date;
+        let buf = self.out.buf();
+        if let (Some(date), false) = (date, caller.date) {
+            buf.extend_from_slice(b"Date: ");
+            buf.extend_from_slice(&date);
+            buf.extend_from_slice(b"\r\n");
+        }
+        match frame {
+            Frame::None => {}
+            Frame::Length(n) => write_content_length(buf, n),
+            Frame::Chunked => buf.extend_from_slice(b"Transfer-Encoding: chunked\r\n"),
+        }
+        if close && !caller.close {
+            buf.extend_from_slice(b"Connection: close\r\n");
+        } else if !close && http10 && !switch && !caller.keep_alive {
+            buf.extend_from_slice(b"Connection: keep-alive\r\n");
+        }
+        buf.extend_from_slice(b"\r\n");
+        self.ex.must_close |= close;
+        if switch {
+            self.ex.answered(SWriteEv::Switch, WriteState::Switched);
+        } else {
+            self.ex.move_write(SWriteEv::Head, WriteState::Body(enc));
+            if body == BodyLength::Empty {
+                self.ex.answered(SWriteEv::End, WriteState::Done);
+            }
+        }
+        Ok(())
+    }
+
+    /// Decides the encoder, the framing field and whether the connection
+    /// closes after this response (RFC 9112 §6, §9.3; RFC 9110 §8.6).
+    fn plan(
+        &self,
+        status: u16,
+        switch: bool,
+        body: BodyLength,
+        caller: &CallerFields,
+    ) -> Result<(Encoder, Frame, bool), LocalError> {
+        let req = &self.ex.req;
+        let http10 = req.version == Version::Http10;
+        // No Content-Length may be sent with these (RFC 9110 §8.6).
+        let no_length = status < 200 || status == 204 || switch;
+        let not_modified = status == 304;
+        let head_req = req.method == Method::Head;
+        if caller.transfer_encoding > 0 {
+            let ok = caller.te_chunked && body == BodyLength::Streamed && !http10 && !no_length && !not_modified;
+            if !ok {
+                return Err(LocalError::ConflictingFraming);
+            }
+        }
+        if let Some(cl) = caller.content_length {
+            let ok = !no_length
+                && match body {
+                    BodyLength::Empty => cl == 0 || head_req || not_modified,
+                    BodyLength::Known(n) => cl == n,
+                    BodyLength::Streamed => false,
+                };
+            if !ok {
+                return Err(LocalError::ConflictingFraming);
+            }
+        }
+        let streamed_to_10 = body == BodyLength::Streamed && http10;
+        let (enc, frame) = if no_length || not_modified {
+            (Encoder::Drop(None), Frame::None)
+        } else {
+            let frame = match body {
+                _ if caller.has_framing() => Frame::None,
+                BodyLength::Empty => Frame::Length(0),
+                BodyLength::Known(n) => Frame::Length(n),
+                BodyLength::Streamed if http10 => Frame::None,
+                BodyLength::Streamed => Frame::Chunked,
+            };
+            let enc = match body {
+                _ if head_req => Encoder::Drop(None),
+                BodyLength::Empty => Encoder::Length(0),
+                BodyLength::Known(n) => Encoder::Length(n),
+                BodyLength::Streamed if http10 => Encoder::Close,
+                BodyLength::Streamed => Encoder::Chunked,
+            };
+            (enc, frame)
+        };
+        let close_delimited = enc == Encoder::Close;
+        let body_pending = matches!(&self.ex.read, ReadState::Body(d) if !matches!(d, Decoder::Finished { .. }));
+        let declined = req.expects_continue && !req.continue_sent && body_pending;
+        let unread_big = matches!(self.ex.body_unread(), Some(n) if n > self.ex.config.drain_limit());
+        let close = !switch
+            && (self.ex.must_close
+                || self.ex.close_requested
+                || caller.close
+                || !req.keep_alive
+                || close_delimited
+                || streamed_to_10 && !head_req
+                || declined
+                || unread_big);
+        Ok((enc, frame, close))
+    }
+}

@@ -1,0 +1,298 @@
+//! The connection state machines as tables (STYLE §1): each half of each
+//! connection has a data-free state kind, and one exhaustive `match` lists
+//! every legal move. A cell that is not listed is a misuse (`WrongState`) or,
+//! for the peer's moves, cannot happen. The connections keep the data that
+//! goes with a state (the body decoder or encoder) in their own enums and
+//! check every move against these tables; `docs/arch/conn.md` prints them.
+
+/// Server, read half: what the connection reads next.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum SRead {
+    /// Waiting for (or parsing) a request head.
+    Idle,
+    /// Reading the request body (surfaced as `Data`, then `End`).
+    Body,
+    /// The request is read; waiting for the response to complete.
+    Done,
+    /// The response completed first: the rest of the body is discarded.
+    Drain,
+    /// HTTP is over: the bytes belong to the new protocol.
+    Switched,
+    /// Nothing more is read.
+    Closed,
+}
+
+/// Server, read-half events.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum SReadEv {
+    /// A request head was parsed.
+    Head,
+    /// The request body ended (`End` surfaced).
+    End,
+    /// The response completed while the body was unread.
+    Answered,
+    /// The discarded body ended.
+    Drained,
+    /// Response and request are complete and the connection persists.
+    Cycle,
+    /// A 101 or a 2xx to CONNECT was sent and the request is read.
+    Switch,
+    /// The connection closes (error, `close`, end of input, drain bound).
+    Close,
+}
+
+/// Server, write half: where the answer to the current request stands.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum SWrite {
+    /// No request to answer.
+    Idle,
+    /// A request waits for its answer (1xx may be sent).
+    Waiting,
+    /// The final head is sent; the body is being sent.
+    Body,
+    /// The response is complete.
+    Done,
+    /// A 101 or a 2xx to CONNECT was sent.
+    Switched,
+    /// Nothing more is sent.
+    Closed,
+}
+
+/// Server, write-half events.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum SWriteEv {
+    /// A request was surfaced.
+    Request,
+    /// An informational (1xx) response was queued.
+    Info,
+    /// A final head was queued.
+    Head,
+    /// Body bytes were queued.
+    Data,
+    /// The response was ended.
+    End,
+    /// A 101, or a 2xx to CONNECT, was queued.
+    Switch,
+    /// Response and request are complete and the connection persists.
+    Cycle,
+    /// The connection closes.
+    Close,
+}
+
+/// The server read-half table.
+pub(crate) const fn server_read(from: SRead, ev: SReadEv) -> Option<SRead> {
+    use {SRead as S, SReadEv as E};
+    Some(match (from, ev) {
+        (S::Idle, E::Head) => S::Body,
+        (S::Body, E::End) => S::Done,
+        (S::Body, E::Answered) => S::Drain,
+        (S::Drain, E::Drained) => S::Done,
+        (S::Done, E::Cycle) => S::Idle,
+        (S::Done, E::Switch) => S::Switched,
+        (S::Idle | S::Body | S::Done | S::Drain | S::Switched | S::Closed, E::Close) => S::Closed,
+        _ => return None,
+    })
+}
+
+/// The server write-half table.
+pub(crate) const fn server_write(from: SWrite, ev: SWriteEv) -> Option<SWrite> {
+    use {SWrite as S, SWriteEv as E};
+    Some(match (from, ev) {
+        (S::Idle, E::Request) => S::Waiting,
+        (S::Waiting, E::Info) => S::Waiting,
+        (S::Waiting, E::Head) => S::Body,
+        (S::Waiting, E::Switch) => S::Switched,
+        (S::Body, E::Data) => S::Body,
+        (S::Body, E::End) => S::Done,
+        (S::Done, E::Cycle) => S::Idle,
+        (S::Idle | S::Waiting | S::Body | S::Done | S::Switched | S::Closed, E::Close) => S::Closed,
+        _ => return None,
+    })
+}
+
+/// Client, write half: the request being written (several may be
+/// outstanding; the read half matches responses to them in order).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum CWrite {
+    /// No request body in progress: a request may be sent.
+    Idle,
+    /// A request body is being sent.
+    Body,
+    /// No more requests (after `close`, a switch, or an error).
+    Closed,
+}
+
+/// Client, write-half events.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum CWriteEv {
+    /// A request head was queued.
+    Head,
+    /// Body bytes were queued.
+    Data,
+    /// The request was ended.
+    End,
+    /// The last request this connection may carry was ended (`close`,
+    /// upgrade, CONNECT) or the connection failed.
+    Close,
+}
+
+/// Client, read half.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum CRead {
+    /// Waiting for a response head (1xx are surfaced and skipped here).
+    Head,
+    /// Reading a response body.
+    Body,
+    /// HTTP is over: the bytes belong to the new protocol.
+    Switched,
+    /// Nothing more is read.
+    Closed,
+}
+
+/// Client, read-half events.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum CReadEv {
+    /// An informational (1xx, not 101) head.
+    Info,
+    /// A final response head.
+    Response,
+    /// The response body ended and the connection persists.
+    End,
+    /// A 101 after an offered upgrade, or a 2xx to CONNECT.
+    Switch,
+    /// The connection closes (error, `close`, end of input).
+    Close,
+}
+
+/// The client write-half table.
+pub(crate) const fn client_write(from: CWrite, ev: CWriteEv) -> Option<CWrite> {
+    use {CWrite as S, CWriteEv as E};
+    Some(match (from, ev) {
+        (S::Idle, E::Head) => S::Body,
+        (S::Body, E::Data) => S::Body,
+        (S::Body, E::End) => S::Idle,
+        (S::Idle | S::Body | S::Closed, E::Close) => S::Closed,
+        _ => return None,
+    })
+}
+
+/// The client read-half table.
+pub(crate) const fn client_read(from: CRead, ev: CReadEv) -> Option<CRead> {
+    use {CRead as S, CReadEv as E};
+    Some(match (from, ev) {
+        (S::Head, E::Info) => S::Head,
+        (S::Head, E::Response) => S::Body,
+        (S::Head, E::Switch) => S::Switched,
+        (S::Body, E::End) => S::Head,
+        (S::Head | S::Body | S::Switched | S::Closed, E::Close) => S::Closed,
+        _ => return None,
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const SR: [SRead; 6] = [SRead::Idle, SRead::Body, SRead::Done, SRead::Drain, SRead::Switched, SRead::Closed];
+    const SRE: [SReadEv; 7] = [
+        SReadEv::Head,
+        SReadEv::End,
+        SReadEv::Answered,
+        SReadEv::Drained,
+        SReadEv::Cycle,
+        SReadEv::Switch,
+        SReadEv::Close,
+    ];
+    const SW: [SWrite; 6] = [SWrite::Idle, SWrite::Waiting, SWrite::Body, SWrite::Done, SWrite::Switched, SWrite::Closed];
+    const SWE: [SWriteEv; 8] = [
+        SWriteEv::Request,
+        SWriteEv::Info,
+        SWriteEv::Head,
+        SWriteEv::Data,
+        SWriteEv::End,
+        SWriteEv::Switch,
+        SWriteEv::Cycle,
+        SWriteEv::Close,
+    ];
+
+    #[test]
+    fn every_server_cell() {
+        // Allowed cells, listed independently of the table.
+        let read_ok = [
+            (SRead::Idle, SReadEv::Head, SRead::Body),
+            (SRead::Body, SReadEv::End, SRead::Done),
+            (SRead::Body, SReadEv::Answered, SRead::Drain),
+            (SRead::Drain, SReadEv::Drained, SRead::Done),
+            (SRead::Done, SReadEv::Cycle, SRead::Idle),
+            (SRead::Done, SReadEv::Switch, SRead::Switched),
+        ];
+        for s in SR {
+            for e in SRE {
+                let want = if e == SReadEv::Close {
+                    Some(SRead::Closed)
+                } else {
+                    read_ok.iter().find(|(f, ev, _)| *f == s && *ev == e).map(|c| c.2)
+                };
+                assert_eq!(server_read(s, e), want, "{s:?} {e:?}");
+            }
+        }
+        let write_ok = [
+            (SWrite::Idle, SWriteEv::Request, SWrite::Waiting),
+            (SWrite::Waiting, SWriteEv::Info, SWrite::Waiting),
+            (SWrite::Waiting, SWriteEv::Head, SWrite::Body),
+            (SWrite::Waiting, SWriteEv::Switch, SWrite::Switched),
+            (SWrite::Body, SWriteEv::Data, SWrite::Body),
+            (SWrite::Body, SWriteEv::End, SWrite::Done),
+            (SWrite::Done, SWriteEv::Cycle, SWrite::Idle),
+        ];
+        for s in SW {
+            for e in SWE {
+                let want = if e == SWriteEv::Close {
+                    Some(SWrite::Closed)
+                } else {
+                    write_ok.iter().find(|(f, ev, _)| *f == s && *ev == e).map(|c| c.2)
+                };
+                assert_eq!(server_write(s, e), want, "{s:?} {e:?}");
+            }
+        }
+    }
+
+    #[test]
+    fn every_client_cell() {
+        let ws = [CWrite::Idle, CWrite::Body, CWrite::Closed];
+        let wes = [CWriteEv::Head, CWriteEv::Data, CWriteEv::End, CWriteEv::Close];
+        let write_ok = [
+            (CWrite::Idle, CWriteEv::Head, CWrite::Body),
+            (CWrite::Body, CWriteEv::Data, CWrite::Body),
+            (CWrite::Body, CWriteEv::End, CWrite::Idle),
+        ];
+        for s in ws {
+            for e in wes {
+                let want = if e == CWriteEv::Close {
+                    Some(CWrite::Closed)
+                } else {
+                    write_ok.iter().find(|(f, ev, _)| *f == s && *ev == e).map(|c| c.2)
+                };
+                assert_eq!(client_write(s, e), want, "{s:?} {e:?}");
+            }
+        }
+        let rs = [CRead::Head, CRead::Body, CRead::Switched, CRead::Closed];
+        let res = [CReadEv::Info, CReadEv::Response, CReadEv::End, CReadEv::Switch, CReadEv::Close];
+        let read_ok = [
+            (CRead::Head, CReadEv::Info, CRead::Head),
+            (CRead::Head, CReadEv::Response, CRead::Body),
+            (CRead::Head, CReadEv::Switch, CRead::Switched),
+            (CRead::Body, CReadEv::End, CRead::Head),
+        ];
+        for s in rs {
+            for e in res {
+                let want = if e == CReadEv::Close {
+                    Some(CRead::Closed)
+                } else {
+                    read_ok.iter().find(|(f, ev, _)| *f == s && *ev == e).map(|c| c.2)
+                };
+                assert_eq!(client_read(s, e), want, "{s:?} {e:?}");
+            }
+        }
+    }
+}

@@ -1,0 +1,382 @@
+//! The output half shared by both connections: the output buffer (allocated
+//! once), the barrier that lets a large body go out with a vectored write
+//! instead of a copy, field-line writing with validation, and the body
+//! encoders (Content-Length, chunked, close-delimited, dropped).
+
+use alloc::vec::Vec;
+
+use http_net_framing::ChunkedEncoder;
+
+use crate::validate::{content_length, is_field_value, is_token, list_has, trim_ows};
+use crate::{FieldPair, LocalError, Placement, COPY_LIMIT};
+
+/// The output buffer. `buf[sent..]` waits to be sent; when a body was left to
+/// the caller ([`Placement::AfterOutput`]), `barrier` marks where it goes:
+/// [`Output::pending`] stops there until the bytes before it are consumed.
+#[derive(Debug)]
+pub(crate) struct Output {
+    buf: Vec<u8>,
+    sent: usize,
+    barrier: Option<usize>,
+    wipe: bool,
+}
+
+impl Output {
+    pub(crate) fn new(capacity: usize) -> Output {
+        Output { buf: Vec::with_capacity(capacity), sent: 0, barrier: None, wipe: false }
+    }
+
+    pub(crate) fn set_wipe(&mut self, wipe: bool) {
+        self.wipe = wipe;
+    }
+
+    /// The bytes to send now (up to a barrier).
+    pub(crate) fn pending(&self) -> &[u8] {
+        let end = self.barrier.unwrap_or(self.buf.len());
+        self.buf.get(self.sent..end).unwrap_or(&[])
+    }
+
+    /// Every byte queued and not yet sent, past a barrier too.
+    pub(crate) fn queued(&self) -> usize {
+        self.buf.len() - self.sent
+    }
+
+    /// Reports `n` bytes of [`pending`](Output::pending) sent. Reaching the
+    /// barrier means the caller's body went out right after: it lifts.
+    pub(crate) fn consume(&mut self, n: usize) {
+        let n = n.min(self.pending().len());
+        if self.wipe {
+            self.buf[self.sent..self.sent + n].fill(0);
+        }
+        self.sent += n;
+        if self.barrier == Some(self.sent) {
+            self.barrier = None;
+        }
+        if self.barrier.is_none() && self.sent == self.buf.len() {
+            self.buf.clear();
+            self.sent = 0;
+        }
+    }
+
+    /// The buffer to append to.
+    pub(crate) fn buf(&mut self) -> &mut Vec<u8> {
+        &mut self.buf
+    }
+
+    /// Queues `data` (a body piece): copied up to [`COPY_LIMIT`], otherwise
+    /// left to the caller behind a barrier. With a barrier already pending,
+    /// the piece is copied (it must follow the earlier body).
+    pub(crate) fn place(&mut self, data: &[u8]) -> Placement {
+        if data.len() > COPY_LIMIT && self.barrier.is_none() {
+            self.set_barrier();
+            Placement::AfterOutput
+        } else {
+            self.buf.extend_from_slice(data);
+            Placement::Queued
+        }
+    }
+
+    /// Declares that the caller sends bytes itself right after the pending
+    /// output (a head-only answer). False when a barrier is already pending.
+    pub(crate) fn direct(&mut self) -> bool {
+        if self.barrier.is_some() {
+            return false;
+        }
+        self.set_barrier();
+        true
+    }
+
+    /// Marks the end of the output as where the caller's bytes go. With
+    /// nothing pending there is nothing to hold back: the caller sends its
+    /// bytes first, before its next command.
+    fn set_barrier(&mut self) {
+        if self.sent < self.buf.len() {
+            self.barrier = Some(self.buf.len());
+        }
+    }
+}
+
+/// What the caller's fields said about framing and the connection, gathered
+/// while they were written.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub(crate) struct CallerFields {
+    /// The `Content-Length` value, when given (all lines equal).
+    pub content_length: Option<u64>,
+    /// `Transfer-Encoding` lines given.
+    pub transfer_encoding: u8,
+    /// The only `Transfer-Encoding` value is exactly `chunked`.
+    pub te_chunked: bool,
+    /// A `Date` field.
+    pub date: bool,
+    /// `Connection` lists `close`.
+    pub close: bool,
+    /// `Connection` lists `keep-alive`.
+    pub keep_alive: bool,
+    /// `Connection` lists `upgrade`.
+    pub connection_upgrade: bool,
+    /// An `Upgrade` field.
+    pub upgrade: bool,
+    /// `Host` lines.
+    pub host: u8,
+    /// Some `Host` value is not a valid host.
+    pub bad_host: bool,
+}
+
+impl CallerFields {
+    pub(crate) fn has_framing(&self) -> bool {
+        self.content_length.is_some() || self.transfer_encoding > 0
+    }
+}
+
+/// Appends `name: value\r\n` for each field, validating each (token name,
+/// value without CTL or surrounding whitespace). On an error nothing is left
+/// appended.
+pub(crate) fn write_fields(out: &mut Vec<u8>, fields: &[FieldPair<'_>]) -> Result<CallerFields, LocalError> {
+    let start = out.len();
+    let mut facts = CallerFields::default();
+    for &(name, value) in fields {
+        if let Err(e) = check_field(name, value, &mut facts) {
+            out.truncate(start);
+            return Err(e);
+        }
+        out.extend_from_slice(name);
+        out.extend_from_slice(b": ");
+        out.extend_from_slice(value);
+        out.extend_from_slice(b"\r\n");
+    }
+    Ok(facts)
+}
+
+/// Validates one field and records what it says.
+pub(crate) fn check_field(name: &[u8], value: &[u8], facts: &mut CallerFields) -> Result<(), LocalError> {
+    if !is_token(name) {
+        return Err(LocalError::InvalidFieldName);
+    }
+    if !is_field_value(value) {
+        return Err(LocalError::InvalidFieldValue);
+    }
+    // Field facts: names ruled out by length before any comparison.
+    match name.len() {
+        4 if name.eq_ignore_ascii_case(b"date") => facts.date = true,
+        4 if name.eq_ignore_ascii_case(b"host") => {
+            facts.host = facts.host.saturating_add(1);
+            facts.bad_host |= !crate::validate::is_host(value);
+        }
+        7 if name.eq_ignore_ascii_case(b"upgrade") => facts.upgrade = true,
+        10 if name.eq_ignore_ascii_case(b"connection") => {
+            facts.close |= list_has(value, b"close");
+            facts.keep_alive |= list_has(value, b"keep-alive");
+            facts.connection_upgrade |= list_has(value, b"upgrade");
+        }
+        14 if name.eq_ignore_ascii_case(b"content-length") => {
+            for member in value.split(|&b| b == b',') {
+                let n = content_length(trim_ows(member)).ok_or(LocalError::ConflictingFraming)?;
+                match facts.content_length {
+                    Some(m) if m != n => return Err(LocalError::ConflictingFraming),
+                    _ => facts.content_length = Some(n),
+                }
+            }
+        }
+        17 if name.eq_ignore_ascii_case(b"transfer-encoding") => {
+            facts.transfer_encoding = facts.transfer_encoding.saturating_add(1);
+            facts.te_chunked = facts.transfer_encoding == 1 && value.eq_ignore_ascii_case(b"chunked");
+        }
+        _ => {}
+    }
+    Ok(())
+}
+
+/// Appends `Content-Length: n\r\n`.
+pub(crate) fn write_content_length(out: &mut Vec<u8>, n: u64) {
+    out.extend_from_slice(b"Content-Length: ");
+    write_decimal(out, n);
+    out.extend_from_slice(b"\r\n");
+}
+
+/// Appends `n` in decimal.
+pub(crate) fn write_decimal(out: &mut Vec<u8>, mut n: u64) {
+    let mut digits = [0u8; 20];
+    let mut i = digits.len();
+    loop {
+        i -= 1;
+        digits[i] = b'0' + (n % 10) as u8;
+        n /= 10;
+        if n == 0 {
+            break;
+        }
+    }
+    out.extend_from_slice(&digits[i..]);
+}
+
+/// How the body of the message being sent is encoded.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Encoder {
+    /// `Content-Length`: this many bytes still to send.
+    Length(u64),
+    /// Chunked transfer coding.
+    Chunked,
+    /// Close-delimited (a response of unknown length to HTTP/1.0).
+    Close,
+    /// No body may leave (HEAD, 1xx, 204, 304, 2xx to CONNECT): bytes are
+    /// dropped, counted against the declared length if there is one.
+    Drop(Option<u64>),
+}
+
+impl Encoder {
+    /// Queues a body piece.
+    pub(crate) fn data(&mut self, out: &mut Output, data: &[u8]) -> Result<Placement, LocalError> {
+        match self {
+            Encoder::Length(remaining) => {
+                let n = data.len() as u64;
+                if n > *remaining {
+                    return Err(LocalError::BodyOverrun);
+                }
+                *remaining -= n;
+                Ok(out.place(data))
+            }
+            Encoder::Chunked => {
+                if data.is_empty() {
+                    return Ok(Placement::Queued);
+                }
+                out.buf().extend_from_slice(ChunkedEncoder::header(data.len()).as_bytes());
+                let placement = out.place(data);
+                // After a barrier the chunk's CR LF opens the next framing bytes.
+                out.buf().extend_from_slice(ChunkedEncoder::CHUNK_END);
+                Ok(placement)
+            }
+            Encoder::Close => Ok(out.place(data)),
+            Encoder::Drop(remaining) => {
+                if let Some(r) = remaining {
+                    let n = data.len() as u64;
+                    if n > *r {
+                        return Err(LocalError::BodyOverrun);
+                    }
+                    *r -= n;
+                }
+                Ok(Placement::Queued)
+            }
+        }
+    }
+
+    /// Counts `n` bytes the caller sends itself after the pending output.
+    pub(crate) fn direct(&mut self, out: &mut Output, n: u64) -> Result<(), LocalError> {
+        match self {
+            Encoder::Length(remaining) => {
+                if n > *remaining {
+                    return Err(LocalError::BodyOverrun);
+                }
+                if n > 0 && !out.direct() {
+                    return Err(LocalError::OutputFull);
+                }
+                *remaining -= n;
+                Ok(())
+            }
+            Encoder::Drop(_) => self.data(out, &[]).map(|_| ()),
+            Encoder::Chunked | Encoder::Close => Err(LocalError::WrongState),
+        }
+    }
+
+    /// Ends the body: the last chunk and trailers for chunked.
+    pub(crate) fn end(&self, out: &mut Output, trailers: &[FieldPair<'_>]) -> Result<(), LocalError> {
+        match self {
+            Encoder::Length(0) | Encoder::Drop(None | Some(0)) | Encoder::Close => {
+                if trailers.is_empty() || !matches!(self, Encoder::Length(_)) {
+                    Ok(())
+                } else {
+                    Err(LocalError::TrailersNotChunked)
+                }
+            }
+            Encoder::Length(_) | Encoder::Drop(Some(_)) => Err(LocalError::BodyUnderrun),
+            Encoder::Chunked => {
+                for &(name, value) in trailers {
+                    check_trailer(name, value)?;
+                }
+                let buf = out.buf();
+                buf.extend_from_slice(b"0\r\n");
+                for &(name, value) in trailers {
+                    buf.extend_from_slice(name);
+                    buf.extend_from_slice(b": ");
+                    buf.extend_from_slice(value);
+                    buf.extend_from_slice(b"\r\n");
+                }
+                buf.extend_from_slice(b"\r\n");
+                Ok(())
+            }
+        }
+    }
+}
+
+/// A trailer field: valid, and not a framing or routing field (RFC 9110 §6.5.1).
+fn check_trailer(name: &[u8], value: &[u8]) -> Result<(), LocalError> {
+    let mut facts = CallerFields::default();
+    check_field(name, value, &mut facts)?;
+    let forbidden = [&b"content-length"[..], b"transfer-encoding", b"host", b"trailer"];
+    if forbidden.iter().any(|f| name.eq_ignore_ascii_case(f)) {
+        return Err(LocalError::ForbiddenTrailerField);
+    }
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn barrier_holds_back_later_bytes() {
+        let mut out = Output::new(64);
+        out.buf().extend_from_slice(b"HEAD");
+        let big = [b'x'; COPY_LIMIT + 1];
+        assert_eq!(out.place(&big), Placement::AfterOutput);
+        out.buf().extend_from_slice(b"TAIL");
+        assert_eq!(out.pending(), b"HEAD");
+        assert_eq!(out.queued(), 8);
+        out.consume(2);
+        assert_eq!(out.pending(), b"AD");
+        out.consume(2);
+        assert_eq!(out.pending(), b"TAIL");
+        out.consume(4);
+        assert_eq!(out.pending(), b"");
+        assert_eq!(out.queued(), 0);
+    }
+
+    #[test]
+    fn fields_are_validated_and_facts_recorded() {
+        let mut out = Vec::new();
+        let facts = write_fields(
+            &mut out,
+            &[(b"Content-Length", b"5, 5"), (b"Connection", b"keep-alive, Close"), (b"Date", b"x")],
+        )
+        .unwrap();
+        assert_eq!(facts.content_length, Some(5));
+        assert!(facts.close && facts.keep_alive && facts.date);
+        assert!(out.ends_with(b"Date: x\r\n"));
+        let before = out.len();
+        assert_eq!(
+            write_fields(&mut out, &[(b"A", b"ok"), (b"X", b"x\r\nSet-Cookie: evil=1")]),
+            Err(LocalError::InvalidFieldValue)
+        );
+        assert_eq!(out.len(), before, "nothing is left of a refused field list");
+        assert_eq!(write_fields(&mut out, &[(b"Content-Length", b"5, 6")]), Err(LocalError::ConflictingFraming));
+        assert_eq!(write_fields(&mut out, &[(b"Content-Length", b"+5")]), Err(LocalError::ConflictingFraming));
+        assert_eq!(write_fields(&mut out, &[(b"Bad Name", b"v")]), Err(LocalError::InvalidFieldName));
+    }
+
+    #[test]
+    fn chunked_encoder_frames_and_ends() {
+        let mut out = Output::new(64);
+        let mut enc = Encoder::Chunked;
+        enc.data(&mut out, b"hello").unwrap();
+        enc.data(&mut out, b"").unwrap();
+        enc.end(&mut out, &[(b"X-Sum", b"1")]).unwrap();
+        assert_eq!(out.pending(), b"5\r\nhello\r\n0\r\nX-Sum: 1\r\n\r\n");
+        assert_eq!(enc.end(&mut out, &[(b"Host", b"a")]), Err(LocalError::ForbiddenTrailerField));
+        let mut len = Encoder::Length(3);
+        assert_eq!(len.data(&mut out, b"abcd"), Err(LocalError::BodyOverrun));
+        len.data(&mut out, b"ab").unwrap();
+        assert_eq!(len.end(&mut out, &[]), Err(LocalError::BodyUnderrun));
+        let mut decimal = Vec::new();
+        write_decimal(&mut decimal, 0);
+        write_decimal(&mut decimal, u64::MAX);
+        assert_eq!(decimal, b"018446744073709551615");
+    }
+}
