@@ -68,9 +68,7 @@ impl Error {
             Error::Protocol(ConnError::Remote(http_net_conn::RemoteError::UnexpectedEof))
             | Error::ConnectionClosed => io::Error::new(io::ErrorKind::UnexpectedEof, self),
             Error::Protocol(_) | Error::Url(_) => io::Error::new(io::ErrorKind::InvalidData, self),
-            Error::NotSwitched | Error::BodyUnavailable => {
-                io::Error::other(self)
-            }
+            Error::NotSwitched | Error::BodyUnavailable => io::Error::other(self),
         }
     }
 
