@@ -1,0 +1,378 @@
+//! Shared helpers of the conn integration tests: owned copies of events, a
+//! scripted server driver (bytes in, pieces as given → events and bytes out),
+//! a scripted client driver, and split runners (STYLE §12).
+#![allow(dead_code)]
+
+use http_net_conn::{
+    ClientConn, ClientEvent, Config, Error, Phase, RemoteError, Response, ServerConn, ServerEvent,
+};
+use http_net_framing::BodyKind;
+use http_net_head::Version;
+
+pub type Fields = Vec<(Vec<u8>, Vec<u8>)>;
+
+/// An owned server event (or error).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Got {
+    Request { method: Vec<u8>, target: Vec<u8>, version: Version, fields: Fields, body: BodyKind },
+    Data(Vec<u8>),
+    End(Fields),
+    Switched(Vec<u8>),
+    NeedInput,
+    Paused,
+    Closed,
+    Error(Error),
+}
+
+impl Got {
+    pub fn of(ev: &ServerEvent<'_>) -> Got {
+        match ev {
+            ServerEvent::Request(r) => Got::Request {
+                method: r.method_bytes().to_vec(),
+                target: r.target().to_vec(),
+                version: r.version(),
+                fields: r.fields().map(|(n, v)| (n.to_vec(), v.to_vec())).collect(),
+                body: r.body_kind(),
+            },
+            ServerEvent::Data(d) => Got::Data(d.to_vec()),
+            ServerEvent::End(t) => Got::End(t.iter().map(|(n, v)| (n.to_vec(), v.to_vec())).collect()),
+            ServerEvent::Switched(b) => Got::Switched(b.to_vec()),
+            ServerEvent::NeedInput => Got::NeedInput,
+            ServerEvent::Paused => Got::Paused,
+            ServerEvent::Closed => Got::Closed,
+        }
+    }
+
+    pub fn target(&self) -> Option<&[u8]> {
+        match self {
+            Got::Request { target, .. } => Some(target),
+            _ => None,
+        }
+    }
+}
+
+/// Events with the ones that depend on how input was split removed
+/// (`NeedInput`, `Paused`) and consecutive `Data` merged.
+pub fn normalize(events: &[Got]) -> Vec<Got> {
+    let mut out: Vec<Got> = Vec::new();
+    for e in events {
+        match e {
+            Got::NeedInput | Got::Paused => {}
+            Got::Data(d) if d.is_empty() => {}
+            Got::Data(d) => match out.last_mut() {
+                Some(Got::Data(prev)) => prev.extend_from_slice(d),
+                _ => out.push(e.clone()),
+            },
+            _ => out.push(e.clone()),
+        }
+    }
+    out
+}
+
+/// What a scripted server run produced.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Transcript {
+    pub events: Vec<Got>,
+    pub output: Vec<u8>,
+    pub should_close: bool,
+    pub phase: Phase,
+}
+
+impl Transcript {
+    pub fn requests(&self) -> usize {
+        self.events.iter().filter(|e| matches!(e, Got::Request { .. })).count()
+    }
+    pub fn targets(&self) -> Vec<Vec<u8>> {
+        self.events.iter().filter_map(|e| e.target().map(<[u8]>::to_vec)).collect()
+    }
+    pub fn body(&self) -> Vec<u8> {
+        self.events
+            .iter()
+            .filter_map(|e| match e {
+                Got::Data(d) => Some(d.as_slice()),
+                _ => None,
+            })
+            .flatten()
+            .copied()
+            .collect()
+    }
+    pub fn error(&self) -> Option<Error> {
+        self.events.iter().find_map(|e| match e {
+            Got::Error(e) => Some(*e),
+            _ => None,
+        })
+    }
+    pub fn output_str(&self) -> String {
+        String::from_utf8_lossy(&self.output).into_owned()
+    }
+}
+
+/// Moves the whole output of the connection into `sink`.
+pub fn flush(conn: &mut ServerConn, sink: &mut Vec<u8>) {
+    loop {
+        let out = conn.output();
+        if out.is_empty() {
+            return;
+        }
+        let n = out.len();
+        sink.extend_from_slice(out);
+        conn.consume_output(n);
+    }
+}
+
+/// The default answer: `200 OK` with body `ok`.
+pub fn answer_ok(conn: &mut ServerConn) {
+    let ok = Response::new(200, &[]).unwrap();
+    conn.responder().respond(&ok, b"ok").unwrap();
+}
+
+/// Polls until the connection waits for input (or is done), answering each
+/// request at its `End` with `answer`.
+pub fn pump(conn: &mut ServerConn, t: &mut Transcript, answer: &mut dyn FnMut(&mut ServerConn)) {
+    for _ in 0..100_000 {
+        let got = match conn.poll_event() {
+            Ok(ev) => Got::of(&ev),
+            Err(e) => Got::Error(e),
+        };
+        t.events.push(got.clone());
+        match got {
+            Got::End(_) => answer(conn),
+            Got::Paused => {
+                let before = t.output.len();
+                flush(conn, &mut t.output);
+                if t.output.len() == before {
+                    return;
+                }
+            }
+            Got::Request { .. } | Got::Data(_) => {}
+            Got::NeedInput | Got::Closed | Got::Switched(_) | Got::Error(_) => return,
+        }
+    }
+    panic!("the server connection did not settle (livelock)");
+}
+
+/// Feeds `pieces` one after the other, pumping after each; then the end of
+/// input if `eof`. Bytes the connection does not take are dropped.
+pub fn serve_with(
+    conn: &mut ServerConn,
+    pieces: &[&[u8]],
+    eof: bool,
+    answer: &mut dyn FnMut(&mut ServerConn),
+) -> Transcript {
+    let mut t = Transcript { events: Vec::new(), output: Vec::new(), should_close: false, phase: Phase::Idle };
+    let done = |t: &Transcript| matches!(t.events.last(), Some(Got::Closed | Got::Error(_) | Got::Switched(_)));
+    'feed: for piece in pieces {
+        let mut rest = *piece;
+        while !rest.is_empty() {
+            let n = conn.recv(rest);
+            rest = &rest[n..];
+            pump(conn, &mut t, answer);
+            flush(conn, &mut t.output);
+            if done(&t) {
+                break 'feed; // the connection reads nothing more
+            }
+            if n == 0 && t.events.last() == Some(&Got::NeedInput) {
+                panic!("the connection needs input but takes none");
+            }
+        }
+        if piece.is_empty() {
+            pump(conn, &mut t, answer);
+        }
+    }
+    if eof && !done(&t) {
+        conn.recv_eof();
+        pump(conn, &mut t, answer);
+    }
+    flush(conn, &mut t.output);
+    t.should_close = conn.should_close();
+    t.phase = conn.phase();
+    t
+}
+
+/// Serves `input` in one piece with the default answer.
+pub fn serve(input: &[u8]) -> Transcript {
+    let mut conn = ServerConn::new(Config::DEFAULT);
+    serve_with(&mut conn, &[input], false, &mut answer_ok)
+}
+
+/// `input` split into single bytes.
+pub fn bytewise(input: &[u8]) -> Vec<&[u8]> {
+    input.chunks(1).collect()
+}
+
+/// Runs `input` whole, one byte at a time, and split at every point (for
+/// inputs up to `max_split` bytes), with a fresh connection from `config`
+/// each time, and checks that the normalized events, the output and the
+/// close decision are identical. Returns the whole-input transcript.
+pub fn serve_all_ways(config: Config, input: &[u8], eof: bool, answer: &mut dyn FnMut(&mut ServerConn)) -> Transcript {
+    let whole = serve_with(&mut ServerConn::new(config), &[input], eof, answer);
+    let check = |t: &Transcript, how: &str| {
+        assert_eq!(normalize(&t.events), normalize(&whole.events), "events differ ({how})");
+        assert_eq!(t.output_str(), whole.output_str(), "output differs ({how})");
+        assert_eq!(t.should_close, whole.should_close, "close decision differs ({how})");
+    };
+    let per_byte = serve_with(&mut ServerConn::new(config), &bytewise(input), eof, answer);
+    check(&per_byte, "one byte at a time");
+    if input.len() <= 400 {
+        for at in 1..input.len() {
+            let (a, b) = input.split_at(at);
+            let t = serve_with(&mut ServerConn::new(config), &[a, b], eof, answer);
+            check(&t, &format!("split at {at}"));
+        }
+    }
+    whole
+}
+
+/// Asserts a "400+close" row: an error with `status` is raised, its response
+/// is queued with `Connection: close`, exactly `before` requests were
+/// surfaced (none for the bytes after the faulty message), and the
+/// connection must close. Run whole, per byte, and at every split.
+pub fn assert_rejected(input: &[u8], status: u16, before: usize) -> RemoteError {
+    assert_rejected_with(Config::DEFAULT, input, status, before)
+}
+
+pub fn assert_rejected_with(config: Config, input: &[u8], status: u16, before: usize) -> RemoteError {
+    let t = serve_all_ways(config, input, false, &mut answer_ok);
+    let Some(Error::Remote(e)) = t.error() else {
+        panic!("no remote error for {:?}: {:?}", String::from_utf8_lossy(input), t.events);
+    };
+    assert_eq!(e.status(), status, "{e:?}");
+    assert_eq!(t.requests(), before, "requests surfaced: {:?}", t.targets());
+    let after_error = t.events.iter().skip_while(|e| !matches!(e, Got::Error(_))).skip(1);
+    assert!(after_error.clone().all(|e| matches!(e, Got::Closed)), "{:?}", t.events);
+    let out = t.output_str();
+    let last = out.rfind("HTTP/1.1 ").expect("an error response");
+    assert!(out[last..].starts_with(&format!("HTTP/1.1 {status} ")), "{out}");
+    assert!(out[last..].contains("\r\nConnection: close\r\n"), "{out}");
+    assert!(t.should_close);
+    assert_eq!(t.phase, Phase::Draining);
+    e
+}
+
+/// An owned client event.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum GotC {
+    Informational { status: u16, fields: Fields },
+    Response { status: u16, reason: Vec<u8>, fields: Fields, body: BodyKind },
+    Data(Vec<u8>),
+    End(Fields),
+    Switched(Vec<u8>),
+    NeedInput,
+    Idle,
+    Closed,
+    Error(Error),
+}
+
+impl GotC {
+    pub fn of(ev: &ClientEvent<'_>) -> GotC {
+        let fields = |v: &http_net_conn::ResponseView<'_>| v.fields().map(|(n, v)| (n.to_vec(), v.to_vec())).collect();
+        match ev {
+            ClientEvent::Informational(v) => GotC::Informational { status: v.status(), fields: fields(v) },
+            ClientEvent::Response(v) => GotC::Response {
+                status: v.status(),
+                reason: v.reason().to_vec(),
+                fields: fields(v),
+                body: v.body_kind(),
+            },
+            ClientEvent::Data(d) => GotC::Data(d.to_vec()),
+            ClientEvent::End(t) => GotC::End(t.iter().map(|(n, v)| (n.to_vec(), v.to_vec())).collect()),
+            ClientEvent::Switched(b) => GotC::Switched(b.to_vec()),
+            ClientEvent::NeedInput => GotC::NeedInput,
+            ClientEvent::Idle => GotC::Idle,
+            ClientEvent::Closed => GotC::Closed,
+        }
+    }
+}
+
+/// Client events with split-dependent ones removed and `Data` merged.
+pub fn normalize_c(events: &[GotC]) -> Vec<GotC> {
+    let mut out: Vec<GotC> = Vec::new();
+    for e in events {
+        match e {
+            GotC::NeedInput | GotC::Idle => {}
+            GotC::Data(d) if d.is_empty() => {}
+            GotC::Data(d) => match out.last_mut() {
+                Some(GotC::Data(prev)) => prev.extend_from_slice(d),
+                _ => out.push(e.clone()),
+            },
+            _ => out.push(e.clone()),
+        }
+    }
+    out
+}
+
+/// Polls the client until it waits.
+pub fn pump_c(conn: &mut ClientConn, events: &mut Vec<GotC>) {
+    for _ in 0..100_000 {
+        let got = match conn.poll_event() {
+            Ok(ev) => GotC::of(&ev),
+            Err(e) => GotC::Error(e),
+        };
+        events.push(got.clone());
+        if matches!(got, GotC::NeedInput | GotC::Idle | GotC::Closed | GotC::Switched(_) | GotC::Error(_)) {
+            return;
+        }
+    }
+    panic!("the client connection did not settle (livelock)");
+}
+
+/// Feeds response bytes in `pieces` to a client that has sent requests.
+pub fn fetch_with(conn: &mut ClientConn, pieces: &[&[u8]], eof: bool) -> Vec<GotC> {
+    let mut events = Vec::new();
+    let done = |e: &Vec<GotC>| matches!(e.last(), Some(GotC::Closed | GotC::Error(_) | GotC::Switched(_)));
+    'feed: for piece in pieces {
+        let mut rest = *piece;
+        while !rest.is_empty() {
+            let n = conn.recv(rest);
+            rest = &rest[n..];
+            pump_c(conn, &mut events);
+            if done(&events) {
+                break 'feed;
+            }
+            if n == 0 && events.last() == Some(&GotC::NeedInput) {
+                panic!("the client needs input but takes none");
+            }
+        }
+    }
+    if eof && !done(&events) {
+        conn.recv_eof();
+        pump_c(conn, &mut events);
+    }
+    events
+}
+
+/// A client with the given requests sent (method, target), each with
+/// `Host: a` and no body.
+pub fn client_with(requests: &[(&[u8], &[u8])]) -> ClientConn {
+    let mut conn = ClientConn::new(Config::DEFAULT);
+    for (m, t) in requests {
+        conn.send_request(m, t, &[(b"Host", b"a")], http_net_conn::BodyLength::Empty).unwrap();
+    }
+    let n = conn.output().len();
+    conn.consume_output(n);
+    conn
+}
+
+/// Runs response bytes through fresh clients whole, per byte and split at
+/// every point; checks identical normalized events; returns the whole run.
+pub fn fetch_all_ways(requests: &[(&[u8], &[u8])], input: &[u8], eof: bool) -> Vec<GotC> {
+    let whole = fetch_with(&mut client_with(requests), &[input], eof);
+    let per_byte = fetch_with(&mut client_with(requests), &bytewise(input), eof);
+    assert_eq!(normalize_c(&per_byte), normalize_c(&whole), "one byte at a time");
+    if input.len() <= 400 {
+        for at in 1..input.len() {
+            let (a, b) = input.split_at(at);
+            let t = fetch_with(&mut client_with(requests), &[a, b], eof);
+            assert_eq!(normalize_c(&t), normalize_c(&whole), "split at {at}");
+        }
+    }
+    whole
+}
+
+/// The remote error of a client run.
+pub fn client_error(events: &[GotC]) -> Option<RemoteError> {
+    events.iter().find_map(|e| match e {
+        GotC::Error(Error::Remote(r)) => Some(*r),
+        _ => None,
+    })
+}
