@@ -367,7 +367,6 @@ fn upgrade_hands_over_the_stream_and_buffered_bytes() {
             &[(b"Upgrade", b"echo"), (b"Connection", b"Upgrade")],
             BodyLength::Empty,
         )?;
-        ex.send_end(&[])?;
         let mut up = ex.upgrade()?;
         let mut buf = [0u8; 1024];
         loop {

@@ -113,7 +113,7 @@ fn serve(
                 }
                 st.reset(expect);
                 let outcome = catch_unwind(AssertUnwindSafe(|| {
-                    handler.handle(&mut Exchange::new(conn, stream, st))
+                    handler.handle(&mut Exchange::new(conn, stream, st, &shared.stopping))
                 }));
                 if let Some(end) = after_handler(stream, conn, st, outcome.ok()) {
                     return end;

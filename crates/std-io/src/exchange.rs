@@ -2,10 +2,11 @@
 
 use std::io::{self, Read, Write};
 use std::net::SocketAddr;
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Duration;
 
 use http_net_conn::{
-    BodyLength, FieldPair, Placement, RequestView, Response, ServerConn, ServerEvent,
+    BodyLength, FieldPair, Phase, Placement, RequestView, Response, ServerConn, ServerEvent,
 };
 use http_net_head::Method;
 
@@ -87,6 +88,7 @@ pub struct Exchange<'a> {
     conn: &'a mut ServerConn,
     stream: &'a mut dyn Transport,
     st: &'a mut Cycle,
+    stopping: &'a AtomicBool,
 }
 
 impl<'a> Exchange<'a> {
@@ -94,8 +96,21 @@ impl<'a> Exchange<'a> {
         conn: &'a mut ServerConn,
         stream: &'a mut dyn Transport,
         st: &'a mut Cycle,
+        stopping: &'a AtomicBool,
     ) -> Self {
-        Exchange { conn, stream, st }
+        Exchange {
+            conn,
+            stream,
+            st,
+            stopping,
+        }
+    }
+
+    /// During a graceful shutdown, the response closes the connection.
+    fn closing_check(&mut self) {
+        if self.stopping.load(Ordering::Relaxed) {
+            self.conn.close_after_response();
+        }
     }
 
     /// The request head (until the response is complete).
@@ -161,6 +176,7 @@ impl<'a> Exchange<'a> {
 
     /// Answers with a prebuilt response and its whole body.
     pub fn respond(&mut self, response: &Response, body: &[u8]) -> Result<(), Error> {
+        self.closing_check();
         let placement = self.conn.responder().respond(response, body)?;
         self.st.started = true;
         self.st.finished = true;
@@ -196,9 +212,14 @@ impl<'a> Exchange<'a> {
         fields: &[FieldPair<'_>],
         body: BodyLength,
     ) -> Result<(), Error> {
+        self.closing_check();
         self.conn.responder().send_head(status, fields, body)?;
         if status >= 200 || status == 101 {
             self.st.started = true;
+        }
+        if self.conn.phase() == Phase::Switched {
+            // A 101, or a 2xx to CONNECT: no body; `upgrade` takes over.
+            self.st.finished = true;
         }
         Ok(())
     }
@@ -212,7 +233,11 @@ impl<'a> Exchange<'a> {
     }
 
     /// Ends the response, with trailers if it is chunked.
+    /// (A no-op after a `101` or a `2xx` to `CONNECT`, which have no body.)
     pub fn send_end(&mut self, trailers: &[FieldPair<'_>]) -> Result<(), Error> {
+        if self.st.finished && self.conn.phase() == Phase::Switched {
+            return Ok(());
+        }
         self.conn.responder().send_end(trailers)?;
         self.st.finished = true;
         Ok(())
@@ -236,7 +261,8 @@ impl<'a> Exchange<'a> {
     }
 
     /// After answering `101 Switching Protocols` (to a request that offered
-    /// `Upgrade`) or `2xx` to `CONNECT`: the stream and the bytes that arrived
+    /// `Upgrade`) or `2xx` to `CONNECT` with [`send_head`](Exchange::send_head)
+    /// (no `send_end`: such answers have no body): the stream and the bytes that arrived
     /// after the request, for the new protocol. The connection closes when
     /// the handler returns. The stream keeps the body read timeout; change it
     /// with [`Upgraded::stream`].
