@@ -1,0 +1,25 @@
+//! The comparison crate of http-net (SPEC §4): the same bytes through
+//! http-net and through the implementations people would pick instead.
+//!
+//! - [`inputs`]: the bytes of `benches/inputs/` and the generated bodies.
+//! - [`rules`]: the framing pass that gives the bare parsers (httparse,
+//!   picohttpparser) exactly http-net's SPEC §3 rules, so that the H1, H3
+//!   and H5 comparisons measure equal work.
+//! - [`httpnet`], [`httparse_side`], [`pico`]: each side's head + framing,
+//!   returning the same [`rules::Verdict`]; `tests/equivalence.rs` proves
+//!   they accept and reject the same inputs and extract the same framing.
+//! - `hyper_side` (feature `hyper`): hyper 1.x driven in memory over a
+//!   `tokio::io::duplex` on a current-thread runtime, and the runtime alone
+//!   moving the same bytes.
+//!
+//! The C parser is called through `picohttpparser-sys`; those calls are the
+//! only `unsafe` code here.
+
+pub mod httparse_side;
+pub mod httpnet;
+#[cfg(feature = "hyper")]
+pub mod hyper_side;
+pub mod inputs;
+pub mod pico;
+pub mod pipeline;
+pub mod rules;

@@ -1,0 +1,681 @@
+//! The framing pass: http-net's SPEC §3 rules for a head that a bare parser
+//! (httparse, picohttpparser) has split into method, target, version and
+//! fields. With it, the parsers do the work http-net does, so that H1, H3
+//! and H5 compare equal work:
+//!
+//! - line ends: CR LF only (both parsers take a bare LF as a line end);
+//!   at most [`MAX_LEADING_EMPTY_LINES`] empty lines before a request line;
+//! - method a token; request target at most 8 KiB (414), of the bytes
+//!   RFC 3986 allows (`%` followed by two hex digits), in a form that fits
+//!   the method (origin, absolute without userinfo, authority for CONNECT
+//!   only, `*` for OPTIONS only);
+//! - no obs-fold in requests (picohttpparser accepts one);
+//! - `Host`: exactly one in HTTP/1.1, at most one in HTTP/1.0, its value
+//!   `uri-host [":" port]`;
+//! - head at most 16 KiB, at most 100 fields (431);
+//! - the body length (RFC 9112 §6.3, in http-net's order): `Transfer-Encoding`
+//!   in 1.0, with `Content-Length`, `chunked` not final, twice, or after
+//!   another coding (501); `Content-Length` digits only, equal duplicates and
+//!   list members; over the 8 MiB budget (413);
+//! - keep-alive (1.1 unless `close`, 1.0 only with `keep-alive`), upgrade
+//!   (`Connection: upgrade` with an `Upgrade` field), `Expect` (1.1: only
+//!   `100-continue`, else 417; ignored in 1.0).
+//!
+//! Responses get the same line, field, length and keep-alive rules with the
+//! response-side length decision (HEAD, 1xx, 204, 304: no body; 2xx to
+//! CONNECT: tunnel; `chunked` not final or no length: read to close).
+//!
+//! The byte classes are written here, independently of `http-net-scan`.
+
+/// Empty lines (CR LF) skipped before a request line (http-net's limit).
+pub const MAX_LEADING_EMPTY_LINES: usize = 4;
+/// Head limit (SPEC §3): 16 KiB.
+pub const MAX_HEAD: usize = 16 * 1024;
+/// Field limit (SPEC §3).
+pub const MAX_FIELDS: usize = 100;
+/// Target limit (SPEC §3): 8 KiB.
+pub const MAX_TARGET: usize = 8 * 1024;
+/// Body budget (SPEC §3): 8 MiB.
+pub const BODY_BUDGET: u64 = 8 * 1024 * 1024;
+
+/// How a message body is delimited.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Body {
+    /// No body.
+    None,
+    /// `Content-Length`.
+    Length(u64),
+    /// Chunked.
+    Chunked,
+    /// Until the peer closes (responses).
+    CloseDelimited,
+    /// A 2xx answer to CONNECT.
+    Tunnel,
+}
+
+/// What the framing pass decided about a complete head.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Framing {
+    /// Bytes of the head, leading empty lines and final empty line included.
+    pub head_len: usize,
+    /// `true` for HTTP/1.1 (and other 1.x), `false` for 1.0.
+    pub http11: bool,
+    /// The body.
+    pub body: Body,
+    /// The connection persists after this message.
+    pub keep_alive: bool,
+    /// The request asks for a protocol upgrade (`Connection: upgrade` and an
+    /// `Upgrade` field).
+    pub upgrade: bool,
+    /// `Expect: 100-continue` in an HTTP/1.1 request.
+    pub expect_continue: bool,
+}
+
+/// The outcome of head + framing on one side.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Verdict {
+    /// A whole, valid head.
+    Complete(Framing),
+    /// More bytes are needed.
+    Partial,
+    /// Rejected; the status a server answers (responses: 502 stands for
+    /// "error").
+    Reject(u16),
+}
+
+/// Field lines as a parser stored them.
+pub trait Fields {
+    /// How many.
+    fn len(&self) -> usize;
+    /// Whether there are none.
+    fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+    /// The name of field `i`, or `None` for a continuation line (obs-fold).
+    fn name(&self, i: usize) -> Option<&[u8]>;
+    /// The value of field `i`.
+    fn value(&self, i: usize) -> &[u8];
+    /// The offset in the head of the first byte after the value of field `i`.
+    fn value_end(&self, i: usize) -> usize;
+}
+
+/// A 256-entry byte class built at compile time from a predicate on `b`.
+macro_rules! table {
+    (|$b:ident| $e:expr) => {{
+        let mut t = [false; 256];
+        let mut i = 0;
+        while i < 256 {
+            let $b = i as u8;
+            t[i] = $e;
+            i += 1;
+        }
+        t
+    }};
+}
+
+const fn is_unreserved(b: u8) -> bool {
+    b.is_ascii_alphanumeric() || matches!(b, b'-' | b'.' | b'_' | b'~')
+}
+const fn is_sub_delim(b: u8) -> bool {
+    matches!(
+        b,
+        b'!' | b'$' | b'&' | b'\'' | b'(' | b')' | b'*' | b'+' | b',' | b';' | b'='
+    )
+}
+
+/// `tchar` (RFC 9110 §5.6.2).
+static TOKEN: [bool; 256] = table!(|b| {
+    b.is_ascii_alphanumeric()
+        || matches!(
+            b,
+            b'!' | b'#'
+                | b'$'
+                | b'%'
+                | b'&'
+                | b'\''
+                | b'*'
+                | b'+'
+                | b'-'
+                | b'.'
+                | b'^'
+                | b'_'
+                | b'`'
+                | b'|'
+                | b'~'
+        )
+});
+/// Target bytes other than `%`, `[` and `]`: pchar / "/" / "?" (RFC 3986).
+static TARGET: [bool; 256] =
+    table!(|b| is_unreserved(b) || is_sub_delim(b) || matches!(b, b':' | b'@' | b'/' | b'?'));
+/// reg-name bytes other than `%`.
+static REG_NAME: [bool; 256] = table!(|b| is_unreserved(b) || is_sub_delim(b));
+
+fn is_token(s: &[u8]) -> bool {
+    !s.is_empty() && s.iter().all(|&b| TOKEN[b as usize])
+}
+
+/// Which framing-relevant field a name is, by length first.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Known {
+    Other,
+    Host,
+    ContentLength,
+    TransferEncoding,
+    Connection,
+    Upgrade,
+    Expect,
+}
+
+#[inline]
+fn classify(name: &[u8]) -> Known {
+    let (k, want): (Known, &[u8]) = match name.len() {
+        4 => (Known::Host, b"host"),
+        6 => (Known::Expect, b"expect"),
+        7 => (Known::Upgrade, b"upgrade"),
+        10 => (Known::Connection, b"connection"),
+        14 => (Known::ContentLength, b"content-length"),
+        17 => (Known::TransferEncoding, b"transfer-encoding"),
+        _ => return Known::Other,
+    };
+    if name.eq_ignore_ascii_case(want) {
+        k
+    } else {
+        Known::Other
+    }
+}
+
+/// SP and HTAB only.
+fn trim_ows(mut s: &[u8]) -> &[u8] {
+    while let [b' ' | b'\t', rest @ ..] = s {
+        s = rest;
+    }
+    while let [rest @ .., b' ' | b'\t'] = s {
+        s = rest;
+    }
+    s
+}
+
+/// Whether the line whose content ends at `at` ends in CR LF (after
+/// optional trailing whitespace a parser trimmed from a value).
+#[inline]
+fn crlf_at(head: &[u8], mut at: usize) -> bool {
+    while let Some(b' ' | b'\t') = head.get(at) {
+        at += 1;
+    }
+    head.get(at) == Some(&b'\r')
+}
+
+/// What the fields say, gathered in one pass.
+#[derive(Default)]
+struct Facts {
+    hosts: usize,
+    /// Content-Length: `Some(Ok(n))`, `Some(Err(status))`, or `None` if absent.
+    content_length: Option<Result<u64, Conflict>>,
+    te_lines: usize,
+    te_members: usize,
+    te_chunked: usize,
+    te_others: usize,
+    te_chunked_final: bool,
+    close: bool,
+    keep_alive: bool,
+    upgrade_token: bool,
+    upgrade_field: bool,
+    expect_lines: usize,
+    expect_other: bool,
+}
+
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+enum Conflict {
+    Invalid,
+    Differ,
+}
+
+fn content_length_members(v: &[u8], found: &mut Option<Result<u64, Conflict>>) {
+    for member in v.split(|&b| b == b',') {
+        if let Some(Err(_)) = found {
+            return;
+        }
+        let m = trim_ows(member);
+        let n = digits(m);
+        *found = match (*found, n) {
+            (_, None) => Some(Err(Conflict::Invalid)),
+            (None, Some(n)) => Some(Ok(n)),
+            (Some(Ok(a)), Some(n)) if a == n => Some(Ok(a)),
+            (Some(Ok(_)), Some(_)) => Some(Err(Conflict::Differ)),
+            (e @ Some(Err(_)), _) => e,
+        };
+    }
+}
+
+/// `1*DIGIT` fitting a u64.
+fn digits(s: &[u8]) -> Option<u64> {
+    if s.is_empty() {
+        return None;
+    }
+    let mut n: u64 = 0;
+    for &b in s {
+        let d = b.wrapping_sub(b'0');
+        if d > 9 {
+            return None;
+        }
+        n = n.checked_mul(10)?.checked_add(u64::from(d))?;
+    }
+    Some(n)
+}
+
+fn connection_tokens(v: &[u8], f: &mut Facts) {
+    for e in v.split(|&b| b == b',') {
+        let e = e.trim_ascii();
+        if e.eq_ignore_ascii_case(b"close") {
+            f.close = true;
+        } else if e.eq_ignore_ascii_case(b"keep-alive") {
+            f.keep_alive = true;
+        } else if e.eq_ignore_ascii_case(b"upgrade") {
+            f.upgrade_token = true;
+        }
+    }
+}
+
+fn te_members(v: &[u8], f: &mut Facts) {
+    for m in v.split(|&b| b == b',') {
+        let m = trim_ows(m);
+        if m.is_empty() {
+            continue;
+        }
+        f.te_members += 1;
+        let chunked = m.eq_ignore_ascii_case(b"chunked");
+        if chunked {
+            f.te_chunked += 1;
+        } else {
+            f.te_others += 1;
+        }
+        f.te_chunked_final = chunked;
+    }
+}
+
+/// Reads every field once. `request`: Host rules and no obs-fold.
+/// Returns the first status in byte order for a field-level error.
+fn facts<F: Fields + ?Sized>(head: &[u8], fields: &F, request: bool) -> Result<Facts, u16> {
+    let mut f = Facts::default();
+    let mut last = Known::Other;
+    for i in 0..fields.len() {
+        if !crlf_at(head, fields.value_end(i)) {
+            return Err(400); // bare LF
+        }
+        let v = fields.value(i);
+        let kind = match fields.name(i) {
+            // obs-fold: an error in a request; in a response (replaced by SP)
+            // it continues the previous field's value.
+            None if request => return Err(400),
+            None => {
+                match last {
+                    Known::Connection => connection_tokens(v, &mut f),
+                    Known::ContentLength => {}
+                    _ => {}
+                }
+                continue;
+            }
+            Some(name) => classify(name),
+        };
+        last = kind;
+        match kind {
+            Known::Other => {}
+            Known::Host if request => {
+                f.hosts += 1;
+                if f.hosts > 1 {
+                    return Err(400);
+                }
+                if !valid_host_port(v, false) {
+                    return Err(400);
+                }
+            }
+            Known::Host => {}
+            Known::ContentLength => content_length_members(v, &mut f.content_length),
+            Known::TransferEncoding => {
+                f.te_lines += 1;
+                te_members(v, &mut f);
+            }
+            Known::Connection => connection_tokens(v, &mut f),
+            Known::Upgrade => f.upgrade_field = true,
+            Known::Expect => {
+                f.expect_lines += 1;
+                if !trim_ows(v).eq_ignore_ascii_case(b"100-continue") {
+                    f.expect_other = true;
+                }
+            }
+        }
+    }
+    Ok(f)
+}
+
+/// The request pass. `head` is the buffer the parser read (starting at the
+/// first byte received), `head_len` the length it reported, `line_start`
+/// the offset of the method (after skipped empty lines), `minor` the minor
+/// version (0 for HTTP/1.0; anything else reads as 1.1).
+pub fn request<F: Fields + ?Sized>(
+    head: &[u8],
+    head_len: usize,
+    method: &[u8],
+    target: &[u8],
+    minor: u8,
+    fields: &F,
+) -> Result<Framing, u16> {
+    // Request line: method, one SP, target, one SP, version, CR LF.
+    if !is_token(method) {
+        return Err(400);
+    }
+    check_target(method, target)?;
+    let line_start = method.as_ptr() as usize - head.as_ptr() as usize;
+    if !leading_ok(&head[..line_start]) {
+        return Err(400);
+    }
+    let version_end = line_start + method.len() + 1 + target.len() + 1 + 8;
+    if head.get(version_end) != Some(&b'\r') {
+        return Err(400);
+    }
+    let http11 = minor != 0;
+    let f = facts(head, fields, true)?;
+    if head.get(head_len.wrapping_sub(2)) != Some(&b'\r') {
+        return Err(400);
+    }
+    if http11 && f.hosts == 0 {
+        return Err(400);
+    }
+    if head_len > MAX_HEAD {
+        return Err(431);
+    }
+    if fields.len() > MAX_FIELDS {
+        return Err(431);
+    }
+    let body = if f.te_lines > 0 {
+        if !http11 {
+            return Err(400);
+        }
+        if f.content_length.is_some() {
+            return Err(400);
+        }
+        if !f.te_chunked_final {
+            return Err(400);
+        }
+        if f.te_chunked > 1 {
+            return Err(400);
+        }
+        if f.te_others > 0 {
+            return Err(501);
+        }
+        Body::Chunked
+    } else {
+        match f.content_length {
+            None => Body::None,
+            Some(Err(_)) => return Err(400),
+            Some(Ok(n)) if n > BODY_BUDGET => return Err(413),
+            Some(Ok(n)) => Body::Length(n),
+        }
+    };
+    if http11 && f.expect_other {
+        return Err(417);
+    }
+    let keep_alive = if http11 {
+        !f.close
+    } else {
+        f.keep_alive && !f.close
+    };
+    Ok(Framing {
+        head_len,
+        http11,
+        body,
+        keep_alive,
+        upgrade: f.upgrade_token && f.upgrade_field,
+        expect_continue: http11 && f.expect_lines > 0,
+    })
+}
+
+/// The response pass (the client side): `request_method` is the method of
+/// the request answered; `status_line_end` the offset just after the reason
+/// phrase. Errors are reported as 502.
+pub fn response<F: Fields + ?Sized>(
+    head: &[u8],
+    head_len: usize,
+    request_method: &[u8],
+    status: u16,
+    minor: u8,
+    reason_end: usize,
+    fields: &F,
+) -> Result<Framing, u16> {
+    // `HTTP/1.1 200 ` : the second SP is required even with no reason.
+    if head.get(12) != Some(&b' ') || head.get(reason_end) != Some(&b'\r') || status < 100 {
+        return Err(502);
+    }
+    let http11 = minor != 0;
+    let f = facts(head, fields, false)?;
+    if head.get(head_len.wrapping_sub(2)) != Some(&b'\r') {
+        return Err(502);
+    }
+    if head_len > MAX_HEAD || fields.len() > MAX_FIELDS {
+        return Err(502);
+    }
+    let head_request = request_method == b"HEAD";
+    let body = if head_request || (100..200).contains(&status) || status == 204 || status == 304 {
+        Body::None
+    } else if request_method == b"CONNECT" && (200..300).contains(&status) {
+        Body::Tunnel
+    } else if f.te_lines > 0 {
+        if !http11 || f.content_length.is_some() || f.te_chunked > 1 {
+            return Err(502);
+        }
+        if !f.te_chunked_final {
+            Body::CloseDelimited
+        } else if f.te_others > 0 {
+            return Err(502);
+        } else {
+            Body::Chunked
+        }
+    } else {
+        match f.content_length {
+            None => Body::CloseDelimited,
+            Some(Err(_)) => return Err(502),
+            Some(Ok(n)) if n > BODY_BUDGET => return Err(502),
+            Some(Ok(n)) => Body::Length(n),
+        }
+    };
+    let keep_alive = body != Body::CloseDelimited
+        && if http11 {
+            !f.close
+        } else {
+            f.keep_alive && !f.close
+        };
+    Ok(Framing {
+        head_len,
+        http11,
+        body,
+        keep_alive,
+        upgrade: false,
+        expect_continue: false,
+    })
+}
+
+/// At most [`MAX_LEADING_EMPTY_LINES`] CR LF pairs, and nothing else.
+fn leading_ok(lead: &[u8]) -> bool {
+    lead.len() <= 2 * MAX_LEADING_EMPTY_LINES && lead.chunks(2).all(|p| p == b"\r\n")
+}
+
+/// The request-target: length, bytes, form (RFC 9112 §3.2).
+fn check_target(method: &[u8], t: &[u8]) -> Result<(), u16> {
+    if t.len() > MAX_TARGET {
+        return Err(414);
+    }
+    let origin = t.first() == Some(&b'/');
+    let mut i = 0;
+    while let Some(&b) = t.get(i) {
+        if TARGET[b as usize] {
+            i += 1;
+        } else if b == b'%' {
+            let hex = |j: usize| t.get(j).is_some_and(|h| h.is_ascii_hexdigit());
+            if !(hex(i + 1) && hex(i + 2)) {
+                return Err(400);
+            }
+            i += 3;
+        } else if (b == b'[' || b == b']') && !origin {
+            i += 1;
+        } else {
+            return Err(400);
+        }
+    }
+    if t.is_empty() {
+        return Err(400);
+    }
+    if method == b"CONNECT" {
+        return if valid_host_port(t, true) {
+            Ok(())
+        } else {
+            Err(400)
+        };
+    }
+    if origin {
+        return Ok(());
+    }
+    if t == b"*" {
+        return if method == b"OPTIONS" {
+            Ok(())
+        } else {
+            Err(400)
+        };
+    }
+    // absolute-form: scheme "://" authority [path] ["?" query]
+    let colon = t.iter().position(|&b| b == b':').ok_or(400u16)?;
+    let (scheme, rest) = t.split_at(colon);
+    let scheme_ok = matches!(scheme.split_first(), Some((f, more))
+        if f.is_ascii_alphabetic()
+            && more.iter().all(|&b| b.is_ascii_alphanumeric() || matches!(b, b'+' | b'-' | b'.')));
+    let after = rest.strip_prefix(b"://").ok_or(400u16)?;
+    if !scheme_ok {
+        return Err(400);
+    }
+    let end = after
+        .iter()
+        .position(|&b| b == b'/' || b == b'?')
+        .unwrap_or(after.len());
+    let (authority, path) = after.split_at(end);
+    if path.iter().any(|&b| b == b'[' || b == b']') {
+        return Err(400);
+    }
+    if authority.contains(&b'@') || !valid_host_port(authority, false) {
+        return Err(400);
+    }
+    Ok(())
+}
+
+/// `uri-host [":" port]` (RFC 9110 §7.2, RFC 3986 §3.2.2) with a non-empty
+/// host and, when the colon is there, a port of 1 to 5 digits up to 65535.
+pub fn valid_host_port(v: &[u8], port_required: bool) -> bool {
+    let port = if let Some(inner) = v.strip_prefix(b"[") {
+        let Some(close) = inner.iter().position(|&b| b == b']') else {
+            return false;
+        };
+        if !ip_literal(&inner[..close]) {
+            return false;
+        }
+        &inner[close + 1..]
+    } else {
+        let colon = v.iter().position(|&b| b == b':').unwrap_or(v.len());
+        let host = &v[..colon];
+        if host.is_empty() || !reg_name(host) {
+            return false;
+        }
+        &v[colon..]
+    };
+    match port.split_first() {
+        None => !port_required,
+        Some((b':', d)) => {
+            (1..=5).contains(&d.len())
+                && d.iter().all(u8::is_ascii_digit)
+                && d.iter().fold(0u32, |n, &b| n * 10 + u32::from(b - b'0')) <= 65535
+        }
+        Some(_) => false,
+    }
+}
+
+fn reg_name(s: &[u8]) -> bool {
+    let mut i = 0;
+    while let Some(&b) = s.get(i) {
+        if REG_NAME[b as usize] {
+            i += 1;
+        } else if b == b'%'
+            && s.get(i + 1).is_some_and(u8::is_ascii_hexdigit)
+            && s.get(i + 2).is_some_and(u8::is_ascii_hexdigit)
+        {
+            i += 3;
+        } else {
+            return false;
+        }
+    }
+    true
+}
+
+fn ip_literal(s: &[u8]) -> bool {
+    if let Some(rest) = s.strip_prefix(b"v").or_else(|| s.strip_prefix(b"V")) {
+        let Some(dot) = rest.iter().position(|&b| b == b'.') else {
+            return false;
+        };
+        let (ver, tail) = (&rest[..dot], &rest[dot + 1..]);
+        return !ver.is_empty()
+            && ver.iter().all(u8::is_ascii_hexdigit)
+            && !tail.is_empty()
+            && tail
+                .iter()
+                .all(|&b| is_unreserved(b) || is_sub_delim(b) || b == b':');
+    }
+    ipv6(s)
+}
+
+fn ipv6(s: &[u8]) -> bool {
+    match s.windows(2).position(|w| w == b"::") {
+        Some(at) => {
+            let (head, tail) = (&s[..at], &s[at + 2..]);
+            if tail.windows(2).any(|w| w == b"::") {
+                return false;
+            }
+            match (groups(head, false), groups(tail, true)) {
+                (Some(h), Some(t)) => h + t <= 7,
+                _ => false,
+            }
+        }
+        None => groups(s, true) == Some(8),
+    }
+}
+
+fn groups(s: &[u8], v4_last: bool) -> Option<usize> {
+    if s.is_empty() {
+        return Some(0);
+    }
+    let parts: Vec<&[u8]> = s.split(|&b| b == b':').collect();
+    let mut n = 0;
+    for (i, g) in parts.iter().enumerate() {
+        if i + 1 == parts.len() && v4_last && g.contains(&b'.') {
+            if !ipv4(g) {
+                return None;
+            }
+            n += 2;
+        } else if (1..=4).contains(&g.len()) && g.iter().all(u8::is_ascii_hexdigit) {
+            n += 1;
+        } else {
+            return None;
+        }
+    }
+    Some(n)
+}
+
+fn ipv4(s: &[u8]) -> bool {
+    let mut count = 0;
+    for o in s.split(|&b| b == b'.') {
+        count += 1;
+        let ok = (1..=3).contains(&o.len())
+            && o.iter().all(u8::is_ascii_digit)
+            && !(o.len() > 1 && o[0] == b'0')
+            && o.iter().fold(0u32, |n, &b| n * 10 + u32::from(b - b'0')) <= 255;
+        if !ok {
+            return false;
+        }
+    }
+    count == 4
+}
