@@ -175,7 +175,71 @@ impl ChunkedDecoder {
     /// trailer section's fields go; pass the same storage to every step of a
     /// message (the trailer parser resumes in it). More trailer lines than
     /// `trailers.len()` or the head's `max_fields` is an error.
+    #[inline]
     pub fn decode(&mut self, input: &[u8], trailers: &mut [Field]) -> Result<ChunkedStep, Error> {
+        if let Some((data_start, size)) = self.fast_line(input) {
+            let avail = input.len() - data_start;
+            let take = if (avail as u64) < size {
+                avail
+            } else {
+                size as usize
+            };
+            self.size = size - take as u64;
+            self.state = if self.size == 0 {
+                State::DataCr
+            } else {
+                State::Data
+            };
+            let end = data_start + take;
+            return Ok(ChunkedStep {
+                consumed: end,
+                data: data_start..end,
+                trailers: None,
+                done: false,
+            });
+        }
+        self.decode_general(input, trailers)
+    }
+
+    /// The common chunk line in one pass: (CR LF after the previous data,
+    /// unless at the first chunk) `HEXDIG{1,16} CR LF` with a non-zero size.
+    /// Returns where the data starts and its size, with the line accounted
+    /// for; changes nothing and returns `None` for any other shape, or when a
+    /// limit would trip, so the general path decides (and reports) exactly as
+    /// it would have.
+    #[inline]
+    fn fast_line(&mut self, input: &[u8]) -> Option<(usize, u64)> {
+        let start = match (self.state, input) {
+            (State::DataCr, [b'\r', b'\n', ..]) => 2,
+            (State::LineStart, _) => 0,
+            _ => return None,
+        };
+        let (size, len) = fast_line(input.get(start..)?)?;
+        if size == 0 {
+            return None;
+        }
+        let data_total = self.data_total.checked_add(size)?;
+        let data_start = start + len;
+        let overhead = self.overhead.checked_add(data_start as u64)?;
+        let guard = self.limits.overhead_guard_bytes();
+        if self.limits.over_budget(data_total)
+            || (guard != 0 && overhead >= guard && data_total.saturating_mul(3) < overhead)
+        {
+            return None;
+        }
+        self.data_total = data_total;
+        self.overhead = overhead;
+        self.ext_bytes = 0;
+        Some((data_start, size))
+    }
+
+    /// Every other step: the state machine, byte by byte where needed.
+    #[inline(never)]
+    fn decode_general(
+        &mut self,
+        input: &[u8],
+        trailers: &mut [Field],
+    ) -> Result<ChunkedStep, Error> {
         let mut pos = 0;
         loop {
             match self.state {
@@ -305,7 +369,8 @@ impl ChunkedDecoder {
         loop {
             // Fast path for the common shape: CR LF after data, then
             // `HEXDIG{1,16} CR LF`, checked in one pass.
-            if self.state == State::DataCr && input.get(*pos..*pos + 2) == Some(b"\r\n") {
+            if self.state == State::DataCr && matches!(input.get(*pos..), Some([b'\r', b'\n', ..]))
+            {
                 *pos += 2;
                 self.state = State::LineStart;
             }
@@ -567,10 +632,9 @@ fn fast_line(bytes: &[u8]) -> Option<(u64, usize)> {
         size = (size << 4) | u64::from(d);
         i += 1;
     }
-    if i > 0 && bytes.get(i..i + 2)? == b"\r\n" {
-        Some((size, i + 2))
-    } else {
-        None
+    match bytes.get(i..)? {
+        [b'\r', b'\n', ..] if i > 0 => Some((size, i + 2)),
+        _ => None,
     }
 }
 
