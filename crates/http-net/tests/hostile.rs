@@ -274,6 +274,45 @@ fn huge_head_gets_431_then_close() {
 }
 
 #[test]
+fn error_response_survives_trailing_input() {
+    // A malformed request followed by more bytes than the socket buffers
+    // hold: the server answers 400, half-closes and drains, so the peer
+    // reads the 400 instead of a reset.
+    let srv = Running::start(Server::builder(), plain);
+    for _ in 0..5 {
+        let mut s = connect(srv.addr);
+        let mut w = s.try_clone().unwrap();
+        let writer = thread::spawn(move || {
+            let mut req = b"GET / HTTP/1.1\r\nHost: a\r\nBad Header: x\r\n\r\n".to_vec();
+            req.extend(std::iter::repeat_n(b'j', 256 * 1024));
+            let _ = w.write_all(&req);
+            let _ = w.shutdown(std::net::Shutdown::Write);
+        });
+        // Read late, after the server has answered and closed.
+        thread::sleep(Duration::from_millis(300));
+        let mut got = Vec::new();
+        let mut buf = [0u8; 4096];
+        let end = loop {
+            match s.read(&mut buf) {
+                Ok(0) => break Ok(()),
+                Ok(n) => got.extend_from_slice(&buf[..n]),
+                Err(e) => break Err(e),
+            }
+        };
+        assert!(
+            got.starts_with(b"HTTP/1.1 400 "),
+            "{:?}",
+            String::from_utf8_lossy(&got)
+        );
+        assert!(
+            end.is_ok(),
+            "the connection ended with {end:?}, not a clean close"
+        );
+        writer.join().unwrap();
+    }
+}
+
+#[test]
 fn handler_panic_answers_500_and_the_server_goes_on() {
     let srv = Running::start(Server::builder(), |ex: &mut Exchange<'_>| {
         if ex.path() == b"/panic" {
