@@ -162,15 +162,19 @@ pub(crate) fn classify(name: &[u8]) -> Known {
     if len >= 32 || NAME_LENGTHS & (1 << len) == 0 {
         return Known::Other;
     }
-    let (want, kind) = match len {
-        4 => (&b"host"[..], Known::Host),
-        6 => (&b"expect"[..], Known::Expect),
-        7 => (&b"upgrade"[..], Known::Upgrade),
-        10 => (&b"connection"[..], Known::Connection),
-        14 => (&b"content-length"[..], Known::ContentLength),
-        _ => (&b"transfer-encoding"[..], Known::TransferEncoding),
+    let (want, kind): (&[u8], Known) = match len {
+        4 => (b"host", Known::Host),
+        6 => (b"expect", Known::Expect),
+        7 => (b"upgrade", Known::Upgrade),
+        10 => (b"connection", Known::Connection),
+        14 => (b"content-length", Known::ContentLength),
+        _ => (b"transfer-encoding", Known::TransferEncoding),
     };
-    if name.eq_ignore_ascii_case(want) {
+    // The first letter rules out most names of the same length
+    // (`Sec-Fetch-Mode` against `content-length`) before the full compare.
+    if name.first().map(u8::to_ascii_lowercase) == want.first().copied()
+        && name.eq_ignore_ascii_case(want)
+    {
         kind
     } else {
         Known::Other
@@ -179,6 +183,7 @@ pub(crate) fn classify(name: &[u8]) -> Known {
 
 impl FieldFacts {
     /// Records field line `index` of kind `kind` whose value is `value`.
+    #[inline]
     pub(crate) fn record(&mut self, kind: Known, index: usize, value: &[u8]) {
         match kind {
             Known::Other => {}
@@ -201,12 +206,11 @@ impl ConnectionOptions {
     pub(crate) fn add_tokens(&mut self, value: &[u8]) {
         for element in value.split(|&b| b == b',') {
             let element = element.trim_ascii();
-            if element.eq_ignore_ascii_case(b"close") {
-                self.set_close();
-            } else if element.eq_ignore_ascii_case(b"keep-alive") {
-                self.set_keep_alive();
-            } else if element.eq_ignore_ascii_case(b"upgrade") {
-                self.set_upgrade();
+            match element.len() {
+                5 if element.eq_ignore_ascii_case(b"close") => self.set_close(),
+                10 if element.eq_ignore_ascii_case(b"keep-alive") => self.set_keep_alive(),
+                7 if element.eq_ignore_ascii_case(b"upgrade") => self.set_upgrade(),
+                _ => {}
             }
         }
     }

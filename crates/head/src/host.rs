@@ -16,6 +16,7 @@
 //! five digits with a value up to 65535.
 
 use http_net_scan::class::{DIGIT, HEXDIG, REG_NAME, SUB_DELIMS, UNRESERVED};
+use http_net_scan::table_run;
 
 /// Whether `v` is `uri-host [":" port]` (`port_required`: `uri-host ":" port`,
 /// the authority-form of CONNECT, RFC 9112 §3.2.3).
@@ -50,7 +51,11 @@ pub(crate) fn valid_host_port(v: &[u8], port_required: bool) -> bool {
 /// `reg-name`, `%` escapes included. IPv4 addresses are reg-names too.
 fn reg_name(s: &[u8]) -> bool {
     let mut i = 0;
-    while let Some(&b) = s.get(i) {
+    loop {
+        i += table_run(s.get(i..).unwrap_or(&[]), &REG_NAME);
+        let Some(&b) = s.get(i) else {
+            return true;
+        };
         if b == b'%' {
             let ok = matches!(
                 (s.get(i + 1), s.get(i + 2)),
@@ -60,13 +65,10 @@ fn reg_name(s: &[u8]) -> bool {
                 return false;
             }
             i += 3;
-        } else if REG_NAME[b as usize] {
-            i += 1;
         } else {
             return false;
         }
     }
-    true
 }
 
 /// One to five digits, at most 65535.

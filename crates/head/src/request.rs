@@ -184,8 +184,10 @@ impl RequestParser {
                     }
                     Some(b'\n') => return Err(Error::BareLf),
                     Some(_) => {
-                        self.mark = self.pos;
-                        self.stage = Stage::Method;
+                        if !self.common_request_line(buf) {
+                            self.mark = self.pos;
+                            self.stage = Stage::Method;
+                        }
                     }
                 },
                 Stage::LeadingCr => {
@@ -300,6 +302,59 @@ impl RequestParser {
                 Stage::Done => return Ok(None),
             }
         }
+    }
+
+    /// The one-pass path for a common request line complete in `buf`:
+    /// `token SP target SP HTTP/1.x CR LF` with no `%` escape or bracket in
+    /// the target and a target of an accepted form within the limit. It
+    /// records the line and moves on to the fields (`true`); otherwise it
+    /// changes nothing (`false`) and the staged path takes the line from its
+    /// start, finding the first error in byte order.
+    #[inline(always)]
+    fn common_request_line(&mut self, buf: &[u8]) -> bool {
+        let start = self.pos;
+        let Some(line) = buf.get(start..) else {
+            return false;
+        };
+        let m = token_run(line);
+        if m == 0 || line.get(m) != Some(&b' ') {
+            self.work.add(m + 1);
+            return false;
+        }
+        let t = m + 1;
+        let window = line.get(t..(t + self.limits.max_target_bytes()).min(line.len()));
+        let n = target_run(window.unwrap_or(&[]));
+        let v = t + n + 1;
+        self.work.add(v);
+        if n == 0 || line.get(t + n) != Some(&b' ') {
+            return false;
+        }
+        let Some((version, crlf)) = line.get(v..).and_then(|r| r.split_first_chunk::<8>()) else {
+            return false;
+        };
+        self.work.add(10);
+        if crlf.get(..2) != Some(b"\r\n".as_slice()) {
+            return false;
+        }
+        let version = match version {
+            b"HTTP/1.1" => Version::Http11,
+            b"HTTP/1.0" => Version::Http10,
+            _ => return false,
+        };
+        let method_bytes = line.get(..m).unwrap_or(&[]);
+        let method = Method::from_bytes(method_bytes);
+        let Ok(form) = target::classify(method, line.get(t..t + n).unwrap_or(&[])) else {
+            return false;
+        };
+        self.method = method;
+        self.method_span = Span::new(start, start + m);
+        self.target = Span::new(start + t, start + t + n);
+        self.target_form = form;
+        self.version = version;
+        self.pos = start + v + 10;
+        self.section = Section::new(self.pos);
+        self.stage = Stage::Fields;
+        true
     }
 
     /// Scans target bytes; `Ok(true)` once the SP after the target is met,

@@ -105,6 +105,9 @@ impl Section {
         loop {
             match self.stage {
                 Stage::LineStart => {
+                    // Common lines in a tight loop; the general path below
+                    // takes whatever line stops it.
+                    while self.common_line(buf, fields, cap, rules) {}
                     let Some(&b) = buf.get(self.pos) else {
                         return Ok(None);
                     };
@@ -221,6 +224,70 @@ impl Section {
                 }
             }
         }
+    }
+
+    /// The one-pass path for the common field line, complete in `buf`:
+    /// `token ":" OWS value CR LF` with nothing to report. It stores the
+    /// line and returns `true`; on anything else (an error, an obs-fold, the
+    /// end of the head, an incomplete line, a Host line) it changes nothing
+    /// and returns `false`, and the general path takes the line from its
+    /// start. So the two paths cannot disagree on an error.
+    #[inline(always)]
+    fn common_line(&mut self, buf: &[u8], fields: &mut [Field], cap: usize, rules: Rules) -> bool {
+        let start = self.pos;
+        let Some(line) = buf.get(start..) else {
+            return false;
+        };
+        let n = token_run(line);
+        if n == 0 || line.get(n) != Some(&b':') || self.count >= cap {
+            return false;
+        }
+        let mut v = n + 1;
+        while let Some(b' ' | b'\t') = line.get(v) {
+            v += 1;
+        }
+        let m = field_value_run(line.get(v..).unwrap_or(&[]));
+        let cr = v + m;
+        if line.get(cr..cr + 2) != Some(b"\r\n".as_slice()) {
+            // Counted: a failed attempt is work too (at most once a line).
+            self.work.add(cr + 1);
+            return false;
+        }
+        let mut end = cr;
+        while end > v && matches!(line.get(end - 1), Some(b' ' | b'\t')) {
+            end -= 1;
+        }
+        let name = line.get(..n).unwrap_or(&[]);
+        let kind = classify(name);
+        if rules.host
+            && kind == Known::Host
+            && (!self.facts.host.is_empty()
+                || !valid_host_port(line.get(v..end).unwrap_or(&[]), false))
+        {
+            return false;
+        }
+        let value = if end > v {
+            self.vstart = start + v;
+            self.vend = start + end;
+            Span::new(start + v, start + end)
+        } else {
+            self.vstart = UNSET;
+            Span::new(start + cr, start + cr)
+        };
+        if let Some(slot) = fields.get_mut(self.count) {
+            *slot = Field {
+                name: Span::new(start, start + n),
+                value,
+            };
+        }
+        self.facts.record(kind, self.count, value.get(buf));
+        self.count += 1;
+        self.kind = kind;
+        self.line = start;
+        self.name_end = start + n;
+        self.pos = start + cr + 2;
+        self.work.add(cr + 2 + (cr - end));
+        true
     }
 
     /// Moves the value bounds over `seg`, value bytes starting at `start`:
