@@ -18,12 +18,16 @@ pub(crate) struct Output {
     buf: Vec<u8>,
     sent: usize,
     barrier: Option<usize>,
+    /// The CR LF that ends a chunk left to the caller: written in front of
+    /// the next bytes queued, so nothing shows past the barrier until the
+    /// caller's next command.
+    crlf_due: bool,
     wipe: bool,
 }
 
 impl Output {
     pub(crate) fn new(capacity: usize) -> Output {
-        Output { buf: Vec::with_capacity(capacity), sent: 0, barrier: None, wipe: false }
+        Output { buf: Vec::with_capacity(capacity), sent: 0, barrier: None, crlf_due: false, wipe: false }
     }
 
     pub(crate) fn set_wipe(&mut self, wipe: bool) {
@@ -58,8 +62,12 @@ impl Output {
         }
     }
 
-    /// The buffer to append to.
+    /// The buffer to append to (with a deferred chunk CR LF written first).
     pub(crate) fn buf(&mut self) -> &mut Vec<u8> {
+        if self.crlf_due {
+            self.crlf_due = false;
+            self.buf.extend_from_slice(ChunkedEncoder::CHUNK_END);
+        }
         &mut self.buf
     }
 
@@ -71,7 +79,7 @@ impl Output {
             self.set_barrier();
             Placement::AfterOutput
         } else {
-            self.buf.extend_from_slice(data);
+            self.buf().extend_from_slice(data);
             Placement::Queued
         }
     }
@@ -240,8 +248,12 @@ impl Encoder {
                 }
                 out.buf().extend_from_slice(ChunkedEncoder::header(data.len()).as_bytes());
                 let placement = out.place(data);
-                // After a barrier the chunk's CR LF opens the next framing bytes.
-                out.buf().extend_from_slice(ChunkedEncoder::CHUNK_END);
+                if placement == Placement::AfterOutput {
+                    // The chunk's CR LF opens the next framing bytes.
+                    out.crlf_due = true;
+                } else {
+                    out.buf.extend_from_slice(ChunkedEncoder::CHUNK_END);
+                }
                 Ok(placement)
             }
             Encoder::Close => Ok(out.place(data)),

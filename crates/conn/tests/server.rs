@@ -582,3 +582,23 @@ fn error_response_names_the_rule() {
         .unwrap();
     assert_eq!(len, body.len());
 }
+
+#[test]
+fn nothing_shows_past_a_barrier_before_the_next_command() {
+    // A writer that loops on output() (as a vectored-write helper does) must
+    // not see the chunk's CR LF before it has sent the body.
+    let big = vec![b'c'; COPY_LIMIT + 1];
+    let mut c = conn();
+    read_request(&mut c, b"GET / HTTP/1.1\r\nHost: x\r\n\r\n");
+    c.responder().send_head(200, &[], BodyLength::Streamed).unwrap();
+    assert_eq!(c.responder().send_data(&big).unwrap(), Placement::AfterOutput);
+    let mut wire = Vec::new();
+    flush(&mut c, &mut wire);
+    assert!(wire.ends_with(b"1001\r\n"));
+    assert_eq!(c.output(), b"", "the CR LF waits for the next command");
+    wire.extend_from_slice(&big);
+    c.responder().send_data(b"xy").unwrap();
+    c.responder().send_end(&[]).unwrap();
+    flush(&mut c, &mut wire);
+    assert!(wire.ends_with(b"c\r\n2\r\nxy\r\n0\r\n\r\n"));
+}
