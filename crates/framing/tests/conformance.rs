@@ -163,6 +163,12 @@ fn length_rows_through_the_head_parser() {
 #[test]
 fn the_table_is_large_enough() {
     let rows = LENGTH_CASES.len() + CHUNK_CASES.len() + TRAILER_CASES.len();
+    println!(
+        "rows: {} length, {} chunked, {} trailer",
+        LENGTH_CASES.len(),
+        CHUNK_CASES.len(),
+        TRAILER_CASES.len()
+    );
     assert!(rows >= 120, "{rows} rows");
     let mut names: Vec<_> = LENGTH_CASES.iter().map(|c| c.name).collect();
     names.extend(CHUNK_CASES.iter().chain(TRAILER_CASES).map(|c| c.name));
@@ -444,4 +450,25 @@ fn errors_name_rule_section_and_status() {
         assert!(e.rfc().starts_with("RFC "), "{e:?}");
         assert!(matches!(e.status(), 400 | 413 | 431 | 500 | 501), "{e:?}");
     }
+}
+
+#[test]
+fn c12_whitespace_before_the_colon_never_reaches_framing() {
+    // RFC 9112 §5.1: the head parser rejects `Transfer-Encoding : chunked`
+    // before any framing decision, so CL 6 is never read as the length.
+    use http_net_head::{RequestParser, Status};
+    let raw = b"POST / HTTP/1.1\r\nHost: a\r\nContent-Length: 6\r\nTransfer-Encoding : chunked\r\n\r\n0\r\n\r\nX";
+    let mut fields = [Field::default(); 8];
+    let got = RequestParser::new(http_net_head::Limits::DEFAULT).parse(raw, &mut fields);
+    assert_eq!(got, Err(http_net_head::Error::WhitespaceBeforeColon));
+    // And with the space gone, TE with CL is the framing error.
+    let raw =
+        b"POST / HTTP/1.1\r\nHost: a\r\nContent-Length: 6\r\nTransfer-Encoding: chunked\r\n\r\n";
+    let Ok(Status::Complete(h)) =
+        RequestParser::new(http_net_head::Limits::DEFAULT).parse(raw, &mut fields)
+    else {
+        panic!("head")
+    };
+    let got = request_body(h.version, &h.facts, &fields, raw, &Limits::DEFAULT);
+    assert_eq!(got, Err(Error::ContentLengthWithTransferEncoding));
 }
