@@ -152,11 +152,46 @@ impl ResponseParser {
         outcome.map(Status::Complete)
     }
 
+    /// The one-pass path for a common status line complete in `buf`:
+    /// `HTTP/1.x SP 3DIGIT SP reason CR LF`. It records the line and moves
+    /// on to the fields (`true`); otherwise it changes nothing (`false`) and
+    /// the staged path takes the line from its start.
+    #[inline(always)]
+    fn common_status_line(&mut self, buf: &[u8]) -> bool {
+        let Some((head, rest)) = buf.split_first_chunk::<13>() else {
+            return false;
+        };
+        let (version, code) = head.split_at(9);
+        let version = match version {
+            b"HTTP/1.1 " => Version::Http11,
+            b"HTTP/1.0 " => Version::Http10,
+            _ => return false,
+        };
+        let &[a @ b'1'..=b'9', b @ b'0'..=b'9', c @ b'0'..=b'9', b' '] = code else {
+            return false;
+        };
+        let n = field_value_run(rest);
+        self.work.add(14 + n);
+        if rest.get(n..n + 2) != Some(b"\r\n".as_slice()) {
+            return false;
+        }
+        self.version = version;
+        self.status = u16::from(a - b'0') * 100 + u16::from(b - b'0') * 10 + u16::from(c - b'0');
+        self.reason = Span::new(13, 13 + n);
+        self.pos = 13 + n + 2;
+        self.section = Section::new(self.pos);
+        self.stage = Stage::Fields;
+        true
+    }
+
     /// Runs the stages on from where the last call stopped.
     fn step(&mut self, buf: &[u8], fields: &mut [Field]) -> Result<Option<ResponseHead>, Error> {
         loop {
             match self.stage {
                 Stage::Version => {
+                    if self.common_status_line(buf) {
+                        continue;
+                    }
                     let v = buf.get(..8).unwrap_or(buf);
                     self.work.add(v.len().saturating_sub(self.pos));
                     self.pos = v.len();

@@ -33,5 +33,6 @@ mod swar;
 
 pub use find::{find_head_end, HeadEnd};
 pub use swar::{
-    field_value_run, find_byte, find_lf, find_line_end, table_run, target_run, token_run,
+    field_value_run, find_byte, find_lf, find_line_end, scalar_run, table_run, target_run,
+    token_run,
 };

@@ -116,14 +116,39 @@ pub fn field_value_run(buf: &[u8]) -> usize {
 /// The length of the leading run of token bytes ([`TCHAR`], RFC 9110 §5.6.2).
 #[inline]
 pub fn token_run(buf: &[u8]) -> usize {
-    table_run(buf, &TCHAR)
+    scalar_run(buf, &TCHAR)
+}
+
+/// The length of the leading run of bytes in `class`, one look-up per byte,
+/// four per step; faster than [`table_run`] on short runs (field names).
+#[inline]
+pub fn scalar_run(buf: &[u8], class: &[bool; 256]) -> usize {
+    let mut i = 0;
+    let mut rest = buf;
+    while let Some((w, tail)) = rest.split_first_chunk::<4>() {
+        if !class[w[0] as usize] {
+            return i;
+        }
+        if !class[w[1] as usize] {
+            return i + 1;
+        }
+        if !class[w[2] as usize] {
+            return i + 2;
+        }
+        if !class[w[3] as usize] {
+            return i + 3;
+        }
+        i += 4;
+        rest = tail;
+    }
+    i + run_of(rest, class)
 }
 
 /// The length of the leading run of request-target bytes ([`TARGET`]: the
 /// RFC 3986 bytes of a path and query, without `%`, `[` and `]`).
 #[inline]
 pub fn target_run(buf: &[u8]) -> usize {
-    table_run(buf, &TARGET)
+    scalar_run(buf, &TARGET)
 }
 
 /// The length of the leading run of bytes in `class`, eight table look-ups
