@@ -61,7 +61,11 @@ impl Config {
     }
     /// Sets the informational-response bound (saturates at `u16::MAX`).
     pub const fn with_max_informational(mut self, n: usize) -> Config {
-        self.max_informational = if n > u16::MAX as usize { u16::MAX } else { n as u16 };
+        self.max_informational = if n > u16::MAX as usize {
+            u16::MAX
+        } else {
+            n as u16
+        };
         self
     }
     /// Sets the drain bound.
@@ -71,12 +75,20 @@ impl Config {
     }
     /// Sets the output high-water mark (saturates at `u32::MAX`).
     pub const fn with_output_high_water(mut self, n: usize) -> Config {
-        self.output_high_water = if n > u32::MAX as usize { u32::MAX } else { n as u32 };
+        self.output_high_water = if n > u32::MAX as usize {
+            u32::MAX
+        } else {
+            n as u32
+        };
         self
     }
     /// Sets the input room beyond a head (saturates at `u32::MAX`).
     pub const fn with_read_chunk(mut self, n: usize) -> Config {
-        self.read_chunk = if n > u32::MAX as usize { u32::MAX } else { n as u32 };
+        self.read_chunk = if n > u32::MAX as usize {
+            u32::MAX
+        } else {
+            n as u32
+        };
         self
     }
 }

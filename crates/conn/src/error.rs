@@ -45,9 +45,9 @@ impl RemoteError {
             RemoteError::Framing(e) => e.status(),
             RemoteError::UnsupportedExpectation => 417,
             RemoteError::UnexpectedEof | RemoteError::ConnectWithContent => 400,
-            RemoteError::UnsolicitedResponse | RemoteError::UnofferedUpgrade | RemoteError::TooManyInformational => {
-                502
-            }
+            RemoteError::UnsolicitedResponse
+            | RemoteError::UnofferedUpgrade
+            | RemoteError::TooManyInformational => 502,
         }
     }
     /// The section of the RFC that states the rule.
@@ -135,11 +135,19 @@ impl LocalError {
             LocalError::BodyUnderrun => "fewer body bytes than the declared length (RFC 9112 §6.2)",
             LocalError::InvalidRequestLine => "the method or the target is not valid (RFC 9112 §3)",
             LocalError::OutputFull => "the output buffer cannot hold the command",
-            LocalError::UpgradeNotOffered => "101 to a request that offered no upgrade (RFC 9110 §7.8)",
+            LocalError::UpgradeNotOffered => {
+                "101 to a request that offered no upgrade (RFC 9110 §7.8)"
+            }
             LocalError::InformationalAsFinal => "a 1xx status as the final answer (RFC 9110 §15.2)",
-            LocalError::NotInformational => "an informational response needs a 1xx status other than 101",
-            LocalError::InvalidHost => "a request needs exactly one valid Host field (RFC 9112 §3.2)",
-            LocalError::ForbiddenTrailerField => "a framing or routing field as a trailer (RFC 9110 §6.5.1)",
+            LocalError::NotInformational => {
+                "an informational response needs a 1xx status other than 101"
+            }
+            LocalError::InvalidHost => {
+                "a request needs exactly one valid Host field (RFC 9112 §3.2)"
+            }
+            LocalError::ForbiddenTrailerField => {
+                "a framing or routing field as a trailer (RFC 9110 §6.5.1)"
+            }
             LocalError::TrailersNotChunked => "trailers on a body that is not chunked",
             LocalError::PipelineFull => "no more requests can be sent on this connection now",
         }
@@ -160,15 +168,21 @@ impl fmt::Display for RemoteError {
             RemoteError::UnsupportedExpectation => {
                 f.write_str("an expectation other than 100-continue (RFC 9110 §10.1.1)")
             }
-            RemoteError::UnexpectedEof => f.write_str("the peer closed before the message was complete (RFC 9112 §8)"),
-            RemoteError::ConnectWithContent => f.write_str("a CONNECT request with content (RFC 9110 §9.3.6)"),
+            RemoteError::UnexpectedEof => {
+                f.write_str("the peer closed before the message was complete (RFC 9112 §8)")
+            }
+            RemoteError::ConnectWithContent => {
+                f.write_str("a CONNECT request with content (RFC 9110 §9.3.6)")
+            }
             RemoteError::UnsolicitedResponse => {
                 f.write_str("a response arrived with no request outstanding (RFC 9112 §9.2)")
             }
-            RemoteError::UnofferedUpgrade => {
-                f.write_str("101 Switching Protocols to a request that offered no upgrade (RFC 9110 §7.8)")
+            RemoteError::UnofferedUpgrade => f.write_str(
+                "101 Switching Protocols to a request that offered no upgrade (RFC 9110 §7.8)",
+            ),
+            RemoteError::TooManyInformational => {
+                f.write_str("too many informational responses (RFC 9110 §15.2)")
             }
-            RemoteError::TooManyInformational => f.write_str("too many informational responses (RFC 9110 §15.2)"),
         }
     }
 }

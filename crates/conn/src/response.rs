@@ -48,14 +48,22 @@ impl Response {
     /// Builds a response head with a reason phrase of the caller's: HTAB, SP,
     /// visible ASCII and obs-text only (RFC 9112 §4), so no response can be
     /// split through it.
-    pub fn with_reason(status: u16, reason: &[u8], fields: &[FieldPair<'_>]) -> Result<Response, LocalError> {
+    pub fn with_reason(
+        status: u16,
+        reason: &[u8],
+        fields: &[FieldPair<'_>],
+    ) -> Result<Response, LocalError> {
         if !is_reason(reason) {
             return Err(LocalError::InvalidReason);
         }
         Response::build(status, Some(reason), fields)
     }
 
-    fn build(status: u16, reason: Option<&[u8]>, fields: &[FieldPair<'_>]) -> Result<Response, LocalError> {
+    fn build(
+        status: u16,
+        reason: Option<&[u8]>,
+        fields: &[FieldPair<'_>],
+    ) -> Result<Response, LocalError> {
         if !(100..=999).contains(&status) {
             return Err(LocalError::InvalidStatus);
         }
@@ -66,7 +74,11 @@ impl Response {
             return Err(LocalError::ConflictingFraming);
         }
         head.shrink_to_fit();
-        Ok(Response { status, head, facts })
+        Ok(Response {
+            status,
+            head,
+            facts,
+        })
     }
 
     /// The status code.
@@ -120,9 +132,21 @@ mod tests {
         assert_eq!(r.head_bytes(), b"HTTP/1.1 299 Odd\r\n");
         assert_eq!(Response::new(99, &[]), Err(LocalError::InvalidStatus));
         assert_eq!(Response::new(1000, &[]), Err(LocalError::InvalidStatus));
-        assert_eq!(Response::new(200, &[(b"Content-Length", b"5")]), Err(LocalError::ConflictingFraming));
-        assert_eq!(Response::new(200, &[(b"transfer-encoding", b"chunked")]), Err(LocalError::ConflictingFraming));
-        assert_eq!(Response::new(200, &[(b"X", b"x\r\nSet-Cookie: evil=1")]), Err(LocalError::InvalidFieldValue));
-        assert_eq!(Response::with_reason(200, b"OK\r\nSet-Cookie: x=y", &[]), Err(LocalError::InvalidReason));
+        assert_eq!(
+            Response::new(200, &[(b"Content-Length", b"5")]),
+            Err(LocalError::ConflictingFraming)
+        );
+        assert_eq!(
+            Response::new(200, &[(b"transfer-encoding", b"chunked")]),
+            Err(LocalError::ConflictingFraming)
+        );
+        assert_eq!(
+            Response::new(200, &[(b"X", b"x\r\nSet-Cookie: evil=1")]),
+            Err(LocalError::InvalidFieldValue)
+        );
+        assert_eq!(
+            Response::with_reason(200, b"OK\r\nSet-Cookie: x=y", &[]),
+            Err(LocalError::InvalidReason)
+        );
     }
 }

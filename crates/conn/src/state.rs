@@ -193,7 +193,14 @@ pub(crate) const fn client_read(from: CRead, ev: CReadEv) -> Option<CRead> {
 mod tests {
     use super::*;
 
-    const SR: [SRead; 6] = [SRead::Idle, SRead::Body, SRead::Done, SRead::Drain, SRead::Switched, SRead::Closed];
+    const SR: [SRead; 6] = [
+        SRead::Idle,
+        SRead::Body,
+        SRead::Done,
+        SRead::Drain,
+        SRead::Switched,
+        SRead::Closed,
+    ];
     const SRE: [SReadEv; 7] = [
         SReadEv::Head,
         SReadEv::End,
@@ -203,7 +210,14 @@ mod tests {
         SReadEv::Switch,
         SReadEv::Close,
     ];
-    const SW: [SWrite; 6] = [SWrite::Idle, SWrite::Waiting, SWrite::Body, SWrite::Done, SWrite::Switched, SWrite::Closed];
+    const SW: [SWrite; 6] = [
+        SWrite::Idle,
+        SWrite::Waiting,
+        SWrite::Body,
+        SWrite::Done,
+        SWrite::Switched,
+        SWrite::Closed,
+    ];
     const SWE: [SWriteEv; 8] = [
         SWriteEv::Request,
         SWriteEv::Info,
@@ -231,7 +245,10 @@ mod tests {
                 let want = if e == SReadEv::Close {
                     Some(SRead::Closed)
                 } else {
-                    read_ok.iter().find(|(f, ev, _)| *f == s && *ev == e).map(|c| c.2)
+                    read_ok
+                        .iter()
+                        .find(|(f, ev, _)| *f == s && *ev == e)
+                        .map(|c| c.2)
                 };
                 assert_eq!(server_read(s, e), want, "{s:?} {e:?}");
             }
@@ -250,7 +267,10 @@ mod tests {
                 let want = if e == SWriteEv::Close {
                     Some(SWrite::Closed)
                 } else {
-                    write_ok.iter().find(|(f, ev, _)| *f == s && *ev == e).map(|c| c.2)
+                    write_ok
+                        .iter()
+                        .find(|(f, ev, _)| *f == s && *ev == e)
+                        .map(|c| c.2)
                 };
                 assert_eq!(server_write(s, e), want, "{s:?} {e:?}");
             }
@@ -260,7 +280,12 @@ mod tests {
     #[test]
     fn every_client_cell() {
         let ws = [CWrite::Idle, CWrite::Body, CWrite::Closed];
-        let wes = [CWriteEv::Head, CWriteEv::Data, CWriteEv::End, CWriteEv::Close];
+        let wes = [
+            CWriteEv::Head,
+            CWriteEv::Data,
+            CWriteEv::End,
+            CWriteEv::Close,
+        ];
         let write_ok = [
             (CWrite::Idle, CWriteEv::Head, CWrite::Body),
             (CWrite::Body, CWriteEv::Data, CWrite::Body),
@@ -271,13 +296,22 @@ mod tests {
                 let want = if e == CWriteEv::Close {
                     Some(CWrite::Closed)
                 } else {
-                    write_ok.iter().find(|(f, ev, _)| *f == s && *ev == e).map(|c| c.2)
+                    write_ok
+                        .iter()
+                        .find(|(f, ev, _)| *f == s && *ev == e)
+                        .map(|c| c.2)
                 };
                 assert_eq!(client_write(s, e), want, "{s:?} {e:?}");
             }
         }
         let rs = [CRead::Head, CRead::Body, CRead::Switched, CRead::Closed];
-        let res = [CReadEv::Info, CReadEv::Response, CReadEv::End, CReadEv::Switch, CReadEv::Close];
+        let res = [
+            CReadEv::Info,
+            CReadEv::Response,
+            CReadEv::End,
+            CReadEv::Switch,
+            CReadEv::Close,
+        ];
         let read_ok = [
             (CRead::Head, CReadEv::Info, CRead::Head),
             (CRead::Head, CReadEv::Response, CRead::Body),
@@ -289,7 +323,10 @@ mod tests {
                 let want = if e == CReadEv::Close {
                     Some(CRead::Closed)
                 } else {
-                    read_ok.iter().find(|(f, ev, _)| *f == s && *ev == e).map(|c| c.2)
+                    read_ok
+                        .iter()
+                        .find(|(f, ev, _)| *f == s && *ev == e)
+                        .map(|c| c.2)
                 };
                 assert_eq!(client_read(s, e), want, "{s:?} {e:?}");
             }

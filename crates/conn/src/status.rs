@@ -92,7 +92,11 @@ pub(crate) fn write_status_line(out: &mut alloc::vec::Vec<u8>, code: u16, reason
 /// The three ASCII digits of a code in 100..=999.
 pub(crate) const fn three_digits(code: u16) -> [u8; 3] {
     let c = if code > 999 { 999 } else { code };
-    [b'0' + (c / 100) as u8, b'0' + (c / 10 % 10) as u8, b'0' + (c % 10) as u8]
+    [
+        b'0' + (c / 100) as u8,
+        b'0' + (c / 10 % 10) as u8,
+        b'0' + (c % 10) as u8,
+    ]
 }
 
 #[cfg(test)]
@@ -102,7 +106,10 @@ mod tests {
     #[test]
     fn lines_come_from_the_table() {
         assert_eq!(status_line(200), Some(&b"HTTP/1.1 200 OK\r\n"[..]));
-        assert_eq!(status_line(431), Some(&b"HTTP/1.1 431 Request Header Fields Too Large\r\n"[..]));
+        assert_eq!(
+            status_line(431),
+            Some(&b"HTTP/1.1 431 Request Header Fields Too Large\r\n"[..])
+        );
         assert_eq!(status_line(299), None);
         let mut out = alloc::vec::Vec::new();
         write_status_line(&mut out, 299, None);

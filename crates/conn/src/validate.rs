@@ -23,7 +23,20 @@ const fn is_tchar(b: u8) -> bool {
     b.is_ascii_alphanumeric()
         || matches!(
             b,
-            b'!' | b'#' | b'$' | b'%' | b'&' | b'\'' | b'*' | b'+' | b'-' | b'.' | b'^' | b'_' | b'`' | b'|' | b'~'
+            b'!' | b'#'
+                | b'$'
+                | b'%'
+                | b'&'
+                | b'\''
+                | b'*'
+                | b'+'
+                | b'-'
+                | b'.'
+                | b'^'
+                | b'_'
+                | b'`'
+                | b'|'
+                | b'~'
         )
 }
 
@@ -39,8 +52,24 @@ const fn is_target_byte(b: u8) -> bool {
     b.is_ascii_alphanumeric()
         || matches!(
             b,
-            b'-' | b'.' | b'_' | b'~' | b'!' | b'$' | b'&' | b'\'' | b'(' | b')' | b'*' | b'+' | b',' | b';' | b'='
-                | b':' | b'@' | b'/' | b'?'
+            b'-' | b'.'
+                | b'_'
+                | b'~'
+                | b'!'
+                | b'$'
+                | b'&'
+                | b'\''
+                | b'('
+                | b')'
+                | b'*'
+                | b'+'
+                | b','
+                | b';'
+                | b'='
+                | b':'
+                | b'@'
+                | b'/'
+                | b'?'
         )
 }
 
@@ -50,8 +79,24 @@ const fn is_host_byte(b: u8) -> bool {
     b.is_ascii_alphanumeric()
         || matches!(
             b,
-            b'-' | b'.' | b'_' | b'~' | b'!' | b'$' | b'&' | b'\'' | b'(' | b')' | b'*' | b'+' | b',' | b';' | b'='
-                | b':' | b'[' | b']' | b'%'
+            b'-' | b'.'
+                | b'_'
+                | b'~'
+                | b'!'
+                | b'$'
+                | b'&'
+                | b'\''
+                | b'('
+                | b')'
+                | b'*'
+                | b'+'
+                | b','
+                | b';'
+                | b'='
+                | b':'
+                | b'['
+                | b']'
+                | b'%'
         )
 }
 
@@ -111,7 +156,10 @@ pub(crate) fn is_target(method: &[u8], target: &[u8]) -> bool {
     }
     if method == b"CONNECT" {
         // authority = host ":" port, no path, no userinfo.
-        return !target.is_empty() && !target.contains(&b'/') && !target.contains(&b'?') && !target.contains(&b'@');
+        return !target.is_empty()
+            && !target.contains(&b'/')
+            && !target.contains(&b'?')
+            && !target.contains(&b'@');
     }
     match target {
         [] => false,
@@ -128,7 +176,9 @@ fn is_absolute(target: &[u8]) -> bool {
     };
     let scheme = &target[..colon];
     let scheme_ok = scheme.first().is_some_and(u8::is_ascii_alphabetic)
-        && scheme.iter().all(|&b| b.is_ascii_alphanumeric() || matches!(b, b'+' | b'-' | b'.'));
+        && scheme
+            .iter()
+            .all(|&b| b.is_ascii_alphanumeric() || matches!(b, b'+' | b'-' | b'.'));
     scheme_ok && target[colon + 1..].starts_with(b"//") && target.len() > colon + 3
 }
 
@@ -155,7 +205,9 @@ pub(crate) fn content_length(bytes: &[u8]) -> Option<u64> {
 /// Whether a comma-separated list value holds `token` (ASCII
 /// case-insensitive, OWS around members; RFC 9110 §5.6.1).
 pub(crate) fn list_has(value: &[u8], token: &[u8]) -> bool {
-    value.split(|&b| b == b',').any(|m| trim_ows(m).eq_ignore_ascii_case(token))
+    value
+        .split(|&b| b == b',')
+        .any(|m| trim_ows(m).eq_ignore_ascii_case(token))
 }
 
 /// Strips SP and HTAB from both ends.
@@ -186,7 +238,15 @@ mod tests {
     fn values_refuse_ctl_and_surrounding_whitespace() {
         assert!(is_field_value(b""));
         assert!(is_field_value(b"a\tb c\x80\xff"));
-        for bad in [&b"x\r\nSet-Cookie: evil=1"[..], b"a\nb", b"a\0b", b"a\x7fb", b"a\x0bb", b" a", b"a\t"] {
+        for bad in [
+            &b"x\r\nSet-Cookie: evil=1"[..],
+            b"a\nb",
+            b"a\0b",
+            b"a\x7fb",
+            b"a\x0bb",
+            b" a",
+            b"a\t",
+        ] {
             assert!(!is_field_value(bad), "{bad:?}");
         }
         assert!(is_reason(b"Not Found"));
@@ -226,7 +286,14 @@ mod tests {
         assert!(!is_host(b"a/b"));
         assert_eq!(content_length(b"010"), Some(10));
         assert_eq!(content_length(b"18446744073709551615"), Some(u64::MAX));
-        for bad in [&b""[..], b"+5", b"-1", b"1 2", b"18446744073709551616", b"0x1"] {
+        for bad in [
+            &b""[..],
+            b"+5",
+            b"-1",
+            b"1 2",
+            b"18446744073709551616",
+            b"0x1",
+        ] {
             assert_eq!(content_length(bad), None, "{bad:?}");
         }
         assert!(list_has(b"keep-alive, Close", b"close"));

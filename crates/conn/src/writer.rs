@@ -27,7 +27,13 @@ pub(crate) struct Output {
 
 impl Output {
     pub(crate) fn new(capacity: usize) -> Output {
-        Output { buf: Vec::with_capacity(capacity), sent: 0, barrier: None, crlf_due: false, wipe: false }
+        Output {
+            buf: Vec::with_capacity(capacity),
+            sent: 0,
+            barrier: None,
+            crlf_due: false,
+            wipe: false,
+        }
     }
 
     pub(crate) fn set_wipe(&mut self, wipe: bool) {
@@ -139,7 +145,10 @@ impl CallerFields {
 /// Appends `name: value\r\n` for each field, validating each (token name,
 /// value without CTL or surrounding whitespace). On an error nothing is left
 /// appended.
-pub(crate) fn write_fields(out: &mut Vec<u8>, fields: &[FieldPair<'_>]) -> Result<CallerFields, LocalError> {
+pub(crate) fn write_fields(
+    out: &mut Vec<u8>,
+    fields: &[FieldPair<'_>],
+) -> Result<CallerFields, LocalError> {
     let start = out.len();
     let mut facts = CallerFields::default();
     for &(name, value) in fields {
@@ -156,7 +165,11 @@ pub(crate) fn write_fields(out: &mut Vec<u8>, fields: &[FieldPair<'_>]) -> Resul
 }
 
 /// Validates one field and records what it says.
-pub(crate) fn check_field(name: &[u8], value: &[u8], facts: &mut CallerFields) -> Result<(), LocalError> {
+pub(crate) fn check_field(
+    name: &[u8],
+    value: &[u8],
+    facts: &mut CallerFields,
+) -> Result<(), LocalError> {
     if !is_token(name) {
         return Err(LocalError::InvalidFieldName);
     }
@@ -187,7 +200,8 @@ pub(crate) fn check_field(name: &[u8], value: &[u8], facts: &mut CallerFields) -
         }
         17 if name.eq_ignore_ascii_case(b"transfer-encoding") => {
             facts.transfer_encoding = facts.transfer_encoding.saturating_add(1);
-            facts.te_chunked = facts.transfer_encoding == 1 && value.eq_ignore_ascii_case(b"chunked");
+            facts.te_chunked =
+                facts.transfer_encoding == 1 && value.eq_ignore_ascii_case(b"chunked");
         }
         _ => {}
     }
@@ -246,7 +260,8 @@ impl Encoder {
                 if data.is_empty() {
                     return Ok(Placement::Queued);
                 }
-                out.buf().extend_from_slice(ChunkedEncoder::header(data.len()).as_bytes());
+                out.buf()
+                    .extend_from_slice(ChunkedEncoder::header(data.len()).as_bytes());
                 let placement = out.place(data);
                 if placement == Placement::AfterOutput {
                     // The chunk's CR LF opens the next framing bytes.
@@ -289,7 +304,11 @@ impl Encoder {
     }
 
     /// Ends the body: the last chunk and trailers for chunked.
-    pub(crate) fn end(&self, out: &mut Output, trailers: &[FieldPair<'_>]) -> Result<(), LocalError> {
+    pub(crate) fn end(
+        &self,
+        out: &mut Output,
+        trailers: &[FieldPair<'_>],
+    ) -> Result<(), LocalError> {
         match self {
             Encoder::Length(0) | Encoder::Drop(None | Some(0)) | Encoder::Close => {
                 if trailers.is_empty() || !matches!(self, Encoder::Length(_)) {
@@ -322,7 +341,12 @@ impl Encoder {
 fn check_trailer(name: &[u8], value: &[u8]) -> Result<(), LocalError> {
     let mut facts = CallerFields::default();
     check_field(name, value, &mut facts)?;
-    let forbidden = [&b"content-length"[..], b"transfer-encoding", b"host", b"trailer"];
+    let forbidden = [
+        &b"content-length"[..],
+        b"transfer-encoding",
+        b"host",
+        b"trailer",
+    ];
     if forbidden.iter().any(|f| name.eq_ignore_ascii_case(f)) {
         return Err(LocalError::ForbiddenTrailerField);
     }
@@ -356,7 +380,11 @@ mod tests {
         let mut out = Vec::new();
         let facts = write_fields(
             &mut out,
-            &[(b"Content-Length", b"5, 5"), (b"Connection", b"keep-alive, Close"), (b"Date", b"x")],
+            &[
+                (b"Content-Length", b"5, 5"),
+                (b"Connection", b"keep-alive, Close"),
+                (b"Date", b"x"),
+            ],
         )
         .unwrap();
         assert_eq!(facts.content_length, Some(5));
@@ -364,13 +392,25 @@ mod tests {
         assert!(out.ends_with(b"Date: x\r\n"));
         let before = out.len();
         assert_eq!(
-            write_fields(&mut out, &[(b"A", b"ok"), (b"X", b"x\r\nSet-Cookie: evil=1")]),
+            write_fields(
+                &mut out,
+                &[(b"A", b"ok"), (b"X", b"x\r\nSet-Cookie: evil=1")]
+            ),
             Err(LocalError::InvalidFieldValue)
         );
         assert_eq!(out.len(), before, "nothing is left of a refused field list");
-        assert_eq!(write_fields(&mut out, &[(b"Content-Length", b"5, 6")]), Err(LocalError::ConflictingFraming));
-        assert_eq!(write_fields(&mut out, &[(b"Content-Length", b"+5")]), Err(LocalError::ConflictingFraming));
-        assert_eq!(write_fields(&mut out, &[(b"Bad Name", b"v")]), Err(LocalError::InvalidFieldName));
+        assert_eq!(
+            write_fields(&mut out, &[(b"Content-Length", b"5, 6")]),
+            Err(LocalError::ConflictingFraming)
+        );
+        assert_eq!(
+            write_fields(&mut out, &[(b"Content-Length", b"+5")]),
+            Err(LocalError::ConflictingFraming)
+        );
+        assert_eq!(
+            write_fields(&mut out, &[(b"Bad Name", b"v")]),
+            Err(LocalError::InvalidFieldName)
+        );
     }
 
     #[test]
@@ -381,7 +421,10 @@ mod tests {
         enc.data(&mut out, b"").unwrap();
         enc.end(&mut out, &[(b"X-Sum", b"1")]).unwrap();
         assert_eq!(out.pending(), b"5\r\nhello\r\n0\r\nX-Sum: 1\r\n\r\n");
-        assert_eq!(enc.end(&mut out, &[(b"Host", b"a")]), Err(LocalError::ForbiddenTrailerField));
+        assert_eq!(
+            enc.end(&mut out, &[(b"Host", b"a")]),
+            Err(LocalError::ForbiddenTrailerField)
+        );
         let mut len = Encoder::Length(3);
         assert_eq!(len.data(&mut out, b"abcd"), Err(LocalError::BodyOverrun));
         len.data(&mut out, b"ab").unwrap();

@@ -4,7 +4,10 @@
 mod common;
 
 use common::*;
-use http_net_conn::{BodyLength, ClientConn, ClientEvent, Config, Error, LocalError, Placement, RemoteError, COPY_LIMIT};
+use http_net_conn::{
+    BodyLength, ClientConn, ClientEvent, Config, Error, LocalError, Placement, RemoteError,
+    COPY_LIMIT,
+};
 use http_net_framing::BodyKind;
 
 fn out(c: &mut ClientConn) -> String {
@@ -18,25 +21,39 @@ fn out(c: &mut ClientConn) -> String {
 fn requests_are_written_with_their_framing() {
     let mut c = ClientConn::new(Config::DEFAULT);
     let host: &[(&[u8], &[u8])] = &[(b"Host", b"a.example")];
-    c.send_request(b"GET", b"/", host, BodyLength::Empty).unwrap();
+    c.send_request(b"GET", b"/", host, BodyLength::Empty)
+        .unwrap();
     assert_eq!(out(&mut c), "GET / HTTP/1.1\r\nHost: a.example\r\n\r\n");
-    c.send_request(b"POST", b"/f?x=1", host, BodyLength::Empty).unwrap();
-    assert_eq!(out(&mut c), "POST /f?x=1 HTTP/1.1\r\nHost: a.example\r\nContent-Length: 0\r\n\r\n");
-    c.send_request(b"PUT", b"/u", host, BodyLength::Known(5)).unwrap();
-    assert_eq!(c.send_request(b"GET", b"/", host, BodyLength::Empty), Err(LocalError::WrongState.into()));
+    c.send_request(b"POST", b"/f?x=1", host, BodyLength::Empty)
+        .unwrap();
+    assert_eq!(
+        out(&mut c),
+        "POST /f?x=1 HTTP/1.1\r\nHost: a.example\r\nContent-Length: 0\r\n\r\n"
+    );
+    c.send_request(b"PUT", b"/u", host, BodyLength::Known(5))
+        .unwrap();
+    assert_eq!(
+        c.send_request(b"GET", b"/", host, BodyLength::Empty),
+        Err(LocalError::WrongState.into())
+    );
     c.send_data(b"hel").unwrap();
     assert_eq!(c.send_data(b"loo"), Err(LocalError::BodyOverrun.into()));
     c.send_data(b"lo").unwrap();
     c.send_end(&[]).unwrap();
-    assert_eq!(out(&mut c), "PUT /u HTTP/1.1\r\nHost: a.example\r\nContent-Length: 5\r\n\r\nhello");
-    c.send_request(b"POST", b"http://a.example/s", host, BodyLength::Streamed).unwrap();
+    assert_eq!(
+        out(&mut c),
+        "PUT /u HTTP/1.1\r\nHost: a.example\r\nContent-Length: 5\r\n\r\nhello"
+    );
+    c.send_request(b"POST", b"http://a.example/s", host, BodyLength::Streamed)
+        .unwrap();
     c.send_data(b"abc").unwrap();
     c.send_end(&[(b"X-Sum", b"3")]).unwrap();
     assert_eq!(
         out(&mut c),
         "POST http://a.example/s HTTP/1.1\r\nHost: a.example\r\nTransfer-Encoding: chunked\r\n\r\n3\r\nabc\r\n0\r\nX-Sum: 3\r\n\r\n"
     );
-    c.send_request(b"OPTIONS", b"*", host, BodyLength::Empty).unwrap();
+    c.send_request(b"OPTIONS", b"*", host, BodyLength::Empty)
+        .unwrap();
     assert_eq!(out(&mut c), "OPTIONS * HTTP/1.1\r\nHost: a.example\r\n\r\n");
     assert_eq!(c.outstanding(), 5);
 }
@@ -45,25 +62,79 @@ fn requests_are_written_with_their_framing() {
 fn caller_framing_fields_must_agree() {
     let mut c = ClientConn::new(Config::DEFAULT);
     let conflict = Err(Error::Local(LocalError::ConflictingFraming));
-    assert_eq!(c.send_request(b"POST", b"/", &[(b"Host", b"a"), (b"Content-Length", b"4")], BodyLength::Known(5)), conflict);
-    assert_eq!(c.send_request(b"POST", b"/", &[(b"Host", b"a"), (b"Content-Length", b"4")], BodyLength::Streamed), conflict);
-    assert_eq!(c.send_request(b"POST", b"/", &[(b"Host", b"a"), (b"Transfer-Encoding", b"gzip")], BodyLength::Streamed), conflict);
-    assert_eq!(c.send_request(b"CONNECT", b"a:1", &[(b"Host", b"a:1")], BodyLength::Known(1)), conflict);
+    assert_eq!(
+        c.send_request(
+            b"POST",
+            b"/",
+            &[(b"Host", b"a"), (b"Content-Length", b"4")],
+            BodyLength::Known(5)
+        ),
+        conflict
+    );
+    assert_eq!(
+        c.send_request(
+            b"POST",
+            b"/",
+            &[(b"Host", b"a"), (b"Content-Length", b"4")],
+            BodyLength::Streamed
+        ),
+        conflict
+    );
+    assert_eq!(
+        c.send_request(
+            b"POST",
+            b"/",
+            &[(b"Host", b"a"), (b"Transfer-Encoding", b"gzip")],
+            BodyLength::Streamed
+        ),
+        conflict
+    );
+    assert_eq!(
+        c.send_request(
+            b"CONNECT",
+            b"a:1",
+            &[(b"Host", b"a:1")],
+            BodyLength::Known(1)
+        ),
+        conflict
+    );
     assert_eq!(c.output(), b"");
-    c.send_request(b"POST", b"/", &[(b"Host", b"a"), (b"Content-Length", b"2")], BodyLength::Known(2)).unwrap();
+    c.send_request(
+        b"POST",
+        b"/",
+        &[(b"Host", b"a"), (b"Content-Length", b"2")],
+        BodyLength::Known(2),
+    )
+    .unwrap();
     c.send_data(b"ok").unwrap();
     c.send_end(&[]).unwrap();
-    assert_eq!(out(&mut c), "POST / HTTP/1.1\r\nHost: a\r\nContent-Length: 2\r\n\r\nok");
+    assert_eq!(
+        out(&mut c),
+        "POST / HTTP/1.1\r\nHost: a\r\nContent-Length: 2\r\n\r\nok"
+    );
 }
 
 #[test]
 fn large_request_bodies_are_left_to_the_caller() {
     let mut c = ClientConn::new(Config::DEFAULT);
     let big = vec![b'x'; COPY_LIMIT * 2];
-    c.send_request(b"POST", b"/", &[(b"Host", b"a")], BodyLength::Known(big.len() as u64)).unwrap();
+    c.send_request(
+        b"POST",
+        b"/",
+        &[(b"Host", b"a")],
+        BodyLength::Known(big.len() as u64),
+    )
+    .unwrap();
     assert_eq!(c.send_data(&big).unwrap(), Placement::AfterOutput);
     c.send_end(&[]).unwrap();
-    assert_eq!(c.output(), format!("POST / HTTP/1.1\r\nHost: a\r\nContent-Length: {}\r\n\r\n", big.len()).as_bytes());
+    assert_eq!(
+        c.output(),
+        format!(
+            "POST / HTTP/1.1\r\nHost: a\r\nContent-Length: {}\r\n\r\n",
+            big.len()
+        )
+        .as_bytes()
+    );
 }
 
 #[test]
@@ -73,10 +144,19 @@ fn pipelined_responses_are_matched_in_order() {
 HTTP/1.1 200 OK\r\nContent-Length: 100\r\n\r\n\
 HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\n1\r\nC\r\n0\r\nX-T: 1\r\n\r\n";
     let ev = normalize_c(&fetch_all_ways(requests, input, false));
-    let bodies: Vec<_> = ev.iter().filter_map(|e| match e { GotC::Data(d) => Some(d.clone()), _ => None }).collect();
+    let bodies: Vec<_> = ev
+        .iter()
+        .filter_map(|e| match e {
+            GotC::Data(d) => Some(d.clone()),
+            _ => None,
+        })
+        .collect();
     assert_eq!(bodies, vec![b"A".to_vec(), b"C".to_vec()]);
     assert_eq!(ev.iter().filter(|e| matches!(e, GotC::End(_))).count(), 3);
-    assert_eq!(ev.last(), Some(&GotC::End(vec![(b"X-T".to_vec(), b"1".to_vec())])));
+    assert_eq!(
+        ev.last(),
+        Some(&GotC::End(vec![(b"X-T".to_vec(), b"1".to_vec())]))
+    );
     let mut c = client_with(requests);
     fetch_with(&mut c, &[input], false);
     assert_eq!(c.outstanding(), 0);
@@ -88,23 +168,50 @@ HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\n1\r\nC\r\n0\r\nX-T: 1\r\n\r
 fn persistence_follows_the_response() {
     for (input, close) in [
         (&b"HTTP/1.1 200 OK\r\nContent-Length: 0\r\n\r\n"[..], false),
-        (b"HTTP/1.1 200 OK\r\nContent-Length: 0\r\nConnection: close\r\n\r\n", true),
+        (
+            b"HTTP/1.1 200 OK\r\nContent-Length: 0\r\nConnection: close\r\n\r\n",
+            true,
+        ),
         (b"HTTP/1.0 200 OK\r\nContent-Length: 0\r\n\r\n", true),
-        (b"HTTP/1.0 200 OK\r\nContent-Length: 0\r\nConnection: keep-alive\r\n\r\n", false),
+        (
+            b"HTTP/1.0 200 OK\r\nContent-Length: 0\r\nConnection: keep-alive\r\n\r\n",
+            false,
+        ),
     ] {
         let mut c = client_with(&[(b"GET", b"/")]);
         let ev = fetch_with(&mut c, &[input], false);
         assert!(ev.contains(&GotC::End(vec![])));
-        assert_eq!(c.should_close(), close, "{:?}", String::from_utf8_lossy(input));
+        assert_eq!(
+            c.should_close(),
+            close,
+            "{:?}",
+            String::from_utf8_lossy(input)
+        );
         if close {
-            assert_eq!(c.send_request(b"GET", b"/", &[(b"Host", b"a")], BodyLength::Empty), Err(LocalError::WrongState.into()));
+            assert_eq!(
+                c.send_request(b"GET", b"/", &[(b"Host", b"a")], BodyLength::Empty),
+                Err(LocalError::WrongState.into())
+            );
         }
     }
     // The request asked to close: no more requests after it.
     let mut c = ClientConn::new(Config::DEFAULT);
-    c.send_request(b"GET", b"/", &[(b"Host", b"a"), (b"Connection", b"close")], BodyLength::Empty).unwrap();
-    assert_eq!(c.send_request(b"GET", b"/", &[(b"Host", b"a")], BodyLength::Empty), Err(LocalError::PipelineFull.into()));
-    fetch_with(&mut c, &[b"HTTP/1.1 200 OK\r\nContent-Length: 0\r\n\r\n"], false);
+    c.send_request(
+        b"GET",
+        b"/",
+        &[(b"Host", b"a"), (b"Connection", b"close")],
+        BodyLength::Empty,
+    )
+    .unwrap();
+    assert_eq!(
+        c.send_request(b"GET", b"/", &[(b"Host", b"a")], BodyLength::Empty),
+        Err(LocalError::PipelineFull.into())
+    );
+    fetch_with(
+        &mut c,
+        &[b"HTTP/1.1 200 OK\r\nContent-Length: 0\r\n\r\n"],
+        false,
+    );
     assert!(c.should_close());
 }
 
@@ -114,7 +221,11 @@ fn end_of_input() {
     let ev = fetch_with(&mut client_with(&[]), &[], true);
     assert_eq!(ev, vec![GotC::Closed]);
     // Waiting for a response: an error.
-    let ev = fetch_with(&mut client_with(&[(b"GET", b"/")]), &[b"HTTP/1.1 200"], true);
+    let ev = fetch_with(
+        &mut client_with(&[(b"GET", b"/")]),
+        &[b"HTTP/1.1 200"],
+        true,
+    );
     assert_eq!(client_error(&ev), Some(RemoteError::UnexpectedEof));
     let ev = fetch_with(&mut client_with(&[(b"GET", b"/")]), &[], true);
     assert_eq!(client_error(&ev), Some(RemoteError::UnexpectedEof));
@@ -140,7 +251,11 @@ fn head_of_a_response_is_exposed() {
 fn pipeline_depth_is_bounded() {
     let mut c = ClientConn::new(Config::DEFAULT);
     for _ in 0..http_net_conn::MAX_PIPELINED {
-        c.send_request(b"GET", b"/", &[(b"Host", b"a")], BodyLength::Empty).unwrap();
+        c.send_request(b"GET", b"/", &[(b"Host", b"a")], BodyLength::Empty)
+            .unwrap();
     }
-    assert_eq!(c.send_request(b"GET", b"/", &[(b"Host", b"a")], BodyLength::Empty), Err(LocalError::PipelineFull.into()));
+    assert_eq!(
+        c.send_request(b"GET", b"/", &[(b"Host", b"a")], BodyLength::Empty),
+        Err(LocalError::PipelineFull.into())
+    );
 }

@@ -7,7 +7,9 @@
 mod common;
 
 use common::*;
-use http_net_conn::{BodyLength, ClientConn, ClientEvent, Config, Placement, ServerConn, ServerEvent};
+use http_net_conn::{
+    BodyLength, ClientConn, ClientEvent, Config, Placement, ServerConn, ServerEvent,
+};
 use proptest::prelude::*;
 
 /// A message to send: head fields, body pieces, trailers, and whether its
@@ -36,7 +38,10 @@ impl Msg {
         }
     }
     fn pairs(fields: &Fields) -> Vec<(&[u8], &[u8])> {
-        fields.iter().map(|(n, v)| (n.as_slice(), v.as_slice())).collect()
+        fields
+            .iter()
+            .map(|(n, v)| (n.as_slice(), v.as_slice()))
+            .collect()
     }
 }
 
@@ -105,7 +110,9 @@ impl Pair {
     fn request(&mut self, m: &Msg) {
         let mut fields = vec![(&b"Host"[..], &b"pair.test"[..])];
         fields.extend(Msg::pairs(&m.fields));
-        self.client.send_request(&m.head, &m.target, &fields, m.length()).unwrap();
+        self.client
+            .send_request(&m.head, &m.target, &fields, m.length())
+            .unwrap();
         let client = std::cell::RefCell::new(&mut self.client);
         send_pieces(
             &m.pieces,
@@ -134,7 +141,10 @@ impl Pair {
                     Ok(ev) => Got::of(&ev),
                     Err(e) => Got::Error(e),
                 };
-                let stop = matches!(got, Got::NeedInput | Got::Paused | Got::Closed | Got::Switched(_) | Got::Error(_));
+                let stop = matches!(
+                    got,
+                    Got::NeedInput | Got::Paused | Got::Closed | Got::Switched(_) | Got::Error(_)
+                );
                 if !stop {
                     moved = true;
                 }
@@ -159,7 +169,14 @@ impl Pair {
                     Ok(ev) => GotC::of(&ev),
                     Err(e) => GotC::Error(e),
                 };
-                let stop = matches!(got, GotC::NeedInput | GotC::Idle | GotC::Closed | GotC::Switched(_) | GotC::Error(_));
+                let stop = matches!(
+                    got,
+                    GotC::NeedInput
+                        | GotC::Idle
+                        | GotC::Closed
+                        | GotC::Switched(_)
+                        | GotC::Error(_)
+                );
                 if !stop {
                     moved = true;
                 }
@@ -177,7 +194,11 @@ impl Pair {
 
     fn answer(&mut self, m: &Msg) {
         let server = std::cell::RefCell::new(&mut self.server);
-        server.borrow_mut().responder().send_head(m.status, &Msg::pairs(&m.fields), m.length()).unwrap();
+        server
+            .borrow_mut()
+            .responder()
+            .send_head(m.status, &Msg::pairs(&m.fields), m.length())
+            .unwrap();
         send_pieces(
             &m.pieces,
             &mut self.s2c,
@@ -185,16 +206,27 @@ impl Pair {
             |w| flush(&mut server.borrow_mut(), w),
         );
         let server = server.into_inner();
-        server.responder().send_end(&Msg::pairs(&m.trailers)).unwrap();
+        server
+            .responder()
+            .send_end(&Msg::pairs(&m.trailers))
+            .unwrap();
     }
 }
 
 /// What one side saw of a message: (head part, own fields, body, trailers).
-fn server_saw(events: &[Got]) -> Vec<(Vec<u8>, Vec<u8>, Fields, Vec<u8>, Fields)> {
+/// Method, target, own fields, body, trailers.
+type SeenRequest = (Vec<u8>, Vec<u8>, Fields, Vec<u8>, Fields);
+
+fn server_saw(events: &[Got]) -> Vec<SeenRequest> {
     let mut out = Vec::new();
     for e in normalize(events) {
         match e {
-            Got::Request { method, target, fields, .. } => out.push((method, target, own(&fields), Vec::new(), Vec::new())),
+            Got::Request {
+                method,
+                target,
+                fields,
+                ..
+            } => out.push((method, target, own(&fields), Vec::new(), Vec::new())),
             Got::Data(d) => out.last_mut().unwrap().3.extend_from_slice(&d),
             Got::End(t) => out.last_mut().unwrap().4 = t,
             Got::Error(e) => panic!("server error {e:?}"),
@@ -208,7 +240,9 @@ fn client_saw(events: &[GotC]) -> Vec<(u16, Fields, Vec<u8>, Fields)> {
     let mut out = Vec::new();
     for e in normalize_c(events) {
         match e {
-            GotC::Response { status, fields, .. } => out.push((status, own(&fields), Vec::new(), Vec::new())),
+            GotC::Response { status, fields, .. } => {
+                out.push((status, own(&fields), Vec::new(), Vec::new()))
+            }
             GotC::Data(d) => out.last_mut().unwrap().2.extend_from_slice(&d),
             GotC::End(t) => out.last_mut().unwrap().3 = t,
             GotC::Error(e) => panic!("client error {e:?}"),
@@ -241,7 +275,14 @@ fn big_pieces() -> impl Strategy<Value = Vec<Vec<u8>>> {
 
 fn request() -> impl Strategy<Value = Msg> {
     (
-        prop::sample::select(vec![&b"GET"[..], b"POST", b"PUT", b"DELETE", b"PATCH", b"X-CUSTOM"]),
+        prop::sample::select(vec![
+            &b"GET"[..],
+            b"POST",
+            b"PUT",
+            b"DELETE",
+            b"PATCH",
+            b"X-CUSTOM",
+        ]),
         "/[a-z0-9/._~-]{0,20}(\\?[a-z0-9=&]{0,10})?",
         fields(),
         big_pieces(),
@@ -260,7 +301,13 @@ fn request() -> impl Strategy<Value = Msg> {
 }
 
 fn response() -> impl Strategy<Value = Msg> {
-    (prop::sample::select(vec![200u16, 201, 299, 404, 500, 503]), fields(), big_pieces(), any::<bool>(), fields())
+    (
+        prop::sample::select(vec![200u16, 201, 299, 404, 500, 503]),
+        fields(),
+        big_pieces(),
+        any::<bool>(),
+        fields(),
+    )
         .prop_map(|(status, fields, pieces, streamed, trailers)| Msg {
             head: Vec::new(),
             target: Vec::new(),
@@ -320,11 +367,28 @@ fn bounded_drive_of_a_simple_exchange() {
         streamed: true,
         trailers: vec![(b"X-T".to_vec(), b"t".to_vec())],
     };
-    let res = Msg { head: vec![], target: vec![], status: 201, fields: vec![], pieces: vec![b"ok".to_vec()], streamed: false, trailers: vec![] };
+    let res = Msg {
+        head: vec![],
+        target: vec![],
+        status: 201,
+        fields: vec![],
+        pieces: vec![b"ok".to_vec()],
+        streamed: false,
+        trailers: vec![],
+    };
     pair.request(&req);
     pair.drive_bounded(&mut vec![res].into_iter());
     let s = server_saw(&pair.server_events);
-    assert_eq!(s, vec![(b"POST".to_vec(), b"/echo".to_vec(), req.fields.clone(), b"hello world".to_vec(), req.trailers.clone())]);
+    assert_eq!(
+        s,
+        vec![(
+            b"POST".to_vec(),
+            b"/echo".to_vec(),
+            req.fields.clone(),
+            b"hello world".to_vec(),
+            req.trailers.clone()
+        )]
+    );
     let c = client_saw(&pair.client_events);
     assert_eq!(c, vec![(201, vec![], b"ok".to_vec(), vec![])]);
     assert_eq!(pair.client.outstanding(), 0);
@@ -335,19 +399,44 @@ fn bounded_drive_of_a_simple_exchange() {
 fn bounded_drive_through_an_upgrade() {
     let mut pair = Pair::new(Config::DEFAULT);
     pair.client
-        .send_request(b"GET", b"/ws", &[(b"Host", b"a"), (b"Upgrade", b"websocket"), (b"Connection", b"upgrade")], BodyLength::Empty)
+        .send_request(
+            b"GET",
+            b"/ws",
+            &[
+                (b"Host", b"a"),
+                (b"Upgrade", b"websocket"),
+                (b"Connection", b"upgrade"),
+            ],
+            BodyLength::Empty,
+        )
         .unwrap();
     client_out(&mut pair.client, &mut pair.c2s);
     pair.c2s.extend_from_slice(b"client-frame");
     pair.server.recv(&pair.c2s);
-    assert!(matches!(pair.server.poll_event(), Ok(ServerEvent::Request(_))));
-    pair.server.responder().send_head(101, &[(b"Upgrade", b"websocket"), (b"Connection", b"upgrade")], BodyLength::Empty).unwrap();
-    assert!(matches!(pair.server.poll_event(), Ok(ServerEvent::Switched(b"client-frame"))));
+    assert!(matches!(
+        pair.server.poll_event(),
+        Ok(ServerEvent::Request(_))
+    ));
+    pair.server
+        .responder()
+        .send_head(
+            101,
+            &[(b"Upgrade", b"websocket"), (b"Connection", b"upgrade")],
+            BodyLength::Empty,
+        )
+        .unwrap();
+    assert!(matches!(
+        pair.server.poll_event(),
+        Ok(ServerEvent::Switched(b"client-frame"))
+    ));
     flush(&mut pair.server, &mut pair.s2c);
     pair.s2c.extend_from_slice(b"server-frame");
     pair.client.recv(&pair.s2c);
     assert!(matches!(pair.client.poll_event(), Ok(ClientEvent::Response(r)) if r.status() == 101));
-    assert!(matches!(pair.client.poll_event(), Ok(ClientEvent::Switched(b"server-frame"))));
+    assert!(matches!(
+        pair.client.poll_event(),
+        Ok(ClientEvent::Switched(b"server-frame"))
+    ));
 }
 
 proptest! {

@@ -1,5 +1,5 @@
-//! Every connection-related row of `shared/research/security-cases.md`
-//! (PIPE, SM, UPG, CLI, SPLIT, and the DOS/MEM rows a connection bounds) as a
+//! Server side of every connection-related row of `shared/research/security-cases.md`
+//! (PIPE, SM, UPG, SPLIT, and the DOS/MEM rows a connection bounds) as a
 //! scripted conversation. Server rows run whole, one byte at a time and at
 //! every split point; "400+close" rows assert the error, that no request is
 //! surfaced after the faulty message, and that the connection must close.
@@ -8,9 +8,9 @@ mod common;
 
 use common::*;
 use http_net_conn::{
-    BodyLength, ClientConn, Config, Error, LocalError, Phase, RemoteError, Response, ServerConn, ServerEvent,
+    BodyLength, ClientConn, Config, Error, LocalError, Phase, RemoteError, Response, ServerConn,
+    ServerEvent,
 };
-use http_net_framing::BodyKind;
 
 fn framing(e: http_net_framing::Error) -> RemoteError {
     RemoteError::Framing(e)
@@ -20,7 +20,11 @@ fn framing(e: http_net_framing::Error) -> RemoteError {
 
 #[test]
 fn c35_obs_fold_in_a_request_is_400() {
-    let e = assert_rejected(b"GET /hoge HTTP/1.1\r\nHost: ex\r\n\tample.com\r\nCookie: \r\n\r\n", 400, 0);
+    let e = assert_rejected(
+        b"GET /hoge HTTP/1.1\r\nHost: ex\r\n\tample.com\r\nCookie: \r\n\r\n",
+        400,
+        0,
+    );
     assert_eq!(e, RemoteError::Head(http_net_head::Error::ObsFold));
 }
 
@@ -66,12 +70,17 @@ GET /next HTTP/1.1\r\nHost: a\r\n\r\n";
     // request is read with its own framing.
     assert_eq!(t.error(), None);
     let n = normalize(&t.events);
-    let Got::Request { fields, .. } = &n[0] else { panic!() };
+    let Got::Request { fields, .. } = &n[0] else {
+        panic!()
+    };
     assert!(fields.contains(&(b"Host".to_vec(), b"a".to_vec())));
     assert!(!fields.iter().any(|(_, v)| v == b"evil"));
     assert_eq!(
         n[1],
-        Got::End(vec![(b"Content-Length".to_vec(), b"50".to_vec()), (b"Host".to_vec(), b"evil".to_vec())])
+        Got::End(vec![
+            (b"Content-Length".to_vec(), b"50".to_vec()),
+            (b"Host".to_vec(), b"evil".to_vec())
+        ])
     );
     assert_eq!(t.targets(), vec![b"/".to_vec(), b"/next".to_vec()]);
 }
@@ -89,7 +98,11 @@ fn c62_a_framing_error_is_terminal() {
 
 #[test]
 fn c63_a_stray_byte_after_a_message_is_a_bad_next_request() {
-    let e = assert_rejected(b"GET / HTTP/1.1\r\nHost: whatever\r\nTransfer-Encoding: chunked\r\n\r\n0\r\n\r\n\x00", 400, 1);
+    let e = assert_rejected(
+        b"GET / HTTP/1.1\r\nHost: whatever\r\nTransfer-Encoding: chunked\r\n\r\n0\r\n\r\n\x00",
+        400,
+        1,
+    );
     assert!(matches!(e, RemoteError::Head(_)));
 }
 
@@ -127,7 +140,8 @@ fn c65_content_length_zero_leaves_the_next_request() {
 
 #[test]
 fn c66_body_over_the_budget_is_413_and_close() {
-    let config = Config::DEFAULT.with_body_limits(http_net_framing::Limits::DEFAULT.with_body_budget(10));
+    let config =
+        Config::DEFAULT.with_body_limits(http_net_framing::Limits::DEFAULT.with_body_budget(10));
     let e = assert_rejected_with(
         config,
         b"POST /one HTTP/1.1\r\nHost: t\r\nContent-Length: 12\r\n\r\nBBBBBBBBBBBBGET /smuggled HTTP/1.1\r\nHost: t\r\n\r\n",
@@ -151,13 +165,18 @@ fn c67_final_answer_before_100_continue_closes() {
     let mut c = ServerConn::new(Config::DEFAULT);
     c.recv(input);
     assert!(matches!(c.poll_event(), Ok(ServerEvent::Request(_))));
-    c.responder().respond(&Response::new(413, &[]).unwrap(), b"").unwrap();
+    c.responder()
+        .respond(&Response::new(413, &[]).unwrap(), b"")
+        .unwrap();
     let mut out = Vec::new();
     flush(&mut c, &mut out);
     let out = String::from_utf8(out).unwrap();
     assert!(!out.contains("100 Continue"));
     assert!(out.starts_with("HTTP/1.1 413 Content Too Large\r\n"));
-    assert!(out.contains("\r\nConnection: close\r\n"), "says which: {out}");
+    assert!(
+        out.contains("\r\nConnection: close\r\n"),
+        "says which: {out}"
+    );
     assert!(c.should_close());
     assert!(matches!(c.poll_event(), Ok(ServerEvent::Closed)));
 }
@@ -180,7 +199,9 @@ fn c71_c72_pipelined_requests_are_answered_in_order_and_none_is_lost() {
     let input = b"GET /slow HTTP/1.1\r\nHost: a\r\n\r\nGET /fast HTTP/1.1\r\nHost: a\r\n\r\n";
     let mut answer = |c: &mut ServerConn| {
         let target = c.request().unwrap().target().to_vec();
-        c.responder().send_head(200, &[(b"X-For", &target)], BodyLength::Empty).unwrap();
+        c.responder()
+            .send_head(200, &[(b"X-For", &target)], BodyLength::Empty)
+            .unwrap();
     };
     let t = serve_all_ways(Config::DEFAULT, input, false, &mut answer);
     assert_eq!(t.targets(), vec![b"/slow".to_vec(), b"/fast".to_vec()]);
@@ -224,7 +245,10 @@ fn c84_pipelining_is_bounded_when_the_peer_does_not_read() {
     }
     assert!(paused);
     assert!(answered < 1000);
-    assert!(c.spare_mut().len() < 1000 * one.len(), "input is bounded too");
+    assert!(
+        c.spare_mut().len() < 1000 * one.len(),
+        "input is bounded too"
+    );
 }
 
 #[test]
@@ -245,7 +269,12 @@ fn c88_many_small_reads_end_exactly_at_the_length() {
     input.extend(std::iter::repeat_n(b'a', 100_000));
     input.extend_from_slice(b"GET /next HTTP/1.1\r\nHost: a\r\n\r\n");
     let pieces: Vec<&[u8]> = input.chunks(7).collect();
-    let t = serve_with(&mut ServerConn::new(Config::DEFAULT), &pieces, false, &mut answer_ok);
+    let t = serve_with(
+        &mut ServerConn::new(Config::DEFAULT),
+        &pieces,
+        false,
+        &mut answer_ok,
+    );
     assert_eq!(t.body().len(), 100_000);
     assert_eq!(t.targets(), vec![b"/".to_vec(), b"/next".to_vec()]);
 }
@@ -260,9 +289,16 @@ fn c44_http2_preface_is_505() {
 #[test]
 fn c92_only_a_101_switches() {
     let input = b"GET /socket HTTP/1.1\r\nHost: a\r\nUpgrade: websocket\r\nConnection: Upgrade\r\nSec-WebSocket-Version: 1337\r\n\r\nGET /internal HTTP/1.1\r\nHost: a\r\n\r\n";
-    let mut refuse = |c: &mut ServerConn| c.responder().send_head(426, &[], BodyLength::Empty).unwrap();
+    let mut refuse = |c: &mut ServerConn| {
+        c.responder()
+            .send_head(426, &[], BodyLength::Empty)
+            .unwrap()
+    };
     let t = serve_all_ways(Config::DEFAULT, input, false, &mut refuse);
-    assert_eq!(t.targets(), vec![b"/socket".to_vec(), b"/internal".to_vec()]);
+    assert_eq!(
+        t.targets(),
+        vec![b"/socket".to_vec(), b"/internal".to_vec()]
+    );
     assert!(!t.events.iter().any(|e| matches!(e, Got::Switched(_))));
 }
 
@@ -270,19 +306,36 @@ fn c92_only_a_101_switches() {
 fn c93_bytes_after_the_upgrade_head_are_handed_over() {
     let input = b"GET /chat HTTP/1.1\r\nHost: a\r\nUpgrade: websocket\r\nConnection: Upgrade\r\nSec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\nSec-WebSocket-Version: 13\r\n\r\n\x81\x80\x00\x00\x00\x00";
     let mut accept = |c: &mut ServerConn| {
-        c.responder().send_head(101, &[(b"Upgrade", b"websocket"), (b"Connection", b"Upgrade")], BodyLength::Empty).unwrap()
+        c.responder()
+            .send_head(
+                101,
+                &[(b"Upgrade", b"websocket"), (b"Connection", b"Upgrade")],
+                BodyLength::Empty,
+            )
+            .unwrap()
     };
     // Whole: every byte after the head is handed over. (Split, the bytes not
     // yet received when HTTP ends are read by the new protocol's owner.)
-    let t = serve_with(&mut ServerConn::new(Config::DEFAULT), &[input], false, &mut accept);
-    assert_eq!(t.events.last(), Some(&Got::Switched(b"\x81\x80\x00\x00\x00\x00".to_vec())));
+    let t = serve_with(
+        &mut ServerConn::new(Config::DEFAULT),
+        &[input],
+        false,
+        &mut accept,
+    );
+    assert_eq!(
+        t.events.last(),
+        Some(&Got::Switched(b"\x81\x80\x00\x00\x00\x00".to_vec()))
+    );
     assert_eq!(t.phase, Phase::Switched);
     // Answered at the head (as the std adapter does): `Switched` stands for the end.
     let mut c = ServerConn::new(Config::DEFAULT);
     c.recv(input);
     assert!(matches!(c.poll_event(), Ok(ServerEvent::Request(_))));
     accept(&mut c);
-    assert!(matches!(c.poll_event(), Ok(ServerEvent::Switched(b"\x81\x80\x00\x00\x00\x00"))));
+    assert!(matches!(
+        c.poll_event(),
+        Ok(ServerEvent::Switched(b"\x81\x80\x00\x00\x00\x00"))
+    ));
 }
 
 #[test]
@@ -291,9 +344,18 @@ fn c94_the_upgrade_request_body_comes_first() {
     let mut c = ServerConn::new(Config::DEFAULT);
     c.recv(input);
     assert!(matches!(c.poll_event(), Ok(ServerEvent::Request(_))));
-    c.responder().send_head(101, &[(b"Upgrade", b"foo/2"), (b"Connection", b"Upgrade")], BodyLength::Empty).unwrap();
+    c.responder()
+        .send_head(
+            101,
+            &[(b"Upgrade", b"foo/2"), (b"Connection", b"Upgrade")],
+            BodyLength::Empty,
+        )
+        .unwrap();
     assert!(matches!(c.poll_event(), Ok(ServerEvent::Data(b"hello"))));
-    assert!(matches!(c.poll_event(), Ok(ServerEvent::Switched(b"\x00\x01"))));
+    assert!(matches!(
+        c.poll_event(),
+        Ok(ServerEvent::Switched(b"\x00\x01"))
+    ));
 }
 
 #[test]
@@ -305,7 +367,10 @@ fn c95_connection_upgrade_without_upgrade_is_no_upgrade() {
     let mut c = ServerConn::new(Config::DEFAULT);
     c.recv(input);
     assert!(matches!(c.poll_event(), Ok(ServerEvent::Request(_))));
-    assert_eq!(c.responder().send_head(101, &[], BodyLength::Empty), Err(LocalError::UpgradeNotOffered.into()));
+    assert_eq!(
+        c.responder().send_head(101, &[], BodyLength::Empty),
+        Err(LocalError::UpgradeNotOffered.into())
+    );
 }
 
 #[test]
@@ -313,18 +378,29 @@ fn c96_upgrade_in_http10_is_ignored() {
     let mut c = ServerConn::new(Config::DEFAULT);
     c.recv(b"GET / HTTP/1.0\r\nHost: a\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n\r\n");
     assert!(matches!(c.poll_event(), Ok(ServerEvent::Request(_))));
-    assert_eq!(c.responder().send_head(101, &[], BodyLength::Empty), Err(LocalError::UpgradeNotOffered.into()));
+    assert_eq!(
+        c.responder().send_head(101, &[], BodyLength::Empty),
+        Err(LocalError::UpgradeNotOffered.into())
+    );
     assert_eq!(c.output(), b"");
 }
 
 #[test]
 fn c97_connect_has_no_content_and_needs_authority_form() {
-    let e = assert_rejected(b"CONNECT a.example:443 HTTP/1.1\r\nHost: a.example:443\r\nContent-Length: 5\r\n\r\nhello", 400, 0);
+    let e = assert_rejected(
+        b"CONNECT a.example:443 HTTP/1.1\r\nHost: a.example:443\r\nContent-Length: 5\r\n\r\nhello",
+        400,
+        0,
+    );
     assert_eq!(e, RemoteError::ConnectWithContent);
     assert_rejected(b"CONNECT / HTTP/1.1\r\nHost: a\r\n\r\n", 400, 0);
     // Tunnel data only after a 2xx; otherwise the connection stays HTTP.
     let input = b"CONNECT a.example:443 HTTP/1.1\r\nHost: a.example:443\r\n\r\nGET / HTTP/1.1\r\nHost: a\r\n\r\n";
-    let mut deny = |c: &mut ServerConn| c.responder().send_head(403, &[], BodyLength::Empty).unwrap();
+    let mut deny = |c: &mut ServerConn| {
+        c.responder()
+            .send_head(403, &[], BodyLength::Empty)
+            .unwrap()
+    };
     let t = serve_all_ways(Config::DEFAULT, input, false, &mut deny);
     assert_eq!(t.requests(), 2);
 }
@@ -341,23 +417,59 @@ fn answering() -> ServerConn {
 #[test]
 fn c113_field_values_with_line_breaks_are_refused() {
     let mut c = answering();
-    for v in [&b"x\r\nSet-Cookie: evil=1"[..], b"x\nSet-Cookie: evil=1", b"x\rSet-Cookie: evil=1", b"x\0y"] {
-        assert_eq!(c.responder().send_head(200, &[(b"X", v)], BodyLength::Empty), Err(LocalError::InvalidFieldValue.into()));
-        assert_eq!(Response::new(200, &[(b"X", v)]), Err(LocalError::InvalidFieldValue));
-        assert_eq!(c.responder().send_informational(103, &[(b"X", v)]), Err(LocalError::InvalidFieldValue.into()));
+    for v in [
+        &b"x\r\nSet-Cookie: evil=1"[..],
+        b"x\nSet-Cookie: evil=1",
+        b"x\rSet-Cookie: evil=1",
+        b"x\0y",
+    ] {
+        assert_eq!(
+            c.responder()
+                .send_head(200, &[(b"X", v)], BodyLength::Empty),
+            Err(LocalError::InvalidFieldValue.into())
+        );
+        assert_eq!(
+            Response::new(200, &[(b"X", v)]),
+            Err(LocalError::InvalidFieldValue)
+        );
+        assert_eq!(
+            c.responder().send_informational(103, &[(b"X", v)]),
+            Err(LocalError::InvalidFieldValue.into())
+        );
     }
-    assert_eq!(c.responder().send_head(200, &[(b"X\r\nY", b"1")], BodyLength::Empty), Err(LocalError::InvalidFieldName.into()));
+    assert_eq!(
+        c.responder()
+            .send_head(200, &[(b"X\r\nY", b"1")], BodyLength::Empty),
+        Err(LocalError::InvalidFieldName.into())
+    );
     // Trailers too.
-    c.responder().send_head(200, &[], BodyLength::Streamed).unwrap();
-    assert_eq!(c.responder().send_end(&[(b"X", b"a\r\nb")]), Err(LocalError::InvalidFieldValue.into()));
-    assert_eq!(c.responder().send_end(&[(b"Content-Length", b"5")]), Err(LocalError::ForbiddenTrailerField.into()));
-    assert_eq!(c.output(), b"HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\n");
+    c.responder()
+        .send_head(200, &[], BodyLength::Streamed)
+        .unwrap();
+    assert_eq!(
+        c.responder().send_end(&[(b"X", b"a\r\nb")]),
+        Err(LocalError::InvalidFieldValue.into())
+    );
+    assert_eq!(
+        c.responder().send_end(&[(b"Content-Length", b"5")]),
+        Err(LocalError::ForbiddenTrailerField.into())
+    );
+    assert_eq!(
+        c.output(),
+        b"HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\n"
+    );
 }
 
 #[test]
 fn c114_reason_phrases_with_line_breaks_are_refused() {
-    assert_eq!(Response::with_reason(200, b"OK\r\nSet-Cookie: x=y", &[]), Err(LocalError::InvalidReason));
-    assert_eq!(Response::with_reason(200, b"OK\n", &[]), Err(LocalError::InvalidReason));
+    assert_eq!(
+        Response::with_reason(200, b"OK\r\nSet-Cookie: x=y", &[]),
+        Err(LocalError::InvalidReason)
+    );
+    assert_eq!(
+        Response::with_reason(200, b"OK\n", &[]),
+        Err(LocalError::InvalidReason)
+    );
     assert!(Response::with_reason(200, b"Fine \t\x80", &[]).is_ok());
 }
 
@@ -373,18 +485,36 @@ fn c115_request_line_and_host_injection_is_refused() {
         (b"G E", b"/"),
         (b"", b"/"),
     ] {
-        assert_eq!(c.send_request(m, t, host, BodyLength::Empty), Err(LocalError::InvalidRequestLine.into()), "{t:?}");
+        assert_eq!(
+            c.send_request(m, t, host, BodyLength::Empty),
+            Err(LocalError::InvalidRequestLine.into()),
+            "{t:?}"
+        );
     }
     for fields in [
         &[(&b"Host"[..], &b"a\r\nX: 1"[..])][..],
         &[(b"Host", b"google.com\x00.evil")],
     ] {
-        assert_eq!(c.send_request(b"GET", b"/", fields, BodyLength::Empty), Err(LocalError::InvalidFieldValue.into()));
+        assert_eq!(
+            c.send_request(b"GET", b"/", fields, BodyLength::Empty),
+            Err(LocalError::InvalidFieldValue.into())
+        );
     }
-    assert_eq!(c.send_request(b"GET", b"/", &[(b"Host", b"a/b")], BodyLength::Empty), Err(LocalError::InvalidHost.into()));
-    assert_eq!(c.send_request(b"GET", b"/", &[], BodyLength::Empty), Err(LocalError::InvalidHost.into()));
     assert_eq!(
-        c.send_request(b"GET", b"/", &[(b"Host", b"a"), (b"Host", b"b")], BodyLength::Empty),
+        c.send_request(b"GET", b"/", &[(b"Host", b"a/b")], BodyLength::Empty),
+        Err(LocalError::InvalidHost.into())
+    );
+    assert_eq!(
+        c.send_request(b"GET", b"/", &[], BodyLength::Empty),
+        Err(LocalError::InvalidHost.into())
+    );
+    assert_eq!(
+        c.send_request(
+            b"GET",
+            b"/",
+            &[(b"Host", b"a"), (b"Host", b"b")],
+            BodyLength::Empty
+        ),
         Err(LocalError::InvalidHost.into())
     );
     assert_eq!(c.output(), b"");
@@ -397,14 +527,18 @@ fn c116_no_framing_where_it_is_forbidden() {
     let mut c = ServerConn::new(Config::DEFAULT);
     c.recv(b"HEAD / HTTP/1.1\r\nHost: a\r\n\r\n");
     assert!(matches!(c.poll_event(), Ok(ServerEvent::Request(_))));
-    c.responder().send_head(200, &[], BodyLength::Streamed).unwrap();
+    c.responder()
+        .send_head(200, &[], BodyLength::Streamed)
+        .unwrap();
     c.responder().send_data(b"body").unwrap();
     c.responder().send_end(&[]).unwrap();
     assert!(!c.output().ends_with(b"body"));
     assert!(!String::from_utf8_lossy(c.output()).contains("0\r\n\r\n"));
     // 204: no Content-Length, no Transfer-Encoding, no body.
     let mut c = answering();
-    c.responder().send_head(204, &[], BodyLength::Streamed).unwrap();
+    c.responder()
+        .send_head(204, &[], BodyLength::Streamed)
+        .unwrap();
     c.responder().send_data(b"body").unwrap();
     c.responder().send_end(&[]).unwrap();
     assert_eq!(c.output(), b"HTTP/1.1 204 No Content\r\n\r\n");
@@ -412,17 +546,29 @@ fn c116_no_framing_where_it_is_forbidden() {
     let mut c = ServerConn::new(Config::DEFAULT);
     c.recv(b"GET / HTTP/1.0\r\n\r\n");
     assert!(matches!(c.poll_event(), Ok(ServerEvent::Request(_))));
-    c.responder().send_head(200, &[], BodyLength::Streamed).unwrap();
-    assert_eq!(c.responder().send_head(200, &[], BodyLength::Streamed), Err(LocalError::WrongState.into()));
+    c.responder()
+        .send_head(200, &[], BodyLength::Streamed)
+        .unwrap();
+    assert_eq!(
+        c.responder().send_head(200, &[], BodyLength::Streamed),
+        Err(LocalError::WrongState.into())
+    );
     c.responder().send_data(b"body").unwrap();
     c.responder().send_end(&[]).unwrap();
-    assert_eq!(c.output(), b"HTTP/1.1 200 OK\r\nConnection: close\r\n\r\nbody");
+    assert_eq!(
+        c.output(),
+        b"HTTP/1.1 200 OK\r\nConnection: close\r\n\r\nbody"
+    );
     // A caller's Transfer-Encoding toward HTTP/1.0 is refused.
     let mut c = ServerConn::new(Config::DEFAULT);
     c.recv(b"GET / HTTP/1.0\r\n\r\n");
     assert!(matches!(c.poll_event(), Ok(ServerEvent::Request(_))));
     assert_eq!(
-        c.responder().send_head(200, &[(b"Transfer-Encoding", b"chunked")], BodyLength::Streamed),
+        c.responder().send_head(
+            200,
+            &[(b"Transfer-Encoding", b"chunked")],
+            BodyLength::Streamed
+        ),
         Err(LocalError::ConflictingFraming.into())
     );
     // 2xx to CONNECT: no framing.
@@ -430,186 +576,34 @@ fn c116_no_framing_where_it_is_forbidden() {
     c.recv(b"CONNECT a:443 HTTP/1.1\r\nHost: a:443\r\n\r\n");
     assert!(matches!(c.poll_event(), Ok(ServerEvent::Request(_))));
     assert_eq!(
-        c.responder().send_head(200, &[(b"Content-Length", b"0")], BodyLength::Empty),
+        c.responder()
+            .send_head(200, &[(b"Content-Length", b"0")], BodyLength::Empty),
         Err(LocalError::ConflictingFraming.into())
     );
-    c.responder().send_head(200, &[], BodyLength::Streamed).unwrap();
+    c.responder()
+        .send_head(200, &[], BodyLength::Streamed)
+        .unwrap();
     assert_eq!(c.output(), b"HTTP/1.1 200 OK\r\n\r\n");
 }
 
 #[test]
 fn c117_a_short_body_aborts_the_connection() {
     let mut c = answering();
-    c.responder().send_head(200, &[], BodyLength::Known(10)).unwrap();
+    c.responder()
+        .send_head(200, &[], BodyLength::Known(10))
+        .unwrap();
     c.responder().send_data(b"1234").unwrap();
-    assert_eq!(c.responder().send_end(&[]), Err(LocalError::BodyUnderrun.into()));
+    assert_eq!(
+        c.responder().send_end(&[]),
+        Err(LocalError::BodyUnderrun.into())
+    );
     assert!(c.should_close());
     assert!(matches!(c.poll_event(), Ok(ServerEvent::Closed)));
     // Client side too.
     let mut c = ClientConn::new(Config::DEFAULT);
-    c.send_request(b"POST", b"/", &[(b"Host", b"a")], BodyLength::Known(10)).unwrap();
+    c.send_request(b"POST", b"/", &[(b"Host", b"a")], BodyLength::Known(10))
+        .unwrap();
     c.send_data(b"1234").unwrap();
     assert_eq!(c.send_end(&[]), Err(LocalError::BodyUnderrun.into()));
     assert!(c.should_close());
-}
-
-// --------------------------------------------------------------- CLI ----
-
-const GET: &[(&[u8], &[u8])] = &[(b"GET", b"/")];
-
-#[test]
-fn c55_spaces_after_a_chunk_size_are_an_error() {
-    let ev = fetch_all_ways(GET, b"HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\n3  \r\nabc\r\n0\r\n\r\n", false);
-    assert!(matches!(client_error(&ev), Some(RemoteError::Framing(_))), "{ev:?}");
-}
-
-#[test]
-fn c73_a_response_with_no_request_outstanding_is_an_error() {
-    let ev = fetch_all_ways(&[], b"HTTP/1.1 408 Request Timeout\r\nConnection: close\r\nContent-Length: 0\r\n\r\n", false);
-    assert_eq!(client_error(&ev), Some(RemoteError::UnsolicitedResponse));
-    assert!(!ev.iter().any(|e| matches!(e, GotC::Response { .. })));
-}
-
-#[test]
-fn c98_a_2xx_to_connect_starts_the_tunnel_after_the_head() {
-    let mut c = ClientConn::new(Config::DEFAULT);
-    c.send_request(b"CONNECT", b"a:443", &[(b"Host", b"a:443")], BodyLength::Empty).unwrap();
-    assert_eq!(c.output(), b"CONNECT a:443 HTTP/1.1\r\nHost: a:443\r\n\r\n");
-    let ev = fetch_with(&mut c, &[b"HTTP/1.1 200 Connection established\r\nContent-Length: 10\r\n\r\n\x16\x03\x01"], false);
-    assert!(matches!(&ev[0], GotC::Response { status: 200, body: BodyKind::Tunnel, .. }), "{ev:?}");
-    assert_eq!(ev[1], GotC::Switched(b"\x16\x03\x01".to_vec()));
-    assert!(c.should_close());
-    assert_eq!(c.send_request(b"GET", b"/", &[(b"Host", b"a")], BodyLength::Empty), Err(LocalError::WrongState.into()));
-}
-
-#[test]
-fn c99_content_length_with_transfer_encoding_is_an_error() {
-    let ev = fetch_all_ways(GET, b"HTTP/1.1 200 OK\r\nContent-Length: 5\r\nTransfer-Encoding: chunked\r\n\r\n5\r\nhello\r\n0\r\n\r\n", false);
-    assert_eq!(client_error(&ev), Some(framing(http_net_framing::Error::ContentLengthWithTransferEncoding)));
-    assert!(!ev.iter().any(|e| matches!(e, GotC::Data(_))));
-}
-
-#[test]
-fn c100_a_head_response_has_no_body() {
-    let input = b"HTTP/1.1 200 OK\r\nContent-Length: 5\r\n\r\nhelloHTTP/1.1 200 OK\r\nContent-Length: 0\r\n\r\n";
-    for requests in [&[(&b"HEAD"[..], &b"/"[..])][..], &[(b"HEAD", b"/"), (b"GET", b"/")]] {
-        let ev = fetch_all_ways(requests, input, false);
-        assert!(matches!(&ev[0], GotC::Response { status: 200, body: BodyKind::None, .. }), "{ev:?}");
-        assert_eq!(ev[1], GotC::End(vec![]));
-        assert!(client_error(&ev).is_some(), "`hello` is not a response: {ev:?}");
-        assert!(!ev.iter().any(|e| matches!(e, GotC::Data(_))));
-    }
-}
-
-#[test]
-fn c101_bodiless_statuses_have_no_content() {
-    for status_line in [&b"HTTP/1.1 204 No Content"[..], b"HTTP/1.1 304 Not Modified"] {
-        let mut input = status_line.to_vec();
-        input.extend_from_slice(b"\r\nContent-Length: 5\r\n\r\nhello");
-        let ev = fetch_all_ways(GET, &input, false);
-        assert!(matches!(&ev[0], GotC::Response { body: BodyKind::None, .. }), "{ev:?}");
-        assert_eq!(ev[1], GotC::End(vec![]));
-        assert!(!ev.iter().any(|e| matches!(e, GotC::Data(_))));
-    }
-}
-
-#[test]
-fn c102_informational_responses_are_bounded() {
-    let input = b"HTTP/1.1 100 Continue\r\n\r\n".repeat(101);
-    let ev = fetch_with(&mut client_with(GET), &[&input], false);
-    assert_eq!(client_error(&ev), Some(RemoteError::TooManyInformational));
-    assert_eq!(ev.iter().filter(|e| matches!(e, GotC::Informational { .. })).count(), 100);
-    // The bound is per request.
-    let mut input = b"HTTP/1.1 100 Continue\r\n\r\n".repeat(100);
-    input.extend_from_slice(b"HTTP/1.1 204 No Content\r\n\r\n");
-    input.extend_from_slice(&b"HTTP/1.1 100 Continue\r\n\r\n".repeat(100));
-    input.extend_from_slice(b"HTTP/1.1 204 No Content\r\n\r\n");
-    let ev = fetch_with(&mut client_with(&[(b"GET", b"/"), (b"GET", b"/")]), &[&input], false);
-    assert_eq!(client_error(&ev), None, "{:?}", ev.last());
-    assert_eq!(ev.iter().filter(|e| matches!(e, GotC::End(_))).count(), 2);
-}
-
-#[test]
-fn c103_early_hints_are_surfaced_then_the_final_response() {
-    let ev = fetch_all_ways(
-        GET,
-        b"HTTP/1.1 103 Early Hints\r\nLink: </s.css>; rel=preload\r\n\r\nHTTP/1.1 200 OK\r\nContent-Length: 2\r\n\r\nok",
-        false,
-    );
-    let n = normalize_c(&ev);
-    assert_eq!(n[0], GotC::Informational { status: 103, fields: vec![(b"Link".to_vec(), b"</s.css>; rel=preload".to_vec())] });
-    assert!(matches!(&n[1], GotC::Response { status: 200, .. }));
-    assert_eq!(n[2], GotC::Data(b"ok".to_vec()));
-    assert_eq!(n[3], GotC::End(vec![]));
-}
-
-#[test]
-fn c104_an_unoffered_101_is_an_error() {
-    let ev = fetch_all_ways(GET, b"HTTP/1.1 101 Switching Protocols\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n\r\n", false);
-    assert_eq!(client_error(&ev), Some(RemoteError::UnofferedUpgrade));
-    // Offered: the head, then the hand-over.
-    let mut c = ClientConn::new(Config::DEFAULT);
-    c.send_request(b"GET", b"/chat", &[(b"Host", b"a"), (b"Upgrade", b"websocket"), (b"Connection", b"Upgrade")], BodyLength::Empty)
-        .unwrap();
-    let ev = fetch_with(&mut c, &[b"HTTP/1.1 101 Switching Protocols\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n\r\n\x81\x00"], false);
-    assert!(matches!(&ev[0], GotC::Response { status: 101, .. }));
-    assert_eq!(ev[1], GotC::Switched(b"\x81\x00".to_vec()));
-}
-
-#[test]
-fn c105_a_close_delimited_body_ends_the_connection() {
-    let ev = fetch_all_ways(GET, b"HTTP/1.1 200 OK\r\nConnection: keep-alive\r\n\r\npartial body", true);
-    let n = normalize_c(&ev);
-    assert!(matches!(&n[0], GotC::Response { body: BodyKind::CloseDelimited, .. }));
-    assert_eq!(n[1], GotC::Data(b"partial body".to_vec()));
-    assert_eq!(n[2], GotC::End(vec![]));
-    let mut c = client_with(GET);
-    fetch_with(&mut c, &[b"HTTP/1.1 200 OK\r\nConnection: keep-alive\r\n\r\npartial body"], true);
-    assert!(c.should_close());
-}
-
-#[test]
-fn c106_a_truncated_body_is_an_error() {
-    let ev = fetch_all_ways(GET, b"HTTP/1.1 200 OK\r\nContent-Length: 100\r\n\r\nshort", true);
-    assert_eq!(client_error(&ev), Some(RemoteError::UnexpectedEof));
-    assert!(!ev.iter().any(|e| matches!(e, GotC::End(_))));
-    let ev = fetch_all_ways(GET, b"HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\n5\r\nhel", true);
-    assert_eq!(client_error(&ev), Some(RemoteError::UnexpectedEof));
-}
-
-#[test]
-fn c107_obs_fold_in_a_response_is_replaced_by_spaces() {
-    let ev = fetch_all_ways(GET, b"HTTP/1.1 200 OK\r\nX-Folded: a\r\n b\r\nContent-Length: 0\r\n\r\n", false);
-    let GotC::Response { fields, .. } = &ev[0] else { panic!("{ev:?}") };
-    assert_eq!(fields[0], (b"X-Folded".to_vec(), b"a   b".to_vec()));
-}
-
-#[test]
-fn c108_to_c111_malformed_response_heads_are_errors() {
-    for input in [
-        &b"HTTP/1.1 200 OK\nContent-Length: 2\n\nok"[..],
-        b"HTTP/1.1  200  OK\r\n\r\n",
-        b"HTTP/1.1 2000 OK\r\n\r\n",
-        b"HTTP/1.1 200 OK\r\nAccess-Control-Allow-Credentials : true\r\nContent-Length: 0\r\n\r\n",
-        b"HTTP/1.1 200 OK\r\nSet-Cookie: a=b\x01c\r\nContent-Length: 0\r\n\r\n",
-    ] {
-        let ev = fetch_all_ways(GET, input, false);
-        assert!(matches!(client_error(&ev), Some(RemoteError::Head(_))), "{:?}: {ev:?}", String::from_utf8_lossy(input));
-        assert!(!ev.iter().any(|e| matches!(e, GotC::Response { .. })));
-    }
-    // An empty reason is fine.
-    let ev = fetch_all_ways(GET, b"HTTP/1.1 200 \r\nContent-Length: 0\r\n\r\n", false);
-    assert!(matches!(&ev[0], GotC::Response { status: 200, .. }), "{ev:?}");
-}
-
-#[test]
-fn c112_data_after_a_closing_response_is_not_a_response() {
-    let input = b"HTTP/1.1 200 OK\r\nContent-Length: 2\r\nConnection: close\r\n\r\nokHTTP/1.1 200 OK\r\nContent-Length: 4\r\n\r\nevil";
-    let ev = fetch_all_ways(&[(b"GET", b"/"), (b"GET", b"/")], input, false);
-    let n = normalize_c(&ev);
-    assert_eq!(n.iter().filter(|e| matches!(e, GotC::Response { .. })).count(), 1);
-    assert_eq!(n[1], GotC::Data(b"ok".to_vec()));
-    assert_eq!(n[2], GotC::End(vec![]));
-    assert_eq!(n[3], GotC::Closed);
-    assert!(client_error(&ev).is_none());
 }

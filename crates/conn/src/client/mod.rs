@@ -10,7 +10,9 @@ use alloc::vec::Vec;
 use core::ops::Range;
 
 use http_net_framing::{response_body, BodyKind, ChunkedDecoder, LengthDecoder};
-use http_net_head::{unfold_in_place, Field, Method, ResponseHead, ResponseOptions, ResponseParser, Status, Version};
+use http_net_head::{
+    unfold_in_place, Field, Method, ResponseHead, ResponseOptions, ResponseParser, Status, Version,
+};
 
 use crate::inbuf::InBuf;
 use crate::state::{client_read, client_write, CRead, CReadEv, CWrite, CWriteEv};
@@ -40,9 +42,14 @@ enum Decoder {
     /// Until the peer closes.
     Close,
     /// Read; `End` is due with `count` trailers relative to offset `base`.
-    Finished { base: usize, count: usize },
+    Finished {
+        base: usize,
+        count: usize,
+    },
 }
 
+// One per connection, never boxed: boxing would allocate per request.
+#[allow(clippy::large_enum_variant)]
 #[derive(Clone, Debug)]
 enum ReadState {
     Head,
@@ -208,7 +215,9 @@ impl ClientConn {
     /// Whether the connection must close (or may not be reused) once the
     /// current exchange is over.
     pub fn should_close(&self) -> bool {
-        self.must_close || self.failed || matches!(self.read.kind(), CRead::Closed | CRead::Switched)
+        self.must_close
+            || self.failed
+            || matches!(self.read.kind(), CRead::Closed | CRead::Switched)
     }
 
     /// Requests sent whose responses have not ended yet.
@@ -224,13 +233,20 @@ impl ClientConn {
             }
         };
         Ok(match ev {
-            Ev::Informational => self.view().map_or(ClientEvent::NeedInput, ClientEvent::Informational),
-            Ev::Response => self.view().map_or(ClientEvent::NeedInput, ClientEvent::Response),
+            Ev::Informational => self
+                .view()
+                .map_or(ClientEvent::NeedInput, ClientEvent::Informational),
+            Ev::Response => self
+                .view()
+                .map_or(ClientEvent::NeedInput, ClientEvent::Response),
             Ev::Data(range) => ClientEvent::Data(self.buf.bytes().get(range).unwrap_or(&[])),
             Ev::End { count: 0, .. } => ClientEvent::End(Trailers::EMPTY),
             Ev::End { base, count } => {
                 let buf = self.buf.bytes().get(base..).unwrap_or(&[]);
-                ClientEvent::End(Trailers::new(buf, self.trailers.get(..count).unwrap_or(&[])))
+                ClientEvent::End(Trailers::new(
+                    buf,
+                    self.trailers.get(..count).unwrap_or(&[]),
+                ))
             }
             Ev::Switched => ClientEvent::Switched(self.buf.unread()),
             Ev::NeedInput => ClientEvent::NeedInput,
@@ -241,17 +257,30 @@ impl ClientConn {
 
     fn view(&self) -> Option<ResponseView<'_>> {
         let head = self.head.as_ref()?;
-        let buf = self.buf.bytes().get(self.head_at..self.head_at + head.len)?;
+        let buf = self
+            .buf
+            .bytes()
+            .get(self.head_at..self.head_at + head.len)?;
         Some(ResponseView::new(buf, head, &self.fields, self.body))
     }
 
     fn move_read(&mut self, ev: CReadEv, to: ReadState) {
-        debug_assert_eq!(client_read(self.read.kind(), ev), Some(to.kind()), "read {:?} {ev:?}", self.read);
+        debug_assert_eq!(
+            client_read(self.read.kind(), ev),
+            Some(to.kind()),
+            "read {:?} {ev:?}",
+            self.read
+        );
         self.read = to;
     }
 
     fn move_write(&mut self, ev: CWriteEv, to: WriteState) {
-        debug_assert_eq!(client_write(self.write.kind(), ev), Some(to.kind()), "write {:?} {ev:?}", self.write);
+        debug_assert_eq!(
+            client_write(self.write.kind(), ev),
+            Some(to.kind()),
+            "write {:?} {ev:?}",
+            self.write
+        );
         self.write = to;
     }
 
@@ -307,7 +336,9 @@ impl ClientConn {
         }
         let head = match self.parser.parse(self.buf.unread(), &mut self.fields) {
             Ok(Status::Complete(head)) => head,
-            Ok(Status::Partial) if self.buf.eof => return Err(self.fail(RemoteError::UnexpectedEof)),
+            Ok(Status::Partial) if self.buf.eof => {
+                return Err(self.fail(RemoteError::UnexpectedEof))
+            }
             Ok(Status::Partial) if self.buf.is_stuck(None) => {
                 return Err(self.fail(RemoteError::Head(http_net_head::Error::HeadTooLarge)))
             }
@@ -354,7 +385,15 @@ impl ClientConn {
         let hb = &self.buf.bytes()[self.head_at..];
         let fields = self.fields.get(..head.field_count).unwrap_or(&[]);
         let limits = self.config.body_limits();
-        let kind = match response_body(front.method, head.status, head.version, &head.facts, fields, hb, &limits) {
+        let kind = match response_body(
+            front.method,
+            head.status,
+            head.version,
+            &head.facts,
+            fields,
+            hb,
+            &limits,
+        ) {
             Ok(kind) => kind,
             Err(e) => return Err(self.fail(RemoteError::Framing(e))),
         };
@@ -376,7 +415,10 @@ impl ClientConn {
             BodyKind::Chunked => {
                 let head_limits = self.config.head_limits();
                 let room = head_limits.max_head_bytes().saturating_sub(head.len);
-                Decoder::Chunked(ChunkedDecoder::new(limits, head_limits.with_max_head_bytes(room)))
+                Decoder::Chunked(ChunkedDecoder::new(
+                    limits,
+                    head_limits.with_max_head_bytes(room),
+                ))
             }
             BodyKind::CloseDelimited => Decoder::Close,
             _ => Decoder::Finished { base: 0, count: 0 },
@@ -392,7 +434,10 @@ impl ClientConn {
         let start = self.buf.pos;
         let (consumed, data, done, trailers) = match dec {
             Decoder::Finished { base, count } => {
-                let ev = Ev::End { base: *base, count: *count };
+                let ev = Ev::End {
+                    base: *base,
+                    count: *count,
+                };
                 self.queue.pop_front();
                 self.move_read(CReadEv::End, ReadState::Head);
                 return Ok(Some(ev));
@@ -402,7 +447,12 @@ impl ClientConn {
                 (step.consumed, step.data, step.done, 0)
             }
             Decoder::Chunked(c) => match c.decode(self.buf.unread(), &mut self.trailers) {
-                Ok(step) => (step.consumed, step.data, step.done, step.trailers.map_or(0, |t| t.field_count)),
+                Ok(step) => (
+                    step.consumed,
+                    step.data,
+                    step.done,
+                    step.trailers.map_or(0, |t| t.field_count),
+                ),
                 Err(e) => return Err(self.fail(RemoteError::Framing(e))),
             },
             Decoder::Close => {
@@ -412,7 +462,10 @@ impl ClientConn {
         };
         self.buf.pos += consumed;
         if done {
-            *dec = Decoder::Finished { base: start, count: trailers };
+            *dec = Decoder::Finished {
+                base: start,
+                count: trailers,
+            };
         }
         if !data.is_empty() {
             Ok(Some(Ev::Data(start + data.start..start + data.end)))

@@ -24,10 +24,18 @@ impl ClientConn {
         fields: &[FieldPair<'_>],
         body: BodyLength,
     ) -> Result<(), Error> {
-        if client_write(self.write.kind(), CWriteEv::Head).is_none() || self.must_close || self.failed {
+        if client_write(self.write.kind(), CWriteEv::Head).is_none()
+            || self.must_close
+            || self.failed
+        {
             return Err(LocalError::WrongState.into());
         }
-        if self.queue.len() >= MAX_PIPELINED || self.queue.back().is_some_and(|r| r.upgrade || r.close || r.method == Method::Connect) {
+        if self.queue.len() >= MAX_PIPELINED
+            || self
+                .queue
+                .back()
+                .is_some_and(|r| r.upgrade || r.close || r.method == Method::Connect)
+        {
             return Err(LocalError::PipelineFull.into());
         }
         if !is_token(method) || !is_target(method, target) {
@@ -40,7 +48,8 @@ impl ClientConn {
         buf.push(b' ');
         buf.extend_from_slice(target);
         buf.extend_from_slice(b" HTTP/1.1\r\n");
-        let checked = write_fields(buf, fields).and_then(|facts| framing(kind, body, &facts).map(|enc| (facts, enc)));
+        let checked = write_fields(buf, fields)
+            .and_then(|facts| framing(kind, body, &facts).map(|enc| (facts, enc)));
         let (facts, (enc, frame)) = match checked {
             Ok(ok) => ok,
             Err(e) => {
@@ -57,7 +66,11 @@ impl ClientConn {
         }
         buf.extend_from_slice(b"\r\n");
         let upgrade = facts.upgrade && facts.connection_upgrade;
-        self.queue.push_back(ReqMeta { method: kind, upgrade, close: facts.close });
+        self.queue.push_back(ReqMeta {
+            method: kind,
+            upgrade,
+            close: facts.close,
+        });
         self.move_write(CWriteEv::Head, WriteState::Body(enc));
         if body == BodyLength::Empty {
             self.move_write(CWriteEv::End, WriteState::Idle);
@@ -102,7 +115,11 @@ impl ClientConn {
 
 /// The encoder and the `Content-Length` to write for a request body; checks
 /// the caller's own framing fields and `Host`.
-fn framing(method: Method, body: BodyLength, facts: &CallerFields) -> Result<(Encoder, Option<u64>), LocalError> {
+fn framing(
+    method: Method,
+    body: BodyLength,
+    facts: &CallerFields,
+) -> Result<(Encoder, Option<u64>), LocalError> {
     if facts.host != 1 || facts.bad_host {
         return Err(LocalError::InvalidHost);
     }
@@ -129,9 +146,17 @@ fn framing(method: Method, body: BodyLength, facts: &CallerFields) -> Result<(En
         BodyLength::Empty => {
             let defines_content = !matches!(
                 method,
-                Method::Get | Method::Head | Method::Delete | Method::Options | Method::Trace | Method::Connect
+                Method::Get
+                    | Method::Head
+                    | Method::Delete
+                    | Method::Options
+                    | Method::Trace
+                    | Method::Connect
             );
-            (Encoder::Length(0), (own_length && defines_content).then_some(0))
+            (
+                Encoder::Length(0),
+                (own_length && defines_content).then_some(0),
+            )
         }
         BodyLength::Known(n) => (Encoder::Length(n), own_length.then_some(n)),
         BodyLength::Streamed => (Encoder::Chunked, None),

@@ -36,9 +36,19 @@ pub struct ResponseView<'a> {
 }
 
 impl<'a> ResponseView<'a> {
-    pub(crate) fn new(buf: &'a [u8], head: &'a ResponseHead, fields: &'a [Field], body: BodyKind) -> ResponseView<'a> {
+    pub(crate) fn new(
+        buf: &'a [u8],
+        head: &'a ResponseHead,
+        fields: &'a [Field],
+        body: BodyKind,
+    ) -> ResponseView<'a> {
         let fields = fields.get(..head.field_count).unwrap_or(fields);
-        ResponseView { buf, head, fields, body }
+        ResponseView {
+            buf,
+            head,
+            fields,
+            body,
+        }
     }
     /// The parsed head.
     pub fn head(&self) -> &'a ResponseHead {
@@ -59,15 +69,18 @@ impl<'a> ResponseView<'a> {
     /// The fields as (name, value) bytes, in received order.
     pub fn fields(&self) -> impl Iterator<Item = (&'a [u8], &'a [u8])> + 'a {
         let buf = self.buf;
-        self.fields.iter().map(move |f| (f.name.get(buf), f.value.get(buf)))
+        self.fields
+            .iter()
+            .map(move |f| (f.name.get(buf), f.value.get(buf)))
     }
     /// The value of the first field named `name` (ASCII case-insensitive).
     pub fn field(&self, name: &[u8]) -> Option<&'a [u8]> {
-        self.fields().find(|(n, _)| n.eq_ignore_ascii_case(name)).map(|(_, v)| v)
+        self.fields()
+            .find(|(n, _)| n.eq_ignore_ascii_case(name))
+            .map(|(_, v)| v)
     }
     /// How the response body is delimited.
     pub fn body_kind(&self) -> BodyKind {
         self.body
     }
 }
-

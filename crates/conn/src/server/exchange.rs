@@ -28,13 +28,18 @@ impl Decoder {
 }
 
 /// The read half with its data.
+// One per connection, never boxed: boxing would allocate per request.
+#[allow(clippy::large_enum_variant)]
 #[derive(Clone, Debug)]
 pub(crate) enum ReadState {
     Idle,
     Body(Decoder),
     Done,
     /// Discarding an unread body; `left` bytes may still be discarded.
-    Drain { dec: Decoder, left: u64 },
+    Drain {
+        dec: Decoder,
+        left: u64,
+    },
     Switched,
     Closed,
 }
@@ -139,18 +144,30 @@ impl Exchange {
 
     /// A move of the read half, checked against the table.
     pub(crate) fn move_read(&mut self, ev: SReadEv, to: ReadState) {
-        debug_assert_eq!(server_read(self.read.kind(), ev), Some(to.kind()), "read {:?} {ev:?}", self.read);
+        debug_assert_eq!(
+            server_read(self.read.kind(), ev),
+            Some(to.kind()),
+            "read {:?} {ev:?}",
+            self.read
+        );
         self.read = to;
     }
 
     /// Whether the write half may take `ev` now.
     pub(crate) fn check_write(&self, ev: SWriteEv) -> Result<(), LocalError> {
-        server_write(self.write.kind(), ev).map(|_| ()).ok_or(LocalError::WrongState)
+        server_write(self.write.kind(), ev)
+            .map(|_| ())
+            .ok_or(LocalError::WrongState)
     }
 
     /// A move of the write half, checked against the table.
     pub(crate) fn move_write(&mut self, ev: SWriteEv, to: WriteState) {
-        debug_assert_eq!(server_write(self.write.kind(), ev), Some(to.kind()), "write {:?} {ev:?}", self.write);
+        debug_assert_eq!(
+            server_write(self.write.kind(), ev),
+            Some(to.kind()),
+            "write {:?} {ev:?}",
+            self.write
+        );
         self.write = to;
     }
 
@@ -195,7 +212,8 @@ impl Exchange {
                 // No next request will be read: no point in draining.
                 self.must_close = true;
                 self.move_read(SReadEv::Close, ReadState::Closed);
-            } else if let ReadState::Body(dec) = core::mem::replace(&mut self.read, ReadState::Done) {
+            } else if let ReadState::Body(dec) = core::mem::replace(&mut self.read, ReadState::Done)
+            {
                 // (Done only for the swap; the move below is checked from Body.)
                 self.read = ReadState::Body(Decoder::EMPTY);
                 let left = self.config.drain_limit();

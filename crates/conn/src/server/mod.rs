@@ -2,12 +2,12 @@
 //! the [`Responder`]), bytes out.
 
 mod exchange;
+mod reject;
 mod responder;
 mod view;
 
 use alloc::vec;
 use alloc::vec::Vec;
-use core::fmt::{self, Write as _};
 use core::ops::Range;
 
 use http_net_framing::{request_body, BodyKind, ChunkedDecoder, LengthDecoder};
@@ -15,11 +15,11 @@ use http_net_head::{Field, Method, RequestHead, RequestParser, Status, Version};
 
 use crate::inbuf::{Held, InBuf};
 use crate::state::{SRead, SReadEv, SWrite, SWriteEv};
-use crate::status::{reason, write_status_line};
 use crate::validate::trim_ows;
-use crate::writer::{write_content_length, Output};
+use crate::writer::Output;
 use crate::{Config, Error, RemoteError, COPY_LIMIT};
 use exchange::{Decoder, Exchange, ReadState, ReqInfo, WriteState};
+use reject::queue_error_response;
 
 pub use responder::Responder;
 pub use view::{Phase, RequestView, ServerEvent, Trailers};
@@ -39,7 +39,10 @@ struct Input {
 impl Input {
     fn view(&self) -> Option<RequestView<'_>> {
         let head = self.head.as_ref()?;
-        let buf = self.buf.bytes().get(self.head_at..self.head_at + head.len)?;
+        let buf = self
+            .buf
+            .bytes()
+            .get(self.head_at..self.head_at + head.len)?;
         Some(RequestView::new(buf, head, &self.fields, self.body))
     }
 }
@@ -112,7 +115,11 @@ impl ServerConn {
             head_at: 0,
             body: BodyKind::None,
         };
-        ServerConn { input, ex: Exchange::new(config), out: Output::new(2 * COPY_LIMIT) }
+        ServerConn {
+            input,
+            ex: Exchange::new(config),
+            out: Output::new(2 * COPY_LIMIT),
+        }
     }
 
     /// The configuration.
@@ -190,7 +197,10 @@ impl ServerConn {
             Ev::End { count: 0, .. } => ServerEvent::End(Trailers::EMPTY),
             Ev::End { base, count } => {
                 let buf = self.input.buf.bytes().get(base..).unwrap_or(&[]);
-                ServerEvent::End(Trailers::new(buf, self.input.trailers.get(..count).unwrap_or(&[])))
+                ServerEvent::End(Trailers::new(
+                    buf,
+                    self.input.trailers.get(..count).unwrap_or(&[]),
+                ))
             }
             Ev::Switched => ServerEvent::Switched(self.input.buf.unread()),
             Ev::NeedInput => ServerEvent::NeedInput,
@@ -276,7 +286,8 @@ impl ServerConn {
         let config = self.ex.config;
         let hb = self.input.buf.unread();
         let fields = self.input.fields.get(..head.field_count).unwrap_or(&[]);
-        let kind = match request_body(head.version, &head.facts, fields, hb, &config.body_limits()) {
+        let kind = match request_body(head.version, &head.facts, fields, hb, &config.body_limits())
+        {
             Ok(kind) => kind,
             Err(e) => return Err(self.fail(RemoteError::Framing(e))),
         };
@@ -290,7 +301,9 @@ impl ServerConn {
             // Every member of every `Expect` line must be 100-continue (RFC 9110 §10.1.1).
             let ok = facts.expect.values(b"expect", fields, hb).all(|v| {
                 let v = v.get(hb);
-                !trim_ows(v).is_empty() && v.split(|&b| b == b',').all(|m| trim_ows(m).eq_ignore_ascii_case(b"100-continue"))
+                !trim_ows(v).is_empty()
+                    && v.split(|&b| b == b',')
+                        .all(|m| trim_ows(m).eq_ignore_ascii_case(b"100-continue"))
             });
             if !ok {
                 return Err(self.fail(RemoteError::UnsupportedExpectation));
@@ -298,7 +311,11 @@ impl ServerConn {
             expects_continue = true;
         }
         let conn = facts.connection;
-        let keep_alive = if http11 { !conn.close() } else { conn.keep_alive() && !conn.close() };
+        let keep_alive = if http11 {
+            !conn.close()
+        } else {
+            conn.keep_alive() && !conn.close()
+        };
         self.ex.req = ReqInfo {
             version: head.version,
             method: head.method,
@@ -312,7 +329,10 @@ impl ServerConn {
             BodyKind::Length(n) if n > 0 => Decoder::Length(LengthDecoder::new(n)),
             BodyKind::Chunked => {
                 // Trailers count in the head limits, with the head itself.
-                let room = config.head_limits().max_head_bytes().saturating_sub(head.len);
+                let room = config
+                    .head_limits()
+                    .max_head_bytes()
+                    .saturating_sub(head.len);
                 Decoder::Chunked(ChunkedDecoder::new(
                     config.body_limits(),
                     config.head_limits().with_max_head_bytes(room),
@@ -338,7 +358,10 @@ impl ServerConn {
         let start = self.input.buf.pos;
         let (consumed, data, done, trailers) = match dec {
             Decoder::Finished { base, count } => {
-                let ev = Ev::End { base: *base, count: *count };
+                let ev = Ev::End {
+                    base: *base,
+                    count: *count,
+                };
                 self.ex.move_read(SReadEv::End, ReadState::Done);
                 // After a 101 or a 2xx to CONNECT, `Switched` stands for the end.
                 let switched = self.ex.write.kind() == SWrite::Switched;
@@ -348,14 +371,24 @@ impl ServerConn {
                 let step = d.decode(self.input.buf.unread());
                 (step.consumed, step.data, step.done, 0)
             }
-            Decoder::Chunked(c) => match c.decode(self.input.buf.unread(), &mut self.input.trailers) {
-                Ok(step) => (step.consumed, step.data, step.done, step.trailers.map_or(0, |t| t.field_count)),
-                Err(e) => return Err(self.fail(RemoteError::Framing(e))),
-            },
+            Decoder::Chunked(c) => {
+                match c.decode(self.input.buf.unread(), &mut self.input.trailers) {
+                    Ok(step) => (
+                        step.consumed,
+                        step.data,
+                        step.done,
+                        step.trailers.map_or(0, |t| t.field_count),
+                    ),
+                    Err(e) => return Err(self.fail(RemoteError::Framing(e))),
+                }
+            }
         };
         self.input.buf.pos += consumed;
         if done {
-            *dec = Decoder::Finished { base: start, count: trailers };
+            *dec = Decoder::Finished {
+                base: start,
+                count: trailers,
+            };
         }
         if !data.is_empty() {
             Ok(Some(Ev::Data(start + data.start..start + data.end)))
@@ -381,14 +414,16 @@ impl ServerConn {
                 let step = d.decode(self.input.buf.unread());
                 (step.consumed, step.done)
             }
-            Decoder::Chunked(c) => match c.decode(self.input.buf.unread(), &mut self.input.trailers) {
-                Ok(step) => (step.consumed, step.done),
-                Err(e) => {
-                    self.ex.close();
-                    self.ex.failed = true;
-                    return Err(Error::Remote(RemoteError::Framing(e)));
+            Decoder::Chunked(c) => {
+                match c.decode(self.input.buf.unread(), &mut self.input.trailers) {
+                    Ok(step) => (step.consumed, step.done),
+                    Err(e) => {
+                        self.ex.close();
+                        self.ex.failed = true;
+                        return Err(Error::Remote(RemoteError::Framing(e)));
+                    }
                 }
-            },
+            }
         };
         if consumed as u64 > *left {
             // Past the drain bound: close after the response.
@@ -432,8 +467,18 @@ impl ServerConn {
 
     /// The current request and the answering half, borrowed together.
     pub fn parts(&mut self) -> (Option<RequestView<'_>>, Responder<'_>) {
-        let view = if self.ex.req_alive { self.input.view() } else { None };
-        (view, Responder { ex: &mut self.ex, out: &mut self.out })
+        let view = if self.ex.req_alive {
+            self.input.view()
+        } else {
+            None
+        };
+        (
+            view,
+            Responder {
+                ex: &mut self.ex,
+                out: &mut self.out,
+            },
+        )
     }
 
     /// The answering half alone.
@@ -475,13 +520,19 @@ impl ServerConn {
         if self.ex.failed {
             return Phase::Draining;
         }
-        let between = if self.input.buf.has_unread() { Phase::Head } else { Phase::Idle };
+        let between = if self.input.buf.has_unread() {
+            Phase::Head
+        } else {
+            Phase::Idle
+        };
         match self.ex.read.kind() {
             SRead::Closed => Phase::Closed,
             SRead::Switched => Phase::Switched,
             SRead::Idle if self.ex.close_requested => Phase::Closed,
             SRead::Idle => between,
-            SRead::Body if matches!(self.ex.read, ReadState::Body(Decoder::Finished { .. })) => Phase::Responding,
+            SRead::Body if matches!(self.ex.read, ReadState::Body(Decoder::Finished { .. })) => {
+                Phase::Responding
+            }
             SRead::Body | SRead::Drain => Phase::Body,
             SRead::Done => match self.ex.write.kind() {
                 SWrite::Done if self.ex.must_close || self.ex.close_requested => Phase::Closed,
@@ -507,46 +558,5 @@ impl ServerConn {
     /// shutdown: `Connection: close` is added to it, or the idle connection closes).
     pub fn close_after_response(&mut self) {
         self.ex.close_requested = true;
-    }
-}
-
-/// Queues the error response of a peer error: its status, a short text body,
-/// `Connection: close` (RFC 9112 §9.6).
-fn queue_error_response(out: &mut Output, e: RemoteError, date: Option<&[u8; 29]>) {
-    let status = e.status();
-    let mut text = Text { buf: [0; 256], len: 0 };
-    let _ = writeln!(text, "{} {}: {}", status, reason(status).unwrap_or("Error"), e);
-    let buf = out.buf();
-    write_status_line(buf, status, None);
-    buf.extend_from_slice(b"Content-Type: text/plain; charset=utf-8\r\n");
-    write_content_length(buf, text.len as u64);
-    buf.extend_from_slice(b"Connection: close\r\n");
-    if let Some(date) = date {
-        buf.extend_from_slice(b"Date: ");
-        buf.extend_from_slice(date);
-        buf.extend_from_slice(b"\r\n");
-    }
-    buf.extend_from_slice(b"\r\n");
-    buf.extend_from_slice(&text.buf[..text.len]);
-}
-
-/// A fixed buffer that keeps whole characters up to its size.
-struct Text {
-    buf: [u8; 256],
-    len: usize,
-}
-
-impl fmt::Write for Text {
-    fn write_str(&mut self, s: &str) -> fmt::Result {
-        for ch in s.chars() {
-            let mut tmp = [0u8; 4];
-            let bytes = ch.encode_utf8(&mut tmp).as_bytes();
-            if self.len + bytes.len() > self.buf.len() {
-                return Ok(());
-            }
-            self.buf[self.len..self.len + bytes.len()].copy_from_slice(bytes);
-            self.len += bytes.len();
-        }
-        Ok(())
     }
 }

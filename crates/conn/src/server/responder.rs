@@ -42,7 +42,9 @@ impl Responder<'_> {
         if self.ex.req.version == Version::Http10 || self.ex.req.continue_sent {
             return Ok(());
         }
-        self.out.buf().extend_from_slice(b"HTTP/1.1 100 Continue\r\n\r\n");
+        self.out
+            .buf()
+            .extend_from_slice(b"HTTP/1.1 100 Continue\r\n\r\n");
         self.ex.req.continue_sent = true;
         Ok(())
     }
@@ -50,7 +52,11 @@ impl Responder<'_> {
     /// Queues an informational (1xx) response with fields, e.g. `103 Early
     /// Hints` (never to an HTTP/1.0 peer: then a no-op once the fields are
     /// validated).
-    pub fn send_informational(&mut self, status: u16, fields: &[FieldPair<'_>]) -> Result<(), Error> {
+    pub fn send_informational(
+        &mut self,
+        status: u16,
+        fields: &[FieldPair<'_>],
+    ) -> Result<(), Error> {
         if !(100..=199).contains(&status) || status == 101 {
             return Err(LocalError::NotInformational.into());
         }
@@ -76,7 +82,11 @@ impl Responder<'_> {
     /// Answers with a prebuilt response and a whole body. `Content-Length` is
     /// written for it; no body leaves for HEAD, 1xx, 204 or 304.
     pub fn respond(&mut self, response: &Response, body: &[u8]) -> Result<Placement, Error> {
-        self.final_head(response.status(), HeadSrc::Prebuilt(response), BodyLength::Known(body.len() as u64))?;
+        self.final_head(
+            response.status(),
+            HeadSrc::Prebuilt(response),
+            BodyLength::Known(body.len() as u64),
+        )?;
         if !matches!(self.ex.write, WriteState::Body(_)) {
             return Ok(Placement::Queued); // a switch: no body
         }
@@ -91,7 +101,11 @@ impl Responder<'_> {
     /// sends exactly `len` bytes right after the output; with
     /// [`Placement::Queued`] no body may leave (HEAD, 204, 304).
     pub fn respond_head_only(&mut self, response: &Response, len: u64) -> Result<Placement, Error> {
-        self.final_head(response.status(), HeadSrc::Prebuilt(response), BodyLength::Known(len))?;
+        self.final_head(
+            response.status(),
+            HeadSrc::Prebuilt(response),
+            BodyLength::Known(len),
+        )?;
         if !matches!(self.ex.write, WriteState::Body(_)) {
             return Ok(Placement::Queued);
         }
@@ -105,7 +119,12 @@ impl Responder<'_> {
     /// [`send_end`](Responder::send_end). With [`BodyLength::Empty`] the
     /// response is complete at once. A `101` (to a request that offered an
     /// upgrade) or a 2xx to CONNECT hands the connection over.
-    pub fn send_head(&mut self, status: u16, fields: &[FieldPair<'_>], body: BodyLength) -> Result<(), Error> {
+    pub fn send_head(
+        &mut self,
+        status: u16,
+        fields: &[FieldPair<'_>],
+        body: BodyLength,
+    ) -> Result<(), Error> {
         self.final_head(status, HeadSrc::Borrowed(fields), body)
     }
 
@@ -126,7 +145,11 @@ impl Responder<'_> {
             WriteState::Body(enc) => {
                 let drop = matches!(enc, Encoder::Drop(_));
                 enc.direct(self.out, len)?;
-                Ok(if drop || len == 0 { Placement::Queued } else { Placement::AfterOutput })
+                Ok(if drop || len == 0 {
+                    Placement::Queued
+                } else {
+                    Placement::AfterOutput
+                })
             }
             _ => Err(LocalError::WrongState.into()),
         }
@@ -236,7 +259,11 @@ impl Responder<'_> {
         let not_modified = status == 304;
         let head_req = req.method == Method::Head;
         if caller.transfer_encoding > 0 {
-            let ok = caller.te_chunked && body == BodyLength::Streamed && !http10 && !no_length && !not_modified;
+            let ok = caller.te_chunked
+                && body == BodyLength::Streamed
+                && !http10
+                && !no_length
+                && !not_modified;
             if !ok {
                 return Err(LocalError::ConflictingFraming);
             }
@@ -273,9 +300,11 @@ impl Responder<'_> {
             (enc, frame)
         };
         let close_delimited = enc == Encoder::Close;
-        let body_pending = matches!(&self.ex.read, ReadState::Body(d) if !matches!(d, Decoder::Finished { .. }));
+        let body_pending =
+            matches!(&self.ex.read, ReadState::Body(d) if !matches!(d, Decoder::Finished { .. }));
         let declined = req.expects_continue && !req.continue_sent && body_pending;
-        let unread_big = matches!(self.ex.body_unread(), Some(n) if n > self.ex.config.drain_limit());
+        let unread_big =
+            matches!(self.ex.body_unread(), Some(n) if n > self.ex.config.drain_limit());
         let close = !switch
             && (self.ex.must_close
                 || self.ex.close_requested

@@ -53,9 +53,19 @@ pub struct RequestView<'a> {
 }
 
 impl<'a> RequestView<'a> {
-    pub(crate) fn new(buf: &'a [u8], head: &'a RequestHead, fields: &'a [Field], body: BodyKind) -> RequestView<'a> {
+    pub(crate) fn new(
+        buf: &'a [u8],
+        head: &'a RequestHead,
+        fields: &'a [Field],
+        body: BodyKind,
+    ) -> RequestView<'a> {
         let fields = fields.get(..head.field_count).unwrap_or(fields);
-        RequestView { buf, head, fields, body }
+        RequestView {
+            buf,
+            head,
+            fields,
+            body,
+        }
     }
     /// The parsed head (spans into [`RequestView::buf`]).
     pub fn head(&self) -> &'a RequestHead {
@@ -92,11 +102,15 @@ impl<'a> RequestView<'a> {
     /// The fields as (name, value) bytes, in received order.
     pub fn fields(&self) -> impl Iterator<Item = (&'a [u8], &'a [u8])> + 'a {
         let buf = self.buf;
-        self.fields.iter().map(move |f| (f.name.get(buf), f.value.get(buf)))
+        self.fields
+            .iter()
+            .map(move |f| (f.name.get(buf), f.value.get(buf)))
     }
     /// The value of the first field named `name` (ASCII case-insensitive).
     pub fn field(&self, name: &[u8]) -> Option<&'a [u8]> {
-        self.fields().find(|(n, _)| n.eq_ignore_ascii_case(name)).map(|(_, v)| v)
+        self.fields()
+            .find(|(n, _)| n.eq_ignore_ascii_case(name))
+            .map(|(_, v)| v)
     }
     /// How the request body is delimited.
     pub fn body_kind(&self) -> BodyKind {
@@ -113,7 +127,10 @@ pub struct Trailers<'a> {
 
 impl Trailers<'static> {
     /// No trailer fields.
-    pub const EMPTY: Trailers<'static> = Trailers { buf: &[], fields: &[] };
+    pub const EMPTY: Trailers<'static> = Trailers {
+        buf: &[],
+        fields: &[],
+    };
 }
 
 impl<'a> Trailers<'a> {
@@ -122,7 +139,9 @@ impl<'a> Trailers<'a> {
     }
     /// The value of the first trailer named `name` (ASCII case-insensitive).
     pub fn get(&self, name: &[u8]) -> Option<&'a [u8]> {
-        self.iter().find(|(n, _)| n.eq_ignore_ascii_case(name)).map(|(_, v)| v)
+        self.iter()
+            .find(|(n, _)| n.eq_ignore_ascii_case(name))
+            .map(|(_, v)| v)
     }
     /// How many trailer fields there were.
     pub fn len(&self) -> usize {
@@ -131,11 +150,12 @@ impl<'a> Trailers<'a> {
     /// The trailer fields as (name, value) bytes, in received order.
     pub fn iter(&self) -> impl Iterator<Item = (&'a [u8], &'a [u8])> + 'a {
         let buf = self.buf;
-        self.fields.iter().map(move |f| (f.name.get(buf), f.value.get(buf)))
+        self.fields
+            .iter()
+            .map(move |f| (f.name.get(buf), f.value.get(buf)))
     }
     /// Whether there were no trailer fields.
     pub fn is_empty(&self) -> bool {
         self.fields.is_empty()
     }
 }
-

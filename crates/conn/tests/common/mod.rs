@@ -14,7 +14,13 @@ pub type Fields = Vec<(Vec<u8>, Vec<u8>)>;
 /// An owned server event (or error).
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Got {
-    Request { method: Vec<u8>, target: Vec<u8>, version: Version, fields: Fields, body: BodyKind },
+    Request {
+        method: Vec<u8>,
+        target: Vec<u8>,
+        version: Version,
+        fields: Fields,
+        body: BodyKind,
+    },
     Data(Vec<u8>),
     End(Fields),
     Switched(Vec<u8>),
@@ -35,7 +41,9 @@ impl Got {
                 body: r.body_kind(),
             },
             ServerEvent::Data(d) => Got::Data(d.to_vec()),
-            ServerEvent::End(t) => Got::End(t.iter().map(|(n, v)| (n.to_vec(), v.to_vec())).collect()),
+            ServerEvent::End(t) => {
+                Got::End(t.iter().map(|(n, v)| (n.to_vec(), v.to_vec())).collect())
+            }
             ServerEvent::Switched(b) => Got::Switched(b.to_vec()),
             ServerEvent::NeedInput => Got::NeedInput,
             ServerEvent::Paused => Got::Paused,
@@ -80,10 +88,16 @@ pub struct Transcript {
 
 impl Transcript {
     pub fn requests(&self) -> usize {
-        self.events.iter().filter(|e| matches!(e, Got::Request { .. })).count()
+        self.events
+            .iter()
+            .filter(|e| matches!(e, Got::Request { .. }))
+            .count()
     }
     pub fn targets(&self) -> Vec<Vec<u8>> {
-        self.events.iter().filter_map(|e| e.target().map(<[u8]>::to_vec)).collect()
+        self.events
+            .iter()
+            .filter_map(|e| e.target().map(<[u8]>::to_vec))
+            .collect()
     }
     pub fn body(&self) -> Vec<u8> {
         self.events
@@ -159,8 +173,18 @@ pub fn serve_with(
     eof: bool,
     answer: &mut dyn FnMut(&mut ServerConn),
 ) -> Transcript {
-    let mut t = Transcript { events: Vec::new(), output: Vec::new(), should_close: false, phase: Phase::Idle };
-    let done = |t: &Transcript| matches!(t.events.last(), Some(Got::Closed | Got::Error(_) | Got::Switched(_)));
+    let mut t = Transcript {
+        events: Vec::new(),
+        output: Vec::new(),
+        should_close: false,
+        phase: Phase::Idle,
+    };
+    let done = |t: &Transcript| {
+        matches!(
+            t.events.last(),
+            Some(Got::Closed | Got::Error(_) | Got::Switched(_))
+        )
+    };
     'feed: for piece in pieces {
         let mut rest = *piece;
         while !rest.is_empty() {
@@ -204,12 +228,24 @@ pub fn bytewise(input: &[u8]) -> Vec<&[u8]> {
 /// inputs up to `max_split` bytes), with a fresh connection from `config`
 /// each time, and checks that the normalized events, the output and the
 /// close decision are identical. Returns the whole-input transcript.
-pub fn serve_all_ways(config: Config, input: &[u8], eof: bool, answer: &mut dyn FnMut(&mut ServerConn)) -> Transcript {
+pub fn serve_all_ways(
+    config: Config,
+    input: &[u8],
+    eof: bool,
+    answer: &mut dyn FnMut(&mut ServerConn),
+) -> Transcript {
     let whole = serve_with(&mut ServerConn::new(config), &[input], eof, answer);
     let check = |t: &Transcript, how: &str| {
-        assert_eq!(normalize(&t.events), normalize(&whole.events), "events differ ({how})");
+        assert_eq!(
+            normalize(&t.events),
+            normalize(&whole.events),
+            "events differ ({how})"
+        );
         assert_eq!(t.output_str(), whole.output_str(), "output differs ({how})");
-        assert_eq!(t.should_close, whole.should_close, "close decision differs ({how})");
+        assert_eq!(
+            t.should_close, whole.should_close,
+            "close decision differs ({how})"
+        );
     };
     let per_byte = serve_with(&mut ServerConn::new(config), &bytewise(input), eof, answer);
     check(&per_byte, "one byte at a time");
@@ -231,18 +267,38 @@ pub fn assert_rejected(input: &[u8], status: u16, before: usize) -> RemoteError 
     assert_rejected_with(Config::DEFAULT, input, status, before)
 }
 
-pub fn assert_rejected_with(config: Config, input: &[u8], status: u16, before: usize) -> RemoteError {
+pub fn assert_rejected_with(
+    config: Config,
+    input: &[u8],
+    status: u16,
+    before: usize,
+) -> RemoteError {
     let t = serve_all_ways(config, input, false, &mut answer_ok);
     let Some(Error::Remote(e)) = t.error() else {
-        panic!("no remote error for {:?}: {:?}", String::from_utf8_lossy(input), t.events);
+        panic!(
+            "no remote error for {:?}: {:?}",
+            String::from_utf8_lossy(input),
+            t.events
+        );
     };
     assert_eq!(e.status(), status, "{e:?}");
     assert_eq!(t.requests(), before, "requests surfaced: {:?}", t.targets());
-    let after_error = t.events.iter().skip_while(|e| !matches!(e, Got::Error(_))).skip(1);
-    assert!(after_error.clone().all(|e| matches!(e, Got::Closed)), "{:?}", t.events);
+    let after_error = t
+        .events
+        .iter()
+        .skip_while(|e| !matches!(e, Got::Error(_)))
+        .skip(1);
+    assert!(
+        after_error.clone().all(|e| matches!(e, Got::Closed)),
+        "{:?}",
+        t.events
+    );
     let out = t.output_str();
     let last = out.rfind("HTTP/1.1 ").expect("an error response");
-    assert!(out[last..].starts_with(&format!("HTTP/1.1 {status} ")), "{out}");
+    assert!(
+        out[last..].starts_with(&format!("HTTP/1.1 {status} ")),
+        "{out}"
+    );
     assert!(out[last..].contains("\r\nConnection: close\r\n"), "{out}");
     assert!(t.should_close);
     assert_eq!(t.phase, Phase::Draining);
@@ -252,8 +308,16 @@ pub fn assert_rejected_with(config: Config, input: &[u8], status: u16, before: u
 /// An owned client event.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum GotC {
-    Informational { status: u16, fields: Fields },
-    Response { status: u16, reason: Vec<u8>, fields: Fields, body: BodyKind },
+    Informational {
+        status: u16,
+        fields: Fields,
+    },
+    Response {
+        status: u16,
+        reason: Vec<u8>,
+        fields: Fields,
+        body: BodyKind,
+    },
     Data(Vec<u8>),
     End(Fields),
     Switched(Vec<u8>),
@@ -265,9 +329,14 @@ pub enum GotC {
 
 impl GotC {
     pub fn of(ev: &ClientEvent<'_>) -> GotC {
-        let fields = |v: &http_net_conn::ResponseView<'_>| v.fields().map(|(n, v)| (n.to_vec(), v.to_vec())).collect();
+        let fields = |v: &http_net_conn::ResponseView<'_>| {
+            v.fields().map(|(n, v)| (n.to_vec(), v.to_vec())).collect()
+        };
         match ev {
-            ClientEvent::Informational(v) => GotC::Informational { status: v.status(), fields: fields(v) },
+            ClientEvent::Informational(v) => GotC::Informational {
+                status: v.status(),
+                fields: fields(v),
+            },
             ClientEvent::Response(v) => GotC::Response {
                 status: v.status(),
                 reason: v.reason().to_vec(),
@@ -275,7 +344,9 @@ impl GotC {
                 body: v.body_kind(),
             },
             ClientEvent::Data(d) => GotC::Data(d.to_vec()),
-            ClientEvent::End(t) => GotC::End(t.iter().map(|(n, v)| (n.to_vec(), v.to_vec())).collect()),
+            ClientEvent::End(t) => {
+                GotC::End(t.iter().map(|(n, v)| (n.to_vec(), v.to_vec())).collect())
+            }
             ClientEvent::Switched(b) => GotC::Switched(b.to_vec()),
             ClientEvent::NeedInput => GotC::NeedInput,
             ClientEvent::Idle => GotC::Idle,
@@ -309,7 +380,10 @@ pub fn pump_c(conn: &mut ClientConn, events: &mut Vec<GotC>) {
             Err(e) => GotC::Error(e),
         };
         events.push(got.clone());
-        if matches!(got, GotC::NeedInput | GotC::Idle | GotC::Closed | GotC::Switched(_) | GotC::Error(_)) {
+        if matches!(
+            got,
+            GotC::NeedInput | GotC::Idle | GotC::Closed | GotC::Switched(_) | GotC::Error(_)
+        ) {
             return;
         }
     }
@@ -319,7 +393,12 @@ pub fn pump_c(conn: &mut ClientConn, events: &mut Vec<GotC>) {
 /// Feeds response bytes in `pieces` to a client that has sent requests.
 pub fn fetch_with(conn: &mut ClientConn, pieces: &[&[u8]], eof: bool) -> Vec<GotC> {
     let mut events = Vec::new();
-    let done = |e: &Vec<GotC>| matches!(e.last(), Some(GotC::Closed | GotC::Error(_) | GotC::Switched(_)));
+    let done = |e: &Vec<GotC>| {
+        matches!(
+            e.last(),
+            Some(GotC::Closed | GotC::Error(_) | GotC::Switched(_))
+        )
+    };
     'feed: for piece in pieces {
         let mut rest = *piece;
         while !rest.is_empty() {
@@ -346,7 +425,8 @@ pub fn fetch_with(conn: &mut ClientConn, pieces: &[&[u8]], eof: bool) -> Vec<Got
 pub fn client_with(requests: &[(&[u8], &[u8])]) -> ClientConn {
     let mut conn = ClientConn::new(Config::DEFAULT);
     for (m, t) in requests {
-        conn.send_request(m, t, &[(b"Host", b"a")], http_net_conn::BodyLength::Empty).unwrap();
+        conn.send_request(m, t, &[(b"Host", b"a")], http_net_conn::BodyLength::Empty)
+            .unwrap();
     }
     let n = conn.output().len();
     conn.consume_output(n);
@@ -358,7 +438,11 @@ pub fn client_with(requests: &[(&[u8], &[u8])]) -> ClientConn {
 pub fn fetch_all_ways(requests: &[(&[u8], &[u8])], input: &[u8], eof: bool) -> Vec<GotC> {
     let whole = fetch_with(&mut client_with(requests), &[input], eof);
     let per_byte = fetch_with(&mut client_with(requests), &bytewise(input), eof);
-    assert_eq!(normalize_c(&per_byte), normalize_c(&whole), "one byte at a time");
+    assert_eq!(
+        normalize_c(&per_byte),
+        normalize_c(&whole),
+        "one byte at a time"
+    );
     if input.len() <= 400 {
         for at in 1..input.len() {
             let (a, b) = input.split_at(at);

@@ -1,0 +1,58 @@
+//! The response to a peer error: its status, a short text body naming the
+//! rule, and `Connection: close` (RFC 9112 §9.6).
+
+use core::fmt::{self, Write as _};
+
+use crate::status::{reason, write_status_line};
+use crate::writer::{write_content_length, Output};
+use crate::RemoteError;
+
+/// Queues the error response of a peer error: its status, a short text body,
+/// `Connection: close` (RFC 9112 §9.6).
+pub(super) fn queue_error_response(out: &mut Output, e: RemoteError, date: Option<&[u8; 29]>) {
+    let status = e.status();
+    let mut text = Text {
+        buf: [0; 256],
+        len: 0,
+    };
+    let _ = writeln!(
+        text,
+        "{} {}: {}",
+        status,
+        reason(status).unwrap_or("Error"),
+        e
+    );
+    let buf = out.buf();
+    write_status_line(buf, status, None);
+    buf.extend_from_slice(b"Content-Type: text/plain; charset=utf-8\r\n");
+    write_content_length(buf, text.len as u64);
+    buf.extend_from_slice(b"Connection: close\r\n");
+    if let Some(date) = date {
+        buf.extend_from_slice(b"Date: ");
+        buf.extend_from_slice(date);
+        buf.extend_from_slice(b"\r\n");
+    }
+    buf.extend_from_slice(b"\r\n");
+    buf.extend_from_slice(&text.buf[..text.len]);
+}
+
+/// A fixed buffer that keeps whole characters up to its size.
+struct Text {
+    buf: [u8; 256],
+    len: usize,
+}
+
+impl fmt::Write for Text {
+    fn write_str(&mut self, s: &str) -> fmt::Result {
+        for ch in s.chars() {
+            let mut tmp = [0u8; 4];
+            let bytes = ch.encode_utf8(&mut tmp).as_bytes();
+            if self.len + bytes.len() > self.buf.len() {
+                return Ok(());
+            }
+            self.buf[self.len..self.len + bytes.len()].copy_from_slice(bytes);
+            self.len += bytes.len();
+        }
+        Ok(())
+    }
+}

@@ -1,0 +1,220 @@
+//! Zero allocations per request after warm-up, on both sides (SPEC §2): a
+//! per-thread counting global allocator wraps the system allocator. This is
+//! the only file of the crate with `unsafe` (the `GlobalAlloc` contract).
+
+use std::alloc::{GlobalAlloc, Layout, System};
+use std::cell::Cell;
+
+use http_net_conn::{
+    BodyLength, ClientConn, ClientEvent, Config, Placement, Response, ServerConn, ServerEvent,
+};
+
+thread_local! {
+    static ALLOCS: Cell<usize> = const { Cell::new(0) };
+}
+
+struct Counting;
+
+fn count() {
+    // `try_with`: the allocator may run while the thread-local is torn down.
+    let _ = ALLOCS.try_with(|c| c.set(c.get() + 1));
+}
+
+// SAFETY: every method forwards to `System` with the same arguments, so the
+// `GlobalAlloc` contract is the system allocator's.
+unsafe impl GlobalAlloc for Counting {
+    unsafe fn alloc(&self, layout: Layout) -> *mut u8 {
+        count();
+        // SAFETY: forwarded unchanged.
+        unsafe { System.alloc(layout) }
+    }
+    unsafe fn alloc_zeroed(&self, layout: Layout) -> *mut u8 {
+        count();
+        // SAFETY: forwarded unchanged.
+        unsafe { System.alloc_zeroed(layout) }
+    }
+    unsafe fn realloc(&self, ptr: *mut u8, layout: Layout, new_size: usize) -> *mut u8 {
+        count();
+        // SAFETY: forwarded unchanged.
+        unsafe { System.realloc(ptr, layout, new_size) }
+    }
+    unsafe fn dealloc(&self, ptr: *mut u8, layout: Layout) {
+        // SAFETY: forwarded unchanged.
+        unsafe { System.dealloc(ptr, layout) }
+    }
+}
+
+#[global_allocator]
+static GLOBAL: Counting = Counting;
+
+/// Allocations made by `f` on this thread.
+fn allocations(f: impl FnOnce()) -> usize {
+    let before = ALLOCS.with(Cell::get);
+    f();
+    ALLOCS.with(Cell::get) - before
+}
+
+fn drain_output(conn: &mut ServerConn) -> usize {
+    let n = conn.output().len();
+    conn.consume_output(n);
+    n
+}
+
+/// Serves one request from `input` with `answer`, checking the events.
+fn serve_one(conn: &mut ServerConn, input: &[u8], answer: &mut dyn FnMut(&mut ServerConn)) {
+    assert_eq!(conn.recv(input), input.len());
+    let mut ended = false;
+    loop {
+        match conn.poll_event().unwrap() {
+            ServerEvent::Request(_) | ServerEvent::Data(_) => {}
+            ServerEvent::End(_) => {
+                answer(conn);
+                ended = true;
+            }
+            ServerEvent::NeedInput => break,
+            other => panic!("{other:?}"),
+        }
+    }
+    assert!(ended);
+    assert!(drain_output(conn) > 0);
+}
+
+fn steady_state(input: &[u8], answer: &mut dyn FnMut(&mut ServerConn)) -> usize {
+    let mut conn = ServerConn::new(Config::DEFAULT);
+    conn.set_date(b"Sun, 06 Nov 1994 08:49:37 GMT");
+    for _ in 0..16 {
+        serve_one(&mut conn, input, answer);
+    }
+    allocations(|| {
+        for _ in 0..1000 {
+            serve_one(&mut conn, input, answer);
+        }
+    })
+}
+
+const GET: &[u8] = b"GET /plaintext HTTP/1.1\r\nHost: a\r\nUser-Agent: t\r\nAccept: */*\r\n\r\n";
+const FIVE: [(&[u8], &[u8]); 5] = [
+    (b"Content-Type", b"text/plain"),
+    (b"Server", b"http-net"),
+    (b"Cache-Control", b"no-cache"),
+    (b"X-Frame-Options", b"DENY"),
+    (b"Vary", b"Accept-Encoding"),
+];
+
+#[test]
+fn the_counter_counts() {
+    assert!(allocations(|| drop(std::hint::black_box(vec![1u8; 10]))) >= 1);
+}
+
+#[test]
+fn server_prebuilt_response_allocates_nothing() {
+    let ok = Response::new(200, &FIVE).unwrap();
+    let body = [b'x'; 1024];
+    assert_eq!(
+        steady_state(GET, &mut |c| assert_eq!(
+            c.responder().respond(&ok, &body).unwrap(),
+            Placement::Queued
+        )),
+        0
+    );
+}
+
+#[test]
+fn server_send_head_with_borrowed_fields_allocates_nothing() {
+    let body = [b'x'; 1024];
+    let mut answer = |c: &mut ServerConn| {
+        let mut r = c.responder();
+        r.send_head(200, &FIVE, BodyLength::Known(body.len() as u64))
+            .unwrap();
+        r.send_data(&body).unwrap();
+        r.send_end(&[]).unwrap();
+    };
+    assert_eq!(steady_state(GET, &mut answer), 0);
+}
+
+#[test]
+fn server_chunked_bodies_both_ways_allocate_nothing() {
+    let input = b"POST /up HTTP/1.1\r\nHost: a\r\nTransfer-Encoding: chunked\r\n\r\n5\r\nhello\r\n6;x=y\r\n world\r\n0\r\nX-Sum: 1\r\n\r\n";
+    let mut answer = |c: &mut ServerConn| {
+        let mut r = c.responder();
+        r.send_head(200, &FIVE, BodyLength::Streamed).unwrap();
+        r.send_data(b"hello").unwrap();
+        r.send_data(&[b'y'; 300]).unwrap();
+        r.send_end(&[(b"X-Checksum", b"42")]).unwrap();
+    };
+    assert_eq!(steady_state(input, &mut answer), 0);
+}
+
+#[test]
+fn server_with_wiping_allocates_nothing() {
+    let ok = Response::new(204, &[]).unwrap();
+    let mut conn = ServerConn::new(Config::DEFAULT);
+    conn.set_wipe(true);
+    let mut answer = |c: &mut ServerConn| {
+        assert_eq!(c.responder().respond(&ok, b"").unwrap(), Placement::Queued)
+    };
+    for _ in 0..16 {
+        serve_one(&mut conn, GET, &mut answer);
+    }
+    assert_eq!(
+        allocations(|| (0..1000).for_each(|_| serve_one(&mut conn, GET, &mut answer))),
+        0
+    );
+}
+
+fn fetch_one(conn: &mut ClientConn, response: &[u8], streamed: bool) {
+    if streamed {
+        conn.send_request(
+            b"POST",
+            b"/up",
+            &[(b"Host", b"a"), (b"Accept", b"*/*")],
+            BodyLength::Streamed,
+        )
+        .unwrap();
+        conn.send_data(b"hello").unwrap();
+        conn.send_end(&[(b"X-Sum", b"1")]).unwrap();
+    } else {
+        conn.send_request(
+            b"GET",
+            b"/",
+            &[(b"Host", b"a"), (b"Accept", b"*/*")],
+            BodyLength::Empty,
+        )
+        .unwrap();
+    }
+    let n = conn.output().len();
+    assert!(n > 0);
+    conn.consume_output(n);
+    assert_eq!(conn.recv(response), response.len());
+    let mut body = 0;
+    loop {
+        match conn.poll_event().unwrap() {
+            ClientEvent::Response(r) => assert_eq!(r.status(), 200),
+            ClientEvent::Data(d) => body += d.len(),
+            ClientEvent::End(_) => break,
+            other => panic!("{other:?}"),
+        }
+    }
+    assert!(body > 0);
+    assert!(matches!(conn.poll_event(), Ok(ClientEvent::Idle)));
+}
+
+#[test]
+fn client_exchanges_allocate_nothing() {
+    let mut cl =
+        b"HTTP/1.1 200 OK\r\nContent-Type: text/plain\r\nServer: s\r\nContent-Length: 1024\r\n\r\n"
+            .to_vec();
+    cl.extend_from_slice(&[b'z'; 1024]);
+    let chunked =
+        b"HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\n3\r\nabc\r\n0\r\nX-T: 1\r\n\r\n";
+    for (response, streamed) in [(&cl[..], false), (&chunked[..], true)] {
+        let mut conn = ClientConn::new(Config::DEFAULT);
+        for _ in 0..16 {
+            fetch_one(&mut conn, response, streamed);
+        }
+        assert_eq!(
+            allocations(|| (0..1000).for_each(|_| fetch_one(&mut conn, response, streamed))),
+            0
+        );
+    }
+}

@@ -1,0 +1,448 @@
+//! Scripted server conversations about answers: prebuilt and borrowed heads,
+//! field validation, caller framing fields, body placement (copy limit,
+//! barrier), streamed and bodiless answers, informational responses.
+
+mod common;
+
+use common::*;
+use http_net_conn::{
+    BodyLength, Config, Error, LocalError, Phase, Placement, Response, ServerConn, ServerEvent,
+    COPY_LIMIT,
+};
+
+const DATE: &[u8; 29] = b"Sun, 06 Nov 1994 08:49:37 GMT";
+
+fn conn() -> ServerConn {
+    ServerConn::new(Config::DEFAULT)
+}
+
+/// Feeds `input` and polls until the request's `End`.
+fn read_request(conn: &mut ServerConn, input: &[u8]) -> Vec<Got> {
+    assert_eq!(conn.recv(input), input.len());
+    let mut events = Vec::new();
+    loop {
+        let got = Got::of(&conn.poll_event().unwrap());
+        events.push(got.clone());
+        if matches!(
+            got,
+            Got::End(_) | Got::NeedInput | Got::Closed | Got::Paused
+        ) {
+            return events;
+        }
+    }
+}
+
+fn take_output(conn: &mut ServerConn) -> String {
+    let mut out = Vec::new();
+    flush(conn, &mut out);
+    String::from_utf8(out).unwrap()
+}
+
+#[test]
+fn send_head_validates_borrowed_fields_and_writes_date() {
+    let mut c = conn();
+    c.set_date(DATE);
+    read_request(&mut c, b"GET / HTTP/1.1\r\nHost: x\r\n\r\n");
+    let mut res = c.responder();
+    assert_eq!(
+        res.send_head(200, &[(b"Bad Name", b"v")], BodyLength::Empty),
+        Err(LocalError::InvalidFieldName.into())
+    );
+    assert_eq!(
+        res.send_head(
+            200,
+            &[(b"X", b"x\r\nSet-Cookie: evil=1")],
+            BodyLength::Empty
+        ),
+        Err(LocalError::InvalidFieldValue.into())
+    );
+    assert_eq!(
+        res.send_head(200, &[(b"X", b"a\0b")], BodyLength::Empty),
+        Err(LocalError::InvalidFieldValue.into())
+    );
+    assert_eq!(
+        res.send_head(1000, &[], BodyLength::Empty),
+        Err(LocalError::InvalidStatus.into())
+    );
+    assert_eq!(
+        res.send_head(102, &[], BodyLength::Empty),
+        Err(LocalError::InformationalAsFinal.into())
+    );
+    assert_eq!(c.output(), b"", "refused heads leave nothing behind");
+    let five = [
+        (&b"Content-Type"[..], &b"text/plain"[..]),
+        (b"Server", b"t"),
+        (b"Cache-Control", b"no-cache"),
+        (b"X-A", b"1"),
+        (b"X-B", b"2"),
+    ];
+    c.responder()
+        .send_head(200, &five, BodyLength::Known(3))
+        .unwrap();
+    c.responder().send_data(b"abc").unwrap();
+    c.responder().send_end(&[]).unwrap();
+    assert_eq!(
+        take_output(&mut c),
+        "HTTP/1.1 200 OK\r\nContent-Type: text/plain\r\nServer: t\r\nCache-Control: no-cache\r\nX-A: 1\r\nX-B: 2\r\n\
+Date: Sun, 06 Nov 1994 08:49:37 GMT\r\nContent-Length: 3\r\n\r\nabc"
+    );
+    // A caller's Date wins.
+    read_request(&mut c, b"GET / HTTP/1.1\r\nHost: x\r\n\r\n");
+    c.responder()
+        .send_head(204, &[(b"Date", b"today")], BodyLength::Empty)
+        .unwrap();
+    assert_eq!(
+        take_output(&mut c),
+        "HTTP/1.1 204 No Content\r\nDate: today\r\n\r\n"
+    );
+}
+
+#[test]
+fn caller_framing_fields_must_agree_with_the_body() {
+    let mut c = conn();
+    read_request(&mut c, b"GET / HTTP/1.1\r\nHost: x\r\n\r\n");
+    let mut res = c.responder();
+    let conflict = Err(Error::Local(LocalError::ConflictingFraming));
+    assert_eq!(
+        res.send_head(200, &[(b"Content-Length", b"5")], BodyLength::Known(4)),
+        conflict
+    );
+    assert_eq!(
+        res.send_head(200, &[(b"Content-Length", b"5")], BodyLength::Streamed),
+        conflict
+    );
+    assert_eq!(
+        res.send_head(200, &[(b"Content-Length", b"x")], BodyLength::Known(1)),
+        conflict
+    );
+    assert_eq!(
+        res.send_head(
+            200,
+            &[(b"Transfer-Encoding", b"chunked")],
+            BodyLength::Known(1)
+        ),
+        conflict
+    );
+    assert_eq!(
+        res.send_head(
+            200,
+            &[(b"Transfer-Encoding", b"gzip, chunked")],
+            BodyLength::Streamed
+        ),
+        conflict
+    );
+    assert_eq!(
+        res.send_head(204, &[(b"Content-Length", b"0")], BodyLength::Empty),
+        conflict
+    );
+    assert_eq!(c.output(), b"");
+    // Agreeing fields are kept, and not written twice.
+    c.responder()
+        .send_head(200, &[(b"content-length", b"3")], BodyLength::Known(3))
+        .unwrap();
+    c.responder().send_data(b"abc").unwrap();
+    c.responder().send_end(&[]).unwrap();
+    assert_eq!(
+        take_output(&mut c),
+        "HTTP/1.1 200 OK\r\ncontent-length: 3\r\n\r\nabc"
+    );
+    read_request(&mut c, b"GET / HTTP/1.1\r\nHost: x\r\n\r\n");
+    c.responder()
+        .send_head(
+            200,
+            &[(b"Transfer-Encoding", b"chunked")],
+            BodyLength::Streamed,
+        )
+        .unwrap();
+    c.responder().send_end(&[]).unwrap();
+    assert_eq!(
+        take_output(&mut c),
+        "HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\n0\r\n\r\n"
+    );
+}
+
+#[test]
+fn body_length_overrun_and_underrun() {
+    let mut c = conn();
+    read_request(&mut c, b"GET / HTTP/1.1\r\nHost: x\r\n\r\n");
+    c.responder()
+        .send_head(200, &[], BodyLength::Known(3))
+        .unwrap();
+    assert_eq!(
+        c.responder().send_data(b"abcd"),
+        Err(LocalError::BodyOverrun.into())
+    );
+    c.responder().send_data(b"ab").unwrap();
+    assert_eq!(
+        c.responder().send_end(&[]),
+        Err(LocalError::BodyUnderrun.into())
+    );
+    // Promised bytes were not sent: never reuse the connection (C117).
+    assert!(c.should_close());
+    assert_eq!(c.phase(), Phase::Closed);
+    assert!(matches!(c.poll_event(), Ok(ServerEvent::Closed)));
+}
+
+#[test]
+fn bodies_over_the_copy_limit_are_left_to_the_caller() {
+    let big = vec![b'b'; COPY_LIMIT + 1];
+    let mut c = conn();
+    read_request(&mut c, b"GET / HTTP/1.1\r\nHost: x\r\n\r\n");
+    let r = Response::new(200, &[]).unwrap();
+    assert_eq!(
+        c.responder().respond(&r, &big).unwrap(),
+        Placement::AfterOutput
+    );
+    assert_eq!(
+        c.output(),
+        format!("HTTP/1.1 200 OK\r\nContent-Length: {}\r\n\r\n", big.len()).as_bytes()
+    );
+    // Exactly at the limit: copied.
+    read_request(&mut c, b"");
+    let n = c.output().len();
+    c.consume_output(n);
+    read_request(&mut c, b"GET / HTTP/1.1\r\nHost: x\r\n\r\n");
+    assert_eq!(
+        c.responder().respond(&r, &big[..COPY_LIMIT]).unwrap(),
+        Placement::Queued
+    );
+    assert!(c.output().ends_with(&big[..COPY_LIMIT]));
+}
+
+#[test]
+fn chunked_big_chunk_defers_its_crlf_behind_the_barrier() {
+    let big = vec![b'c'; COPY_LIMIT + 10];
+    let mut c = conn();
+    read_request(&mut c, b"GET / HTTP/1.1\r\nHost: x\r\n\r\n");
+    c.responder()
+        .send_head(200, &[], BodyLength::Streamed)
+        .unwrap();
+    assert_eq!(
+        c.responder().send_data(&big).unwrap(),
+        Placement::AfterOutput
+    );
+    c.responder().send_end(&[(b"X-T", b"1")]).unwrap();
+    // Up to the barrier: the head and the chunk size line.
+    assert_eq!(
+        c.output(),
+        b"HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\n100a\r\n"
+    );
+    assert_eq!(
+        c.output_queued(),
+        c.output().len() + "\r\n0\r\nX-T: 1\r\n\r\n".len()
+    );
+    let mut wire = c.output().to_vec();
+    let n = c.output().len();
+    c.consume_output(n);
+    wire.extend_from_slice(&big); // the caller's vectored write
+    flush(&mut c, &mut wire);
+    let mut expect = b"HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\n100a\r\n".to_vec();
+    expect.extend_from_slice(&big);
+    expect.extend_from_slice(b"\r\n0\r\nX-T: 1\r\n\r\n");
+    assert_eq!(wire, expect);
+}
+
+#[test]
+fn head_only_answer_leaves_the_body_to_the_caller() {
+    let mut c = conn();
+    read_request(&mut c, b"GET /file HTTP/1.1\r\nHost: x\r\n\r\n");
+    let r = Response::new(200, &[(b"Content-Type", b"application/octet-stream")]).unwrap();
+    assert_eq!(
+        c.responder().respond_head_only(&r, 1_000_000).unwrap(),
+        Placement::AfterOutput
+    );
+    assert_eq!(
+        c.output(),
+        b"HTTP/1.1 200 OK\r\nContent-Type: application/octet-stream\r\nContent-Length: 1000000\r\n\r\n"
+    );
+    assert!(c.request().is_none(), "the response is complete");
+    // With send_head + send_data_direct.
+    let n = c.output().len();
+    c.consume_output(n);
+    read_request(&mut c, b"GET /file HTTP/1.1\r\nHost: x\r\n\r\n");
+    c.responder()
+        .send_head(200, &[], BodyLength::Known(10))
+        .unwrap();
+    assert_eq!(
+        c.responder().send_data_direct(10).unwrap(),
+        Placement::AfterOutput
+    );
+    c.responder().send_end(&[]).unwrap();
+    // To HEAD: nothing for the caller to send.
+    let n = c.output().len();
+    c.consume_output(n);
+    read_request(&mut c, b"HEAD /file HTTP/1.1\r\nHost: x\r\n\r\n");
+    assert_eq!(
+        c.responder().respond_head_only(&r, 7).unwrap(),
+        Placement::Queued
+    );
+    assert!(take_output(&mut c).ends_with("Content-Length: 7\r\n\r\n"));
+}
+
+#[test]
+fn streamed_bodies_are_chunked_to_11_and_close_delimited_to_10() {
+    let mut c = conn();
+    read_request(&mut c, b"GET / HTTP/1.1\r\nHost: x\r\n\r\n");
+    c.responder()
+        .send_head(200, &[], BodyLength::Streamed)
+        .unwrap();
+    c.responder().send_data(b"hello").unwrap();
+    c.responder().send_data(b"").unwrap();
+    c.responder().send_end(&[(b"X-Checksum", b"42")]).unwrap();
+    assert_eq!(
+        take_output(&mut c),
+        "HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\n5\r\nhello\r\n0\r\nX-Checksum: 42\r\n\r\n"
+    );
+    assert!(!c.should_close());
+
+    let mut c = conn();
+    read_request(&mut c, b"GET / HTTP/1.0\r\nConnection: keep-alive\r\n\r\n");
+    c.responder()
+        .send_head(200, &[], BodyLength::Streamed)
+        .unwrap();
+    c.responder().send_data(b"hello").unwrap();
+    c.responder().send_end(&[(b"X-Dropped", b"1")]).unwrap();
+    assert_eq!(
+        take_output(&mut c),
+        "HTTP/1.1 200 OK\r\nConnection: close\r\n\r\nhello"
+    );
+    assert!(c.should_close());
+    assert!(matches!(c.poll_event(), Ok(ServerEvent::Closed)));
+    assert_eq!(c.phase(), Phase::Closed);
+}
+
+#[test]
+fn no_body_leaves_for_head_204_304() {
+    let r = Response::new(200, &[]).unwrap();
+    let mut c = conn();
+    read_request(&mut c, b"HEAD / HTTP/1.1\r\nHost: x\r\n\r\n");
+    c.responder().respond(&r, b"hello").unwrap();
+    assert_eq!(
+        take_output(&mut c),
+        "HTTP/1.1 200 OK\r\nContent-Length: 5\r\n\r\n"
+    );
+    read_request(&mut c, b"HEAD / HTTP/1.1\r\nHost: x\r\n\r\n");
+    c.responder()
+        .send_head(200, &[], BodyLength::Streamed)
+        .unwrap();
+    c.responder().send_data(b"dropped").unwrap();
+    c.responder().send_end(&[]).unwrap();
+    assert_eq!(
+        take_output(&mut c),
+        "HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\n"
+    );
+    for (status, line) in [
+        (204, "HTTP/1.1 204 No Content\r\n\r\n"),
+        (304, "HTTP/1.1 304 Not Modified\r\n\r\n"),
+    ] {
+        read_request(&mut c, b"GET / HTTP/1.1\r\nHost: x\r\n\r\n");
+        c.responder()
+            .respond(&Response::new(status, &[]).unwrap(), b"hello")
+            .unwrap();
+        assert_eq!(take_output(&mut c), line);
+        read_request(&mut c, b"GET / HTTP/1.1\r\nHost: x\r\n\r\n");
+        c.responder()
+            .send_head(status, &[], BodyLength::Streamed)
+            .unwrap();
+        c.responder().send_data(b"x").unwrap();
+        c.responder().send_end(&[]).unwrap();
+        assert_eq!(take_output(&mut c), line);
+    }
+    assert!(!c.should_close());
+}
+
+#[test]
+fn informational_responses() {
+    let mut c = conn();
+    read_request(&mut c, b"GET / HTTP/1.1\r\nHost: a\r\n\r\n");
+    let mut res = c.responder();
+    res.send_informational(103, &[(b"Link", b"</s.css>; rel=preload")])
+        .unwrap();
+    res.send_informational(103, &[(b"Link", b"</t.js>; rel=preload")])
+        .unwrap();
+    assert_eq!(
+        res.send_informational(101, &[]),
+        Err(LocalError::NotInformational.into())
+    );
+    assert_eq!(
+        res.send_informational(200, &[]),
+        Err(LocalError::NotInformational.into())
+    );
+    assert_eq!(
+        res.send_informational(103, &[(b"Content-Length", b"0")]),
+        Err(LocalError::ConflictingFraming.into())
+    );
+    res.send_head(204, &[], BodyLength::Empty).unwrap();
+    assert_eq!(
+        res.send_informational(103, &[]),
+        Err(LocalError::WrongState.into())
+    );
+    assert_eq!(
+        take_output(&mut c),
+        "HTTP/1.1 103 Early Hints\r\nLink: </s.css>; rel=preload\r\n\r\n\
+HTTP/1.1 103 Early Hints\r\nLink: </t.js>; rel=preload\r\n\r\nHTTP/1.1 204 No Content\r\n\r\n"
+    );
+    // Never to an HTTP/1.0 peer.
+    let mut c = conn();
+    read_request(&mut c, b"GET / HTTP/1.0\r\n\r\n");
+    c.responder()
+        .send_informational(103, &[(b"Link", b"</s.css>")])
+        .unwrap();
+    c.responder().send_continue().unwrap();
+    assert_eq!(c.output(), b"");
+    assert_eq!(
+        c.responder()
+            .send_informational(103, &[(b"Bad Name", b"x")]),
+        Err(LocalError::InvalidFieldName.into())
+    );
+}
+
+#[test]
+fn wrong_state_commands_are_refused() {
+    let mut c = conn();
+    let wrong = Err(Error::Local(LocalError::WrongState));
+    assert_eq!(c.responder().send_head(200, &[], BodyLength::Empty), wrong);
+    assert_eq!(c.responder().send_data(b"x").map(drop), wrong);
+    assert_eq!(c.responder().send_end(&[]), wrong);
+    assert_eq!(c.responder().send_continue(), wrong);
+    read_request(&mut c, b"GET / HTTP/1.1\r\nHost: a\r\n\r\n");
+    assert_eq!(c.responder().send_data(b"x").map(drop), wrong);
+    c.responder()
+        .send_head(200, &[], BodyLength::Known(1))
+        .unwrap();
+    assert_eq!(
+        c.responder().send_head(200, &[], BodyLength::Known(1)),
+        wrong
+    );
+    c.responder().send_data(b"x").unwrap();
+    assert_eq!(
+        c.responder().send_end(&[(b"X", b"1")]),
+        Err(LocalError::TrailersNotChunked.into())
+    );
+    c.responder().send_end(&[]).unwrap();
+}
+
+#[test]
+fn nothing_shows_past_a_barrier_before_the_next_command() {
+    // A writer that loops on output() (as a vectored-write helper does) must
+    // not see the chunk's CR LF before it has sent the body.
+    let big = vec![b'c'; COPY_LIMIT + 1];
+    let mut c = conn();
+    read_request(&mut c, b"GET / HTTP/1.1\r\nHost: x\r\n\r\n");
+    c.responder()
+        .send_head(200, &[], BodyLength::Streamed)
+        .unwrap();
+    assert_eq!(
+        c.responder().send_data(&big).unwrap(),
+        Placement::AfterOutput
+    );
+    let mut wire = Vec::new();
+    flush(&mut c, &mut wire);
+    assert!(wire.ends_with(b"1001\r\n"));
+    assert_eq!(c.output(), b"", "the CR LF waits for the next command");
+    wire.extend_from_slice(&big);
+    c.responder().send_data(b"xy").unwrap();
+    c.responder().send_end(&[]).unwrap();
+    flush(&mut c, &mut wire);
+    assert!(wire.ends_with(b"c\r\n2\r\nxy\r\n0\r\n\r\n"));
+}
