@@ -132,7 +132,16 @@ pub fn response<'b>(buf: &'b [u8], method: &[u8], storage: &mut Storage<'b>) -> 
             else {
                 return Verdict::Reject(502);
             };
-            let reason_end = offset(buf, reason.as_bytes()).map_or(13, |o| o + reason.len());
+            // httparse gives an empty reason when it holds obs-text: find
+            // its end in the buffer then.
+            let reason_end = match offset(buf, reason.as_bytes()) {
+                Some(o) if !reason.is_empty() => o + reason.len(),
+                _ => buf
+                    .iter()
+                    .skip(13)
+                    .position(|&b| b == b'\r' || b == b'\n')
+                    .map_or(13, |p| 13 + p),
+            };
             let fields = Hs {
                 head: buf,
                 headers: res.headers,

@@ -296,11 +296,12 @@ fn te_members(v: &[u8], f: &mut Facts) {
 /// Reads every field once. `request`: Host rules and no obs-fold.
 /// Returns the first status in byte order for a field-level error.
 fn facts<F: Fields + ?Sized>(head: &[u8], fields: &F, request: bool) -> Result<Facts, u16> {
+    let bad = if request { 400 } else { 502 };
     let mut f = Facts::default();
     let mut last = Known::Other;
     for i in 0..fields.len() {
         if !crlf_at(head, fields.value_end(i)) {
-            return Err(400); // bare LF
+            return Err(bad); // bare LF
         }
         let v = fields.value(i);
         let kind = match fields.name(i) {
@@ -325,7 +326,7 @@ fn facts<F: Fields + ?Sized>(head: &[u8], fields: &F, request: bool) -> Result<F
                 if f.hosts > 1 {
                     return Err(400);
                 }
-                if !valid_host_port(v, false) {
+                if !valid_host_port(trim_ows(v), false) {
                     return Err(400);
                 }
             }
@@ -443,7 +444,7 @@ pub fn response<F: Fields + ?Sized>(
     fields: &F,
 ) -> Result<Framing, u16> {
     // `HTTP/1.1 200 ` : the second SP is required even with no reason.
-    if head.get(12) != Some(&b' ') || head.get(reason_end) != Some(&b'\r') || status < 100 {
+    if head.get(12) != Some(&b' ') || !crlf_at(head, reason_end) || status < 100 {
         return Err(502);
     }
     let http11 = minor != 0;
