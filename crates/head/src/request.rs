@@ -78,7 +78,10 @@ pub struct RequestParser {
     version: Version,
     section: Section,
     work: Work,
-    outcome: Option<Result<RequestHead, Error>>,
+    /// After `Done`: the error, if the head was rejected.
+    error: Option<Error>,
+    /// After `Done` without error: the head's length.
+    len: usize,
 }
 
 impl RequestParser {
@@ -97,7 +100,8 @@ impl RequestParser {
             version: Version::Http11,
             section: Section::new(0),
             work: Work::new(),
-            outcome: None,
+            error: None,
+            len: 0,
         }
     }
 
@@ -155,24 +159,39 @@ impl RequestParser {
         buf: &[u8],
         fields: &mut [Field],
     ) -> Result<Status<RequestHead>, Error> {
-        if let Some(outcome) = self.outcome {
-            return outcome.map(Status::Complete);
+        if self.stage != Stage::Done {
+            let max = self.limits.max_head_bytes();
+            let view = buf.get(..max).unwrap_or(buf);
+            match self.step(view, fields) {
+                Ok(None) if buf.len() > max => self.error = Some(Error::HeadTooLarge),
+                Ok(None) => return Ok(Status::Partial),
+                Ok(Some(len)) => self.len = len,
+                Err(e) => self.error = Some(e),
+            }
+            self.stage = Stage::Done;
         }
-        let max = self.limits.max_head_bytes();
-        let view = buf.get(..max).unwrap_or(buf);
-        let outcome = match self.step(view, fields) {
-            Ok(None) if buf.len() > max => Err(Error::HeadTooLarge),
-            Ok(None) => return Ok(Status::Partial),
-            Ok(Some(head)) => Ok(head),
-            Err(e) => Err(e),
-        };
-        self.stage = Stage::Done;
-        self.outcome = Some(outcome);
-        outcome.map(Status::Complete)
+        match self.error {
+            Some(e) => Err(e),
+            None => Ok(Status::Complete(self.head())),
+        }
+    }
+
+    /// The head, once the stages are done.
+    fn head(&self) -> RequestHead {
+        RequestHead {
+            method: self.method,
+            method_span: self.method_span,
+            target: self.target,
+            target_form: self.target_form,
+            version: self.version,
+            field_count: self.section.count,
+            len: self.len,
+            facts: self.section.facts,
+        }
     }
 
     /// Runs the stages on from where the last call stopped.
-    fn step(&mut self, buf: &[u8], fields: &mut [Field]) -> Result<Option<RequestHead>, Error> {
+    fn step(&mut self, buf: &[u8], fields: &mut [Field]) -> Result<Option<usize>, Error> {
         loop {
             match self.stage {
                 Stage::Leading => match buf.get(self.pos) {
@@ -288,16 +307,7 @@ impl RequestParser {
                     if self.version == Version::Http11 && self.section.facts.host.is_empty() {
                         return Err(Error::MissingHost);
                     }
-                    return Ok(Some(RequestHead {
-                        method: self.method,
-                        method_span: self.method_span,
-                        target: self.target,
-                        target_form: self.target_form,
-                        version: self.version,
-                        field_count: self.section.count,
-                        len,
-                        facts: self.section.facts,
-                    }));
+                    return Ok(Some(len));
                 }
                 Stage::Done => return Ok(None),
             }

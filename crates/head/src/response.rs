@@ -84,7 +84,10 @@ pub struct ResponseParser {
     reason: Span,
     section: Section,
     work: Work,
-    outcome: Option<Result<ResponseHead, Error>>,
+    /// After `Done`: the error, if the head was rejected.
+    error: Option<Error>,
+    /// After `Done` without error: the head's length.
+    len: usize,
 }
 
 impl ResponseParser {
@@ -101,7 +104,8 @@ impl ResponseParser {
             reason: Span::EMPTY,
             section: Section::new(0),
             work: Work::new(),
-            outcome: None,
+            error: None,
+            len: 0,
         }
     }
 
@@ -136,20 +140,21 @@ impl ResponseParser {
         buf: &[u8],
         fields: &mut [Field],
     ) -> Result<Status<ResponseHead>, Error> {
-        if let Some(outcome) = self.outcome {
-            return outcome.map(Status::Complete);
+        if self.stage != Stage::Done {
+            let max = self.limits.max_head_bytes();
+            let view = buf.get(..max).unwrap_or(buf);
+            match self.step(view, fields) {
+                Ok(None) if buf.len() > max => self.error = Some(Error::HeadTooLarge),
+                Ok(None) => return Ok(Status::Partial),
+                Ok(Some(len)) => self.len = len,
+                Err(e) => self.error = Some(e),
+            }
+            self.stage = Stage::Done;
         }
-        let max = self.limits.max_head_bytes();
-        let view = buf.get(..max).unwrap_or(buf);
-        let outcome = match self.step(view, fields) {
-            Ok(None) if buf.len() > max => Err(Error::HeadTooLarge),
-            Ok(None) => return Ok(Status::Partial),
-            Ok(Some(head)) => Ok(head),
-            Err(e) => Err(e),
-        };
-        self.stage = Stage::Done;
-        self.outcome = Some(outcome);
-        outcome.map(Status::Complete)
+        match self.error {
+            Some(e) => Err(e),
+            None => Ok(Status::Complete(self.head())),
+        }
     }
 
     /// The one-pass path for a common status line complete in `buf`:
@@ -184,8 +189,21 @@ impl ResponseParser {
         true
     }
 
+    /// The head, once the stages are done.
+    fn head(&self) -> ResponseHead {
+        ResponseHead {
+            version: self.version,
+            status: self.status,
+            reason: self.reason,
+            field_count: self.section.count,
+            len: self.len,
+            obs_fold: self.section.folded,
+            facts: self.section.facts,
+        }
+    }
+
     /// Runs the stages on from where the last call stopped.
-    fn step(&mut self, buf: &[u8], fields: &mut [Field]) -> Result<Option<ResponseHead>, Error> {
+    fn step(&mut self, buf: &[u8], fields: &mut [Field]) -> Result<Option<usize>, Error> {
         loop {
             match self.stage {
                 Stage::Version => {
@@ -284,15 +302,7 @@ impl ResponseParser {
                     let Some(len) = self.section.run(buf, fields, cap, rules)? else {
                         return Ok(None);
                     };
-                    return Ok(Some(ResponseHead {
-                        version: self.version,
-                        status: self.status,
-                        reason: self.reason,
-                        field_count: self.section.count,
-                        len,
-                        obs_fold: self.section.folded,
-                        facts: self.section.facts,
-                    }));
+                    return Ok(Some(len));
                 }
                 Stage::Done => return Ok(None),
             }
