@@ -5,84 +5,13 @@
 mod support;
 
 use std::io::{ErrorKind, Read, Write};
-use std::net::{SocketAddr, TcpStream};
+use std::net::TcpStream;
 use std::sync::mpsc;
-use std::thread::{self, JoinHandle};
+use std::thread;
 use std::time::{Duration, Instant};
 
-use http_net::conn::BodyLength;
-use http_net::io::{ServerBuilder, ShutdownHandle};
-use http_net::{Error, Exchange, Server};
+use http_net::{Exchange, Server};
 use support::*;
-
-/// A running in-process server; stopped (and checked to stop) when dropped.
-struct Running {
-    addr: SocketAddr,
-    stop: ShutdownHandle,
-    thread: Option<JoinHandle<std::io::Result<()>>>,
-}
-
-impl Running {
-    fn start<H: http_net::io::Handler>(builder: ServerBuilder, handler: H) -> Running {
-        let server = builder.bind("127.0.0.1:0").expect("bind");
-        let addr = server.local_addr().unwrap();
-        let stop = server.handle();
-        let thread = Some(thread::spawn(move || server.serve(handler)));
-        Running { addr, stop, thread }
-    }
-
-    /// Stops the server; returns how long `serve` took to return.
-    fn stop(&mut self) -> Duration {
-        let t0 = Instant::now();
-        self.stop.shutdown();
-        if let Some(t) = self.thread.take() {
-            let deadline = Instant::now() + Duration::from_secs(20);
-            while !t.is_finished() {
-                assert!(
-                    Instant::now() < deadline,
-                    "serve did not return after shutdown"
-                );
-                thread::sleep(Duration::from_millis(10));
-            }
-            t.join().expect("serve panicked").expect("serve failed");
-        }
-        t0.elapsed()
-    }
-}
-
-impl Drop for Running {
-    fn drop(&mut self) {
-        if self.thread.is_some() && !thread::panicking() {
-            self.stop();
-        } else {
-            self.stop.shutdown();
-        }
-    }
-}
-
-fn plain(ex: &mut Exchange<'_>) -> Result<(), Error> {
-    ex.respond_with(200, &[(b"Content-Type", b"text/plain")], b"ok")
-}
-
-const GET: &[u8] = b"GET / HTTP/1.1\r\nHost: a\r\n\r\n";
-
-#[test]
-fn keep_alive_and_pipelining() {
-    let srv = Running::start(Server::builder(), plain);
-    let mut s = connect(srv.addr);
-    for _ in 0..3 {
-        let (head, body) = roundtrip(&mut s, GET);
-        assert!(head.starts_with("HTTP/1.1 200 OK\r\n"), "{head}");
-        assert!(head.contains("\r\nDate: "), "{head}");
-        assert_eq!(body, b"ok");
-    }
-    s.write_all(&GET.repeat(5)).unwrap();
-    for _ in 0..5 {
-        let (head, body) = read_response(&mut s);
-        assert!(head.starts_with("HTTP/1.1 200"), "{head}");
-        assert_eq!(body, b"ok");
-    }
-}
 
 #[test]
 fn slowloris_is_cut_off_while_others_are_served() {
@@ -334,112 +263,6 @@ fn handler_panic_answers_500_and_the_server_goes_on() {
 }
 
 #[test]
-fn no_answer_is_500() {
-    let srv = Running::start(Server::builder(), |_: &mut Exchange<'_>| Ok(()));
-    let mut s = connect(srv.addr);
-    s.write_all(GET).unwrap();
-    let got = read_to_close(&mut s);
-    assert!(
-        got.starts_with(b"HTTP/1.1 500 "),
-        "{:?}",
-        String::from_utf8_lossy(&got)
-    );
-}
-
-#[test]
-fn expect_100_continue_is_sent_on_first_read() {
-    let srv = Running::start(Server::builder(), |ex: &mut Exchange<'_>| {
-        let mut body = Vec::new();
-        ex.body().read_to_end(&mut body)?;
-        ex.respond_with(200, &[], &body)
-    });
-    let mut s = connect(srv.addr);
-    s.write_all(b"PUT /x HTTP/1.1\r\nHost: a\r\nContent-Length: 5\r\nExpect: 100-continue\r\n\r\n")
-        .unwrap();
-    let mut buf = [0u8; 25];
-    s.read_exact(&mut buf).unwrap();
-    assert_eq!(&buf, b"HTTP/1.1 100 Continue\r\n\r\n");
-    s.write_all(b"hello").unwrap();
-    let (h, body) = read_response(&mut s);
-    assert!(h.starts_with("HTTP/1.1 200"), "{h}");
-    assert_eq!(body, b"hello");
-}
-
-#[test]
-fn streamed_and_large_bodies() {
-    let big = noise(3 * 1024 * 1024, 9);
-    let big2 = big.clone();
-    let srv = Running::start(Server::builder(), move |ex: &mut Exchange<'_>| {
-        match ex.path() {
-            b"/big" => ex.respond_with(200, &[], &big2),
-            _ => {
-                ex.send_head(
-                    200,
-                    &[(b"Content-Type", b"text/plain")],
-                    BodyLength::Streamed,
-                )?;
-                for i in 0..100 {
-                    ex.send_data(format!("line {i}\n").as_bytes())?;
-                }
-                ex.send_end(&[])
-            }
-        }
-    });
-    let client = http_net::Client::new();
-    let mut r = client.get(&format!("http://{}/big", srv.addr)).unwrap();
-    assert!(r.read_body(8 << 20).unwrap() == big);
-    let mut r = client.get(&format!("http://{}/stream", srv.addr)).unwrap();
-    assert_eq!(r.field(b"transfer-encoding"), Some(&b"chunked"[..]));
-    let text = String::from_utf8(r.read_body(1 << 20).unwrap()).unwrap();
-    assert_eq!(text.lines().count(), 100);
-    assert!(text.ends_with("line 99\n"));
-}
-
-#[test]
-fn upgrade_hands_over_the_stream_and_buffered_bytes() {
-    let srv = Running::start(Server::builder(), |ex: &mut Exchange<'_>| {
-        if ex.field(b"upgrade") != Some(b"echo") {
-            return plain(ex);
-        }
-        ex.send_head(
-            101,
-            &[(b"Upgrade", b"echo"), (b"Connection", b"Upgrade")],
-            BodyLength::Empty,
-        )?;
-        let mut up = ex.upgrade()?;
-        let mut buf = [0u8; 1024];
-        loop {
-            let n = up.read(&mut buf)?;
-            if n == 0 {
-                return Ok(());
-            }
-            up.write_all(&buf[..n])?;
-        }
-    });
-    let mut s = connect(srv.addr);
-    s.write_all(
-        b"GET /ws HTTP/1.1\r\nHost: a\r\nUpgrade: echo\r\nConnection: Upgrade\r\n\r\nEARLY",
-    )
-    .unwrap();
-    let mut got = Vec::new();
-    let mut buf = [0u8; 256];
-    while !got.ends_with(b"EARLY") {
-        let n = s.read(&mut buf).unwrap();
-        assert!(n > 0, "closed: {:?}", String::from_utf8_lossy(&got));
-        got.extend_from_slice(&buf[..n]);
-    }
-    assert!(
-        got.starts_with(b"HTTP/1.1 101 "),
-        "{:?}",
-        String::from_utf8_lossy(&got)
-    );
-    s.write_all(b"LATER").unwrap();
-    let mut later = [0u8; 5];
-    s.read_exact(&mut later).unwrap();
-    assert_eq!(&later, b"LATER");
-}
-
-#[test]
 fn graceful_shutdown_finishes_requests_in_flight() {
     let _heavy = heavy();
     let mut srv = Running::start(Server::builder(), |ex: &mut Exchange<'_>| {
@@ -510,44 +333,4 @@ fn idle_timeout_closes_quietly_and_head_deadline_answers_408() {
         "{:?}",
         String::from_utf8_lossy(&got)
     );
-}
-
-#[test]
-fn client_reuses_connections_and_reports_bad_responses() {
-    let ports = std::sync::Arc::new(std::sync::Mutex::new(std::collections::HashSet::new()));
-    let p2 = std::sync::Arc::clone(&ports);
-    let srv = Running::start(Server::builder(), move |ex: &mut Exchange<'_>| {
-        if let Some(peer) = ex.peer_addr() {
-            p2.lock().unwrap().insert(peer.port());
-        }
-        plain(ex)
-    });
-    let client = http_net::Client::new();
-    for _ in 0..5 {
-        let mut r = client.get(&format!("http://{}/", srv.addr)).unwrap();
-        assert_eq!(r.read_body(100).unwrap(), b"ok");
-    }
-    assert_eq!(
-        ports.lock().unwrap().len(),
-        1,
-        "the client did not reuse its connection"
-    );
-
-    // A silent server: the read timeout fires.
-    let l = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
-    let addr = l.local_addr().unwrap();
-    let quiet = thread::spawn(move || {
-        let (s, _) = l.accept().unwrap();
-        thread::sleep(Duration::from_millis(800));
-        drop(s);
-    });
-    let client = http_net::Client::builder()
-        .read_timeout(Duration::from_millis(200))
-        .build();
-    let e = client.get(&format!("http://{addr}/")).unwrap_err();
-    assert!(
-        matches!(e, Error::Timeout(http_net::io::Stage::Head)),
-        "{e:?}"
-    );
-    quiet.join().unwrap();
 }

@@ -7,6 +7,10 @@ use std::net::{SocketAddr, TcpListener, TcpStream};
 use std::path::{Path, PathBuf};
 use std::process::{Child, Command, Stdio};
 use std::sync::{Mutex, MutexGuard};
+use std::thread::{self, JoinHandle};
+
+use http_net::io::{ServerBuilder, ShutdownHandle};
+use http_net::{Error, Exchange};
 use std::time::{Duration, Instant};
 
 /// Heavy tests (load, browsers, hundreds of sockets) take this lock so that
@@ -260,3 +264,54 @@ pub fn noise(len: usize, seed: u64) -> Vec<u8> {
         })
         .collect()
 }
+
+/// A running in-process server; stopped (and checked to stop) when dropped.
+pub struct Running {
+    pub addr: SocketAddr,
+    pub stop: ShutdownHandle,
+    thread: Option<JoinHandle<std::io::Result<()>>>,
+}
+
+impl Running {
+    pub fn start<H: http_net::io::Handler>(builder: ServerBuilder, handler: H) -> Running {
+        let server = builder.bind("127.0.0.1:0").expect("bind");
+        let addr = server.local_addr().unwrap();
+        let stop = server.handle();
+        let thread = Some(thread::spawn(move || server.serve(handler)));
+        Running { addr, stop, thread }
+    }
+
+    /// Stops the server; returns how long `serve` took to return.
+    pub fn stop(&mut self) -> Duration {
+        let t0 = Instant::now();
+        self.stop.shutdown();
+        if let Some(t) = self.thread.take() {
+            let deadline = Instant::now() + Duration::from_secs(20);
+            while !t.is_finished() {
+                assert!(
+                    Instant::now() < deadline,
+                    "serve did not return after shutdown"
+                );
+                thread::sleep(Duration::from_millis(10));
+            }
+            t.join().expect("serve panicked").expect("serve failed");
+        }
+        t0.elapsed()
+    }
+}
+
+impl Drop for Running {
+    fn drop(&mut self) {
+        if self.thread.is_some() && !thread::panicking() {
+            self.stop();
+        } else {
+            self.stop.shutdown();
+        }
+    }
+}
+
+pub fn plain(ex: &mut Exchange<'_>) -> Result<(), Error> {
+    ex.respond_with(200, &[(b"Content-Type", b"text/plain")], b"ok")
+}
+
+pub const GET: &[u8] = b"GET / HTTP/1.1\r\nHost: a\r\n\r\n";

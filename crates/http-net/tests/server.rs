@@ -1,0 +1,217 @@
+//! The blocking server and client in process over loopback: keep-alive,
+//! pipelining, 100-continue, streamed and large bodies, upgrades and
+//! CONNECT, the request bound per connection, client connection reuse.
+
+mod support;
+
+use std::io::{Read, Write};
+use std::thread;
+use std::time::Duration;
+
+use http_net::conn::BodyLength;
+use http_net::{Error, Exchange, Server};
+use support::*;
+
+#[test]
+fn keep_alive_and_pipelining() {
+    let srv = Running::start(Server::builder(), plain);
+    let mut s = connect(srv.addr);
+    for _ in 0..3 {
+        let (head, body) = roundtrip(&mut s, GET);
+        assert!(head.starts_with("HTTP/1.1 200 OK\r\n"), "{head}");
+        assert!(head.contains("\r\nDate: "), "{head}");
+        assert_eq!(body, b"ok");
+    }
+    s.write_all(&GET.repeat(5)).unwrap();
+    for _ in 0..5 {
+        let (head, body) = read_response(&mut s);
+        assert!(head.starts_with("HTTP/1.1 200"), "{head}");
+        assert_eq!(body, b"ok");
+    }
+}
+
+#[test]
+fn no_answer_is_500() {
+    let srv = Running::start(Server::builder(), |_: &mut Exchange<'_>| Ok(()));
+    let mut s = connect(srv.addr);
+    s.write_all(GET).unwrap();
+    let got = read_to_close(&mut s);
+    assert!(
+        got.starts_with(b"HTTP/1.1 500 "),
+        "{:?}",
+        String::from_utf8_lossy(&got)
+    );
+}
+
+#[test]
+fn expect_100_continue_is_sent_on_first_read() {
+    let srv = Running::start(Server::builder(), |ex: &mut Exchange<'_>| {
+        let mut body = Vec::new();
+        ex.body().read_to_end(&mut body)?;
+        ex.respond_with(200, &[], &body)
+    });
+    let mut s = connect(srv.addr);
+    s.write_all(b"PUT /x HTTP/1.1\r\nHost: a\r\nContent-Length: 5\r\nExpect: 100-continue\r\n\r\n")
+        .unwrap();
+    let mut buf = [0u8; 25];
+    s.read_exact(&mut buf).unwrap();
+    assert_eq!(&buf, b"HTTP/1.1 100 Continue\r\n\r\n");
+    s.write_all(b"hello").unwrap();
+    let (h, body) = read_response(&mut s);
+    assert!(h.starts_with("HTTP/1.1 200"), "{h}");
+    assert_eq!(body, b"hello");
+}
+
+#[test]
+fn streamed_and_large_bodies() {
+    let big = noise(3 * 1024 * 1024, 9);
+    let big2 = big.clone();
+    let srv = Running::start(Server::builder(), move |ex: &mut Exchange<'_>| {
+        match ex.path() {
+            b"/big" => ex.respond_with(200, &[], &big2),
+            _ => {
+                ex.send_head(
+                    200,
+                    &[(b"Content-Type", b"text/plain")],
+                    BodyLength::Streamed,
+                )?;
+                for i in 0..100 {
+                    ex.send_data(format!("line {i}\n").as_bytes())?;
+                }
+                ex.send_end(&[])
+            }
+        }
+    });
+    let client = http_net::Client::new();
+    let mut r = client.get(&format!("http://{}/big", srv.addr)).unwrap();
+    assert!(r.read_body(8 << 20).unwrap() == big);
+    let mut r = client.get(&format!("http://{}/stream", srv.addr)).unwrap();
+    assert_eq!(r.field(b"transfer-encoding"), Some(&b"chunked"[..]));
+    let text = String::from_utf8(r.read_body(1 << 20).unwrap()).unwrap();
+    assert_eq!(text.lines().count(), 100);
+    assert!(text.ends_with("line 99\n"));
+}
+
+#[test]
+fn upgrade_hands_over_the_stream_and_buffered_bytes() {
+    let srv = Running::start(Server::builder(), |ex: &mut Exchange<'_>| {
+        if ex.field(b"upgrade") != Some(b"echo") {
+            return plain(ex);
+        }
+        ex.send_head(
+            101,
+            &[(b"Upgrade", b"echo"), (b"Connection", b"Upgrade")],
+            BodyLength::Empty,
+        )?;
+        let mut up = ex.upgrade()?;
+        let mut buf = [0u8; 1024];
+        loop {
+            let n = up.read(&mut buf)?;
+            if n == 0 {
+                return Ok(());
+            }
+            up.write_all(&buf[..n])?;
+        }
+    });
+    let mut s = connect(srv.addr);
+    s.write_all(
+        b"GET /ws HTTP/1.1\r\nHost: a\r\nUpgrade: echo\r\nConnection: Upgrade\r\n\r\nEARLY",
+    )
+    .unwrap();
+    let mut got = Vec::new();
+    let mut buf = [0u8; 256];
+    while !got.ends_with(b"EARLY") {
+        let n = s.read(&mut buf).unwrap();
+        assert!(n > 0, "closed: {:?}", String::from_utf8_lossy(&got));
+        got.extend_from_slice(&buf[..n]);
+    }
+    assert!(
+        got.starts_with(b"HTTP/1.1 101 "),
+        "{:?}",
+        String::from_utf8_lossy(&got)
+    );
+    s.write_all(b"LATER").unwrap();
+    let mut later = [0u8; 5];
+    s.read_exact(&mut later).unwrap();
+    assert_eq!(&later, b"LATER");
+}
+
+#[test]
+fn connect_tunnels_with_the_buffered_bytes() {
+    let srv = Running::start(Server::builder(), |ex: &mut Exchange<'_>| {
+        if ex.method() != http_net::head::Method::Connect {
+            return plain(ex);
+        }
+        ex.send_head(200, &[], BodyLength::Empty)?;
+        let mut up = ex.upgrade()?;
+        let mut buf = [0u8; 64];
+        let n = up.read(&mut buf)?;
+        up.write_all(b"tunnel:")?;
+        up.write_all(&buf[..n])?;
+        Ok(())
+    });
+    let mut s = connect(srv.addr);
+    s.write_all(b"CONNECT example.com:443 HTTP/1.1\r\nHost: example.com:443\r\n\r\nBYTES")
+        .unwrap();
+    let got = read_to_close(&mut s);
+    let text = String::from_utf8_lossy(&got);
+    assert!(text.starts_with("HTTP/1.1 200 "), "{text}");
+    assert!(text.ends_with("\r\n\r\ntunnel:BYTES"), "{text}");
+}
+
+#[test]
+fn requests_per_connection_are_bounded() {
+    let srv = Running::start(Server::builder().max_requests_per_connection(2), plain);
+    let mut s = connect(srv.addr);
+    let (first, _) = roundtrip(&mut s, GET);
+    assert!(
+        !first.to_ascii_lowercase().contains("connection: close"),
+        "{first}"
+    );
+    let (second, _) = roundtrip(&mut s, GET);
+    assert!(
+        second.to_ascii_lowercase().contains("connection: close"),
+        "{second}"
+    );
+    assert!(read_to_close(&mut s).is_empty());
+}
+
+#[test]
+fn client_reuses_connections_and_reports_bad_responses() {
+    let ports = std::sync::Arc::new(std::sync::Mutex::new(std::collections::HashSet::new()));
+    let p2 = std::sync::Arc::clone(&ports);
+    let srv = Running::start(Server::builder(), move |ex: &mut Exchange<'_>| {
+        if let Some(peer) = ex.peer_addr() {
+            p2.lock().unwrap().insert(peer.port());
+        }
+        plain(ex)
+    });
+    let client = http_net::Client::new();
+    for _ in 0..5 {
+        let mut r = client.get(&format!("http://{}/", srv.addr)).unwrap();
+        assert_eq!(r.read_body(100).unwrap(), b"ok");
+    }
+    assert_eq!(
+        ports.lock().unwrap().len(),
+        1,
+        "the client did not reuse its connection"
+    );
+
+    // A silent server: the read timeout fires.
+    let l = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
+    let addr = l.local_addr().unwrap();
+    let quiet = thread::spawn(move || {
+        let (s, _) = l.accept().unwrap();
+        thread::sleep(Duration::from_millis(800));
+        drop(s);
+    });
+    let client = http_net::Client::builder()
+        .read_timeout(Duration::from_millis(200))
+        .build();
+    let e = client.get(&format!("http://{addr}/")).unwrap_err();
+    assert!(
+        matches!(e, Error::Timeout(http_net::io::Stage::Head)),
+        "{e:?}"
+    );
+    quiet.join().unwrap();
+}
