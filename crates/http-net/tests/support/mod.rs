@@ -55,7 +55,10 @@ fn profile_dir() -> PathBuf {
         .to_path_buf()
 }
 
-/// The path of an example binary, building it if `cargo test` did not.
+/// The path of an example binary. `cargo test` builds the examples beside
+/// the tests; when only a test target was built (`cargo test --test peers`),
+/// the example is built here, in a target directory of its own (the test's
+/// own one is locked by the running `cargo test`).
 pub fn example(name: &str) -> PathBuf {
     static BUILD: Mutex<()> = Mutex::new(());
     let dir = profile_dir();
@@ -64,19 +67,22 @@ pub fn example(name: &str) -> PathBuf {
         return path;
     }
     let _g = BUILD.lock();
-    if !path.exists() {
-        let cargo = std::env::var("CARGO").unwrap_or_else(|_| "cargo".into());
-        let target = dir.parent().expect("target dir");
-        let mut cmd = Command::new(cargo);
-        cmd.args(["build", "-p", "http-net", "--example", name, "--target-dir"])
-            .arg(target);
-        if dir.file_name().is_some_and(|n| n == "release") {
-            cmd.arg("--release");
-        }
-        let st = cmd.status().expect("cargo build --example");
-        assert!(st.success(), "building example {name} failed");
-    }
-    path
+    let target = dir.parent().expect("target dir").join("peer-examples");
+    let built = target.join("debug").join("examples").join(name);
+    let cargo = std::env::var("CARGO").unwrap_or_else(|_| "cargo".into());
+    let (code, _, err) = run(
+        Command::new(cargo)
+            .args(["build", "-p", "http-net", "--example", name, "--target-dir"])
+            .arg(&target),
+        Duration::from_secs(600),
+    );
+    assert_eq!(
+        code,
+        Some(0),
+        "building example {name} failed: {}",
+        String::from_utf8_lossy(&err)
+    );
+    built
 }
 
 /// A child process killed when dropped.
