@@ -177,8 +177,8 @@ impl ChunkedDecoder {
     /// `trailers.len()` or the head's `max_fields` is an error.
     #[inline]
     pub fn decode(&mut self, input: &[u8], trailers: &mut [Field]) -> Result<ChunkedStep, Error> {
-        if let Some((data_start, size)) = self.fast_line(input) {
-            let avail = input.len() - data_start;
+        if let Some((data_start, size)) = self.fast_header(input) {
+            let avail = input.len().saturating_sub(data_start);
             let take = if (avail as u64) < size {
                 avail
             } else {
@@ -208,7 +208,7 @@ impl ChunkedDecoder {
     /// limit would trip, so the general path decides (and reports) exactly as
     /// it would have.
     #[inline]
-    fn fast_line(&mut self, input: &[u8]) -> Option<(usize, u64)> {
+    fn fast_header(&mut self, input: &[u8]) -> Option<(usize, u64)> {
         let start = match (self.state, input) {
             (State::DataCr, [b'\r', b'\n', ..]) => 2,
             (State::LineStart, _) => 0,

@@ -221,3 +221,27 @@ proptest! {
         }
     }
 }
+
+/// Bytes that make chunked framing likely, and now and then any byte.
+fn framing_bytes() -> impl Strategy<Value = Vec<u8>> {
+    let alphabet: &[u8] = b"0123456789abcdefABCDEF;= \t\"\\\r\n\r\nxX:,";
+    prop::collection::vec(
+        prop_oneof![8 => prop::sample::select(alphabet), 1 => any::<u8>()],
+        0..64,
+    )
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 512, ..ProptestConfig::default() })]
+
+    /// Any input: no panic, and the outcome does not depend on how it is split.
+    #[test]
+    fn any_input_gives_the_same_outcome_however_split(input in framing_bytes(), at in any::<prop::sample::Index>()) {
+        let at = at.index(input.len() + 1);
+        let whole = unfed(feed(decoder(), &[&input], false));
+        let bytes: Vec<&[u8]> = input.chunks(1).collect();
+        prop_assert_eq!(unfed(feed(decoder(), &bytes, false)), whole.clone());
+        prop_assert_eq!(unfed(feed(decoder(), &[&input[..at], &input[at..]], false)), whole.clone());
+        prop_assert_eq!(unfed(feed(decoder(), &[&input], true)), whole);
+    }
+}
