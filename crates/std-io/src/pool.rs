@@ -170,13 +170,16 @@ impl<J: Send + 'static> Pool<J> {
     }
 }
 
-/// Marks the job finished even if it panicked.
-struct Finish<'a, J>(&'a Shared<J>);
+/// Marks the job finished if it panicked (the normal path does it together
+/// with going idle, so that a finished thread is never counted as neither).
+struct Finish<'a, J>(&'a Shared<J>, bool);
 
 impl<J> Drop for Finish<'_, J> {
     fn drop(&mut self) {
-        lock(&self.0.state).busy -= 1;
-        self.0.done.notify_all();
+        if self.1 {
+            lock(&self.0.state).busy -= 1;
+            self.0.done.notify_all();
+        }
     }
 }
 
@@ -192,37 +195,37 @@ impl<J> Drop for Exit<'_, J> {
 
 fn worker<J>(sh: Arc<Shared<J>>, first: Option<J>) {
     let _exit = Exit(&sh);
-    if let Some(job) = first {
-        let _f = Finish(&sh);
-        (sh.run)(job);
-    }
+    let mut job = first;
     loop {
-        let job = {
-            let mut st = lock(&sh.state);
-            st.idle += 1;
-            let deadline = Instant::now() + sh.keep_idle;
-            let job = loop {
-                if let Some(job) = st.queue.pop_front() {
-                    break Some(job);
-                }
-                let now = Instant::now();
-                if st.closing || now >= deadline {
-                    break None;
-                }
-                st = match sh.work.wait_timeout(st, deadline - now) {
-                    Ok((g, _)) => g,
-                    Err(p) => p.into_inner().0,
-                };
-            };
-            st.idle -= 1;
-            job
-        };
-        match job {
-            Some(job) => {
-                let _f = Finish(&sh);
-                (sh.run)(job);
+        let finished = job.is_some();
+        if let Some(j) = job.take() {
+            let mut f = Finish(&sh, true);
+            (sh.run)(j);
+            f.1 = false;
+        }
+        let mut st = lock(&sh.state);
+        if finished {
+            st.busy -= 1;
+            sh.done.notify_all();
+        }
+        st.idle += 1;
+        let deadline = Instant::now() + sh.keep_idle;
+        job = loop {
+            if let Some(j) = st.queue.pop_front() {
+                break Some(j);
             }
-            None => return,
+            let now = Instant::now();
+            if st.closing || now >= deadline {
+                break None;
+            }
+            st = match sh.work.wait_timeout(st, deadline - now) {
+                Ok((g, _)) => g,
+                Err(p) => p.into_inner().0,
+            };
+        };
+        st.idle -= 1;
+        if job.is_none() {
+            return;
         }
     }
 }
