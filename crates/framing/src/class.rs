@@ -1,6 +1,7 @@
-//! The byte classes of the chunked grammar, as 256-entry tables with the ABNF
-//! beside them. (`http-net-scan` holds the head's tables; these few are kept
-//! here so the chunk-line loop is one table load per byte.)
+//! The byte classes of the chunked grammar, with the ABNF beside them:
+//! `tchar` and field values come from `http-net-scan`; the hex-digit value
+//! table and the quoted-string classes, which only chunk extensions use, are
+//! here.
 
 /// `HEXDIG` (RFC 5234 §B.1, case-insensitive): the digit's value, or
 /// [`NOT_HEX`].
@@ -23,37 +24,9 @@ pub(crate) const HEX: [u8; 256] = {
 /// Marks a byte that is not a hex digit in [`HEX`].
 pub(crate) const NOT_HEX: u8 = 0xff;
 
-/// ```text
-/// tchar = "!" / "#" / "$" / "%" / "&" / "'" / "*" / "+" / "-" / "." /
-///         "^" / "_" / "`" / "|" / "~" / DIGIT / ALPHA      ; RFC 9110 §5.6.2
-/// ```
-pub(crate) const TCHAR: [bool; 256] = {
-    let mut t = [false; 256];
-    let mut i = 0;
-    while i < 256 {
-        let b = i as u8;
-        t[i] = b.is_ascii_alphanumeric()
-            || matches!(
-                b,
-                b'!' | b'#'
-                    | b'$'
-                    | b'%'
-                    | b'&'
-                    | b'\''
-                    | b'*'
-                    | b'+'
-                    | b'-'
-                    | b'.'
-                    | b'^'
-                    | b'_'
-                    | b'`'
-                    | b'|'
-                    | b'~'
-            );
-        i += 1;
-    }
-    t
-};
+/// `tchar` (RFC 9110 §5.6.2), from `http-net-scan`, the one place the head's
+/// classes are defined.
+pub(crate) use http_net_scan::class::TCHAR;
 
 /// ```text
 /// qdtext = HTAB / SP / %x21 / %x23-5B / %x5D-7E / obs-text   ; RFC 9110 §5.6.4
@@ -70,12 +43,13 @@ pub(crate) const fn is_quoted_pair_byte(b: u8) -> bool {
     matches!(b, b'\t' | b' ' | 0x21..=0x7e | 0x80..=0xff)
 }
 
-/// A byte of a field value (RFC 9110 §5.5): field-vchar, SP or HTAB.
+/// A byte of a field value (RFC 9110 §5.5): field-vchar, SP or HTAB, from
+/// `http-net-scan`'s `FIELD_VALUE` table.
 /// ```text
 /// field-vchar = VCHAR / obs-text
 /// ```
 pub(crate) const fn is_field_value_byte(b: u8) -> bool {
-    matches!(b, b'\t' | b' ' | 0x21..=0x7e | 0x80..=0xff)
+    http_net_scan::class::FIELD_VALUE[b as usize]
 }
 
 #[cfg(test)]

@@ -7,6 +7,16 @@ use core::fmt;
 /// errors: the connection answers with [`Error::status`] and closes. The
 /// `InvalidTrailer*` and `ForbiddenTrailerField` variants are "local" errors:
 /// the caller asked the encoder to write something the grammar forbids.
+///
+/// ```
+/// use http_net_framing::{ChunkedDecoder, Error, Limits};
+///
+/// let mut decoder = ChunkedDecoder::new(Limits::DEFAULT, http_net_head::Limits::DEFAULT);
+/// let e = decoder.decode(b"5\nhello\r\n", &mut []).unwrap_err();
+/// assert_eq!(e, Error::ChunkBareLf);
+/// assert_eq!((e.status(), e.rfc()), (400, "RFC 9112 §7.1"));
+/// assert_eq!(e.to_string(), "a chunked framing line ends in LF without CR (RFC 9112 §7.1)");
+/// ```
 #[non_exhaustive]
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Error {

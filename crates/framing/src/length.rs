@@ -11,7 +11,8 @@ use crate::{Error, Limits};
 pub enum BodyKind {
     /// No body.
     None,
-    /// Exactly this many bytes (Content-Length).
+    /// Exactly this many bytes (Content-Length; `Length(0)` for
+    /// `Content-Length: 0`).
     Length(u64),
     /// Chunked transfer coding.
     Chunked,
