@@ -247,6 +247,11 @@ impl<L: Listener> Server<L> {
     /// closes idle connections, lets requests in flight finish (their
     /// responses carry `Connection: close`) for up to the shutdown timeout,
     /// and returns.
+    ///
+    /// The handler is any [`Handler`]: a `fn(&mut Exchange<'_>) -> Result<(),
+    /// Error>`, or a closure whose argument type is written out
+    /// (`|ex: &mut Exchange<'_>| ...`), as Rust does not infer it through the
+    /// trait bound.
     pub fn serve<H: Handler>(self, handler: H) -> io::Result<()> {
         let Server {
             listener,
