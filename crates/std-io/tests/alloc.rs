@@ -1,0 +1,79 @@
+//! After warm-up, serving a request through the blocking server allocates
+//! nothing: a counting global allocator over 1,000 keep-alive requests
+//! (client and server share this process; the client uses fixed buffers).
+
+use std::alloc::{GlobalAlloc, Layout, System};
+use std::io::{Read, Write};
+use std::net::TcpStream;
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::time::Duration;
+
+use http_net_conn::Response;
+use http_net_std::{Error, Exchange, Server};
+
+struct Counting;
+
+static ALLOCS: AtomicU64 = AtomicU64::new(0);
+
+// SAFETY: forwards to the system allocator unchanged; only counts calls.
+unsafe impl GlobalAlloc for Counting {
+    unsafe fn alloc(&self, layout: Layout) -> *mut u8 {
+        ALLOCS.fetch_add(1, Ordering::Relaxed);
+        // SAFETY: same contract as the caller's.
+        unsafe { System.alloc(layout) }
+    }
+    unsafe fn dealloc(&self, ptr: *mut u8, layout: Layout) {
+        // SAFETY: same contract as the caller's.
+        unsafe { System.dealloc(ptr, layout) }
+    }
+    unsafe fn realloc(&self, ptr: *mut u8, layout: Layout, new_size: usize) -> *mut u8 {
+        ALLOCS.fetch_add(1, Ordering::Relaxed);
+        // SAFETY: same contract as the caller's.
+        unsafe { System.realloc(ptr, layout, new_size) }
+    }
+}
+
+#[global_allocator]
+static GLOBAL: Counting = Counting;
+
+#[test]
+fn serving_a_request_allocates_nothing() {
+    let hello = Response::new(200, &[(b"Content-Type", b"text/plain")]).unwrap();
+    let server = Server::bind("127.0.0.1:0").unwrap();
+    let addr = server.local_addr().unwrap();
+    let stop = server.handle();
+    let serving = std::thread::spawn(move || {
+        server.serve(move |ex: &mut Exchange<'_>| -> Result<(), Error> {
+            ex.respond(&hello, b"Hello, World!")
+        })
+    });
+    let mut s = TcpStream::connect(addr).unwrap();
+    s.set_read_timeout(Some(Duration::from_secs(10))).unwrap();
+    let req = b"GET /plaintext HTTP/1.1\r\nHost: a\r\n\r\n";
+    let mut buf = [0u8; 4096];
+    let mut exchange = |s: &mut TcpStream| {
+        s.write_all(req).unwrap();
+        let mut got = 0;
+        loop {
+            let n = s.read(&mut buf[got..]).unwrap();
+            assert!(n > 0, "closed");
+            got += n;
+            if buf[..got].ends_with(b"Hello, World!") {
+                break;
+            }
+        }
+        assert!(buf.starts_with(b"HTTP/1.1 200 OK\r\n"));
+    };
+    for _ in 0..100 {
+        exchange(&mut s);
+    }
+    let before = ALLOCS.load(Ordering::SeqCst);
+    for _ in 0..1000 {
+        exchange(&mut s);
+    }
+    let allocs = ALLOCS.load(Ordering::SeqCst) - before;
+    assert_eq!(allocs, 0, "{allocs} allocations for 1,000 requests");
+    drop(s);
+    stop.shutdown();
+    serving.join().unwrap().unwrap();
+}
