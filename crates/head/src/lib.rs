@@ -3,7 +3,85 @@
 //!
 //! Parsed heads refer to the input by [`Span`]s (offsets), so a connection can
 //! keep a head beside the buffer it owns; fields go into caller-owned
-//! [`Field`] storage, so parsing allocates nothing.
+//! [`Field`] storage, so parsing allocates nothing. Three parsers share one
+//! field-line engine: [`RequestParser`], [`ResponseParser`] and
+//! [`FieldBlockParser`] (trailers). Each is resumable: after
+//! [`Status::Partial`] call again with the buffer extended, and the scan goes
+//! on where it stopped, so feeding a head one byte at a time costs linear
+//! time. While the fields are parsed, the [`FieldFacts`] the framing and
+//! connection layers need are gathered in the same pass.
+//!
+//! ```
+//! use http_net_head::{Field, Limits, RequestParser, Status};
+//!
+//! let buf = b"GET / HTTP/1.1\r\nHost: example.com\r\nConnection: close\r\n\r\n";
+//! let mut fields = [Field::default(); 32];
+//! let mut parser = RequestParser::new(Limits::DEFAULT);
+//! let Ok(Status::Complete(head)) = parser.parse(buf, &mut fields) else { panic!() };
+//! assert!(head.facts.connection.close());
+//! assert_eq!(head.facts.host.first(), Some(0));
+//! ```
+//!
+//! # What is accepted
+//! - Requests: up to [`MAX_LEADING_EMPTY_LINES`] empty lines (CR LF) before
+//!   the request line (RFC 9112 §2.2), counted in the head size; a method
+//!   token (extension methods too), one SP, a target, one SP, `HTTP/1.0` or
+//!   `HTTP/1.1` (another `HTTP/1.x` is read as 1.1, RFC 9110 §2.5), CR LF.
+//! - Targets (RFC 9112 §3.2): origin-form `/path?query` with any method but
+//!   CONNECT; absolute-form `scheme://host[:port][/path][?query]` with any
+//!   method but CONNECT; authority-form `host:port` with CONNECT only;
+//!   asterisk-form `*` with OPTIONS only. Bytes: unreserved, sub-delims,
+//!   `:` `@` `/` `?`, and `%` HEXDIG HEXDIG; `[` `]` only in the host of an
+//!   authority.
+//! - Responses: `HTTP/1.x SP 3DIGIT SP reason CR LF`, status 100–999, the
+//!   reason possibly empty but the SP before it required; reason bytes HTAB,
+//!   SP, VCHAR, obs-text.
+//! - Field lines: `token ":" OWS value OWS CR LF`; the value keeps every
+//!   HTAB, SP, VCHAR and obs-text (0x80–0xFF) byte between its first and
+//!   last non-OWS byte.
+//! - `Host` (requests): exactly one line in HTTP/1.1, at most one in
+//!   HTTP/1.0, its value `uri-host [":" port]` with a non-empty host and a
+//!   port of 1–5 digits up to 65535.
+//! - Responses may carry obs-fold, kept in the value span and reported
+//!   ([`ObsFold::Replace`], the default), or rejected ([`ObsFold::Reject`]).
+//!
+//! # What is rejected, and with which [`Error`]
+//! | input | error | status |
+//! |---|---|---|
+//! | a line ending in LF alone | [`Error::BareLf`] | 400 |
+//! | a CR not followed by LF | [`Error::BareCr`] | 400 |
+//! | a fifth empty line before the request line | [`Error::TooManyLeadingEmptyLines`] | 400 |
+//! | a method byte that is not a tchar | [`Error::InvalidMethod`] | 400 |
+//! | no part, or more than one SP, between start-line parts; SP after the version; no SP after a status code | [`Error::InvalidStartLineSpacing`] | 400 |
+//! | a target byte outside the RFC 3986 set (CTL, SP in place of the version, `#`, `"`, `<`, `>`, `\`, `^`, `` ` ``, `{`, `|`, `}`, non-ASCII), or a bad `%` escape | [`Error::InvalidTargetByte`] | 400 |
+//! | a target form that is not one of the four, or does not fit the method; userinfo in an absolute-form | [`Error::InvalidTargetForm`] | 400 |
+//! | a version that is not `HTTP/DIGIT.DIGIT` (or is `HTTP/0.x`) | [`Error::InvalidVersion`] | 400 |
+//! | `HTTP/2.0` and above | [`Error::UnsupportedVersion`] | 505 |
+//! | a status code that is not three digits from 100 | [`Error::InvalidStatusCode`] | 400 |
+//! | a CTL or DEL in the reason | [`Error::InvalidReasonByte`] | 400 |
+//! | a field line without a colon, or a name byte that is not a tchar | [`Error::InvalidFieldName`] | 400 |
+//! | an empty field name | [`Error::EmptyFieldName`] | 400 |
+//! | SP or HTAB between the name and the colon | [`Error::WhitespaceBeforeColon`] | 400 |
+//! | a line starting with SP or HTAB (obs-fold, or whitespace before the first field) | [`Error::ObsFold`] | 400 |
+//! | NUL, another CTL but HTAB, or DEL in a value | [`Error::InvalidFieldValue`] | 400 |
+//! | HTTP/1.1 without `Host` | [`Error::MissingHost`] | 400 |
+//! | a second `Host` line | [`Error::DuplicateHost`] | 400 |
+//! | a `Host` value that is not `uri-host [":" port]` (empty included) | [`Error::InvalidHost`] | 400 |
+//! | more than `max_head_bytes` without the end of the head | [`Error::HeadTooLarge`] | 431 |
+//! | more field lines than `max_fields` (or than the storage given) | [`Error::TooManyFields`] | 431 |
+//! | a target longer than `max_target_bytes` | [`Error::TargetTooLong`] | 414 |
+//!
+//! When several rules are broken, the error reported is the one whose
+//! offending byte comes first, however the input is split; incomplete
+//! input is `Partial`, never an error, unless a limit is already exceeded.
+//! Whole-value rules are met at the end of their value: the `Host` grammar
+//! at the end of the `Host` line, the target's form at the end of the
+//! version (so the HTTP/2 preface `PRI * HTTP/2.0` is answered 505), and
+//! `MissingHost` at the empty line that ends the head.
+//!
+//! The meaning of `Content-Length`, `Transfer-Encoding`, `Connection`,
+//! `Upgrade` and `Expect` values is for `http-net-framing` and
+//! `http-net-conn`; this crate only records where those lines are.
 #![no_std]
 #![forbid(unsafe_code)]
 #![deny(missing_docs)]
