@@ -39,7 +39,9 @@ fn decode_all(dec: &mut ChunkedDecoder, input: &[u8], mut sink: impl FnMut(&[u8]
 fn httparse_all(input: &[u8], mut sink: impl FnMut(&[u8])) {
     let mut pos = 0;
     loop {
-        let httparse::Status::Complete((n, size)) = httparse::parse_chunk_size(&input[pos..]).unwrap() else {
+        let httparse::Status::Complete((n, size)) =
+            httparse::parse_chunk_size(&input[pos..]).unwrap()
+        else {
             panic!("partial")
         };
         pos += n;
