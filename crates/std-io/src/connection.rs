@@ -106,11 +106,7 @@ fn serve(
                 {
                     conn.close_after_response();
                 }
-                let now = now_secs();
-                if now != last_date {
-                    conn.set_date(&shared.date.get(now));
-                    last_date = now;
-                }
+                refresh_date(conn, shared, &mut last_date);
                 st.reset(expect);
                 let outcome = catch_unwind(AssertUnwindSafe(|| {
                     handler.handle(&mut Exchange::new(conn, stream, st, &shared.stopping))
@@ -150,6 +146,8 @@ fn serve(
                 slot.idle.store(false, Ordering::SeqCst);
                 match r {
                     Ok(Filled::Bytes(_)) => {
+                        // Error responses the connection writes carry it too.
+                        refresh_date(conn, shared, &mut last_date);
                         if stage == Stage::Idle {
                             head_deadline = Some(Instant::now() + settings.head_timeout);
                         }
@@ -184,6 +182,15 @@ fn serve(
             }
             Err(ConnError::Local(_)) => return End::Close,
         }
+    }
+}
+
+/// Gives the connection the shared `Date` value when the second changed.
+fn refresh_date(conn: &mut ServerConn, shared: &Shared, last: &mut u64) {
+    let now = now_secs();
+    if now != *last {
+        conn.set_date(&shared.date.get(now));
+        *last = now;
     }
 }
 
