@@ -234,6 +234,10 @@ fn error_response_survives_trailing_input() {
             String::from_utf8_lossy(&got)
         );
         assert!(
+            got.windows(8).any(|w| w == b"\r\nDate: "),
+            "no Date on the error response"
+        );
+        assert!(
             end.is_ok(),
             "the connection ended with {end:?}, not a clean close"
         );
