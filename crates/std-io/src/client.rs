@@ -23,6 +23,9 @@ struct Pooled {
 }
 
 type Key = (String, u16);
+
+/// Idle connections kept across all hosts.
+const MAX_IDLE_TOTAL: usize = 256;
 type Idle = Arc<Mutex<HashMap<Key, Vec<Pooled>>>>;
 
 fn lock<T>(m: &Mutex<T>) -> MutexGuard<'_, T> {
@@ -94,7 +97,8 @@ impl ClientBuilder {
         self.s.write_timeout = t;
         self
     }
-    /// Idle connections kept per host and port for reuse (default 4; 0 keeps none).
+    /// Idle connections kept per host and port for reuse (default 4; 0 keeps
+    /// none; 256 at most across all hosts).
     pub fn max_idle_per_host(mut self, n: usize) -> Self {
         self.s.max_idle_per_host = n;
         self
@@ -493,10 +497,17 @@ impl BodyState {
             return;
         }
         p.since = Instant::now();
+        let ttl = self.s.idle_ttl;
         let mut g = lock(&self.idle);
+        // Expired connections of every host are closed here, so a host that
+        // is never asked again does not keep its sockets open.
+        g.retain(|_, list| {
+            list.retain(|q| q.since.elapsed() < ttl);
+            !list.is_empty()
+        });
+        let total: usize = g.values().map(Vec::len).sum();
         let list = g.entry(self.key.clone()).or_default();
-        list.retain(|q| q.since.elapsed() < self.s.idle_ttl);
-        if list.len() < self.s.max_idle_per_host {
+        if list.len() < self.s.max_idle_per_host && total < MAX_IDLE_TOTAL {
             list.push(p);
         }
     }
