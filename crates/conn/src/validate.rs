@@ -3,148 +3,45 @@
 //! connection refuses to serialise anything a strict parser would reject, so
 //! no message it writes can be split (SPEC §3, security cases C113–C117).
 
-/// Builds a 256-entry table from a byte predicate (const closures are not
-/// stable, so the predicate is a `const fn`).
-macro_rules! byte_table {
-    ($pred:ident) => {{
-        let mut t = [false; 256];
-        let mut i = 0;
-        while i < 256 {
-            t[i] = $pred(i as u8);
-            i += 1;
-        }
-        t
-    }};
-}
-
-/// `tchar = "!" / "#" / "$" / "%" / "&" / "'" / "*" / "+" / "-" / "." /
-///          "^" / "_" / "`" / "|" / "~" / DIGIT / ALPHA` (RFC 9110 §5.6.2)
-const fn is_tchar(b: u8) -> bool {
-    b.is_ascii_alphanumeric()
-        || matches!(
-            b,
-            b'!' | b'#'
-                | b'$'
-                | b'%'
-                | b'&'
-                | b'\''
-                | b'*'
-                | b'+'
-                | b'-'
-                | b'.'
-                | b'^'
-                | b'_'
-                | b'`'
-                | b'|'
-                | b'~'
-        )
-}
-
-/// `field-vchar = VCHAR / obs-text`, plus SP and HTAB inside a value
-/// (RFC 9110 §5.5): everything but the CTLs (NUL, CR, LF included) and DEL.
-const fn is_value_byte(b: u8) -> bool {
-    b == b'\t' || (b >= 0x20 && b != 0x7f)
-}
-
-/// The bytes RFC 3986 allows in a request target once `%` escapes are
-/// checked apart: unreserved, sub-delims, `:`, `@`, `/`, `?` (SPEC §3).
-const fn is_target_byte(b: u8) -> bool {
-    b.is_ascii_alphanumeric()
-        || matches!(
-            b,
-            b'-' | b'.'
-                | b'_'
-                | b'~'
-                | b'!'
-                | b'$'
-                | b'&'
-                | b'\''
-                | b'('
-                | b')'
-                | b'*'
-                | b'+'
-                | b','
-                | b';'
-                | b'='
-                | b':'
-                | b'@'
-                | b'/'
-                | b'?'
-        )
-}
-
-/// `uri-host [":" port]` bytes (RFC 9110 §7.2, RFC 3986 §3.2.2): reg-name
-/// (unreserved, sub-delims, pct-encoded), IPv4, and IP-literal brackets.
-const fn is_host_byte(b: u8) -> bool {
-    b.is_ascii_alphanumeric()
-        || matches!(
-            b,
-            b'-' | b'.'
-                | b'_'
-                | b'~'
-                | b'!'
-                | b'$'
-                | b'&'
-                | b'\''
-                | b'('
-                | b')'
-                | b'*'
-                | b'+'
-                | b','
-                | b';'
-                | b'='
-                | b':'
-                | b'['
-                | b']'
-                | b'%'
-        )
-}
-
-static TCHAR: [bool; 256] = byte_table!(is_tchar);
-static VALUE: [bool; 256] = byte_table!(is_value_byte);
-static TARGET: [bool; 256] = byte_table!(is_target_byte);
-static HOST: [bool; 256] = byte_table!(is_host_byte);
+use http_net_scan::class::REG_NAME;
+use http_net_scan::{field_value_run, target_run, token_run};
 
 /// A non-empty token (field names, methods; RFC 9110 §5.1, §9.1).
 pub(crate) fn is_token(bytes: &[u8]) -> bool {
-    !bytes.is_empty() && bytes.iter().all(|&b| TCHAR[b as usize])
+    !bytes.is_empty() && token_run(bytes) == bytes.len()
 }
 
 /// A field value the connection may send: no CTL (HTAB allowed), no DEL, and
 /// no leading or trailing SP / HTAB, which a receiver would strip (RFC 9110
-/// §5.5). Empty is allowed.
+/// §5.5). Empty is allowed. Checked eight bytes at a time.
 pub(crate) fn is_field_value(bytes: &[u8]) -> bool {
     if let (Some(first), Some(last)) = (bytes.first(), bytes.last()) {
         if matches!(first, b' ' | b'\t') || matches!(last, b' ' | b'\t') {
             return false;
         }
     }
-    bytes.iter().all(|&b| VALUE[b as usize])
+    field_value_run(bytes) == bytes.len()
 }
 
 /// `reason-phrase = 1*( HTAB / SP / VCHAR / obs-text )` (RFC 9112 §4); empty
 /// is allowed too (the status line then ends in SP CR LF).
 pub(crate) fn is_reason(bytes: &[u8]) -> bool {
-    bytes.iter().all(|&b| VALUE[b as usize])
+    field_value_run(bytes) == bytes.len()
 }
 
-/// Every byte is a target byte and every `%` starts `%HH`.
-fn target_bytes_ok(bytes: &[u8]) -> bool {
-    let mut i = 0;
-    while i < bytes.len() {
-        let b = bytes[i];
-        if b == b'%' {
-            match (bytes.get(i + 1), bytes.get(i + 2)) {
-                (Some(h), Some(l)) if h.is_ascii_hexdigit() && l.is_ascii_hexdigit() => i += 3,
-                _ => return false,
+/// Every byte is a target byte (`scan::class::TARGET`) and every `%` starts
+/// `%HH`.
+fn target_bytes_ok(mut bytes: &[u8]) -> bool {
+    loop {
+        bytes = &bytes[target_run(bytes)..];
+        match bytes {
+            [] => return true,
+            [b'%', h, l, rest @ ..] if h.is_ascii_hexdigit() && l.is_ascii_hexdigit() => {
+                bytes = rest
             }
-        } else if TARGET[b as usize] {
-            i += 1;
-        } else {
-            return false;
+            _ => return false,
         }
     }
-    true
 }
 
 /// A request target that fits the method (RFC 9112 §3.2): authority-form
@@ -182,9 +79,13 @@ fn is_absolute(target: &[u8]) -> bool {
     scheme_ok && target[colon + 1..].starts_with(b"//") && target.len() > colon + 3
 }
 
-/// A `Host` value: non-empty `uri-host [":" port]` bytes (RFC 9110 §7.2).
+/// A `Host` value: non-empty `uri-host [":" port]` bytes (RFC 9110 §7.2):
+/// reg-name bytes, pct-encoded, `:` and the brackets of an IP-literal.
 pub(crate) fn is_host(bytes: &[u8]) -> bool {
-    !bytes.is_empty() && bytes.iter().all(|&b| HOST[b as usize])
+    !bytes.is_empty()
+        && bytes
+            .iter()
+            .all(|&b| REG_NAME[b as usize] || matches!(b, b':' | b'[' | b']' | b'%'))
 }
 
 /// `1*DIGIT` within a `u64` (RFC 9110 §8.6), never through `FromStr`.
