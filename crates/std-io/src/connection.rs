@@ -91,6 +91,7 @@ fn serve(
     let mut last_date = u64::MAX;
     let mut requests = 0u64;
     let mut head_deadline: Option<Instant> = None;
+    let mut drain_deadline: Option<Instant> = None;
     let mut eof = false;
     loop {
         match conn.poll_event() {
@@ -100,6 +101,7 @@ fn serve(
                         .field(b"expect")
                         .is_some_and(|v| v.eq_ignore_ascii_case(b"100-continue"));
                 head_deadline = None;
+                drain_deadline = None;
                 requests += 1;
                 if shared.stopping.load(Ordering::SeqCst)
                     || (settings.max_requests != 0 && requests >= settings.max_requests)
@@ -119,7 +121,7 @@ fn serve(
             // drains it (up to its bound) before the next request.
             Ok(ServerEvent::Data(_) | ServerEvent::End(_)) => {}
             Ok(ServerEvent::NeedInput) => {
-                if eof || wire::flush(stream, conn).is_err() {
+                if wire::flush(stream, conn).is_err() || eof {
                     return End::Close;
                 }
                 let now = Instant::now();
@@ -140,7 +142,16 @@ fn serve(
                         (left, Stage::Head)
                     }
                     Phase::Draining | Phase::Closed | Phase::Switched => return End::Linger,
-                    Phase::Body | Phase::Responding => (settings.body_timeout, Stage::Body),
+                    // The rest of a body the handler left unread: drained
+                    // within one body timeout in all, however it trickles.
+                    Phase::Body | Phase::Responding => {
+                        let d = *drain_deadline.get_or_insert(now + settings.body_timeout);
+                        let left = d.saturating_duration_since(now);
+                        if left.is_zero() {
+                            return End::Close;
+                        }
+                        (left, Stage::Body)
+                    }
                 };
                 let r = wire::fill(stream, conn, Some(timeout), &mut st.read_timeout, stage);
                 slot.idle.store(false, Ordering::SeqCst);
