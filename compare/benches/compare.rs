@@ -14,7 +14,7 @@ use criterion::{criterion_group, criterion_main, Criterion};
 use http_net_compare::inputs::{self, BROWSER_GET, CHUNK, MIB, READ, RESPONSE_1K};
 use http_net_compare::rules::Verdict;
 use http_net_compare::{httparse_side, httpnet, pico, pipeline};
-use http_net_framing::{ChunkedDecoder, LengthDecoder};
+use http_net_framing::ChunkedDecoder;
 use http_net_head::Method;
 
 fn complete(v: Verdict) -> Verdict {
@@ -154,28 +154,20 @@ fn h4(c: &mut Criterion) {
 /// H4b: the 1 MiB Content-Length body arriving in 16 KiB reads.
 fn h4b(c: &mut Criterion) {
     let mut g = c.benchmark_group("h4b_length_1mib");
-    let body = inputs::body_bytes(MIB);
-    let mut recv = vec![0u8; READ];
+    let message = inputs::length_message();
+    let mut server = httpnet::conn::Server::new();
     g.bench_function("http-net", |b| {
-        b.iter(|| {
-            let mut dec = LengthDecoder::new(MIB as u64);
-            let mut total = 0;
-            for piece in black_box(&body[..]).chunks(READ) {
-                recv[..piece.len()].copy_from_slice(piece);
-                let step = dec.decode(&recv[..piece.len()]);
-                total += black_box(&recv[step.data]).len();
-            }
-            assert_eq!(total, MIB);
-        })
+        b.iter(|| assert_eq!(server.upload(black_box(&message)), MIB))
     });
+    let mut recv = vec![0u8; READ];
     g.bench_function("memcpy", |b| {
         b.iter(|| {
             let mut total = 0;
-            for piece in black_box(&body[..]).chunks(READ) {
+            for piece in black_box(&message[..]).chunks(READ) {
                 recv[..piece.len()].copy_from_slice(piece);
                 total += black_box(&recv[..piece.len()]).len();
             }
-            assert_eq!(total, MIB);
+            assert_eq!(total, message.len());
         })
     });
     g.finish();
@@ -186,6 +178,10 @@ fn h5(c: &mut Criterion) {
     let mut g = c.benchmark_group("h5_pipelined_100k");
     g.sample_size(10);
     let input: &'static [u8] = Box::leak(inputs::pipelined().into_boxed_slice());
+    let mut server = httpnet::conn::Server::new();
+    g.bench_function("http-net", |b| {
+        b.iter(|| assert_eq!(server.pipelined(black_box(input)), inputs::PIPELINED))
+    });
     let mut lp = pipeline::Loop::new();
     g.bench_function("httparse", |b| {
         b.iter(|| {
@@ -224,12 +220,17 @@ fn h5(c: &mut Criterion) {
     g.finish();
 }
 
-/// H2: the full server exchange (hyper side; http-net's needs
-/// `http-net-conn`).
+/// H2: the full server exchange: `exchange_request.http` in, the five
+/// fields of `response_1k.http` and its 1 KiB body out.
 #[cfg(feature = "hyper")]
 fn h2(c: &mut Criterion) {
     use http_net_compare::hyper_side::{RuntimeExchange, ServerExchange};
     let mut g = c.benchmark_group("h2_server_exchange");
+    let mut server = httpnet::conn::Server::new();
+    let body = inputs::answer_body();
+    g.bench_function("http-net", |b| {
+        b.iter(|| server.exchange(black_box(inputs::EXCHANGE_REQUEST), body))
+    });
     let mut hy = ServerExchange::new();
     let response = hy.response.clone();
     g.bench_function("hyper", |b| b.iter_custom(|iters| hy.run(iters)));
@@ -244,6 +245,10 @@ fn h2(c: &mut Criterion) {
 fn h3_client(c: &mut Criterion) {
     use http_net_compare::hyper_side::{ClientExchange, RuntimeExchange};
     let mut g = c.benchmark_group("h3_client_exchange");
+    let mut client = httpnet::conn::Client::new();
+    g.bench_function("http-net", |b| {
+        b.iter(|| assert_eq!(client.exchange(black_box(RESPONSE_1K)), 1024))
+    });
     let mut hy = ClientExchange::new();
     let request = hy.request.clone();
     g.bench_function("hyper", |b| b.iter_custom(|iters| hy.run(iters)));

@@ -100,7 +100,10 @@ fn request_version(buf: &[u8]) -> Verdict {
     let at = lead + sp1 + 1 + sp2 + 1;
     let v = &buf[at..buf.len().min(at + 8)];
     match v {
-        [b'H', b'T', b'T', b'P', b'/', b'1', b'.', d] if d.is_ascii_digit() => {
+        // (A version error on `HTTP/1.1` itself has another cause: 400.)
+        [b'H', b'T', b'T', b'P', b'/', b'1', b'.', d]
+            if d.is_ascii_digit() && *d != b'1' && *d != b'0' =>
+        {
             let mut copy = buf.to_vec();
             copy[at + 7] = b'1';
             let mut s = storage();
@@ -160,7 +163,9 @@ pub fn response<'b>(buf: &'b [u8], method: &[u8], storage: &mut Storage<'b>) -> 
 #[cold]
 fn response_version(buf: &[u8], method: &[u8]) -> Verdict {
     match buf.get(..8) {
-        Some([b'H', b'T', b'T', b'P', b'/', b'1', b'.', d]) if d.is_ascii_digit() => {
+        Some([b'H', b'T', b'T', b'P', b'/', b'1', b'.', d])
+            if d.is_ascii_digit() && *d != b'1' && *d != b'0' =>
+        {
             let mut copy = buf.to_vec();
             copy[7] = b'1';
             let mut s = storage();

@@ -55,12 +55,19 @@ pub fn request(parser: &mut RequestParser, buf: &[u8], fields: &mut Storage) -> 
         Ok(k) => k,
         Err(e) => return Verdict::Reject(e.status()),
     };
+    // What `http-net-conn` decides when it surfaces a request.
+    if head.method == Method::Connect && !matches!(kind, BodyKind::None | BodyKind::Length(0)) {
+        return Verdict::Reject(400);
+    }
     let http11 = head.version == Version::Http11;
     let expect = head.facts.expect;
     if http11
-        && expect
-            .values(b"expect", fields, buf)
-            .any(|v| !trim(v.get(buf)).eq_ignore_ascii_case(b"100-continue"))
+        && !expect.values(b"expect", fields, buf).all(|v| {
+            let v = v.get(buf);
+            !trim(v).is_empty()
+                && v.split(|&b| b == b',')
+                    .all(|m| trim(m).eq_ignore_ascii_case(b"100-continue"))
+        })
     {
         return Verdict::Reject(417);
     }
@@ -74,7 +81,7 @@ pub fn request(parser: &mut RequestParser, buf: &[u8], fields: &mut Storage) -> 
         } else {
             c.keep_alive() && !c.close()
         },
-        upgrade: c.upgrade() && !head.facts.upgrade.is_empty(),
+        upgrade: http11 && c.upgrade() && !head.facts.upgrade.is_empty(),
         expect_continue: http11 && !expect.is_empty(),
     })
 }
@@ -151,4 +158,196 @@ pub fn request_parts(buf: &[u8]) -> Option<crate::httparse_side::Parts> {
             .map(|f| (f.name.get(buf).to_vec(), f.value.get(buf).to_vec()))
             .collect(),
     ))
+}
+
+/// http-net's connection-level sides (H2, H3 client exchange, H4b, H5):
+/// `http-net-conn` fed the same bytes, answers taken from its output.
+pub mod conn {
+    use http_net_conn::{
+        BodyLength, ClientConn, ClientEvent, Config, Response, ServerConn, ServerEvent,
+    };
+
+    use crate::inputs::{ANSWER_DATE, ANSWER_FIELDS, READ, SMALL_ANSWER_BODY};
+
+    /// A server connection with its `Date` set, and the prebuilt H2 answer.
+    pub struct Server {
+        conn: ServerConn,
+        answer: Response,
+        small: Response,
+        /// Bytes of answers taken from the output.
+        pub sent: usize,
+    }
+
+    impl Default for Server {
+        fn default() -> Self {
+            Server::new()
+        }
+    }
+
+    impl Server {
+        /// A fresh connection (buffers allocated here, once).
+        pub fn new() -> Server {
+            let mut conn = ServerConn::new(Config::DEFAULT);
+            conn.set_date(ANSWER_DATE);
+            let fields: Vec<(&[u8], &[u8])> = ANSWER_FIELDS
+                .iter()
+                .map(|(n, v)| (n.as_bytes(), v.as_bytes()))
+                .collect();
+            let answer = Response::new(200, &fields).expect("valid fields");
+            let small = Response::new(
+                200,
+                &[(b"Server", b"bench"), (b"Content-Type", b"text/plain")],
+            )
+            .expect("valid fields");
+            Server {
+                conn,
+                answer,
+                small,
+                sent: 0,
+            }
+        }
+
+        /// H2: one request in, the five-field 1 KiB answer out; returns the
+        /// answer's length.
+        #[inline]
+        pub fn exchange(&mut self, request: &[u8], body: &[u8]) -> usize {
+            let n = self.conn.recv(request);
+            debug_assert_eq!(n, request.len());
+            loop {
+                match self.conn.poll_event().expect("a valid request") {
+                    ServerEvent::Request(_) | ServerEvent::Data(_) => {}
+                    ServerEvent::End(_) => break,
+                    other => panic!("unexpected {other:?}"),
+                }
+            }
+            self.conn
+                .responder()
+                .respond(&self.answer, body)
+                .expect("an answer");
+            let out = self.conn.output().len();
+            std::hint::black_box(self.conn.output());
+            self.conn.consume_output(out);
+            out
+        }
+
+        /// H5: every request of `input`, received in 16 KiB reads, answered
+        /// with `Hello, World!`; the output is taken after each read.
+        /// Returns the number of answers.
+        #[inline]
+        pub fn pipelined(&mut self, input: &[u8]) -> usize {
+            let mut answered = 0;
+            self.sent = 0;
+            for piece in input.chunks(READ) {
+                let mut rest = piece;
+                while !rest.is_empty() {
+                    let n = self.conn.recv(rest);
+                    rest = &rest[n..];
+                    loop {
+                        match self.conn.poll_event().expect("a valid request") {
+                            ServerEvent::Request(_) | ServerEvent::Data(_) => {}
+                            ServerEvent::End(_) => {
+                                self.conn
+                                    .responder()
+                                    .respond(&self.small, SMALL_ANSWER_BODY)
+                                    .expect("an answer");
+                                answered += 1;
+                            }
+                            ServerEvent::NeedInput => break,
+                            ServerEvent::Paused => {
+                                let out = self.conn.output().len();
+                                self.sent += out;
+                                self.conn.consume_output(out);
+                            }
+                            other => panic!("unexpected {other:?}"),
+                        }
+                    }
+                }
+                let out = self.conn.output().len();
+                std::hint::black_box(self.conn.output());
+                self.sent += out;
+                self.conn.consume_output(out);
+            }
+            answered
+        }
+
+        /// H4b: a message with a Content-Length body received in 16 KiB
+        /// reads (`input`: head and body); the body is seen through `Data`
+        /// events, borrowed from the input buffer. Answers 204 at the end.
+        /// Returns the body bytes seen.
+        #[inline]
+        pub fn upload(&mut self, input: &[u8]) -> usize {
+            let mut seen = 0;
+            for piece in input.chunks(READ) {
+                let mut rest = piece;
+                while !rest.is_empty() {
+                    let n = self.conn.recv(rest);
+                    rest = &rest[n..];
+                    loop {
+                        match self.conn.poll_event().expect("a valid request") {
+                            ServerEvent::Request(_) => {}
+                            ServerEvent::Data(d) => seen += std::hint::black_box(d).len(),
+                            ServerEvent::End(_) => {
+                                self.conn
+                                    .responder()
+                                    .send_head(204, &[], BodyLength::Empty)
+                                    .expect("an answer");
+                                self.conn.responder().send_end(&[]).expect("an end");
+                            }
+                            ServerEvent::NeedInput => break,
+                            other => panic!("unexpected {other:?}"),
+                        }
+                    }
+                }
+            }
+            let out = self.conn.output().len();
+            self.conn.consume_output(out);
+            seen
+        }
+    }
+
+    /// H3: a client connection sending `GET /` and reading `response_1k.http`.
+    pub struct Client {
+        conn: ClientConn,
+    }
+
+    impl Default for Client {
+        fn default() -> Self {
+            Client::new()
+        }
+    }
+
+    impl Client {
+        /// A fresh connection.
+        pub fn new() -> Client {
+            Client {
+                conn: ClientConn::new(Config::DEFAULT),
+            }
+        }
+
+        /// One exchange: the request written, `response` received, the head
+        /// and the body events read. Returns the body length.
+        #[inline]
+        pub fn exchange(&mut self, response: &[u8]) -> usize {
+            self.conn
+                .send_request(b"GET", b"/", &[(b"Host", b"localhost")], BodyLength::Empty)
+                .expect("a request");
+            let out = self.conn.output().len();
+            std::hint::black_box(self.conn.output());
+            self.conn.consume_output(out);
+            let n = self.conn.recv(response);
+            debug_assert_eq!(n, response.len());
+            let mut body = 0;
+            loop {
+                match self.conn.poll_event().expect("a valid response") {
+                    ClientEvent::Response(r) => {
+                        std::hint::black_box(r.status());
+                    }
+                    ClientEvent::Data(d) => body += std::hint::black_box(d).len(),
+                    ClientEvent::End(_) => break,
+                    other => panic!("unexpected {other:?}"),
+                }
+            }
+            body
+        }
+    }
 }

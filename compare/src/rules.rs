@@ -17,9 +17,11 @@
 //!   in 1.0, with `Content-Length`, `chunked` not final, twice, or after
 //!   another coding (501); `Content-Length` digits only, equal duplicates and
 //!   list members; over the 8 MiB budget (413);
-//! - keep-alive (1.1 unless `close`, 1.0 only with `keep-alive`), upgrade
-//!   (`Connection: upgrade` with an `Upgrade` field), `Expect` (1.1: only
-//!   `100-continue`, else 417; ignored in 1.0).
+//! - CONNECT with content (400); keep-alive (1.1 unless `close`, 1.0 only
+//!   with `keep-alive`), upgrade (1.1, `Connection: upgrade` with an
+//!   `Upgrade` field), `Expect` (1.1: every member of every line
+//!   `100-continue`, else 417; ignored in 1.0): the decisions
+//!   `http-net-conn` takes when it surfaces a request.
 //!
 //! Responses get the same line, field, length and keep-alive rules with the
 //! response-side length decision (HEAD, 1xx, 204, 304: no body; 2xx to
@@ -339,8 +341,13 @@ fn facts<F: Fields + ?Sized>(head: &[u8], fields: &F, request: bool) -> Result<F
             Known::Connection => connection_tokens(v, &mut f),
             Known::Upgrade => f.upgrade_field = true,
             Known::Expect => {
+                // Every member of every line must be 100-continue.
                 f.expect_lines += 1;
-                if !trim_ows(v).eq_ignore_ascii_case(b"100-continue") {
+                if trim_ows(v).is_empty()
+                    || !v
+                        .split(|&b| b == b',')
+                        .all(|m| trim_ows(m).eq_ignore_ascii_case(b"100-continue"))
+                {
                     f.expect_other = true;
                 }
             }
@@ -413,6 +420,10 @@ pub fn request<F: Fields + ?Sized>(
             Some(Ok(n)) => Body::Length(n),
         }
     };
+    // CONNECT carries no content (RFC 9110 §9.3.6).
+    if method == b"CONNECT" && !matches!(body, Body::None | Body::Length(0)) {
+        return Err(400);
+    }
     if http11 && f.expect_other {
         return Err(417);
     }
@@ -426,7 +437,7 @@ pub fn request<F: Fields + ?Sized>(
         http11,
         body,
         keep_alive,
-        upgrade: f.upgrade_token && f.upgrade_field,
+        upgrade: http11 && f.upgrade_token && f.upgrade_field,
         expect_continue: http11 && f.expect_lines > 0,
     })
 }

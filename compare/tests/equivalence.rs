@@ -22,6 +22,65 @@ struct Row {
 
 const SECURITY: &[Row] = include!("rows/security.rs");
 
+/// The head crate's conformance table (plain data).
+#[allow(dead_code)]
+#[path = "../../crates/head/tests/cases/mod.rs"]
+mod head_cases;
+
+/// The framing crate's conformance table (plain data).
+#[allow(dead_code)]
+#[path = "../../crates/framing/tests/cases/mod.rs"]
+mod framing_cases;
+
+/// The conformance rows that run with the default limits, as
+/// (name, bytes, response-to-method): requests and responses.
+fn conformance_rows() -> Vec<(String, Vec<u8>, Option<&'static str>)> {
+    let mut rows = Vec::new();
+    for c in head_cases::CASES {
+        if c.limits != head_cases::DEFAULT {
+            continue;
+        }
+        let method = match c.mode {
+            head_cases::Mode::Request => None,
+            head_cases::Mode::Response => Some("GET"),
+            _ => continue,
+        };
+        rows.push((format!("head:{}", c.name), c.input.to_vec(), method));
+    }
+    for c in framing_cases::LENGTH_CASES {
+        if c.budget != framing_cases::DEFAULT_BUDGET {
+            continue;
+        }
+        let method = match c.side {
+            framing_cases::Side::Request => None,
+            framing_cases::Side::Response { method, .. } => Some(method),
+        };
+        rows.push((format!("framing:{}", c.name), c.raw_head(), method));
+    }
+    rows
+}
+
+#[test]
+fn conformance_rows_agree() {
+    let mut failures = Vec::new();
+    let rows = conformance_rows();
+    assert!(rows.len() > 100, "only {} conformance rows", rows.len());
+    for (id, b, method) in &rows {
+        let v = match method {
+            None => request_verdicts(b),
+            Some(m) => response_verdicts(b, Method::from_bytes(m.as_bytes()), m.as_bytes()),
+        };
+        check(id, b, v, &mut failures);
+    }
+    assert!(
+        failures.is_empty(),
+        "{} of {} conformance rows disagree:\n{}",
+        failures.len(),
+        rows.len(),
+        failures.join("\n")
+    );
+}
+
 macro_rules! rows {
     ($($id:literal => $b:expr),* $(,)?) => { &[$(Row { id: $id, client: false, bytes: $b }),*] };
 }
