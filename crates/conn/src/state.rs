@@ -333,3 +333,112 @@ mod tests {
         }
     }
 }
+
+/// The tables rendered as Markdown (`docs/arch/conn.md` holds them; a test
+/// checks the two agree).
+#[cfg(test)]
+mod render {
+    use super::*;
+    use alloc::format;
+    use alloc::string::String;
+
+    fn table<S: Copy + core::fmt::Debug, E: Copy + core::fmt::Debug, T: core::fmt::Debug>(
+        states: &[S],
+        events: &[E],
+        f: impl Fn(S, E) -> Option<T>,
+    ) -> String {
+        let mut out = String::from("| state \\ event |");
+        for e in events {
+            out += &format!(" {e:?} |");
+        }
+        out += "\n|---|";
+        for _ in events {
+            out += "---|";
+        }
+        out += "\n";
+        for &s in states {
+            out += &format!("| **{s:?}** |");
+            for &e in events {
+                match f(s, e) {
+                    Some(t) => out += &format!(" {t:?} |"),
+                    None => out += " — |",
+                }
+            }
+            out += "\n";
+        }
+        out
+    }
+
+    pub(super) fn all() -> [String; 4] {
+        use CReadEv as CR;
+        use CWriteEv as CW;
+        use SReadEv as R;
+        use SWriteEv as W;
+        [
+            table(
+                &[
+                    SRead::Idle,
+                    SRead::Body,
+                    SRead::Done,
+                    SRead::Drain,
+                    SRead::Switched,
+                    SRead::Closed,
+                ],
+                &[
+                    R::Head,
+                    R::End,
+                    R::Answered,
+                    R::Drained,
+                    R::Cycle,
+                    R::Switch,
+                    R::Close,
+                ],
+                server_read,
+            ),
+            table(
+                &[
+                    SWrite::Idle,
+                    SWrite::Waiting,
+                    SWrite::Body,
+                    SWrite::Done,
+                    SWrite::Switched,
+                    SWrite::Closed,
+                ],
+                &[
+                    W::Request,
+                    W::Info,
+                    W::Head,
+                    W::Data,
+                    W::End,
+                    W::Switch,
+                    W::Cycle,
+                    W::Close,
+                ],
+                server_write,
+            ),
+            table(
+                &[CWrite::Idle, CWrite::Body, CWrite::Closed],
+                &[CW::Head, CW::Data, CW::End, CW::Close],
+                client_write,
+            ),
+            table(
+                &[CRead::Head, CRead::Body, CRead::Switched, CRead::Closed],
+                &[CR::Info, CR::Response, CR::End, CR::Switch, CR::Close],
+                client_read,
+            ),
+        ]
+    }
+
+    #[test]
+    fn the_architecture_doc_shows_these_tables() {
+        let doc = include_str!("../../../docs/arch/conn.md");
+        let tables = all();
+        for t in &tables {
+            assert!(
+                doc.contains(t.as_str()),
+                "docs/arch/conn.md lacks (or has an old copy of):\n{}",
+                tables.join("\n@@\n")
+            );
+        }
+    }
+}
