@@ -333,7 +333,9 @@ impl ChunkedDecoder {
         loop {
             let step = self.decode(buf.get(read..).unwrap_or(&[]), trailers)?;
             let data = (read + step.data.start)..(read + step.data.end);
-            if !data.is_empty() {
+            // `data` is a range of `buf[read..]` and `write <= read`, so the
+            // move stays inside the buffer (checked, never a panic).
+            if !data.is_empty() && data.end <= buf.len() {
                 let len = data.len();
                 buf.copy_within(data, write);
                 write += len;
