@@ -151,31 +151,62 @@ pub(crate) enum Known {
     Expect,
 }
 
-/// Bit `n` set when some recorded name is `n` bytes long: one test rules out
-/// most names (the seeds' length mask, kept there as D-53).
-const NAME_LENGTHS: u32 = 1 << 4 | 1 << 6 | 1 << 7 | 1 << 10 | 1 << 14 | 1 << 17;
+/// One recorded name: its first and last letters (lowercase), its bytes
+/// (lowercase) and its kind, at the index of its length.
+#[derive(Clone, Copy)]
+struct Entry {
+    first: u8,
+    last: u8,
+    name: &'static [u8],
+    kind: Known,
+}
 
-/// Classifies a field name (ASCII case-insensitive, RFC 9110 §5.1).
+const NONE: Entry = Entry {
+    first: 0,
+    last: 0,
+    name: b"",
+    kind: Known::Other,
+};
+
+/// The recorded names by length (names of 31 bytes or more share the last
+/// slot, which is empty). A name byte is never 0, so an empty slot never
+/// matches.
+const BY_LENGTH: [Entry; 32] = {
+    let mut t = [NONE; 32];
+    let names: [(&[u8], Known); 6] = [
+        (b"host", Known::Host),
+        (b"expect", Known::Expect),
+        (b"upgrade", Known::Upgrade),
+        (b"connection", Known::Connection),
+        (b"content-length", Known::ContentLength),
+        (b"transfer-encoding", Known::TransferEncoding),
+    ];
+    let mut i = 0;
+    while i < names.len() {
+        let (name, kind) = names[i];
+        t[name.len()] = Entry {
+            first: name[0],
+            last: name[name.len() - 1],
+            name,
+            kind,
+        };
+        i += 1;
+    }
+    t
+};
+
+/// Classifies a field name (ASCII case-insensitive, RFC 9110 §5.1). One
+/// table slot by length, then the first and last letters rule out nearly
+/// every other name (`Sec-Fetch-Mode` against `content-length`) before the
+/// full compare.
 #[inline]
 pub(crate) fn classify(name: &[u8]) -> Known {
-    let len = name.len();
-    if len >= 32 || NAME_LENGTHS & (1 << len) == 0 {
+    let e = BY_LENGTH[name.len().min(31)];
+    let (Some(&f), Some(&l)) = (name.first(), name.last()) else {
         return Known::Other;
-    }
-    let (want, kind): (&[u8], Known) = match len {
-        4 => (b"host", Known::Host),
-        6 => (b"expect", Known::Expect),
-        7 => (b"upgrade", Known::Upgrade),
-        10 => (b"connection", Known::Connection),
-        14 => (b"content-length", Known::ContentLength),
-        _ => (b"transfer-encoding", Known::TransferEncoding),
     };
-    // The first letter rules out most names of the same length
-    // (`Sec-Fetch-Mode` against `content-length`) before the full compare.
-    if name.first().map(u8::to_ascii_lowercase) == want.first().copied()
-        && name.eq_ignore_ascii_case(want)
-    {
-        kind
+    if (f | 0x20) == e.first && (l | 0x20) == e.last && name.eq_ignore_ascii_case(e.name) {
+        e.kind
     } else {
         Known::Other
     }

@@ -16,58 +16,48 @@
 //! five digits with a value up to 65535.
 
 use http_net_scan::class::{DIGIT, HEXDIG, REG_NAME, SUB_DELIMS, UNRESERVED};
-use http_net_scan::table_run;
+use http_net_scan::scalar_run;
 
 /// Whether `v` is `uri-host [":" port]` (`port_required`: `uri-host ":" port`,
 /// the authority-form of CONNECT, RFC 9112 §3.2.3).
 pub(crate) fn valid_host_port(v: &[u8], port_required: bool) -> bool {
-    let (host, port) = if let Some(inner) = v.strip_prefix(b"[") {
+    if let Some(inner) = v.strip_prefix(b"[") {
         let Some(close) = inner.iter().position(|&b| b == b']') else {
             return false;
         };
         let (literal, after) = inner.split_at(close);
-        if !ip_literal(literal) {
-            return false;
-        }
         // `after` starts with the `]`.
-        (None, after.get(1..).unwrap_or(&[]))
-    } else {
-        let colon = v.iter().position(|&b| b == b':').unwrap_or(v.len());
-        let (host, port) = v.split_at(colon);
-        (Some(host), port)
-    };
-    if let Some(host) = host {
-        if host.is_empty() || !reg_name(host) {
-            return false;
-        }
+        return ip_literal(literal) && port_after(after.get(1..).unwrap_or(&[]), port_required);
     }
-    match port.split_first() {
-        None => !port_required,
-        Some((b':', digits)) => valid_port(digits),
-        Some(_) => false,
+    // reg-name (IPv4 addresses are reg-names too), `%` escapes included, in
+    // one pass.
+    let mut i = 0;
+    loop {
+        i += scalar_run(v.get(i..).unwrap_or(&[]), &REG_NAME);
+        match v.get(i) {
+            None => return i > 0 && !port_required,
+            Some(b':') => return i > 0 && valid_port(v.get(i + 1..).unwrap_or(&[])),
+            Some(b'%') => {
+                let ok = matches!(
+                    (v.get(i + 1), v.get(i + 2)),
+                    (Some(&h), Some(&l)) if HEXDIG[h as usize] && HEXDIG[l as usize]
+                );
+                if !ok {
+                    return false;
+                }
+                i += 3;
+            }
+            Some(_) => return false,
+        }
     }
 }
 
-/// `reg-name`, `%` escapes included. IPv4 addresses are reg-names too.
-fn reg_name(s: &[u8]) -> bool {
-    let mut i = 0;
-    loop {
-        i += table_run(s.get(i..).unwrap_or(&[]), &REG_NAME);
-        let Some(&b) = s.get(i) else {
-            return true;
-        };
-        if b == b'%' {
-            let ok = matches!(
-                (s.get(i + 1), s.get(i + 2)),
-                (Some(&h), Some(&l)) if HEXDIG[h as usize] && HEXDIG[l as usize]
-            );
-            if !ok {
-                return false;
-            }
-            i += 3;
-        } else {
-            return false;
-        }
+/// What may follow an IP-literal: nothing, or `:` and a port.
+fn port_after(rest: &[u8], port_required: bool) -> bool {
+    match rest.split_first() {
+        None => !port_required,
+        Some((b':', digits)) => valid_port(digits),
+        Some(_) => false,
     }
 }
 

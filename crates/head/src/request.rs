@@ -332,7 +332,10 @@ impl RequestParser {
             return false;
         }
         let t = m + 1;
-        let window = line.get(t..(t + self.limits.max_target_bytes()).min(line.len()));
+        let window = line.get(
+            t..t.saturating_add(self.limits.max_target_bytes())
+                .min(line.len()),
+        );
         let n = target_run(window.unwrap_or(&[]));
         let v = t + n + 1;
         self.work.add(v);
@@ -373,7 +376,10 @@ impl RequestParser {
     fn target_step(&mut self, buf: &[u8]) -> Result<bool, Error> {
         // One byte past the limit is enough to know the target is too long,
         // so the scan never looks further: the same outcome for any split.
-        let limit = self.mark + self.limits.max_target_bytes() + 1;
+        let limit = self
+            .mark
+            .saturating_add(self.limits.max_target_bytes())
+            .saturating_add(1);
         loop {
             let window = buf.get(self.pos..limit.min(buf.len())).unwrap_or(&[]);
             let n = target_run(window);
