@@ -219,6 +219,7 @@ pub const CASES: &[Case] = &[
     req!("one-leading-crlf", "RFC 9112 §2.2", b"\r\nGET / HTTP/1.1\r\nHost: a\r\n\r\n", b"GET", b"/", Origin, Http11, [(b"Host", b"a")]),
     req!("four-leading-crlf", "RFC 9112 §2.2", b"\r\n\r\n\r\n\r\nGET / HTTP/1.1\r\nHost: a\r\n\r\n", b"GET", b"/", Origin, Http11, [(b"Host", b"a")]),
     bad!(Request, "C80-five-leading-crlf", "RFC 9112 §2.2", b"\r\n\r\n\r\n\r\n\r\nGET / HTTP/1.1\r\nHost: a\r\n\r\n", TooManyLeadingEmptyLines),
+    bad!(Request, "C80-empty-lines-only", "RFC 9112 §2.2", b"\r\n\r\n\r\n\r\n\r\n\r\n", TooManyLeadingEmptyLines),
     bad!(Request, "leading-bare-lf", "RFC 9112 §2.2", b"\nGET / HTTP/1.1\r\nHost: a\r\n\r\n", BareLf),
     bad!(Request, "leading-bare-cr", "RFC 9112 §2.2", b"\rGET / HTTP/1.1\r\nHost: a\r\n\r\n", BareCr),
     // ---- Version (RFC 9112 §2.3, RFC 9110 §2.5, §15.6.6) ----
@@ -263,6 +264,9 @@ pub const CASES: &[Case] = &[
     bad!(Request, "empty-target", "RFC 9112 §3", b"GET  HTTP/1.1\r\nHost: a\r\n\r\n", InvalidStartLineSpacing),
     req!("target-at-limit", "RFC 9110 §15.5.15", b"GET /123456789abcdef HTTP/1.1\r\nHost: a\r\n\r\n", b"GET", b"/123456789abcdef", Origin, Http11, [(b"Host", b"a")], lim(1024, 100, 16)),
     bad!(Request, "C79-target-over-limit", "RFC 9110 §15.5.15", b"GET /123456789abcdefg HTTP/1.1\r\nHost: a\r\n\r\n", TargetTooLong, lim(1024, 100, 16)),
+    bad!(Request, "absolute-target-over-limit", "RFC 9110 §15.5.15", b"GET http://example.com/x HTTP/1.1\r\nHost: a\r\n\r\n", TargetTooLong, lim(1024, 100, 16)),
+    bad!(Request, "target-limit-before-bad-byte", "RFC 9110 §15.5.15", b"GET /123456789abcdefg<> HTTP/1.1\r\nHost: a\r\n\r\n", TargetTooLong, lim(1024, 100, 16)),
+    bad!(Request, "bad-byte-before-target-limit", "RFC 9112 §3.2", b"GET /123456789abcde<> HTTP/1.1\r\nHost: a\r\n\r\n", InvalidTargetByte, lim(1024, 100, 16)),
     // ---- Target forms (RFC 9112 §3.2.1–§3.2.4) ----
     req!("absolute-form", "RFC 9112 §3.2.2", b"GET http://example.com/p?q HTTP/1.1\r\nHost: example.com\r\n\r\n", b"GET", b"http://example.com/p?q", Absolute, Http11, [(b"Host", b"example.com")]),
     req!("absolute-ipv6-port", "RFC 9112 §3.2.2", b"GET http://[::1]:8080/ HTTP/1.1\r\nHost: [::1]:8080\r\n\r\n", b"GET", b"http://[::1]:8080/", Absolute, Http11, [(b"Host", b"[::1]:8080")]),
