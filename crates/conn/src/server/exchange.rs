@@ -16,8 +16,9 @@ use crate::{Config, LocalError};
 pub(crate) enum Decoder {
     /// `Content-Length` (never 0: an empty body is `Finished` at once).
     Length(LengthDecoder),
-    /// Chunked.
-    Chunked(ChunkedDecoder),
+    /// Chunked: the decoder is [`Exchange::chunked`] (220 bytes, kept out of
+    /// the enum so that a state move copies a few words, not the decoder).
+    Chunked,
     /// The body is read; `End` is due, with `count` trailer fields whose spans
     /// are relative to input offset `base`.
     Finished { base: usize, count: usize },
@@ -28,8 +29,6 @@ impl Decoder {
 }
 
 /// The read half with its data.
-// One per connection, never boxed: boxing would allocate per request.
-#[allow(clippy::large_enum_variant)]
 #[derive(Clone, Debug)]
 pub(crate) enum ReadState {
     Idle,
@@ -111,6 +110,8 @@ impl ReqInfo {
 pub(crate) struct Exchange {
     pub config: Config,
     pub read: ReadState,
+    /// The chunked decoder of the current request body, when it is chunked.
+    pub chunked: ChunkedDecoder,
     pub write: WriteState,
     pub req: ReqInfo,
     /// Close once the current response is sent.
@@ -131,6 +132,7 @@ impl Exchange {
         Exchange {
             config,
             read: ReadState::Idle,
+            chunked: ChunkedDecoder::new(config.body_limits(), config.head_limits()),
             write: WriteState::Idle,
             req: ReqInfo::NONE,
             must_close: false,
@@ -191,7 +193,7 @@ impl Exchange {
     pub(crate) fn body_unread(&self) -> Option<u64> {
         match &self.read {
             ReadState::Body(Decoder::Length(d)) => Some(d.remaining()),
-            ReadState::Body(Decoder::Chunked(_)) => None,
+            ReadState::Body(Decoder::Chunked) => None,
             _ => Some(0),
         }
     }

@@ -333,10 +333,11 @@ impl ServerConn {
                     .head_limits()
                     .max_head_bytes()
                     .saturating_sub(head.len);
-                Decoder::Chunked(ChunkedDecoder::new(
+                self.ex.chunked = ChunkedDecoder::new(
                     config.body_limits(),
                     config.head_limits().with_max_head_bytes(room),
-                ))
+                );
+                Decoder::Chunked
             }
             _ => Decoder::EMPTY,
         };
@@ -371,8 +372,9 @@ impl ServerConn {
                 let step = d.decode(self.input.buf.unread());
                 (step.consumed, step.data, step.done, 0)
             }
-            Decoder::Chunked(c) => {
-                match c.decode(self.input.buf.unread(), &mut self.input.trailers) {
+            Decoder::Chunked => {
+                let chunked = &mut self.ex.chunked;
+                match chunked.decode(self.input.buf.unread(), &mut self.input.trailers) {
                     Ok(step) => (
                         step.consumed,
                         step.data,
@@ -414,8 +416,9 @@ impl ServerConn {
                 let step = d.decode(self.input.buf.unread());
                 (step.consumed, step.done)
             }
-            Decoder::Chunked(c) => {
-                match c.decode(self.input.buf.unread(), &mut self.input.trailers) {
+            Decoder::Chunked => {
+                let chunked = &mut self.ex.chunked;
+                match chunked.decode(self.input.buf.unread(), &mut self.input.trailers) {
                     Ok(step) => (step.consumed, step.done),
                     Err(e) => {
                         self.ex.close();
