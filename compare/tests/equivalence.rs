@@ -28,7 +28,6 @@ const SECURITY: &[Row] = include!("rows/security.rs");
 mod head_cases;
 
 /// The framing crate's conformance table (plain data).
-#[allow(dead_code)]
 #[path = "../../crates/framing/tests/cases/mod.rs"]
 mod framing_cases;
 

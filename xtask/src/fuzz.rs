@@ -5,8 +5,10 @@
 //! (`-Zsanitizer=address`), so `RUSTC_BOOTSTRAP=1` is set for it. cargo-fuzz
 //! is installed (`cargo install cargo-fuzz --locked`) when it is missing.
 //!
-//! Each target's corpus is `fuzz/corpus/TARGET` (not committed), seeded from
-//! the committed `fuzz/seeds/TARGET`. libFuzzer replays the whole corpus
+//! Each target's corpus is `fuzz/corpus/TARGET` (not committed), seeded by
+//! `fuzz/examples/seeds.rs` from the head and framing conformance tables,
+//! the shared security cases and the bench inputs, plus any committed file
+//! in `fuzz/seeds/TARGET` (regression inputs). libFuzzer replays the whole corpus
 //! before it starts mutating, so `--smoke` (20 s per target) both replays the
 //! corpus and fuzzes. `--time S` runs every target (or TARGET) S seconds
 //! (default 60). A crash leaves its input in `fuzz/artifacts/TARGET/` and
@@ -38,6 +40,18 @@ pub fn main(args: &[String]) -> Result {
         cargo_fuzz(&root).args(["build", "--fuzz-dir"]).arg(&fuzz),
     )?;
     eprintln!("built in {:.0} s", started.elapsed().as_secs_f64());
+    // Seed corpora from the conformance tables, security cases and bench
+    // inputs (files named by content: nothing is added twice).
+    util::run(
+        "write the seed corpora",
+        Command::new("cargo")
+            .current_dir(&root)
+            .env_remove("RUSTFLAGS")
+            .args(["run", "--quiet", "--manifest-path"])
+            .arg(fuzz.join("Cargo.toml"))
+            .args(["--example", "seeds", "--"])
+            .arg(fuzz.join("corpus")),
+    )?;
     let mut summary = Vec::new();
     let mut failed = Vec::new();
     for t in &chosen {
