@@ -12,51 +12,55 @@ use http_net_head::{Field, Limits, RequestParser, ResponseOptions, ResponseParse
 fn request_head(c: &mut Criterion) {
     let mut parser = RequestParser::new(Limits::DEFAULT);
     let mut fields = [Field::default(); 32];
-    c.benchmark_group("request_head").bench_function("browser_get", |b| {
-        b.iter(|| {
-            parser.reset();
-            match parser.parse(black_box(BROWSER_GET), &mut fields) {
-                Ok(Status::Complete(head)) => black_box(head.len),
-                _ => unreachable!("the bench input is a valid head"),
-            }
-        })
-    });
+    c.benchmark_group("request_head")
+        .bench_function("browser_get", |b| {
+            b.iter(|| {
+                parser.reset();
+                match parser.parse(black_box(BROWSER_GET), &mut fields) {
+                    Ok(Status::Complete(head)) => black_box(head.len),
+                    _ => unreachable!("the bench input is a valid head"),
+                }
+            })
+        });
 
     let mut headers = [httparse::EMPTY_HEADER; 32];
-    c.benchmark_group("request_head_httparse").bench_function("browser_get", |b| {
-        b.iter(|| {
-            let mut req = httparse::Request::new(&mut headers);
-            match req.parse(black_box(BROWSER_GET)) {
-                Ok(httparse::Status::Complete(n)) => black_box(n),
-                _ => unreachable!("the bench input is a valid head"),
-            }
-        })
-    });
+    c.benchmark_group("request_head_httparse")
+        .bench_function("browser_get", |b| {
+            b.iter(|| {
+                let mut req = httparse::Request::new(&mut headers);
+                match req.parse(black_box(BROWSER_GET)) {
+                    Ok(httparse::Status::Complete(n)) => black_box(n),
+                    _ => unreachable!("the bench input is a valid head"),
+                }
+            })
+        });
 }
 
 fn response_head(c: &mut Criterion) {
     let mut parser = ResponseParser::new(Limits::DEFAULT, ResponseOptions::default());
     let mut fields = [Field::default(); 32];
-    c.benchmark_group("response_head").bench_function("response_1k", |b| {
-        b.iter(|| {
-            parser.reset();
-            match parser.parse(black_box(RESPONSE_1K), &mut fields) {
-                Ok(Status::Complete(head)) => black_box(head.len),
-                _ => unreachable!("the bench input is a valid head"),
-            }
-        })
-    });
+    c.benchmark_group("response_head")
+        .bench_function("response_1k", |b| {
+            b.iter(|| {
+                parser.reset();
+                match parser.parse(black_box(RESPONSE_1K), &mut fields) {
+                    Ok(Status::Complete(head)) => black_box(head.len),
+                    _ => unreachable!("the bench input is a valid head"),
+                }
+            })
+        });
 
     let mut headers = [httparse::EMPTY_HEADER; 32];
-    c.benchmark_group("response_head_httparse").bench_function("response_1k", |b| {
-        b.iter(|| {
-            let mut res = httparse::Response::new(&mut headers);
-            match res.parse(black_box(RESPONSE_1K)) {
-                Ok(httparse::Status::Complete(n)) => black_box(n),
-                _ => unreachable!("the bench input is a valid head"),
-            }
-        })
-    });
+    c.benchmark_group("response_head_httparse")
+        .bench_function("response_1k", |b| {
+            b.iter(|| {
+                let mut res = httparse::Response::new(&mut headers);
+                match res.parse(black_box(RESPONSE_1K)) {
+                    Ok(httparse::Status::Complete(n)) => black_box(n),
+                    _ => unreachable!("the bench input is a valid head"),
+                }
+            })
+        });
 }
 
 criterion_group!(benches, request_head, response_head);

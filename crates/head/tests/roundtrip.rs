@@ -3,8 +3,8 @@
 //! fed one byte at a time, it gives the same result.
 
 use http_net_head::{
-    Field, Limits, RequestHead, RequestParser, ResponseHead, ResponseOptions, ResponseParser,
-    Status, Version,
+    Field, FieldBlockParser, Limits, RequestHead, RequestParser, ResponseHead, ResponseOptions,
+    ResponseParser, Status, Version,
 };
 use proptest::prelude::*;
 
@@ -203,7 +203,24 @@ proptest! {
             other => other,
         };
         prop_assert_eq!(whole, split);
+
+        // The same for responses (bytes after a status line) and blocks.
+        let mut res = b"HTTP/1.1 200 OK\r\n".to_vec();
+        res.extend_from_slice(&buf);
+        let cut = cut + 17;
+        let whole = ResponseParser::new(Limits::DEFAULT, ResponseOptions::default()).parse(&res, &mut fields);
         let mut r = ResponseParser::new(Limits::DEFAULT, ResponseOptions::default());
-        let _ = r.parse(&buf, &mut fields);
+        let split = match r.parse(&res[..cut.min(res.len())], &mut fields) {
+            Ok(Status::Partial) => r.parse(&res, &mut fields),
+            other => other,
+        };
+        prop_assert_eq!(whole, split);
+        let whole = FieldBlockParser::new(Limits::DEFAULT).parse(&buf, &mut fields);
+        let mut b = FieldBlockParser::new(Limits::DEFAULT);
+        let split = match b.parse(&buf[..cut.saturating_sub(17).min(buf.len())], &mut fields) {
+            Ok(Status::Partial) => b.parse(&buf, &mut fields),
+            other => other,
+        };
+        prop_assert_eq!(whole, split);
     }
 }
