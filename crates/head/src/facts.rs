@@ -199,7 +199,7 @@ const BY_LENGTH: [Entry; 32] = {
 /// table slot by length, then the first and last letters rule out nearly
 /// every other name (`Sec-Fetch-Mode` against `content-length`) before the
 /// full compare.
-#[inline]
+#[inline(always)]
 pub(crate) fn classify(name: &[u8]) -> Known {
     let e = BY_LENGTH[name.len().min(31)];
     let (Some(&f), Some(&l)) = (name.first(), name.last()) else {
@@ -214,7 +214,7 @@ pub(crate) fn classify(name: &[u8]) -> Known {
 
 impl FieldFacts {
     /// Records field line `index` of kind `kind` whose value is `value`.
-    #[inline]
+    #[inline(always)]
     pub(crate) fn record(&mut self, kind: Known, index: usize, value: &[u8]) {
         match kind {
             Known::Other => {}
