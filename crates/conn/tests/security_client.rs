@@ -5,7 +5,7 @@
 mod common;
 
 use common::*;
-use http_net_conn::{BodyLength, ClientConn, Config, LocalError, RemoteError};
+use http_net_conn::{BodyLength, ClientConn, Config, Error, LocalError, RemoteError};
 use http_net_framing::BodyKind;
 
 fn framing(e: http_net_framing::Error) -> RemoteError {
@@ -38,6 +38,24 @@ fn c73_a_response_with_no_request_outstanding_is_an_error() {
     );
     assert_eq!(client_error(&ev), Some(RemoteError::UnsolicitedResponse));
     assert!(!ev.iter().any(|e| matches!(e, GotC::Response { .. })));
+}
+
+#[test]
+fn c73_stale_bytes_are_never_the_next_requests_response() {
+    // A 408 arrives on an idle pooled connection; the application then sends
+    // a request before polling: the 408 is not its response.
+    let mut c = ClientConn::new(Config::DEFAULT);
+    c.recv(b"HTTP/1.1 408 Request Timeout\r\nConnection: close\r\nContent-Length: 0\r\n\r\n");
+    assert_eq!(
+        c.send_request(b"GET", b"/", &[(b"Host", b"a")], BodyLength::Empty),
+        Err(Error::Remote(RemoteError::UnsolicitedResponse))
+    );
+    assert_eq!(c.output(), b"", "nothing was sent");
+    assert!(c.should_close());
+    assert!(matches!(
+        c.poll_event(),
+        Ok(http_net_conn::ClientEvent::Closed)
+    ));
 }
 
 #[test]

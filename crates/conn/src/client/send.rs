@@ -4,10 +4,10 @@
 use http_net_head::Method;
 
 use super::{ClientConn, ReqMeta, WriteState, MAX_PIPELINED};
-use crate::state::{client_write, CWriteEv};
+use crate::state::{client_write, CRead, CWriteEv};
 use crate::validate::{is_target, is_token};
 use crate::writer::{write_content_length, write_fields, CallerFields, Encoder};
-use crate::{BodyLength, Error, FieldPair, LocalError, Placement};
+use crate::{BodyLength, Error, FieldPair, LocalError, Placement, RemoteError};
 
 impl ClientConn {
     /// Writes a request head (HTTP/1.1). The method must be a token and the
@@ -40,6 +40,12 @@ impl ClientConn {
         }
         if !is_token(method) || !is_target(method, target) {
             return Err(LocalError::InvalidRequestLine.into());
+        }
+        if self.queue.is_empty() && self.buf.has_unread() && self.read.kind() == CRead::Head {
+            // Bytes that arrived while nothing was outstanding are not the
+            // response to this request (RFC 9112 §9.2, C73: a 408 on an
+            // idle pooled connection): fail before sending anything.
+            return Err(self.fail(RemoteError::UnsolicitedResponse));
         }
         let kind = Method::from_bytes(method);
         let buf = self.out.buf();
