@@ -3,8 +3,8 @@
 
 use http_net_scan::class::{FIELD_VALUE, REG_NAME, TARGET, TCHAR};
 use http_net_scan::{
-    field_value_run, find_byte, find_head_end, find_lf, find_line_end, table_run, target_run,
-    token_run, HeadEnd,
+    field_value_run, find_byte, find_head_end, find_lf, find_line_end, scalar_run, table_run,
+    target_run, token_run, HeadEnd,
 };
 use proptest::prelude::*;
 
