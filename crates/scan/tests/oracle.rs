@@ -36,6 +36,9 @@ fn check_all(buf: &[u8]) {
         naive_run(buf, &REG_NAME),
         "{buf:?}"
     );
+    assert_eq!(scalar_run(buf, &REG_NAME), naive_run(buf, &REG_NAME));
+    assert_eq!(table_run(buf, &TCHAR), naive_run(buf, &TCHAR));
+    assert_eq!(scalar_run(buf, &FIELD_VALUE), naive_run(buf, &FIELD_VALUE));
     assert_eq!(find_lf(buf), naive_find(buf, |b| b == b'\n'));
     assert_eq!(
         find_line_end(buf),
