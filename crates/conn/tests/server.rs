@@ -464,3 +464,42 @@ fn error_response_names_the_rule() {
         .unwrap();
     assert_eq!(len, body.len());
 }
+
+#[test]
+fn trailers_survive_a_read_between_the_last_data_and_the_end() {
+    // Small buffer: any read compacts. The last chunk's data and the
+    // trailers complete in one step, so `Data` comes before `End`.
+    let config = Config::DEFAULT
+        .with_head_limits(http_net_head::Limits::DEFAULT.with_max_head_bytes(200))
+        .with_read_chunk(64);
+    let mut c = ServerConn::new(config);
+    c.recv(b"POST / HTTP/1.1\r\nHost: a\r\nTransfer-Encoding: chunked\r\n\r\n");
+    assert!(matches!(c.poll_event(), Ok(ServerEvent::Request(_))));
+    assert!(matches!(c.poll_event(), Ok(ServerEvent::NeedInput)));
+    let mut tail = b"50\r\n".to_vec();
+    tail.extend_from_slice(&[b'd'; 0x50]);
+    tail.extend_from_slice(b"\r\n0\r\nX-Trailer: kept\r\n\r\n");
+    assert_eq!(c.recv(&tail), tail.len());
+    let mut events = Vec::new();
+    loop {
+        let got = Got::of(&c.poll_event().unwrap());
+        if matches!(got, Got::Data(_)) {
+            // The adapter reads again before polling the end.
+            assert!(c.spare_mut().len() >= 64, "room for a read");
+            c.recv(b"GET /next HTTP/1.1\r\nHost: a\r\n\r\n");
+        }
+        events.push(got.clone());
+        if matches!(got, Got::End(_)) {
+            break;
+        }
+    }
+    assert_eq!(
+        events.last(),
+        Some(&Got::End(vec![(b"X-Trailer".to_vec(), b"kept".to_vec())]))
+    );
+    answer_ok(&mut c);
+    assert_eq!(
+        Got::of(&c.poll_event().unwrap()).target(),
+        Some(&b"/next"[..])
+    );
+}

@@ -189,7 +189,13 @@ impl ClientConn {
         if !self.takes_input() {
             return &mut [];
         }
-        self.buf.make_room(None);
+        // An `End` still due refers to its trailers by offset: keep them.
+        if !matches!(
+            self.read,
+            ReadState::Body(Decoder::Finished { count: 1.., .. })
+        ) {
+            self.buf.make_room(None);
+        }
         self.buf.spare()
     }
 

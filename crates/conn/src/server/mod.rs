@@ -146,8 +146,13 @@ impl ServerConn {
         if !self.takes_input() {
             return &mut [];
         }
+        // An `End` still due refers to its trailers by offset: keep them.
+        let trailers_due = matches!(
+            self.ex.read,
+            ReadState::Body(Decoder::Finished { count: 1.., .. })
+        );
         let held = self.held();
-        if self.input.buf.make_room(held) {
+        if !trailers_due && self.input.buf.make_room(held) {
             if held.is_some() {
                 self.input.head_at = 0;
             } else {
