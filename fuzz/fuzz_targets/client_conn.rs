@@ -1,7 +1,8 @@
-//! The client connection: one request (method by the control byte: GET,
-//! HEAD, CONNECT, POST with a body, OPTIONS *), then any bytes as the
-//! server's answer, fed whole and in random pieces, up to four requests in
-//! turn: never a panic or a livelock, the same events however it is split.
+//! The client connection: four pipelined requests (method by the control
+//! byte: GET, HEAD, CONNECT, POST with a body, OPTIONS *; as many as the
+//! connection takes), then any bytes as the server's answers, fed whole and
+//! in random pieces: never a panic or a livelock, the same events however
+//! the answers are split.
 #![no_main]
 
 use http_net_fuzz::{client_method, run_client, split, Rng};

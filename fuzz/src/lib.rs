@@ -330,8 +330,9 @@ pub fn run_client_bytes(mut conn: ClientConn, pieces: &[&[u8]]) -> Log {
     log
 }
 
-/// A client connection that sends up to `requests` requests with `method`
-/// (one at a time), fed `pieces` as the server's bytes.
+/// A client connection that sends `requests` requests with `method`, all
+/// at once (pipelined, so that what it sends does not depend on how the
+/// answer is split), fed `pieces` as the server's bytes.
 pub fn run_client(pieces: &[&[u8]], method: &[u8], requests: usize) -> Log {
     let mut conn = ClientConn::new(Config::DEFAULT);
     let mut log = Log::default();
@@ -339,7 +340,14 @@ pub fn run_client(pieces: &[&[u8]], method: &[u8], requests: usize) -> Log {
         log.push(Ev::Error(format!("request: {e:?}")));
         return log;
     }
-    let mut sent = 1;
+    // More requests while the connection takes them (it may refuse to
+    // pipeline after some methods, e.g. CONNECT).
+    for _ in 1..requests {
+        if send_client_request(&mut conn, method).is_err() {
+            break;
+        }
+    }
+    let mut sent = requests;
     let mut steps = 0;
     for piece in pieces {
         let mut rest = *piece;

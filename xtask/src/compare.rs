@@ -313,6 +313,10 @@ pub fn main(args: &[String]) -> Result {
         return crate::sockets::main(&args[1..]);
     }
     let args = Args::parse(args, &["rounds", "only", "warm-up", "measurement", "cpu"])?;
+    if args.flag("help") {
+        println!("usage: cargo xtask compare [--rounds N] [--only h1,h2,h3,h3c,h4,h4b,h5] [--warm-up S] [--measurement S] [--cpu N] [--no-scalar] [--no-equivalence] [--no-write]");
+        return Ok(());
+    }
     let rounds: usize = args.value("rounds", 5)?;
     let timing = Timing {
         warm_up: args.value("warm-up", 1.0)?,
@@ -335,6 +339,25 @@ pub fn main(args: &[String]) -> Result {
     };
     let simd_note = simd_check(&compare, scalar)?;
     eprintln!("{simd_note}");
+    if !args.flag("no-equivalence") {
+        // Equal work first: the framing pass must still match http-net.
+        util::run(
+            "equivalence test",
+            Command::new("cargo")
+                .current_dir(&compare)
+                .env("CARGO_TARGET_DIR", compare.join("target"))
+                .env_remove("RUSTFLAGS")
+                .args([
+                    "test",
+                    "--profile",
+                    "bench",
+                    "--test",
+                    "equivalence",
+                    "--test",
+                    "conn_sides",
+                ]),
+        )?;
+    }
 
     let rows: Vec<&Row> = ROWS
         .iter()

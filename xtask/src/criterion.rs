@@ -51,16 +51,22 @@ pub fn run(
         cmd.arg(f);
     }
     if quiet {
-        cmd.stdout(Stdio::null());
+        // Criterion's progress goes to stderr: keep it for a failure only.
+        cmd.stdout(Stdio::null()).stderr(Stdio::piped());
     }
-    let status = cmd
-        .status()
+    let out = cmd
+        .output()
         .map_err(|e| format!("cannot start {}: {e}", exe.display()))?;
-    if !status.success() {
+    if !out.status.success() {
+        let err = String::from_utf8_lossy(&out.stderr);
+        for line in err.lines().filter(|l| !l.starts_with("Benchmarking ")) {
+            eprintln!("  {line}");
+        }
         eprintln!(
-            "xtask: {} {} failed ({status}); keeping what it measured",
+            "xtask: {} {} failed ({}); keeping what it measured",
             exe.display(),
-            filter.unwrap_or("")
+            filter.unwrap_or(""),
+            out.status
         );
     }
     read_results(home)

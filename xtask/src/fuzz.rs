@@ -47,6 +47,7 @@ pub fn main(args: &[String]) -> Result {
         Command::new("cargo")
             .current_dir(&root)
             .env_remove("RUSTFLAGS")
+            .env("CARGO_TARGET_DIR", fuzz.join("target"))
             .args(["run", "--quiet", "--manifest-path"])
             .arg(fuzz.join("Cargo.toml"))
             .args(["--example", "seeds", "--"])
@@ -87,9 +88,15 @@ pub fn main(args: &[String]) -> Result {
                 "{t:<22} clean   {secs:>6.0} s  {runs:>12} runs  corpus {corpus_len}"
             ));
         } else {
-            // Show libFuzzer's report of the failure.
-            let tail: Vec<&str> = log.lines().rev().take(60).collect();
-            for l in tail.iter().rev() {
+            // Show the panic message (before its long backtrace) and the
+            // end of libFuzzer's report.
+            let lines: Vec<&str> = log.lines().collect();
+            if let Some(at) = lines.iter().position(|l| l.contains("panicked at")) {
+                for l in &lines[at..(at + 8).min(lines.len())] {
+                    eprintln!("{l}");
+                }
+            }
+            for l in &lines[lines.len().saturating_sub(12)..] {
                 eprintln!("{l}");
             }
             summary.push(format!(
@@ -132,9 +139,12 @@ fn targets(fuzz: &Path) -> Result<Vec<String>> {
 /// `cargo fuzz` with `RUSTC_BOOTSTRAP=1`, run from the repository root.
 fn cargo_fuzz(root: &Path) -> Command {
     let mut c = Command::new("cargo");
+    // Always fuzz/target: a CARGO_TARGET_DIR meant for other builds would
+    // mix sanitizer builds into it.
     c.current_dir(root)
         .env("RUSTC_BOOTSTRAP", "1")
         .env_remove("RUSTFLAGS")
+        .env("CARGO_TARGET_DIR", root.join("fuzz/target"))
         .arg("fuzz");
     c
 }

@@ -184,13 +184,21 @@ pub fn pinned(program: &Path, cpu: Option<usize>) -> Command {
 
 /// `nproc`, the CPU model and the kernel, for the reports.
 pub fn machine() -> String {
-    let model = std::fs::read_to_string("/proc/cpuinfo")
+    // `lscpu | grep 'Model name'`, else /proc/cpuinfo.
+    let from = |text: &str, key: &str| {
+        text.lines()
+            .find(|l| l.trim_start().starts_with(key))
+            .and_then(|l| l.split(':').nth(1))
+            .map(|m| m.trim().to_string())
+    };
+    let model = Command::new("lscpu")
+        .output()
         .ok()
-        .and_then(|s| {
-            s.lines()
-                .find(|l| l.starts_with("model name"))
-                .and_then(|l| l.split(':').nth(1))
-                .map(|m| m.trim().to_string())
+        .and_then(|o| from(&String::from_utf8_lossy(&o.stdout), "Model name"))
+        .or_else(|| {
+            std::fs::read_to_string("/proc/cpuinfo")
+                .ok()
+                .and_then(|s| from(&s, "model name"))
         })
         .unwrap_or_else(|| "unknown CPU".to_string());
     let kernel = Command::new("uname")
@@ -205,7 +213,7 @@ pub fn machine() -> String {
         .ok()
         .map(|o| String::from_utf8_lossy(&o.stdout).trim().to_string())
         .unwrap_or_default();
-    format!("{} CPUs ({model}), {kernel}, {rustc}", cpus())
+    format!("nproc {}, {model}, {kernel}, {rustc}", cpus())
 }
 
 /// The current UTC time as `YYYY-MM-DD HH:MM UTC`, from `date`.
