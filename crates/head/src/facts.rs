@@ -235,6 +235,20 @@ impl ConnectionOptions {
     /// CR and LF are trimmed as well: they can only be left there by an
     /// obs-fold a response parser kept.
     pub(crate) fn add_tokens(&mut self, value: &[u8]) {
+        // The common value is one option alone: a value equal to one of the
+        // three names holds no `,` or OWS, so it is one whole element.
+        match *value {
+            [a, b, c, d, e, f, g, h, i, j]
+                if fold_eq([a, b, c, d, e, f, g, h, i, j], *b"keep-alive") =>
+            {
+                return self.set_keep_alive()
+            }
+            [a, b, c, d, e] if fold_eq([a, b, c, d, e], *b"close") => return self.set_close(),
+            [a, b, c, d, e, f, g] if fold_eq([a, b, c, d, e, f, g], *b"upgrade") => {
+                return self.set_upgrade()
+            }
+            _ => {}
+        }
         for element in value.split(|&b| b == b',') {
             let element = element.trim_ascii();
             match element.len() {
@@ -245,6 +259,25 @@ impl ConnectionOptions {
             }
         }
     }
+}
+
+/// Whether `bytes` equals `lower` (lowercase letters and `-`) ASCII
+/// case-insensitively: the case bit is set only where `lower` has a letter,
+/// so `b | 0x20 == l` admits exactly `l` and its uppercase.
+#[inline(always)]
+fn fold_eq<const N: usize>(bytes: [u8; N], lower: [u8; N]) -> bool {
+    let mut diff = 0;
+    let mut i = 0;
+    while i < N {
+        let fold = if lower[i].is_ascii_lowercase() {
+            0x20
+        } else {
+            0
+        };
+        diff |= (bytes[i] | fold) ^ lower[i];
+        i += 1;
+    }
+    diff == 0
 }
 
 #[cfg(test)]
@@ -276,5 +309,19 @@ mod tests {
         assert!(c.close() && c.upgrade() && !c.keep_alive());
         c.add_tokens(b"a,\r\n keep-alive");
         assert!(c.keep_alive());
+        // The one-option fast path: exact, case-insensitive, whole.
+        for (v, close, keep, up) in [
+            (&b"CLOSE"[..], true, false, false),
+            (b"Keep-Alive", false, true, false),
+            (b"uPGRADE", false, false, true),
+            (b"keep\ralive", false, false, false),
+            (b"keep_alive", false, false, false),
+            (b"cl0se", false, false, false),
+            (b"upgr@de", false, false, false),
+        ] {
+            let mut c = ConnectionOptions::default();
+            c.add_tokens(v);
+            assert_eq!((c.close(), c.keep_alive(), c.upgrade()), (close, keep, up), "{v:?}");
+        }
     }
 }
