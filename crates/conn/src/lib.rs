@@ -43,6 +43,22 @@ pub use error::{Error, LocalError, RemoteError};
 pub use response::{BodyLength, Placement, Response};
 pub use server::{Phase, RequestView, Responder, ServerConn, ServerEvent, Trailers};
 
+/// The framing layer (`http-net-framing`) this crate's API exposes: body
+/// kinds, body limits, framing errors.
+pub use http_net_framing as framing;
+/// The head layer (`http-net-head`) this crate's API exposes: request and
+/// status lines, fields, limits. Re-exported so that a crate built on `conn`
+/// (the std adapter, an async adapter) depends on `conn` alone.
+pub use http_net_head as head;
+
+/// The head and framing types that appear in this crate's API, at its root.
+pub use http_net_framing::BodyKind;
+/// The body limits ([`Config::body_limits`]): `http_net_framing::Limits`.
+pub use http_net_framing::Limits as BodyLimits;
+/// The head limits ([`Config::head_limits`]): `http_net_head::Limits`.
+pub use http_net_head::Limits as HeadLimits;
+pub use http_net_head::{Field, Method, RequestHead, ResponseHead, Span, TargetForm, Version};
+
 /// A field to send: name and value bytes, validated when written.
 pub type FieldPair<'a> = (&'a [u8], &'a [u8]);
 

@@ -7,8 +7,8 @@ use std::net::{TcpStream, ToSocketAddrs};
 use std::sync::{Arc, Mutex, MutexGuard};
 use std::time::{Duration, Instant};
 
+use http_net_conn::Version;
 use http_net_conn::{BodyLength, ClientConn, ClientEvent, Config, FieldPair, Placement};
-use http_net_head::Version;
 
 use crate::error::{Error, Stage};
 use crate::transport::Transport;
@@ -409,7 +409,9 @@ impl Response {
             }
             if out.len() + n > limit {
                 return Err(Error::Protocol(http_net_conn::Error::Remote(
-                    http_net_conn::RemoteError::Framing(http_net_framing::Error::BodyTooLarge),
+                    http_net_conn::RemoteError::Framing(
+                        http_net_conn::framing::Error::BodyTooLarge,
+                    ),
                 )));
             }
             out.extend_from_slice(&chunk[..n]);

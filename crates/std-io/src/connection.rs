@@ -6,8 +6,8 @@ use std::panic::{catch_unwind, AssertUnwindSafe};
 use std::sync::atomic::Ordering;
 use std::time::Instant;
 
+use http_net_conn::Version;
 use http_net_conn::{BodyLength, Error as ConnError, Phase, ServerConn, ServerEvent};
-use http_net_head::Version;
 
 use crate::date::now_secs;
 use crate::error::{Error, Stage};

@@ -5,10 +5,10 @@ use std::net::SocketAddr;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Duration;
 
+use http_net_conn::Method;
 use http_net_conn::{
     BodyLength, FieldPair, Phase, Placement, RequestView, Response, ServerConn, ServerEvent,
 };
-use http_net_head::Method;
 
 use crate::error::{Error, Stage};
 use crate::transport::Transport;
