@@ -446,3 +446,38 @@ fn nothing_shows_past_a_barrier_before_the_next_command() {
     flush(&mut c, &mut wire);
     assert!(wire.ends_with(b"c\r\n2\r\nxy\r\n0\r\n\r\n"));
 }
+
+#[test]
+fn send_end_after_a_switch_is_a_no_op() {
+    // After a 101 (or a 2xx to CONNECT) the connection is handed over: an
+    // adapter that always ends what it started gets `Ok` and nothing is
+    // queued; trailers there are a misuse.
+    let mut c = conn();
+    c.recv(b"GET /ws HTTP/1.1\r\nHost: a\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n\r\n");
+    assert!(matches!(c.poll_event(), Ok(ServerEvent::Request(_))));
+    c.responder()
+        .send_head(101, &[(b"Upgrade", b"websocket")], BodyLength::Empty)
+        .unwrap();
+    let head = take_output(&mut c);
+    assert_eq!(c.responder().send_end(&[]), Ok(()));
+    assert_eq!(
+        c.responder().send_end(&[(b"X", b"1")]),
+        Err(LocalError::WrongState.into())
+    );
+    assert_eq!(c.output(), b"");
+    assert!(head.starts_with("HTTP/1.1 101 "));
+    assert!(matches!(c.poll_event(), Ok(ServerEvent::Switched(b""))));
+
+    let mut c = conn();
+    read_request(
+        &mut c,
+        b"CONNECT a.example:443 HTTP/1.1\r\nHost: a.example:443\r\n\r\n",
+    );
+    c.responder()
+        .send_head(200, &[], BodyLength::Streamed)
+        .unwrap();
+    assert_eq!(take_output(&mut c), "HTTP/1.1 200 OK\r\n\r\n");
+    assert_eq!(c.responder().send_end(&[]), Ok(()));
+    assert_eq!(c.output(), b"");
+    assert_eq!(c.phase(), Phase::Switched);
+}

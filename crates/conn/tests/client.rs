@@ -259,3 +259,28 @@ fn pipeline_depth_is_bounded() {
         Err(LocalError::PipelineFull.into())
     );
 }
+
+#[test]
+fn send_end_after_a_switch_is_a_no_op() {
+    let mut c = ClientConn::new(Config::DEFAULT);
+    c.send_request(
+        b"CONNECT",
+        b"a.example:443",
+        &[(b"Host", b"a.example:443")],
+        BodyLength::Empty,
+    )
+    .unwrap();
+    out(&mut c);
+    c.recv(b"HTTP/1.1 200 Connection Established\r\n\r\n\x16\x03");
+    assert!(matches!(c.poll_event(), Ok(ClientEvent::Response(_))));
+    assert!(matches!(
+        c.poll_event(),
+        Ok(ClientEvent::Switched(b"\x16\x03"))
+    ));
+    assert_eq!(c.send_end(&[]), Ok(()));
+    assert_eq!(
+        c.send_end(&[(b"X", b"1")]),
+        Err(LocalError::WrongState.into())
+    );
+    assert_eq!(c.output(), b"");
+}

@@ -103,6 +103,8 @@ fn upgrade_hands_over_the_stream_and_buffered_bytes() {
             &[(b"Upgrade", b"echo"), (b"Connection", b"Upgrade")],
             BodyLength::Empty,
         )?;
+        // Ending what was started is a no-op after a 101 (conn's rule).
+        ex.send_end(&[])?;
         let mut up = ex.upgrade()?;
         let mut buf = [0u8; 1024];
         loop {
@@ -142,7 +144,8 @@ fn connect_tunnels_with_the_buffered_bytes() {
         if ex.method() != http_net::head::Method::Connect {
             return plain(ex);
         }
-        ex.send_head(200, &[], BodyLength::Empty)?;
+        ex.send_head(200, &[], BodyLength::Streamed)?;
+        ex.send_end(&[])?; // a no-op after a 2xx to CONNECT
         let mut up = ex.upgrade()?;
         let mut buf = [0u8; 64];
         let n = up.read(&mut buf)?;

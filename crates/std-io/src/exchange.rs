@@ -233,11 +233,9 @@ impl<'a> Exchange<'a> {
     }
 
     /// Ends the response, with trailers if it is chunked.
-    /// (A no-op after a `101` or a `2xx` to `CONNECT`, which have no body.)
+    /// (A no-op after a `101` or a `2xx` to `CONNECT`, which have no body:
+    /// `conn` treats it so.)
     pub fn send_end(&mut self, trailers: &[FieldPair<'_>]) -> Result<(), Error> {
-        if self.st.finished && self.conn.phase() == Phase::Switched {
-            return Ok(());
-        }
         self.conn.responder().send_end(trailers)?;
         self.st.finished = true;
         Ok(())

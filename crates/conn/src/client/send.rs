@@ -98,11 +98,16 @@ impl ClientConn {
     }
 
     /// Ends the current request, with trailers if it is chunked. A no-op
-    /// without trailers when no request body is in progress. Ending a
-    /// `Content-Length` body early is refused and the connection closes.
+    /// without trailers when no request body is in progress, and after the
+    /// connection switched protocols (a 101 or a 2xx to CONNECT); trailers
+    /// then are [`LocalError::WrongState`]. Ending a `Content-Length` body
+    /// early is refused and the connection closes.
     pub fn send_end(&mut self, trailers: &[FieldPair<'_>]) -> Result<(), Error> {
         match self.write {
             WriteState::Idle if trailers.is_empty() => Ok(()),
+            WriteState::Closed if trailers.is_empty() && self.read.kind() == CRead::Switched => {
+                Ok(())
+            }
             WriteState::Body(enc) => match enc.end(&mut self.out, trailers) {
                 Ok(()) => {
                     self.move_write(CWriteEv::End, WriteState::Idle);

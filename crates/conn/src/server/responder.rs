@@ -157,11 +157,14 @@ impl Responder<'_> {
 
     /// Ends the current response, with trailers if it is chunked (trailers
     /// are dropped for a close-delimited or bodiless response). A no-op
-    /// without trailers when the response is already complete. Ending a
-    /// `Content-Length` body early is refused and the connection closes.
+    /// without trailers when the response is already complete, which
+    /// includes a `101` or a 2xx to CONNECT (they have no body: the
+    /// connection is handed over when they are queued); trailers then are
+    /// [`LocalError::WrongState`]. Ending a `Content-Length` body early is
+    /// refused and the connection closes.
     pub fn send_end(&mut self, trailers: &[FieldPair<'_>]) -> Result<(), Error> {
         match self.ex.write {
-            WriteState::Done if trailers.is_empty() => Ok(()),
+            WriteState::Done | WriteState::Switched if trailers.is_empty() => Ok(()),
             WriteState::Body(enc) => match enc.end(self.out, trailers) {
                 Ok(()) => {
                     self.ex.must_close |= enc == Encoder::Close;
