@@ -107,7 +107,7 @@ impl Section {
                 Stage::LineStart => {
                     // Common lines in a tight loop; the general path below
                     // takes whatever line stops it.
-                    while self.common_line(buf, fields, cap, rules) {}
+                    self.common_lines(buf, fields, cap, rules);
                     let Some(&b) = buf.get(self.pos) else {
                         return Ok(None);
                     };
@@ -226,68 +226,78 @@ impl Section {
         }
     }
 
-    /// The one-pass path for the common field line, complete in `buf`:
-    /// `token ":" OWS value CR LF` with nothing to report. It stores the
-    /// line and returns `true`; on anything else (an error, an obs-fold, the
-    /// end of the head, an incomplete line, a Host line) it changes nothing
-    /// and returns `false`, and the general path takes the line from its
-    /// start. So the two paths cannot disagree on an error.
+    /// The one-pass path for common field lines, complete in `buf`:
+    /// `token ":" OWS value CR LF` with nothing to report, line after line.
+    /// Each such line is stored; at the first other line (an error, an
+    /// obs-fold, the end of the head, an incomplete line, a Host line it
+    /// cannot accept) it stops with the state at that line's start, and the
+    /// general path takes the line from there. So the two paths cannot
+    /// disagree on an error. Progress is kept in locals and written back
+    /// once.
     #[inline(always)]
-    fn common_line(&mut self, buf: &[u8], fields: &mut [Field], cap: usize, rules: Rules) -> bool {
-        let start = self.pos;
-        let Some(line) = buf.get(start..) else {
-            return false;
-        };
-        let n = token_run(line);
-        if n == 0 || line.get(n) != Some(&b':') || self.count >= cap {
-            return false;
-        }
-        let mut v = n + 1;
-        while let Some(b' ' | b'\t') = line.get(v) {
-            v += 1;
-        }
-        let m = field_value_run(line.get(v..).unwrap_or(&[]));
-        let cr = v + m;
-        if line.get(cr..cr + 2) != Some(b"\r\n".as_slice()) {
-            // Counted: a failed attempt is work too (at most once a line).
-            self.work.add(cr + 1);
-            return false;
-        }
-        let mut end = cr;
-        while end > v && matches!(line.get(end - 1), Some(b' ' | b'\t')) {
-            end -= 1;
-        }
-        let name = line.get(..n).unwrap_or(&[]);
-        let kind = classify(name);
-        if rules.host
-            && kind == Known::Host
-            && (!self.facts.host.is_empty()
-                || !valid_host_port(line.get(v..end).unwrap_or(&[]), false))
-        {
-            return false;
-        }
-        let value = if end > v {
-            self.vstart = start + v;
-            self.vend = start + end;
-            Span::new(start + v, start + end)
-        } else {
-            self.vstart = UNSET;
-            Span::new(start + cr, start + cr)
-        };
-        if let Some(slot) = fields.get_mut(self.count) {
-            *slot = Field {
-                name: Span::new(start, start + n),
-                value,
+    fn common_lines(&mut self, buf: &[u8], fields: &mut [Field], cap: usize, rules: Rules) {
+        let mut pos = self.pos;
+        let mut count = self.count;
+        // The last stored line: start, name length, value bounds, kind.
+        let mut last: Option<(usize, usize, usize, usize, Known)> = None;
+        while let Some(line) = buf.get(pos..) {
+            let n = token_run(line);
+            let Some((&b':', after)) = line.get(n..).and_then(<[u8]>::split_first) else {
+                break;
             };
+            if n == 0 || count >= cap {
+                break;
+            }
+            let mut rest = after;
+            while let Some((&(b' ' | b'\t'), r)) = rest.split_first() {
+                rest = r;
+            }
+            let m = field_value_run(rest);
+            let (Some(mut value), Some(b"\r\n")) = (rest.get(..m), rest.get(m..m + 2)) else {
+                // Counted: a failed attempt is work too (at most once a line).
+                self.work.add(line.len() - rest.len() + m + 1);
+                break;
+            };
+            while let Some((&(b' ' | b'\t'), r)) = value.split_last() {
+                value = r;
+            }
+            // Offsets in `line`: value from `v` to `end`, CR at `cr`.
+            let v = line.len() - rest.len();
+            let end = v + value.len();
+            let cr = v + m;
+            let kind = classify(line.get(..n).unwrap_or(&[]));
+            if rules.host
+                && kind == Known::Host
+                && (!self.facts.host.is_empty() || !valid_host_port(value, false))
+            {
+                break;
+            }
+            let span = if end > v {
+                Span::ordered(pos + v, pos + end)
+            } else {
+                Span::ordered(pos + cr, pos + cr)
+            };
+            if let Some(slot) = fields.get_mut(count) {
+                *slot = Field {
+                    name: Span::ordered(pos, pos + n),
+                    value: span,
+                };
+            }
+            self.facts.record(kind, count, value);
+            count += 1;
+            last = Some((pos, n, v, end, kind));
+            self.work.add(cr + 2 + (cr - end));
+            pos += cr + 2;
         }
-        self.facts.record(kind, self.count, value.get(buf));
-        self.count += 1;
-        self.kind = kind;
-        self.line = start;
-        self.name_end = start + n;
-        self.pos = start + cr + 2;
-        self.work.add(cr + 2 + (cr - end));
-        true
+        if let Some((start, n, v, end, kind)) = last {
+            self.vstart = if end > v { start + v } else { UNSET };
+            self.vend = start + end;
+            self.kind = kind;
+            self.line = start;
+            self.name_end = start + n;
+            self.count = count;
+            self.pos = pos;
+        }
     }
 
     /// Moves the value bounds over `seg`, value bytes starting at `start`:

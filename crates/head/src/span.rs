@@ -24,6 +24,16 @@ impl Span {
         }
     }
 
+    /// A span from `start` to `end`, which the caller knows are in order
+    /// (no clamp).
+    #[inline(always)]
+    pub(crate) const fn ordered(start: usize, end: usize) -> Span {
+        Span {
+            start: start as u32,
+            end: end as u32,
+        }
+    }
+
     /// The first offset.
     pub const fn start(self) -> usize {
         self.start as usize
