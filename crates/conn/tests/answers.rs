@@ -481,3 +481,75 @@ fn send_end_after_a_switch_is_a_no_op() {
     assert_eq!(c.output(), b"");
     assert_eq!(c.phase(), Phase::Switched);
 }
+
+#[test]
+fn time_out_mid_head_queues_408_and_drains() {
+    let mut c = conn();
+    c.set_date(DATE);
+    // Part of a head, then the adapter's head deadline expires.
+    assert_eq!(
+        read_request(&mut c, b"GET /slow HTTP/1.1\r\nHo"),
+        [Got::NeedInput]
+    );
+    assert_eq!(c.phase(), Phase::Head);
+    c.time_out().unwrap();
+    assert_eq!(c.phase(), Phase::Draining);
+    assert!(c.should_close());
+    let out = take_output(&mut c);
+    assert!(out.starts_with("HTTP/1.1 408 Request Timeout\r\n"), "{out}");
+    assert!(out.contains("\r\nConnection: close\r\n"), "{out}");
+    assert!(
+        out.contains("\r\nDate: Sun, 06 Nov 1994 08:49:37 GMT\r\n"),
+        "{out}"
+    );
+    let body = &out[out.find("\r\n\r\n").unwrap() + 4..];
+    assert!(
+        out.contains(&format!("\r\nContent-Length: {}\r\n", body.len())),
+        "{out}"
+    );
+    assert!(matches!(c.poll_event(), Ok(ServerEvent::Closed)));
+    assert!(c.spare_mut().is_empty(), "nothing more is read");
+    // Once only.
+    assert_eq!(c.time_out(), Err(LocalError::WrongState));
+    assert_eq!(c.output(), b"");
+}
+
+#[test]
+fn reject_only_before_a_final_head() {
+    // Between requests, and while the request waits for its answer (even
+    // after a 100 Continue).
+    let mut c = conn();
+    assert_eq!(c.reject(399), Err(LocalError::InvalidStatus));
+    assert_eq!(c.reject(600), Err(LocalError::InvalidStatus));
+    c.reject(503).unwrap();
+    assert!(take_output(&mut c).starts_with("HTTP/1.1 503 Service Unavailable\r\n"));
+    let mut c = conn();
+    read_request(
+        &mut c,
+        b"POST / HTTP/1.1\r\nHost: a\r\nExpect: 100-continue\r\nContent-Length: 5\r\n\r\n",
+    );
+    c.responder().send_continue().unwrap();
+    c.time_out().unwrap();
+    let out = take_output(&mut c);
+    assert!(
+        out.starts_with("HTTP/1.1 100 Continue\r\n\r\nHTTP/1.1 408 Request Timeout\r\n"),
+        "{out}"
+    );
+    assert_eq!(c.phase(), Phase::Draining);
+    // Not once a final head went out: nothing is queued.
+    let mut c = conn();
+    read_request(&mut c, b"GET / HTTP/1.1\r\nHost: a\r\n\r\n");
+    c.responder()
+        .send_head(200, &[], BodyLength::Known(10))
+        .unwrap();
+    let before = c.output().len();
+    assert_eq!(c.reject(500), Err(LocalError::WrongState));
+    assert_eq!(c.output().len(), before);
+    // Nor after the response completed (the next request has not started).
+    let mut c = conn();
+    read_request(&mut c, b"GET / HTTP/1.1\r\nHost: a\r\n\r\n");
+    c.responder()
+        .send_head(204, &[], BodyLength::Empty)
+        .unwrap();
+    assert_eq!(c.time_out(), Err(LocalError::WrongState));
+}

@@ -7,7 +7,7 @@ use std::sync::atomic::Ordering;
 use std::time::Instant;
 
 use http_net_conn::Version;
-use http_net_conn::{BodyLength, Error as ConnError, Phase, ServerConn, ServerEvent};
+use http_net_conn::{Error as ConnError, Phase, ServerConn, ServerEvent};
 
 use crate::date::now_secs;
 use crate::error::{Error, Stage};
@@ -23,8 +23,6 @@ enum End {
     Close,
     /// Half-close, drain the peer's input for a bounded time, close.
     Linger,
-    /// The head deadline passed: `408`, then linger.
-    RequestTimeout,
 }
 
 /// Serves one connection until it ends.
@@ -53,29 +51,31 @@ pub(crate) fn run<S: Transport>(
     match end {
         End::Close => {}
         End::Linger => wire::linger(stream, settings.drain_time, settings.drain_bytes),
-        End::RequestTimeout => {
-            let mut msg = [0u8; 128];
-            let n = timeout_response(&shared.date.get(now_secs()), &mut msg);
-            if stream.write_all(&msg[..n]).is_ok() {
-                wire::linger(stream, settings.drain_time, settings.drain_bytes);
-            }
-        }
     }
 }
 
-/// `408` written by the adapter itself (the connection is mid-head).
-fn timeout_response(date: &[u8; 29], out: &mut [u8; 128]) -> usize {
-    let parts: [&[u8]; 3] = [
-        b"HTTP/1.1 408 Request Timeout\r\nDate: ",
-        date,
-        b"\r\nContent-Length: 0\r\nConnection: close\r\n\r\n",
-    ];
-    let mut n = 0;
-    for p in parts {
-        out[n..n + p.len()].copy_from_slice(p);
-        n += p.len();
+/// Sends what the connection queued (an error response), then lingers.
+fn send_and_linger(stream: &mut dyn Transport, conn: &mut ServerConn) -> End {
+    if wire::flush(stream, conn).is_ok() {
+        End::Linger
+    } else {
+        End::Close
     }
-    n
+}
+
+/// The head deadline passed mid-head: the connection queues `408` with
+/// `Connection: close` (and `Date`, `Server`), then we send it and linger.
+fn head_timed_out(
+    stream: &mut dyn Transport,
+    conn: &mut ServerConn,
+    shared: &Shared,
+    last_date: &mut u64,
+) -> End {
+    refresh_date(conn, shared, last_date);
+    match conn.time_out() {
+        Ok(()) => send_and_linger(stream, conn),
+        Err(_) => End::Close,
+    }
 }
 
 #[allow(clippy::too_many_arguments)]
@@ -137,7 +137,7 @@ fn serve(
                         let d = *head_deadline.get_or_insert(now + settings.head_timeout);
                         let left = d.saturating_duration_since(now);
                         if left.is_zero() {
-                            return End::RequestTimeout;
+                            return head_timed_out(stream, conn, shared, &mut last_date);
                         }
                         (left, Stage::Head)
                     }
@@ -165,7 +165,9 @@ fn serve(
                     }
                     Ok(Filled::Eof) => eof = true,
                     Ok(Filled::Full) => return End::Close,
-                    Err(Error::Timeout(Stage::Head)) => return End::RequestTimeout,
+                    Err(Error::Timeout(Stage::Head)) => {
+                        return head_timed_out(stream, conn, shared, &mut last_date)
+                    }
                     Err(_) => return End::Close,
                 }
             }
@@ -177,19 +179,11 @@ fn serve(
             }
             Ok(ServerEvent::Switched(_)) => return End::Close,
             Ok(ServerEvent::Closed) => {
-                return if wire::flush(stream, conn).is_ok() {
-                    End::Linger
-                } else {
-                    End::Close
-                };
+                return send_and_linger(stream, conn);
             }
             Err(ConnError::Remote(_)) => {
                 // The error response is queued: send it, then half-close and drain.
-                return if wire::flush(stream, conn).is_ok() {
-                    End::Linger
-                } else {
-                    End::Close
-                };
+                return send_and_linger(stream, conn);
             }
             Err(ConnError::Local(_)) => return End::Close,
         }
@@ -217,11 +211,7 @@ fn after_handler(
     }
     if st.failed {
         // A malformed body: the connection queued its error response.
-        return Some(if wire::flush(stream, conn).is_ok() {
-            End::Linger
-        } else {
-            End::Close
-        });
+        return Some(send_and_linger(stream, conn));
     }
     let ok = matches!(outcome, Some(Ok(())));
     if !st.started {
@@ -229,21 +219,12 @@ fn after_handler(
             return None;
         }
         // No answer (an error, a panic, or none given): 408 if the body timed
-        // out, 500 otherwise; then close.
+        // out, 500 otherwise, queued by the connection; then close.
         let status = if st.timed_out { 408 } else { 500 };
-        conn.close_after_response();
-        let sent = conn
-            .responder()
-            .send_head(status, &[], BodyLength::Empty)
-            .and_then(|()| conn.responder().send_end(&[]));
-        if sent.is_err() {
+        if conn.reject(status).is_err() {
             return Some(End::Close);
         }
-        return Some(if wire::flush(stream, conn).is_ok() {
-            End::Linger
-        } else {
-            End::Close
-        });
+        return Some(send_and_linger(stream, conn));
     }
     if !st.finished {
         // A response cut short: the peer sees it truncated when we close.
@@ -251,26 +232,7 @@ fn after_handler(
         return Some(End::Close);
     }
     if !ok {
-        return Some(if wire::flush(stream, conn).is_ok() {
-            End::Linger
-        } else {
-            End::Close
-        });
+        return Some(send_and_linger(stream, conn));
     }
     None
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn timeout_response_bytes() {
-        let mut out = [0u8; 128];
-        let n = timeout_response(b"Sun, 06 Nov 1994 08:49:37 GMT", &mut out);
-        assert_eq!(
-            &out[..n],
-            &b"HTTP/1.1 408 Request Timeout\r\nDate: Sun, 06 Nov 1994 08:49:37 GMT\r\nContent-Length: 0\r\nConnection: close\r\n\r\n"[..]
-        );
-    }
 }

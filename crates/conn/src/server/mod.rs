@@ -17,9 +17,9 @@ use crate::inbuf::{Held, InBuf};
 use crate::state::{SRead, SReadEv, SWrite, SWriteEv};
 use crate::validate::trim_ows;
 use crate::writer::Output;
-use crate::{Config, Error, RemoteError, COPY_LIMIT};
+use crate::{Config, Error, LocalError, RemoteError, COPY_LIMIT};
 use exchange::{Decoder, Exchange, ReadState, ReqInfo, WriteState};
-use reject::queue_error_response;
+use reject::{queue_error, queue_error_response};
 
 pub use responder::Responder;
 pub use view::{Phase, RequestView, ServerEvent, Trailers};
@@ -462,6 +462,45 @@ impl ServerConn {
         self.ex.close();
         self.ex.failed = true;
         Error::Remote(e)
+    }
+
+    /// Answers with an error status of the caller's choosing (400..=599),
+    /// written by the connection like its own error responses: a short text
+    /// body naming the status, `Date` (and `Server`) when set, and
+    /// `Connection: close`; then the connection reads nothing more and is
+    /// [`Phase::Draining`] (send the output, half-close, drain, close), and
+    /// [`poll_event`](ServerConn::poll_event) yields
+    /// [`ServerEvent::Closed`].
+    ///
+    /// For what the adapter decides rather than the bytes: a head deadline
+    /// that expired mid-head ([`time_out`](ServerConn::time_out)), a body
+    /// read that timed out, a handler that failed before answering. Allowed
+    /// only while no final response head has been queued for the current
+    /// request (an informational one may have been; between requests and
+    /// mid-head too); otherwise [`LocalError::WrongState`] and nothing is
+    /// queued: the answer already started cannot be replaced, so close
+    /// instead.
+    pub fn reject(&mut self, status: u16) -> Result<(), LocalError> {
+        if !(400..=599).contains(&status) {
+            return Err(LocalError::InvalidStatus);
+        }
+        let open = !self.ex.failed
+            && !matches!(self.ex.read.kind(), SRead::Closed | SRead::Switched)
+            && matches!(self.ex.write.kind(), SWrite::Idle | SWrite::Waiting);
+        if !open {
+            return Err(LocalError::WrongState);
+        }
+        queue_error(&mut self.out, status, None, self.ex.date.as_ref());
+        self.ex.close();
+        self.ex.failed = true;
+        Ok(())
+    }
+
+    /// `408 Request Timeout` through [`reject`](ServerConn::reject): what an
+    /// adapter sends when the head deadline expires with part of a head
+    /// received (SPEC §3), or a body read times out before any answer.
+    pub fn time_out(&mut self) -> Result<(), LocalError> {
+        self.reject(408)
     }
 
     /// The current request, from its head until the response is complete.

@@ -10,18 +10,26 @@ use crate::RemoteError;
 /// Queues the error response of a peer error: its status, a short text body,
 /// `Connection: close` (RFC 9112 §9.6).
 pub(super) fn queue_error_response(out: &mut Output, e: RemoteError, date: Option<&[u8; 29]>) {
-    let status = e.status();
+    queue_error(out, e.status(), Some(&e), date);
+}
+
+/// Queues an error response with `status` (400..=599): a short text body
+/// naming the status (and `detail`, when given), `Connection: close`.
+pub(super) fn queue_error(
+    out: &mut Output,
+    status: u16,
+    detail: Option<&dyn fmt::Display>,
+    date: Option<&[u8; 29]>,
+) {
     let mut text = Text {
         buf: [0; 256],
         len: 0,
     };
-    let _ = writeln!(
-        text,
-        "{} {}: {}",
-        status,
-        reason(status).unwrap_or("Error"),
-        e
-    );
+    let reason = reason(status).unwrap_or("Error");
+    let _ = match detail {
+        Some(d) => writeln!(text, "{status} {reason}: {d}"),
+        None => writeln!(text, "{status} {reason}"),
+    };
     let buf = out.buf();
     write_status_line(buf, status, None);
     buf.extend_from_slice(b"Content-Type: text/plain; charset=utf-8\r\n");
