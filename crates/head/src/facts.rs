@@ -152,21 +152,53 @@ pub(crate) enum Known {
 }
 
 /// One recorded name: its first and last letters (lowercase), its bytes
-/// (lowercase) and its kind, at the index of its length.
+/// (lowercase) as little-endian words with the case bit of each letter
+/// (`fold`), and its kind, at the index of its length. The words are the
+/// first and last eight bytes and bytes 8 to 16 (names of 8 bytes or more),
+/// or the first and last four (names of 4 to 7 bytes), so that a compare is
+/// two or three word tests: `(word | fold) == lower` admits exactly a letter
+/// and its uppercase in each letter lane, and only the byte itself elsewhere.
 #[derive(Clone, Copy)]
 struct Entry {
     first: u8,
     last: u8,
-    name: &'static [u8],
+    head: u64,
+    head_fold: u64,
+    mid: u64,
+    mid_fold: u64,
+    tail: u64,
+    tail_fold: u64,
     kind: Known,
 }
 
 const NONE: Entry = Entry {
     first: 0,
     last: 0,
-    name: b"",
+    head: 0,
+    head_fold: 0,
+    mid: 0,
+    mid_fold: 0,
+    tail: 0,
+    tail_fold: 0,
     kind: Known::Other,
 };
+
+/// `name[at..at + len]` (lowercase) as a little-endian word, and the case
+/// bits of its letters.
+const fn word_of(name: &[u8], at: usize, len: usize) -> (u64, u64) {
+    let mut w = 0u64;
+    let mut fold = 0u64;
+    let mut i = 0;
+    while i < len && at + i < name.len() {
+        let b = name[at + i];
+        w |= (b as u64) << (8 * i);
+        if b.is_ascii_lowercase() {
+            fold |= 0x20 << (8 * i);
+        }
+        i += 1;
+    }
+    (w, fold)
+}
 
 /// The recorded names by length (names of 31 bytes or more share the last
 /// slot, which is empty). A name byte is never 0, so an empty slot never
@@ -184,10 +216,20 @@ const BY_LENGTH: [Entry; 32] = {
     let mut i = 0;
     while i < names.len() {
         let (name, kind) = names[i];
-        t[name.len()] = Entry {
+        let n = name.len();
+        let w = if n >= 8 { 8 } else { 4 };
+        let (head, head_fold) = word_of(name, 0, w);
+        let (mid, mid_fold) = word_of(name, 8, 8);
+        let (tail, tail_fold) = word_of(name, n - w, w);
+        t[n] = Entry {
             first: name[0],
-            last: name[name.len() - 1],
-            name,
+            last: name[n - 1],
+            head,
+            head_fold,
+            mid,
+            mid_fold,
+            tail,
+            tail_fold,
             kind,
         };
         i += 1;
@@ -198,14 +240,33 @@ const BY_LENGTH: [Entry; 32] = {
 /// Classifies a field name (ASCII case-insensitive, RFC 9110 §5.1). One
 /// table slot by length, then the first and last letters rule out nearly
 /// every other name (`Sec-Fetch-Mode` against `content-length`) before the
-/// full compare.
+/// full compare, which is two or three word tests.
 #[inline(always)]
 pub(crate) fn classify(name: &[u8]) -> Known {
-    let e = BY_LENGTH[name.len().min(31)];
+    let e = &BY_LENGTH[name.len().min(31)];
     let (Some(&f), Some(&l)) = (name.first(), name.last()) else {
         return Known::Other;
     };
-    if (f | 0x20) == e.first && (l | 0x20) == e.last && name.eq_ignore_ascii_case(e.name) {
+    if (f | 0x20) != e.first || (l | 0x20) != e.last {
+        return Known::Other;
+    }
+    let same = if let (Some(h), Some(t)) = (name.first_chunk::<8>(), name.last_chunk::<8>()) {
+        let h = u64::from_le_bytes(*h);
+        let t = u64::from_le_bytes(*t);
+        let m = match name.get(8..).and_then(<[u8]>::first_chunk::<8>) {
+            Some(m) => u64::from_le_bytes(*m),
+            None => e.mid,
+        };
+        ((h | e.head_fold) ^ e.head) | ((t | e.tail_fold) ^ e.tail) | ((m | e.mid_fold) ^ e.mid)
+            == 0
+    } else if let (Some(h), Some(t)) = (name.first_chunk::<4>(), name.last_chunk::<4>()) {
+        let h = u64::from(u32::from_le_bytes(*h));
+        let t = u64::from(u32::from_le_bytes(*t));
+        ((h | e.head_fold) ^ e.head) | ((t | e.tail_fold) ^ e.tail) == 0
+    } else {
+        false
+    };
+    if same {
         e.kind
     } else {
         Known::Other
@@ -298,6 +359,30 @@ mod tests {
         assert_eq!(classify(b"Expect"), Known::Expect);
         assert_eq!(classify(b"abcdef"), Known::Other);
         assert_eq!(classify(&[b'a'; 40]), Known::Other);
+        // Every byte of the word compares counts, in each of the three words,
+        // and only a letter's case is folded.
+        assert_eq!(classify(b"TRANSFER-ENCODING"), Known::TransferEncoding);
+        assert_eq!(classify(b"transfer-enc0ding"), Known::Other);
+        assert_eq!(classify(b"transfer_encoding"), Known::Other);
+        assert_eq!(classify(b"tRansfer-encoding"), Known::TransferEncoding);
+        assert_eq!(classify(b"trAnsfer-encoding"), Known::TransferEncoding);
+        assert_eq!(classify(b"transfer-encodinG"), Known::TransferEncoding);
+        assert_eq!(classify(b"transfeR\rencoding"), Known::Other);
+        assert_eq!(classify(b"content\rlength"), Known::Other);
+        assert_eq!(classify(b"content-lengtH"), Known::ContentLength);
+        assert_eq!(classify(b"contenT-length"), Known::ContentLength);
+        assert_eq!(classify(b"conte.t-length"), Known::Other);
+        assert_eq!(classify(b"h\x0fst"), Known::Other);
+        assert_eq!(classify(b"hOsT"), Known::Host);
+        assert_eq!(classify(b"h_st"), Known::Other);
+        assert_eq!(classify(b"Expecs"), Known::Other);
+        assert_eq!(classify(b"eXPECT"), Known::Expect);
+        assert_eq!(classify(b"upGrade"), Known::Upgrade);
+        assert_eq!(classify(b"up-rade"), Known::Other);
+        assert_eq!(classify(b"connectiOn"), Known::Connection);
+        assert_eq!(classify(b"connect1on"), Known::Other);
+        assert_eq!(classify(b""), Known::Other);
+        assert_eq!(classify(b"h"), Known::Other);
     }
 
     #[test]
@@ -321,7 +406,11 @@ mod tests {
         ] {
             let mut c = ConnectionOptions::default();
             c.add_tokens(v);
-            assert_eq!((c.close(), c.keep_alive(), c.upgrade()), (close, keep, up), "{v:?}");
+            assert_eq!(
+                (c.close(), c.keep_alive(), c.upgrade()),
+                (close, keep, up),
+                "{v:?}"
+            );
         }
     }
 }
