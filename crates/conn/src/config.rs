@@ -1,3 +1,6 @@
+use crate::validate::is_field_value;
+use crate::LocalError;
+
 /// Configuration of a connection: the head and body limits and the bounds the
 /// connection itself enforces. A `Copy` struct with `const fn` setters.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -8,6 +11,7 @@ pub struct Config {
     drain_limit: u64,
     output_high_water: u32,
     read_chunk: u32,
+    server_name: Option<&'static [u8]>,
 }
 
 impl Config {
@@ -23,6 +27,7 @@ impl Config {
         drain_limit: 1024 * 1024,
         output_high_water: 64 * 1024,
         read_chunk: 16 * 1024,
+        server_name: None,
     };
 
     /// The head limits.
@@ -48,6 +53,41 @@ impl Config {
     /// Room in the input buffer beyond a whole head.
     pub const fn read_chunk(self) -> usize {
         self.read_chunk as usize
+    }
+    /// The `Server` value written in every response head a server
+    /// connection produces (none by default).
+    pub const fn server_name(self) -> Option<&'static [u8]> {
+        self.server_name
+    }
+    /// Sets the `Server` field (RFC 9110 §10.2.4) that a server connection
+    /// writes in every final response head it produces: the caller's answers
+    /// (unless their fields carry a `Server` of their own) and the
+    /// connection's own error responses (400, 408, 413, 414, 417, 431, 501,
+    /// 505, and those of [`ServerConn::reject`](crate::ServerConn::reject)).
+    /// Informational (1xx) responses do not carry it. The value is validated
+    /// here, once: not empty, no CTL (HTAB allowed), no DEL, no surrounding
+    /// whitespace, so no response can be split through it.
+    ///
+    /// ```
+    /// use http_net_conn::{Config, LocalError};
+    /// let config = Config::DEFAULT.with_server_name(b"http-net").unwrap();
+    /// assert_eq!(config.server_name(), Some(&b"http-net"[..]));
+    /// assert_eq!(
+    ///     Config::DEFAULT.with_server_name(b"x\r\nSet-Cookie: a=b"),
+    ///     Err(LocalError::InvalidFieldValue)
+    /// );
+    /// ```
+    pub fn with_server_name(mut self, name: &'static [u8]) -> Result<Config, LocalError> {
+        if name.is_empty() || !is_field_value(name) {
+            return Err(LocalError::InvalidFieldValue);
+        }
+        self.server_name = Some(name);
+        Ok(self)
+    }
+    /// Writes no `Server` field (the default).
+    pub const fn without_server_name(mut self) -> Config {
+        self.server_name = None;
+        self
     }
     /// Sets the head limits.
     pub const fn with_head_limits(mut self, limits: http_net_head::Limits) -> Config {

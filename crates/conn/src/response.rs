@@ -7,7 +7,8 @@ use crate::{FieldPair, LocalError};
 
 /// A response head built once, validated once, and reused across requests
 /// (the fastest way to answer). The connection adds `Content-Length`,
-/// `Connection` and `Date` when it sends it.
+/// `Connection`, `Date` and `Server` (when set: [`ServerConn::set_date`](crate::ServerConn::set_date),
+/// [`Config::with_server_name`](crate::Config::with_server_name)) when it sends it.
 ///
 /// A whole exchange answered with a prebuilt response:
 ///

@@ -122,6 +122,8 @@ pub(crate) struct CallerFields {
     pub te_chunked: bool,
     /// A `Date` field.
     pub date: bool,
+    /// A `Server` field.
+    pub server: bool,
     /// `Connection` lists `close`.
     pub close: bool,
     /// `Connection` lists `keep-alive`.
@@ -183,6 +185,7 @@ pub(crate) fn check_field(
             facts.host = facts.host.saturating_add(1);
             facts.bad_host |= !crate::validate::is_host(value);
         }
+        6 if name.eq_ignore_ascii_case(b"server") => facts.server = true,
         7 if name.eq_ignore_ascii_case(b"upgrade") => facts.upgrade = true,
         10 if name.eq_ignore_ascii_case(b"connection") => {
             facts.close |= list_has(value, b"close");
@@ -206,6 +209,16 @@ pub(crate) fn check_field(
         _ => {}
     }
     Ok(())
+}
+
+/// Appends `Server: name\r\n` (a name validated by
+/// [`Config::with_server_name`](crate::Config::with_server_name)).
+pub(crate) fn write_server(out: &mut Vec<u8>, name: Option<&[u8]>) {
+    if let Some(name) = name {
+        out.extend_from_slice(b"Server: ");
+        out.extend_from_slice(name);
+        out.extend_from_slice(b"\r\n");
+    }
 }
 
 /// Appends `Content-Length: n\r\n`.

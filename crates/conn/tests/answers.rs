@@ -553,3 +553,70 @@ fn reject_only_before_a_final_head() {
         .unwrap();
     assert_eq!(c.time_out(), Err(LocalError::WrongState));
 }
+
+#[test]
+fn server_name_on_every_response_head_the_connection_writes() {
+    let config = Config::DEFAULT.with_server_name(b"http-net/0.1").unwrap();
+    assert_eq!(
+        Config::DEFAULT.with_server_name(b""),
+        Err(LocalError::InvalidFieldValue)
+    );
+    assert_eq!(
+        Config::DEFAULT.with_server_name(b" x"),
+        Err(LocalError::InvalidFieldValue)
+    );
+    let server = "\r\nServer: http-net/0.1\r\n";
+    // A prebuilt answer, after a 100 Continue (which carries none).
+    let mut c = ServerConn::new(config);
+    c.set_date(DATE);
+    read_request(
+        &mut c,
+        b"POST / HTTP/1.1\r\nHost: a\r\nExpect: 100-continue\r\nContent-Length: 0\r\n\r\n",
+    );
+    c.responder().send_continue().unwrap();
+    let ok = Response::new(200, &[(b"Content-Type", b"text/plain")]).unwrap();
+    c.responder().respond(&ok, b"hi").unwrap();
+    assert_eq!(
+        take_output(&mut c),
+        "HTTP/1.1 100 Continue\r\n\r\nHTTP/1.1 200 OK\r\nContent-Type: text/plain\r\nServer: http-net/0.1\r\nDate: Sun, 06 Nov 1994 08:49:37 GMT\r\nContent-Length: 2\r\n\r\nhi"
+    );
+    // Borrowed fields; a caller's own Server is not doubled.
+    read_request(&mut c, b"GET / HTTP/1.1\r\nHost: a\r\n\r\n");
+    c.responder()
+        .send_head(404, &[], BodyLength::Empty)
+        .unwrap();
+    assert!(take_output(&mut c).contains(server));
+    read_request(&mut c, b"GET / HTTP/1.1\r\nHost: a\r\n\r\n");
+    c.responder()
+        .send_head(200, &[(b"server", b"mine")], BodyLength::Empty)
+        .unwrap();
+    let out = take_output(&mut c);
+    assert!(
+        out.contains("\r\nserver: mine\r\n") && !out.contains(server),
+        "{out}"
+    );
+    // The connection's own error responses.
+    for bad in [
+        &b"GET / HTTP/1.1\r\nHost : a\r\n\r\n"[..],
+        b"GET / HTTP/1.1\r\nHost: a\r\nExpect: teapot\r\n\r\n",
+        b"GET / HTTP/2.0\r\nHost: a\r\n\r\n",
+    ] {
+        let mut c = ServerConn::new(config);
+        c.set_date(DATE);
+        c.recv(bad);
+        assert!(c.poll_event().is_err());
+        let out = take_output(&mut c);
+        assert!(out.contains(server), "{out}");
+        assert!(out.contains("\r\nDate: "), "{out}");
+    }
+    let mut c = ServerConn::new(config);
+    c.recv(b"GET / HT");
+    c.poll_event().unwrap();
+    c.time_out().unwrap();
+    assert!(take_output(&mut c).contains(server));
+    // None by default.
+    let mut c = conn();
+    c.recv(b"GET / HTTP/1.1\r\nHost : a\r\n\r\n");
+    assert!(c.poll_event().is_err());
+    assert!(!take_output(&mut c).contains("Server"));
+}

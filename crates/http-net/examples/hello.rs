@@ -7,7 +7,8 @@
 //! - `GET /` → a small HTML page
 //! - other paths → `404`; methods other than `GET` and `HEAD` on these paths → `405`.
 //!
-//! Every response carries `Server` and `Date`.
+//! Every response carries `Server: http-net` and `Date`, including the error
+//! responses the server writes itself (400, 408, 413, 414, 417, 431, 503...).
 
 use std::io::Write;
 use std::process::exit;
@@ -34,22 +35,16 @@ struct Answers {
 }
 
 fn answers() -> Result<Answers, http_net::conn::LocalError> {
-    let server: (&[u8], &[u8]) = (b"Server", b"http-net");
+    // `Server` and `Date` are written by the connection (the builder's
+    // `server_name`), on these answers and on its own error responses.
     Ok(Answers {
-        plain: Response::new(200, &[server, (b"Content-Type", b"text/plain")])?,
-        json: Response::new(200, &[server, (b"Content-Type", b"application/json")])?,
-        html: Response::new(
-            200,
-            &[server, (b"Content-Type", b"text/html; charset=utf-8")],
-        )?,
-        not_found: Response::new(404, &[server, (b"Content-Type", b"text/plain")])?,
+        plain: Response::new(200, &[(b"Content-Type", b"text/plain")])?,
+        json: Response::new(200, &[(b"Content-Type", b"application/json")])?,
+        html: Response::new(200, &[(b"Content-Type", b"text/html; charset=utf-8")])?,
+        not_found: Response::new(404, &[(b"Content-Type", b"text/plain")])?,
         not_allowed: Response::new(
             405,
-            &[
-                server,
-                (b"Content-Type", b"text/plain"),
-                (b"Allow", b"GET, HEAD"),
-            ],
+            &[(b"Content-Type", b"text/plain"), (b"Allow", b"GET, HEAD")],
         )?,
     })
 }
@@ -87,7 +82,7 @@ fn main() {
             exit(1);
         }
     };
-    let server = match Server::bind(&addr) {
+    let server = match Server::builder().server_name("http-net").bind(&addr) {
         Ok(s) => s,
         Err(e) => {
             eprintln!("hello: cannot listen on {addr}: {e}");

@@ -66,6 +66,26 @@ fn curl_against_hello() {
             "{text}"
         );
     }
+    // A 405 carries them too, and so does the 400 the connection writes
+    // itself for a malformed request (raw socket: curl will not send one).
+    let (code, out, err) = curl(&["-i", "-X", "POST", &format!("{base}/plaintext")]);
+    assert_eq!(code, Some(0), "{err}");
+    let text = String::from_utf8_lossy(&out).to_ascii_lowercase();
+    assert!(text.starts_with("http/1.1 405 "), "{text}");
+    assert!(text.contains("\r\nserver: http-net\r\n"), "{text}");
+    assert!(text.contains("\r\ndate: "), "{text}");
+    for bad in [
+        &b"GET / HTTP/1.1\r\nHost : a\r\n\r\n"[..],
+        b"GET /a b HTTP/1.1\r\nHost: a\r\n\r\n",
+    ] {
+        let mut s = connect(addr);
+        s.write_all(bad).unwrap();
+        let text = String::from_utf8_lossy(&read_to_close(&mut s)).into_owned();
+        assert!(text.starts_with("HTTP/1.1 400 "), "{text}");
+        assert!(text.contains("\r\nServer: http-net\r\n"), "{text}");
+        assert!(text.contains("\r\nDate: "), "{text}");
+        assert!(text.contains("\r\nConnection: close\r\n"), "{text}");
+    }
     for (method, path, status) in [
         ("GET", "/nope", "404"),
         ("POST", "/plaintext", "405"),

@@ -55,6 +55,9 @@ pub(crate) struct Settings {
     pub(crate) keep_idle_threads: Duration,
     pub(crate) shutdown_timeout: Duration,
     pub(crate) wipe: bool,
+    /// Set by [`ServerBuilder::server_name`]; applied to `conn` when the
+    /// server is made (so that `conn_config` may come before or after it).
+    pub(crate) server_name: Option<&'static [u8]>,
 }
 
 impl Settings {
@@ -72,6 +75,7 @@ impl Settings {
         keep_idle_threads: Duration::from_secs(60),
         shutdown_timeout: Duration::from_secs(30),
         wipe: false,
+        server_name: None,
     };
 }
 
@@ -174,6 +178,33 @@ impl ServerBuilder {
         self.s.shutdown_timeout = t;
         self
     }
+    /// The `Server` field written in every response (default: none): the
+    /// handler's answers (unless their fields carry a `Server` of their
+    /// own), the error responses the connection writes itself (400, 408,
+    /// 413, 414, 417, 431, 500, 501, 505) and the `503` beyond the
+    /// connection limit. Validated here, once (see
+    /// [`Config::with_server_name`]).
+    ///
+    /// # Panics
+    ///
+    /// If `name` is empty, or holds a control byte or surrounding whitespace
+    /// (it could split a response). [`Config::with_server_name`] with
+    /// [`conn_config`](ServerBuilder::conn_config) is the fallible way.
+    ///
+    /// ```
+    /// let server = http_net_std::Server::builder()
+    ///     .server_name("http-net")
+    ///     .bind("127.0.0.1:0")
+    ///     .unwrap();
+    /// # let _ = server;
+    /// ```
+    pub fn server_name(mut self, name: &'static str) -> Self {
+        if let Err(e) = Config::DEFAULT.with_server_name(name.as_bytes()) {
+            panic!("invalid server name {name:?}: {e}");
+        }
+        self.s.server_name = Some(name.as_bytes());
+        self
+    }
     /// Zero consumed input and sent output of every connection.
     pub fn wipe_buffers(mut self, wipe: bool) -> Self {
         self.s.wipe = wipe;
@@ -186,9 +217,16 @@ impl ServerBuilder {
     /// Serves connections from a listener of your own (e.g. one that hands
     /// out TLS streams).
     pub fn listener<L: Listener>(self, listener: L) -> Server<L> {
+        let mut settings = self.s;
+        if let Some(name) = settings.server_name {
+            // Validated by `server_name`.
+            if let Ok(conn) = settings.conn.with_server_name(name) {
+                settings.conn = conn;
+            }
+        }
         Server {
             listener,
-            settings: self.s,
+            settings,
             shared: Arc::new(Shared::new()),
         }
     }
@@ -266,7 +304,7 @@ impl<L: Listener> Server<L> {
         thread::Builder::new()
             .name("http-net-reject".into())
             .stack_size(64 * 1024)
-            .spawn(move || reject_loop(reject_rx, &rshared))?;
+            .spawn(move || reject_loop(reject_rx, &rshared, settings.conn.server_name()))?;
         let work: Work<(L::Stream, Option<SocketAddr>)> = {
             let shared = Arc::clone(&shared);
             Arc::new(move |(stream, peer)| {
@@ -443,18 +481,51 @@ impl Shared {
 
 /// Answers connections over the limit with `503` and closes them, one at a
 /// time, each bounded to a fraction of a second.
-fn reject_loop<S: Transport>(rx: Receiver<S>, shared: &Shared) {
+fn reject_loop<S: Transport>(rx: Receiver<S>, shared: &Shared, server: Option<&[u8]>) {
+    let mut msg = Vec::new();
     for mut stream in rx {
-        let date = shared.date.get(now_secs());
         let _ = stream.set_write_timeout(Some(Duration::from_millis(200)));
-        let head: &[u8] = b"HTTP/1.1 503 Service Unavailable\r\nDate: ";
-        let tail: &[u8] = b"\r\nRetry-After: 1\r\nContent-Length: 0\r\nConnection: close\r\n\r\n";
-        let mut msg = Vec::with_capacity(head.len() + 29 + tail.len());
-        msg.extend_from_slice(head);
-        msg.extend_from_slice(&date);
-        msg.extend_from_slice(tail);
+        busy_response(&mut msg, &shared.date.get(now_secs()), server);
         if stream.write_all(&msg).is_ok() {
             wire::linger(&mut stream, Duration::from_millis(250), 64 * 1024);
         }
+    }
+}
+
+/// The `503` beyond the connection limit (no `ServerConn` is made for it).
+fn busy_response(msg: &mut Vec<u8>, date: &[u8; 29], server: Option<&[u8]>) {
+    msg.clear();
+    msg.extend_from_slice(b"HTTP/1.1 503 Service Unavailable\r\n");
+    if let Some(name) = server {
+        msg.extend_from_slice(b"Server: ");
+        msg.extend_from_slice(name);
+        msg.extend_from_slice(b"\r\n");
+    }
+    msg.extend_from_slice(b"Date: ");
+    msg.extend_from_slice(date);
+    msg.extend_from_slice(b"\r\nRetry-After: 1\r\nContent-Length: 0\r\nConnection: close\r\n\r\n");
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn busy_response_bytes() {
+        let date = b"Sun, 06 Nov 1994 08:49:37 GMT";
+        let mut msg = Vec::new();
+        busy_response(&mut msg, date, Some(b"http-net"));
+        assert_eq!(
+            msg,
+            b"HTTP/1.1 503 Service Unavailable\r\nServer: http-net\r\nDate: Sun, 06 Nov 1994 08:49:37 GMT\r\nRetry-After: 1\r\nContent-Length: 0\r\nConnection: close\r\n\r\n"
+        );
+        busy_response(&mut msg, date, None);
+        assert!(msg.starts_with(b"HTTP/1.1 503 Service Unavailable\r\nDate: "));
+    }
+
+    #[test]
+    #[should_panic(expected = "invalid server name")]
+    fn server_name_is_validated_once() {
+        let _ = ServerBuilder::default().server_name("a\r\nSet-Cookie: x=y");
     }
 }

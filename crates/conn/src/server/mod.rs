@@ -457,7 +457,8 @@ impl ServerConn {
     /// then read and send nothing more.
     fn fail(&mut self, e: RemoteError) -> Error {
         if matches!(self.ex.write.kind(), SWrite::Idle | SWrite::Waiting) {
-            queue_error_response(&mut self.out, e, self.ex.date.as_ref());
+            let server = self.ex.config.server_name();
+            queue_error_response(&mut self.out, e, self.ex.date.as_ref(), server);
         }
         self.ex.close();
         self.ex.failed = true;
@@ -490,7 +491,8 @@ impl ServerConn {
         if !open {
             return Err(LocalError::WrongState);
         }
-        queue_error(&mut self.out, status, None, self.ex.date.as_ref());
+        let server = self.ex.config.server_name();
+        queue_error(&mut self.out, status, None, self.ex.date.as_ref(), server);
         self.ex.close();
         self.ex.failed = true;
         Ok(())

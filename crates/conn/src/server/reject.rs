@@ -4,13 +4,18 @@
 use core::fmt::{self, Write as _};
 
 use crate::status::{reason, write_status_line};
-use crate::writer::{write_content_length, Output};
+use crate::writer::{write_content_length, write_server, Output};
 use crate::RemoteError;
 
 /// Queues the error response of a peer error: its status, a short text body,
 /// `Connection: close` (RFC 9112 §9.6).
-pub(super) fn queue_error_response(out: &mut Output, e: RemoteError, date: Option<&[u8; 29]>) {
-    queue_error(out, e.status(), Some(&e), date);
+pub(super) fn queue_error_response(
+    out: &mut Output,
+    e: RemoteError,
+    date: Option<&[u8; 29]>,
+    server: Option<&[u8]>,
+) {
+    queue_error(out, e.status(), Some(&e), date, server);
 }
 
 /// Queues an error response with `status` (400..=599): a short text body
@@ -20,6 +25,7 @@ pub(super) fn queue_error(
     status: u16,
     detail: Option<&dyn fmt::Display>,
     date: Option<&[u8; 29]>,
+    server: Option<&[u8]>,
 ) {
     let mut text = Text {
         buf: [0; 256],
@@ -35,6 +41,7 @@ pub(super) fn queue_error(
     buf.extend_from_slice(b"Content-Type: text/plain; charset=utf-8\r\n");
     write_content_length(buf, text.len as u64);
     buf.extend_from_slice(b"Connection: close\r\n");
+    write_server(buf, server);
     if let Some(date) = date {
         buf.extend_from_slice(b"Date: ");
         buf.extend_from_slice(date);

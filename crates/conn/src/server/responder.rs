@@ -8,7 +8,9 @@ use http_net_head::{Method, Version};
 use super::exchange::{Decoder, Exchange, ReadState, WriteState};
 use crate::state::SWriteEv;
 use crate::status::write_status_line;
-use crate::writer::{write_content_length, write_fields, CallerFields, Encoder, Output};
+use crate::writer::{
+    write_content_length, write_fields, write_server, CallerFields, Encoder, Output,
+};
 use crate::{BodyLength, Error, FieldPair, LocalError, Placement, Response};
 
 /// The answering half of a server connection, usable while the request is
@@ -217,7 +219,11 @@ impl Responder<'_> {
         };
         let http10 = req.version == Version::Http10;
         let date = self.ex.date;
+        let server = self.ex.config.server_name();
         let buf = self.out.buf();
+        if !caller.server {
+            write_server(buf, server);
+        }
         if let (Some(date), false) = (date, caller.date) {
             buf.extend_from_slice(b"Date: ");
             buf.extend_from_slice(&date);
