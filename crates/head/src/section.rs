@@ -248,23 +248,25 @@ impl Section {
             if n == 0 || count >= cap {
                 break;
             }
-            let mut rest = after;
-            while let Some((&(b' ' | b'\t'), r)) = rest.split_first() {
-                rest = r;
-            }
-            let m = field_value_run(rest);
-            let (Some(mut value), Some(b"\r\n")) = (rest.get(..m), rest.get(m..m + 2)) else {
+            // The value run from just after the colon (OWS is in the class),
+            // then OWS trimmed off both ends of it.
+            let m = field_value_run(after);
+            let (Some(raw), Some(b"\r\n")) = (after.get(..m), after.get(m..m + 2)) else {
                 // Counted: a failed attempt is work too (at most once a line).
-                self.work.add(line.len() - rest.len() + m + 1);
+                self.work.add(n + 1 + m + 1);
                 break;
             };
-            while let Some((&(b' ' | b'\t'), r)) = value.split_last() {
+            let mut value = raw;
+            while let [b' ' | b'\t', r @ ..] = value {
                 value = r;
             }
             // Offsets in `line`: value from `v` to `end`, CR at `cr`.
-            let v = line.len() - rest.len();
+            let v = n + 1 + (m - value.len());
+            while let [r @ .., b' ' | b'\t'] = value {
+                value = r;
+            }
             let end = v + value.len();
-            let cr = v + m;
+            let cr = n + 1 + m;
             let kind = classify(line.get(..n).unwrap_or(&[]));
             if rules.host
                 && kind == Known::Host
