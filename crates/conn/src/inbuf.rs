@@ -104,6 +104,18 @@ impl InBuf {
         true
     }
 
+    /// Forgets every byte (zeroed first when wiping), keeping the
+    /// allocation and the wipe setting: as [`new`](InBuf::new) left it.
+    pub(crate) fn reset(&mut self) {
+        if self.wipe {
+            self.buf[..self.filled].fill(0);
+        }
+        self.pos = 0;
+        self.filled = 0;
+        self.eof = false;
+        self.wiped_to = 0;
+    }
+
     /// Free room at the end.
     pub(crate) fn spare(&mut self) -> &mut [u8] {
         &mut self.buf[self.filled..]

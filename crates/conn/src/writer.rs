@@ -40,6 +40,18 @@ impl Output {
         self.wipe = wipe;
     }
 
+    /// Forgets every queued byte (zeroed first when wiping), keeping the
+    /// allocation (and whatever it grew to) and the wipe setting.
+    pub(crate) fn reset(&mut self) {
+        if self.wipe {
+            self.buf.fill(0);
+        }
+        self.buf.clear();
+        self.sent = 0;
+        self.barrier = None;
+        self.crlf_due = false;
+    }
+
     /// The bytes to send now (up to a barrier).
     pub(crate) fn pending(&self) -> &[u8] {
         let end = self.barrier.unwrap_or(self.buf.len());

@@ -6,7 +6,8 @@ use std::alloc::{GlobalAlloc, Layout, System};
 use std::cell::Cell;
 
 use http_net_conn::{
-    BodyLength, ClientConn, ClientEvent, Config, Placement, Response, ServerConn, ServerEvent,
+    BodyLength, ClientConn, ClientEvent, Config, Phase, Placement, Response, ServerConn,
+    ServerEvent,
 };
 
 thread_local! {
@@ -217,4 +218,87 @@ fn client_exchanges_allocate_nothing() {
             0
         );
     }
+}
+
+#[test]
+fn reset_serves_the_next_connection_without_allocating() {
+    // A pool thread keeps one connection and resets it per accepted peer;
+    // whatever the last peer left (an error mid-head, a request half read,
+    // an answer half sent), the next one is served as by a new connection.
+    let ok = Response::new(200, &FIVE).unwrap();
+    let mut answer = |c: &mut ServerConn| {
+        c.responder().respond(&ok, b"hello").unwrap();
+    };
+    let mut conn = ServerConn::new(Config::DEFAULT);
+    conn.set_wipe(true);
+    let leftovers: [&dyn Fn(&mut ServerConn); 4] = [
+        &|c| {
+            c.recv(b"GET / HTTP/1.1\r\nHost : a\r\n\r\n");
+            assert!(c.poll_event().is_err());
+        },
+        &|c| {
+            c.recv(b"POST / HTTP/1.1\r\nHost: a\r\nContent-Length: 10\r\n\r\nabc");
+            assert!(matches!(c.poll_event(), Ok(ServerEvent::Request(_))));
+        },
+        &|c| {
+            c.recv(b"GET / HTTP/1.1\r\nHost: a\r\n\r\nGET /next HTTP/1.1\r\nHo");
+            assert!(matches!(c.poll_event(), Ok(ServerEvent::Request(_))));
+            let mut r = c.responder();
+            r.send_head(200, &[], BodyLength::Streamed).unwrap();
+            r.send_data(&[b'x'; 9000]).unwrap();
+        },
+        &|c| {
+            c.recv(b"GET / HT");
+            assert!(matches!(c.poll_event(), Ok(ServerEvent::NeedInput)));
+            c.time_out().unwrap();
+        },
+    ];
+    let mut next = |conn: &mut ServerConn, leftover: &dyn Fn(&mut ServerConn)| {
+        leftover(conn);
+        conn.reset();
+        assert_eq!(conn.phase(), Phase::Idle);
+        assert_eq!(conn.output(), b"");
+        assert_eq!(conn.output_queued(), 0);
+        assert!(!conn.should_close());
+        assert!(conn.request().is_none());
+        serve_one(conn, GET, &mut answer);
+    };
+    for _ in 0..4 {
+        for leftover in leftovers {
+            next(&mut conn, leftover);
+        }
+    }
+    assert_eq!(
+        allocations(|| {
+            for _ in 0..250 {
+                for leftover in leftovers {
+                    next(&mut conn, leftover);
+                }
+            }
+        }),
+        0
+    );
+    // What `new` would allocate instead, per connection.
+    assert!(allocations(|| drop(ServerConn::new(Config::DEFAULT))) >= 4);
+}
+
+#[test]
+fn client_reset_allocates_nothing() {
+    let response = b"HTTP/1.1 200 OK\r\nContent-Length: 3\r\n\r\nabc";
+    let mut conn = ClientConn::new(Config::DEFAULT);
+    let next = |conn: &mut ClientConn| {
+        // A request left outstanding, a stray response byte.
+        conn.send_request(b"GET", b"/", &[(b"Host", b"a")], BodyLength::Empty)
+            .unwrap();
+        conn.recv(b"HTTP/1.1 2");
+        conn.reset();
+        assert_eq!(conn.outstanding(), 0);
+        assert_eq!(conn.output(), b"");
+        assert!(matches!(conn.poll_event(), Ok(ClientEvent::Idle)));
+        fetch_one(conn, response, false);
+    };
+    for _ in 0..16 {
+        next(&mut conn);
+    }
+    assert_eq!(allocations(|| (0..1000).for_each(|_| next(&mut conn))), 0);
 }

@@ -4,6 +4,7 @@
 use std::net::SocketAddr;
 use std::panic::{catch_unwind, AssertUnwindSafe};
 use std::sync::atomic::Ordering;
+use std::sync::Arc;
 use std::time::Instant;
 
 use http_net_conn::Version;
@@ -25,15 +26,27 @@ enum End {
     Linger,
 }
 
-/// Serves one connection until it ends.
+/// What a pool thread keeps from one connection to the next, so that a new
+/// connection on a warm thread allocates nothing: its `ServerConn` (reset per
+/// connection, buffers kept) and its slot in the shutdown registry.
+#[derive(Default)]
+pub(crate) struct Warm {
+    conn: Option<ServerConn>,
+    slot: Option<Arc<Slot>>,
+}
+
+/// Serves one connection until it ends, with what the pool thread kept
+/// (`warm`).
 pub(crate) fn run<S: Transport>(
     mut stream: S,
     peer: Option<SocketAddr>,
     settings: &Settings,
     shared: &Shared,
     handler: &dyn Handler,
+    warm: &mut Warm,
 ) {
-    let slot = shared.register(stream.interrupter());
+    let Warm { conn, slot } = warm;
+    let slot = shared.register(stream.interrupter(), slot);
     let stream: &mut dyn Transport = &mut stream;
     if stream
         .set_write_timeout(Some(settings.write_timeout))
@@ -41,12 +54,18 @@ pub(crate) fn run<S: Transport>(
     {
         return;
     }
-    let mut conn = ServerConn::new(settings.conn);
-    if settings.wipe {
-        conn.set_wipe(true);
-    }
+    // The pool thread's connection from its last peer, reset (its buffers
+    // kept), or a new one on a new thread.
+    let conn = match conn {
+        Some(conn) => {
+            conn.reset();
+            conn
+        }
+        None => conn.insert(ServerConn::new(settings.conn)),
+    };
+    conn.set_wipe(settings.wipe);
     let mut st = Cycle::new(settings.body_timeout, peer);
-    let end = serve(stream, &mut conn, &mut st, settings, shared, &slot, handler);
+    let end = serve(stream, conn, &mut st, settings, shared, &slot, handler);
     drop(slot);
     match end {
         End::Close => {}

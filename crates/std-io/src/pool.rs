@@ -4,6 +4,11 @@
 //! for as long as it is open; the bound on busy threads is the server's
 //! connection limit. A finished thread waits for the next job for
 //! `keep_idle`, then exits.
+//!
+//! Each thread owns a state `S` (made with `S::default()` when the thread
+//! starts) that every job it runs gets: the server keeps the thread's
+//! `ServerConn` there, so a new connection on a warm thread reuses the
+//! buffers of the last one (`ServerConn::reset`) instead of allocating.
 
 use std::collections::VecDeque;
 use std::io;
@@ -11,8 +16,8 @@ use std::sync::{Arc, Condvar, Mutex, MutexGuard};
 use std::thread;
 use std::time::{Duration, Instant};
 
-/// Runs one job (a connection) on a pool thread.
-pub(crate) type Work<J> = Arc<dyn Fn(J) + Send + Sync>;
+/// Runs one job (a connection) on a pool thread, with the thread's state.
+pub(crate) type Work<J, S> = Arc<dyn Fn(J, &mut S) + Send + Sync>;
 
 struct State<J> {
     queue: VecDeque<J>,
@@ -25,7 +30,7 @@ struct State<J> {
     closing: bool,
 }
 
-struct Shared<J> {
+struct Shared<J, S> {
     state: Mutex<State<J>>,
     /// Signalled when a job is queued or the pool closes.
     work: Condvar,
@@ -34,13 +39,13 @@ struct Shared<J> {
     max: usize,
     stack_size: usize,
     keep_idle: Duration,
-    run: Work<J>,
+    run: Work<J, S>,
 }
 
 /// The pool. Dropping it does not stop the threads: call
 /// [`Pool::close`] and [`Pool::wait_threads`].
-pub(crate) struct Pool<J: Send + 'static> {
-    shared: Arc<Shared<J>>,
+pub(crate) struct Pool<J: Send + 'static, S: Default + 'static = ()> {
+    shared: Arc<Shared<J, S>>,
 }
 
 fn lock<T>(m: &Mutex<T>) -> MutexGuard<'_, T> {
@@ -50,8 +55,13 @@ fn lock<T>(m: &Mutex<T>) -> MutexGuard<'_, T> {
     }
 }
 
-impl<J: Send + 'static> Pool<J> {
-    pub(crate) fn new(max: usize, stack_size: usize, keep_idle: Duration, run: Work<J>) -> Pool<J> {
+impl<J: Send + 'static, S: Default + 'static> Pool<J, S> {
+    pub(crate) fn new(
+        max: usize,
+        stack_size: usize,
+        keep_idle: Duration,
+        run: Work<J, S>,
+    ) -> Pool<J, S> {
         Pool {
             shared: Arc::new(Shared {
                 state: Mutex::new(State {
@@ -172,9 +182,9 @@ impl<J: Send + 'static> Pool<J> {
 
 /// Marks the job finished if it panicked (the normal path does it together
 /// with going idle, so that a finished thread is never counted as neither).
-struct Finish<'a, J>(&'a Shared<J>, bool);
+struct Finish<'a, J, S>(&'a Shared<J, S>, bool);
 
-impl<J> Drop for Finish<'_, J> {
+impl<J, S> Drop for Finish<'_, J, S> {
     fn drop(&mut self) {
         if self.1 {
             lock(&self.0.state).busy -= 1;
@@ -184,23 +194,24 @@ impl<J> Drop for Finish<'_, J> {
 }
 
 /// Decrements the thread count when the thread exits, even by a panic.
-struct Exit<'a, J>(&'a Shared<J>);
+struct Exit<'a, J, S>(&'a Shared<J, S>);
 
-impl<J> Drop for Exit<'_, J> {
+impl<J, S> Drop for Exit<'_, J, S> {
     fn drop(&mut self) {
         lock(&self.0.state).threads -= 1;
         self.0.done.notify_all();
     }
 }
 
-fn worker<J>(sh: Arc<Shared<J>>, first: Option<J>) {
+fn worker<J, S: Default>(sh: Arc<Shared<J, S>>, first: Option<J>) {
     let _exit = Exit(&sh);
+    let mut state = S::default();
     let mut job = first;
     loop {
         let finished = job.is_some();
         if let Some(j) = job.take() {
             let mut f = Finish(&sh, true);
-            (sh.run)(j);
+            (sh.run)(j, &mut state);
             f.1 = false;
         }
         let mut st = lock(&sh.state);
@@ -259,7 +270,7 @@ mod tests {
             3,
             64 * 1024,
             Duration::from_secs(5),
-            Arc::new(move |_: u32| {
+            Arc::new(move |_: u32, _: &mut ()| {
                 ran2.fetch_add(1, Ordering::SeqCst);
                 let _ = lock(&rx).recv_timeout(Duration::from_secs(10));
             }),
@@ -295,7 +306,7 @@ mod tests {
             4,
             64 * 1024,
             Duration::from_millis(20),
-            Arc::new(|_: ()| {}),
+            Arc::new(|_: (), _: &mut ()| {}),
         );
         pool.submit(()).unwrap();
         assert!(pool.wait_threads(deadline()));
@@ -308,7 +319,7 @@ mod tests {
             1,
             64 * 1024,
             Duration::from_secs(5),
-            Arc::new(|n: u8| {
+            Arc::new(|n: u8, _: &mut ()| {
                 if n == 0 {
                     panic!("job panicked on purpose");
                 }
@@ -319,6 +330,28 @@ mod tests {
         assert!(pool.wait_threads(deadline()));
         pool.submit(1).unwrap();
         assert!(pool.wait_idle(deadline()));
+        pool.close();
+        assert!(pool.wait_threads(deadline()));
+    }
+
+    #[test]
+    fn each_thread_keeps_its_state_across_jobs() {
+        let seen = Arc::new(Mutex::new(Vec::new()));
+        let seen2 = Arc::clone(&seen);
+        let pool = Pool::new(
+            1,
+            64 * 1024,
+            Duration::from_secs(5),
+            Arc::new(move |_: (), runs: &mut u32| {
+                *runs += 1;
+                lock(&seen2).push(*runs);
+            }),
+        );
+        for _ in 0..3 {
+            pool.submit(()).unwrap();
+            assert!(pool.wait_idle(deadline()));
+        }
+        assert_eq!(*lock(&seen), [1, 2, 3], "one thread, its state reused");
         pool.close();
         assert!(pool.wait_threads(deadline()));
     }

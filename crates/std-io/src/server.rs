@@ -305,10 +305,13 @@ impl<L: Listener> Server<L> {
             .name("http-net-reject".into())
             .stack_size(64 * 1024)
             .spawn(move || reject_loop(reject_rx, &rshared, settings.conn.server_name()))?;
-        let work: Work<(L::Stream, Option<SocketAddr>)> = {
+        // Each pool thread keeps the `ServerConn` and the registry slot of its
+        // last connection and reuses them for the next one: no allocation per
+        // accepted connection.
+        let work: Work<(L::Stream, Option<SocketAddr>), connection::Warm> = {
             let shared = Arc::clone(&shared);
-            Arc::new(move |(stream, peer)| {
-                connection::run(stream, peer, &settings, &shared, &*handler);
+            Arc::new(move |(stream, peer), warm: &mut connection::Warm| {
+                connection::run(stream, peer, &settings, &shared, &*handler, warm);
             })
         };
         let pool = Pool::new(
@@ -412,11 +415,13 @@ pub(crate) struct Slot {
     interrupter: Option<Interrupter>,
 }
 
-/// Removes the slot from the registry when the connection ends.
+/// Removes the slot from the registry when the connection ends, and gives
+/// it back to the pool thread (`home`) for its next connection.
 pub(crate) struct SlotGuard<'a> {
     shared: &'a Shared,
     id: u64,
     slot: Arc<Slot>,
+    home: &'a mut Option<Arc<Slot>>,
 }
 
 impl std::ops::Deref for SlotGuard<'_> {
@@ -429,6 +434,13 @@ impl std::ops::Deref for SlotGuard<'_> {
 impl Drop for SlotGuard<'_> {
     fn drop(&mut self) {
         lock(&self.shared.conns).1.remove(&self.id);
+        // Out of the registry, the slot is ours alone: close the duplicate
+        // descriptor now (the peer must see the connection close), and keep
+        // the allocation for the thread's next connection.
+        if let Some(slot) = Arc::get_mut(&mut self.slot) {
+            slot.interrupter = None;
+            *self.home = Some(Arc::clone(&self.slot));
+        }
     }
 }
 
@@ -450,11 +462,30 @@ impl Shared {
         }
     }
 
-    pub(crate) fn register(&self, interrupter: Option<Interrupter>) -> SlotGuard<'_> {
-        let slot = Arc::new(Slot {
-            idle: AtomicBool::new(false),
-            interrupter,
+    /// Registers a connection, in the slot its pool thread kept from its
+    /// last connection (`home`) when there is one.
+    pub(crate) fn register<'a>(
+        &'a self,
+        interrupter: Option<Interrupter>,
+        home: &'a mut Option<Arc<Slot>>,
+    ) -> SlotGuard<'a> {
+        let mut slot = home.take().unwrap_or_else(|| {
+            Arc::new(Slot {
+                idle: AtomicBool::new(false),
+                interrupter: None,
+            })
         });
+        if Arc::get_mut(&mut slot).is_none() {
+            // Still shared (cannot happen: the guard gives it back alone).
+            slot = Arc::new(Slot {
+                idle: AtomicBool::new(false),
+                interrupter: None,
+            });
+        }
+        if let Some(s) = Arc::get_mut(&mut slot) {
+            s.interrupter = interrupter;
+            *s.idle.get_mut() = false;
+        }
         let mut g = lock(&self.conns);
         let id = g.0;
         g.0 += 1;
@@ -463,6 +494,7 @@ impl Shared {
             shared: self,
             id,
             slot,
+            home,
         }
     }
 

@@ -169,6 +169,26 @@ impl ClientConn {
         &self.config
     }
 
+    /// Returns the connection to the state [`new`](ClientConn::new) leaves
+    /// it in, for a new connection to a server, keeping its buffers (no
+    /// allocation): every byte received or queued and every outstanding
+    /// request is forgotten. The configuration stays.
+    pub fn reset(&mut self) {
+        self.buf.reset();
+        self.parser.reset();
+        self.head = None;
+        self.head_at = 0;
+        self.body = BodyKind::None;
+        self.out.reset();
+        self.read = ReadState::Head;
+        self.chunked = ChunkedDecoder::new(self.config.body_limits(), self.config.head_limits());
+        self.write = WriteState::Idle;
+        self.queue.clear();
+        self.informational = 0;
+        self.must_close = false;
+        self.failed = false;
+    }
+
     /// Bytes waiting to be sent (up to where a body left to the caller goes).
     pub fn output(&self) -> &[u8] {
         self.out.pending()

@@ -127,6 +127,26 @@ impl ServerConn {
         &self.ex.config
     }
 
+    /// Returns the connection to the state [`new`](ServerConn::new) leaves
+    /// it in, for the next peer, keeping its buffers: an adapter that serves
+    /// one connection after another on a thread (a pool) makes one
+    /// `ServerConn` per thread and resets it per accepted connection, which
+    /// allocates nothing (`tests/alloc.rs`). Whatever state the connection
+    /// was in (mid-request, failed, switched, closed), every byte received
+    /// or queued is forgotten (zeroed first with [`set_wipe`](ServerConn::set_wipe)
+    /// on), and so is the date given to [`set_date`](ServerConn::set_date).
+    /// The configuration and the wipe setting stay; the output buffer keeps
+    /// the capacity it grew to.
+    pub fn reset(&mut self) {
+        self.input.buf.reset();
+        self.input.parser.reset();
+        self.input.head = None;
+        self.input.head_at = 0;
+        self.input.body = BodyKind::None;
+        self.ex = Exchange::new(self.ex.config);
+        self.out.reset();
+    }
+
     fn held(&self) -> Held {
         match (&self.input.head, self.ex.req_alive) {
             (Some(h), true) => Some((self.input.head_at, h.len)),

@@ -1,0 +1,121 @@
+//! A new connection on a warm pool thread reuses the `ServerConn` of the
+//! thread's last one (`ServerConn::reset`): accepting and serving it
+//! allocates nothing on that thread. A per-thread counting allocator; the
+//! handler (on the pool thread) publishes the thread's count, and the counts
+//! of two consecutive connections served by the same thread are compared.
+
+use std::alloc::{GlobalAlloc, Layout, System};
+use std::cell::Cell;
+use std::io::{Read, Write};
+use std::net::TcpStream;
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::time::Duration;
+
+use http_net_conn::Response;
+use http_net_std::{Error, Exchange, Server};
+
+thread_local! {
+    static ALLOCS: Cell<u64> = const { Cell::new(0) };
+    static TAG: Cell<u64> = const { Cell::new(0) };
+}
+
+struct Counting;
+
+fn count() {
+    // `try_with`: the allocator may run while the thread-local is torn down.
+    let _ = ALLOCS.try_with(|c| c.set(c.get() + 1));
+}
+
+// SAFETY: every method forwards to `System` with the same arguments, so the
+// `GlobalAlloc` contract is the system allocator's.
+unsafe impl GlobalAlloc for Counting {
+    unsafe fn alloc(&self, layout: Layout) -> *mut u8 {
+        count();
+        // SAFETY: forwarded unchanged.
+        unsafe { System.alloc(layout) }
+    }
+    unsafe fn alloc_zeroed(&self, layout: Layout) -> *mut u8 {
+        count();
+        // SAFETY: forwarded unchanged.
+        unsafe { System.alloc_zeroed(layout) }
+    }
+    unsafe fn realloc(&self, ptr: *mut u8, layout: Layout, new_size: usize) -> *mut u8 {
+        count();
+        // SAFETY: forwarded unchanged.
+        unsafe { System.realloc(ptr, layout, new_size) }
+    }
+    unsafe fn dealloc(&self, ptr: *mut u8, layout: Layout) {
+        // SAFETY: forwarded unchanged.
+        unsafe { System.dealloc(ptr, layout) }
+    }
+}
+
+#[global_allocator]
+static GLOBAL: Counting = Counting;
+
+/// Which pool thread served the last request, and its allocation count then.
+static THREAD: AtomicU64 = AtomicU64::new(0);
+static COUNT: AtomicU64 = AtomicU64::new(0);
+static NEXT_TAG: AtomicU64 = AtomicU64::new(1);
+
+#[test]
+fn a_new_connection_on_a_warm_thread_allocates_nothing() {
+    let hello = Response::new(200, &[(b"Content-Type", b"text/plain")]).unwrap();
+    let server = Server::builder()
+        .server_name("http-net")
+        .bind("127.0.0.1:0")
+        .unwrap();
+    let addr = server.local_addr().unwrap();
+    let stop = server.handle();
+    let serving = std::thread::spawn(move || {
+        server.serve(move |ex: &mut Exchange<'_>| -> Result<(), Error> {
+            let tag = TAG.with(|t| {
+                if t.get() == 0 {
+                    t.set(NEXT_TAG.fetch_add(1, Ordering::SeqCst));
+                }
+                t.get()
+            });
+            COUNT.store(ALLOCS.with(Cell::get), Ordering::SeqCst);
+            THREAD.store(tag, Ordering::SeqCst);
+            ex.respond(&hello, b"Hello, World!")
+        })
+    });
+    // One request per connection; the server closes (Connection: close), and
+    // the client closes too, so the thread ends the connection and goes
+    // back to the pool before the next one (the pause makes that likely;
+    // a connection served by another thread is not compared).
+    let req = b"GET / HTTP/1.1\r\nHost: a\r\nConnection: close\r\n\r\n";
+    let mut last: Option<(u64, u64)> = None;
+    let (mut compared, mut allocs) = (0, Vec::new());
+    for i in 0..60 {
+        let mut s = TcpStream::connect(addr).unwrap();
+        s.set_read_timeout(Some(Duration::from_secs(10))).unwrap();
+        s.write_all(req).unwrap();
+        let mut got = Vec::new();
+        s.read_to_end(&mut got).unwrap();
+        assert!(got.starts_with(b"HTTP/1.1 200 OK\r\n"));
+        assert!(got.ends_with(b"Hello, World!"));
+        drop(s);
+        let now = (THREAD.load(Ordering::SeqCst), COUNT.load(Ordering::SeqCst));
+        if let Some(prev) = last {
+            // The first connections warm the thread up (the HashMap of the
+            // shutdown registry, the thread's ServerConn).
+            if prev.0 == now.0 && i >= 10 {
+                compared += 1;
+                allocs.push(now.1 - prev.1);
+            }
+        }
+        last = Some(now);
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    assert!(
+        compared >= 20,
+        "only {compared} connections on a warm thread"
+    );
+    assert!(
+        allocs.iter().all(|&n| n == 0),
+        "allocations per connection on a warm thread: {allocs:?}"
+    );
+    stop.shutdown();
+    serving.join().unwrap().unwrap();
+}
