@@ -251,7 +251,7 @@ impl Section {
             // The value run from just after the colon (OWS is in the class),
             // then OWS trimmed off both ends of it.
             let m = field_value_run(after);
-            let (Some(raw), Some(b"\r\n")) = (after.get(..m), after.get(m..m + 2)) else {
+            let Some((raw, [b'\r', b'\n', ..])) = after.split_at_checked(m) else {
                 // Counted: a failed attempt is work too (at most once a line).
                 self.work.add(n + 1 + m + 1);
                 break;
