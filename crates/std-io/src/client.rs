@@ -8,7 +8,10 @@ use std::sync::{Arc, Mutex, MutexGuard};
 use std::time::{Duration, Instant};
 
 use http_net_conn::Version;
-use http_net_conn::{BodyLength, ClientConn, ClientEvent, Config, FieldPair, Placement};
+use http_net_conn::{
+    BodyLength, ClientConn, ClientEvent, Config, Error as ConnError, FieldPair, Placement,
+    RemoteError,
+};
 
 use crate::error::{Error, Stage};
 use crate::transport::Transport;
@@ -174,7 +177,9 @@ impl Client {
     /// `POST`, `PUT` and `PATCH`), and reads the response head. An idle
     /// connection to the same host and port is reused when there is one; if
     /// it turns out closed before any response byte, an idempotent request is
-    /// sent again on a new connection.
+    /// sent again, once, on a new connection; if the server had sent bytes on
+    /// it while it was idle (a `408` before closing it, say), it is discarded
+    /// before anything is written and any request goes out on a new one.
     pub fn request(
         &self,
         method: &[u8],
@@ -200,8 +205,11 @@ impl Client {
             method,
             b"GET" | b"HEAD" | b"PUT" | b"DELETE" | b"OPTIONS" | b"TRACE"
         );
+        let mut retried = false;
         loop {
-            let (mut p, reused) = match self.take(&key) {
+            // A retry always goes out on a new connection: once.
+            let pooled = if retried { None } else { self.take(&key) };
+            let (mut p, reused) = match pooled {
                 Some(p) => (p, true),
                 None => (self.connect(&u)?, false),
             };
@@ -221,7 +229,9 @@ impl Client {
                         },
                     })
                 }
-                Err(e) if reused && idempotent && stale(&e) => continue,
+                // A dead pooled connection (or one the server answered
+                // unasked): discard it and retry on a new one.
+                Err(e) if reused && retryable(&e, idempotent) => retried = true,
                 Err(e) => return Err(e),
             }
         }
@@ -311,6 +321,20 @@ impl Client {
             }
         }
     }
+}
+
+/// Whether a request that failed on a reused connection is sent again on a
+/// new one: an idempotent request when the connection turned out closed
+/// before any response byte; any request when the server had sent bytes on
+/// the idle connection (`UnsolicitedResponse`, e.g. a `408` before closing
+/// it, C73): `send_request` refuses before writing anything then, so the
+/// request never left.
+fn retryable(e: &Error, idempotent: bool) -> bool {
+    let unsolicited = matches!(
+        e,
+        Error::Protocol(ConnError::Remote(RemoteError::UnsolicitedResponse))
+    );
+    unsolicited || (idempotent && stale(e))
 }
 
 /// Whether a reused connection failed the way a connection the server had

@@ -182,3 +182,64 @@ fn bad_urls_are_refused_before_connecting() {
         );
     }
 }
+
+#[test]
+fn an_unsolicited_408_on_an_idle_pooled_connection_is_a_dead_connection() {
+    // An origin that answers each connection's one request and then, in
+    // the same write, sends a 408 nobody asked for (what a server does when
+    // it times an idle keep-alive connection out) and keeps the connection
+    // open. The client reads both, ends the response and pools the
+    // connection; the next request on it meets `UnsolicitedResponse` before
+    // anything is written, so it is discarded and the request goes out on
+    // a new connection, idempotent or not (C73).
+    let l = TcpListener::bind("127.0.0.1:0").unwrap();
+    let base = format!("http://{}", l.local_addr().unwrap());
+    let t = thread::spawn(move || {
+        let mut seen = Vec::new();
+        let mut held = Vec::new();
+        for body in ["one", "two", "three"] {
+            let Ok((mut s, _)) = l.accept() else { break };
+            s.set_read_timeout(Some(Duration::from_secs(5))).unwrap();
+            let Some(req) = read_request(&mut s) else {
+                break;
+            };
+            seen.push(req);
+            let reply = format!(
+                "HTTP/1.1 200 OK\r\nContent-Length: {}\r\n\r\n{body}HTTP/1.1 408 Request Timeout\r\nConnection: close\r\nContent-Length: 0\r\n\r\n",
+                body.len()
+            );
+            s.write_all(reply.as_bytes()).unwrap();
+            held.push(s);
+        }
+        seen
+    });
+    let client = Client::new();
+    let mut r = client.get(&format!("{base}/a")).unwrap();
+    assert_eq!(r.read_body(100).unwrap(), b"one");
+    drop(r);
+    let mut r = client.get(&format!("{base}/b")).unwrap();
+    assert_eq!(r.status(), 200);
+    assert_eq!(r.read_body(100).unwrap(), b"two");
+    drop(r);
+    let mut r = client
+        .request(b"POST", &format!("{base}/c"), &[], b"data")
+        .unwrap();
+    assert_eq!(r.read_body(100).unwrap(), b"three");
+    drop(r);
+    let seen = t.join().unwrap();
+    let lines: Vec<String> = seen
+        .iter()
+        .map(|r| {
+            String::from_utf8_lossy(r)
+                .lines()
+                .next()
+                .unwrap_or("")
+                .to_string()
+        })
+        .collect();
+    assert_eq!(
+        lines,
+        ["GET /a HTTP/1.1", "GET /b HTTP/1.1", "POST /c HTTP/1.1"],
+        "each request was sent once, each on a new connection"
+    );
+}
