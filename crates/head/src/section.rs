@@ -238,6 +238,8 @@ impl Section {
     fn common_lines(&mut self, buf: &[u8], fields: &mut [Field], cap: usize, rules: Rules) {
         let mut pos = self.pos;
         let mut count = self.count;
+        // The storage a line may take: one bounds test a line.
+        let fields = fields.get_mut(..cap).unwrap_or(&mut []);
         // The last stored line: start, name length, value bounds, kind.
         let mut last: Option<(usize, usize, usize, usize, Known)> = None;
         while let Some(line) = buf.get(pos..) {
@@ -245,9 +247,9 @@ impl Section {
             let Some((&b':', after)) = line.get(n..).and_then(<[u8]>::split_first) else {
                 break;
             };
-            if n == 0 || count >= cap {
+            let (true, Some(slot)) = (n > 0, fields.get_mut(count)) else {
                 break;
-            }
+            };
             // The value run from just after the colon (OWS is in the class),
             // then OWS trimmed off both ends of it.
             let m = field_value_run(after);
@@ -274,17 +276,12 @@ impl Section {
             {
                 break;
             }
-            let span = if end > v {
-                Span::ordered(pos + v, pos + end)
-            } else {
-                Span::ordered(pos + cr, pos + cr)
+            // An empty value (all OWS, or none) has `v == end == cr`: the
+            // span is the empty one at the CR either way.
+            *slot = Field {
+                name: Span::ordered(pos, pos + n),
+                value: Span::ordered(pos + v, pos + end),
             };
-            if let Some(slot) = fields.get_mut(count) {
-                *slot = Field {
-                    name: Span::ordered(pos, pos + n),
-                    value: span,
-                };
-            }
             self.facts.record(kind, count, value);
             count += 1;
             last = Some((pos, n, v, end, kind));
