@@ -76,11 +76,33 @@ pub fn request<'b>(buf: &'b [u8], storage: &mut Storage<'b>) -> Verdict {
             ))
         }
         Ok(Status::Partial) if buf.len() > MAX_HEAD => Verdict::Reject(431),
-        Ok(Status::Partial) => Verdict::Partial,
+        Ok(Status::Partial) => partial_request(buf),
         Err(httparse::Error::TooManyHeaders) => Verdict::Reject(431),
         Err(httparse::Error::Version) => request_version(buf),
         Err(_) => Verdict::Reject(400),
     }
+}
+
+/// httparse skips any number of empty lines (CR LF or LF) before a request
+/// line and waits for more; http-net allows four CR LF: decide it when
+/// httparse says `Partial` (the rest of the head is checked once complete).
+fn partial_request(buf: &[u8]) -> Verdict {
+    let mut i = 0;
+    let mut lines = 0;
+    loop {
+        match (buf.get(i), buf.get(i + 1)) {
+            (Some(b'\r'), Some(b'\n')) => {
+                lines += 1;
+                i += 2;
+            }
+            (Some(b'\n'), _) => return Verdict::Reject(400),
+            _ => break,
+        }
+        if lines > rules::MAX_LEADING_EMPTY_LINES {
+            return Verdict::Reject(400);
+        }
+    }
+    Verdict::Partial
 }
 
 /// httparse reads only `HTTP/1.0` and `HTTP/1.1`; http-net reads another
