@@ -84,6 +84,23 @@ pub struct RequestParser {
     len: usize,
 }
 
+/// The length of the leading run of target bytes and `%` escapes in `window`,
+/// whose first `n` bytes are target bytes followed by a `%`:
+/// `pct-encoded = "%" HEXDIG HEXDIG` (RFC 3986 §2.1). An escape that is
+/// malformed or cut by the window's end stops the run (the staged path then
+/// reports it, or waits for more bytes).
+#[inline(never)]
+fn escaped_target_run(window: &[u8], mut n: usize) -> usize {
+    while let Some(&[b'%', h, l]) = window.get(n..n + 3) {
+        if !(HEXDIG[h as usize] && HEXDIG[l as usize]) {
+            break;
+        }
+        n += 3;
+        n += target_run(window.get(n..).unwrap_or(&[]));
+    }
+    n
+}
+
 impl RequestParser {
     /// A parser with these limits.
     pub const fn new(limits: Limits) -> RequestParser {
@@ -315,8 +332,9 @@ impl RequestParser {
     }
 
     /// The one-pass path for a common request line complete in `buf`:
-    /// `token SP target SP HTTP/1.x CR LF` with no `%` escape or bracket in
-    /// the target and a target of an accepted form within the limit. It
+    /// `token SP target SP HTTP/1.x CR LF` with no bracket in the target
+    /// (`%` escapes are checked in the same pass) and a target of an accepted
+    /// form within the limit. It
     /// records the line and moves on to the fields (`true`); otherwise it
     /// changes nothing (`false`) and the staged path takes the line from its
     /// start, finding the first error in byte order.
@@ -336,12 +354,23 @@ impl RequestParser {
             t..t.saturating_add(self.limits.max_target_bytes())
                 .min(line.len()),
         );
-        let n = target_run(window.unwrap_or(&[]));
+        let window = window.unwrap_or(&[]);
+        let mut n = target_run(window);
+        if n == 0 || line.get(t + n) != Some(&b' ') {
+            // A `%` escape: checked in the same pass, the run goes on after
+            // it.
+            if n == 0 || window.get(n) != Some(&b'%') {
+                self.work.add(t + n + 1);
+                return false;
+            }
+            n = escaped_target_run(window, n);
+            if line.get(t + n) != Some(&b' ') {
+                self.work.add(t + n + 1);
+                return false;
+            }
+        }
         let v = t + n + 1;
         self.work.add(v);
-        if n == 0 || line.get(t + n) != Some(&b' ') {
-            return false;
-        }
         let Some((version, crlf)) = line.get(v..).and_then(|r| r.split_first_chunk::<8>()) else {
             return false;
         };
