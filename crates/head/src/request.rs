@@ -428,11 +428,21 @@ impl RequestParser {
                     return Ok(true);
                 }
                 // pct-encoded = "%" HEXDIG HEXDIG (RFC 3986 §2.1).
+                // The byte at `limit - 1` is the first one over the limit: a
+                // `%` or an escape's hex digit there makes the target too
+                // long, known when that byte arrives, whatever follows.
                 Some(b'%') => {
+                    if self.pos + 1 >= limit {
+                        return Err(Error::TargetTooLong);
+                    }
                     for i in 1..3 {
                         match buf.get(self.pos + i) {
                             None => return Ok(false),
-                            Some(&h) if HEXDIG[h as usize] => {}
+                            Some(&h) if HEXDIG[h as usize] => {
+                                if self.pos + i + 1 >= limit {
+                                    return Err(Error::TargetTooLong);
+                                }
+                            }
                             Some(_) => return Err(Error::InvalidTargetByte),
                         }
                     }

@@ -40,6 +40,10 @@ fn escapes_within_and_at_the_target_limit() {
         parse_split(l5, b"GET /ab%20 HTTP/1.1\r\nHost: a\r\n\r\n"),
         Err(Error::TargetTooLong)
     );
+    assert_eq!(
+        parse_split(l5, b"GET /abc%2 HTTP/1.1\r\nHost: a\r\n\r\n"),
+        Err(Error::TargetTooLong)
+    );
     let d = Limits::DEFAULT;
     assert_eq!(
         parse_split(
@@ -74,3 +78,47 @@ fn escapes_within_and_at_the_target_limit() {
     );
 }
 
+/// The first byte over the target limit decides, inside an escape too: a `%`
+/// or a hex digit there is `TargetTooLong` as soon as it arrives (whatever
+/// the split), a non-hex byte there `InvalidTargetByte`.
+#[test]
+fn the_limit_inside_an_escape() {
+    let l5 = Limits::DEFAULT.with_max_target_bytes(5);
+    for (head, want) in [
+        (
+            &b"GET /abcd%20 HTTP/1.1\r\nHost: a\r\n\r\n"[..],
+            Error::TargetTooLong,
+        ),
+        (
+            b"GET /abcd%zz HTTP/1.1\r\nHost: a\r\n\r\n",
+            Error::TargetTooLong,
+        ),
+        (
+            b"GET /abc%20 HTTP/1.1\r\nHost: a\r\n\r\n",
+            Error::TargetTooLong,
+        ),
+        (
+            b"GET /abc%2z HTTP/1.1\r\nHost: a\r\n\r\n",
+            Error::TargetTooLong,
+        ),
+        (
+            b"GET /abc%z0 HTTP/1.1\r\nHost: a\r\n\r\n",
+            Error::InvalidTargetByte,
+        ),
+        (
+            b"GET /ab%2z HTTP/1.1\r\nHost: a\r\n\r\n",
+            Error::InvalidTargetByte,
+        ),
+        (
+            b"GET /ab%z0 HTTP/1.1\r\nHost: a\r\n\r\n",
+            Error::InvalidTargetByte,
+        ),
+    ] {
+        assert_eq!(parse_split(l5, head), Err(want), "{head:?}");
+    }
+    // Known at the offending byte: the prefix ending with it is already an
+    // error, not `Partial`.
+    let mut p = RequestParser::new(l5);
+    let mut f = [Field::default(); 4];
+    assert_eq!(p.parse(b"GET /abcd%", &mut f), Err(Error::TargetTooLong));
+}
