@@ -89,12 +89,27 @@ impl Responder<'_> {
             HeadSrc::Prebuilt(response),
             BodyLength::Known(body.len() as u64),
         )?;
-        if !matches!(self.ex.write, WriteState::Body(_)) {
-            return Ok(Placement::Queued); // a switch: no body
+        match self.ex.write {
+            // The common answer: `send_data` then `send_end` on a
+            // `Content-Length` body of exactly this length, without their
+            // dispatch (the same placement, the same end).
+            WriteState::Body(Encoder::Length(n)) if n == body.len() as u64 => {
+                let placement = self.out.place(body);
+                self.ex.answered(SWriteEv::End, WriteState::Done);
+                Ok(placement)
+            }
+            // No body may leave (HEAD, 204, 304): nothing is placed.
+            WriteState::Body(Encoder::Drop(None)) => {
+                self.ex.answered(SWriteEv::End, WriteState::Done);
+                Ok(Placement::Queued)
+            }
+            WriteState::Body(_) => {
+                let placement = self.send_data(body)?;
+                self.send_end(&[])?;
+                Ok(placement)
+            }
+            _ => Ok(Placement::Queued), // a switch: no body
         }
-        let placement = self.send_data(body)?;
-        self.send_end(&[])?;
-        Ok(placement)
     }
 
     /// Answers with a prebuilt response whose body of `len` bytes the caller
