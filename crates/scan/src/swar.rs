@@ -85,7 +85,7 @@ pub fn find_line_end(buf: &[u8]) -> Option<usize> {
 /// The length of the leading run of field-value bytes
 /// ([`FIELD_VALUE`]: HTAB, SP, VCHAR, obs-text): the index of the first
 /// byte that is not one, or `buf.len()`.
-#[inline]
+#[inline(always)]
 pub fn field_value_run(buf: &[u8]) -> usize {
     let mut i = 0;
     loop {
