@@ -55,6 +55,10 @@ impl InBuf {
         self.pos < self.filled
     }
 
+    pub(crate) fn wiping(&self) -> bool {
+        self.wipe
+    }
+
     pub(crate) fn set_wipe(&mut self, wipe: bool) {
         self.wipe = wipe;
         self.wiped_to = self.pos;

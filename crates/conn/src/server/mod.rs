@@ -236,6 +236,11 @@ impl ServerConn {
 
     /// Zeroes consumed input when wiping is on.
     fn wipe(&mut self) {
+        if !self.input.buf.wiping() {
+            // Nothing is zeroed: only forget the released head.
+            self.ex.head_dirty = false;
+            return;
+        }
         if self.ex.head_dirty {
             self.ex.head_dirty = false;
             if let Some(h) = &self.input.head {
