@@ -225,6 +225,7 @@ pub(crate) fn check_field(
 
 /// Appends `Server: name\r\n` (a name validated by
 /// [`Config::with_server_name`](crate::Config::with_server_name)).
+#[inline]
 pub(crate) fn write_server(out: &mut Vec<u8>, name: Option<&[u8]>) {
     if let Some(name) = name {
         out.extend_from_slice(b"Server: ");
