@@ -108,6 +108,12 @@ impl Section {
                     // Common lines in a tight loop; the general path below
                     // takes whatever line stops it.
                     self.common_lines(buf, fields, cap, rules);
+                    // The empty line ending the head, whole: done here
+                    // rather than through `EndCr`.
+                    if let Some(b"\r\n") = buf.get(self.pos..self.pos + 2) {
+                        self.work.add(2);
+                        return Ok(Some(self.pos + 2));
+                    }
                     let Some(&b) = buf.get(self.pos) else {
                         return Ok(None);
                     };
