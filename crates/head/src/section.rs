@@ -246,8 +246,8 @@ impl Section {
         let mut count = self.count;
         // The storage a line may take: one bounds test a line.
         let fields = fields.get_mut(..cap).unwrap_or(&mut []);
-        // The last stored line: start, name length, value bounds, kind.
-        let mut last: Option<(usize, usize, usize, usize, Known)> = None;
+        // The kind of the last line stored; its spans are in its field.
+        let mut last: Option<Known> = None;
         while let Some(line) = buf.get(pos..) {
             let n = token_run(line);
             let Some((&b':', after)) = line.get(n..).and_then(<[u8]>::split_first) else {
@@ -290,18 +290,26 @@ impl Section {
             };
             self.facts.record(kind, count, value);
             count += 1;
-            last = Some((pos, n, v, end, kind));
+            last = Some(kind);
             self.work.add(cr + 2 + (cr - end));
             pos += cr + 2;
         }
-        if let Some((start, n, v, end, kind)) = last {
-            self.vstart = if end > v { start + v } else { UNSET };
-            self.vend = start + end;
+        // What the general path needs of the last line stored, if an
+        // obs-fold continues it, from the field written for it above.
+        if let Some(kind) = last {
             self.kind = kind;
-            self.line = start;
-            self.name_end = start + n;
             self.count = count;
             self.pos = pos;
+            if let Some(f) = count.checked_sub(1).and_then(|i| fields.get(i)) {
+                self.vstart = if f.value.is_empty() {
+                    UNSET
+                } else {
+                    f.value.start()
+                };
+                self.vend = f.value.end();
+                self.line = f.name.start();
+                self.name_end = f.name.end();
+            }
         }
     }
 
