@@ -87,9 +87,13 @@ fn ci() -> Result {
     Ok(())
 }
 
-/// `cargo bench -p http-net-benches`, pinned to the last CPU with taskset
-/// (cargo itself and the build are pinned too: only one core is disturbed).
+/// `cargo bench -p http-net-benches`: built first on every core, then run
+/// pinned to the last CPU with taskset (extra arguments go to criterion).
 fn bench(args: &[String]) -> Result {
+    util::run(
+        "build the benches",
+        &mut cargo(&["bench", "-p", "http-net-benches", "--no-run"]),
+    )?;
     let cpu = util::cpus().saturating_sub(1);
     let mut cmd = if util::have_taskset() {
         let mut c = Command::new("taskset");
