@@ -98,7 +98,11 @@ impl InBuf {
             self.buf.copy_within(src_start..src_start + keep_len, 0);
         }
         let unread = self.filled - self.pos;
-        self.buf.copy_within(self.pos..self.filled, keep_len);
+        // Nothing unread (a body read that ended at the read's end): no
+        // copy call for zero bytes.
+        if unread > 0 {
+            self.buf.copy_within(self.pos..self.filled, keep_len);
+        }
         self.pos = keep_len;
         self.filled = keep_len + unread;
         if self.wipe {
