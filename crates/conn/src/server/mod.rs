@@ -428,6 +428,11 @@ impl ServerConn {
             Ok(None)
         } else if self.input.buf.eof {
             Err(self.fail(RemoteError::UnexpectedEof))
+        } else if !self.input.buf.has_unread() {
+            // Everything read was consumed (a body read that ended at the
+            // read's end): the buffer cannot be stuck, since the held head
+            // is shorter than the buffer.
+            Ok(Some(Ev::NeedInput))
         } else if self.input.buf.is_stuck(self.held()) {
             Err(self.fail(RemoteError::Head(http_net_head::Error::HeadTooLarge)))
         } else {
