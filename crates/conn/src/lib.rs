@@ -18,7 +18,7 @@
 //!    when to close and which timeout applies.
 //!
 //! Both connections are explicit state machines: a read half and a write
-//! half each, every move checked against one table (`docs/arch/conn.md`
+//! half each, every move checked against one table (`docs/ARCHITECTURE.md`
 //! prints them).
 #![no_std]
 #![forbid(unsafe_code)]

@@ -3,7 +3,7 @@
 //! every legal move. A cell that is not listed is a misuse (`WrongState`) or,
 //! for the peer's moves, cannot happen. The connections keep the data that
 //! goes with a state (the body decoder or encoder) in their own enums and
-//! check every move against these tables; `docs/arch/conn.md` prints them.
+//! check every move against these tables; `docs/ARCHITECTURE.md` prints them.
 
 /// Server, read half: what the connection reads next.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -334,7 +334,7 @@ mod tests {
     }
 }
 
-/// The tables rendered as Markdown (`docs/arch/conn.md` holds them; a test
+/// The tables rendered as Markdown (`docs/ARCHITECTURE.md` holds them; a test
 /// checks the two agree).
 #[cfg(test)]
 mod render {
@@ -431,12 +431,12 @@ mod render {
 
     #[test]
     fn the_architecture_doc_shows_these_tables() {
-        let doc = include_str!("../../../docs/arch/conn.md");
+        let doc = include_str!("../../../docs/ARCHITECTURE.md");
         let tables = all();
         for t in &tables {
             assert!(
                 doc.contains(t.as_str()),
-                "docs/arch/conn.md lacks (or has an old copy of):\n{}",
+                "docs/ARCHITECTURE.md lacks (or has an old copy of):\n{}",
                 tables.join("\n@@\n")
             );
         }

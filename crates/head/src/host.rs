@@ -9,7 +9,7 @@
 //! reg-name  = *( unreserved / pct-encoded / sub-delims )
 //! port      = *DIGIT                                  ; RFC 3986 §3.2.3
 //! ```
-//! Stricter than the ABNF, and documented in `docs/arch/head.md`: the host
+//! Stricter than the ABNF, and documented in `docs/ARCHITECTURE.md`: the host
 //! may not be empty (RFC 9110 §4.2.1: an `http` URI with an empty host is
 //! invalid, and every target form http-net accepts names or borrows an
 //! `http`-style authority), and a port, when its colon is present, is one to
