@@ -137,3 +137,8 @@ pub use http_net_scan as scan;
 pub use http_net_std as io;
 
 pub use http_net_std::{get, Client, Error, Exchange, Server};
+
+/// The README's Rust examples, compiled and run as doctests so they stay true.
+#[cfg(doctest)]
+#[doc = include_str!("../../../README.md")]
+pub struct ReadmeDoctests;
