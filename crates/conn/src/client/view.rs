@@ -1,6 +1,7 @@
 use http_net_framing::BodyKind;
 use http_net_head::{Field, ResponseHead, Version};
 
+use crate::server::{field_pairs, find_field};
 use crate::Trailers;
 
 /// An event of a client connection.
@@ -68,16 +69,11 @@ impl<'a> ResponseView<'a> {
     }
     /// The fields as (name, value) bytes, in received order.
     pub fn fields(&self) -> impl Iterator<Item = (&'a [u8], &'a [u8])> + 'a {
-        let buf = self.buf;
-        self.fields
-            .iter()
-            .map(move |f| (f.name.get(buf), f.value.get(buf)))
+        field_pairs(self.buf, self.fields)
     }
     /// The value of the first field named `name` (ASCII case-insensitive).
     pub fn field(&self, name: &[u8]) -> Option<&'a [u8]> {
-        self.fields()
-            .find(|(n, _)| n.eq_ignore_ascii_case(name))
-            .map(|(_, v)| v)
+        find_field(self.buf, self.fields, name)
     }
     /// How the response body is delimited.
     pub fn body_kind(&self) -> BodyKind {

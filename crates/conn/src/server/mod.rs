@@ -22,6 +22,7 @@ use exchange::{Decoder, Exchange, ReadState, ReqInfo, WriteState};
 use reject::{queue_error, queue_error_response};
 
 pub use responder::Responder;
+pub(crate) use view::{field_pairs, find_field};
 pub use view::{Phase, RequestView, ServerEvent, Trailers};
 
 /// The input half: buffer, parser, field storage, and the current head.

@@ -101,16 +101,11 @@ impl<'a> RequestView<'a> {
     }
     /// The fields as (name, value) bytes, in received order.
     pub fn fields(&self) -> impl Iterator<Item = (&'a [u8], &'a [u8])> + 'a {
-        let buf = self.buf;
-        self.fields
-            .iter()
-            .map(move |f| (f.name.get(buf), f.value.get(buf)))
+        field_pairs(self.buf, self.fields)
     }
     /// The value of the first field named `name` (ASCII case-insensitive).
     pub fn field(&self, name: &[u8]) -> Option<&'a [u8]> {
-        self.fields()
-            .find(|(n, _)| n.eq_ignore_ascii_case(name))
-            .map(|(_, v)| v)
+        find_field(self.buf, self.fields, name)
     }
     /// How the request body is delimited.
     pub fn body_kind(&self) -> BodyKind {
@@ -139,9 +134,7 @@ impl<'a> Trailers<'a> {
     }
     /// The value of the first trailer named `name` (ASCII case-insensitive).
     pub fn get(&self, name: &[u8]) -> Option<&'a [u8]> {
-        self.iter()
-            .find(|(n, _)| n.eq_ignore_ascii_case(name))
-            .map(|(_, v)| v)
+        find_field(self.buf, self.fields, name)
     }
     /// How many trailer fields there were.
     pub fn len(&self) -> usize {
@@ -149,13 +142,28 @@ impl<'a> Trailers<'a> {
     }
     /// The trailer fields as (name, value) bytes, in received order.
     pub fn iter(&self) -> impl Iterator<Item = (&'a [u8], &'a [u8])> + 'a {
-        let buf = self.buf;
-        self.fields
-            .iter()
-            .map(move |f| (f.name.get(buf), f.value.get(buf)))
+        field_pairs(self.buf, self.fields)
     }
     /// Whether there were no trailer fields.
     pub fn is_empty(&self) -> bool {
         self.fields.is_empty()
     }
+}
+
+/// The fields as (name, value) bytes, in received order: shared by the
+/// request and response views and the trailers.
+pub(crate) fn field_pairs<'a>(
+    buf: &'a [u8],
+    fields: &'a [Field],
+) -> impl Iterator<Item = (&'a [u8], &'a [u8])> + 'a {
+    fields
+        .iter()
+        .map(move |f| (f.name.get(buf), f.value.get(buf)))
+}
+
+/// The value of the first field named `name` (ASCII case-insensitive).
+pub(crate) fn find_field<'a>(buf: &'a [u8], fields: &'a [Field], name: &[u8]) -> Option<&'a [u8]> {
+    field_pairs(buf, fields)
+        .find(|(n, _)| n.eq_ignore_ascii_case(name))
+        .map(|(_, v)| v)
 }
