@@ -137,9 +137,7 @@ impl InBuf {
     /// Copies what fits of `bytes`.
     #[cfg(test)]
     pub(crate) fn recv(&mut self, bytes: &[u8]) -> usize {
-        let spare = self.spare();
-        let n = spare.len().min(bytes.len());
-        spare[..n].copy_from_slice(&bytes[..n]);
+        let n = copy_what_fits(self.spare(), bytes);
         self.commit(n);
         n
     }
@@ -177,6 +175,13 @@ impl InBuf {
             }
         }
     }
+}
+
+/// Copies as much of `bytes` as fits into `spare`; returns how many.
+pub(crate) fn copy_what_fits(spare: &mut [u8], bytes: &[u8]) -> usize {
+    let n = spare.len().min(bytes.len());
+    spare[..n].copy_from_slice(&bytes[..n]);
+    n
 }
 
 #[cfg(test)]

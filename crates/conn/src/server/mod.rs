@@ -192,9 +192,7 @@ impl ServerConn {
 
     /// Copies as much of `bytes` as fits into the input buffer; returns how many.
     pub fn recv(&mut self, bytes: &[u8]) -> usize {
-        let spare = self.spare_mut();
-        let n = spare.len().min(bytes.len());
-        spare[..n].copy_from_slice(&bytes[..n]);
+        let n = crate::inbuf::copy_what_fits(self.spare_mut(), bytes);
         self.commit(n);
         n
     }
