@@ -11,7 +11,7 @@
 //! the sides of a workload run one after the other, in an order that rotates
 //! each round, for `--rounds` rounds (5 by default). The report gives the
 //! median of the per-round medians, the ratio to http-net, and the SPEC §4
-//! goal of each row, and is written to `docs/perf/compare.md`.
+//! goal of each row, and is written to `docs/PERFORMANCE.md`.
 
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
@@ -403,7 +403,7 @@ pub fn main(args: &[String]) -> Result {
     let report = report(&rows, &samples, rounds, &simd_note, command.trim_end(), cpu);
     println!("{report}");
     if !args.flag("no-write") {
-        let path = root.join("docs/perf/compare.md");
+        let path = root.join("docs/PERFORMANCE.md");
         crate::report::write_section(&path, "library", &report)?;
         eprintln!("wrote {}", path.display());
     }

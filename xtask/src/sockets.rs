@@ -183,7 +183,7 @@ pub fn main(args: &[String]) -> Result {
     );
     println!("{report}");
     if !args.flag("no-write") {
-        let path = root.join("docs/perf/compare.md");
+        let path = root.join("docs/PERFORMANCE.md");
         crate::report::write_section(&path, "sockets", &report)?;
         eprintln!("wrote {}", path.display());
     }

@@ -13,7 +13,7 @@
 //!   (field values); where it is a set (tokens, targets) one table look-up
 //!   per byte, four per step, which measured faster than eight ANDed
 //!   look-ups per step on the short runs of names and paths
-//!   (`docs/perf/head.md`).
+//!   (`docs/PERFORMANCE.md`).
 //! - [`find_head_end`]: a resumable search for the empty line ending a head.
 //!
 //! Every kernel is tested against a naive scalar version over every length,

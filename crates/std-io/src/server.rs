@@ -160,7 +160,7 @@ impl ServerBuilder {
         self
     }
     /// The stack size of connection threads (default 128 KiB; see
-    /// `docs/perf/std-io.md` for the memory an idle connection costs).
+    /// `docs/PERFORMANCE.md` for the memory an idle connection costs).
     /// Handlers that put large buffers on the stack need more.
     pub fn thread_stack_size(mut self, bytes: usize) -> Self {
         self.s.stack_size = bytes.max(32 * 1024);
