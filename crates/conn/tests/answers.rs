@@ -12,32 +12,6 @@ use http_net_conn::{
 
 const DATE: &[u8; 29] = b"Sun, 06 Nov 1994 08:49:37 GMT";
 
-fn conn() -> ServerConn {
-    ServerConn::new(Config::DEFAULT)
-}
-
-/// Feeds `input` and polls until the request's `End`.
-fn read_request(conn: &mut ServerConn, input: &[u8]) -> Vec<Got> {
-    assert_eq!(conn.recv(input), input.len());
-    let mut events = Vec::new();
-    loop {
-        let got = Got::of(&conn.poll_event().unwrap());
-        events.push(got.clone());
-        if matches!(
-            got,
-            Got::End(_) | Got::NeedInput | Got::Closed | Got::Paused
-        ) {
-            return events;
-        }
-    }
-}
-
-fn take_output(conn: &mut ServerConn) -> String {
-    let mut out = Vec::new();
-    flush(conn, &mut out);
-    String::from_utf8(out).unwrap()
-}
-
 #[test]
 fn send_head_validates_borrowed_fields_and_writes_date() {
     let mut c = conn();
@@ -209,18 +183,25 @@ fn bodies_over_the_copy_limit_are_left_to_the_caller() {
     assert!(c.output().ends_with(&big[..COPY_LIMIT]));
 }
 
-#[test]
-fn chunked_big_chunk_defers_its_crlf_behind_the_barrier() {
-    let big = vec![b'c'; COPY_LIMIT + 10];
+/// A connection that read a GET, started a streamed answer and was handed
+/// `big` (over the copy limit): it stands behind the barrier.
+fn streamed_past_the_copy_limit(big: &[u8]) -> ServerConn {
     let mut c = conn();
     read_request(&mut c, b"GET / HTTP/1.1\r\nHost: x\r\n\r\n");
     c.responder()
         .send_head(200, &[], BodyLength::Streamed)
         .unwrap();
     assert_eq!(
-        c.responder().send_data(&big).unwrap(),
+        c.responder().send_data(big).unwrap(),
         Placement::AfterOutput
     );
+    c
+}
+
+#[test]
+fn chunked_big_chunk_defers_its_crlf_behind_the_barrier() {
+    let big = vec![b'c'; COPY_LIMIT + 10];
+    let mut c = streamed_past_the_copy_limit(&big);
     c.responder().send_end(&[(b"X-T", b"1")]).unwrap();
     // Up to the barrier: the head and the chunk size line.
     assert_eq!(
@@ -427,15 +408,7 @@ fn nothing_shows_past_a_barrier_before_the_next_command() {
     // A writer that loops on output() (as a vectored-write helper does) must
     // not see the chunk's CR LF before it has sent the body.
     let big = vec![b'c'; COPY_LIMIT + 1];
-    let mut c = conn();
-    read_request(&mut c, b"GET / HTTP/1.1\r\nHost: x\r\n\r\n");
-    c.responder()
-        .send_head(200, &[], BodyLength::Streamed)
-        .unwrap();
-    assert_eq!(
-        c.responder().send_data(&big).unwrap(),
-        Placement::AfterOutput
-    );
+    let mut c = streamed_past_the_copy_limit(&big);
     let mut wire = Vec::new();
     flush(&mut c, &mut wire);
     assert!(wire.ends_with(b"1001\r\n"));

@@ -9,32 +9,6 @@ use http_net_conn::{
     BodyLength, Config, Error, LocalError, Phase, RemoteError, Response, ServerConn, ServerEvent,
 };
 
-fn conn() -> ServerConn {
-    ServerConn::new(Config::DEFAULT)
-}
-
-/// Feeds `input` and polls until the request's `End`.
-fn read_request(conn: &mut ServerConn, input: &[u8]) -> Vec<Got> {
-    assert_eq!(conn.recv(input), input.len());
-    let mut events = Vec::new();
-    loop {
-        let got = Got::of(&conn.poll_event().unwrap());
-        events.push(got.clone());
-        if matches!(
-            got,
-            Got::End(_) | Got::NeedInput | Got::Closed | Got::Paused
-        ) {
-            return events;
-        }
-    }
-}
-
-fn take_output(conn: &mut ServerConn) -> String {
-    let mut out = Vec::new();
-    flush(conn, &mut out);
-    String::from_utf8(out).unwrap()
-}
-
 #[test]
 fn get_answered_with_a_prebuilt_response_keeps_the_connection() {
     let t = serve_all_ways(

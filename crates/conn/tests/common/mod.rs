@@ -62,19 +62,69 @@ impl Got {
 /// Events with the ones that depend on how input was split removed
 /// (`NeedInput`, `Paused`) and consecutive `Data` merged.
 pub fn normalize(events: &[Got]) -> Vec<Got> {
-    let mut out: Vec<Got> = Vec::new();
+    normalize_with(
+        events,
+        |e| matches!(e, Got::NeedInput | Got::Paused),
+        |e| match e {
+            Got::Data(d) => Some(d),
+            _ => None,
+        },
+    )
+}
+
+/// Events without the split-dependent ones (`skip`), empty `Data` dropped
+/// and consecutive `Data` (what `data` opens) merged.
+fn normalize_with<E: Clone>(
+    events: &[E],
+    skip: impl Fn(&E) -> bool,
+    data: impl Fn(&mut E) -> Option<&mut Vec<u8>>,
+) -> Vec<E> {
+    let mut out: Vec<E> = Vec::new();
     for e in events {
-        match e {
-            Got::NeedInput | Got::Paused => {}
-            Got::Data(d) if d.is_empty() => {}
-            Got::Data(d) => match out.last_mut() {
-                Some(Got::Data(prev)) => prev.extend_from_slice(d),
-                _ => out.push(e.clone()),
-            },
-            _ => out.push(e.clone()),
+        if skip(e) {
+            continue;
         }
+        let mut e = e.clone();
+        if let Some(d) = data(&mut e) {
+            if d.is_empty() {
+                continue;
+            }
+            if let Some(prev) = out.last_mut().and_then(&data) {
+                prev.extend_from_slice(d);
+                continue;
+            }
+        }
+        out.push(e);
     }
     out
+}
+
+/// A server connection with the default configuration.
+pub fn conn() -> ServerConn {
+    ServerConn::new(Config::DEFAULT)
+}
+
+/// Feeds `input` and polls until the request's `End`.
+pub fn read_request(conn: &mut ServerConn, input: &[u8]) -> Vec<Got> {
+    assert_eq!(conn.recv(input), input.len());
+    let mut events = Vec::new();
+    loop {
+        let got = Got::of(&conn.poll_event().unwrap());
+        events.push(got.clone());
+        if matches!(
+            got,
+            Got::End(_) | Got::NeedInput | Got::Closed | Got::Paused
+        ) {
+            return events;
+        }
+    }
+}
+
+/// Flushes the whole output, as text.
+pub fn take_output(conn: &mut ServerConn) -> String {
+    let mut out = Vec::new();
+    flush(conn, &mut out);
+    String::from_utf8(out).unwrap()
 }
 
 /// What a scripted server run produced.
@@ -357,19 +407,14 @@ impl GotC {
 
 /// Client events with split-dependent ones removed and `Data` merged.
 pub fn normalize_c(events: &[GotC]) -> Vec<GotC> {
-    let mut out: Vec<GotC> = Vec::new();
-    for e in events {
-        match e {
-            GotC::NeedInput | GotC::Idle => {}
-            GotC::Data(d) if d.is_empty() => {}
-            GotC::Data(d) => match out.last_mut() {
-                Some(GotC::Data(prev)) => prev.extend_from_slice(d),
-                _ => out.push(e.clone()),
-            },
-            _ => out.push(e.clone()),
-        }
-    }
-    out
+    normalize_with(
+        events,
+        |e| matches!(e, GotC::NeedInput | GotC::Idle),
+        |e| match e {
+            GotC::Data(d) => Some(d),
+            _ => None,
+        },
+    )
 }
 
 /// Polls the client until it waits.
