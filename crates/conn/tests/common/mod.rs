@@ -11,6 +11,11 @@ use http_net_head::Version;
 
 pub type Fields = Vec<(Vec<u8>, Vec<u8>)>;
 
+/// Owned copies of (name, value) pairs.
+pub fn owned<'a>(pairs: impl Iterator<Item = (&'a [u8], &'a [u8])>) -> Fields {
+    pairs.map(|(n, v)| (n.to_vec(), v.to_vec())).collect()
+}
+
 /// An owned server event (or error).
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Got {
@@ -37,13 +42,11 @@ impl Got {
                 method: r.method_bytes().to_vec(),
                 target: r.target().to_vec(),
                 version: r.version(),
-                fields: r.fields().map(|(n, v)| (n.to_vec(), v.to_vec())).collect(),
+                fields: owned(r.fields()),
                 body: r.body_kind(),
             },
             ServerEvent::Data(d) => Got::Data(d.to_vec()),
-            ServerEvent::End(t) => {
-                Got::End(t.iter().map(|(n, v)| (n.to_vec(), v.to_vec())).collect())
-            }
+            ServerEvent::End(t) => Got::End(owned(t.iter())),
             ServerEvent::Switched(b) => Got::Switched(b.to_vec()),
             ServerEvent::NeedInput => Got::NeedInput,
             ServerEvent::Paused => Got::Paused,
@@ -379,24 +382,19 @@ pub enum GotC {
 
 impl GotC {
     pub fn of(ev: &ClientEvent<'_>) -> GotC {
-        let fields = |v: &http_net_conn::ResponseView<'_>| {
-            v.fields().map(|(n, v)| (n.to_vec(), v.to_vec())).collect()
-        };
         match ev {
             ClientEvent::Informational(v) => GotC::Informational {
                 status: v.status(),
-                fields: fields(v),
+                fields: owned(v.fields()),
             },
             ClientEvent::Response(v) => GotC::Response {
                 status: v.status(),
                 reason: v.reason().to_vec(),
-                fields: fields(v),
+                fields: owned(v.fields()),
                 body: v.body_kind(),
             },
             ClientEvent::Data(d) => GotC::Data(d.to_vec()),
-            ClientEvent::End(t) => {
-                GotC::End(t.iter().map(|(n, v)| (n.to_vec(), v.to_vec())).collect())
-            }
+            ClientEvent::End(t) => GotC::End(owned(t.iter())),
             ClientEvent::Switched(b) => GotC::Switched(b.to_vec()),
             ClientEvent::NeedInput => GotC::NeedInput,
             ClientEvent::Idle => GotC::Idle,
