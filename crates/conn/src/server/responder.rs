@@ -201,7 +201,7 @@ impl Responder<'_> {
 
     /// Queues the final head. Inlined into each of its three callers, where
     /// the source of the fields and the body length are known (callgrind:
-    /// -22 to -106 instructions per answer, `docs/perf/conn.md`).
+    /// -22 to -106 instructions per answer, `docs/PERFORMANCE.md`, "Connections").
     #[inline(always)]
     fn final_head(&mut self, status: u16, src: HeadSrc<'_>, body: BodyLength) -> Result<(), Error> {
         self.ex.check_write(SWriteEv::Head)?;
