@@ -229,6 +229,34 @@ mod tests {
         SWriteEv::Close,
     ];
 
+    /// Checks every (state, event) cell of one table: `close` leads to
+    /// `closed` from anywhere, the cells in `ok` to their listed state, and
+    /// every other cell is refused.
+    fn check_cells<S, E>(
+        states: &[S],
+        events: &[E],
+        ok: &[(S, E, S)],
+        close: E,
+        closed: S,
+        table: impl Fn(S, E) -> Option<S>,
+    ) where
+        S: Copy + PartialEq + core::fmt::Debug,
+        E: Copy + PartialEq + core::fmt::Debug,
+    {
+        for &s in states {
+            for &e in events {
+                let want = if e == close {
+                    Some(closed)
+                } else {
+                    ok.iter()
+                        .find(|(f, ev, _)| *f == s && *ev == e)
+                        .map(|c| c.2)
+                };
+                assert_eq!(table(s, e), want, "{s:?} {e:?}");
+            }
+        }
+    }
+
     #[test]
     fn every_server_cell() {
         // Allowed cells, listed independently of the table.
@@ -240,19 +268,14 @@ mod tests {
             (SRead::Done, SReadEv::Cycle, SRead::Idle),
             (SRead::Done, SReadEv::Switch, SRead::Switched),
         ];
-        for s in SR {
-            for e in SRE {
-                let want = if e == SReadEv::Close {
-                    Some(SRead::Closed)
-                } else {
-                    read_ok
-                        .iter()
-                        .find(|(f, ev, _)| *f == s && *ev == e)
-                        .map(|c| c.2)
-                };
-                assert_eq!(server_read(s, e), want, "{s:?} {e:?}");
-            }
-        }
+        check_cells(
+            &SR,
+            &SRE,
+            &read_ok,
+            SReadEv::Close,
+            SRead::Closed,
+            server_read,
+        );
         let write_ok = [
             (SWrite::Idle, SWriteEv::Request, SWrite::Waiting),
             (SWrite::Waiting, SWriteEv::Info, SWrite::Waiting),
@@ -262,19 +285,14 @@ mod tests {
             (SWrite::Body, SWriteEv::End, SWrite::Done),
             (SWrite::Done, SWriteEv::Cycle, SWrite::Idle),
         ];
-        for s in SW {
-            for e in SWE {
-                let want = if e == SWriteEv::Close {
-                    Some(SWrite::Closed)
-                } else {
-                    write_ok
-                        .iter()
-                        .find(|(f, ev, _)| *f == s && *ev == e)
-                        .map(|c| c.2)
-                };
-                assert_eq!(server_write(s, e), want, "{s:?} {e:?}");
-            }
-        }
+        check_cells(
+            &SW,
+            &SWE,
+            &write_ok,
+            SWriteEv::Close,
+            SWrite::Closed,
+            server_write,
+        );
     }
 
     #[test]
@@ -291,19 +309,14 @@ mod tests {
             (CWrite::Body, CWriteEv::Data, CWrite::Body),
             (CWrite::Body, CWriteEv::End, CWrite::Idle),
         ];
-        for s in ws {
-            for e in wes {
-                let want = if e == CWriteEv::Close {
-                    Some(CWrite::Closed)
-                } else {
-                    write_ok
-                        .iter()
-                        .find(|(f, ev, _)| *f == s && *ev == e)
-                        .map(|c| c.2)
-                };
-                assert_eq!(client_write(s, e), want, "{s:?} {e:?}");
-            }
-        }
+        check_cells(
+            &ws,
+            &wes,
+            &write_ok,
+            CWriteEv::Close,
+            CWrite::Closed,
+            client_write,
+        );
         let rs = [CRead::Head, CRead::Body, CRead::Switched, CRead::Closed];
         let res = [
             CReadEv::Info,
@@ -318,19 +331,14 @@ mod tests {
             (CRead::Head, CReadEv::Switch, CRead::Switched),
             (CRead::Body, CReadEv::End, CRead::Head),
         ];
-        for s in rs {
-            for e in res {
-                let want = if e == CReadEv::Close {
-                    Some(CRead::Closed)
-                } else {
-                    read_ok
-                        .iter()
-                        .find(|(f, ev, _)| *f == s && *ev == e)
-                        .map(|c| c.2)
-                };
-                assert_eq!(client_read(s, e), want, "{s:?} {e:?}");
-            }
-        }
+        check_cells(
+            &rs,
+            &res,
+            &read_ok,
+            CReadEv::Close,
+            CRead::Closed,
+            client_read,
+        );
     }
 }
 
