@@ -146,22 +146,7 @@ fuzz_target!(|input: &[u8]| {
             String::from_utf8_lossy(&wire)
         ),
     }
-    let got_body: Vec<u8> = ev
-        .iter()
-        .filter_map(|e| {
-            if let Ev::Data(d) = e {
-                Some(&d[..])
-            } else {
-                None
-            }
-        })
-        .collect::<Vec<_>>()
-        .concat();
-    assert_eq!(got_body, body, "request body");
-    match ev.iter().find(|e| matches!(e, Ev::End(_))) {
-        Some(Ev::End(t)) => assert_eq!(t, &trailers, "request trailers"),
-        _ => panic!("no end of request: {ev:?}"),
-    }
+    assert_body_and_end(ev, &body, &trailers, "request");
 
     // --- the response ------------------------------------------------------
     let status: u16 = g.pick(&[200, 201, 202, 203, 206, 299, 400, 404, 418, 500, 503, 599]);
@@ -216,6 +201,12 @@ fuzz_target!(|input: &[u8]| {
             String::from_utf8_lossy(&wire)
         ),
     }
+    assert_body_and_end(ev, &body, &trailers, "response");
+});
+
+/// The data events joined must be `body`, and an end event must carry
+/// exactly `trailers`; `what` names the message in the panic.
+fn assert_body_and_end(ev: &[Ev], body: &[u8], trailers: &[(Vec<u8>, Vec<u8>)], what: &str) {
     let got_body: Vec<u8> = ev
         .iter()
         .filter_map(|e| {
@@ -227,9 +218,9 @@ fuzz_target!(|input: &[u8]| {
         })
         .collect::<Vec<_>>()
         .concat();
-    assert_eq!(got_body, body, "response body");
+    assert_eq!(got_body, body, "{what} body");
     match ev.iter().find(|e| matches!(e, Ev::End(_))) {
-        Some(Ev::End(t)) => assert_eq!(t, &trailers, "response trailers"),
-        _ => panic!("no end of response: {ev:?}"),
+        Some(Ev::End(t)) => assert_eq!(&t[..], trailers, "{what} trailers"),
+        _ => panic!("no end of {what}: {ev:?}"),
     }
-});
+}
