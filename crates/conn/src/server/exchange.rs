@@ -7,6 +7,7 @@
 use http_net_framing::{ChunkedDecoder, LengthDecoder};
 use http_net_head::{Method, Version};
 
+use super::AnswerState;
 use crate::state::{server_read, server_write, SRead, SReadEv, SWrite, SWriteEv};
 use crate::writer::Encoder;
 use crate::{Config, LocalError};
@@ -125,6 +126,10 @@ pub(crate) struct Exchange {
     /// The released head still has to be wiped.
     pub head_dirty: bool,
     pub date: Option<[u8; 29]>,
+    /// The answer's state when the write half closed (what
+    /// [`ServerConn::answer_state`](super::ServerConn::answer_state) reports
+    /// once it is `Closed`).
+    pub closed_answer: AnswerState,
 }
 
 impl Exchange {
@@ -141,6 +146,7 @@ impl Exchange {
             req_alive: false,
             head_dirty: false,
             date: None,
+            closed_answer: AnswerState::NotStarted,
         }
     }
 
@@ -183,6 +189,13 @@ impl Exchange {
 
     /// Nothing more is read or sent: close once the output is sent.
     pub(crate) fn close(&mut self) {
+        self.closed_answer = match self.write.kind() {
+            SWrite::Idle | SWrite::Waiting => AnswerState::NotStarted,
+            SWrite::Body => AnswerState::Started,
+            SWrite::Done => AnswerState::Complete,
+            SWrite::Switched => AnswerState::Switched,
+            SWrite::Closed => self.closed_answer,
+        };
         self.must_close = true;
         self.release();
         self.move_read(SReadEv::Close, ReadState::Closed);

@@ -23,7 +23,7 @@ use reject::{queue_error, queue_error_response};
 
 pub use responder::Responder;
 pub(crate) use view::{field_pairs, find_field};
-pub use view::{Phase, RequestView, ServerEvent, Trailers};
+pub use view::{AnswerState, Phase, RequestView, ServerEvent, Trailers};
 
 /// The input half: buffer, parser, field storage, and the current head.
 #[derive(Debug)]
@@ -38,13 +38,19 @@ struct Input {
 }
 
 impl Input {
-    fn view(&self) -> Option<RequestView<'_>> {
+    fn view(&self, expects_continue: bool) -> Option<RequestView<'_>> {
         let head = self.head.as_ref()?;
         let buf = self
             .buf
             .bytes()
             .get(self.head_at..self.head_at + head.len)?;
-        Some(RequestView::new(buf, head, &self.fields, self.body))
+        Some(RequestView::new(
+            buf,
+            head,
+            &self.fields,
+            self.body,
+            expects_continue,
+        ))
     }
 }
 
@@ -213,7 +219,7 @@ impl ServerConn {
             }
         };
         Ok(match ev {
-            Ev::Request => match self.input.view() {
+            Ev::Request => match self.input.view(self.ex.req.expects_continue) {
                 Some(view) => ServerEvent::Request(view),
                 None => ServerEvent::NeedInput,
             },
@@ -485,11 +491,16 @@ impl ServerConn {
     /// A peer error: queue the error response if no answer has started,
     /// then read and send nothing more.
     fn fail(&mut self, e: RemoteError) -> Error {
-        if matches!(self.ex.write.kind(), SWrite::Idle | SWrite::Waiting) {
+        let unanswered = matches!(self.ex.write.kind(), SWrite::Idle | SWrite::Waiting);
+        if unanswered {
             let server = self.ex.config.server_name();
             queue_error_response(&mut self.out, e, self.ex.date.as_ref(), server);
         }
         self.ex.close();
+        if unanswered {
+            // The connection's error response is the answer.
+            self.ex.closed_answer = AnswerState::Complete;
+        }
         self.ex.failed = true;
         Error::Remote(e)
     }
@@ -523,6 +534,7 @@ impl ServerConn {
         let server = self.ex.config.server_name();
         queue_error(&mut self.out, status, None, self.ex.date.as_ref(), server);
         self.ex.close();
+        self.ex.closed_answer = AnswerState::Complete;
         self.ex.failed = true;
         Ok(())
     }
@@ -537,7 +549,7 @@ impl ServerConn {
     /// The current request, from its head until the response is complete.
     pub fn request(&self) -> Option<RequestView<'_>> {
         if self.ex.req_alive {
-            self.input.view()
+            self.input.view(self.ex.req.expects_continue)
         } else {
             None
         }
@@ -546,7 +558,7 @@ impl ServerConn {
     /// The current request and the answering half, borrowed together.
     pub fn parts(&mut self) -> (Option<RequestView<'_>>, Responder<'_>) {
         let view = if self.ex.req_alive {
-            self.input.view()
+            self.input.view(self.ex.req.expects_continue)
         } else {
             None
         };
@@ -591,6 +603,44 @@ impl ServerConn {
     /// held back behind a body left to the caller.
     pub fn output_queued(&self) -> usize {
         self.out.queued()
+    }
+
+    /// Where the answer to the current request stands: what an adapter
+    /// checks after a handler returns (answer it, finish it, or close),
+    /// without keeping a copy of the write state.
+    pub fn answer_state(&self) -> AnswerState {
+        match self.ex.write.kind() {
+            SWrite::Idle | SWrite::Waiting => AnswerState::NotStarted,
+            SWrite::Body => AnswerState::Started,
+            SWrite::Done => AnswerState::Complete,
+            SWrite::Switched => AnswerState::Switched,
+            SWrite::Closed => self.ex.closed_answer,
+        }
+    }
+
+    /// Whether `100 Continue` is still due before the request body is read:
+    /// the request (HTTP/1.1) expects it (RFC 9110 §10.1.1), none was sent,
+    /// no final answer has started, and body bytes are still expected. An
+    /// adapter sends it ([`Responder::send_continue`]) on the handler's first
+    /// body read.
+    pub fn continue_due(&self) -> bool {
+        let body_pending = matches!(self.ex.read, ReadState::Body(ref d) if !matches!(d, Decoder::Finished { .. }));
+        self.ex.req.expects_continue
+            && !self.ex.req.continue_sent
+            && body_pending
+            && matches!(self.ex.write.kind(), SWrite::Waiting)
+    }
+
+    /// Whether `100 Continue` was sent for the current request.
+    pub fn continue_sent(&self) -> bool {
+        self.ex.req.continue_sent
+    }
+
+    /// Whether a peer error or [`reject`](ServerConn::reject) ended the
+    /// connection (its error response, if one could still be sent, is
+    /// queued in the output).
+    pub fn failed(&self) -> bool {
+        self.ex.failed
     }
 
     /// What the connection is waiting for.

@@ -22,6 +22,23 @@ pub enum Phase {
     Closed,
 }
 
+/// Where the answer to the current request stands
+/// ([`ServerConn::answer_state`](crate::ServerConn::answer_state)).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum AnswerState {
+    /// No final answer has been queued (an informational one may have been).
+    NotStarted,
+    /// A final head is queued and its body is not complete. If the
+    /// connection is closed in this state, the answer was cut short.
+    Started,
+    /// The response is complete (written by the application, or an error
+    /// response written by the connection).
+    Complete,
+    /// A 101, or a 2xx to CONNECT, was queued: the connection is handed over.
+    Switched,
+}
+
 /// An event of a server connection.
 #[derive(Debug)]
 pub enum ServerEvent<'a> {
@@ -50,6 +67,7 @@ pub struct RequestView<'a> {
     head: &'a RequestHead,
     fields: &'a [Field],
     body: BodyKind,
+    expects_continue: bool,
 }
 
 impl<'a> RequestView<'a> {
@@ -58,6 +76,7 @@ impl<'a> RequestView<'a> {
         head: &'a RequestHead,
         fields: &'a [Field],
         body: BodyKind,
+        expects_continue: bool,
     ) -> RequestView<'a> {
         let fields = fields.get(..head.field_count).unwrap_or(fields);
         RequestView {
@@ -65,7 +84,16 @@ impl<'a> RequestView<'a> {
             head,
             fields,
             body,
+            expects_continue,
         }
+    }
+    /// Whether the request expects `100 Continue` (HTTP/1.1 and every
+    /// member of every `Expect` line is `100-continue`, RFC 9110 §10.1.1;
+    /// the connection answered any other expectation `417` before
+    /// surfacing the request). Decided once, by the connection: an adapter
+    /// never parses `Expect` again.
+    pub fn expects_continue(&self) -> bool {
+        self.expects_continue
     }
     /// The parsed head (spans into [`RequestView::buf`]).
     pub fn head(&self) -> &'a RequestHead {

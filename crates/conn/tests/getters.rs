@@ -1,0 +1,131 @@
+//! The getters an adapter drives a connection from (it keeps no copy of the
+//! protocol state): the expectation, whether `100` is due or sent, where the
+//! answer stands, and failure.
+
+use http_net_conn::{AnswerState, BodyLength, Config, Phase, ServerConn, ServerEvent};
+
+fn request(conn: &mut ServerConn, bytes: &[u8]) -> bool {
+    conn.recv(bytes);
+    match conn.poll_event() {
+        Ok(ServerEvent::Request(view)) => view.expects_continue(),
+        other => panic!("{other:?}"),
+    }
+}
+
+#[test]
+fn every_member_of_every_expect_line_counts() {
+    for (expect, want) in [
+        (&b"Expect: 100-continue\r\n"[..], true),
+        (b"Expect: 100-continue, 100-continue\r\n", true),
+        (b"Expect: 100-CONTINUE\r\nExpect: 100-continue\r\n", true),
+        (b"", false),
+    ] {
+        let mut conn = ServerConn::new(Config::DEFAULT);
+        let mut req = b"POST / HTTP/1.1\r\nHost: a\r\nContent-Length: 2\r\n".to_vec();
+        req.extend_from_slice(expect);
+        req.extend_from_slice(b"\r\n");
+        assert_eq!(request(&mut conn, &req), want, "{expect:?}");
+        assert_eq!(conn.continue_due(), want);
+        if want {
+            conn.responder().send_continue().unwrap();
+            assert!(conn.continue_sent());
+            assert!(!conn.continue_due());
+        }
+    }
+}
+
+#[test]
+fn http10_never_expects_continue() {
+    let mut conn = ServerConn::new(Config::DEFAULT);
+    let req = b"POST / HTTP/1.0\r\nContent-Length: 2\r\nExpect: 100-continue\r\n\r\n";
+    assert!(!request(&mut conn, req));
+    assert!(!conn.continue_due());
+}
+
+#[test]
+fn no_continue_due_without_a_body_or_after_an_answer() {
+    let mut conn = ServerConn::new(Config::DEFAULT);
+    assert!(request(
+        &mut conn,
+        b"POST / HTTP/1.1\r\nHost: a\r\nContent-Length: 2\r\nExpect: 100-continue\r\n\r\n"
+    ));
+    conn.responder()
+        .send_head(413, &[], BodyLength::Empty)
+        .unwrap();
+    assert!(!conn.continue_due());
+}
+
+#[test]
+fn answer_state_follows_the_write_half() {
+    let mut conn = ServerConn::new(Config::DEFAULT);
+    assert_eq!(conn.answer_state(), AnswerState::NotStarted);
+    request(&mut conn, b"GET / HTTP/1.1\r\nHost: a\r\n\r\n");
+    assert_eq!(conn.answer_state(), AnswerState::NotStarted);
+    conn.responder().send_informational(103, &[]).unwrap();
+    assert_eq!(conn.answer_state(), AnswerState::NotStarted);
+    conn.responder()
+        .send_head(200, &[], BodyLength::Known(2))
+        .unwrap();
+    assert_eq!(conn.answer_state(), AnswerState::Started);
+    conn.responder().send_data(b"ok").unwrap();
+    conn.responder().send_end(&[]).unwrap();
+    assert_eq!(conn.answer_state(), AnswerState::Complete);
+    assert!(!conn.failed());
+}
+
+#[test]
+fn a_closing_answer_stays_complete_and_an_upgrade_is_switched() {
+    let mut conn = ServerConn::new(Config::DEFAULT);
+    request(
+        &mut conn,
+        b"GET / HTTP/1.1\r\nHost: a\r\nConnection: close\r\n\r\n",
+    );
+    conn.responder()
+        .send_head(204, &[], BodyLength::Empty)
+        .unwrap();
+    conn.responder().send_end(&[]).unwrap();
+    assert!(matches!(conn.poll_event(), Ok(ServerEvent::Closed)));
+    assert_eq!(conn.answer_state(), AnswerState::Complete);
+
+    let mut conn = ServerConn::new(Config::DEFAULT);
+    request(
+        &mut conn,
+        b"GET / HTTP/1.1\r\nHost: a\r\nConnection: upgrade\r\nUpgrade: x\r\n\r\n",
+    );
+    conn.responder()
+        .send_head(101, &[(b"Upgrade", b"x")], BodyLength::Empty)
+        .unwrap();
+    assert_eq!(conn.answer_state(), AnswerState::Switched);
+}
+
+#[test]
+fn an_error_response_written_by_the_connection_is_complete_and_failed() {
+    let mut conn = ServerConn::new(Config::DEFAULT);
+    conn.recv(b"GET / HTTP/1.1\r\nHost : a\r\n\r\n");
+    assert!(conn.poll_event().is_err());
+    assert!(conn.failed());
+    assert_eq!(conn.phase(), Phase::Draining);
+    assert_eq!(conn.answer_state(), AnswerState::Complete);
+
+    let mut conn = ServerConn::new(Config::DEFAULT);
+    request(&mut conn, b"GET / HTTP/1.1\r\nHost: a\r\n\r\n");
+    conn.reject(500).unwrap();
+    assert!(conn.failed());
+    assert_eq!(conn.answer_state(), AnswerState::Complete);
+}
+
+#[test]
+fn an_answer_cut_by_a_peer_error_stays_started() {
+    let mut conn = ServerConn::new(Config::DEFAULT);
+    request(
+        &mut conn,
+        b"POST / HTTP/1.1\r\nHost: a\r\nTransfer-Encoding: chunked\r\n\r\n",
+    );
+    conn.responder()
+        .send_head(200, &[], BodyLength::Streamed)
+        .unwrap();
+    conn.recv(b"zz\r\n");
+    assert!(conn.poll_event().is_err());
+    assert!(conn.failed());
+    assert_eq!(conn.answer_state(), AnswerState::Started);
+}
