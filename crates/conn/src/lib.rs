@@ -41,7 +41,10 @@ pub use client::{ClientConn, ClientEvent, ResponseView, MAX_PIPELINED};
 pub use config::Config;
 pub use error::{Error, LocalError, RemoteError};
 pub use response::{BodyLength, Placement, Response};
-pub use server::{AnswerState, Phase, RequestView, Responder, ServerConn, ServerEvent, Trailers};
+pub use server::{
+    write_error_response, AnswerState, Phase, RequestView, Responder, ServerConn, ServerEvent,
+    Trailers,
+};
 
 /// The framing layer (`http-net-framing`) this crate's API exposes: body
 /// kinds, body limits, framing errors.

@@ -21,6 +21,7 @@ use crate::{Config, Error, LocalError, RemoteError, COPY_LIMIT};
 use exchange::{Decoder, Exchange, ReadState, ReqInfo, WriteState};
 use reject::{queue_error, queue_error_response};
 
+pub use reject::write_error_response;
 pub use responder::Responder;
 pub(crate) use view::{field_pairs, find_field};
 pub use view::{AnswerState, Phase, RequestView, ServerEvent, Trailers};

@@ -4,8 +4,10 @@
 use core::fmt::{self, Write as _};
 
 use crate::status::{reason, write_status_line};
-use crate::writer::{write_content_length, write_server, Output};
-use crate::RemoteError;
+use crate::writer::{write_content_length, write_decimal, write_server, Output};
+use alloc::vec::Vec;
+
+use crate::{LocalError, RemoteError};
 
 /// Queues the error response of a peer error: its status, a short text body,
 /// `Connection: close` (RFC 9112 §9.6).
@@ -27,6 +29,49 @@ pub(super) fn queue_error(
     date: Option<&[u8; 29]>,
     server: Option<&[u8]>,
 ) {
+    write_error(out.buf(), status, detail, None, date, server);
+}
+
+/// Appends to `buf` the error response a server sends without a connection
+/// state machine: the `503` to a peer refused beyond a connection limit,
+/// before any byte of its request is read. The bytes are those of the
+/// connection's own error responses (status line, `Content-Type`,
+/// `Content-Length`, `Connection: close`, `Server` and `Date` when given, a
+/// short text body naming the status), plus `Retry-After: N` when
+/// `retry_after` is given (RFC 9110 §10.2.3).
+///
+/// `status` must be 400..=599 ([`LocalError::InvalidStatus`] otherwise,
+/// and nothing is written); `server` must be a valid field value
+/// ([`Config::with_server_name`](crate::Config::with_server_name) checks one).
+///
+/// ```
+/// let mut buf = Vec::new();
+/// http_net_conn::write_error_response(&mut buf, 503, Some(1), None, None).unwrap();
+/// assert!(buf.starts_with(b"HTTP/1.1 503 Service Unavailable\r\n"));
+/// assert!(buf.windows(16).any(|w| w == b"Retry-After: 1\r\n"));
+/// ```
+pub fn write_error_response(
+    buf: &mut Vec<u8>,
+    status: u16,
+    retry_after: Option<u32>,
+    date: Option<&[u8; 29]>,
+    server: Option<&[u8]>,
+) -> Result<(), LocalError> {
+    if !(400..=599).contains(&status) {
+        return Err(LocalError::InvalidStatus);
+    }
+    write_error(buf, status, None, retry_after, date, server);
+    Ok(())
+}
+
+fn write_error(
+    buf: &mut Vec<u8>,
+    status: u16,
+    detail: Option<&dyn fmt::Display>,
+    retry_after: Option<u32>,
+    date: Option<&[u8; 29]>,
+    server: Option<&[u8]>,
+) {
     let mut text = Text {
         buf: [0; 256],
         len: 0,
@@ -36,11 +81,15 @@ pub(super) fn queue_error(
         Some(d) => writeln!(text, "{status} {reason}: {d}"),
         None => writeln!(text, "{status} {reason}"),
     };
-    let buf = out.buf();
     write_status_line(buf, status, None);
     buf.extend_from_slice(b"Content-Type: text/plain; charset=utf-8\r\n");
     write_content_length(buf, text.len as u64);
     buf.extend_from_slice(b"Connection: close\r\n");
+    if let Some(secs) = retry_after {
+        buf.extend_from_slice(b"Retry-After: ");
+        write_decimal(buf, u64::from(secs));
+        buf.extend_from_slice(b"\r\n");
+    }
     write_server(buf, server);
     if let Some(date) = date {
         buf.extend_from_slice(b"Date: ");
