@@ -218,3 +218,61 @@ fn client_reuses_connections_and_reports_bad_responses() {
     );
     quiet.join().unwrap();
 }
+
+/// Sends a head with `Expect` lines and a 5-byte body; the server must send
+/// `100 Continue` before the body is written (RFC 9110 §10.1.1: every member
+/// of every `Expect` line is `100-continue`).
+fn continue_for(expect: &[u8]) {
+    let srv = Running::start(Server::builder(), |ex: &mut Exchange<'_>| {
+        let mut body = Vec::new();
+        ex.body().read_to_end(&mut body)?;
+        ex.respond_with(200, &[], &body)
+    });
+    let mut s = connect(srv.addr);
+    s.set_read_timeout(Some(Duration::from_secs(3))).unwrap();
+    let mut req = b"PUT /x HTTP/1.1\r\nHost: a\r\nContent-Length: 5\r\n".to_vec();
+    req.extend_from_slice(expect);
+    req.extend_from_slice(b"\r\n");
+    s.write_all(&req).unwrap();
+    let mut buf = [0u8; 25];
+    s.read_exact(&mut buf).unwrap_or_else(|e| {
+        panic!(
+            "no 100 Continue for {:?}: {e}",
+            String::from_utf8_lossy(expect)
+        )
+    });
+    assert_eq!(&buf, b"HTTP/1.1 100 Continue\r\n\r\n");
+    s.write_all(b"hello").unwrap();
+    let (h, body) = read_response(&mut s);
+    assert!(h.starts_with("HTTP/1.1 200"), "{h}");
+    assert_eq!(body, b"hello");
+}
+
+#[test]
+fn expect_100_continue_listed_twice_is_answered_100() {
+    continue_for(b"Expect: 100-continue, 100-continue\r\n");
+}
+
+#[test]
+fn expect_100_continue_on_two_lines_is_answered_100() {
+    continue_for(b"Expect: 100-Continue\r\nExpect: 100-continue\r\n");
+}
+
+/// A handler that answers through `Exchange::conn()` with a prebuilt
+/// response and a body `conn` copies: the connection loop sends it.
+#[test]
+fn an_answer_through_conn_reaches_the_peer() {
+    let ok = http_net::conn::Response::new(200, &[(b"Content-Type", b"text/plain")]).unwrap();
+    let srv = Running::start(Server::builder(), move |ex: &mut Exchange<'_>| {
+        ex.conn().responder().respond(&ok, b"hi")?;
+        Ok(())
+    });
+    let mut s = connect(srv.addr);
+    // Twice on one connection: the answer is complete and the connection
+    // persists.
+    for _ in 0..2 {
+        let (h, got) = roundtrip(&mut s, GET);
+        assert!(h.starts_with("HTTP/1.1 200 OK\r\n"), "{h}");
+        assert_eq!(got, b"hi");
+    }
+}

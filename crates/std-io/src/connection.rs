@@ -7,8 +7,7 @@ use std::sync::atomic::Ordering;
 use std::sync::Arc;
 use std::time::Instant;
 
-use http_net_conn::Version;
-use http_net_conn::{Error as ConnError, Phase, ServerConn, ServerEvent};
+use http_net_conn::{AnswerState, Error as ConnError, Phase, ServerConn, ServerEvent};
 
 use crate::date::now_secs;
 use crate::error::{Error, Stage};
@@ -114,11 +113,9 @@ fn serve(
     let mut eof = false;
     loop {
         match conn.poll_event() {
-            Ok(ServerEvent::Request(view)) => {
-                let expect = view.version() == Version::Http11
-                    && view
-                        .field(b"expect")
-                        .is_some_and(|v| v.eq_ignore_ascii_case(b"100-continue"));
+            // The request's expectation, framing and persistence are the
+            // connection's: the handler and `after_handler` ask it.
+            Ok(ServerEvent::Request(_)) => {
                 head_deadline = None;
                 drain_deadline = None;
                 requests += 1;
@@ -128,7 +125,7 @@ fn serve(
                     conn.close_after_response();
                 }
                 refresh_date(conn, shared, &mut last_date);
-                st.reset(expect);
+                st.reset();
                 let outcome = catch_unwind(AssertUnwindSafe(|| {
                     handler.handle(&mut Exchange::new(conn, stream, st, &shared.stopping))
                 }));
@@ -218,40 +215,48 @@ fn refresh_date(conn: &mut ServerConn, shared: &Shared, last: &mut u64) {
     }
 }
 
-/// Finishes what the handler left; `Some` ends the connection.
+/// Finishes what the handler left, from where the connection says the
+/// answer stands; `Some` ends the connection. Whatever the handler queued
+/// (through [`Exchange`] or [`Exchange::conn`]) is sent: at once when the
+/// connection ends here, otherwise before the next read.
 fn after_handler(
     stream: &mut dyn Transport,
     conn: &mut ServerConn,
-    st: &mut Cycle,
+    st: &Cycle,
     outcome: Option<Result<(), Error>>,
 ) -> Option<End> {
-    if st.switched || st.broken {
+    if st.broken {
         return Some(End::Close);
     }
-    if st.failed {
-        // A malformed body: the connection queued its error response.
+    if conn.failed() {
+        // A malformed body, or a reject: the connection queued its error
+        // response (unless an answer had started, which is cut short).
         return Some(send_and_linger(stream, conn));
     }
     let ok = matches!(outcome, Some(Ok(())));
-    if !st.started {
-        if ok && st.finished {
-            return None;
+    match conn.answer_state() {
+        AnswerState::Complete if ok => None,
+        AnswerState::Complete => Some(send_and_linger(stream, conn)),
+        AnswerState::Switched => {
+            // HTTP is over (101, or 2xx to CONNECT): send the head if
+            // `upgrade` did not, then close.
+            let _ = wire::flush(stream, conn);
+            Some(End::Close)
         }
-        // No answer (an error, a panic, or none given): 408 if the body timed
-        // out, 500 otherwise, queued by the connection; then close.
-        let status = if st.timed_out { 408 } else { 500 };
-        if conn.reject(status).is_err() {
-            return Some(End::Close);
+        AnswerState::Started => {
+            // A response cut short: the peer sees it truncated when we close.
+            let _ = wire::flush(stream, conn);
+            Some(End::Close)
         }
-        return Some(send_and_linger(stream, conn));
+        // `NotStarted` (and any state a later `conn` adds).
+        _ => {
+            // No answer (an error, a panic, or none given): 408 if the body
+            // timed out, 500 otherwise, queued by the connection; then close.
+            let status = if st.timed_out { 408 } else { 500 };
+            if conn.reject(status).is_err() {
+                return Some(End::Close);
+            }
+            Some(send_and_linger(stream, conn))
+        }
     }
-    if !st.finished {
-        // A response cut short: the peer sees it truncated when we close.
-        let _ = wire::flush(stream, conn);
-        return Some(End::Close);
-    }
-    if !ok {
-        return Some(send_and_linger(stream, conn));
-    }
-    None
 }

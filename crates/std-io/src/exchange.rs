@@ -7,7 +7,7 @@ use std::time::Duration;
 
 use http_net_conn::Method;
 use http_net_conn::{
-    BodyLength, FieldPair, Phase, Placement, RequestView, Response, ServerConn, ServerEvent,
+    AnswerState, BodyLength, FieldPair, Placement, RequestView, Response, ServerConn, ServerEvent,
 };
 
 use crate::error::{Error, Stage};
@@ -18,27 +18,19 @@ use crate::wire::{self, Filled};
 /// until the connection next reads, so pipelined answers leave together).
 const FLUSH_AT: usize = 16 * 1024;
 
-/// Per-request state kept by the connection loop between handler calls.
+/// What the connection loop keeps between handler calls: I/O facts only
+/// (the protocol state — the expectation, whether `100` was sent, where the
+/// answer stands, failure — is the connection's: see
+/// [`ServerConn::answer_state`]).
 #[derive(Debug, Default)]
 pub(crate) struct Cycle {
     /// Body bytes read from the connection but not yet handed to the reader.
     pending: Vec<u8>,
     pending_pos: usize,
-    pub(crate) body_done: bool,
-    pub(crate) expect_continue: bool,
-    pub(crate) continue_sent: bool,
-    /// A response head (or a whole response) was queued.
-    pub(crate) started: bool,
-    /// The response is complete.
-    pub(crate) finished: bool,
     /// Reading the body timed out.
     pub(crate) timed_out: bool,
-    /// The request was malformed (the connection queued its error response).
-    pub(crate) failed: bool,
     /// Writing to or reading from the stream failed: close without more.
     pub(crate) broken: bool,
-    /// The connection was handed over (101 / CONNECT).
-    pub(crate) switched: bool,
     pub(crate) read_timeout: Option<Option<Duration>>,
     pub(crate) body_timeout: Duration,
     pub(crate) peer: Option<SocketAddr>,
@@ -53,16 +45,10 @@ impl Cycle {
         }
     }
 
-    pub(crate) fn reset(&mut self, expect_continue: bool) {
+    pub(crate) fn reset(&mut self) {
         self.pending.clear();
         self.pending_pos = 0;
-        self.body_done = false;
-        self.expect_continue = expect_continue;
-        self.continue_sent = false;
-        self.started = false;
-        self.finished = false;
         self.timed_out = false;
-        self.failed = false;
     }
 }
 
@@ -156,8 +142,7 @@ impl<'a> Exchange<'a> {
 
     /// Sends `100 Continue` now (the body reader does it on its first read).
     pub fn send_continue(&mut self) -> Result<(), Error> {
-        if !self.st.continue_sent && !self.st.started {
-            self.st.continue_sent = true;
+        if !self.conn.continue_sent() && self.conn.answer_state() == AnswerState::NotStarted {
             self.conn.responder().send_continue()?;
             self.flush()?;
         }
@@ -178,8 +163,6 @@ impl<'a> Exchange<'a> {
     pub fn respond(&mut self, response: &Response, body: &[u8]) -> Result<(), Error> {
         self.closing_check();
         let placement = self.conn.responder().respond(response, body)?;
-        self.st.started = true;
-        self.st.finished = true;
         self.place(placement, body)
     }
 
@@ -214,13 +197,6 @@ impl<'a> Exchange<'a> {
     ) -> Result<(), Error> {
         self.closing_check();
         self.conn.responder().send_head(status, fields, body)?;
-        if status >= 200 || status == 101 {
-            self.st.started = true;
-        }
-        if self.conn.phase() == Phase::Switched {
-            // A 101, or a 2xx to CONNECT: no body; `upgrade` takes over.
-            self.st.finished = true;
-        }
         Ok(())
     }
 
@@ -237,7 +213,6 @@ impl<'a> Exchange<'a> {
     /// `conn` treats it so.)
     pub fn send_end(&mut self, trailers: &[FieldPair<'_>]) -> Result<(), Error> {
         self.conn.responder().send_end(trailers)?;
-        self.st.finished = true;
         Ok(())
     }
 
@@ -271,7 +246,6 @@ impl<'a> Exchange<'a> {
             Ok(_) => return Err(Error::NotSwitched),
             Err(e) => return Err(Error::Protocol(e)),
         };
-        self.st.switched = true;
         Ok(Upgraded {
             stream: self.stream,
             buffered,
@@ -329,14 +303,20 @@ impl Body<'_> {
             st.pending_pos += n;
             return Ok(n);
         }
-        if st.body_done || st.finished || buf.is_empty() {
+        if buf.is_empty() {
             return Ok(0);
         }
-        if st.failed || st.broken || st.switched {
+        if self.conn.failed() || st.broken {
             return Err(Error::BodyUnavailable);
         }
-        if st.expect_continue && !st.continue_sent && !st.started {
-            st.continue_sent = true;
+        if matches!(
+            self.conn.answer_state(),
+            AnswerState::Complete | AnswerState::Switched
+        ) {
+            // The connection discards what is left of the body.
+            return Ok(0);
+        }
+        if self.conn.continue_due() {
             self.conn.responder().send_continue()?;
         }
         loop {
@@ -379,14 +359,9 @@ impl Body<'_> {
                         }
                     }
                 }
-                Ok(_) => {
-                    st.body_done = true;
-                    return Ok(0);
-                }
-                Err(e) => {
-                    st.failed = true;
-                    return Err(Error::Protocol(e));
-                }
+                // `End`, or `Paused` on every read after it.
+                Ok(_) => return Ok(0),
+                Err(e) => return Err(Error::Protocol(e)),
             }
         }
     }
