@@ -276,3 +276,24 @@ fn an_answer_through_conn_reaches_the_peer() {
         assert_eq!(got, b"hi");
     }
 }
+
+/// Over `COPY_LIMIT`, `respond` leaves the body to the caller
+/// (`Placement::AfterOutput`): `Exchange::send_placed` writes it after the
+/// head, and the connection goes on.
+#[test]
+fn a_large_answer_through_conn_reaches_the_peer_with_send_placed() {
+    let ok = http_net::conn::Response::new(200, &[(b"Content-Type", b"text/plain")]).unwrap();
+    let body = noise(64 * 1024, 9);
+    let sent = body.clone();
+    let srv = Running::start(Server::builder(), move |ex: &mut Exchange<'_>| {
+        let placement = ex.conn().responder().respond(&ok, &sent)?;
+        assert_eq!(placement, http_net::conn::Placement::AfterOutput);
+        ex.send_placed(placement, &sent)
+    });
+    let mut s = connect(srv.addr);
+    for _ in 0..2 {
+        let (h, got) = roundtrip(&mut s, GET);
+        assert!(h.starts_with("HTTP/1.1 200 OK\r\n"), "{h}");
+        assert!(got == body, "{} bytes of {}", got.len(), body.len());
+    }
+}

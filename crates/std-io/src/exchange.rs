@@ -66,7 +66,10 @@ impl Cycle {
 /// - [`send_head`](Exchange::send_head) then [`send_data`](Exchange::send_data)
 ///   / [`body_writer`](Exchange::body_writer) and [`send_end`](Exchange::send_end):
 ///   a body of known length written piece by piece, or a streamed (chunked)
-///   body with [`BodyLength::Streamed`].
+///   body with [`BodyLength::Streamed`];
+/// - [`conn`](Exchange::conn): the connection's own commands, for what the
+///   shortcuts do not cover, with [`send_placed`](Exchange::send_placed) for
+///   a body it leaves to the caller.
 ///
 /// A handler that returns without answering gets `500` sent for it (and the
 /// connection closes); one that panics likewise.
@@ -124,7 +127,12 @@ impl<'a> Exchange<'a> {
     pub fn peer_addr(&self) -> Option<SocketAddr> {
         self.st.peer
     }
-    /// The connection, for what the shortcuts do not cover.
+    /// The connection, for what the shortcuts do not cover (e.g.
+    /// [`Responder::respond_head_only`](http_net_conn::Responder::respond_head_only)).
+    /// What is queued through it is sent like the shortcuts' answers: with
+    /// [`flush`](Exchange::flush), or when the handler returns. A body the
+    /// connection leaves to the caller ([`Placement::AfterOutput`]) is
+    /// written with [`send_placed`](Exchange::send_placed).
     pub fn conn(&mut self) -> &mut ServerConn {
         self.conn
     }
@@ -251,6 +259,44 @@ impl<'a> Exchange<'a> {
             buffered,
             pos: 0,
         })
+    }
+
+    /// Sends a body as the connection placed it, after a command given
+    /// through [`conn`](Exchange::conn) (`respond`, `respond_head_only`,
+    /// `send_data`) returned `placement` for it. With
+    /// [`Placement::AfterOutput`] the connection left `body` to the caller:
+    /// the queued output and then `body` are written now, with a vectored
+    /// write (never copied); this must come before the next command. With
+    /// [`Placement::Queued`] the connection holds the bytes already (or none
+    /// may leave, as for `HEAD`): `body` is not written again, and the
+    /// output leaves with the rest.
+    ///
+    /// ```
+    /// use http_net_std::{Error, Exchange, Server};
+    /// use http_net_conn::Response;
+    ///
+    /// let ok = Response::new(200, &[(b"Content-Type", b"text/plain")]).unwrap();
+    /// let big = vec![b'x'; 64 * 1024];
+    /// let server = Server::bind("127.0.0.1:0")?;
+    /// let addr = server.local_addr()?;
+    /// let stop = server.handle();
+    /// let thread = std::thread::spawn(move || {
+    ///     server.serve(move |ex: &mut Exchange<'_>| -> Result<(), Error> {
+    ///         // Over `COPY_LIMIT`: the connection leaves the body to us.
+    ///         let placement = ex.conn().responder().respond(&ok, &big)?;
+    ///         ex.send_placed(placement, &big)
+    ///     })
+    /// });
+    ///
+    /// let mut resp = http_net_std::get(&format!("http://{addr}/"))?;
+    /// assert_eq!(resp.read_body(1 << 20)?.len(), 64 * 1024);
+    ///
+    /// stop.shutdown();
+    /// thread.join().unwrap()?;
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    pub fn send_placed(&mut self, placement: Placement, body: &[u8]) -> Result<(), Error> {
+        self.place(placement, body)
     }
 
     fn place(&mut self, placement: Placement, body: &[u8]) -> Result<(), Error> {
