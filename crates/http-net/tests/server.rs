@@ -45,21 +45,7 @@ fn no_answer_is_500() {
 
 #[test]
 fn expect_100_continue_is_sent_on_first_read() {
-    let srv = Running::start(Server::builder(), |ex: &mut Exchange<'_>| {
-        let mut body = Vec::new();
-        ex.body().read_to_end(&mut body)?;
-        ex.respond_with(200, &[], &body)
-    });
-    let mut s = connect(srv.addr);
-    s.write_all(b"PUT /x HTTP/1.1\r\nHost: a\r\nContent-Length: 5\r\nExpect: 100-continue\r\n\r\n")
-        .unwrap();
-    let mut buf = [0u8; 25];
-    s.read_exact(&mut buf).unwrap();
-    assert_eq!(&buf, b"HTTP/1.1 100 Continue\r\n\r\n");
-    s.write_all(b"hello").unwrap();
-    let (h, body) = read_response(&mut s);
-    assert!(h.starts_with("HTTP/1.1 200"), "{h}");
-    assert_eq!(body, b"hello");
+    continue_for(b"Expect: 100-continue\r\n");
 }
 
 #[test]

@@ -4,7 +4,7 @@
 use std::collections::HashMap;
 use std::io::{self, Read};
 use std::net::{TcpStream, ToSocketAddrs};
-use std::sync::{Arc, Mutex, MutexGuard};
+use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
 use http_net_conn::Version;
@@ -13,7 +13,9 @@ use http_net_conn::{
     RemoteError,
 };
 
+use crate::body_reader::{fill_body, BodyReader, BodySource, Step};
 use crate::error::{Error, Stage};
+use crate::lock::lock;
 use crate::transport::Transport;
 use crate::url::Url;
 use crate::wire::{self, Filled};
@@ -30,13 +32,6 @@ type Key = (String, u16);
 /// Idle connections kept across all hosts.
 const MAX_IDLE_TOTAL: usize = 256;
 type Idle = Arc<Mutex<HashMap<Key, Vec<Pooled>>>>;
-
-fn lock<T>(m: &Mutex<T>) -> MutexGuard<'_, T> {
-    match m.lock() {
-        Ok(g) => g,
-        Err(p) => p.into_inner(),
-    }
-}
 
 #[derive(Clone, Copy, Debug)]
 struct Settings {
@@ -220,8 +215,7 @@ impl Client {
                         body: BodyState {
                             pooled: Some(p),
                             done: false,
-                            pending: Vec::new(),
-                            pos: 0,
+                            reader: BodyReader::default(),
                             read_timeout: None,
                             key,
                             idle: Arc::clone(&self.idle),
@@ -372,8 +366,7 @@ struct Head {
 struct BodyState {
     pooled: Option<Pooled>,
     done: bool,
-    pending: Vec<u8>,
-    pos: usize,
+    reader: BodyReader,
     read_timeout: Option<Option<Duration>>,
     key: Key,
     idle: Idle,
@@ -445,71 +438,35 @@ impl Response {
 
 impl BodyState {
     fn read_inner(&mut self, buf: &mut [u8]) -> Result<usize, Error> {
-        if self.pos < self.pending.len() {
-            let n = (self.pending.len() - self.pos).min(buf.len());
-            buf[..n].copy_from_slice(&self.pending[self.pos..self.pos + n]);
-            self.pos += n;
+        let n = self.reader.take_pending(buf);
+        if n > 0 || buf.is_empty() || self.done {
             return Ok(n);
-        }
-        if self.done || buf.is_empty() {
-            return Ok(0);
         }
         let Some(p) = self.pooled.as_mut() else {
             return Err(Error::BodyUnavailable);
         };
-        loop {
-            let r = p.conn.poll_event();
-            match r {
-                Ok(ClientEvent::Data(d)) => {
-                    let n = d.len().min(buf.len());
-                    buf[..n].copy_from_slice(&d[..n]);
-                    if n < d.len() {
-                        self.pending.clear();
-                        self.pending.extend_from_slice(&d[n..]);
-                        self.pos = 0;
-                    }
-                    if n > 0 {
-                        return Ok(n);
-                    }
-                }
-                Ok(ClientEvent::NeedInput) => {
-                    let t = Some(self.s.read_timeout);
-                    let filled = wire::fill(
-                        &mut p.stream,
-                        &mut p.conn,
-                        t,
-                        &mut self.read_timeout,
-                        Stage::Body,
-                    );
-                    match filled {
-                        Ok(Filled::Bytes(_) | Filled::Eof) => {}
-                        Ok(Filled::Full) => {
-                            self.pooled = None;
-                            return Err(Error::BodyUnavailable);
-                        }
-                        Err(e) => {
-                            self.pooled = None;
-                            return Err(e);
-                        }
-                    }
-                }
-                Ok(ClientEvent::Informational(_) | ClientEvent::Response(_)) => {}
-                Ok(ClientEvent::End(_) | ClientEvent::Idle) => {
-                    self.done = true;
+        let mut src = ClientBody {
+            conn: &mut p.conn,
+            stream: &mut p.stream,
+            timeout: self.s.read_timeout,
+            read_timeout: &mut self.read_timeout,
+            reusable: false,
+        };
+        let r = self.reader.read_more(&mut src, buf);
+        let reusable = src.reusable;
+        match r {
+            Ok(0) => {
+                self.done = true;
+                if reusable {
                     self.give_back();
-                    return Ok(0);
-                }
-                Ok(ClientEvent::Switched(_) | ClientEvent::Closed) => {
-                    self.done = true;
+                } else {
                     self.pooled = None;
-                    return Ok(0);
-                }
-                Err(e) => {
-                    self.pooled = None;
-                    return Err(Error::Protocol(e));
                 }
             }
+            Ok(_) => {}
+            Err(_) => self.pooled = None,
         }
+        r
     }
 
     fn give_back(&mut self) {
@@ -536,6 +493,36 @@ impl BodyState {
         if list.len() < self.s.max_idle_per_host && total < MAX_IDLE_TOTAL {
             list.push(p);
         }
+    }
+}
+
+/// The response body as the shared [`BodyReader`] reads it.
+struct ClientBody<'s> {
+    conn: &'s mut ClientConn,
+    stream: &'s mut TcpStream,
+    timeout: Duration,
+    read_timeout: &'s mut Option<Option<Duration>>,
+    /// The body ended with the connection reusable (not closed or switched).
+    reusable: bool,
+}
+
+impl BodySource for ClientBody<'_> {
+    fn step(&mut self) -> Step<'_> {
+        match self.conn.poll_event() {
+            Ok(ClientEvent::Data(d)) => Step::Data(d),
+            Ok(ClientEvent::NeedInput) => Step::NeedInput,
+            Ok(ClientEvent::Informational(_) | ClientEvent::Response(_)) => Step::Again,
+            Ok(ClientEvent::End(_) | ClientEvent::Idle) => {
+                self.reusable = true;
+                Step::End
+            }
+            Ok(ClientEvent::Switched(_) | ClientEvent::Closed) => Step::End,
+            Err(e) => Step::Failed(Error::Protocol(e)),
+        }
+    }
+
+    fn fill(&mut self) -> Result<(), Error> {
+        fill_body(self.stream, self.conn, self.timeout, self.read_timeout)
     }
 }
 

@@ -12,7 +12,9 @@ use http_net_conn::{AnswerState, Error as ConnError, Phase, ServerConn, ServerEv
 use crate::date::now_secs;
 use crate::error::{Error, Stage};
 use crate::exchange::{Cycle, Exchange};
-use crate::server::{Handler, Settings, Shared, Slot};
+use crate::handler::Handler;
+use crate::registry::{Shared, Slot};
+use crate::settings::Settings;
 use crate::transport::Transport;
 use crate::wire::{self, Filled};
 

@@ -10,9 +10,10 @@ use http_net_conn::{
     AnswerState, BodyLength, FieldPair, Placement, RequestView, Response, ServerConn, ServerEvent,
 };
 
-use crate::error::{Error, Stage};
+use crate::body_reader::{fill_body, BodyReader, BodySource, Step};
+use crate::error::Error;
 use crate::transport::Transport;
-use crate::wire::{self, Filled};
+use crate::wire;
 
 /// Output is written as soon as this much is queued (smaller answers wait
 /// until the connection next reads, so pipelined answers leave together).
@@ -24,9 +25,8 @@ const FLUSH_AT: usize = 16 * 1024;
 /// [`ServerConn::answer_state`]).
 #[derive(Debug, Default)]
 pub(crate) struct Cycle {
-    /// Body bytes read from the connection but not yet handed to the reader.
-    pending: Vec<u8>,
-    pending_pos: usize,
+    /// Body bytes taken from the connection but not yet read by the handler.
+    reader: BodyReader,
     /// Reading the body timed out.
     pub(crate) timed_out: bool,
     /// Writing to or reading from the stream failed: close without more.
@@ -46,8 +46,7 @@ impl Cycle {
     }
 
     pub(crate) fn reset(&mut self) {
-        self.pending.clear();
-        self.pending_pos = 0;
+        self.reader.clear();
         self.timed_out = false;
     }
 }
@@ -342,17 +341,19 @@ pub struct Body<'a> {
 
 impl Body<'_> {
     fn read_inner(&mut self, buf: &mut [u8]) -> Result<usize, Error> {
-        let st = &mut *self.st;
-        if st.pending_pos < st.pending.len() {
-            let n = (st.pending.len() - st.pending_pos).min(buf.len());
-            buf[..n].copy_from_slice(&st.pending[st.pending_pos..st.pending_pos + n]);
-            st.pending_pos += n;
+        let Cycle {
+            reader,
+            timed_out,
+            broken,
+            read_timeout,
+            body_timeout,
+            ..
+        } = &mut *self.st;
+        let n = reader.take_pending(buf);
+        if n > 0 || buf.is_empty() {
             return Ok(n);
         }
-        if buf.is_empty() {
-            return Ok(0);
-        }
-        if self.conn.failed() || st.broken {
+        if self.conn.failed() || *broken {
             return Err(Error::BodyUnavailable);
         }
         if matches!(
@@ -365,50 +366,57 @@ impl Body<'_> {
         if self.conn.continue_due() {
             self.conn.responder().send_continue()?;
         }
-        loop {
-            match self.conn.poll_event() {
-                Ok(ServerEvent::Data(d)) => {
-                    if d.is_empty() {
-                        continue;
-                    }
-                    let n = d.len().min(buf.len());
-                    buf[..n].copy_from_slice(&d[..n]);
-                    if n < d.len() {
-                        st.pending.clear();
-                        st.pending.extend_from_slice(&d[n..]);
-                        st.pending_pos = 0;
-                    }
-                    return Ok(n);
-                }
-                Ok(ServerEvent::NeedInput) => {
-                    if let Err(e) = wire::flush(self.stream, self.conn) {
-                        st.broken = true;
-                        return Err(e);
-                    }
-                    let timeout = Some(st.body_timeout);
-                    match wire::fill(
-                        self.stream,
-                        self.conn,
-                        timeout,
-                        &mut st.read_timeout,
-                        Stage::Body,
-                    ) {
-                        Ok(Filled::Bytes(_) | Filled::Eof) => {}
-                        Ok(Filled::Full) => return Err(Error::BodyUnavailable),
-                        Err(e @ Error::Timeout(_)) => {
-                            st.timed_out = true;
-                            return Err(e);
-                        }
-                        Err(e) => {
-                            st.broken = true;
-                            return Err(e);
-                        }
-                    }
-                }
-                // `End`, or `Paused` on every read after it.
-                Ok(_) => return Ok(0),
-                Err(e) => return Err(Error::Protocol(e)),
+        let mut src = ServerBody {
+            conn: self.conn,
+            stream: self.stream,
+            timeout: *body_timeout,
+            read_timeout,
+            timed_out,
+            broken,
+        };
+        reader.read_more(&mut src, buf)
+    }
+}
+
+/// The request body as the shared [`BodyReader`] reads it, noting the I/O
+/// facts (timed out, broken stream) in the connection loop's [`Cycle`].
+struct ServerBody<'s> {
+    conn: &'s mut ServerConn,
+    stream: &'s mut dyn Transport,
+    timeout: Duration,
+    read_timeout: &'s mut Option<Option<Duration>>,
+    timed_out: &'s mut bool,
+    broken: &'s mut bool,
+}
+
+impl BodySource for ServerBody<'_> {
+    fn step(&mut self) -> Step<'_> {
+        match self.conn.poll_event() {
+            Ok(ServerEvent::Data(d)) => Step::Data(d),
+            Ok(ServerEvent::NeedInput) => Step::NeedInput,
+            // `End`, or `Paused` on every read after it.
+            Ok(_) => Step::End,
+            Err(e) => Step::Failed(Error::Protocol(e)),
+        }
+    }
+
+    fn fill(&mut self) -> Result<(), Error> {
+        // A `100 Continue` (or other output) goes out before we wait.
+        if let Err(e) = wire::flush(self.stream, self.conn) {
+            *self.broken = true;
+            return Err(e);
+        }
+        match fill_body(self.stream, self.conn, self.timeout, self.read_timeout) {
+            Err(e @ Error::Timeout(_)) => {
+                *self.timed_out = true;
+                Err(e)
             }
+            Err(e @ Error::BodyUnavailable) => Err(e),
+            Err(e) => {
+                *self.broken = true;
+                Err(e)
+            }
+            Ok(()) => Ok(()),
         }
     }
 }

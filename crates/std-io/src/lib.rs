@@ -59,13 +59,19 @@
 #![forbid(unsafe_code)]
 #![deny(missing_docs)]
 
+mod body_reader;
 mod client;
 mod connection;
 mod date;
 mod error;
 mod exchange;
+mod handler;
+mod lock;
 mod pool;
+mod registry;
+mod reject;
 mod server;
+mod settings;
 mod transport;
 mod url;
 mod wire;
@@ -74,7 +80,8 @@ pub use client::{get, Client, ClientBuilder, Response};
 pub use date::imf_fixdate;
 pub use error::{Error, Stage};
 pub use exchange::{Body, BodyWriter, Exchange, Upgraded};
-pub use server::{Handler, Server, ServerBuilder, ShutdownHandle};
+pub use handler::Handler;
+pub use server::{Server, ServerBuilder, ShutdownHandle};
 pub use transport::{Interrupter, Listener, Transport};
 pub use url::{Url, UrlError};
 

@@ -12,9 +12,11 @@
 
 use std::collections::VecDeque;
 use std::io;
-use std::sync::{Arc, Condvar, Mutex, MutexGuard};
+use std::sync::{Arc, Condvar, Mutex};
 use std::thread;
 use std::time::{Duration, Instant};
+
+use crate::lock::{lock, wait_timeout};
 
 /// Runs one job (a connection) on a pool thread, with the thread's state.
 pub(crate) type Work<J, S> = Arc<dyn Fn(J, &mut S) + Send + Sync>;
@@ -46,13 +48,6 @@ struct Shared<J, S> {
 /// [`Pool::close`] and [`Pool::wait_threads`].
 pub(crate) struct Pool<J: Send + 'static, S: Default + 'static = ()> {
     shared: Arc<Shared<J, S>>,
-}
-
-fn lock<T>(m: &Mutex<T>) -> MutexGuard<'_, T> {
-    match m.lock() {
-        Ok(g) => g,
-        Err(p) => p.into_inner(),
-    }
 }
 
 impl<J: Send + 'static, S: Default + 'static> Pool<J, S> {
@@ -149,10 +144,7 @@ impl<J: Send + 'static, S: Default + 'static> Pool<J, S> {
             if now >= until {
                 return false;
             }
-            st = match self.shared.done.wait_timeout(st, until - now) {
-                Ok((g, _)) => g,
-                Err(p) => p.into_inner().0,
-            };
+            st = wait_timeout(&self.shared.done, st, until - now);
         }
         true
     }
@@ -171,10 +163,7 @@ impl<J: Send + 'static, S: Default + 'static> Pool<J, S> {
             if now >= until {
                 return false;
             }
-            st = match self.shared.done.wait_timeout(st, until - now) {
-                Ok((g, _)) => g,
-                Err(p) => p.into_inner().0,
-            };
+            st = wait_timeout(&self.shared.done, st, until - now);
         }
         true
     }
@@ -229,10 +218,7 @@ fn worker<J, S: Default>(sh: Arc<Shared<J, S>>, first: Option<J>) {
             if st.closing || now >= deadline {
                 break None;
             }
-            st = match sh.work.wait_timeout(st, deadline - now) {
-                Ok((g, _)) => g,
-                Err(p) => p.into_inner().0,
-            };
+            st = wait_timeout(&sh.work, st, deadline - now);
         };
         st.idle -= 1;
         if job.is_none() {

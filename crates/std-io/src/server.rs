@@ -1,83 +1,24 @@
 //! The blocking server: a builder, the accept loop, the connection limit and
 //! graceful shutdown.
 
-use std::collections::HashMap;
 use std::io;
 use std::net::{IpAddr, Ipv4Addr, Ipv6Addr, SocketAddr, TcpListener, TcpStream, ToSocketAddrs};
-use std::sync::atomic::{AtomicBool, Ordering};
-use std::sync::mpsc::{sync_channel, Receiver};
-use std::sync::{Arc, Mutex, MutexGuard};
+use std::sync::atomic::Ordering;
+use std::sync::mpsc::sync_channel;
+use std::sync::Arc;
 use std::thread;
 use std::time::{Duration, Instant};
 
 use http_net_conn::Config;
 
 use crate::connection;
-use crate::date::{now_secs, DateCache};
-use crate::error::Error;
-use crate::exchange::Exchange;
+use crate::handler::Handler;
+use crate::lock::lock;
 use crate::pool::{transient_accept_error, Pool, Work};
-use crate::transport::{Interrupter, Listener, Transport};
-use crate::wire;
-
-/// Answers requests: called once per request on the connection's thread.
-///
-/// Implemented for every `Fn(&mut Exchange<'_>) -> Result<(), Error>` that is
-/// `Send + Sync + 'static`.
-pub trait Handler: Send + Sync + 'static {
-    /// Answers one request. Returning an error, or returning without a
-    /// complete answer, closes the connection (with `500` if nothing was sent).
-    fn handle(&self, exchange: &mut Exchange<'_>) -> Result<(), Error>;
-}
-
-impl<F> Handler for F
-where
-    F: Fn(&mut Exchange<'_>) -> Result<(), Error> + Send + Sync + 'static,
-{
-    fn handle(&self, exchange: &mut Exchange<'_>) -> Result<(), Error> {
-        self(exchange)
-    }
-}
-
-/// The server's settings (see the [`ServerBuilder`] methods for each).
-#[derive(Clone, Copy, Debug)]
-pub(crate) struct Settings {
-    pub(crate) conn: Config,
-    pub(crate) max_connections: usize,
-    pub(crate) max_requests: u64,
-    pub(crate) idle_timeout: Duration,
-    pub(crate) head_timeout: Duration,
-    pub(crate) body_timeout: Duration,
-    pub(crate) write_timeout: Duration,
-    pub(crate) drain_time: Duration,
-    pub(crate) drain_bytes: u64,
-    pub(crate) stack_size: usize,
-    pub(crate) keep_idle_threads: Duration,
-    pub(crate) shutdown_timeout: Duration,
-    pub(crate) wipe: bool,
-    /// Set by [`ServerBuilder::server_name`]; applied to `conn` when the
-    /// server is made (so that `conn_config` may come before or after it).
-    pub(crate) server_name: Option<&'static [u8]>,
-}
-
-impl Settings {
-    const DEFAULT: Settings = Settings {
-        conn: Config::DEFAULT,
-        max_connections: 1024,
-        max_requests: 0,
-        idle_timeout: Duration::from_secs(30),
-        head_timeout: Duration::from_secs(10),
-        body_timeout: Duration::from_secs(30),
-        write_timeout: Duration::from_secs(30),
-        drain_time: Duration::from_secs(2),
-        drain_bytes: 1024 * 1024,
-        stack_size: 128 * 1024,
-        keep_idle_threads: Duration::from_secs(60),
-        shutdown_timeout: Duration::from_secs(30),
-        wipe: false,
-        server_name: None,
-    };
-}
+use crate::registry::Shared;
+use crate::reject::reject_loop;
+use crate::settings::Settings;
+use crate::transport::Listener;
 
 /// Configures a [`Server`]; [`ServerBuilder::bind`] or
 /// [`ServerBuilder::listener`] makes it.
@@ -401,159 +342,9 @@ fn wake_address(addr: SocketAddr) -> SocketAddr {
     SocketAddr::new(ip, addr.port())
 }
 
-fn lock<T>(m: &Mutex<T>) -> MutexGuard<'_, T> {
-    match m.lock() {
-        Ok(g) => g,
-        Err(p) => p.into_inner(),
-    }
-}
-
-/// One open connection, as the shutdown sees it.
-pub(crate) struct Slot {
-    /// Waiting for the next request (no byte of it yet).
-    pub(crate) idle: AtomicBool,
-    interrupter: Option<Interrupter>,
-}
-
-/// Removes the slot from the registry when the connection ends, and gives
-/// it back to the pool thread (`home`) for its next connection.
-pub(crate) struct SlotGuard<'a> {
-    shared: &'a Shared,
-    id: u64,
-    slot: Arc<Slot>,
-    home: &'a mut Option<Arc<Slot>>,
-}
-
-impl std::ops::Deref for SlotGuard<'_> {
-    type Target = Slot;
-    fn deref(&self) -> &Slot {
-        &self.slot
-    }
-}
-
-impl Drop for SlotGuard<'_> {
-    fn drop(&mut self) {
-        lock(&self.shared.conns).1.remove(&self.id);
-        // Out of the registry, the slot is ours alone: close the duplicate
-        // descriptor now (the peer must see the connection close), and keep
-        // the allocation for the thread's next connection.
-        if let Some(slot) = Arc::get_mut(&mut self.slot) {
-            slot.interrupter = None;
-            *self.home = Some(Arc::clone(&self.slot));
-        }
-    }
-}
-
-/// State shared by the accept loop, the connections and the handles.
-pub(crate) struct Shared {
-    pub(crate) stopping: AtomicBool,
-    pub(crate) date: DateCache,
-    conns: Mutex<(u64, HashMap<u64, Arc<Slot>>)>,
-    wake_addr: Mutex<Option<SocketAddr>>,
-}
-
-impl Shared {
-    fn new() -> Shared {
-        Shared {
-            stopping: AtomicBool::new(false),
-            date: DateCache::new(),
-            conns: Mutex::new((0, HashMap::new())),
-            wake_addr: Mutex::new(None),
-        }
-    }
-
-    /// Registers a connection, in the slot its pool thread kept from its
-    /// last connection (`home`) when there is one.
-    pub(crate) fn register<'a>(
-        &'a self,
-        interrupter: Option<Interrupter>,
-        home: &'a mut Option<Arc<Slot>>,
-    ) -> SlotGuard<'a> {
-        let mut slot = home.take().unwrap_or_else(|| {
-            Arc::new(Slot {
-                idle: AtomicBool::new(false),
-                interrupter: None,
-            })
-        });
-        if Arc::get_mut(&mut slot).is_none() {
-            // Still shared (cannot happen: the guard gives it back alone).
-            slot = Arc::new(Slot {
-                idle: AtomicBool::new(false),
-                interrupter: None,
-            });
-        }
-        if let Some(s) = Arc::get_mut(&mut slot) {
-            s.interrupter = interrupter;
-            *s.idle.get_mut() = false;
-        }
-        let mut g = lock(&self.conns);
-        let id = g.0;
-        g.0 += 1;
-        g.1.insert(id, Arc::clone(&slot));
-        SlotGuard {
-            shared: self,
-            id,
-            slot,
-            home,
-        }
-    }
-
-    /// Ends the blocked reads of idle connections (all connections if `all`).
-    fn interrupt(&self, all: bool) {
-        let g = lock(&self.conns);
-        for slot in g.1.values() {
-            if all || slot.idle.load(Ordering::SeqCst) {
-                if let Some(i) = &slot.interrupter {
-                    i.interrupt();
-                }
-            }
-        }
-    }
-}
-
-/// Answers connections over the limit with `503` and closes them, one at a
-/// time, each bounded to a fraction of a second.
-fn reject_loop<S: Transport>(rx: Receiver<S>, shared: &Shared, server: Option<&[u8]>) {
-    let mut msg = Vec::new();
-    for mut stream in rx {
-        let _ = stream.set_write_timeout(Some(Duration::from_millis(200)));
-        busy_response(&mut msg, &shared.date.get(now_secs()), server);
-        if stream.write_all(&msg).is_ok() {
-            wire::linger(&mut stream, Duration::from_millis(250), 64 * 1024);
-        }
-    }
-}
-
-/// The `503` beyond the connection limit (no `ServerConn` is made for it).
-fn busy_response(msg: &mut Vec<u8>, date: &[u8; 29], server: Option<&[u8]>) {
-    msg.clear();
-    msg.extend_from_slice(b"HTTP/1.1 503 Service Unavailable\r\n");
-    if let Some(name) = server {
-        msg.extend_from_slice(b"Server: ");
-        msg.extend_from_slice(name);
-        msg.extend_from_slice(b"\r\n");
-    }
-    msg.extend_from_slice(b"Date: ");
-    msg.extend_from_slice(date);
-    msg.extend_from_slice(b"\r\nRetry-After: 1\r\nContent-Length: 0\r\nConnection: close\r\n\r\n");
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn busy_response_bytes() {
-        let date = b"Sun, 06 Nov 1994 08:49:37 GMT";
-        let mut msg = Vec::new();
-        busy_response(&mut msg, date, Some(b"http-net"));
-        assert_eq!(
-            msg,
-            b"HTTP/1.1 503 Service Unavailable\r\nServer: http-net\r\nDate: Sun, 06 Nov 1994 08:49:37 GMT\r\nRetry-After: 1\r\nContent-Length: 0\r\nConnection: close\r\n\r\n"
-        );
-        busy_response(&mut msg, date, None);
-        assert!(msg.starts_with(b"HTTP/1.1 503 Service Unavailable\r\nDate: "));
-    }
 
     #[test]
     #[should_panic(expected = "invalid server name")]

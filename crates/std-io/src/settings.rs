@@ -1,0 +1,46 @@
+//! The server's settings, gathered by [`ServerBuilder`](crate::ServerBuilder).
+
+use std::time::Duration;
+
+use http_net_conn::Config;
+
+/// The server's settings (see the [`ServerBuilder`](crate::ServerBuilder) methods for each).
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct Settings {
+    pub(crate) conn: Config,
+    pub(crate) max_connections: usize,
+    pub(crate) max_requests: u64,
+    pub(crate) idle_timeout: Duration,
+    pub(crate) head_timeout: Duration,
+    pub(crate) body_timeout: Duration,
+    pub(crate) write_timeout: Duration,
+    pub(crate) drain_time: Duration,
+    pub(crate) drain_bytes: u64,
+    pub(crate) stack_size: usize,
+    pub(crate) keep_idle_threads: Duration,
+    pub(crate) shutdown_timeout: Duration,
+    pub(crate) wipe: bool,
+    /// Set by [`ServerBuilder::server_name`](crate::ServerBuilder::server_name); applied to `conn` when the
+    /// server is made (so that `conn_config` may come before or after it).
+    pub(crate) server_name: Option<&'static [u8]>,
+}
+
+impl Settings {
+    /// The defaults each [`ServerBuilder`](crate::ServerBuilder) method names.
+    pub(crate) const DEFAULT: Settings = Settings {
+        conn: Config::DEFAULT,
+        max_connections: 1024,
+        max_requests: 0,
+        idle_timeout: Duration::from_secs(30),
+        head_timeout: Duration::from_secs(10),
+        body_timeout: Duration::from_secs(30),
+        write_timeout: Duration::from_secs(30),
+        drain_time: Duration::from_secs(2),
+        drain_bytes: 1024 * 1024,
+        stack_size: 128 * 1024,
+        keep_idle_threads: Duration::from_secs(60),
+        shutdown_timeout: Duration::from_secs(30),
+        wipe: false,
+        server_name: None,
+    };
+}
