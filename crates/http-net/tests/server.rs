@@ -283,3 +283,33 @@ fn a_large_answer_through_conn_reaches_the_peer_with_send_placed() {
         assert!(got == body, "{} bytes of {}", got.len(), body.len());
     }
 }
+
+/// What a handler queues through `Exchange::conn()` is sent when it returns,
+/// also when the connection ends there: a reject of its own choosing, a
+/// `2xx` to CONNECT without `upgrade`.
+#[test]
+fn what_conn_queued_is_sent_when_the_connection_ends() {
+    let srv = Running::start(Server::builder(), |ex: &mut Exchange<'_>| {
+        if ex.method() == http_net::conn::Method::Connect {
+            return ex.send_head(200, &[], BodyLength::Empty);
+        }
+        ex.conn().reject(503).map_err(http_net::conn::Error::from)?;
+        Ok(())
+    });
+    for (req, status) in [
+        (GET, &b"HTTP/1.1 503 "[..]),
+        (
+            &b"CONNECT a.example:443 HTTP/1.1\r\nHost: a.example:443\r\n\r\n"[..],
+            b"HTTP/1.1 200 ",
+        ),
+    ] {
+        let mut s = connect(srv.addr);
+        s.write_all(req).unwrap();
+        let got = read_to_close(&mut s);
+        assert!(
+            got.starts_with(status),
+            "{:?}",
+            String::from_utf8_lossy(&got)
+        );
+    }
+}

@@ -353,7 +353,7 @@ impl Body<'_> {
         if n > 0 || buf.is_empty() {
             return Ok(n);
         }
-        if self.conn.failed() || *broken {
+        if self.conn.failed() {
             return Err(Error::BodyUnavailable);
         }
         if matches!(
@@ -362,6 +362,9 @@ impl Body<'_> {
         ) {
             // The connection discards what is left of the body.
             return Ok(0);
+        }
+        if *broken {
+            return Err(Error::BodyUnavailable);
         }
         if self.conn.continue_due() {
             self.conn.responder().send_continue()?;
