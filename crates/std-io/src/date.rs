@@ -5,6 +5,8 @@ use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::Mutex;
 use std::time::{SystemTime, UNIX_EPOCH};
 
+use crate::lock::lock;
+
 const DAY_NAMES: [&[u8; 3]; 7] = [b"Sun", b"Mon", b"Tue", b"Wed", b"Thu", b"Fri", b"Sat"];
 const MONTH_NAMES: [&[u8; 3]; 12] = [
     b"Jan", b"Feb", b"Mar", b"Apr", b"May", b"Jun", b"Jul", b"Aug", b"Sep", b"Oct", b"Nov", b"Dec",
@@ -85,10 +87,7 @@ impl DateCache {
     /// The value for `now` (seconds since the epoch). Formats at most once
     /// per second across all callers.
     pub(crate) fn get(&self, now: u64) -> [u8; 29] {
-        let mut guard = match self.value.lock() {
-            Ok(g) => g,
-            Err(poisoned) => poisoned.into_inner(),
-        };
+        let mut guard = lock(&self.value);
         if guard.0 != now {
             *guard = (now, imf_fixdate(now));
             self.secs.store(now, Ordering::Relaxed);
