@@ -90,7 +90,7 @@ pub struct RequestParser {
 /// malformed or cut by the window's end stops the run (the staged path then
 /// reports it, or waits for more bytes).
 #[inline(never)]
-fn escaped_target_run(window: &[u8], mut n: usize) -> usize {
+pub(crate) fn escaped_target_run(window: &[u8], mut n: usize) -> usize {
     while let Some(&[b'%', h, l]) = window.get(n..n + 3) {
         if !(HEXDIG[h as usize] && HEXDIG[l as usize]) {
             break;
