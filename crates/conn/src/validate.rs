@@ -1,125 +1,52 @@
 //! Checks on what the caller asks the connection to send: field names, field
-//! values, reason phrases, methods, request targets and `Host` values. The
-//! connection refuses to serialise anything a strict parser would reject, so
-//! no message it writes can be split (SPEC §3, security cases C113–C117).
+//! values, reason phrases, methods, request targets and `Host` values. Each
+//! is a call into the rules the parsers read with (`http-net-head`'s
+//! whole-value checks, `http-net-framing`'s [`syntax`](http_net_framing::syntax)),
+//! so the connection refuses to serialise anything its own parsers would
+//! reject or read back changed, and no message it writes can be split
+//! (RFC 9112 §2.2, §5; RFC 9110 §5.5).
 
-use http_net_scan::class::REG_NAME;
-use http_net_scan::{field_value_run, target_run, token_run};
+use http_net_head::{
+    check_target, valid_field_value, valid_host, valid_reason, valid_token, Method,
+};
+
+pub(crate) use http_net_framing::syntax::{list_has, trim_ows};
 
 /// A non-empty token (field names, methods; RFC 9110 §5.1, §9.1).
 pub(crate) fn is_token(bytes: &[u8]) -> bool {
-    !bytes.is_empty() && token_run(bytes) == bytes.len()
+    valid_token(bytes)
 }
 
 /// A field value the connection may send: no CTL (HTAB allowed), no DEL, and
 /// no leading or trailing SP / HTAB, which a receiver would strip (RFC 9110
-/// §5.5). Empty is allowed. Checked eight bytes at a time.
+/// §5.5). Empty is allowed.
 pub(crate) fn is_field_value(bytes: &[u8]) -> bool {
-    if let (Some(first), Some(last)) = (bytes.first(), bytes.last()) {
-        if matches!(first, b' ' | b'\t') || matches!(last, b' ' | b'\t') {
-            return false;
-        }
-    }
-    field_value_run(bytes) == bytes.len()
+    valid_field_value(bytes)
 }
 
 /// `reason-phrase = 1*( HTAB / SP / VCHAR / obs-text )` (RFC 9112 §4); empty
 /// is allowed too (the status line then ends in SP CR LF).
 pub(crate) fn is_reason(bytes: &[u8]) -> bool {
-    field_value_run(bytes) == bytes.len()
+    valid_reason(bytes)
 }
 
-/// Every byte is a target byte (`scan::class::TARGET`) and every `%` starts
-/// `%HH`.
-fn target_bytes_ok(mut bytes: &[u8]) -> bool {
-    loop {
-        bytes = &bytes[target_run(bytes)..];
-        match bytes {
-            [] => return true,
-            [b'%', h, l, rest @ ..] if h.is_ascii_hexdigit() && l.is_ascii_hexdigit() => {
-                bytes = rest
-            }
-            _ => return false,
-        }
-    }
-}
-
-/// A request target that fits the method (RFC 9112 §3.2): authority-form
-/// only and always for CONNECT, `*` only for OPTIONS, otherwise origin-form
-/// (`/…`) or absolute-form (`scheme://…`).
+/// A request target that fits the method (RFC 9112 §3.2) as the request
+/// parser reads it: authority-form only and always for CONNECT, `*` only for
+/// OPTIONS, otherwise origin-form (`/…`) or absolute-form (`scheme://…`,
+/// without userinfo). `method` is a token.
 pub(crate) fn is_target(method: &[u8], target: &[u8]) -> bool {
-    if !target_bytes_ok(target) {
-        return false;
-    }
-    if method == b"CONNECT" {
-        // authority = host ":" port, no path, no userinfo.
-        return !target.is_empty()
-            && !target.contains(&b'/')
-            && !target.contains(&b'?')
-            && !target.contains(&b'@');
-    }
-    match target {
-        [] => false,
-        [b'*'] => method == b"OPTIONS",
-        [b'/', ..] => true,
-        _ => is_absolute(target),
-    }
+    check_target(Method::from_bytes(method), target).is_ok()
 }
 
-/// `scheme ":" "//" authority …`, scheme = ALPHA *( ALPHA / DIGIT / "+" / "-" / "." ).
-fn is_absolute(target: &[u8]) -> bool {
-    let Some(colon) = target.iter().position(|&b| b == b':') else {
-        return false;
-    };
-    let scheme = &target[..colon];
-    let scheme_ok = scheme.first().is_some_and(u8::is_ascii_alphabetic)
-        && scheme
-            .iter()
-            .all(|&b| b.is_ascii_alphanumeric() || matches!(b, b'+' | b'-' | b'.'));
-    scheme_ok && target[colon + 1..].starts_with(b"//") && target.len() > colon + 3
-}
-
-/// A `Host` value: non-empty `uri-host [":" port]` bytes (RFC 9110 §7.2):
-/// reg-name bytes, pct-encoded, `:` and the brackets of an IP-literal.
+/// A `Host` value the request parser accepts: `uri-host [":" port]`
+/// (RFC 9110 §7.2).
 pub(crate) fn is_host(bytes: &[u8]) -> bool {
-    !bytes.is_empty()
-        && bytes
-            .iter()
-            .all(|&b| REG_NAME[b as usize] || matches!(b, b':' | b'[' | b']' | b'%'))
+    valid_host(bytes)
 }
 
 /// `1*DIGIT` within a `u64` (RFC 9110 §8.6), never through `FromStr`.
 pub(crate) fn content_length(bytes: &[u8]) -> Option<u64> {
-    if bytes.is_empty() {
-        return None;
-    }
-    let mut n: u64 = 0;
-    for &b in bytes {
-        if !b.is_ascii_digit() {
-            return None;
-        }
-        n = n.checked_mul(10)?.checked_add(u64::from(b - b'0'))?;
-    }
-    Some(n)
-}
-
-/// Whether a comma-separated list value holds `token` (ASCII
-/// case-insensitive, OWS around members; RFC 9110 §5.6.1).
-pub(crate) fn list_has(value: &[u8], token: &[u8]) -> bool {
-    value
-        .split(|&b| b == b',')
-        .any(|m| trim_ows(m).eq_ignore_ascii_case(token))
-}
-
-/// Strips SP and HTAB from both ends.
-pub(crate) fn trim_ows(mut bytes: &[u8]) -> &[u8] {
-    while let [b' ' | b'\t', rest @ ..] = bytes {
-        bytes = rest;
-    }
-    while let [rest @ .., b' ' | b'\t'] = bytes {
-        bytes = rest;
-    }
-    bytes
+    http_net_framing::syntax::decimal(bytes)
 }
 
 #[cfg(test)]

@@ -4,6 +4,7 @@
 
 use http_net_head::{Field, FieldRefs};
 
+use crate::syntax::{decimal, trim_ows};
 use crate::Error;
 
 /// The value of every `Content-Length` field line, read as one list: each
@@ -92,36 +93,9 @@ fn general(refs: FieldRefs, fields: &[Field], buf: &[u8]) -> Result<Option<u64>,
     Ok(found)
 }
 
-/// `1*DIGIT` with checked arithmetic: leading zeros allowed, anything that
-/// does not fit a `u64` rejected.
+/// `1*DIGIT` within a `u64` ([`decimal`]), as this crate's error.
 pub(crate) fn digits(bytes: &[u8]) -> Result<u64, Error> {
-    if bytes.is_empty() {
-        return Err(Error::InvalidContentLength);
-    }
-    let mut n: u64 = 0;
-    for &b in bytes {
-        let d = b.wrapping_sub(b'0');
-        if d > 9 {
-            return Err(Error::InvalidContentLength);
-        }
-        n = n
-            .checked_mul(10)
-            .and_then(|n| n.checked_add(u64::from(d)))
-            .ok_or(Error::InvalidContentLength)?;
-    }
-    Ok(n)
-}
-
-/// Strips SP and HTAB (OWS, RFC 9110 §5.6.3) from both ends; nothing else
-/// counts as whitespace.
-pub(crate) fn trim_ows(mut bytes: &[u8]) -> &[u8] {
-    while let [b' ' | b'\t', rest @ ..] = bytes {
-        bytes = rest;
-    }
-    while let [rest @ .., b' ' | b'\t'] = bytes {
-        bytes = rest;
-    }
-    bytes
+    decimal(bytes).ok_or(Error::InvalidContentLength)
 }
 
 #[cfg(test)]

@@ -1,7 +1,7 @@
 use alloc::vec::Vec;
 
-use crate::class::{is_field_value_byte, TCHAR};
 use crate::Error;
+use http_net_head::{valid_field_value, valid_token};
 
 /// The size line of one chunk, `HEX CR LF`, in a small inline buffer.
 #[derive(Clone, Copy, Debug)]
@@ -95,16 +95,14 @@ impl ChunkedEncoder {
 /// (RFC 9110 §5.1, §5.5), and not a field that frames or routes the message
 /// (RFC 9110 §6.5.1).
 fn check_trailer(name: &[u8], value: &[u8]) -> Result<(), Error> {
-    if name.is_empty() || !name.iter().all(|&b| TCHAR[b as usize]) {
+    if !valid_token(name) {
         return Err(Error::InvalidTrailerName);
     }
     const FORBIDDEN: [&[u8]; 4] = [b"content-length", b"transfer-encoding", b"host", b"trailer"];
     if FORBIDDEN.iter().any(|f| name.eq_ignore_ascii_case(f)) {
         return Err(Error::ForbiddenTrailerField);
     }
-    let edge_ws =
-        matches!(value.first(), Some(b' ' | b'\t')) || matches!(value.last(), Some(b' ' | b'\t'));
-    if edge_ws || !value.iter().all(|&b| is_field_value_byte(b)) {
+    if !valid_field_value(value) {
         return Err(Error::InvalidTrailerValue);
     }
     Ok(())

@@ -25,6 +25,7 @@ mod encode;
 mod error;
 mod length;
 mod limits;
+pub mod syntax;
 mod transfer_coding;
 
 pub use chunked::{ChunkedDecoder, ChunkedStep, InPlaceStep};

@@ -6,7 +6,7 @@
 
 use http_net_head::{Field, FieldRefs};
 
-use crate::content_length::trim_ows;
+use crate::syntax::trim_ows;
 
 /// What a `Transfer-Encoding` list says, gathered in one pass.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]

@@ -79,9 +79,21 @@
 //! version (so the HTTP/2 preface `PRI * HTTP/2.0` is answered 505), and
 //! `MissingHost` at the empty line that ends the head.
 //!
-//! The meaning of `Content-Length`, `Transfer-Encoding`, `Connection`,
-//! `Upgrade` and `Expect` values is for `http-net-framing` and
-//! `http-net-conn`; this crate only records where those lines are.
+//! # What is recorded, and what is interpreted
+//! Of the `Content-Length`, `Transfer-Encoding`, `Host`, `Upgrade` and
+//! `Expect` lines this crate records where they are ([`FieldRefs`] in
+//! [`FieldFacts`]); what their values mean is for `http-net-framing` and
+//! `http-net-conn` (beyond the `Host` grammar, checked here). `Connection`
+//! values it does interpret: each line's list is read as tokens (RFC 9110
+//! §7.6.1) and the `close`, `keep-alive` and `upgrade` options are kept as
+//! [`ConnectionOptions`]; other options are not recorded.
+//!
+//! # Checking what is sent
+//! [`valid_token`], [`valid_field_value`], [`valid_reason`], [`valid_host`]
+//! and [`check_target`] are the rules above on whole values, for a writer:
+//! what they accept, the parsers read back unchanged, and what they refuse,
+//! the parsers reject or change (a field value with whitespace first or
+//! last is refused, since the parsers strip it).
 #![no_std]
 #![forbid(unsafe_code)]
 #![deny(missing_docs)]
@@ -90,6 +102,7 @@ mod block;
 mod error;
 mod facts;
 mod field;
+mod grammar;
 mod host;
 mod limits;
 mod method;
@@ -105,6 +118,7 @@ pub use block::{FieldBlock, FieldBlockParser};
 pub use error::Error;
 pub use facts::{ConnectionOptions, FieldFacts, FieldRefs};
 pub use field::{unfold_in_place, Field};
+pub use grammar::{check_target, valid_field_value, valid_host, valid_reason, valid_token};
 pub use limits::Limits;
 pub use method::Method;
 pub use request::{RequestHead, RequestParser, MAX_LEADING_EMPTY_LINES};

@@ -161,6 +161,8 @@ impl ResponseParser {
     /// `HTTP/1.x SP 3DIGIT SP reason CR LF`. It records the line and moves
     /// on to the fields (`true`); otherwise it changes nothing (`false`) and
     /// the staged path takes the line from its start.
+    // Fast path; general twin: stages Version..ReasonCr; response head 118 -> 103 ns (docs/PERFORMANCE.md).
+    #[cfg(not(http_net_general_path))]
     #[inline(always)]
     fn common_status_line(&mut self, buf: &[u8]) -> bool {
         let Some((head, rest)) = buf.split_first_chunk::<13>() else {
@@ -207,6 +209,7 @@ impl ResponseParser {
         loop {
             match self.stage {
                 Stage::Version => {
+                    #[cfg(not(http_net_general_path))]
                     if self.common_status_line(buf) {
                         continue;
                     }

@@ -27,6 +27,7 @@ impl Span {
     /// A span from `start` to `end`, which the caller knows are in order
     /// (no clamp).
     #[inline(always)]
+    #[cfg(not(http_net_general_path))]
     pub(crate) const fn ordered(start: usize, end: usize) -> Span {
         Span {
             start: start as u32,

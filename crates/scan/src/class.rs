@@ -23,6 +23,28 @@ pub const DIGIT: [bool; 256] = byte_table!(|b| b.is_ascii_digit());
 /// case-insensitive as ABNF strings are (RFC 5234 §2.3), so `a`–`f` too.
 pub const HEXDIG: [bool; 256] = byte_table!(|b| b.is_ascii_hexdigit());
 
+/// The value of each `HEXDIG` byte (`0`–`9`, `a`–`f`, `A`–`F`), [`NOT_HEX`]
+/// for every other byte: the chunk-size digits (RFC 9112 §7.1) read in one
+/// look-up each.
+pub const HEX_VALUE: [u8; 256] = {
+    let mut t = [NOT_HEX; 256];
+    let mut i = 0;
+    while i < 256 {
+        let b = i as u8;
+        t[i] = match b {
+            b'0'..=b'9' => b - b'0',
+            b'a'..=b'f' => b - b'a' + 10,
+            b'A'..=b'F' => b - b'A' + 10,
+            _ => NOT_HEX,
+        };
+        i += 1;
+    }
+    t
+};
+
+/// Marks a byte that is not a hex digit in [`HEX_VALUE`].
+pub const NOT_HEX: u8 = 0xff;
+
 /// `ALPHA = %x41-5A / %x61-7A` (RFC 5234 B.1).
 pub const ALPHA: [bool; 256] = byte_table!(|b| b.is_ascii_alphabetic());
 
@@ -59,6 +81,15 @@ pub const TCHAR: [bool; 256] = byte_table!(|b| b.is_ascii_alphanumeric()
 /// ```
 /// So: HTAB, SP, `%x21-7E`, `%x80-FF`. Not NUL, CR, LF, other CTLs or DEL.
 pub const FIELD_VALUE: [bool; 256] = byte_table!(|b| b == b'\t' || (b >= 0x20 && b != 0x7f));
+
+/// A byte of a quoted string other than `"` and the backslash of a
+/// quoted-pair:
+/// ```text
+/// qdtext      = HTAB / SP / %x21 / %x23-5B / %x5D-7E / obs-text  ; RFC 9110 §5.6.4
+/// quoted-pair = "\" ( HTAB / SP / VCHAR / obs-text )
+/// ```
+/// (The byte after the backslash of a quoted-pair is a [`FIELD_VALUE`] byte.)
+pub const QDTEXT: [bool; 256] = byte_table!(|b| FIELD_VALUE[b as usize] && b != b'"' && b != b'\\');
 
 /// `OWS = *( SP / HTAB )` (RFC 9110 §5.6.3): the bytes trimmed around a
 /// field value.
@@ -123,6 +154,13 @@ mod tests {
                 i == 9 || (32..=126).contains(&i) || i >= 128
             );
             assert_eq!(OWS[i as usize], i == 9 || i == 32);
+            let hex = c
+                .to_digit(16)
+                .filter(|_| i < 128)
+                .map_or(NOT_HEX, |d| d as u8);
+            assert_eq!(HEX_VALUE[i as usize], hex);
+            let qdtext = matches!(i, 9 | 32 | 0x21 | 0x23..=0x5b | 0x5d..=0x7e | 0x80..=0xff);
+            assert_eq!(QDTEXT[i as usize], qdtext);
             let unres = alnum || (i < 128 && "-._~".contains(c));
             let sub = i < 128 && "!$&'()*+,;=".contains(c);
             assert_eq!(UNRESERVED[i as usize], unres);

@@ -5,8 +5,8 @@
 //! up except DEL, plus HTAB); the word test is a filter, and the first
 //! flagged byte is then checked against the class table. Classes that are
 //! *sets* (token, target) use the tables: one look-up per byte, four per
-//! step ([`scalar_run`]); [`table_run`] (eight ANDed look-ups per step) is
-//! kept for long runs.
+//! step ([`scalar_run`]), which measured faster than eight ANDed look-ups
+//! per step on names and paths (`docs/PERFORMANCE.md`).
 
 use crate::class::{FIELD_VALUE, TARGET, TCHAR};
 
@@ -40,46 +40,6 @@ const fn lanes_below(x: u64, n: u8) -> u64 {
 #[inline(always)]
 const fn first_lane(mask: u64) -> usize {
     (mask.trailing_zeros() / 8) as usize
-}
-
-/// The index of the first `needle` in `buf`.
-#[inline]
-pub fn find_byte(buf: &[u8], needle: u8) -> Option<usize> {
-    let rep = LO * needle as u64;
-    let mut i = 0;
-    while let Some(x) = word(buf, i) {
-        let m = zero_lanes(x ^ rep);
-        if m != 0 {
-            return Some(i + first_lane(m));
-        }
-        i += 8;
-    }
-    let tail = buf.get(i..)?;
-    tail.iter().position(|&b| b == needle).map(|p| i + p)
-}
-
-/// The index of the first LF in `buf`.
-#[inline]
-pub fn find_lf(buf: &[u8]) -> Option<usize> {
-    find_byte(buf, b'\n')
-}
-
-/// The index of the first CR or LF in `buf`: where a line ends, properly or
-/// not.
-#[inline]
-pub fn find_line_end(buf: &[u8]) -> Option<usize> {
-    let mut i = 0;
-    while let Some(x) = word(buf, i) {
-        let m = zero_lanes(x ^ (LO * b'\r' as u64)) | zero_lanes(x ^ (LO * b'\n' as u64));
-        if m != 0 {
-            return Some(i + first_lane(m));
-        }
-        i += 8;
-    }
-    let tail = buf.get(i..)?;
-    tail.iter()
-        .position(|&b| b == b'\r' || b == b'\n')
-        .map(|p| i + p)
 }
 
 /// The length of the leading run of field-value bytes
@@ -122,7 +82,7 @@ pub fn token_run(buf: &[u8]) -> usize {
 }
 
 /// The length of the leading run of bytes in `class`, one look-up per byte,
-/// four per step; faster than [`table_run`] on short runs (field names).
+/// four per step.
 #[inline]
 pub fn scalar_run(buf: &[u8], class: &[bool; 256]) -> usize {
     let mut i = 0;
@@ -153,30 +113,6 @@ pub fn target_run(buf: &[u8]) -> usize {
     scalar_run(buf, &TARGET)
 }
 
-/// The length of the leading run of bytes in `class`, eight table look-ups
-/// per step.
-#[inline]
-pub fn table_run(buf: &[u8], class: &[bool; 256]) -> usize {
-    let mut i = 0;
-    let mut rest = buf;
-    while let Some((w, tail)) = rest.split_first_chunk::<8>() {
-        let all = class[w[0] as usize]
-            & class[w[1] as usize]
-            & class[w[2] as usize]
-            & class[w[3] as usize]
-            & class[w[4] as usize]
-            & class[w[5] as usize]
-            & class[w[6] as usize]
-            & class[w[7] as usize];
-        if !all {
-            return i + run_of(w, class);
-        }
-        i += 8;
-        rest = tail;
-    }
-    i + run_of(rest, class)
-}
-
 /// Scalar: the length of the leading run of bytes in `class`.
 #[inline(always)]
 fn run_of(buf: &[u8], class: &[bool; 256]) -> usize {
@@ -202,9 +138,6 @@ mod tests {
 
     #[test]
     fn short_and_empty_inputs() {
-        assert_eq!(find_byte(b"", b'a'), None);
-        assert_eq!(find_lf(b"ab\n"), Some(2));
-        assert_eq!(find_line_end(b"abcdefghij\rk"), Some(10));
         assert_eq!(field_value_run(b""), 0);
         assert_eq!(field_value_run(b"a\tb\x7f"), 3);
         assert_eq!(token_run(b"Content-Length:"), 14);

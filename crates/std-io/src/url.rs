@@ -3,6 +3,9 @@
 
 use core::fmt;
 
+use http_net_conn::framing::syntax::decimal;
+use http_net_conn::head::{check_target, valid_host, Method, TargetForm};
+
 /// Why a URL cannot be used by the client.
 #[non_exhaustive]
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -56,55 +59,60 @@ pub struct Url<'a> {
 
 impl<'a> Url<'a> {
     /// Parses and checks an `http://` URL. A fragment is dropped (it is never
-    /// sent); an empty path becomes `/`.
+    /// sent); an empty path becomes `/`; an empty port is port 80 and is left
+    /// out of [`authority`](Url::authority) (RFC 3986 §6.2.3).
+    ///
+    /// The host, the port and the path and query are checked with the
+    /// request parser's own rules (`http-net-head`'s [`valid_host`] and
+    /// [`check_target`]), so the `Host` value and the target the client
+    /// sends from a URL it accepts are accepted by the server: a reg-name may
+    /// hold `%` escapes and sub-delims (RFC 3986 §3.2.2), an IP literal must
+    /// be a whole IPv6 address. Beyond that grammar, port 0 and an IPvFuture
+    /// literal are refused: neither names something to connect to.
     pub fn parse(url: &'a str) -> Result<Url<'a>, UrlError> {
         let rest = match url.get(..7) {
             Some(s) if s.eq_ignore_ascii_case("http://") => &url[7..],
             _ => return Err(UrlError::UnsupportedScheme),
         };
         let end = rest.find(['/', '?', '#']).unwrap_or(rest.len());
-        let (authority, tail) = rest.split_at(end);
-        if authority.contains('@') {
+        let (written, tail) = rest.split_at(end);
+        if written.contains('@') {
             return Err(UrlError::UserInfo);
         }
-        let (host, port_str) = if let Some(inner) = authority.strip_prefix('[') {
-            let close = inner.find(']').ok_or(UrlError::InvalidHost)?;
-            let host = &inner[..close];
-            let after = &inner[close + 1..];
-            if host.is_empty()
-                || !host
-                    .bytes()
-                    .all(|b| b.is_ascii_hexdigit() || b == b':' || b == b'.')
-            {
-                return Err(UrlError::InvalidHost);
-            }
-            match after.strip_prefix(':') {
-                Some(p) => (host, Some(p)),
-                None if after.is_empty() => (host, None),
-                None => return Err(UrlError::InvalidHost),
-            }
-        } else {
-            match authority.rfind(':') {
-                Some(i) => (&authority[..i], Some(&authority[i + 1..])),
-                None => (authority, None),
-            }
+        // `uri-host [":" port]`: an IP literal ends at its `]`, a reg-name
+        // at the first colon (it holds none).
+        let host_end = match written.strip_prefix('[') {
+            Some(inner) => inner.find(']').map_or(written.len(), |i| i + 2),
+            None => written.find(':').unwrap_or(written.len()),
         };
-        if host.is_empty() {
+        let (bracketed, after) = written.split_at(host_end);
+        let port_str = match after.strip_prefix(':') {
+            Some(p) => Some(p),
+            None if after.is_empty() => None,
+            None => return Err(UrlError::InvalidHost),
+        };
+        if bracketed.is_empty() {
             return Err(UrlError::MissingHost);
         }
-        if !authority.starts_with('[')
-            && !host
-                .bytes()
-                .all(|b| b.is_ascii_alphanumeric() || matches!(b, b'-' | b'.' | b'_' | b'~'))
-        {
+        let future = bracketed.starts_with("[v") || bracketed.starts_with("[V");
+        if future || !valid_host(bracketed.as_bytes()) {
             return Err(UrlError::InvalidHost);
         }
-        let port = match port_str {
-            None | Some("") => 80,
-            Some(p) => parse_port(p)?,
+        let (port, authority) = match port_str {
+            None => (80, written),
+            Some("") => (80, bracketed),
+            Some(p) => (parse_port(p)?, written),
         };
+        // What goes into `Host`, whole (the port's own rule included).
+        if !valid_host(authority.as_bytes()) {
+            return Err(UrlError::InvalidPort);
+        }
+        let host = bracketed
+            .strip_prefix('[')
+            .and_then(|h| h.strip_suffix(']'))
+            .unwrap_or(bracketed);
         let target = tail.split('#').next().unwrap_or("");
-        if !target.is_empty() && !valid_target(target.as_bytes()) {
+        if !target.is_empty() && !valid_target(target) {
             return Err(UrlError::InvalidTarget);
         }
         Ok(Url {
@@ -142,61 +150,29 @@ impl<'a> Url<'a> {
     }
 }
 
+/// `port = *DIGIT` (RFC 3986 §3.2.3), here one to five digits naming a port
+/// in 1..=65535.
 fn parse_port(p: &str) -> Result<u16, UrlError> {
-    if p.is_empty() || p.len() > 5 || !p.bytes().all(|b| b.is_ascii_digit()) {
-        return Err(UrlError::InvalidPort);
-    }
-    let mut v: u32 = 0;
-    for b in p.bytes() {
-        v = v * 10 + u32::from(b - b'0');
-    }
-    match u16::try_from(v) {
-        Ok(0) | Err(_) => Err(UrlError::InvalidPort),
-        Ok(port) => Ok(port),
+    match decimal(p.as_bytes()).map(u16::try_from) {
+        Some(Ok(port)) if port != 0 && p.len() <= 5 => Ok(port),
+        _ => Err(UrlError::InvalidPort),
     }
 }
 
-/// Path and query bytes RFC 3986 allows: unreserved, sub-delims, `:`, `@`,
-/// `/`, `?`, and `%` followed by two hex digits.
-fn valid_target(t: &[u8]) -> bool {
-    let mut i = 0;
-    while i < t.len() {
-        let b = t[i];
-        let ok = b.is_ascii_alphanumeric()
-            || matches!(
-                b,
-                b'-' | b'.'
-                    | b'_'
-                    | b'~'
-                    | b'!'
-                    | b'$'
-                    | b'&'
-                    | b'\''
-                    | b'('
-                    | b')'
-                    | b'*'
-                    | b'+'
-                    | b','
-                    | b';'
-                    | b'='
-                    | b':'
-                    | b'@'
-                    | b'/'
-                    | b'?'
-            );
-        if b == b'%' {
-            match (t.get(i + 1), t.get(i + 2)) {
-                (Some(h), Some(l)) if h.is_ascii_hexdigit() && l.is_ascii_hexdigit() => i += 3,
-                _ => return false,
-            }
-            continue;
-        }
-        if !ok {
-            return false;
-        }
-        i += 1;
-    }
-    true
+/// Whether the path and query (non-empty, starting with `/` or `?`) make an
+/// origin-form target as the request parser reads it (RFC 9112 §3.2.1):
+/// RFC 3986 path and query bytes and `%` HEXDIG HEXDIG escapes.
+fn valid_target(target: &str) -> bool {
+    let form = if target.starts_with('/') {
+        check_target(Method::Get, target.as_bytes())
+    } else {
+        // A query with an empty path: the target sent is `/` and the query.
+        let mut slashed = String::with_capacity(target.len() + 1);
+        slashed.push('/');
+        slashed.push_str(target);
+        check_target(Method::Get, slashed.as_bytes())
+    };
+    form == Ok(TargetForm::Origin)
 }
 
 #[cfg(test)]
@@ -225,6 +201,40 @@ mod tests {
         assert_eq!((v6.host(), v6.port(), v6.authority()), ("::1", 80, "[::1]"));
     }
 
+    /// Every URL the client accepts gives a `Host` value and a target that
+    /// `http-net-head`'s request parser accepts, and the other way round for
+    /// the host (one grammar: RFC 9110 §7.2, RFC 3986 §3.2.2).
+    #[test]
+    fn host_and_target_follow_the_parser() {
+        use http_net_conn::head::{check_target, valid_host, Method};
+        for (url, host, authority) in [
+            ("http://a%41/", "a%41", "a%41"),
+            ("http://a!$&'()*+,;=b/", "a!$&'()*+,;=b", "a!$&'()*+,;=b"),
+            (
+                "http://[2001:db8::8:800:200c:417a]/",
+                "2001:db8::8:800:200c:417a",
+                "[2001:db8::8:800:200c:417a]",
+            ),
+            (
+                "http://[::ffff:192.0.2.1]:8080/",
+                "::ffff:192.0.2.1",
+                "[::ffff:192.0.2.1]:8080",
+            ),
+            ("http://h:/", "h", "h"),
+            ("http://[::1]:/x", "::1", "[::1]"),
+        ] {
+            let u = Url::parse(url).unwrap();
+            assert_eq!((u.host(), u.authority()), (host, authority), "{url:?}");
+            assert!(valid_host(u.authority().as_bytes()), "{url:?}");
+            let mut t = Vec::new();
+            u.write_target(&mut t);
+            assert!(check_target(Method::Get, &t).is_ok(), "{url:?}");
+        }
+        // IPvFuture is a valid host, but names no address to connect to.
+        assert_eq!(Url::parse("http://[v1.x]/"), Err(UrlError::InvalidHost));
+        assert!(valid_host(b"[v1.x]"));
+    }
+
     #[test]
     fn bad_urls() {
         use UrlError::*;
@@ -237,7 +247,19 @@ mod tests {
             ("http://:80/", MissingHost),
             ("http://u:p@a/", UserInfo),
             ("http://a b/", InvalidHost),
-            ("http://a%41/", InvalidHost),
+            ("http://a%zz/", InvalidHost),
+            ("http://a%4/", InvalidHost),
+            ("http://[.]/", InvalidHost),
+            ("http://[:::]/", InvalidHost),
+            ("http://[::1::2]/", InvalidHost),
+            ("http://[12345::]/", InvalidHost),
+            ("http://[1:2:3:4:5:6:7]/", InvalidHost),
+            ("http://[1:2:3:4:5:6:7:8:9]/", InvalidHost),
+            ("http://[1.2.3.4]/", InvalidHost),
+            ("http://[::ffff:1.2.3.256]/", InvalidHost),
+            ("http://[::ffff:01.2.3.4]/", InvalidHost),
+            ("http://[[::1]]/", InvalidHost),
+            ("http://a:b:c/", InvalidPort),
             ("http://[::1/", InvalidHost),
             ("http://[zz]/", InvalidHost),
             ("http://[::1]x/", InvalidHost),
