@@ -15,7 +15,10 @@ use http_net_head::{
 };
 
 use crate::inbuf::InBuf;
-use crate::state::{client_read, client_write, CRead, CReadEv, CWrite, CWriteEv};
+use crate::state::{
+    client_joint, client_read, client_write, take, CRead, CReadEv, CWrite, CWriteEv, ClientJoint,
+    CloseWhy, Persist,
+};
 use crate::writer::{Encoder, Output};
 use crate::{Config, Error, RemoteError, Trailers, COPY_LIMIT};
 
@@ -50,40 +53,8 @@ enum Decoder {
     },
 }
 
-#[derive(Clone, Debug)]
-enum ReadState {
-    Head,
-    Body(Decoder),
-    Switched,
-    Closed,
-}
-
-impl ReadState {
-    fn kind(&self) -> CRead {
-        match self {
-            ReadState::Head => CRead::Head,
-            ReadState::Body(_) => CRead::Body,
-            ReadState::Switched => CRead::Switched,
-            ReadState::Closed => CRead::Closed,
-        }
-    }
-}
-
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-enum WriteState {
-    Idle,
-    Body(Encoder),
-    Closed,
-}
-
-impl WriteState {
-    fn kind(&self) -> CWrite {
-        match self {
-            WriteState::Idle => CWrite::Idle,
-            WriteState::Body(_) => CWrite::Body,
-            WriteState::Closed => CWrite::Closed,
-        }
-    }
+impl Decoder {
+    const EMPTY: Decoder = Decoder::Finished { base: 0, count: 0 };
 }
 
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -131,13 +102,20 @@ pub struct ClientConn {
     head_at: usize,
     body: BodyKind,
     out: Output,
-    read: ReadState,
+    /// The read half's state, moved only through the table.
+    read: CRead,
+    /// The response body's decoder (read half `Body`).
+    dec: Decoder,
     chunked: ChunkedDecoder,
-    write: WriteState,
+    /// The write half's state, moved only through the table.
+    write: CWrite,
+    /// The request body's encoder (write half `Body`).
+    enc: Encoder,
     queue: VecDeque<ReqMeta>,
     informational: usize,
-    must_close: bool,
-    failed: bool,
+    /// Whether the connection persists: the one answer to every question
+    /// about closing.
+    persist: Persist,
 }
 
 impl ClientConn {
@@ -154,13 +132,14 @@ impl ClientConn {
             head_at: 0,
             body: BodyKind::None,
             out: Output::new(2 * COPY_LIMIT),
-            read: ReadState::Head,
+            read: CRead::Head,
+            dec: Decoder::EMPTY,
             chunked: ChunkedDecoder::new(config.body_limits(), head),
-            write: WriteState::Idle,
+            write: CWrite::Idle,
+            enc: Encoder::Drop(None),
             queue: VecDeque::with_capacity(MAX_PIPELINED),
             informational: 0,
-            must_close: false,
-            failed: false,
+            persist: Persist::KeepAlive,
         }
     }
 
@@ -180,13 +159,14 @@ impl ClientConn {
         self.head_at = 0;
         self.body = BodyKind::None;
         self.out.reset();
-        self.read = ReadState::Head;
+        self.read = CRead::Head;
+        self.dec = Decoder::EMPTY;
         self.chunked = ChunkedDecoder::new(self.config.body_limits(), self.config.head_limits());
-        self.write = WriteState::Idle;
+        self.write = CWrite::Idle;
+        self.enc = Encoder::Drop(None);
         self.queue.clear();
         self.informational = 0;
-        self.must_close = false;
-        self.failed = false;
+        self.persist = Persist::KeepAlive;
     }
 
     /// Bytes waiting to be sent (up to where a body left to the caller goes).
@@ -200,7 +180,7 @@ impl ClientConn {
     }
 
     fn takes_input(&self) -> bool {
-        matches!(self.read.kind(), CRead::Head | CRead::Body)
+        matches!(self.read, CRead::Head | CRead::Body)
     }
 
     /// Free space to read peer bytes into; empty once the connection reads
@@ -210,10 +190,9 @@ impl ClientConn {
             return &mut [];
         }
         // An `End` still due refers to its trailers by offset: keep them.
-        if !matches!(
-            self.read,
-            ReadState::Body(Decoder::Finished { count: 1.., .. })
-        ) {
+        let trailers_due =
+            self.read == CRead::Body && matches!(self.dec, Decoder::Finished { count: 1.., .. });
+        if !trailers_due {
             self.buf.make_room(None);
         }
         self.buf.spare()
@@ -241,9 +220,7 @@ impl ClientConn {
     /// Whether the connection must close (or may not be reused) once the
     /// current exchange is over.
     pub fn should_close(&self) -> bool {
-        self.must_close
-            || self.failed
-            || matches!(self.read.kind(), CRead::Closed | CRead::Switched)
+        !self.persist.keeps_alive() || matches!(self.read, CRead::Closed | CRead::Switched)
     }
 
     /// Requests sent whose responses have not ended yet.
@@ -290,41 +267,38 @@ impl ClientConn {
         Some(ResponseView::new(buf, head, &self.fields, self.body))
     }
 
-    fn move_read(&mut self, ev: CReadEv, to: ReadState) {
-        debug_assert_eq!(
-            client_read(self.read.kind(), ev),
-            Some(to.kind()),
-            "read {:?} {ev:?}",
-            self.read
-        );
-        self.read = to;
+    /// A move of the read half, taken from the table.
+    #[inline(always)]
+    fn move_read(&mut self, ev: CReadEv) {
+        self.read = take(client_read(self.read, ev), CRead::Closed);
     }
 
-    fn move_write(&mut self, ev: CWriteEv, to: WriteState) {
-        debug_assert_eq!(
-            client_write(self.write.kind(), ev),
-            Some(to.kind()),
-            "write {:?} {ev:?}",
-            self.write
-        );
-        self.write = to;
+    /// A move of the write half, taken from the table.
+    #[inline(always)]
+    fn move_write(&mut self, ev: CWriteEv) {
+        self.write = take(client_write(self.write, ev), CWrite::Closed);
     }
 
     /// Nothing more is read or written.
-    fn close(&mut self) {
-        self.must_close = true;
-        self.move_read(CReadEv::Close, ReadState::Closed);
-        self.move_write(CWriteEv::Close, WriteState::Closed);
+    fn close(&mut self, why: CloseWhy) {
+        self.persist = self.persist.close(why);
+        self.move_read(CReadEv::Close);
+        self.move_write(CWriteEv::Close);
     }
 
     fn fail(&mut self, e: RemoteError) -> Error {
-        self.close();
-        self.failed = true;
+        self.close(CloseWhy::Ended);
+        self.persist = Persist::Failed;
         Error::Remote(e)
     }
 
+    /// One move of the read side; the joint rules ([`client_joint`]) first.
     fn step(&mut self) -> Result<Option<Ev>, Error> {
-        match self.read.kind() {
+        if client_joint(self.read, self.write, self.persist) == ClientJoint::Close {
+            let why = self.persist.why().unwrap_or(CloseWhy::Ended);
+            self.close(why);
+        }
+        match self.read {
             CRead::Closed => Ok(Some(Ev::Closed)),
             CRead::Switched => Ok(Some(Ev::Switched)),
             CRead::Head => self.read_head(),
@@ -333,27 +307,18 @@ impl ClientConn {
     }
 
     fn read_head(&mut self) -> Result<Option<Ev>, Error> {
+        // A closing response closed the connection in `step`: nothing after
+        // it is a response (C112), and later requests are not answered.
         let Some(&front) = self.queue.front() else {
-            if self.must_close {
-                // Nothing after a closing response is a response (C112).
-                self.close();
-                return Ok(Some(Ev::Closed));
-            }
             if self.buf.has_unread() {
                 return Err(self.fail(RemoteError::UnsolicitedResponse));
             }
             if self.buf.eof {
-                self.close();
+                self.close(CloseWhy::Ended);
                 return Ok(Some(Ev::Closed));
             }
             return Ok(Some(Ev::Idle));
         };
-        if self.must_close && self.informational == 0 {
-            // The previous response closed the connection: later requests
-            // will not be answered on it.
-            self.close();
-            return Ok(Some(Ev::Closed));
-        }
         if !self.buf.has_unread() {
             if self.buf.eof {
                 return Err(self.fail(RemoteError::UnexpectedEof));
@@ -388,8 +353,8 @@ impl ClientConn {
             101 if front.upgrade => {
                 self.queue.pop_front();
                 self.body = BodyKind::None;
-                self.move_read(CReadEv::Switch, ReadState::Switched);
-                self.move_write(CWriteEv::Close, WriteState::Closed);
+                self.move_read(CReadEv::Switch);
+                self.move_write(CWriteEv::Close);
                 Ok(Some(Ev::Response))
             }
             101 => Err(self.fail(RemoteError::UnofferedUpgrade)),
@@ -399,7 +364,7 @@ impl ClientConn {
                     return Err(self.fail(RemoteError::TooManyInformational));
                 }
                 self.body = BodyKind::None;
-                self.move_read(CReadEv::Info, ReadState::Head);
+                self.move_read(CReadEv::Info);
                 Ok(Some(Ev::Informational))
             }
             _ => self.start_response(head, front),
@@ -429,12 +394,16 @@ impl ClientConn {
             Version::Http11 => !conn.close(),
             Version::Http10 => conn.keep_alive() && !conn.close(),
         };
-        self.must_close |= !keep_alive || front.close || kind == BodyKind::CloseDelimited;
+        self.persist = self
+            .persist
+            .close_if(!keep_alive, CloseWhy::PeerAsked)
+            .close_if(front.close, CloseWhy::LocalAsked)
+            .close_if(kind == BodyKind::CloseDelimited, CloseWhy::CloseDelimited);
         let dec = match kind {
             BodyKind::Tunnel => {
                 self.queue.pop_front();
-                self.move_read(CReadEv::Switch, ReadState::Switched);
-                self.move_write(CWriteEv::Close, WriteState::Closed);
+                self.move_read(CReadEv::Switch);
+                self.move_write(CWriteEv::Close);
                 return Ok(Some(Ev::Response));
             }
             BodyKind::Length(n) if n > 0 => Decoder::Length(LengthDecoder::new(n)),
@@ -447,14 +416,13 @@ impl ClientConn {
             BodyKind::CloseDelimited => Decoder::Close,
             _ => Decoder::Finished { base: 0, count: 0 },
         };
-        self.move_read(CReadEv::Response, ReadState::Body(dec));
+        self.dec = dec;
+        self.move_read(CReadEv::Response);
         Ok(Some(Ev::Response))
     }
 
     fn read_body(&mut self) -> Result<Option<Ev>, Error> {
-        let ReadState::Body(dec) = &mut self.read else {
-            return Ok(None);
-        };
+        let dec = &mut self.dec;
         let start = self.buf.pos;
         let (consumed, data, done, trailers) = match dec {
             Decoder::Finished { base, count } => {
@@ -463,7 +431,7 @@ impl ClientConn {
                     count: *count,
                 };
                 self.queue.pop_front();
-                self.move_read(CReadEv::End, ReadState::Head);
+                self.move_read(CReadEv::End);
                 return Ok(Some(ev));
             }
             Decoder::Length(d) => {

@@ -14,11 +14,13 @@ use http_net_framing::{request_body, BodyKind, ChunkedDecoder, LengthDecoder};
 use http_net_head::{Field, Method, RequestHead, RequestParser, Status, Version};
 
 use crate::inbuf::{Held, InBuf};
-use crate::state::{SRead, SReadEv, SWrite, SWriteEv};
+use crate::state::{
+    server_joint, CloseWhy, Persist, SRead, SReadEv, SWrite, SWriteEv, ServerJoint,
+};
 use crate::validate::trim_ows;
 use crate::writer::Output;
 use crate::{Config, Error, LocalError, RemoteError, COPY_LIMIT};
-use exchange::{Decoder, Exchange, ReadState, ReqInfo, WriteState};
+use exchange::{Decoder, Exchange, ReqInfo};
 use reject::{queue_error, queue_error_response};
 
 pub use reject::write_error_response;
@@ -156,14 +158,14 @@ impl ServerConn {
     }
 
     fn held(&self) -> Held {
-        match (&self.input.head, self.ex.req_alive) {
+        match (&self.input.head, self.ex.req_alive()) {
             (Some(h), true) => Some((self.input.head_at, h.len)),
             _ => None,
         }
     }
 
     fn takes_input(&self) -> bool {
-        !self.ex.failed && !matches!(self.ex.read.kind(), SRead::Closed | SRead::Switched)
+        !matches!(self.ex.read, SRead::Closed | SRead::Switched)
     }
 
     /// Free space to read peer bytes into (compacting the buffer first if
@@ -175,10 +177,8 @@ impl ServerConn {
             return &mut [];
         }
         // An `End` still due refers to its trailers by offset: keep them.
-        let trailers_due = matches!(
-            self.ex.read,
-            ReadState::Body(Decoder::Finished { count: 1.., .. })
-        );
+        let trailers_due = self.ex.read == SRead::Body
+            && matches!(self.ex.dec, Decoder::Finished { count: 1.., .. });
         let held = self.held();
         if !trailers_due && self.input.buf.make_room(held) {
             if held.is_some() {
@@ -258,48 +258,39 @@ impl ServerConn {
     }
 
     /// One move of the read side; `None` when it moved without an event.
+    /// The joint rules are consulted where they can apply: a read half that
+    /// is done, idle with the connection closing, or reading a body whose
+    /// answer is complete.
+    #[inline(always)]
     fn step(&mut self) -> Result<Option<Ev>, Error> {
-        match self.ex.read.kind() {
+        match self.ex.read {
+            SRead::Idle if self.ex.persist.keeps_alive() => self.read_head(),
+            SRead::Body if self.ex.write != SWrite::Done => self.read_body(),
+            SRead::Drain => self.drain(),
             SRead::Closed => Ok(Some(Ev::Closed)),
             SRead::Switched => Ok(Some(Ev::Switched)),
-            SRead::Done => Ok(self.after_request()),
-            SRead::Idle => self.read_head(),
-            SRead::Body => self.read_body(),
-            SRead::Drain => self.drain(),
+            SRead::Idle | SRead::Body | SRead::Done => Ok(self.settle()),
         }
     }
 
-    /// The request is read: wait for the response, then the next request.
-    fn after_request(&mut self) -> Option<Ev> {
-        match self.ex.write.kind() {
-            SWrite::Done if self.ex.must_close || self.ex.close_requested => {
-                self.ex.close();
-                Some(Ev::Closed)
-            }
-            SWrite::Done => {
-                self.ex.move_read(SReadEv::Cycle, ReadState::Idle);
-                self.ex.move_write(SWriteEv::Cycle, WriteState::Idle);
-                None
-            }
-            SWrite::Switched => {
-                self.ex.move_read(SReadEv::Switch, ReadState::Switched);
-                Some(Ev::Switched)
-            }
-            _ => Some(Ev::Paused),
+    /// The joint rules applied: the next request, the switch, the close, or
+    /// (the answer not complete yet) `Paused`.
+    fn settle(&mut self) -> Option<Ev> {
+        match self.ex.settle() {
+            Some(true) => Some(Ev::Closed),
+            Some(false) => Some(Ev::Switched),
+            None if self.ex.read == SRead::Done => Some(Ev::Paused),
+            None => None,
         }
     }
 
     fn read_head(&mut self) -> Result<Option<Ev>, Error> {
-        if self.ex.close_requested {
-            self.ex.close();
-            return Ok(Some(Ev::Closed));
-        }
         if self.out.queued() > self.ex.config.output_high_water() {
             return Ok(Some(Ev::Paused));
         }
         if !self.input.buf.has_unread() {
             if self.input.buf.eof {
-                self.ex.close();
+                self.ex.close(CloseWhy::Ended);
                 return Ok(Some(Ev::Closed));
             }
             return Ok(Some(Ev::NeedInput));
@@ -355,12 +346,11 @@ impl ServerConn {
         self.ex.req = ReqInfo {
             version: head.version,
             method: head.method,
-            keep_alive,
             expects_continue,
             continue_sent: false,
             upgrade_offered: http11 && !facts.upgrade.is_empty() && conn.upgrade(),
         };
-        self.ex.must_close |= !keep_alive;
+        self.ex.persist = self.ex.persist.close_if(!keep_alive, CloseWhy::PeerAsked);
         let dec = match kind {
             BodyKind::Length(n) if n > 0 => Decoder::Length(LengthDecoder::new(n)),
             BodyKind::Chunked => {
@@ -382,16 +372,14 @@ impl ServerConn {
         self.input.head = Some(head);
         self.input.body = kind;
         self.input.parser.reset();
-        self.ex.req_alive = true;
-        self.ex.move_read(SReadEv::Head, ReadState::Body(dec));
-        self.ex.move_write(SWriteEv::Request, WriteState::Waiting);
+        self.ex.dec = dec;
+        self.ex.move_read_from(SRead::Idle, SReadEv::Head);
+        self.ex.move_write_from(SWrite::Idle, SWriteEv::Request);
         Ok(Some(Ev::Request))
     }
 
     fn read_body(&mut self) -> Result<Option<Ev>, Error> {
-        let ReadState::Body(dec) = &mut self.ex.read else {
-            return Ok(None);
-        };
+        let dec = &mut self.ex.dec;
         let start = self.input.buf.pos;
         let (consumed, data, done, trailers) = match dec {
             Decoder::Finished { base, count } => {
@@ -399,9 +387,9 @@ impl ServerConn {
                     base: *base,
                     count: *count,
                 };
-                self.ex.move_read(SReadEv::End, ReadState::Done);
+                self.ex.move_read_from(SRead::Body, SReadEv::End);
                 // After a 101 or a 2xx to CONNECT, `Switched` stands for the end.
-                let switched = self.ex.write.kind() == SWrite::Switched;
+                let switched = self.ex.write == SWrite::Switched;
                 return Ok(if switched { None } else { Some(ev) });
             }
             Decoder::Length(d) => {
@@ -448,10 +436,8 @@ impl ServerConn {
 
     /// Discards the rest of a body whose response is complete (C64, C66, C67).
     fn drain(&mut self) -> Result<Option<Ev>, Error> {
-        let ReadState::Drain { dec, left } = &mut self.ex.read else {
-            return Ok(None);
-        };
-        let (consumed, done) = match dec {
+        let left = &mut self.ex.drain_left;
+        let (consumed, done) = match &mut self.ex.dec {
             Decoder::Finished { .. } => (0, true),
             Decoder::Length(d) => {
                 let step = d.decode(self.input.buf.unread());
@@ -462,8 +448,7 @@ impl ServerConn {
                 match chunked.decode(self.input.buf.unread(), &mut self.input.trailers) {
                     Ok(step) => (step.consumed, step.done),
                     Err(e) => {
-                        self.ex.close();
-                        self.ex.failed = true;
+                        self.ex.fail();
                         return Err(Error::Remote(RemoteError::Framing(e)));
                     }
                 }
@@ -471,18 +456,18 @@ impl ServerConn {
         };
         if consumed as u64 > *left {
             // Past the drain bound: close after the response.
-            self.ex.close();
+            self.ex.close(CloseWhy::UnreadBody);
             return Ok(Some(Ev::Closed));
         }
         *left -= consumed as u64;
         self.input.buf.pos += consumed;
         if done {
-            self.ex.move_read(SReadEv::Drained, ReadState::Done);
+            self.ex.move_read_from(SRead::Drain, SReadEv::Drained);
             Ok(None)
         } else if consumed > 0 {
             Ok(None)
         } else if self.input.buf.eof || self.input.buf.is_stuck(None) {
-            self.ex.close();
+            self.ex.close(CloseWhy::Ended);
             Ok(Some(Ev::Closed))
         } else {
             Ok(Some(Ev::NeedInput))
@@ -492,17 +477,16 @@ impl ServerConn {
     /// A peer error: queue the error response if no answer has started,
     /// then read and send nothing more.
     fn fail(&mut self, e: RemoteError) -> Error {
-        let unanswered = matches!(self.ex.write.kind(), SWrite::Idle | SWrite::Waiting);
+        let unanswered = matches!(self.ex.write, SWrite::Idle | SWrite::Waiting);
         if unanswered {
             let server = self.ex.config.server_name();
             queue_error_response(&mut self.out, e, self.ex.date.as_ref(), server);
         }
-        self.ex.close();
+        self.ex.fail();
         if unanswered {
             // The connection's error response is the answer.
             self.ex.closed_answer = AnswerState::Complete;
         }
-        self.ex.failed = true;
         Error::Remote(e)
     }
 
@@ -526,17 +510,15 @@ impl ServerConn {
         if !(400..=599).contains(&status) {
             return Err(LocalError::InvalidStatus);
         }
-        let open = !self.ex.failed
-            && !matches!(self.ex.read.kind(), SRead::Closed | SRead::Switched)
-            && matches!(self.ex.write.kind(), SWrite::Idle | SWrite::Waiting);
+        let open = !matches!(self.ex.read, SRead::Closed | SRead::Switched)
+            && matches!(self.ex.write, SWrite::Idle | SWrite::Waiting);
         if !open {
             return Err(LocalError::WrongState);
         }
         let server = self.ex.config.server_name();
         queue_error(&mut self.out, status, None, self.ex.date.as_ref(), server);
-        self.ex.close();
+        self.ex.fail();
         self.ex.closed_answer = AnswerState::Complete;
-        self.ex.failed = true;
         Ok(())
     }
 
@@ -549,7 +531,7 @@ impl ServerConn {
 
     /// The current request, from its head until the response is complete.
     pub fn request(&self) -> Option<RequestView<'_>> {
-        if self.ex.req_alive {
+        if self.ex.req_alive() {
             self.input.view(self.ex.req.expects_continue)
         } else {
             None
@@ -558,7 +540,7 @@ impl ServerConn {
 
     /// The current request and the answering half, borrowed together.
     pub fn parts(&mut self) -> (Option<RequestView<'_>>, Responder<'_>) {
-        let view = if self.ex.req_alive {
+        let view = if self.ex.req_alive() {
             self.input.view(self.ex.req.expects_continue)
         } else {
             None
@@ -610,13 +592,7 @@ impl ServerConn {
     /// checks after a handler returns (answer it, finish it, or close),
     /// without keeping a copy of the write state.
     pub fn answer_state(&self) -> AnswerState {
-        match self.ex.write.kind() {
-            SWrite::Idle | SWrite::Waiting => AnswerState::NotStarted,
-            SWrite::Body => AnswerState::Started,
-            SWrite::Done => AnswerState::Complete,
-            SWrite::Switched => AnswerState::Switched,
-            SWrite::Closed => self.ex.closed_answer,
-        }
+        self.ex.answer_state()
     }
 
     /// Whether `100 Continue` is still due before the request body is read:
@@ -625,11 +601,10 @@ impl ServerConn {
     /// adapter sends it ([`Responder::send_continue`]) on the handler's first
     /// body read.
     pub fn continue_due(&self) -> bool {
-        let body_pending = matches!(self.ex.read, ReadState::Body(ref d) if !matches!(d, Decoder::Finished { .. }));
         self.ex.req.expects_continue
             && !self.ex.req.continue_sent
-            && body_pending
-            && matches!(self.ex.write.kind(), SWrite::Waiting)
+            && self.ex.body_pending()
+            && self.ex.write == SWrite::Waiting
     }
 
     /// Whether `100 Continue` was sent for the current request.
@@ -641,33 +616,32 @@ impl ServerConn {
     /// connection (its error response, if one could still be sent, is
     /// queued in the output).
     pub fn failed(&self) -> bool {
-        self.ex.failed
+        self.ex.persist == Persist::Failed
     }
 
-    /// What the connection is waiting for.
+    /// What the connection is waiting for (the joint rules still due are
+    /// taken into account, so the answer does not depend on whether
+    /// [`poll_event`](ServerConn::poll_event) ran since the last command).
     pub fn phase(&self) -> Phase {
-        if self.ex.failed {
-            return Phase::Draining;
-        }
         let between = if self.input.buf.has_unread() {
             Phase::Head
         } else {
             Phase::Idle
         };
-        match self.ex.read.kind() {
-            SRead::Closed => Phase::Closed,
-            SRead::Switched => Phase::Switched,
-            SRead::Idle if self.ex.close_requested => Phase::Closed,
-            SRead::Idle => between,
-            SRead::Body if matches!(self.ex.read, ReadState::Body(Decoder::Finished { .. })) => {
-                Phase::Responding
-            }
-            SRead::Body | SRead::Drain => Phase::Body,
-            SRead::Done => match self.ex.write.kind() {
-                SWrite::Done if self.ex.must_close || self.ex.close_requested => Phase::Closed,
-                SWrite::Done => between,
-                SWrite::Switched => Phase::Switched,
-                _ => Phase::Responding,
+        let ex = &self.ex;
+        match server_joint(ex.read, ex.write, ex.persist) {
+            _ if ex.persist == Persist::Failed => Phase::Draining,
+            ServerJoint::Close | ServerJoint::StopReading => Phase::Closed,
+            ServerJoint::Switch => Phase::Switched,
+            ServerJoint::Cycle => between,
+            ServerJoint::Drain => Phase::Body,
+            ServerJoint::None => match ex.read {
+                SRead::Closed => Phase::Closed,
+                SRead::Switched => Phase::Switched,
+                SRead::Idle => between,
+                SRead::Body if matches!(ex.dec, Decoder::Finished { .. }) => Phase::Responding,
+                SRead::Body | SRead::Drain => Phase::Body,
+                SRead::Done => Phase::Responding,
             },
         }
     }
@@ -677,15 +651,12 @@ impl ServerConn {
     /// an error, an unread body past the drain bound, a close-delimited answer,
     /// a switch to another protocol).
     pub fn should_close(&self) -> bool {
-        self.ex.must_close
-            || self.ex.close_requested
-            || self.ex.failed
-            || matches!(self.ex.read.kind(), SRead::Closed | SRead::Switched)
+        !self.ex.persist.keeps_alive() || matches!(self.ex.read, SRead::Closed | SRead::Switched)
     }
 
     /// Asks the connection to close after the current response (graceful
     /// shutdown: `Connection: close` is added to it, or the idle connection closes).
     pub fn close_after_response(&mut self) {
-        self.ex.close_requested = true;
+        self.ex.persist = self.ex.persist.close(CloseWhy::LocalAsked);
     }
 }
