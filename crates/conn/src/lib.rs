@@ -26,9 +26,11 @@
 
 extern crate alloc;
 
+mod body;
 mod client;
 mod config;
 mod error;
+mod fields;
 mod inbuf;
 mod response;
 mod server;
@@ -40,10 +42,10 @@ mod writer;
 pub use client::{ClientConn, ClientEvent, ResponseView, MAX_PIPELINED};
 pub use config::Config;
 pub use error::{Error, LocalError, RemoteError};
+pub use fields::Trailers;
 pub use response::{BodyLength, Placement, Response};
 pub use server::{
     write_error_response, AnswerState, Phase, RequestView, Responder, ServerConn, ServerEvent,
-    Trailers,
 };
 
 /// The framing layer (`http-net-framing`) this crate's API exposes: body

@@ -1,7 +1,7 @@
 use alloc::vec::Vec;
 
 use crate::class::{is_field_value_byte, TCHAR};
-use crate::Error;
+use crate::EncodeError as Error;
 
 /// The size line of one chunk, `HEX CR LF`, in a small inline buffer.
 #[derive(Clone, Copy, Debug)]

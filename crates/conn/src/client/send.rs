@@ -6,8 +6,9 @@ use http_net_head::Method;
 use super::{ClientConn, ReqMeta, MAX_PIPELINED};
 use crate::state::{client_write, CRead, CWrite, CWriteEv, CloseWhy};
 use crate::validate::{is_target, is_token};
-use crate::writer::{write_content_length, write_fields, CallerFields, Encoder};
+use crate::writer::{write_content_length, write_fields, CallerFields, SendBody};
 use crate::{BodyLength, Error, FieldPair, LocalError, Placement, RemoteError};
+use http_net_framing::BodyEncoder;
 
 impl ClientConn {
     /// Writes a request head (HTTP/1.1). The method must be a token and the
@@ -38,7 +39,7 @@ impl ClientConn {
         if !is_token(method) || !is_target(method, target) {
             return Err(LocalError::InvalidRequestLine.into());
         }
-        if self.queue.is_empty() && self.buf.has_unread() && self.read == CRead::Head {
+        if self.queue.is_empty() && self.input.buf.has_unread() && self.read == CRead::Head {
             // Bytes that arrived while nothing was outstanding are not the
             // response to this request (RFC 9112 §9.2, C73: a 408 on an
             // idle pooled connection): fail before sending anything.
@@ -62,7 +63,7 @@ impl ClientConn {
         };
         match frame {
             Some(n) => write_content_length(buf, n),
-            None if enc == Encoder::Chunked && facts.transfer_encoding == 0 => {
+            None if enc == BodyEncoder::Chunked && facts.transfer_encoding == 0 => {
                 buf.extend_from_slice(b"Transfer-Encoding: chunked\r\n");
             }
             None => {}
@@ -123,7 +124,7 @@ fn framing(
     method: Method,
     body: BodyLength,
     facts: &CallerFields,
-) -> Result<(Encoder, Option<u64>), LocalError> {
+) -> Result<(BodyEncoder, Option<u64>), LocalError> {
     if facts.host != 1 || facts.bad_host {
         return Err(LocalError::InvalidHost);
     }
@@ -158,11 +159,11 @@ fn framing(
                     | Method::Connect
             );
             (
-                Encoder::Length(0),
+                BodyEncoder::Length(0),
                 (own_length && defines_content).then_some(0),
             )
         }
-        BodyLength::Known(n) => (Encoder::Length(n), own_length.then_some(n)),
-        BodyLength::Streamed => (Encoder::Chunked, None),
+        BodyLength::Known(n) => (BodyEncoder::Length(n), own_length.then_some(n)),
+        BodyLength::Streamed => (BodyEncoder::Chunked, None),
     })
 }

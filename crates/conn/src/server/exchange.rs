@@ -4,33 +4,16 @@
 //! answer depends on, and the connection flags. Every move is checked against
 //! the tables in [`crate::state`].
 
-use http_net_framing::{ChunkedDecoder, LengthDecoder};
+use http_net_framing::{BodyEncoder, ChunkedDecoder};
 use http_net_head::{Method, Version};
 
 use super::AnswerState;
+use crate::body::BodyIn;
 use crate::state::{
     server_joint, server_read, server_write, take, CloseWhy, Persist, SRead, SReadEv, SWrite,
     SWriteEv, ServerJoint,
 };
-use crate::writer::Encoder;
 use crate::{Config, LocalError};
-
-/// How the request body is being read.
-#[derive(Clone, Debug)]
-pub(crate) enum Decoder {
-    /// `Content-Length` (never 0: an empty body is `Finished` at once).
-    Length(LengthDecoder),
-    /// Chunked: the decoder is [`Exchange::chunked`] (220 bytes, kept out of
-    /// the enum so that a state move copies a few words, not the decoder).
-    Chunked,
-    /// The body is read; `End` is due, with `count` trailer fields whose spans
-    /// are relative to input offset `base`.
-    Finished { base: usize, count: usize },
-}
-
-impl Decoder {
-    pub(crate) const EMPTY: Decoder = Decoder::Finished { base: 0, count: 0 };
-}
 
 /// What the answer needs to know about the request.
 #[derive(Clone, Copy, Debug)]
@@ -60,8 +43,8 @@ pub(crate) struct Exchange {
     pub config: Config,
     /// The read half's state, moved only through the table.
     pub read: SRead,
-    /// The request body's decoder (read half `Body` or `Drain`).
-    pub dec: Decoder,
+    /// The request body (read half `Body` or `Drain`).
+    pub body: BodyIn,
     /// While draining: bytes that may still be discarded.
     pub drain_left: u64,
     /// The chunked decoder of the current request body, when it is chunked.
@@ -69,7 +52,7 @@ pub(crate) struct Exchange {
     /// The write half's state, moved only through the table.
     pub write: SWrite,
     /// The response body's encoder (write half `Body`).
-    pub enc: Encoder,
+    pub enc: BodyEncoder,
     pub req: ReqInfo,
     /// Whether the connection persists: the one answer to every question
     /// about closing.
@@ -88,11 +71,11 @@ impl Exchange {
         Exchange {
             config,
             read: SRead::Idle,
-            dec: Decoder::EMPTY,
+            body: BodyIn::EMPTY,
             drain_left: 0,
             chunked: ChunkedDecoder::new(config.body_limits(), config.head_limits()),
             write: SWrite::Idle,
-            enc: Encoder::Drop(None),
+            enc: BodyEncoder::Discard(None),
             req: ReqInfo::NONE,
             persist: Persist::KeepAlive,
             head_dirty: false,
@@ -155,7 +138,7 @@ impl Exchange {
     /// Request body bytes are still expected (the body is not read to its end).
     #[inline(always)]
     pub(crate) fn body_pending(&self) -> bool {
-        matches!(self.read, SRead::Body) && !matches!(self.dec, Decoder::Finished { .. })
+        self.read == SRead::Body && self.body.pending()
     }
 
     /// Nothing more is read or sent: close once the output is sent.
@@ -177,9 +160,8 @@ impl Exchange {
 
     /// Unread request body bytes known now (`None`: chunked, unknown).
     pub(crate) fn body_unread(&self) -> Option<u64> {
-        match (self.read, &self.dec) {
-            (SRead::Body, Decoder::Length(d)) => Some(d.remaining()),
-            (SRead::Body, Decoder::Chunked) => None,
+        match self.read {
+            SRead::Body => self.body.remaining(),
             _ => Some(0),
         }
     }

@@ -6,69 +6,27 @@ mod reject;
 mod responder;
 mod view;
 
-use alloc::vec;
-use alloc::vec::Vec;
-use core::ops::Range;
+use http_net_framing::{request_body, BodyKind};
+use http_net_head::{Method, RequestHead, RequestParser, Status, Version};
 
-use http_net_framing::{request_body, BodyKind, ChunkedDecoder, LengthDecoder};
-use http_net_head::{Field, Method, RequestHead, RequestParser, Status, Version};
-
-use crate::inbuf::{Held, InBuf};
+use crate::body::{BodyIn, BodyRead};
+use crate::fields::{borrowed_event, input_commands, Ev};
+use crate::inbuf::Held;
 use crate::state::{
     server_joint, CloseWhy, Persist, SRead, SReadEv, SWrite, SWriteEv, ServerJoint,
 };
 use crate::validate::trim_ows;
 use crate::writer::Output;
 use crate::{Config, Error, LocalError, RemoteError, COPY_LIMIT};
-use exchange::{Decoder, Exchange, ReqInfo};
+use exchange::{Exchange, ReqInfo};
 use reject::{queue_error, queue_error_response};
 
 pub use reject::write_error_response;
 pub use responder::Responder;
-pub(crate) use view::{field_pairs, find_field};
-pub use view::{AnswerState, Phase, RequestView, ServerEvent, Trailers};
+pub use view::{AnswerState, Phase, RequestView, ServerEvent};
 
-/// The input half: buffer, parser, field storage, and the current head.
-#[derive(Debug)]
-struct Input {
-    buf: InBuf,
-    parser: RequestParser,
-    fields: Vec<Field>,
-    trailers: Vec<Field>,
-    head: Option<RequestHead>,
-    head_at: usize,
-    body: BodyKind,
-}
-
-impl Input {
-    fn view(&self, expects_continue: bool) -> Option<RequestView<'_>> {
-        let head = self.head.as_ref()?;
-        let buf = self
-            .buf
-            .bytes()
-            .get(self.head_at..self.head_at + head.len)?;
-        Some(RequestView::new(
-            buf,
-            head,
-            &self.fields,
-            self.body,
-            expects_continue,
-        ))
-    }
-}
-
-/// What one step of `poll_event` found, as plain data (the borrowed event is
-/// built from it afterwards).
-#[derive(Clone, Debug, PartialEq, Eq)]
-enum Ev {
-    Request,
-    Data(Range<usize>),
-    End { base: usize, count: usize },
-    Switched,
-    NeedInput,
-    Paused,
-    Closed,
-}
+/// The input half, with the request parser.
+type Input = crate::fields::Input<RequestParser, RequestHead>;
 
 /// A Sans-IO HTTP/1.1 server connection.
 ///
@@ -115,16 +73,7 @@ impl ServerConn {
     /// holds a whole head plus [`Config::read_chunk`] bytes; field storage for
     /// the head and for trailers holds `max_fields` each.
     pub fn new(config: Config) -> ServerConn {
-        let head = config.head_limits();
-        let input = Input {
-            buf: InBuf::new(head.max_head_bytes(), config.read_chunk()),
-            parser: RequestParser::new(head),
-            fields: vec![Field::default(); head.max_fields()],
-            trailers: vec![Field::default(); head.max_fields()],
-            head: None,
-            head_at: 0,
-            body: BodyKind::None,
-        };
+        let input = Input::new(&config, RequestParser::new(config.head_limits()));
         ServerConn {
             input,
             ex: Exchange::new(config),
@@ -148,11 +97,8 @@ impl ServerConn {
     /// The configuration and the wipe setting stay; the output buffer keeps
     /// the capacity it grew to.
     pub fn reset(&mut self) {
-        self.input.buf.reset();
+        self.input.reset();
         self.input.parser.reset();
-        self.input.head = None;
-        self.input.head_at = 0;
-        self.input.body = BodyKind::None;
         self.ex = Exchange::new(self.ex.config);
         self.out.reset();
     }
@@ -177,8 +123,7 @@ impl ServerConn {
             return &mut [];
         }
         // An `End` still due refers to its trailers by offset: keep them.
-        let trailers_due = self.ex.read == SRead::Body
-            && matches!(self.ex.dec, Decoder::Finished { count: 1.., .. });
+        let trailers_due = self.ex.read == SRead::Body && self.ex.body.trailers_due();
         let held = self.held();
         if !trailers_due && self.input.buf.make_room(held) {
             if held.is_some() {
@@ -190,24 +135,7 @@ impl ServerConn {
         self.input.buf.spare()
     }
 
-    /// Reports `n` bytes written into [`spare_mut`](ServerConn::spare_mut).
-    pub fn commit(&mut self, n: usize) {
-        if self.takes_input() {
-            self.input.buf.commit(n);
-        }
-    }
-
-    /// Copies as much of `bytes` as fits into the input buffer; returns how many.
-    pub fn recv(&mut self, bytes: &[u8]) -> usize {
-        let n = crate::inbuf::copy_what_fits(self.spare_mut(), bytes);
-        self.commit(n);
-        n
-    }
-
-    /// The peer closed its sending side.
-    pub fn recv_eof(&mut self) {
-        self.input.buf.eof = true;
-    }
+    input_commands!("ServerConn");
 
     /// The next event. A malformed request yields `Err(Error::Remote(_))` once,
     /// with the matching error response queued in the output; the connection
@@ -219,25 +147,16 @@ impl ServerConn {
                 break ev;
             }
         };
-        Ok(match ev {
-            Ev::Request => match self.input.view(self.ex.req.expects_continue) {
-                Some(view) => ServerEvent::Request(view),
+        Ok(borrowed_event!(ServerEvent, ev, self.input, {
+            // Just surfaced: the head is held.
+            Ev::Head => match self.input.received() {
+                Some(msg) => ServerEvent::Request(RequestView::new(msg, self.ex.req.expects_continue)),
                 None => ServerEvent::NeedInput,
             },
-            Ev::Data(range) => ServerEvent::Data(self.input.buf.bytes().get(range).unwrap_or(&[])),
-            Ev::End { count: 0, .. } => ServerEvent::End(Trailers::EMPTY),
-            Ev::End { base, count } => {
-                let buf = self.input.buf.bytes().get(base..).unwrap_or(&[]);
-                ServerEvent::End(Trailers::new(
-                    buf,
-                    self.input.trailers.get(..count).unwrap_or(&[]),
-                ))
-            }
-            Ev::Switched => ServerEvent::Switched(self.input.buf.unread()),
-            Ev::NeedInput => ServerEvent::NeedInput,
             Ev::Paused => ServerEvent::Paused,
-            Ev::Closed => ServerEvent::Closed,
-        })
+            // Client-side outcomes: never produced here.
+            Ev::Informational | Ev::Idle => ServerEvent::NeedInput,
+        }))
     }
 
     /// Zeroes consumed input when wiping is on.
@@ -351,126 +270,74 @@ impl ServerConn {
             upgrade_offered: http11 && !facts.upgrade.is_empty() && conn.upgrade(),
         };
         self.ex.persist = self.ex.persist.close_if(!keep_alive, CloseWhy::PeerAsked);
-        let dec = match kind {
-            BodyKind::Length(n) if n > 0 => Decoder::Length(LengthDecoder::new(n)),
-            BodyKind::Chunked => {
-                // Trailers count in the head limits, with the head itself.
-                let room = config
-                    .head_limits()
-                    .max_head_bytes()
-                    .saturating_sub(head.len);
-                self.ex.chunked = ChunkedDecoder::new(
-                    config.body_limits(),
-                    config.head_limits().with_max_head_bytes(room),
-                );
-                Decoder::Chunked
-            }
-            _ => Decoder::EMPTY,
-        };
+        let body = BodyIn::start(kind, &mut self.ex.chunked, &config, head.len);
         self.input.head_at = self.input.buf.pos;
         self.input.buf.pos += head.len;
         self.input.head = Some(head);
         self.input.body = kind;
         self.input.parser.reset();
-        self.ex.dec = dec;
+        self.ex.body = body;
         self.ex.move_read_from(SRead::Idle, SReadEv::Head);
         self.ex.move_write_from(SWrite::Idle, SWriteEv::Request);
-        Ok(Some(Ev::Request))
+        Ok(Some(Ev::Head))
     }
 
     fn read_body(&mut self) -> Result<Option<Ev>, Error> {
-        let dec = &mut self.ex.dec;
-        let start = self.input.buf.pos;
-        let (consumed, data, done, trailers) = match dec {
-            Decoder::Finished { base, count } => {
-                let ev = Ev::End {
-                    base: *base,
-                    count: *count,
-                };
-                self.ex.move_read_from(SRead::Body, SReadEv::End);
-                // After a 101 or a 2xx to CONNECT, `Switched` stands for the end.
-                let switched = self.ex.write == SWrite::Switched;
-                return Ok(if switched { None } else { Some(ev) });
-            }
-            Decoder::Length(d) => {
-                let step = d.decode(self.input.buf.unread());
-                (step.consumed, step.data, step.done, 0)
-            }
-            Decoder::Chunked => {
-                let chunked = &mut self.ex.chunked;
-                match chunked.decode(self.input.buf.unread(), &mut self.input.trailers) {
-                    Ok(step) => (
-                        step.consumed,
-                        step.data,
-                        step.done,
-                        step.trailers.map_or(0, |t| t.field_count),
-                    ),
-                    Err(e) => return Err(self.fail(RemoteError::Framing(e))),
-                }
-            }
-        };
-        self.input.buf.pos += consumed;
-        if done {
-            *dec = Decoder::Finished {
-                base: start,
-                count: trailers,
-            };
+        if let BodyIn::EndDue { base, count } = self.ex.body {
+            self.ex.move_read_from(SRead::Body, SReadEv::End);
+            // After a 101 or a 2xx to CONNECT, `Switched` stands for the end.
+            let switched = self.ex.write == SWrite::Switched;
+            return Ok((!switched).then_some(Ev::End { base, count }));
         }
-        if !data.is_empty() {
-            Ok(Some(Ev::Data(start + data.start..start + data.end)))
-        } else if done || consumed > 0 {
-            Ok(None)
-        } else if self.input.buf.eof {
-            Err(self.fail(RemoteError::UnexpectedEof))
-        } else if !self.input.buf.has_unread() {
-            // Everything read was consumed (a body read that ended at the
-            // read's end): the buffer cannot be stuck, since the held head
-            // is shorter than the buffer.
-            Ok(Some(Ev::NeedInput))
-        } else if self.input.buf.is_stuck(self.held()) {
-            Err(self.fail(RemoteError::Head(http_net_head::Error::HeadTooLarge)))
-        } else {
-            Ok(Some(Ev::NeedInput))
+        let held = self.held();
+        let input = &mut self.input;
+        match self.ex.body.step(
+            &mut input.buf,
+            &mut self.ex.chunked,
+            &mut input.trailers,
+            held,
+        ) {
+            Ok(BodyRead::Data(range)) => Ok(Some(Ev::Data(range))),
+            Ok(BodyRead::Moved) => Ok(None),
+            Ok(BodyRead::NeedInput) => Ok(Some(Ev::NeedInput)),
+            Err(e) => Err(self.fail(e)),
         }
     }
 
     /// Discards the rest of a body whose response is complete (C64, C66, C67).
     fn drain(&mut self) -> Result<Option<Ev>, Error> {
-        let left = &mut self.ex.drain_left;
-        let (consumed, done) = match &mut self.ex.dec {
-            Decoder::Finished { .. } => (0, true),
-            Decoder::Length(d) => {
-                let step = d.decode(self.input.buf.unread());
-                (step.consumed, step.done)
-            }
-            Decoder::Chunked => {
-                let chunked = &mut self.ex.chunked;
-                match chunked.decode(self.input.buf.unread(), &mut self.input.trailers) {
-                    Ok(step) => (step.consumed, step.done),
-                    Err(e) => {
-                        self.ex.fail();
-                        return Err(Error::Remote(RemoteError::Framing(e)));
-                    }
-                }
-            }
-        };
-        if consumed as u64 > *left {
+        if !self.ex.body.pending() {
+            self.ex.move_read_from(SRead::Drain, SReadEv::Drained);
+            return Ok(None);
+        }
+        let pos = self.input.buf.pos;
+        let input = &mut self.input;
+        let read = self.ex.body.step(
+            &mut input.buf,
+            &mut self.ex.chunked,
+            &mut input.trailers,
+            None,
+        );
+        let consumed = (self.input.buf.pos - pos) as u64;
+        if consumed > self.ex.drain_left {
             // Past the drain bound: close after the response.
             self.ex.close(CloseWhy::UnreadBody);
             return Ok(Some(Ev::Closed));
         }
-        *left -= consumed as u64;
-        self.input.buf.pos += consumed;
-        if done {
-            self.ex.move_read_from(SRead::Drain, SReadEv::Drained);
-            Ok(None)
-        } else if consumed > 0 {
-            Ok(None)
-        } else if self.input.buf.eof || self.input.buf.is_stuck(None) {
-            self.ex.close(CloseWhy::Ended);
-            Ok(Some(Ev::Closed))
-        } else {
-            Ok(Some(Ev::NeedInput))
+        self.ex.drain_left -= consumed;
+        match read {
+            Ok(BodyRead::Data(_) | BodyRead::Moved) => Ok(None),
+            Ok(BodyRead::NeedInput) => Ok(Some(Ev::NeedInput)),
+            Err(e @ RemoteError::Framing(_)) => {
+                // The answer is out: no error response, only the close.
+                self.ex.fail();
+                Err(Error::Remote(e))
+            }
+            Err(_) => {
+                // Cut short, or stuck: nothing more will be read.
+                self.ex.close(CloseWhy::Ended);
+                Ok(Some(Ev::Closed))
+            }
         }
     }
 
@@ -531,20 +398,21 @@ impl ServerConn {
 
     /// The current request, from its head until the response is complete.
     pub fn request(&self) -> Option<RequestView<'_>> {
-        if self.ex.req_alive() {
-            self.input.view(self.ex.req.expects_continue)
-        } else {
-            None
+        if !self.ex.req_alive() {
+            return None;
         }
+        let msg = self.input.received()?;
+        Some(RequestView::new(msg, self.ex.req.expects_continue))
     }
 
     /// The current request and the answering half, borrowed together.
     pub fn parts(&mut self) -> (Option<RequestView<'_>>, Responder<'_>) {
-        let view = if self.ex.req_alive() {
-            self.input.view(self.ex.req.expects_continue)
-        } else {
-            None
-        };
+        let expects_continue = self.ex.req.expects_continue;
+        let view = self
+            .input
+            .received()
+            .filter(|_| self.ex.req_alive())
+            .map(|msg| RequestView::new(msg, expects_continue));
         (
             view,
             Responder {
@@ -639,7 +507,7 @@ impl ServerConn {
                 SRead::Closed => Phase::Closed,
                 SRead::Switched => Phase::Switched,
                 SRead::Idle => between,
-                SRead::Body if matches!(ex.dec, Decoder::Finished { .. }) => Phase::Responding,
+                SRead::Body if !ex.body.pending() => Phase::Responding,
                 SRead::Body | SRead::Drain => Phase::Body,
                 SRead::Done => Phase::Responding,
             },

@@ -3,13 +3,14 @@
 //! command is checked against the write-half table before anything is
 //! queued, and a refused command leaves the output as it was.
 
+use http_net_framing::BodyEncoder;
 use http_net_head::{Method, Version};
 
 use super::exchange::Exchange;
 use crate::state::{CloseWhy, SWrite, SWriteEv};
 use crate::status::write_status_line;
 use crate::writer::{
-    write_content_length, write_fields, write_server, CallerFields, Encoder, Output,
+    write_content_length, write_fields, write_server, CallerFields, Output, SendBody,
 };
 use crate::{BodyLength, Error, FieldPair, LocalError, Placement, Response};
 
@@ -93,13 +94,13 @@ impl Responder<'_> {
             // The common answer: `send_data` then `send_end` on a
             // `Content-Length` body of exactly this length, without their
             // dispatch (the same placement, the same end).
-            (SWrite::Body, Encoder::Length(n)) if n == body.len() as u64 => {
+            (SWrite::Body, BodyEncoder::Length(n)) if n == body.len() as u64 => {
                 let placement = self.out.place(body);
                 self.ex.answered(SWriteEv::End);
                 Ok(placement)
             }
             // No body may leave (HEAD, 204, 304): nothing is placed.
-            (SWrite::Body, Encoder::Drop(None)) => {
+            (SWrite::Body, BodyEncoder::Discard(None)) => {
                 self.ex.answered(SWriteEv::End);
                 Ok(Placement::Queued)
             }
@@ -157,7 +158,7 @@ impl Responder<'_> {
     pub fn send_data_direct(&mut self, len: u64) -> Result<Placement, Error> {
         self.ex.check_write(SWriteEv::Data)?;
         let enc = &mut self.ex.enc;
-        let drop = matches!(enc, Encoder::Drop(_));
+        let drop = matches!(enc, BodyEncoder::Discard(_));
         enc.direct(self.out, len)?;
         Ok(if drop || len == 0 {
             Placement::Queued
@@ -178,7 +179,7 @@ impl Responder<'_> {
             SWrite::Done | SWrite::Switched if trailers.is_empty() => Ok(()),
             SWrite::Body => match self.ex.enc.end(self.out, trailers) {
                 Ok(()) => {
-                    let close_delimited = self.ex.enc == Encoder::Close;
+                    let close_delimited = self.ex.enc == BodyEncoder::CloseDelimited;
                     self.ex.persist = self
                         .ex
                         .persist
@@ -279,7 +280,7 @@ impl Responder<'_> {
         switch: bool,
         body: BodyLength,
         caller: &CallerFields,
-    ) -> Result<(Encoder, Frame, Option<CloseWhy>), LocalError> {
+    ) -> Result<(BodyEncoder, Frame, Option<CloseWhy>), LocalError> {
         let req = &self.ex.req;
         let http10 = req.version == Version::Http10;
         // No Content-Length may be sent with these (RFC 9110 §8.6).
@@ -309,7 +310,7 @@ impl Responder<'_> {
         }
         let streamed_to_10 = body == BodyLength::Streamed && http10;
         let (enc, frame) = if no_length || not_modified {
-            (Encoder::Drop(None), Frame::None)
+            (BodyEncoder::Discard(None), Frame::None)
         } else {
             let frame = match body {
                 _ if caller.has_framing() => Frame::None,
@@ -319,11 +320,11 @@ impl Responder<'_> {
                 BodyLength::Streamed => Frame::Chunked,
             };
             let enc = match body {
-                _ if head_req => Encoder::Drop(None),
-                BodyLength::Empty => Encoder::Length(0),
-                BodyLength::Known(n) => Encoder::Length(n),
-                BodyLength::Streamed if http10 => Encoder::Close,
-                BodyLength::Streamed => Encoder::Chunked,
+                _ if head_req => BodyEncoder::Discard(None),
+                BodyLength::Empty => BodyEncoder::Length(0),
+                BodyLength::Known(n) => BodyEncoder::Length(n),
+                BodyLength::Streamed if http10 => BodyEncoder::CloseDelimited,
+                BodyLength::Streamed => BodyEncoder::Chunked,
             };
             (enc, frame)
         };
@@ -335,7 +336,7 @@ impl Responder<'_> {
             Some(why)
         } else if caller.close {
             Some(CloseWhy::LocalAsked)
-        } else if enc == Encoder::Close || streamed_to_10 && !head_req {
+        } else if enc == BodyEncoder::CloseDelimited || streamed_to_10 && !head_req {
             Some(CloseWhy::CloseDelimited)
         } else if self.ex.unread_closes() {
             Some(CloseWhy::UnreadBody)
