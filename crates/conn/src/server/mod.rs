@@ -148,11 +148,18 @@ impl ServerConn {
             }
         };
         Ok(borrowed_event!(ServerEvent, ev, self.input, {
-            // Just surfaced: the head is held.
+            // Fast path, general twin `request()` (which first asks whether
+            // the head is held: it was just surfaced): D-11, -7 instructions
+            // per request (docs/DECISIONS.md).
+            #[cfg(not(http_net_general_path))]
             Ev::Head => match self.input.received() {
                 Some(msg) => ServerEvent::Request(RequestView::new(msg, self.ex.req.expects_continue)),
                 None => ServerEvent::NeedInput,
             },
+            #[cfg(http_net_general_path)]
+            Ev::Head => self
+                .request()
+                .map_or(ServerEvent::NeedInput, ServerEvent::Request),
             Ev::Paused => ServerEvent::Paused,
             // Client-side outcomes: never produced here.
             Ev::Informational | Ev::Idle => ServerEvent::NeedInput,
