@@ -9,10 +9,12 @@
 //! - `compare sockets [--rounds N] [--duration S]`: H6, whole servers under
 //!   wrk (see `sockets.rs`).
 //! - `fuzz [TARGET] [--time S] [--smoke]`: the cargo-fuzz targets (see `fuzz.rs`).
+//! - `docs-check`: `docs/ARCHITECTURE.md` against the code (see `docs_check.rs`).
 
 mod bench_ab;
 mod compare;
 mod criterion;
+mod docs_check;
 mod fuzz;
 mod report;
 mod sockets;
@@ -31,7 +33,8 @@ const USAGE: &str = "usage: cargo xtask <command>
                                       H1-H5 against httparse, picohttpparser, hyper
   compare sockets [--rounds N] [--duration S] [--only NAMES] [--no-write]
                                       H6: hello vs hyper, tiny_http, may_minihttp under wrk
-  fuzz [TARGET] [--time S] [--smoke]  cargo-fuzz targets (default 60 s each; smoke: 20 s)";
+  fuzz [TARGET] [--time S] [--smoke]  cargo-fuzz targets (default 60 s each; smoke: 20 s)
+  docs-check                          docs/ARCHITECTURE.md: its state tables are the code's, its paths exist";
 
 fn main() -> ExitCode {
     let args: Vec<String> = std::env::args().skip(1).collect();
@@ -41,6 +44,7 @@ fn main() -> ExitCode {
         Some("bench") => bench(rest),
         Some("bench-ab") => bench_ab::main(rest),
         Some("compare") => compare::main(rest),
+        Some("docs-check") => docs_check::main(rest),
         Some("fuzz") => fuzz::main(rest),
         Some("help" | "--help" | "-h") => {
             println!("{USAGE}");

@@ -204,6 +204,23 @@ impl From<RemoteError> for Error {
     }
 }
 
+/// Framing's sending errors, as the connection's caller sees them.
+impl From<http_net_framing::EncodeError> for LocalError {
+    fn from(e: http_net_framing::EncodeError) -> LocalError {
+        use http_net_framing::EncodeError as E;
+        match e {
+            E::BodyOverrun => LocalError::BodyOverrun,
+            E::BodyUnderrun => LocalError::BodyUnderrun,
+            E::TrailersNotChunked => LocalError::TrailersNotChunked,
+            E::InvalidTrailerName => LocalError::InvalidFieldName,
+            E::InvalidTrailerValue => LocalError::InvalidFieldValue,
+            E::ForbiddenTrailerField => LocalError::ForbiddenTrailerField,
+            // A later variant: the nearest general refusal.
+            _ => LocalError::WrongState,
+        }
+    }
+}
+
 impl From<LocalError> for Error {
     fn from(e: LocalError) -> Error {
         Error::Local(e)

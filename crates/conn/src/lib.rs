@@ -18,7 +18,7 @@
 //!    when to close and which timeout applies.
 //!
 //! Both connections are explicit state machines: a read half and a write
-//! half each, every move checked against one table (`docs/ARCHITECTURE.md`
+//! half each, every move taken from one table (`docs/ARCHITECTURE.md`
 //! prints them).
 #![no_std]
 #![forbid(unsafe_code)]
@@ -26,9 +26,11 @@
 
 extern crate alloc;
 
+mod body;
 mod client;
 mod config;
 mod error;
+mod fields;
 mod inbuf;
 mod response;
 mod server;
@@ -40,10 +42,10 @@ mod writer;
 pub use client::{ClientConn, ClientEvent, ResponseView, MAX_PIPELINED};
 pub use config::Config;
 pub use error::{Error, LocalError, RemoteError};
+pub use fields::Trailers;
 pub use response::{BodyLength, Placement, Response};
 pub use server::{
     write_error_response, AnswerState, Phase, RequestView, Responder, ServerConn, ServerEvent,
-    Trailers,
 };
 
 /// The framing layer (`http-net-framing`) this crate's API exposes: body
@@ -61,6 +63,15 @@ pub use http_net_framing::Limits as BodyLimits;
 /// The head limits ([`Config::head_limits`]): `http_net_head::Limits`.
 pub use http_net_head::Limits as HeadLimits;
 pub use http_net_head::{Field, Method, RequestHead, ResponseHead, Span, TargetForm, Version};
+
+/// The state tables as Markdown, in the order `docs/ARCHITECTURE.md` prints
+/// them (server read, server write, client write, client read): what
+/// `cargo xtask docs-check` compares the document with. Not part of the API.
+#[cfg(feature = "doc-tables")]
+#[doc(hidden)]
+pub fn state_tables_markdown() -> [alloc::string::String; 4] {
+    state::render::all()
+}
 
 /// A field to send: name and value bytes, validated when written.
 pub type FieldPair<'a> = (&'a [u8], &'a [u8]);

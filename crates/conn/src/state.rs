@@ -1,9 +1,112 @@
 //! The connection state machines as tables (STYLE §1): each half of each
 //! connection has a data-free state kind, and one exhaustive `match` lists
 //! every legal move. A cell that is not listed is a misuse (`WrongState`) or,
-//! for the peer's moves, cannot happen. The connections keep the data that
-//! goes with a state (the body decoder or encoder) in their own enums and
-//! check every move against these tables; `docs/ARCHITECTURE.md` prints them.
+//! for the peer's moves, cannot happen. The connections store these kinds as
+//! their states and take every move from the tables (the data that goes with
+//! a state, the body decoder or encoder, sits beside it); with the state and
+//! the event known at the call, a move compiles to a constant store.
+//!
+//! Whether the connection persists is one value, [`Persist`], and the moves
+//! that follow from both halves and it together (h11's "state-triggered
+//! transitions") are decided in one place: [`server_joint`] and
+//! [`client_joint`], applied by the connections until they answer "none".
+//! `docs/ARCHITECTURE.md` prints the tables.
+
+/// Why a connection closes after the current response.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum CloseWhy {
+    /// The peer's message: `Connection: close`, or HTTP/1.0 without
+    /// `keep-alive` (RFC 9112 §9.3).
+    PeerAsked,
+    /// Our side: the caller's `Connection: close` field, or
+    /// `close_after_response` (graceful shutdown; RFC 9112 §9.6).
+    LocalAsked,
+    /// The body is delimited by the close (RFC 9112 §6.3 item 8; a streamed
+    /// response to HTTP/1.0).
+    CloseDelimited,
+    /// A request body is left unread: past the drain bound, or declined by
+    /// answering without `100 Continue` (RFC 9110 §10.1.1).
+    UnreadBody,
+    /// A body ended short of its `Content-Length` (RFC 9112 §6.2, §8): the
+    /// peer was promised bytes that never come.
+    Truncated,
+    /// The input ended, the drain bound was passed, or the protocol switched.
+    Ended,
+}
+
+/// Whether the connection persists after the current exchange: the one value
+/// every persistence question is answered from. It only moves towards
+/// closing ([`Persist::and`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Persist {
+    /// The connection may carry another message.
+    KeepAlive,
+    /// The connection closes once the current response is complete.
+    CloseAfterResponse(CloseWhy),
+    /// A peer error (or a reject) ended the connection: its error response,
+    /// if any, is queued; nothing more is read or sent.
+    Failed,
+}
+
+impl Persist {
+    /// This value joined with a later decision: `Failed` over a close, a close
+    /// over `KeepAlive`; between two closes the first reason stays.
+    #[inline(always)]
+    pub(crate) const fn and(self, then: Persist) -> Persist {
+        match (self, then) {
+            (Persist::Failed, _)
+            | (
+                Persist::CloseAfterResponse(_),
+                Persist::KeepAlive | Persist::CloseAfterResponse(_),
+            ) => self,
+            _ => then,
+        }
+    }
+
+    /// Closing with `why`, unless already decided otherwise.
+    #[inline(always)]
+    pub(crate) const fn close(self, why: CloseWhy) -> Persist {
+        self.and(Persist::CloseAfterResponse(why))
+    }
+
+    /// Closing with `why` when `close`, else as it was.
+    #[inline(always)]
+    pub(crate) const fn close_if(self, close: bool, why: CloseWhy) -> Persist {
+        if close {
+            self.close(why)
+        } else {
+            self
+        }
+    }
+
+    /// Whether another message may follow.
+    #[inline(always)]
+    pub(crate) const fn keeps_alive(self) -> bool {
+        matches!(self, Persist::KeepAlive)
+    }
+
+    /// Why the connection closes (`None` while it persists; `Ended` once failed).
+    pub(crate) const fn why(self) -> Option<CloseWhy> {
+        match self {
+            Persist::KeepAlive => None,
+            Persist::CloseAfterResponse(why) => Some(why),
+            Persist::Failed => Some(CloseWhy::Ended),
+        }
+    }
+}
+
+/// A move of a table, taken: the table's answer, or (for a cell the
+/// connection never asks for: a bug, caught by the debug assertion and the
+/// cell tests) the closed state. Where the caller knows the state it moves
+/// from and passes it as a constant, the whole move folds to a constant.
+#[inline(always)]
+pub(crate) fn take<S: Copy + core::fmt::Debug>(to: Option<S>, closed: S) -> S {
+    debug_assert!(to.is_some(), "a move the table does not list");
+    match to {
+        Some(s) => s,
+        None => closed,
+    }
+}
 
 /// Server, read half: what the connection reads next.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -189,6 +292,67 @@ pub(crate) const fn client_read(from: CRead, ev: CReadEv) -> Option<CRead> {
     })
 }
 
+/// A move the server's two halves and its persistence call for together.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum ServerJoint {
+    /// Nothing: wait for the peer or the caller.
+    None,
+    /// Request and response complete, the connection persists: both halves
+    /// `Cycle` back to `Idle`.
+    Cycle,
+    /// Request read and a 101 or 2xx to CONNECT sent: the read half `Switch`es.
+    Switch,
+    /// The response completed while the request body is unread and the
+    /// connection persists: the read half discards the rest (`Answered`).
+    Drain,
+    /// The same, but the connection closes: the read half stops (`Close`),
+    /// the complete response stays `Done`.
+    StopReading,
+    /// Both halves close (`Close`).
+    Close,
+}
+
+/// The server's joint rules, in one place (RFC 9112 §9.3, §9.6): what
+/// follows from the two halves' states and [`Persist`] together. (A
+/// `Failed` connection has both halves `Closed` already: failing closes.)
+#[inline(always)]
+pub(crate) const fn server_joint(read: SRead, write: SWrite, persist: Persist) -> ServerJoint {
+    use {SRead as R, SWrite as W, ServerJoint as J};
+    let keep = persist.keeps_alive();
+    match (read, write) {
+        (R::Done, W::Done) if keep => J::Cycle,
+        (R::Done, W::Done) => J::Close,
+        (R::Done, W::Switched) => J::Switch,
+        (R::Body, W::Done) if keep => J::Drain,
+        (R::Body, W::Done) => J::StopReading,
+        (R::Idle, W::Idle) if !keep => J::Close,
+        _ => J::None,
+    }
+}
+
+/// A move the client's halves and its persistence call for together.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum ClientJoint {
+    /// Nothing: wait for the peer or the caller.
+    None,
+    /// Both halves close (`Close`).
+    Close,
+}
+
+/// The client's joint rules, in one place: after a response that closes the
+/// connection nothing more is a response, and later requests are not
+/// answered on it (RFC 9112 §9.3, §9.6).
+#[inline(always)]
+pub(crate) const fn client_joint(read: CRead, write: CWrite, persist: Persist) -> ClientJoint {
+    match (read, write, persist) {
+        (CRead::Closed, CWrite::Closed, _) => ClientJoint::None,
+        (_, _, Persist::Failed) | (CRead::Head, _, Persist::CloseAfterResponse(_)) => {
+            ClientJoint::Close
+        }
+        _ => ClientJoint::None,
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -255,6 +419,82 @@ mod tests {
                 assert_eq!(table(s, e), want, "{s:?} {e:?}");
             }
         }
+    }
+
+    #[test]
+    fn persistence_only_moves_towards_closing() {
+        use CloseWhy as W;
+        let keep = Persist::KeepAlive;
+        let peer = Persist::CloseAfterResponse(W::PeerAsked);
+        assert_eq!(keep.and(keep), keep);
+        assert_eq!(keep.close(W::PeerAsked), peer);
+        // The first reason stays; a close never reopens; failure is final.
+        assert_eq!(peer.close(W::LocalAsked), peer);
+        assert_eq!(peer.and(keep), peer);
+        assert_eq!(peer.and(Persist::Failed), Persist::Failed);
+        assert_eq!(Persist::Failed.and(keep), Persist::Failed);
+        assert_eq!(Persist::Failed.close(W::Truncated), Persist::Failed);
+        assert_eq!(keep.close_if(false, W::Ended), keep);
+        assert_eq!(Persist::Failed.why(), Some(W::Ended));
+        assert_eq!(keep.why(), None);
+    }
+
+    #[test]
+    fn every_server_joint_cell() {
+        use ServerJoint as J;
+        let close = Persist::CloseAfterResponse(CloseWhy::LocalAsked);
+        for &r in &SR {
+            for &w in &SW {
+                for p in [Persist::KeepAlive, close] {
+                    let keep = p == Persist::KeepAlive;
+                    let want = match (r, w) {
+                        (SRead::Done, SWrite::Done) if keep => J::Cycle,
+                        (SRead::Done, SWrite::Done) => J::Close,
+                        (SRead::Done, SWrite::Switched) => J::Switch,
+                        (SRead::Body, SWrite::Done) if keep => J::Drain,
+                        (SRead::Body, SWrite::Done) => J::StopReading,
+                        (SRead::Idle, SWrite::Idle) if !keep => J::Close,
+                        _ => J::None,
+                    };
+                    assert_eq!(server_joint(r, w, p), want, "{r:?} {w:?} {p:?}");
+                    // Every move a joint rule asks for is a cell of the tables.
+                    let read_ev = match want {
+                        J::Cycle => Some(SReadEv::Cycle),
+                        J::Switch => Some(SReadEv::Switch),
+                        J::Drain => Some(SReadEv::Answered),
+                        J::StopReading | J::Close => Some(SReadEv::Close),
+                        J::None => None,
+                    };
+                    if let Some(ev) = read_ev {
+                        assert!(server_read(r, ev).is_some(), "{r:?} {ev:?}");
+                    }
+                    if want == J::Cycle {
+                        assert!(server_write(w, SWriteEv::Cycle).is_some());
+                    }
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn client_closes_at_a_head_once_closing() {
+        let close = Persist::CloseAfterResponse(CloseWhy::PeerAsked);
+        assert_eq!(
+            client_joint(CRead::Head, CWrite::Idle, close),
+            ClientJoint::Close
+        );
+        assert_eq!(
+            client_joint(CRead::Body, CWrite::Idle, close),
+            ClientJoint::None
+        );
+        assert_eq!(
+            client_joint(CRead::Head, CWrite::Idle, Persist::KeepAlive),
+            ClientJoint::None
+        );
+        assert_eq!(
+            client_joint(CRead::Closed, CWrite::Closed, Persist::Failed),
+            ClientJoint::None
+        );
     }
 
     #[test]
@@ -342,10 +582,11 @@ mod tests {
     }
 }
 
-/// The tables rendered as Markdown (`docs/ARCHITECTURE.md` holds them; a test
-/// checks the two agree).
-#[cfg(test)]
-mod render {
+/// The tables rendered as Markdown, as `docs/ARCHITECTURE.md` prints them
+/// (`cargo xtask docs-check` compares the two; built for it with the
+/// `doc-tables` feature).
+#[cfg(any(test, feature = "doc-tables"))]
+pub(crate) mod render {
     use super::*;
     use alloc::format;
     use alloc::string::String;
@@ -377,7 +618,8 @@ mod render {
         out
     }
 
-    pub(super) fn all() -> [String; 4] {
+    /// The four tables: server read, server write, client write, client read.
+    pub(crate) fn all() -> [String; 4] {
         use CReadEv as CR;
         use CWriteEv as CW;
         use SReadEv as R;
@@ -438,15 +680,22 @@ mod render {
     }
 
     #[test]
-    fn the_architecture_doc_shows_these_tables() {
-        let doc = include_str!("../../../docs/ARCHITECTURE.md");
+    fn every_state_is_a_row_and_every_event_a_column() {
         let tables = all();
-        for t in &tables {
+        // Server read: 6 states, 7 events; the others likewise.
+        for (t, rows, cols) in [
+            (&tables[0], 6, 7),
+            (&tables[1], 6, 8),
+            (&tables[2], 3, 4),
+            (&tables[3], 4, 5),
+        ] {
+            let lines: alloc::vec::Vec<&str> = t.lines().collect();
+            assert_eq!(lines.len(), rows + 2, "{t}");
             assert!(
-                doc.contains(t.as_str()),
-                "docs/ARCHITECTURE.md lacks (or has an old copy of):\n{}",
-                tables.join("\n@@\n")
+                lines.iter().all(|l| l.matches('|').count() == cols + 2),
+                "{t}"
             );
         }
+        assert!(tables[0].contains("| **Idle** | Body |"));
     }
 }

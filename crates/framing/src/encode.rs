@@ -1,6 +1,6 @@
 use alloc::vec::Vec;
 
-use crate::Error;
+use crate::EncodeError as Error;
 use http_net_head::{valid_field_value, valid_token};
 
 /// The size line of one chunk, `HEX CR LF`, in a small inline buffer.

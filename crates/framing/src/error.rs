@@ -3,10 +3,9 @@ use core::fmt;
 /// Why a message's framing was rejected: the rule, its RFC section
 /// ([`Error::rfc`]) and the status a server answers ([`Error::status`]).
 ///
-/// One variant per rule. The variants about a peer's message are "remote"
-/// errors: the connection answers with [`Error::status`] and closes. The
-/// `InvalidTrailer*` and `ForbiddenTrailerField` variants are "local" errors:
-/// the caller asked the encoder to write something the grammar forbids.
+/// One variant per rule, each the peer's fault (a "remote" error): the
+/// connection answers with [`Error::status`] and closes. What our own caller
+/// gets wrong when sending is an [`EncodeError`] instead.
 ///
 /// ```
 /// use http_net_framing::{ChunkedDecoder, Error, Limits};
@@ -67,29 +66,15 @@ pub enum Error {
     ExcessiveFramingOverhead,
     /// A trailer section broke a field rule or a head limit (RFC 9112 §7.1.2).
     Trailer(http_net_head::Error),
-    /// The encoder was given a trailer name that is not a token
-    /// (RFC 9110 §5.1): a local error.
-    InvalidTrailerName,
-    /// The encoder was given a trailer value with a CTL, DEL, or leading or
-    /// trailing whitespace (RFC 9110 §5.5): a local error.
-    InvalidTrailerValue,
-    /// The encoder was given a framing or routing field as a trailer
-    /// (`Content-Length`, `Transfer-Encoding`, `Host`, `Trailer`;
-    /// RFC 9110 §6.5.1): a local error.
-    ForbiddenTrailerField,
 }
 
 impl Error {
-    /// The status a server answers with before it closes (500 for the local
-    /// encoder errors).
+    /// The status a server answers with before it closes.
     pub const fn status(self) -> u16 {
         match self {
             Error::UnsupportedTransferCoding => 501,
             Error::BodyTooLarge => 413,
             Error::Trailer(e) => e.status(),
-            Error::InvalidTrailerName
-            | Error::InvalidTrailerValue
-            | Error::ForbiddenTrailerField => 500,
             _ => 400,
         }
     }
@@ -110,9 +95,6 @@ impl Error {
             Error::ChunkBareCr => "RFC 9112 §2.2",
             Error::ExcessiveFramingOverhead => "RFC 9112 §7.1",
             Error::Trailer(e) => e.rfc(),
-            Error::InvalidTrailerName => "RFC 9110 §5.1",
-            Error::InvalidTrailerValue => "RFC 9110 §5.5",
-            Error::ForbiddenTrailerField => "RFC 9110 §6.5.1",
         }
     }
 }
@@ -145,11 +127,71 @@ impl fmt::Display for Error {
             Error::ExcessiveFramingOverhead => {
                 "the chunked framing overhead is too large for the data it carries"
             }
-            Error::InvalidTrailerName => "a trailer name to send is not a token",
-            Error::InvalidTrailerValue => {
+        };
+        write!(f, "{what} ({})", self.rfc())
+    }
+}
+
+impl core::error::Error for Error {}
+
+/// What our own caller asked the encoder ([`BodyEncoder`](crate::BodyEncoder),
+/// [`ChunkedEncoder`](crate::ChunkedEncoder)) to send against the rules: a
+/// "local" error. Nothing of the refused piece is written.
+///
+/// ```
+/// use http_net_framing::{BodyEncoder, EncodeError};
+///
+/// let mut body = BodyEncoder::Length(3);
+/// assert_eq!(body.count(4), Err(EncodeError::BodyOverrun));
+/// body.count(2).unwrap();
+/// assert_eq!(body.finish(false), Err(EncodeError::BodyUnderrun));
+/// assert_eq!(EncodeError::BodyUnderrun.rfc(), "RFC 9112 §6.2");
+/// ```
+#[non_exhaustive]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum EncodeError {
+    /// More body bytes than the declared `Content-Length` (RFC 9112 §6.2).
+    BodyOverrun,
+    /// The body ended with fewer bytes than the declared `Content-Length`
+    /// (RFC 9112 §6.2): the message cannot be completed, the connection
+    /// must not be reused.
+    BodyUnderrun,
+    /// Trailers on a body that is not chunked (RFC 9112 §7.1.2).
+    TrailersNotChunked,
+    /// A trailer name that is not a token (RFC 9110 §5.1).
+    InvalidTrailerName,
+    /// A trailer value with a CTL, DEL, or leading or trailing whitespace
+    /// (RFC 9110 §5.5).
+    InvalidTrailerValue,
+    /// A framing or routing field as a trailer (`Content-Length`,
+    /// `Transfer-Encoding`, `Host`, `Trailer`; RFC 9110 §6.5.1).
+    ForbiddenTrailerField,
+}
+
+impl EncodeError {
+    /// The section of the RFC that states the rule.
+    pub const fn rfc(self) -> &'static str {
+        match self {
+            EncodeError::BodyOverrun | EncodeError::BodyUnderrun => "RFC 9112 §6.2",
+            EncodeError::TrailersNotChunked => "RFC 9112 §7.1.2",
+            EncodeError::InvalidTrailerName => "RFC 9110 §5.1",
+            EncodeError::InvalidTrailerValue => "RFC 9110 §5.5",
+            EncodeError::ForbiddenTrailerField => "RFC 9110 §6.5.1",
+        }
+    }
+}
+
+impl fmt::Display for EncodeError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let what = match self {
+            EncodeError::BodyOverrun => "more body bytes than the declared length",
+            EncodeError::BodyUnderrun => "fewer body bytes than the declared length",
+            EncodeError::TrailersNotChunked => "trailers on a body that is not chunked",
+            EncodeError::InvalidTrailerName => "a trailer name to send is not a token",
+            EncodeError::InvalidTrailerValue => {
                 "a trailer value to send contains a control byte or surrounding whitespace"
             }
-            Error::ForbiddenTrailerField => {
+            EncodeError::ForbiddenTrailerField => {
                 "a framing or routing field cannot be sent as a trailer"
             }
         };
@@ -157,4 +199,4 @@ impl fmt::Display for Error {
     }
 }
 
-impl core::error::Error for Error {}
+impl core::error::Error for EncodeError {}

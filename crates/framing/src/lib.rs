@@ -8,7 +8,12 @@
 //! - [`LengthDecoder`] counts a `Content-Length` body; [`ChunkedDecoder`]
 //!   decodes a chunked one, strictly, handing data out as ranges of its input
 //!   or compacting it in place.
+//! - [`BodyDecoder`] reads any body (`Content-Length`, chunked,
+//!   close-delimited) for both directions; [`BodyEncoder`] checks that a
+//!   body sent matches its declared length.
 //! - [`ChunkedEncoder`] writes chunk framing beside the caller's data.
+//! - Errors: [`Error`] is the peer's fault (with the status to answer),
+//!   [`EncodeError`] our own caller's.
 //!
 //! The crate is `no_std` (with `alloc` for the encoder's trailer writer) and
 //! has no `unsafe` code.
@@ -18,6 +23,7 @@
 
 extern crate alloc;
 
+mod body;
 mod chunked;
 mod class;
 mod content_length;
@@ -28,8 +34,9 @@ mod limits;
 pub mod syntax;
 mod transfer_coding;
 
+pub use body::{BodyDecoder, BodyEncoder, BodyStep};
 pub use chunked::{ChunkedDecoder, ChunkedStep, InPlaceStep};
 pub use encode::{ChunkHeader, ChunkedEncoder};
-pub use error::Error;
+pub use error::{EncodeError, Error};
 pub use length::{request_body, response_body, BodyKind, LengthDecoder, Step};
 pub use limits::Limits;

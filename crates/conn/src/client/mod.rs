@@ -5,19 +5,20 @@ mod send;
 mod view;
 
 use alloc::collections::VecDeque;
-use alloc::vec;
-use alloc::vec::Vec;
-use core::ops::Range;
 
-use http_net_framing::{response_body, BodyKind, ChunkedDecoder, LengthDecoder};
+use http_net_framing::{response_body, BodyEncoder, BodyKind, ChunkedDecoder};
 use http_net_head::{
-    unfold_in_place, Field, Method, ResponseHead, ResponseOptions, ResponseParser, Status, Version,
+    unfold_in_place, Method, ResponseHead, ResponseOptions, ResponseParser, Status, Version,
 };
 
-use crate::inbuf::InBuf;
-use crate::state::{client_read, client_write, CRead, CReadEv, CWrite, CWriteEv};
-use crate::writer::{Encoder, Output};
-use crate::{Config, Error, RemoteError, Trailers, COPY_LIMIT};
+use crate::body::{BodyIn, BodyRead};
+use crate::fields::{borrowed_event, input_commands, Ev, Input};
+use crate::state::{
+    client_joint, client_read, client_write, take, CRead, CReadEv, CWrite, CWriteEv, ClientJoint,
+    CloseWhy, Persist,
+};
+use crate::writer::Output;
+use crate::{Config, Error, RemoteError, COPY_LIMIT};
 
 pub use view::{ClientEvent, ResponseView};
 
@@ -32,70 +33,6 @@ struct ReqMeta {
     upgrade: bool,
     /// `Connection: close` was sent.
     close: bool,
-}
-
-/// How the response body is read.
-#[derive(Clone, Debug)]
-enum Decoder {
-    Length(LengthDecoder),
-    /// Chunked: the decoder is `ClientConn::chunked` (220 bytes, kept out of
-    /// the enum so that a state move copies a few words).
-    Chunked,
-    /// Until the peer closes.
-    Close,
-    /// Read; `End` is due with `count` trailers relative to offset `base`.
-    Finished {
-        base: usize,
-        count: usize,
-    },
-}
-
-#[derive(Clone, Debug)]
-enum ReadState {
-    Head,
-    Body(Decoder),
-    Switched,
-    Closed,
-}
-
-impl ReadState {
-    fn kind(&self) -> CRead {
-        match self {
-            ReadState::Head => CRead::Head,
-            ReadState::Body(_) => CRead::Body,
-            ReadState::Switched => CRead::Switched,
-            ReadState::Closed => CRead::Closed,
-        }
-    }
-}
-
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-enum WriteState {
-    Idle,
-    Body(Encoder),
-    Closed,
-}
-
-impl WriteState {
-    fn kind(&self) -> CWrite {
-        match self {
-            WriteState::Idle => CWrite::Idle,
-            WriteState::Body(_) => CWrite::Body,
-            WriteState::Closed => CWrite::Closed,
-        }
-    }
-}
-
-#[derive(Clone, Debug, PartialEq, Eq)]
-enum Ev {
-    Informational,
-    Response,
-    Data(Range<usize>),
-    End { base: usize, count: usize },
-    Switched,
-    NeedInput,
-    Idle,
-    Closed,
 }
 
 /// A Sans-IO HTTP/1.1 client connection. Requests may be pipelined; responses
@@ -123,21 +60,22 @@ enum Ev {
 #[derive(Debug)]
 pub struct ClientConn {
     config: Config,
-    buf: InBuf,
-    parser: ResponseParser,
-    fields: Vec<Field>,
-    trailers: Vec<Field>,
-    head: Option<ResponseHead>,
-    head_at: usize,
-    body: BodyKind,
+    input: Input<ResponseParser, ResponseHead>,
     out: Output,
-    read: ReadState,
+    /// The read half's state, moved only through the table.
+    read: CRead,
+    /// The response body (read half `Body`).
+    body_in: BodyIn,
     chunked: ChunkedDecoder,
-    write: WriteState,
+    /// The write half's state, moved only through the table.
+    write: CWrite,
+    /// The request body's encoder (write half `Body`).
+    enc: BodyEncoder,
     queue: VecDeque<ReqMeta>,
     informational: usize,
-    must_close: bool,
-    failed: bool,
+    /// Whether the connection persists: the one answer to every question
+    /// about closing.
+    persist: Persist,
 }
 
 impl ClientConn {
@@ -146,21 +84,19 @@ impl ClientConn {
         let head = config.head_limits();
         ClientConn {
             config,
-            buf: InBuf::new(head.max_head_bytes(), config.read_chunk()),
-            parser: ResponseParser::new(head, ResponseOptions::default()),
-            fields: vec![Field::default(); head.max_fields()],
-            trailers: vec![Field::default(); head.max_fields()],
-            head: None,
-            head_at: 0,
-            body: BodyKind::None,
+            input: Input::new(
+                &config,
+                ResponseParser::new(head, ResponseOptions::default()),
+            ),
             out: Output::new(2 * COPY_LIMIT),
-            read: ReadState::Head,
+            read: CRead::Head,
+            body_in: BodyIn::EMPTY,
             chunked: ChunkedDecoder::new(config.body_limits(), head),
-            write: WriteState::Idle,
+            write: CWrite::Idle,
+            enc: BodyEncoder::Discard(None),
             queue: VecDeque::with_capacity(MAX_PIPELINED),
             informational: 0,
-            must_close: false,
-            failed: false,
+            persist: Persist::KeepAlive,
         }
     }
 
@@ -174,19 +110,17 @@ impl ClientConn {
     /// allocation): every byte received or queued and every outstanding
     /// request is forgotten. The configuration stays.
     pub fn reset(&mut self) {
-        self.buf.reset();
-        self.parser.reset();
-        self.head = None;
-        self.head_at = 0;
-        self.body = BodyKind::None;
+        self.input.reset();
+        self.input.parser.reset();
         self.out.reset();
-        self.read = ReadState::Head;
+        self.read = CRead::Head;
+        self.body_in = BodyIn::EMPTY;
         self.chunked = ChunkedDecoder::new(self.config.body_limits(), self.config.head_limits());
-        self.write = WriteState::Idle;
+        self.write = CWrite::Idle;
+        self.enc = BodyEncoder::Discard(None);
         self.queue.clear();
         self.informational = 0;
-        self.must_close = false;
-        self.failed = false;
+        self.persist = Persist::KeepAlive;
     }
 
     /// Bytes waiting to be sent (up to where a body left to the caller goes).
@@ -200,7 +134,7 @@ impl ClientConn {
     }
 
     fn takes_input(&self) -> bool {
-        matches!(self.read.kind(), CRead::Head | CRead::Body)
+        matches!(self.read, CRead::Head | CRead::Body)
     }
 
     /// Free space to read peer bytes into; empty once the connection reads
@@ -210,40 +144,19 @@ impl ClientConn {
             return &mut [];
         }
         // An `End` still due refers to its trailers by offset: keep them.
-        if !matches!(
-            self.read,
-            ReadState::Body(Decoder::Finished { count: 1.., .. })
-        ) {
-            self.buf.make_room(None);
+        let trailers_due = self.read == CRead::Body && self.body_in.trailers_due();
+        if !trailers_due {
+            self.input.buf.make_room(None);
         }
-        self.buf.spare()
+        self.input.buf.spare()
     }
 
-    /// Reports `n` bytes written into [`spare_mut`](ClientConn::spare_mut).
-    pub fn commit(&mut self, n: usize) {
-        if self.takes_input() {
-            self.buf.commit(n);
-        }
-    }
-
-    /// Copies as much of `bytes` as fits into the input buffer; returns how many.
-    pub fn recv(&mut self, bytes: &[u8]) -> usize {
-        let n = crate::inbuf::copy_what_fits(self.spare_mut(), bytes);
-        self.commit(n);
-        n
-    }
-
-    /// The peer closed its sending side (ends a close-delimited body).
-    pub fn recv_eof(&mut self) {
-        self.buf.eof = true;
-    }
+    input_commands!("ClientConn");
 
     /// Whether the connection must close (or may not be reused) once the
     /// current exchange is over.
     pub fn should_close(&self) -> bool {
-        self.must_close
-            || self.failed
-            || matches!(self.read.kind(), CRead::Closed | CRead::Switched)
+        !self.persist.keeps_alive() || matches!(self.read, CRead::Closed | CRead::Switched)
     }
 
     /// Requests sent whose responses have not ended yet.
@@ -258,73 +171,55 @@ impl ClientConn {
                 break ev;
             }
         };
-        Ok(match ev {
+        Ok(borrowed_event!(ClientEvent, ev, self.input, {
             Ev::Informational => self
                 .view()
                 .map_or(ClientEvent::NeedInput, ClientEvent::Informational),
-            Ev::Response => self
+            Ev::Head => self
                 .view()
                 .map_or(ClientEvent::NeedInput, ClientEvent::Response),
-            Ev::Data(range) => ClientEvent::Data(self.buf.bytes().get(range).unwrap_or(&[])),
-            Ev::End { count: 0, .. } => ClientEvent::End(Trailers::EMPTY),
-            Ev::End { base, count } => {
-                let buf = self.buf.bytes().get(base..).unwrap_or(&[]);
-                ClientEvent::End(Trailers::new(
-                    buf,
-                    self.trailers.get(..count).unwrap_or(&[]),
-                ))
-            }
-            Ev::Switched => ClientEvent::Switched(self.buf.unread()),
-            Ev::NeedInput => ClientEvent::NeedInput,
             Ev::Idle => ClientEvent::Idle,
-            Ev::Closed => ClientEvent::Closed,
-        })
+            // A server-side outcome: never produced here.
+            Ev::Paused => ClientEvent::NeedInput,
+        }))
     }
 
     fn view(&self) -> Option<ResponseView<'_>> {
-        let head = self.head.as_ref()?;
-        let buf = self
-            .buf
-            .bytes()
-            .get(self.head_at..self.head_at + head.len)?;
-        Some(ResponseView::new(buf, head, &self.fields, self.body))
+        self.input.received().map(ResponseView::new)
     }
 
-    fn move_read(&mut self, ev: CReadEv, to: ReadState) {
-        debug_assert_eq!(
-            client_read(self.read.kind(), ev),
-            Some(to.kind()),
-            "read {:?} {ev:?}",
-            self.read
-        );
-        self.read = to;
+    /// A move of the read half, taken from the table.
+    #[inline(always)]
+    fn move_read(&mut self, ev: CReadEv) {
+        self.read = take(client_read(self.read, ev), CRead::Closed);
     }
 
-    fn move_write(&mut self, ev: CWriteEv, to: WriteState) {
-        debug_assert_eq!(
-            client_write(self.write.kind(), ev),
-            Some(to.kind()),
-            "write {:?} {ev:?}",
-            self.write
-        );
-        self.write = to;
+    /// A move of the write half, taken from the table.
+    #[inline(always)]
+    fn move_write(&mut self, ev: CWriteEv) {
+        self.write = take(client_write(self.write, ev), CWrite::Closed);
     }
 
     /// Nothing more is read or written.
-    fn close(&mut self) {
-        self.must_close = true;
-        self.move_read(CReadEv::Close, ReadState::Closed);
-        self.move_write(CWriteEv::Close, WriteState::Closed);
+    fn close(&mut self, why: CloseWhy) {
+        self.persist = self.persist.close(why);
+        self.move_read(CReadEv::Close);
+        self.move_write(CWriteEv::Close);
     }
 
     fn fail(&mut self, e: RemoteError) -> Error {
-        self.close();
-        self.failed = true;
+        self.close(CloseWhy::Ended);
+        self.persist = Persist::Failed;
         Error::Remote(e)
     }
 
+    /// One move of the read side; the joint rules ([`client_joint`]) first.
     fn step(&mut self) -> Result<Option<Ev>, Error> {
-        match self.read.kind() {
+        if client_joint(self.read, self.write, self.persist) == ClientJoint::Close {
+            let why = self.persist.why().unwrap_or(CloseWhy::Ended);
+            self.close(why);
+        }
+        match self.read {
             CRead::Closed => Ok(Some(Ev::Closed)),
             CRead::Switched => Ok(Some(Ev::Switched)),
             CRead::Head => self.read_head(),
@@ -333,64 +228,59 @@ impl ClientConn {
     }
 
     fn read_head(&mut self) -> Result<Option<Ev>, Error> {
+        // A closing response closed the connection in `step`: nothing after
+        // it is a response (C112), and later requests are not answered.
         let Some(&front) = self.queue.front() else {
-            if self.must_close {
-                // Nothing after a closing response is a response (C112).
-                self.close();
-                return Ok(Some(Ev::Closed));
-            }
-            if self.buf.has_unread() {
+            if self.input.buf.has_unread() {
                 return Err(self.fail(RemoteError::UnsolicitedResponse));
             }
-            if self.buf.eof {
-                self.close();
+            if self.input.buf.eof {
+                self.close(CloseWhy::Ended);
                 return Ok(Some(Ev::Closed));
             }
             return Ok(Some(Ev::Idle));
         };
-        if self.must_close && self.informational == 0 {
-            // The previous response closed the connection: later requests
-            // will not be answered on it.
-            self.close();
-            return Ok(Some(Ev::Closed));
-        }
-        if !self.buf.has_unread() {
-            if self.buf.eof {
+        if !self.input.buf.has_unread() {
+            if self.input.buf.eof {
                 return Err(self.fail(RemoteError::UnexpectedEof));
             }
             return Ok(Some(Ev::NeedInput));
         }
-        let head = match self.parser.parse(self.buf.unread(), &mut self.fields) {
+        let head = match self
+            .input
+            .parser
+            .parse(self.input.buf.unread(), &mut self.input.fields)
+        {
             Ok(Status::Complete(head)) => head,
-            Ok(Status::Partial) if self.buf.eof => {
+            Ok(Status::Partial) if self.input.buf.eof => {
                 return Err(self.fail(RemoteError::UnexpectedEof))
             }
-            Ok(Status::Partial) if self.buf.is_stuck(None) => {
+            Ok(Status::Partial) if self.input.buf.is_stuck(None) => {
                 return Err(self.fail(RemoteError::Head(http_net_head::Error::HeadTooLarge)))
             }
             Ok(Status::Partial) => return Ok(Some(Ev::NeedInput)),
             Err(e) => return Err(self.fail(RemoteError::Head(e))),
         };
-        let at = self.buf.pos;
+        let at = self.input.buf.pos;
         if head.obs_fold {
             // A user agent replaces obs-fold with SP (RFC 9112 §5.2).
-            let count = head.field_count.min(self.fields.len());
-            let bytes = &mut self.buf.bytes_mut()[at..];
-            for f in &self.fields[..count] {
+            let count = head.field_count.min(self.input.fields.len());
+            let bytes = &mut self.input.buf.bytes_mut()[at..];
+            for f in &self.input.fields[..count] {
                 unfold_in_place(bytes, f.value);
             }
         }
-        self.parser.reset();
-        self.head_at = at;
-        self.buf.pos += head.len;
-        self.head = Some(head);
+        self.input.parser.reset();
+        self.input.head_at = at;
+        self.input.buf.pos += head.len;
+        self.input.head = Some(head);
         match head.status {
             101 if front.upgrade => {
                 self.queue.pop_front();
-                self.body = BodyKind::None;
-                self.move_read(CReadEv::Switch, ReadState::Switched);
-                self.move_write(CWriteEv::Close, WriteState::Closed);
-                Ok(Some(Ev::Response))
+                self.input.body = BodyKind::None;
+                self.move_read(CReadEv::Switch);
+                self.move_write(CWriteEv::Close);
+                Ok(Some(Ev::Head))
             }
             101 => Err(self.fail(RemoteError::UnofferedUpgrade)),
             100..=199 => {
@@ -398,8 +288,8 @@ impl ClientConn {
                 if self.informational > self.config.max_informational() {
                     return Err(self.fail(RemoteError::TooManyInformational));
                 }
-                self.body = BodyKind::None;
-                self.move_read(CReadEv::Info, ReadState::Head);
+                self.input.body = BodyKind::None;
+                self.move_read(CReadEv::Info);
                 Ok(Some(Ev::Informational))
             }
             _ => self.start_response(head, front),
@@ -408,8 +298,8 @@ impl ClientConn {
 
     fn start_response(&mut self, head: ResponseHead, front: ReqMeta) -> Result<Option<Ev>, Error> {
         self.informational = 0;
-        let hb = &self.buf.bytes()[self.head_at..];
-        let fields = self.fields.get(..head.field_count).unwrap_or(&[]);
+        let hb = &self.input.buf.bytes()[self.input.head_at..];
+        let fields = self.input.fields.get(..head.field_count).unwrap_or(&[]);
         let limits = self.config.body_limits();
         let kind = match response_body(
             front.method,
@@ -423,85 +313,47 @@ impl ClientConn {
             Ok(kind) => kind,
             Err(e) => return Err(self.fail(RemoteError::Framing(e))),
         };
-        self.body = kind;
+        self.input.body = kind;
         let conn = head.facts.connection;
         let keep_alive = match head.version {
             Version::Http11 => !conn.close(),
             Version::Http10 => conn.keep_alive() && !conn.close(),
         };
-        self.must_close |= !keep_alive || front.close || kind == BodyKind::CloseDelimited;
-        let dec = match kind {
+        self.persist = self
+            .persist
+            .close_if(!keep_alive, CloseWhy::PeerAsked)
+            .close_if(front.close, CloseWhy::LocalAsked)
+            .close_if(kind == BodyKind::CloseDelimited, CloseWhy::CloseDelimited);
+        let body = match kind {
             BodyKind::Tunnel => {
                 self.queue.pop_front();
-                self.move_read(CReadEv::Switch, ReadState::Switched);
-                self.move_write(CWriteEv::Close, WriteState::Closed);
-                return Ok(Some(Ev::Response));
+                self.move_read(CReadEv::Switch);
+                self.move_write(CWriteEv::Close);
+                return Ok(Some(Ev::Head));
             }
-            BodyKind::Length(n) if n > 0 => Decoder::Length(LengthDecoder::new(n)),
-            BodyKind::Chunked => {
-                let head_limits = self.config.head_limits();
-                let room = head_limits.max_head_bytes().saturating_sub(head.len);
-                self.chunked = ChunkedDecoder::new(limits, head_limits.with_max_head_bytes(room));
-                Decoder::Chunked
-            }
-            BodyKind::CloseDelimited => Decoder::Close,
-            _ => Decoder::Finished { base: 0, count: 0 },
+            _ => BodyIn::start(kind, &mut self.chunked, &self.config, head.len),
         };
-        self.move_read(CReadEv::Response, ReadState::Body(dec));
-        Ok(Some(Ev::Response))
+        self.body_in = body;
+        self.move_read(CReadEv::Response);
+        Ok(Some(Ev::Head))
     }
 
     fn read_body(&mut self) -> Result<Option<Ev>, Error> {
-        let ReadState::Body(dec) = &mut self.read else {
-            return Ok(None);
-        };
-        let start = self.buf.pos;
-        let (consumed, data, done, trailers) = match dec {
-            Decoder::Finished { base, count } => {
-                let ev = Ev::End {
-                    base: *base,
-                    count: *count,
-                };
-                self.queue.pop_front();
-                self.move_read(CReadEv::End, ReadState::Head);
-                return Ok(Some(ev));
-            }
-            Decoder::Length(d) => {
-                let step = d.decode(self.buf.unread());
-                (step.consumed, step.data, step.done, 0)
-            }
-            Decoder::Chunked => match self.chunked.decode(self.buf.unread(), &mut self.trailers) {
-                Ok(step) => (
-                    step.consumed,
-                    step.data,
-                    step.done,
-                    step.trailers.map_or(0, |t| t.field_count),
-                ),
-                Err(e) => return Err(self.fail(RemoteError::Framing(e))),
-            },
-            Decoder::Close => {
-                let n = self.buf.unread().len();
-                (n, 0..n, n == 0 && self.buf.eof, 0)
-            }
-        };
-        self.buf.pos += consumed;
-        if done {
-            *dec = Decoder::Finished {
-                base: start,
-                count: trailers,
-            };
+        if let BodyIn::EndDue { base, count } = self.body_in {
+            self.queue.pop_front();
+            self.move_read(CReadEv::End);
+            return Ok(Some(Ev::End { base, count }));
         }
-        if !data.is_empty() {
-            Ok(Some(Ev::Data(start + data.start..start + data.end)))
-        } else if done || consumed > 0 {
-            Ok(None)
-        } else if self.buf.eof {
-            // A truncated body is never complete (RFC 9112 §8, C106).
-            Err(self.fail(RemoteError::UnexpectedEof))
-        } else if self.buf.is_stuck(None) {
-            Err(self.fail(RemoteError::Head(http_net_head::Error::HeadTooLarge)))
-        } else {
-            Ok(Some(Ev::NeedInput))
+        match self.body_in.step(
+            &mut self.input.buf,
+            &mut self.chunked,
+            &mut self.input.trailers,
+            None,
+        ) {
+            Ok(BodyRead::Data(range)) => Ok(Some(Ev::Data(range))),
+            Ok(BodyRead::Moved) => Ok(None),
+            Ok(BodyRead::NeedInput) => Ok(Some(Ev::NeedInput)),
+            Err(e) => Err(self.fail(e)),
         }
     }
 }

@@ -3,11 +3,12 @@
 
 use http_net_head::Method;
 
-use super::{ClientConn, ReqMeta, WriteState, MAX_PIPELINED};
-use crate::state::{client_write, CRead, CWriteEv};
+use super::{ClientConn, ReqMeta, MAX_PIPELINED};
+use crate::state::{client_write, CRead, CWrite, CWriteEv, CloseWhy};
 use crate::validate::{is_target, is_token};
-use crate::writer::{write_content_length, write_fields, CallerFields, Encoder};
+use crate::writer::{write_content_length, write_fields, CallerFields, SendBody};
 use crate::{BodyLength, Error, FieldPair, LocalError, Placement, RemoteError};
+use http_net_framing::BodyEncoder;
 
 impl ClientConn {
     /// Writes a request head (HTTP/1.1). The method must be a token and the
@@ -24,10 +25,7 @@ impl ClientConn {
         fields: &[FieldPair<'_>],
         body: BodyLength,
     ) -> Result<(), Error> {
-        if client_write(self.write.kind(), CWriteEv::Head).is_none()
-            || self.must_close
-            || self.failed
-        {
+        if client_write(self.write, CWriteEv::Head).is_none() || !self.persist.keeps_alive() {
             return Err(LocalError::WrongState.into());
         }
         if self.queue.len() >= MAX_PIPELINED
@@ -41,7 +39,7 @@ impl ClientConn {
         if !is_token(method) || !is_target(method, target) {
             return Err(LocalError::InvalidRequestLine.into());
         }
-        if self.queue.is_empty() && self.buf.has_unread() && self.read.kind() == CRead::Head {
+        if self.queue.is_empty() && self.input.buf.has_unread() && self.read == CRead::Head {
             // Bytes that arrived while nothing was outstanding are not the
             // response to this request (RFC 9112 §9.2, C73: a 408 on an
             // idle pooled connection): fail before sending anything.
@@ -65,7 +63,7 @@ impl ClientConn {
         };
         match frame {
             Some(n) => write_content_length(buf, n),
-            None if enc == Encoder::Chunked && facts.transfer_encoding == 0 => {
+            None if enc == BodyEncoder::Chunked && facts.transfer_encoding == 0 => {
                 buf.extend_from_slice(b"Transfer-Encoding: chunked\r\n");
             }
             None => {}
@@ -77,9 +75,10 @@ impl ClientConn {
             upgrade,
             close: facts.close,
         });
-        self.move_write(CWriteEv::Head, WriteState::Body(enc));
+        self.enc = enc;
+        self.move_write(CWriteEv::Head);
         if body == BodyLength::Empty {
-            self.move_write(CWriteEv::End, WriteState::Idle);
+            self.move_write(CWriteEv::End);
         }
         Ok(())
     }
@@ -88,13 +87,10 @@ impl ClientConn {
     /// [`COPY_LIMIT`](crate::COPY_LIMIT), otherwise left to the caller:
     /// [`Placement::AfterOutput`]).
     pub fn send_data(&mut self, data: &[u8]) -> Result<Placement, Error> {
-        if client_write(self.write.kind(), CWriteEv::Data).is_none() {
+        if client_write(self.write, CWriteEv::Data).is_none() {
             return Err(LocalError::WrongState.into());
         }
-        match &mut self.write {
-            WriteState::Body(enc) => Ok(enc.data(&mut self.out, data)?),
-            _ => Err(LocalError::WrongState.into()),
-        }
+        Ok(self.enc.data(&mut self.out, data)?)
     }
 
     /// Ends the current request, with trailers if it is chunked. A no-op
@@ -104,17 +100,15 @@ impl ClientConn {
     /// early is refused and the connection closes.
     pub fn send_end(&mut self, trailers: &[FieldPair<'_>]) -> Result<(), Error> {
         match self.write {
-            WriteState::Idle if trailers.is_empty() => Ok(()),
-            WriteState::Closed if trailers.is_empty() && self.read.kind() == CRead::Switched => {
-                Ok(())
-            }
-            WriteState::Body(enc) => match enc.end(&mut self.out, trailers) {
+            CWrite::Idle if trailers.is_empty() => Ok(()),
+            CWrite::Closed if trailers.is_empty() && self.read == CRead::Switched => Ok(()),
+            CWrite::Body => match self.enc.end(&mut self.out, trailers) {
                 Ok(()) => {
-                    self.move_write(CWriteEv::End, WriteState::Idle);
+                    self.move_write(CWriteEv::End);
                     Ok(())
                 }
                 Err(LocalError::BodyUnderrun) => {
-                    self.close();
+                    self.close(CloseWhy::Truncated);
                     Err(LocalError::BodyUnderrun.into())
                 }
                 Err(e) => Err(e.into()),
@@ -130,7 +124,7 @@ fn framing(
     method: Method,
     body: BodyLength,
     facts: &CallerFields,
-) -> Result<(Encoder, Option<u64>), LocalError> {
+) -> Result<(BodyEncoder, Option<u64>), LocalError> {
     if facts.host != 1 || facts.bad_host {
         return Err(LocalError::InvalidHost);
     }
@@ -165,11 +159,11 @@ fn framing(
                     | Method::Connect
             );
             (
-                Encoder::Length(0),
+                BodyEncoder::Length(0),
                 (own_length && defines_content).then_some(0),
             )
         }
-        BodyLength::Known(n) => (Encoder::Length(n), own_length.then_some(n)),
-        BodyLength::Streamed => (Encoder::Chunked, None),
+        BodyLength::Known(n) => (BodyEncoder::Length(n), own_length.then_some(n)),
+        BodyLength::Streamed => (BodyEncoder::Chunked, None),
     })
 }

@@ -4,90 +4,22 @@
 //! answer depends on, and the connection flags. Every move is checked against
 //! the tables in [`crate::state`].
 
-use http_net_framing::{ChunkedDecoder, LengthDecoder};
+use http_net_framing::{BodyEncoder, ChunkedDecoder};
 use http_net_head::{Method, Version};
 
 use super::AnswerState;
-use crate::state::{server_read, server_write, SRead, SReadEv, SWrite, SWriteEv};
-use crate::writer::Encoder;
+use crate::body::BodyIn;
+use crate::state::{
+    server_joint, server_read, server_write, take, CloseWhy, Persist, SRead, SReadEv, SWrite,
+    SWriteEv, ServerJoint,
+};
 use crate::{Config, LocalError};
-
-/// How the request body is being read.
-#[derive(Clone, Debug)]
-pub(crate) enum Decoder {
-    /// `Content-Length` (never 0: an empty body is `Finished` at once).
-    Length(LengthDecoder),
-    /// Chunked: the decoder is [`Exchange::chunked`] (220 bytes, kept out of
-    /// the enum so that a state move copies a few words, not the decoder).
-    Chunked,
-    /// The body is read; `End` is due, with `count` trailer fields whose spans
-    /// are relative to input offset `base`.
-    Finished { base: usize, count: usize },
-}
-
-impl Decoder {
-    pub(crate) const EMPTY: Decoder = Decoder::Finished { base: 0, count: 0 };
-}
-
-/// The read half with its data.
-#[derive(Clone, Debug)]
-pub(crate) enum ReadState {
-    Idle,
-    Body(Decoder),
-    Done,
-    /// Discarding an unread body; `left` bytes may still be discarded.
-    Drain {
-        dec: Decoder,
-        left: u64,
-    },
-    Switched,
-    Closed,
-}
-
-impl ReadState {
-    pub(crate) fn kind(&self) -> SRead {
-        match self {
-            ReadState::Idle => SRead::Idle,
-            ReadState::Body(_) => SRead::Body,
-            ReadState::Done => SRead::Done,
-            ReadState::Drain { .. } => SRead::Drain,
-            ReadState::Switched => SRead::Switched,
-            ReadState::Closed => SRead::Closed,
-        }
-    }
-}
-
-/// The write half with its data.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub(crate) enum WriteState {
-    Idle,
-    Waiting,
-    Body(Encoder),
-    Done,
-    Switched,
-    Closed,
-}
-
-impl WriteState {
-    pub(crate) fn kind(&self) -> SWrite {
-        match self {
-            WriteState::Idle => SWrite::Idle,
-            WriteState::Waiting => SWrite::Waiting,
-            WriteState::Body(_) => SWrite::Body,
-            WriteState::Done => SWrite::Done,
-            WriteState::Switched => SWrite::Switched,
-            WriteState::Closed => SWrite::Closed,
-        }
-    }
-}
 
 /// What the answer needs to know about the request.
 #[derive(Clone, Copy, Debug)]
 pub(crate) struct ReqInfo {
     pub version: Version,
     pub method: Method,
-    /// The request allows the connection to persist (RFC 9112 §9.3).
-    pub keep_alive: bool,
     /// HTTP/1.1 `Expect: 100-continue` (RFC 9110 §10.1.1).
     pub expects_continue: bool,
     pub continue_sent: bool,
@@ -99,7 +31,6 @@ impl ReqInfo {
     pub(crate) const NONE: ReqInfo = ReqInfo {
         version: Version::Http11,
         method: Method::Get,
-        keep_alive: true,
         expects_continue: false,
         continue_sent: false,
         upgrade_offered: false,
@@ -110,19 +41,22 @@ impl ReqInfo {
 #[derive(Debug)]
 pub(crate) struct Exchange {
     pub config: Config,
-    pub read: ReadState,
+    /// The read half's state, moved only through the table.
+    pub read: SRead,
+    /// The request body (read half `Body` or `Drain`).
+    pub body: BodyIn,
+    /// While draining: bytes that may still be discarded.
+    pub drain_left: u64,
     /// The chunked decoder of the current request body, when it is chunked.
     pub chunked: ChunkedDecoder,
-    pub write: WriteState,
+    /// The write half's state, moved only through the table.
+    pub write: SWrite,
+    /// The response body's encoder (write half `Body`).
+    pub enc: BodyEncoder,
     pub req: ReqInfo,
-    /// Close once the current response is sent.
-    pub must_close: bool,
-    /// Graceful shutdown asked by the caller.
-    pub close_requested: bool,
-    /// A peer error ended the connection (phase `Draining`).
-    pub failed: bool,
-    /// The current request's head is held in the input buffer.
-    pub req_alive: bool,
+    /// Whether the connection persists: the one answer to every question
+    /// about closing.
+    pub persist: Persist,
     /// The released head still has to be wiped.
     pub head_dirty: bool,
     pub date: Option<[u8; 29]>,
@@ -136,103 +70,159 @@ impl Exchange {
     pub(crate) fn new(config: Config) -> Exchange {
         Exchange {
             config,
-            read: ReadState::Idle,
+            read: SRead::Idle,
+            body: BodyIn::EMPTY,
+            drain_left: 0,
             chunked: ChunkedDecoder::new(config.body_limits(), config.head_limits()),
-            write: WriteState::Idle,
+            write: SWrite::Idle,
+            enc: BodyEncoder::Discard(None),
             req: ReqInfo::NONE,
-            must_close: false,
-            close_requested: false,
-            failed: false,
-            req_alive: false,
+            persist: Persist::KeepAlive,
             head_dirty: false,
             date: None,
             closed_answer: AnswerState::NotStarted,
         }
     }
 
-    /// A move of the read half, checked against the table.
-    pub(crate) fn move_read(&mut self, ev: SReadEv, to: ReadState) {
-        debug_assert_eq!(
-            server_read(self.read.kind(), ev),
-            Some(to.kind()),
-            "read {:?} {ev:?}",
-            self.read
-        );
-        self.read = to;
+    /// A move of the read half, taken from the table.
+    #[inline(always)]
+    pub(crate) fn move_read(&mut self, ev: SReadEv) {
+        self.read = take(server_read(self.read, ev), SRead::Closed);
     }
 
-    /// Whether the write half may take `ev` now.
-    pub(crate) fn check_write(&self, ev: SWriteEv) -> Result<(), LocalError> {
-        server_write(self.write.kind(), ev)
-            .map(|_| ())
-            .ok_or(LocalError::WrongState)
+    /// A move of the read half from `from`, which the caller knows it is in:
+    /// the table's answer for a constant cell, so a constant store.
+    #[inline(always)]
+    pub(crate) fn move_read_from(&mut self, from: SRead, ev: SReadEv) {
+        debug_assert_eq!(self.read, from);
+        self.read = take(server_read(from, ev), SRead::Closed);
     }
 
-    /// A move of the write half, checked against the table.
-    pub(crate) fn move_write(&mut self, ev: SWriteEv, to: WriteState) {
-        debug_assert_eq!(
-            server_write(self.write.kind(), ev),
-            Some(to.kind()),
-            "write {:?} {ev:?}",
-            self.write
-        );
-        self.write = to;
+    /// A move of the write half from `from`, which the caller knows it is in.
+    #[inline(always)]
+    pub(crate) fn move_write_from(&mut self, from: SWrite, ev: SWriteEv) {
+        debug_assert_eq!(self.write, from);
+        self.write = take(server_write(from, ev), SWrite::Closed);
     }
 
-    /// Releases the request head (its response is complete).
-    pub(crate) fn release(&mut self) {
-        if self.req_alive {
-            self.req_alive = false;
-            self.head_dirty = true;
-        }
+    /// Where the write half goes on `ev`, if it may take it now.
+    #[inline(always)]
+    pub(crate) fn check_write(&self, ev: SWriteEv) -> Result<SWrite, LocalError> {
+        server_write(self.write, ev).ok_or(LocalError::WrongState)
     }
 
-    /// Nothing more is read or sent: close once the output is sent.
-    pub(crate) fn close(&mut self) {
-        self.closed_answer = match self.write.kind() {
+    /// A move of the write half, taken from the table.
+    #[inline(always)]
+    pub(crate) fn move_write(&mut self, ev: SWriteEv) {
+        self.write = take(server_write(self.write, ev), SWrite::Closed);
+    }
+
+    /// The current request's head is held in the input buffer: from the
+    /// request until its answer is complete (or the connection closes).
+    #[inline(always)]
+    pub(crate) fn req_alive(&self) -> bool {
+        matches!(self.write, SWrite::Waiting | SWrite::Body)
+    }
+
+    /// Where the answer stands.
+    pub(crate) fn answer_state(&self) -> AnswerState {
+        match self.write {
             SWrite::Idle | SWrite::Waiting => AnswerState::NotStarted,
             SWrite::Body => AnswerState::Started,
             SWrite::Done => AnswerState::Complete,
             SWrite::Switched => AnswerState::Switched,
             SWrite::Closed => self.closed_answer,
-        };
-        self.must_close = true;
-        self.release();
-        self.move_read(SReadEv::Close, ReadState::Closed);
-        self.move_write(SWriteEv::Close, WriteState::Closed);
+        }
+    }
+
+    /// Request body bytes are still expected (the body is not read to its end).
+    #[inline(always)]
+    pub(crate) fn body_pending(&self) -> bool {
+        self.read == SRead::Body && self.body.pending()
+    }
+
+    /// Nothing more is read or sent: close once the output is sent.
+    pub(crate) fn close(&mut self, why: CloseWhy) {
+        if self.req_alive() {
+            self.head_dirty = true;
+        }
+        self.closed_answer = self.answer_state();
+        self.persist = self.persist.close(why);
+        self.move_read(SReadEv::Close);
+        self.move_write(SWriteEv::Close);
+    }
+
+    /// A peer error or a reject: closed, and `Failed`.
+    pub(crate) fn fail(&mut self) {
+        self.close(CloseWhy::Ended);
+        self.persist = Persist::Failed;
     }
 
     /// Unread request body bytes known now (`None`: chunked, unknown).
     pub(crate) fn body_unread(&self) -> Option<u64> {
-        match &self.read {
-            ReadState::Body(Decoder::Length(d)) => Some(d.remaining()),
-            ReadState::Body(Decoder::Chunked) => None,
+        match self.read {
+            SRead::Body => self.body.remaining(),
             _ => Some(0),
         }
     }
 
-    /// The response is complete: the write half is done, and an unread body
-    /// is drained (up to the bound) or the connection closes.
-    pub(crate) fn answered(&mut self, ev: SWriteEv, to: WriteState) {
-        self.move_write(ev, to);
-        self.release();
-        if to == WriteState::Switched {
-            return;
+    /// Why an answer ending now leaves the request body unread in a way that
+    /// closes the connection: `100 Continue` was expected and not sent (the
+    /// body is declined), or more is known to be left than the drain bound.
+    pub(crate) fn unread_closes(&self) -> bool {
+        let declined = self.req.expects_continue && !self.req.continue_sent && self.body_pending();
+        let too_big = matches!(self.body_unread(), Some(n) if n > self.config.drain_limit());
+        declined || too_big
+    }
+
+    /// The response is complete (`ev` is `End` or `Switch`): the head is
+    /// released and the joint rules say what the read half does.
+    #[inline(always)]
+    pub(crate) fn answered(&mut self, ev: SWriteEv) {
+        // Both `End` and `Switch` leave from a known state.
+        let from = if ev == SWriteEv::End {
+            SWrite::Body
+        } else {
+            SWrite::Waiting
+        };
+        self.move_write_from(from, ev);
+        self.head_dirty = true;
+        if ev == SWriteEv::End && self.read == SRead::Body {
+            self.persist = self
+                .persist
+                .close_if(self.unread_closes(), CloseWhy::UnreadBody);
+            self.settle();
         }
-        if let ReadState::Body(dec) = &self.read {
-            let unread_expected = !matches!(dec, Decoder::Finished { .. });
-            let declined = self.req.expects_continue && !self.req.continue_sent && unread_expected;
-            let too_big = matches!(self.body_unread(), Some(n) if n > self.config.drain_limit());
-            if self.must_close || declined || too_big {
-                // No next request will be read: no point in draining.
-                self.must_close = true;
-                self.move_read(SReadEv::Close, ReadState::Closed);
-            } else if let ReadState::Body(dec) = core::mem::replace(&mut self.read, ReadState::Done)
-            {
-                // (Done only for the swap; the move below is checked from Body.)
-                self.read = ReadState::Body(Decoder::EMPTY);
-                let left = self.config.drain_limit();
-                self.move_read(SReadEv::Answered, ReadState::Drain { dec, left });
+    }
+
+    /// Applies the joint rules ([`server_joint`]) once (the caller's loop,
+    /// `poll_event`, asks again until they answer "none"); returns
+    /// `Some(closed)` when the connection closed or switched.
+    pub(crate) fn settle(&mut self) -> Option<bool> {
+        match server_joint(self.read, self.write, self.persist) {
+            ServerJoint::None => None,
+            ServerJoint::Cycle => {
+                self.move_read_from(SRead::Done, SReadEv::Cycle);
+                self.move_write_from(SWrite::Done, SWriteEv::Cycle);
+                None
+            }
+            ServerJoint::Switch => {
+                self.move_read_from(SRead::Done, SReadEv::Switch);
+                Some(false)
+            }
+            ServerJoint::Drain => {
+                self.drain_left = self.config.drain_limit();
+                self.move_read_from(SRead::Body, SReadEv::Answered);
+                None
+            }
+            ServerJoint::StopReading => {
+                self.move_read_from(SRead::Body, SReadEv::Close);
+                Some(true)
+            }
+            ServerJoint::Close => {
+                let why = self.persist.why().unwrap_or(CloseWhy::Ended);
+                self.close(why);
+                Some(true)
             }
         }
     }

@@ -6,67 +6,27 @@ mod reject;
 mod responder;
 mod view;
 
-use alloc::vec;
-use alloc::vec::Vec;
-use core::ops::Range;
+use http_net_framing::{request_body, BodyKind};
+use http_net_head::{Method, RequestHead, RequestParser, Status, Version};
 
-use http_net_framing::{request_body, BodyKind, ChunkedDecoder, LengthDecoder};
-use http_net_head::{Field, Method, RequestHead, RequestParser, Status, Version};
-
-use crate::inbuf::{Held, InBuf};
-use crate::state::{SRead, SReadEv, SWrite, SWriteEv};
+use crate::body::{BodyIn, BodyRead};
+use crate::fields::{borrowed_event, input_commands, Ev};
+use crate::inbuf::Held;
+use crate::state::{
+    server_joint, CloseWhy, Persist, SRead, SReadEv, SWrite, SWriteEv, ServerJoint,
+};
 use crate::validate::trim_ows;
 use crate::writer::Output;
 use crate::{Config, Error, LocalError, RemoteError, COPY_LIMIT};
-use exchange::{Decoder, Exchange, ReadState, ReqInfo, WriteState};
+use exchange::{Exchange, ReqInfo};
 use reject::{queue_error, queue_error_response};
 
 pub use reject::write_error_response;
 pub use responder::Responder;
-pub(crate) use view::{field_pairs, find_field};
-pub use view::{AnswerState, Phase, RequestView, ServerEvent, Trailers};
+pub use view::{AnswerState, Phase, RequestView, ServerEvent};
 
-/// The input half: buffer, parser, field storage, and the current head.
-#[derive(Debug)]
-struct Input {
-    buf: InBuf,
-    parser: RequestParser,
-    fields: Vec<Field>,
-    trailers: Vec<Field>,
-    head: Option<RequestHead>,
-    head_at: usize,
-    body: BodyKind,
-}
-
-impl Input {
-    fn view(&self, expects_continue: bool) -> Option<RequestView<'_>> {
-        let head = self.head.as_ref()?;
-        let buf = self
-            .buf
-            .bytes()
-            .get(self.head_at..self.head_at + head.len)?;
-        Some(RequestView::new(
-            buf,
-            head,
-            &self.fields,
-            self.body,
-            expects_continue,
-        ))
-    }
-}
-
-/// What one step of `poll_event` found, as plain data (the borrowed event is
-/// built from it afterwards).
-#[derive(Clone, Debug, PartialEq, Eq)]
-enum Ev {
-    Request,
-    Data(Range<usize>),
-    End { base: usize, count: usize },
-    Switched,
-    NeedInput,
-    Paused,
-    Closed,
-}
+/// The input half, with the request parser.
+type Input = crate::fields::Input<RequestParser, RequestHead>;
 
 /// A Sans-IO HTTP/1.1 server connection.
 ///
@@ -113,16 +73,7 @@ impl ServerConn {
     /// holds a whole head plus [`Config::read_chunk`] bytes; field storage for
     /// the head and for trailers holds `max_fields` each.
     pub fn new(config: Config) -> ServerConn {
-        let head = config.head_limits();
-        let input = Input {
-            buf: InBuf::new(head.max_head_bytes(), config.read_chunk()),
-            parser: RequestParser::new(head),
-            fields: vec![Field::default(); head.max_fields()],
-            trailers: vec![Field::default(); head.max_fields()],
-            head: None,
-            head_at: 0,
-            body: BodyKind::None,
-        };
+        let input = Input::new(&config, RequestParser::new(config.head_limits()));
         ServerConn {
             input,
             ex: Exchange::new(config),
@@ -146,24 +97,21 @@ impl ServerConn {
     /// The configuration and the wipe setting stay; the output buffer keeps
     /// the capacity it grew to.
     pub fn reset(&mut self) {
-        self.input.buf.reset();
+        self.input.reset();
         self.input.parser.reset();
-        self.input.head = None;
-        self.input.head_at = 0;
-        self.input.body = BodyKind::None;
         self.ex = Exchange::new(self.ex.config);
         self.out.reset();
     }
 
     fn held(&self) -> Held {
-        match (&self.input.head, self.ex.req_alive) {
+        match (&self.input.head, self.ex.req_alive()) {
             (Some(h), true) => Some((self.input.head_at, h.len)),
             _ => None,
         }
     }
 
     fn takes_input(&self) -> bool {
-        !self.ex.failed && !matches!(self.ex.read.kind(), SRead::Closed | SRead::Switched)
+        !matches!(self.ex.read, SRead::Closed | SRead::Switched)
     }
 
     /// Free space to read peer bytes into (compacting the buffer first if
@@ -175,10 +123,7 @@ impl ServerConn {
             return &mut [];
         }
         // An `End` still due refers to its trailers by offset: keep them.
-        let trailers_due = matches!(
-            self.ex.read,
-            ReadState::Body(Decoder::Finished { count: 1.., .. })
-        );
+        let trailers_due = self.ex.read == SRead::Body && self.ex.body.trailers_due();
         let held = self.held();
         if !trailers_due && self.input.buf.make_room(held) {
             if held.is_some() {
@@ -190,24 +135,7 @@ impl ServerConn {
         self.input.buf.spare()
     }
 
-    /// Reports `n` bytes written into [`spare_mut`](ServerConn::spare_mut).
-    pub fn commit(&mut self, n: usize) {
-        if self.takes_input() {
-            self.input.buf.commit(n);
-        }
-    }
-
-    /// Copies as much of `bytes` as fits into the input buffer; returns how many.
-    pub fn recv(&mut self, bytes: &[u8]) -> usize {
-        let n = crate::inbuf::copy_what_fits(self.spare_mut(), bytes);
-        self.commit(n);
-        n
-    }
-
-    /// The peer closed its sending side.
-    pub fn recv_eof(&mut self) {
-        self.input.buf.eof = true;
-    }
+    input_commands!("ServerConn");
 
     /// The next event. A malformed request yields `Err(Error::Remote(_))` once,
     /// with the matching error response queued in the output; the connection
@@ -219,25 +147,23 @@ impl ServerConn {
                 break ev;
             }
         };
-        Ok(match ev {
-            Ev::Request => match self.input.view(self.ex.req.expects_continue) {
-                Some(view) => ServerEvent::Request(view),
+        Ok(borrowed_event!(ServerEvent, ev, self.input, {
+            // Fast path, general twin `request()` (which first asks whether
+            // the head is held: it was just surfaced): D-11, -7 instructions
+            // per request (docs/DECISIONS.md).
+            #[cfg(not(http_net_general_path))]
+            Ev::Head => match self.input.received() {
+                Some(msg) => ServerEvent::Request(RequestView::new(msg, self.ex.req.expects_continue)),
                 None => ServerEvent::NeedInput,
             },
-            Ev::Data(range) => ServerEvent::Data(self.input.buf.bytes().get(range).unwrap_or(&[])),
-            Ev::End { count: 0, .. } => ServerEvent::End(Trailers::EMPTY),
-            Ev::End { base, count } => {
-                let buf = self.input.buf.bytes().get(base..).unwrap_or(&[]);
-                ServerEvent::End(Trailers::new(
-                    buf,
-                    self.input.trailers.get(..count).unwrap_or(&[]),
-                ))
-            }
-            Ev::Switched => ServerEvent::Switched(self.input.buf.unread()),
-            Ev::NeedInput => ServerEvent::NeedInput,
+            #[cfg(http_net_general_path)]
+            Ev::Head => self
+                .request()
+                .map_or(ServerEvent::NeedInput, ServerEvent::Request),
             Ev::Paused => ServerEvent::Paused,
-            Ev::Closed => ServerEvent::Closed,
-        })
+            // Client-side outcomes: never produced here.
+            Ev::Informational | Ev::Idle => ServerEvent::NeedInput,
+        }))
     }
 
     /// Zeroes consumed input when wiping is on.
@@ -258,48 +184,39 @@ impl ServerConn {
     }
 
     /// One move of the read side; `None` when it moved without an event.
+    /// The joint rules are consulted where they can apply: a read half that
+    /// is done, idle with the connection closing, or reading a body whose
+    /// answer is complete.
+    #[inline(always)]
     fn step(&mut self) -> Result<Option<Ev>, Error> {
-        match self.ex.read.kind() {
+        match self.ex.read {
+            SRead::Idle if self.ex.persist.keeps_alive() => self.read_head(),
+            SRead::Body if self.ex.write != SWrite::Done => self.read_body(),
+            SRead::Drain => self.drain(),
             SRead::Closed => Ok(Some(Ev::Closed)),
             SRead::Switched => Ok(Some(Ev::Switched)),
-            SRead::Done => Ok(self.after_request()),
-            SRead::Idle => self.read_head(),
-            SRead::Body => self.read_body(),
-            SRead::Drain => self.drain(),
+            SRead::Idle | SRead::Body | SRead::Done => Ok(self.settle()),
         }
     }
 
-    /// The request is read: wait for the response, then the next request.
-    fn after_request(&mut self) -> Option<Ev> {
-        match self.ex.write.kind() {
-            SWrite::Done if self.ex.must_close || self.ex.close_requested => {
-                self.ex.close();
-                Some(Ev::Closed)
-            }
-            SWrite::Done => {
-                self.ex.move_read(SReadEv::Cycle, ReadState::Idle);
-                self.ex.move_write(SWriteEv::Cycle, WriteState::Idle);
-                None
-            }
-            SWrite::Switched => {
-                self.ex.move_read(SReadEv::Switch, ReadState::Switched);
-                Some(Ev::Switched)
-            }
-            _ => Some(Ev::Paused),
+    /// The joint rules applied: the next request, the switch, the close, or
+    /// (the answer not complete yet) `Paused`.
+    fn settle(&mut self) -> Option<Ev> {
+        match self.ex.settle() {
+            Some(true) => Some(Ev::Closed),
+            Some(false) => Some(Ev::Switched),
+            None if self.ex.read == SRead::Done => Some(Ev::Paused),
+            None => None,
         }
     }
 
     fn read_head(&mut self) -> Result<Option<Ev>, Error> {
-        if self.ex.close_requested {
-            self.ex.close();
-            return Ok(Some(Ev::Closed));
-        }
         if self.out.queued() > self.ex.config.output_high_water() {
             return Ok(Some(Ev::Paused));
         }
         if !self.input.buf.has_unread() {
             if self.input.buf.eof {
-                self.ex.close();
+                self.ex.close(CloseWhy::Ended);
                 return Ok(Some(Ev::Closed));
             }
             return Ok(Some(Ev::NeedInput));
@@ -355,154 +272,95 @@ impl ServerConn {
         self.ex.req = ReqInfo {
             version: head.version,
             method: head.method,
-            keep_alive,
             expects_continue,
             continue_sent: false,
             upgrade_offered: http11 && !facts.upgrade.is_empty() && conn.upgrade(),
         };
-        self.ex.must_close |= !keep_alive;
-        let dec = match kind {
-            BodyKind::Length(n) if n > 0 => Decoder::Length(LengthDecoder::new(n)),
-            BodyKind::Chunked => {
-                // Trailers count in the head limits, with the head itself.
-                let room = config
-                    .head_limits()
-                    .max_head_bytes()
-                    .saturating_sub(head.len);
-                self.ex.chunked = ChunkedDecoder::new(
-                    config.body_limits(),
-                    config.head_limits().with_max_head_bytes(room),
-                );
-                Decoder::Chunked
-            }
-            _ => Decoder::EMPTY,
-        };
+        self.ex.persist = self.ex.persist.close_if(!keep_alive, CloseWhy::PeerAsked);
+        let body = BodyIn::start(kind, &mut self.ex.chunked, &config, head.len);
         self.input.head_at = self.input.buf.pos;
         self.input.buf.pos += head.len;
         self.input.head = Some(head);
         self.input.body = kind;
         self.input.parser.reset();
-        self.ex.req_alive = true;
-        self.ex.move_read(SReadEv::Head, ReadState::Body(dec));
-        self.ex.move_write(SWriteEv::Request, WriteState::Waiting);
-        Ok(Some(Ev::Request))
+        self.ex.body = body;
+        self.ex.move_read_from(SRead::Idle, SReadEv::Head);
+        self.ex.move_write_from(SWrite::Idle, SWriteEv::Request);
+        Ok(Some(Ev::Head))
     }
 
     fn read_body(&mut self) -> Result<Option<Ev>, Error> {
-        let ReadState::Body(dec) = &mut self.ex.read else {
-            return Ok(None);
-        };
-        let start = self.input.buf.pos;
-        let (consumed, data, done, trailers) = match dec {
-            Decoder::Finished { base, count } => {
-                let ev = Ev::End {
-                    base: *base,
-                    count: *count,
-                };
-                self.ex.move_read(SReadEv::End, ReadState::Done);
-                // After a 101 or a 2xx to CONNECT, `Switched` stands for the end.
-                let switched = self.ex.write.kind() == SWrite::Switched;
-                return Ok(if switched { None } else { Some(ev) });
-            }
-            Decoder::Length(d) => {
-                let step = d.decode(self.input.buf.unread());
-                (step.consumed, step.data, step.done, 0)
-            }
-            Decoder::Chunked => {
-                let chunked = &mut self.ex.chunked;
-                match chunked.decode(self.input.buf.unread(), &mut self.input.trailers) {
-                    Ok(step) => (
-                        step.consumed,
-                        step.data,
-                        step.done,
-                        step.trailers.map_or(0, |t| t.field_count),
-                    ),
-                    Err(e) => return Err(self.fail(RemoteError::Framing(e))),
-                }
-            }
-        };
-        self.input.buf.pos += consumed;
-        if done {
-            *dec = Decoder::Finished {
-                base: start,
-                count: trailers,
-            };
+        if let BodyIn::EndDue { base, count } = self.ex.body {
+            self.ex.move_read_from(SRead::Body, SReadEv::End);
+            // After a 101 or a 2xx to CONNECT, `Switched` stands for the end.
+            let switched = self.ex.write == SWrite::Switched;
+            return Ok((!switched).then_some(Ev::End { base, count }));
         }
-        if !data.is_empty() {
-            Ok(Some(Ev::Data(start + data.start..start + data.end)))
-        } else if done || consumed > 0 {
-            Ok(None)
-        } else if self.input.buf.eof {
-            Err(self.fail(RemoteError::UnexpectedEof))
-        } else if !self.input.buf.has_unread() {
-            // Everything read was consumed (a body read that ended at the
-            // read's end): the buffer cannot be stuck, since the held head
-            // is shorter than the buffer.
-            Ok(Some(Ev::NeedInput))
-        } else if self.input.buf.is_stuck(self.held()) {
-            Err(self.fail(RemoteError::Head(http_net_head::Error::HeadTooLarge)))
-        } else {
-            Ok(Some(Ev::NeedInput))
+        let held = self.held();
+        let input = &mut self.input;
+        match self.ex.body.step(
+            &mut input.buf,
+            &mut self.ex.chunked,
+            &mut input.trailers,
+            held,
+        ) {
+            Ok(BodyRead::Data(range)) => Ok(Some(Ev::Data(range))),
+            Ok(BodyRead::Moved) => Ok(None),
+            Ok(BodyRead::NeedInput) => Ok(Some(Ev::NeedInput)),
+            Err(e) => Err(self.fail(e)),
         }
     }
 
     /// Discards the rest of a body whose response is complete (C64, C66, C67).
     fn drain(&mut self) -> Result<Option<Ev>, Error> {
-        let ReadState::Drain { dec, left } = &mut self.ex.read else {
+        if !self.ex.body.pending() {
+            self.ex.move_read_from(SRead::Drain, SReadEv::Drained);
             return Ok(None);
-        };
-        let (consumed, done) = match dec {
-            Decoder::Finished { .. } => (0, true),
-            Decoder::Length(d) => {
-                let step = d.decode(self.input.buf.unread());
-                (step.consumed, step.done)
-            }
-            Decoder::Chunked => {
-                let chunked = &mut self.ex.chunked;
-                match chunked.decode(self.input.buf.unread(), &mut self.input.trailers) {
-                    Ok(step) => (step.consumed, step.done),
-                    Err(e) => {
-                        self.ex.close();
-                        self.ex.failed = true;
-                        return Err(Error::Remote(RemoteError::Framing(e)));
-                    }
-                }
-            }
-        };
-        if consumed as u64 > *left {
+        }
+        let pos = self.input.buf.pos;
+        let input = &mut self.input;
+        let read = self.ex.body.step(
+            &mut input.buf,
+            &mut self.ex.chunked,
+            &mut input.trailers,
+            None,
+        );
+        let consumed = (self.input.buf.pos - pos) as u64;
+        if consumed > self.ex.drain_left {
             // Past the drain bound: close after the response.
-            self.ex.close();
+            self.ex.close(CloseWhy::UnreadBody);
             return Ok(Some(Ev::Closed));
         }
-        *left -= consumed as u64;
-        self.input.buf.pos += consumed;
-        if done {
-            self.ex.move_read(SReadEv::Drained, ReadState::Done);
-            Ok(None)
-        } else if consumed > 0 {
-            Ok(None)
-        } else if self.input.buf.eof || self.input.buf.is_stuck(None) {
-            self.ex.close();
-            Ok(Some(Ev::Closed))
-        } else {
-            Ok(Some(Ev::NeedInput))
+        self.ex.drain_left -= consumed;
+        match read {
+            Ok(BodyRead::Data(_) | BodyRead::Moved) => Ok(None),
+            Ok(BodyRead::NeedInput) => Ok(Some(Ev::NeedInput)),
+            Err(e @ RemoteError::Framing(_)) => {
+                // The answer is out: no error response, only the close.
+                self.ex.fail();
+                Err(Error::Remote(e))
+            }
+            Err(_) => {
+                // Cut short, or stuck: nothing more will be read.
+                self.ex.close(CloseWhy::Ended);
+                Ok(Some(Ev::Closed))
+            }
         }
     }
 
     /// A peer error: queue the error response if no answer has started,
     /// then read and send nothing more.
     fn fail(&mut self, e: RemoteError) -> Error {
-        let unanswered = matches!(self.ex.write.kind(), SWrite::Idle | SWrite::Waiting);
+        let unanswered = matches!(self.ex.write, SWrite::Idle | SWrite::Waiting);
         if unanswered {
             let server = self.ex.config.server_name();
             queue_error_response(&mut self.out, e, self.ex.date.as_ref(), server);
         }
-        self.ex.close();
+        self.ex.fail();
         if unanswered {
             // The connection's error response is the answer.
             self.ex.closed_answer = AnswerState::Complete;
         }
-        self.ex.failed = true;
         Error::Remote(e)
     }
 
@@ -526,17 +384,15 @@ impl ServerConn {
         if !(400..=599).contains(&status) {
             return Err(LocalError::InvalidStatus);
         }
-        let open = !self.ex.failed
-            && !matches!(self.ex.read.kind(), SRead::Closed | SRead::Switched)
-            && matches!(self.ex.write.kind(), SWrite::Idle | SWrite::Waiting);
+        let open = !matches!(self.ex.read, SRead::Closed | SRead::Switched)
+            && matches!(self.ex.write, SWrite::Idle | SWrite::Waiting);
         if !open {
             return Err(LocalError::WrongState);
         }
         let server = self.ex.config.server_name();
         queue_error(&mut self.out, status, None, self.ex.date.as_ref(), server);
-        self.ex.close();
+        self.ex.fail();
         self.ex.closed_answer = AnswerState::Complete;
-        self.ex.failed = true;
         Ok(())
     }
 
@@ -549,20 +405,21 @@ impl ServerConn {
 
     /// The current request, from its head until the response is complete.
     pub fn request(&self) -> Option<RequestView<'_>> {
-        if self.ex.req_alive {
-            self.input.view(self.ex.req.expects_continue)
-        } else {
-            None
+        if !self.ex.req_alive() {
+            return None;
         }
+        let msg = self.input.received()?;
+        Some(RequestView::new(msg, self.ex.req.expects_continue))
     }
 
     /// The current request and the answering half, borrowed together.
     pub fn parts(&mut self) -> (Option<RequestView<'_>>, Responder<'_>) {
-        let view = if self.ex.req_alive {
-            self.input.view(self.ex.req.expects_continue)
-        } else {
-            None
-        };
+        let expects_continue = self.ex.req.expects_continue;
+        let view = self
+            .input
+            .received()
+            .filter(|_| self.ex.req_alive())
+            .map(|msg| RequestView::new(msg, expects_continue));
         (
             view,
             Responder {
@@ -610,13 +467,7 @@ impl ServerConn {
     /// checks after a handler returns (answer it, finish it, or close),
     /// without keeping a copy of the write state.
     pub fn answer_state(&self) -> AnswerState {
-        match self.ex.write.kind() {
-            SWrite::Idle | SWrite::Waiting => AnswerState::NotStarted,
-            SWrite::Body => AnswerState::Started,
-            SWrite::Done => AnswerState::Complete,
-            SWrite::Switched => AnswerState::Switched,
-            SWrite::Closed => self.ex.closed_answer,
-        }
+        self.ex.answer_state()
     }
 
     /// Whether `100 Continue` is still due before the request body is read:
@@ -625,11 +476,10 @@ impl ServerConn {
     /// adapter sends it ([`Responder::send_continue`]) on the handler's first
     /// body read.
     pub fn continue_due(&self) -> bool {
-        let body_pending = matches!(self.ex.read, ReadState::Body(ref d) if !matches!(d, Decoder::Finished { .. }));
         self.ex.req.expects_continue
             && !self.ex.req.continue_sent
-            && body_pending
-            && matches!(self.ex.write.kind(), SWrite::Waiting)
+            && self.ex.body_pending()
+            && self.ex.write == SWrite::Waiting
     }
 
     /// Whether `100 Continue` was sent for the current request.
@@ -641,33 +491,32 @@ impl ServerConn {
     /// connection (its error response, if one could still be sent, is
     /// queued in the output).
     pub fn failed(&self) -> bool {
-        self.ex.failed
+        self.ex.persist == Persist::Failed
     }
 
-    /// What the connection is waiting for.
+    /// What the connection is waiting for (the joint rules still due are
+    /// taken into account, so the answer does not depend on whether
+    /// [`poll_event`](ServerConn::poll_event) ran since the last command).
     pub fn phase(&self) -> Phase {
-        if self.ex.failed {
-            return Phase::Draining;
-        }
         let between = if self.input.buf.has_unread() {
             Phase::Head
         } else {
             Phase::Idle
         };
-        match self.ex.read.kind() {
-            SRead::Closed => Phase::Closed,
-            SRead::Switched => Phase::Switched,
-            SRead::Idle if self.ex.close_requested => Phase::Closed,
-            SRead::Idle => between,
-            SRead::Body if matches!(self.ex.read, ReadState::Body(Decoder::Finished { .. })) => {
-                Phase::Responding
-            }
-            SRead::Body | SRead::Drain => Phase::Body,
-            SRead::Done => match self.ex.write.kind() {
-                SWrite::Done if self.ex.must_close || self.ex.close_requested => Phase::Closed,
-                SWrite::Done => between,
-                SWrite::Switched => Phase::Switched,
-                _ => Phase::Responding,
+        let ex = &self.ex;
+        match server_joint(ex.read, ex.write, ex.persist) {
+            _ if ex.persist == Persist::Failed => Phase::Draining,
+            ServerJoint::Close | ServerJoint::StopReading => Phase::Closed,
+            ServerJoint::Switch => Phase::Switched,
+            ServerJoint::Cycle => between,
+            ServerJoint::Drain => Phase::Body,
+            ServerJoint::None => match ex.read {
+                SRead::Closed => Phase::Closed,
+                SRead::Switched => Phase::Switched,
+                SRead::Idle => between,
+                SRead::Body if !ex.body.pending() => Phase::Responding,
+                SRead::Body | SRead::Drain => Phase::Body,
+                SRead::Done => Phase::Responding,
             },
         }
     }
@@ -677,15 +526,12 @@ impl ServerConn {
     /// an error, an unread body past the drain bound, a close-delimited answer,
     /// a switch to another protocol).
     pub fn should_close(&self) -> bool {
-        self.ex.must_close
-            || self.ex.close_requested
-            || self.ex.failed
-            || matches!(self.ex.read.kind(), SRead::Closed | SRead::Switched)
+        !self.ex.persist.keeps_alive() || matches!(self.ex.read, SRead::Closed | SRead::Switched)
     }
 
     /// Asks the connection to close after the current response (graceful
     /// shutdown: `Connection: close` is added to it, or the idle connection closes).
     pub fn close_after_response(&mut self) {
-        self.ex.close_requested = true;
+        self.ex.persist = self.ex.persist.close(CloseWhy::LocalAsked);
     }
 }

@@ -3,13 +3,14 @@
 //! command is checked against the write-half table before anything is
 //! queued, and a refused command leaves the output as it was.
 
+use http_net_framing::BodyEncoder;
 use http_net_head::{Method, Version};
 
-use super::exchange::{Decoder, Exchange, ReadState, WriteState};
-use crate::state::SWriteEv;
+use super::exchange::Exchange;
+use crate::state::{CloseWhy, SWrite, SWriteEv};
 use crate::status::write_status_line;
 use crate::writer::{
-    write_content_length, write_fields, write_server, CallerFields, Encoder, Output,
+    write_content_length, write_fields, write_server, CallerFields, Output, SendBody,
 };
 use crate::{BodyLength, Error, FieldPair, LocalError, Placement, Response};
 
@@ -77,7 +78,7 @@ impl Responder<'_> {
         }
         buf.extend_from_slice(b"\r\n");
         self.ex.req.continue_sent |= status == 100;
-        self.ex.move_write(SWriteEv::Info, WriteState::Waiting);
+        self.ex.move_write(SWriteEv::Info);
         Ok(())
     }
 
@@ -89,21 +90,25 @@ impl Responder<'_> {
             HeadSrc::Prebuilt(response),
             BodyLength::Known(body.len() as u64),
         )?;
-        match self.ex.write {
+        // Fast path (the first two arms), general twin `send_data` then
+        // `send_end` (the last arm): -42 instructions per request on the H5
+        // loop (docs/PERFORMANCE.md, "The instruction-count pass", 1).
+        let fast = cfg!(not(http_net_general_path));
+        match (self.ex.write, self.ex.enc) {
             // The common answer: `send_data` then `send_end` on a
             // `Content-Length` body of exactly this length, without their
             // dispatch (the same placement, the same end).
-            WriteState::Body(Encoder::Length(n)) if n == body.len() as u64 => {
+            (SWrite::Body, BodyEncoder::Length(n)) if fast && n == body.len() as u64 => {
                 let placement = self.out.place(body);
-                self.ex.answered(SWriteEv::End, WriteState::Done);
+                self.ex.answered(SWriteEv::End);
                 Ok(placement)
             }
             // No body may leave (HEAD, 204, 304): nothing is placed.
-            WriteState::Body(Encoder::Drop(None)) => {
-                self.ex.answered(SWriteEv::End, WriteState::Done);
+            (SWrite::Body, BodyEncoder::Discard(None)) if fast => {
+                self.ex.answered(SWriteEv::End);
                 Ok(Placement::Queued)
             }
-            WriteState::Body(_) => {
+            (SWrite::Body, _) => {
                 let placement = self.send_data(body)?;
                 self.send_end(&[])?;
                 Ok(placement)
@@ -123,7 +128,7 @@ impl Responder<'_> {
             HeadSrc::Prebuilt(response),
             BodyLength::Known(len),
         )?;
-        if !matches!(self.ex.write, WriteState::Body(_)) {
+        if self.ex.write != SWrite::Body {
             return Ok(Placement::Queued);
         }
         let placement = self.send_data_direct(len)?;
@@ -149,27 +154,21 @@ impl Responder<'_> {
     /// [`COPY_LIMIT`](crate::COPY_LIMIT), otherwise left to the caller).
     pub fn send_data(&mut self, data: &[u8]) -> Result<Placement, Error> {
         self.ex.check_write(SWriteEv::Data)?;
-        match &mut self.ex.write {
-            WriteState::Body(enc) => Ok(enc.data(self.out, data)?),
-            _ => Err(LocalError::WrongState.into()),
-        }
+        Ok(self.ex.enc.data(self.out, data)?)
     }
 
     /// Counts `len` body bytes of a `Content-Length` response that the caller
     /// sends itself right after the output (a head-only answer).
     pub fn send_data_direct(&mut self, len: u64) -> Result<Placement, Error> {
-        match &mut self.ex.write {
-            WriteState::Body(enc) => {
-                let drop = matches!(enc, Encoder::Drop(_));
-                enc.direct(self.out, len)?;
-                Ok(if drop || len == 0 {
-                    Placement::Queued
-                } else {
-                    Placement::AfterOutput
-                })
-            }
-            _ => Err(LocalError::WrongState.into()),
-        }
+        self.ex.check_write(SWriteEv::Data)?;
+        let enc = &mut self.ex.enc;
+        let drop = matches!(enc, BodyEncoder::Discard(_));
+        enc.direct(self.out, len)?;
+        Ok(if drop || len == 0 {
+            Placement::Queued
+        } else {
+            Placement::AfterOutput
+        })
     }
 
     /// Ends the current response, with trailers if it is chunked (trailers
@@ -181,16 +180,20 @@ impl Responder<'_> {
     /// refused and the connection closes.
     pub fn send_end(&mut self, trailers: &[FieldPair<'_>]) -> Result<(), Error> {
         match self.ex.write {
-            WriteState::Done | WriteState::Switched if trailers.is_empty() => Ok(()),
-            WriteState::Body(enc) => match enc.end(self.out, trailers) {
+            SWrite::Done | SWrite::Switched if trailers.is_empty() => Ok(()),
+            SWrite::Body => match self.ex.enc.end(self.out, trailers) {
                 Ok(()) => {
-                    self.ex.must_close |= enc == Encoder::Close;
-                    self.ex.answered(SWriteEv::End, WriteState::Done);
+                    let close_delimited = self.ex.enc == BodyEncoder::CloseDelimited;
+                    self.ex.persist = self
+                        .ex
+                        .persist
+                        .close_if(close_delimited, CloseWhy::CloseDelimited);
+                    self.ex.answered(SWriteEv::End);
                     Ok(())
                 }
                 Err(LocalError::BodyUnderrun) => {
                     // The peer was promised more bytes: never reuse (C117).
-                    self.ex.close();
+                    self.ex.close(CloseWhy::Truncated);
                     Err(LocalError::BodyUnderrun.into())
                 }
                 Err(e) => Err(e.into()),
@@ -204,7 +207,7 @@ impl Responder<'_> {
     /// -22 to -106 instructions per answer, `docs/PERFORMANCE.md`, "Connections").
     #[inline(always)]
     fn final_head(&mut self, status: u16, src: HeadSrc<'_>, body: BodyLength) -> Result<(), Error> {
-        self.ex.check_write(SWriteEv::Head)?;
+        let to_body = self.ex.check_write(SWriteEv::Head)?;
         if !(100..=999).contains(&status) {
             return Err(LocalError::InvalidStatus.into());
         }
@@ -252,33 +255,36 @@ impl Responder<'_> {
             Frame::Length(n) => write_content_length(buf, n),
             Frame::Chunked => buf.extend_from_slice(b"Transfer-Encoding: chunked\r\n"),
         }
-        if close && !caller.close {
+        if close.is_some() && !caller.close {
             buf.extend_from_slice(b"Connection: close\r\n");
-        } else if !close && http10 && !switch && !caller.keep_alive {
+        } else if close.is_none() && http10 && !switch && !caller.keep_alive {
             buf.extend_from_slice(b"Connection: keep-alive\r\n");
         }
         buf.extend_from_slice(b"\r\n");
-        self.ex.must_close |= close;
+        if let Some(why) = close {
+            self.ex.persist = self.ex.persist.close(why);
+        }
         if switch {
-            self.ex.answered(SWriteEv::Switch, WriteState::Switched);
+            self.ex.answered(SWriteEv::Switch);
         } else {
-            self.ex.move_write(SWriteEv::Head, WriteState::Body(enc));
+            self.ex.enc = enc;
+            self.ex.write = to_body;
             if body == BodyLength::Empty {
-                self.ex.answered(SWriteEv::End, WriteState::Done);
+                self.ex.answered(SWriteEv::End);
             }
         }
         Ok(())
     }
 
-    /// Decides the encoder, the framing field and whether the connection
-    /// closes after this response (RFC 9112 §6, §9.3; RFC 9110 §8.6).
+    /// Decides the encoder, the framing field and why the connection closes
+    /// after this response, if it does (RFC 9112 §6, §9.3; RFC 9110 §8.6).
     fn plan(
         &self,
         status: u16,
         switch: bool,
         body: BodyLength,
         caller: &CallerFields,
-    ) -> Result<(Encoder, Frame, bool), LocalError> {
+    ) -> Result<(BodyEncoder, Frame, Option<CloseWhy>), LocalError> {
         let req = &self.ex.req;
         let http10 = req.version == Version::Http10;
         // No Content-Length may be sent with these (RFC 9110 §8.6).
@@ -308,7 +314,7 @@ impl Responder<'_> {
         }
         let streamed_to_10 = body == BodyLength::Streamed && http10;
         let (enc, frame) = if no_length || not_modified {
-            (Encoder::Drop(None), Frame::None)
+            (BodyEncoder::Discard(None), Frame::None)
         } else {
             let frame = match body {
                 _ if caller.has_framing() => Frame::None,
@@ -318,29 +324,29 @@ impl Responder<'_> {
                 BodyLength::Streamed => Frame::Chunked,
             };
             let enc = match body {
-                _ if head_req => Encoder::Drop(None),
-                BodyLength::Empty => Encoder::Length(0),
-                BodyLength::Known(n) => Encoder::Length(n),
-                BodyLength::Streamed if http10 => Encoder::Close,
-                BodyLength::Streamed => Encoder::Chunked,
+                _ if head_req => BodyEncoder::Discard(None),
+                BodyLength::Empty => BodyEncoder::Length(0),
+                BodyLength::Known(n) => BodyEncoder::Length(n),
+                BodyLength::Streamed if http10 => BodyEncoder::CloseDelimited,
+                BodyLength::Streamed => BodyEncoder::Chunked,
             };
             (enc, frame)
         };
-        let close_delimited = enc == Encoder::Close;
-        let body_pending =
-            matches!(&self.ex.read, ReadState::Body(d) if !matches!(d, Decoder::Finished { .. }));
-        let declined = req.expects_continue && !req.continue_sent && body_pending;
-        let unread_big =
-            matches!(self.ex.body_unread(), Some(n) if n > self.ex.config.drain_limit());
-        let close = !switch
-            && (self.ex.must_close
-                || self.ex.close_requested
-                || caller.close
-                || !req.keep_alive
-                || close_delimited
-                || streamed_to_10 && !head_req
-                || declined
-                || unread_big);
+        // The joint decision: what was decided before (the request's
+        // `Connection`, a graceful shutdown), then what this answer adds.
+        let close = if switch {
+            None
+        } else if let Some(why) = self.ex.persist.why() {
+            Some(why)
+        } else if caller.close {
+            Some(CloseWhy::LocalAsked)
+        } else if enc == BodyEncoder::CloseDelimited || streamed_to_10 && !head_req {
+            Some(CloseWhy::CloseDelimited)
+        } else if self.ex.unread_closes() {
+            Some(CloseWhy::UnreadBody)
+        } else {
+            None
+        };
         Ok((enc, frame, close))
     }
 }
