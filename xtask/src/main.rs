@@ -9,9 +9,12 @@
 //! - `compare sockets [--rounds N] [--duration S]`: H6, whole servers under
 //!   wrk (see `sockets.rs`).
 //! - `fuzz [TARGET] [--time S] [--smoke]`: the cargo-fuzz targets (see `fuzz.rs`).
+//! - `conformance [--check]`: the RFC requirements matrix, `docs/CONFORMANCE.md`
+//!   (see `conformance.rs`).
 
 mod bench_ab;
 mod compare;
+mod conformance;
 mod criterion;
 mod fuzz;
 mod report;
@@ -31,7 +34,8 @@ const USAGE: &str = "usage: cargo xtask <command>
                                       H1-H5 against httparse, picohttpparser, hyper
   compare sockets [--rounds N] [--duration S] [--only NAMES] [--no-write]
                                       H6: hello vs hyper, tiny_http, may_minihttp under wrk
-  fuzz [TARGET] [--time S] [--smoke]  cargo-fuzz targets (default 60 s each; smoke: 20 s)";
+  fuzz [TARGET] [--time S] [--smoke]  cargo-fuzz targets (default 60 s each; smoke: 20 s)
+  conformance [--check]               run the tests, write docs/CONFORMANCE.md (check: no tests, fail if stale)";
 
 fn main() -> ExitCode {
     let args: Vec<String> = std::env::args().skip(1).collect();
@@ -42,6 +46,7 @@ fn main() -> ExitCode {
         Some("bench-ab") => bench_ab::main(rest),
         Some("compare") => compare::main(rest),
         Some("fuzz") => fuzz::main(rest),
+        Some("conformance") => conformance::main(rest),
         Some("help" | "--help" | "-h") => {
             println!("{USAGE}");
             return ExitCode::SUCCESS;
