@@ -12,6 +12,7 @@ use http_net::conn::BodyLength;
 use http_net::{Error, Exchange, Server};
 use support::*;
 
+// proves: 9110-6.6.1-6, 9112-9.3-1, 9112-9.3.2-1
 #[test]
 fn keep_alive_and_pipelining() {
     let srv = Running::start(Server::builder(), plain);
@@ -43,6 +44,7 @@ fn no_answer_is_500() {
     );
 }
 
+// proves: 9110-10.1.1-14, 9110-10.1.1-16
 #[test]
 fn expect_100_continue_is_sent_on_first_read() {
     let srv = Running::start(Server::builder(), |ex: &mut Exchange<'_>| {
@@ -62,6 +64,7 @@ fn expect_100_continue_is_sent_on_first_read() {
     assert_eq!(body, b"hello");
 }
 
+// proves: 9112-6.3-3
 #[test]
 fn streamed_and_large_bodies() {
     let big = noise(3 * 1024 * 1024, 9);
@@ -162,6 +165,7 @@ fn connect_tunnels_with_the_buffered_bytes() {
     assert!(text.ends_with("\r\n\r\ntunnel:BYTES"), "{text}");
 }
 
+// proves: 9112-9.6-1, 9112-9.6-7a
 #[test]
 fn requests_per_connection_are_bounded() {
     let srv = Running::start(Server::builder().max_requests_per_connection(2), plain);
@@ -179,6 +183,7 @@ fn requests_per_connection_are_bounded() {
     assert!(read_to_close(&mut s).is_empty());
 }
 
+// proves: 9112-9.3-1
 #[test]
 fn client_reuses_connections_and_reports_bad_responses() {
     let ports = std::sync::Arc::new(std::sync::Mutex::new(std::collections::HashSet::new()));
