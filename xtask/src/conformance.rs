@@ -26,6 +26,8 @@
 //! requirement has neither a test nor a reason, when a tag names an id the
 //! inventory lacks or a test without a recorded result, or when a recorded
 //! result is not `ok`. It is cheap enough for `.ci/run`, after the tests.
+//! With `--recorded` the file is written again from the recorded results,
+//! without running the tests (after editing a summary or a reason).
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::fmt::Write as _;
@@ -68,22 +70,23 @@ const TABLES: &[(&str, &str, &str)] = &[
 ];
 
 pub fn main(args: &[String]) -> Result {
-    let check = match args {
-        [] => false,
-        [a] if a == "--check" => true,
-        _ => return Err("usage: cargo xtask conformance [--check]".into()),
+    let (check, rerun) = match args {
+        [] => (false, true),
+        [a] if a == "--check" => (true, false),
+        [a] if a == "--recorded" => (false, false),
+        _ => return Err("usage: cargo xtask conformance [--check | --recorded]".into()),
     };
     let root = util::root();
     let reqs = read_inventory(&root.join(INVENTORY))?;
     let tags = scan_tags(&root)?;
     let mut problems = validate(&reqs, &tags);
     let doc_path = root.join(DOC);
-    let results = if check {
+    let results = if rerun {
+        run_tests(&root)?
+    } else {
         let old = fs::read_to_string(&doc_path)
             .map_err(|e| format!("{DOC}: {e} (run `cargo xtask conformance`)"))?;
         recorded_results(&old)
-    } else {
-        run_tests(&root)?
     };
     let resolved = resolve(&tags, &results, &mut problems);
     let doc = render(&reqs, &tags, &resolved);

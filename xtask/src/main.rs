@@ -9,7 +9,7 @@
 //! - `compare sockets [--rounds N] [--duration S]`: H6, whole servers under
 //!   wrk (see `sockets.rs`).
 //! - `fuzz [TARGET] [--time S] [--smoke]`: the cargo-fuzz targets (see `fuzz.rs`).
-//! - `conformance [--check]`: the RFC requirements matrix, `docs/CONFORMANCE.md`
+//! - `conformance [--check | --recorded]`: the RFC requirements matrix, `docs/CONFORMANCE.md`
 //!   (see `conformance.rs`).
 
 mod bench_ab;
@@ -35,7 +35,8 @@ const USAGE: &str = "usage: cargo xtask <command>
   compare sockets [--rounds N] [--duration S] [--only NAMES] [--no-write]
                                       H6: hello vs hyper, tiny_http, may_minihttp under wrk
   fuzz [TARGET] [--time S] [--smoke]  cargo-fuzz targets (default 60 s each; smoke: 20 s)
-  conformance [--check]               run the tests, write docs/CONFORMANCE.md (check: no tests, fail if stale)";
+  conformance [--check | --recorded]  run the tests, write docs/CONFORMANCE.md
+                                      (check: no tests, fail if stale; recorded: write from recorded results)";
 
 fn main() -> ExitCode {
     let args: Vec<String> = std::env::args().skip(1).collect();
