@@ -130,7 +130,7 @@ fn an_absolute_form_request_still_needs_host() {
 
 // proves: 9112-3.2.3-3
 #[test]
-fn a_connect_target_is_host_and_port_only() {
+fn a_connect_target_is_authority_form() {
     let host: &[(&[u8], &[u8])] = &[(b"Host", b"a.example:443")];
     for target in [
         &b"/"[..],
