@@ -10,9 +10,12 @@
 //!   wrk (see `sockets.rs`).
 //! - `fuzz [TARGET] [--time S] [--smoke]`: the cargo-fuzz targets (see `fuzz.rs`).
 //! - `docs-check`: `docs/ARCHITECTURE.md` against the code (see `docs_check.rs`).
+//! - `conformance [--check | --recorded]`: the RFC requirements matrix, `docs/CONFORMANCE.md`
+//!   (see `conformance.rs`).
 
 mod bench_ab;
 mod compare;
+mod conformance;
 mod criterion;
 mod docs_check;
 mod fuzz;
@@ -34,7 +37,9 @@ const USAGE: &str = "usage: cargo xtask <command>
   compare sockets [--rounds N] [--duration S] [--only NAMES] [--no-write]
                                       H6: hello vs hyper, tiny_http, may_minihttp under wrk
   fuzz [TARGET] [--time S] [--smoke]  cargo-fuzz targets (default 60 s each; smoke: 20 s)
-  docs-check                          docs/ARCHITECTURE.md: its state tables are the code's, its paths exist";
+  docs-check                          docs/ARCHITECTURE.md: its state tables are the code's, its paths exist
+  conformance [--check | --recorded]  run the tests, write docs/CONFORMANCE.md
+                                      (check: no tests, fail if stale; recorded: write from recorded results)";
 
 fn main() -> ExitCode {
     let args: Vec<String> = std::env::args().skip(1).collect();
@@ -46,6 +51,7 @@ fn main() -> ExitCode {
         Some("compare") => compare::main(rest),
         Some("docs-check") => docs_check::main(rest),
         Some("fuzz") => fuzz::main(rest),
+        Some("conformance") => conformance::main(rest),
         Some("help" | "--help" | "-h") => {
             println!("{USAGE}");
             return ExitCode::SUCCESS;

@@ -12,6 +12,7 @@ use http_net_conn::{
 
 const DATE: &[u8; 29] = b"Sun, 06 Nov 1994 08:49:37 GMT";
 
+// proves: 9112-2.2-4a, 9110-6.6.1-6, 9110-5.3-3, 9110-5.6.3-2a, 9110-5.6.3-2b
 #[test]
 fn send_head_validates_borrowed_fields_and_writes_date() {
     let mut c = conn();
@@ -71,6 +72,7 @@ Date: Sun, 06 Nov 1994 08:49:37 GMT\r\nContent-Length: 3\r\n\r\nabc"
     );
 }
 
+// proves: 9112-6.2-2, 9110-8.6-8a, 9110-8.6-12, 9110-8.6-13, 9112-6.1-4b, 9112-6.1-4d, 9110-5.3-3
 #[test]
 fn caller_framing_fields_must_agree_with_the_body() {
     let mut c = conn();
@@ -135,6 +137,7 @@ fn caller_framing_fields_must_agree_with_the_body() {
     );
 }
 
+// proves: 9110-8.6-12
 #[test]
 fn body_length_overrun_and_underrun() {
     let mut c = conn();
@@ -260,6 +263,7 @@ fn head_only_answer_leaves_the_body_to_the_caller() {
     assert!(take_output(&mut c).ends_with("Content-Length: 7\r\n\r\n"));
 }
 
+// proves: 9112-6.1-13b, 9112-6.3-3, 9110-5.6.3-5a, 9112-2.3-6, 9110-6.2-7a, 9110-6.2-7b
 #[test]
 fn streamed_bodies_are_chunked_to_11_and_close_delimited_to_10() {
     let mut c = conn();
@@ -292,6 +296,7 @@ fn streamed_bodies_are_chunked_to_11_and_close_delimited_to_10() {
     assert_eq!(c.phase(), Phase::Closed);
 }
 
+// proves: 9110-9.3.2-1, 9110-9.3.2-2, 9110-8.6-6, 9110-8.6-7, 9110-8.6-8a, 9112-6.1-10a, 9110-9.1-9
 #[test]
 fn no_body_leaves_for_head_204_304() {
     let r = Response::new(200, &[]).unwrap();
@@ -332,6 +337,7 @@ fn no_body_leaves_for_head_204_304() {
     assert!(!c.should_close());
 }
 
+// proves: 9110-15.2-1, 9110-8.6-8a
 #[test]
 fn informational_responses() {
     let mut c = conn();
@@ -455,6 +461,7 @@ fn send_end_after_a_switch_is_a_no_op() {
     assert_eq!(c.phase(), Phase::Switched);
 }
 
+// proves: 9112-9.5-2a, 9112-9.6-7a
 #[test]
 fn time_out_mid_head_queues_408_and_drains() {
     let mut c = conn();
@@ -527,6 +534,7 @@ fn reject_only_before_a_final_head() {
     assert_eq!(c.time_out(), Err(LocalError::WrongState));
 }
 
+// proves: 9110-5.3-3
 #[test]
 fn server_name_on_every_response_head_the_connection_writes() {
     let config = Config::DEFAULT.with_server_name(b"http-net/0.1").unwrap();

@@ -17,6 +17,7 @@ fn out(c: &mut ClientConn) -> String {
     s
 }
 
+// proves: 9112-2.2-5a, 9112-6.3-6, 9112-6.3-7a, 9110-8.6-5a, 9110-8.6-5b, 9110-6.2-5a, 9110-6.2-5b
 #[test]
 fn requests_are_written_with_their_framing() {
     let mut c = ClientConn::new(Config::DEFAULT);
@@ -58,6 +59,7 @@ fn requests_are_written_with_their_framing() {
     assert_eq!(c.outstanding(), 5);
 }
 
+// proves: 9112-6.1-4c, 9112-6.2-2
 #[test]
 fn caller_framing_fields_must_agree() {
     let mut c = ClientConn::new(Config::DEFAULT);
@@ -137,6 +139,7 @@ fn large_request_bodies_are_left_to_the_caller() {
     );
 }
 
+// proves: 9112-9.2-2a, 9112-9.2-2b, 9112-9.3-7b
 #[test]
 fn pipelined_responses_are_matched_in_order() {
     let requests: &[(&[u8], &[u8])] = &[(b"GET", b"/1"), (b"HEAD", b"/2"), (b"GET", b"/3")];
@@ -164,6 +167,7 @@ HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\n1\r\nC\r\n0\r\nX-T: 1\r\n\r
     assert!(matches!(c.poll_event(), Ok(ClientEvent::Idle)));
 }
 
+// proves: 9112-9.6-5a, 9112-9.6-5b, 9112-9.6-8a
 #[test]
 fn persistence_follows_the_response() {
     for (input, close) in [
@@ -215,6 +219,7 @@ fn persistence_follows_the_response() {
     assert!(c.should_close());
 }
 
+// proves: 9112-8-2
 #[test]
 fn end_of_input() {
     // Idle: a clean close.

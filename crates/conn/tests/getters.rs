@@ -34,6 +34,7 @@ fn every_member_of_every_expect_line_counts() {
     }
 }
 
+// proves: 9110-10.1.1-13.1
 #[test]
 fn http10_never_expects_continue() {
     let mut conn = ServerConn::new(Config::DEFAULT);

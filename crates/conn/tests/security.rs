@@ -18,6 +18,7 @@ fn framing(e: http_net_framing::Error) -> RemoteError {
 
 // ---------------------------------------------------------------- SM ----
 
+// proves: 9112-5.2-4, 9112-2.2-9
 #[test]
 fn c35_obs_fold_in_a_request_is_400() {
     let e = assert_rejected(
@@ -28,16 +29,19 @@ fn c35_obs_fold_in_a_request_is_400() {
     assert_eq!(e, RemoteError::Head(http_net_head::Error::ObsFold));
 }
 
+// proves: 9112-2.2-9
 #[test]
 fn c38_space_before_the_method_is_400() {
     assert_rejected(b" GET / HTTP/1.1\r\nfoo:bar\r\n\r\n", 400, 0);
 }
 
+// proves: 9112-2.2-9, 9112-3.2-4a
 #[test]
 fn c43_http09_request_is_400() {
     assert_rejected(b"GET /\r\n\r\n", 400, 0);
 }
 
+// proves: 9112-2.2-9
 #[test]
 fn c54_whitespace_before_a_chunk_size_is_400_after_the_head() {
     let e = assert_rejected(
@@ -48,6 +52,7 @@ fn c54_whitespace_before_a_chunk_size_is_400_after_the_head() {
     assert!(matches!(e, RemoteError::Framing(_)));
 }
 
+// proves: 9112-7.1.1-4, 9110-5.6.3-5b
 #[test]
 fn c56_c57_chunk_extensions_are_accepted() {
     for input in [
@@ -61,6 +66,7 @@ fn c56_c57_chunk_extensions_are_accepted() {
     }
 }
 
+// proves: 9112-7.1.2-3a, 9112-7.1.2-3b, 9110-6.5.1-3
 #[test]
 fn c61_trailers_are_delivered_apart_and_never_reframe() {
     let input = b"POST / HTTP/1.1\r\nHost: a\r\nTransfer-Encoding: chunked\r\n\r\n0\r\nContent-Length: 50\r\nHost: evil\r\n\r\n\
@@ -87,6 +93,7 @@ GET /next HTTP/1.1\r\nHost: a\r\n\r\n";
 
 // -------------------------------------------------------------- PIPE ----
 
+// proves: 9112-2.2-9
 #[test]
 fn c62_a_framing_error_is_terminal() {
     assert_rejected(
@@ -106,6 +113,7 @@ fn c63_a_stray_byte_after_a_message_is_a_bad_next_request() {
     assert!(matches!(e, RemoteError::Head(_)));
 }
 
+// proves: 9112-9.3-7a
 #[test]
 fn c64_a_get_body_is_framed_by_its_content_length() {
     let t = serve_all_ways(
@@ -159,6 +167,7 @@ fn c66_body_over_the_budget_is_413_and_close() {
     assert_eq!(e, framing(http_net_framing::Error::BodyTooLarge));
 }
 
+// proves: 9110-10.1.1-13.4, 9112-9.3-7a, 9112-9.6-7a
 #[test]
 fn c67_final_answer_before_100_continue_closes() {
     let input = b"PUT /big HTTP/1.1\r\nHost: a\r\nExpect: 100-continue\r\nContent-Length: 5\r\n\r\nhelloGET /x HTTP/1.1\r\nHost: a\r\n\r\n";
@@ -181,6 +190,7 @@ fn c67_final_answer_before_100_continue_closes() {
     assert!(matches!(c.poll_event(), Ok(ServerEvent::Closed)));
 }
 
+// proves: 9112-9.6-6a, 9112-9.6-6c
 #[test]
 fn c69_nothing_is_processed_after_close() {
     let t = serve_all_ways(
@@ -194,6 +204,7 @@ fn c69_nothing_is_processed_after_close() {
     assert_eq!(t.output_str().matches("HTTP/1.1 ").count(), 1);
 }
 
+// proves: 9112-9.3.2-1
 #[test]
 fn c71_c72_pipelined_requests_are_answered_in_order_and_none_is_lost() {
     let input = b"GET /slow HTTP/1.1\r\nHost: a\r\n\r\nGET /fast HTTP/1.1\r\nHost: a\r\n\r\n";
@@ -215,6 +226,7 @@ fn c71_c72_pipelined_requests_are_answered_in_order_and_none_is_lost() {
     assert!(matches!(c.poll_event(), Ok(ServerEvent::Paused)));
 }
 
+// proves: 9112-9.5-4
 #[test]
 fn c84_pipelining_is_bounded_when_the_peer_does_not_read() {
     let config = Config::DEFAULT.with_output_high_water(1024);
@@ -251,6 +263,7 @@ fn c84_pipelining_is_bounded_when_the_peer_does_not_read() {
     );
 }
 
+// proves: 9112-6.3-2.6
 #[test]
 fn c85_end_of_input_inside_a_body_is_an_error_not_a_spin() {
     let t = serve_with(
@@ -358,6 +371,7 @@ fn c94_the_upgrade_request_body_comes_first() {
     ));
 }
 
+// proves: 9110-7.8-5c
 #[test]
 fn c95_connection_upgrade_without_upgrade_is_no_upgrade() {
     let input = b"POST / HTTP/1.1\r\nHost: a\r\nConnection: upgrade\r\nContent-Length: 5\r\n\r\nhelloGET /next HTTP/1.1\r\nHost: a\r\n\r\n";
@@ -373,6 +387,7 @@ fn c95_connection_upgrade_without_upgrade_is_no_upgrade() {
     );
 }
 
+// proves: 9110-7.8-14b
 #[test]
 fn c96_upgrade_in_http10_is_ignored() {
     let mut c = ServerConn::new(Config::DEFAULT);
@@ -385,6 +400,7 @@ fn c96_upgrade_in_http10_is_ignored() {
     assert_eq!(c.output(), b"");
 }
 
+// proves: 9110-9.3.6-4
 #[test]
 fn c97_connect_has_no_content_and_needs_authority_form() {
     let e = assert_rejected(
@@ -414,6 +430,7 @@ fn answering() -> ServerConn {
     c
 }
 
+// proves: 9112-2.2-4a, 9112-5.2-3, 9110-6.5.1-2
 #[test]
 fn c113_field_values_with_line_breaks_are_refused() {
     let mut c = answering();
@@ -460,6 +477,7 @@ fn c113_field_values_with_line_breaks_are_refused() {
     );
 }
 
+// proves: 9112-2.2-4a
 #[test]
 fn c114_reason_phrases_with_line_breaks_are_refused() {
     assert_eq!(
@@ -473,6 +491,7 @@ fn c114_reason_phrases_with_line_breaks_are_refused() {
     assert!(Response::with_reason(200, b"Fine \t\x80", &[]).is_ok());
 }
 
+// proves: 9112-3.2-5a, 9110-7.2-4a, 9112-2.2-4a
 #[test]
 fn c115_request_line_and_host_injection_is_refused() {
     let mut c = ClientConn::new(Config::DEFAULT);
@@ -521,6 +540,7 @@ fn c115_request_line_and_host_injection_is_refused() {
     assert_eq!(c.outstanding(), 0);
 }
 
+// proves: 9110-9.3.2-1, 9112-6.1-10a, 9112-6.1-10b, 9110-8.6-8a, 9110-8.6-8b, 9110-9.3.6-12a, 9112-6.1-13b
 #[test]
 fn c116_no_framing_where_it_is_forbidden() {
     // HEAD with a streamed body: no body bytes.
@@ -586,6 +606,7 @@ fn c116_no_framing_where_it_is_forbidden() {
     assert_eq!(c.output(), b"HTTP/1.1 200 OK\r\n\r\n");
 }
 
+// proves: 9110-8.6-12
 #[test]
 fn c117_a_short_body_aborts_the_connection() {
     let mut c = answering();

@@ -29,6 +29,7 @@ fn c55_spaces_after_a_chunk_size_are_an_error() {
     );
 }
 
+// proves: 9112-9.2-3a
 #[test]
 fn c73_a_response_with_no_request_outstanding_is_an_error() {
     let ev = fetch_all_ways(
@@ -40,6 +41,7 @@ fn c73_a_response_with_no_request_outstanding_is_an_error() {
     assert!(!ev.iter().any(|e| matches!(e, GotC::Response { .. })));
 }
 
+// proves: 9112-9.2-3a, 9112-9.2-3b
 #[test]
 fn c73_stale_bytes_are_never_the_next_requests_response() {
     // A 408 arrives on an idle pooled connection; the application then sends
@@ -58,6 +60,7 @@ fn c73_stale_bytes_are_never_the_next_requests_response() {
     ));
 }
 
+// proves: 9112-6.3-2.2, 9110-9.3.6-12b
 #[test]
 fn c98_a_2xx_to_connect_starts_the_tunnel_after_the_head() {
     let mut c = ClientConn::new(Config::DEFAULT);
@@ -157,6 +160,7 @@ fn c101_bodiless_statuses_have_no_content() {
     }
 }
 
+// proves: 9110-15.2-3
 #[test]
 fn c102_informational_responses_are_bounded() {
     let input = b"HTTP/1.1 100 Continue\r\n\r\n".repeat(101);
@@ -182,6 +186,7 @@ fn c102_informational_responses_are_bounded() {
     assert_eq!(ev.iter().filter(|e| matches!(e, GotC::End(_))).count(), 2);
 }
 
+// proves: 9110-15.2-3
 #[test]
 fn c103_early_hints_are_surfaced_then_the_final_response() {
     let ev = fetch_all_ways(
@@ -254,6 +259,7 @@ fn c105_a_close_delimited_body_ends_the_connection() {
     assert!(c.should_close());
 }
 
+// proves: 9112-8-2, 9112-6.3-2.6
 #[test]
 fn c106_a_truncated_body_is_an_error() {
     let ev = fetch_all_ways(
@@ -271,6 +277,7 @@ fn c106_a_truncated_body_is_an_error() {
     assert_eq!(client_error(&ev), Some(RemoteError::UnexpectedEof));
 }
 
+// proves: 9112-5.2-6
 #[test]
 fn c107_obs_fold_in_a_response_is_replaced_by_spaces() {
     let ev = fetch_all_ways(
@@ -309,6 +316,7 @@ fn c108_to_c111_malformed_response_heads_are_errors() {
     );
 }
 
+// proves: 9112-6.3-8, 9112-9.6-8a
 #[test]
 fn c112_data_after_a_closing_response_is_not_a_response() {
     let input = b"HTTP/1.1 200 OK\r\nContent-Length: 2\r\nConnection: close\r\n\r\nokHTTP/1.1 200 OK\r\nContent-Length: 4\r\n\r\nevil";

@@ -9,6 +9,7 @@ use http_net_conn::{
     BodyLength, Config, Error, LocalError, Phase, RemoteError, Response, ServerConn, ServerEvent,
 };
 
+// proves: 9112-9.3-1, 9110-8.6-9, 9110-6.6.1-7, 9110-9.1-9
 #[test]
 fn get_answered_with_a_prebuilt_response_keeps_the_connection() {
     let t = serve_all_ways(
@@ -27,6 +28,7 @@ fn get_answered_with_a_prebuilt_response_keeps_the_connection() {
     assert_eq!(t.events.last(), Some(&Got::NeedInput));
 }
 
+// proves: 9110-5.1-6b
 #[test]
 fn request_view_exposes_the_head() {
     let mut c = conn();
@@ -64,6 +66,7 @@ fn request_view_exposes_the_head() {
     assert!(c.request().is_none());
 }
 
+// proves: 9112-6.1-4a, 9112-7.1-4, 9112-7.1.1-4, 9112-7.1.2-3a
 #[test]
 fn content_length_and_chunked_bodies_with_trailers() {
     let input = b"POST /u HTTP/1.1\r\nHost: x\r\nContent-Length: 5\r\n\r\nhello\
@@ -84,6 +87,7 @@ POST /c HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: chunked\r\n\r\n3\r\nabc\r\n2;e
     assert_eq!(t.output_str().matches("HTTP/1.1 200 OK").count(), 2);
 }
 
+// proves: 9112-9.3.2-1
 #[test]
 fn pipelined_requests_wait_for_the_response() {
     let mut c = conn();
@@ -106,6 +110,7 @@ fn pipelined_requests_wait_for_the_response() {
     assert_eq!(Got::of(&c.poll_event().unwrap()).target(), Some(&b"/2"[..]));
 }
 
+// proves: 9112-9.5-4
 #[test]
 fn output_high_water_pauses_the_next_request() {
     let config = Config::DEFAULT.with_output_high_water(64);
@@ -121,6 +126,7 @@ fn output_high_water_pauses_the_next_request() {
     assert!(matches!(c.poll_event(), Ok(ServerEvent::Request(_))));
 }
 
+// proves: 9112-9.6-6a, 9112-9.6-6b, 9112-9.6-6c
 #[test]
 fn connection_persistence_rules() {
     // HTTP/1.1 with close: answered with Connection: close, then closed; the
@@ -155,6 +161,7 @@ HTTP/1.1 200 OK\r\nContent-Length: 2\r\nConnection: close\r\n\r\nok"
     assert!(t.should_close);
 }
 
+// proves: 9112-9.6-1, 9112-9.6-7a, 9112-9.6-7b
 #[test]
 fn caller_connection_close_and_graceful_shutdown() {
     let mut c = conn();
@@ -185,6 +192,7 @@ fn caller_connection_close_and_graceful_shutdown() {
     assert!(matches!(c.poll_event(), Ok(ServerEvent::Closed)));
 }
 
+// proves: 9112-9.3-7a
 #[test]
 fn unread_body_is_drained_then_the_next_request_surfaces() {
     let input = b"POST /a HTTP/1.1\r\nHost: x\r\nContent-Length: 10\r\n\r\n0123456789\
@@ -218,6 +226,7 @@ GET /c HTTP/1.1\r\nHost: x\r\n\r\n";
     assert!(!c.should_close());
 }
 
+// proves: 9112-9.3-7a, 9110-10.1.1-13.4
 #[test]
 fn unread_body_past_the_drain_bound_closes() {
     let config = Config::DEFAULT.with_drain_limit(4);
@@ -242,6 +251,7 @@ fn unread_body_past_the_drain_bound_closes() {
     assert!(c.should_close());
 }
 
+// proves: 9110-10.1.1-13.3
 #[test]
 fn expect_100_continue_is_the_applications_call() {
     // The application sends 100, then reads the body.
@@ -269,6 +279,7 @@ fn expect_100_continue_is_the_applications_call() {
     );
 }
 
+// proves: 9110-7.8-5c
 #[test]
 fn upgrade_hands_over_the_buffered_bytes() {
     let mut c = conn();
@@ -309,6 +320,7 @@ fn upgrade_hands_over_the_buffered_bytes() {
     );
 }
 
+// proves: 9112-6.1-10b, 9110-8.6-8b, 9110-9.3.6-12a
 #[test]
 fn connect_2xx_switches_and_other_answers_keep_http() {
     let mut c = conn();
@@ -346,6 +358,7 @@ fn connect_2xx_switches_and_other_answers_keep_http() {
     assert_eq!(t.requests(), 2);
 }
 
+// proves: 9110-5.3-6
 #[test]
 fn phases_follow_the_exchange() {
     let mut c = conn();
@@ -372,6 +385,7 @@ fn phases_follow_the_exchange() {
     assert!(matches!(c.poll_event(), Ok(ServerEvent::Closed)));
 }
 
+// proves: 9112-6.3-2.6, 9112-9.5-2b
 #[test]
 fn end_of_input() {
     // Between requests: closed cleanly.
@@ -423,6 +437,7 @@ fn wipe_zeroes_consumed_input() {
     }
 }
 
+// proves: 9110-15.5-1a
 #[test]
 fn error_response_names_the_rule() {
     let t = serve(b"GET / HTTP/1.1\r\nHost: a\r\nBad Name: x\r\n\r\n");

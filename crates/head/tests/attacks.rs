@@ -8,6 +8,7 @@ fn parse(buf: &[u8]) -> Result<Status<http_net_head::RequestHead>, Error> {
     RequestParser::new(Limits::DEFAULT).parse(buf, &mut fields)
 }
 
+// proves: 9110-5.4-2
 #[test]
 fn c77_endless_field_line_is_431_without_its_end() {
     let mut buf = b"GET / HTTP/1.1\r\nX: ".to_vec();
@@ -19,6 +20,7 @@ fn c77_endless_field_line_is_431_without_its_end() {
     assert_eq!(parse(&buf), Err(Error::HeadTooLarge));
 }
 
+// proves: 9110-5.4-2
 #[test]
 fn c78_many_fields_is_431() {
     let mut buf = b"GET / HTTP/1.1\r\nHost: a\r\n".to_vec();
@@ -36,6 +38,7 @@ fn c78_many_fields_is_431() {
     );
 }
 
+// proves: 9112-3-4b
 #[test]
 fn c79_long_target_is_414_as_soon_as_known() {
     let mut buf = b"GET /".to_vec();

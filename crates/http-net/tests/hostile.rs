@@ -183,6 +183,7 @@ fn a_peer_that_never_reads_is_bounded() {
     );
 }
 
+// proves: 9110-5.4-2
 #[test]
 fn huge_head_gets_431_then_close() {
     let srv = Running::start(Server::builder(), plain);
@@ -202,6 +203,7 @@ fn huge_head_gets_431_then_close() {
     writer.join().unwrap();
 }
 
+// proves: 9112-2.2-9
 #[test]
 fn error_response_survives_trailing_input() {
     // A malformed request followed by more bytes than the socket buffers
@@ -317,6 +319,7 @@ fn graceful_shutdown_finishes_requests_in_flight() {
     }
 }
 
+// proves: 9112-9.5-2a
 #[test]
 fn idle_timeout_closes_quietly_and_head_deadline_answers_408() {
     let srv = Running::start(

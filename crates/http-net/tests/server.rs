@@ -12,6 +12,7 @@ use http_net::conn::BodyLength;
 use http_net::{Error, Exchange, Server};
 use support::*;
 
+// proves: 9110-6.6.1-6, 9112-9.3-1, 9112-9.3.2-1
 #[test]
 fn keep_alive_and_pipelining() {
     let srv = Running::start(Server::builder(), plain);
@@ -43,11 +44,13 @@ fn no_answer_is_500() {
     );
 }
 
+// proves: 9110-10.1.1-14, 9110-10.1.1-16
 #[test]
 fn expect_100_continue_is_sent_on_first_read() {
     continue_for(b"Expect: 100-continue\r\n");
 }
 
+// proves: 9112-6.3-3
 #[test]
 fn streamed_and_large_bodies() {
     let big = noise(3 * 1024 * 1024, 9);
@@ -148,6 +151,7 @@ fn connect_tunnels_with_the_buffered_bytes() {
     assert!(text.ends_with("\r\n\r\ntunnel:BYTES"), "{text}");
 }
 
+// proves: 9112-9.6-1, 9112-9.6-7a
 #[test]
 fn requests_per_connection_are_bounded() {
     let srv = Running::start(Server::builder().max_requests_per_connection(2), plain);
@@ -165,6 +169,7 @@ fn requests_per_connection_are_bounded() {
     assert!(read_to_close(&mut s).is_empty());
 }
 
+// proves: 9112-9.3-1
 #[test]
 fn client_reuses_connections_and_reports_bad_responses() {
     let ports = std::sync::Arc::new(std::sync::Mutex::new(std::collections::HashSet::new()));

@@ -55,6 +55,7 @@ fn origin(conns: usize, replies: &'static [&'static [u8]]) -> (JoinHandle<Vec<Ve
     (t, base)
 }
 
+// proves: 9110-15.2-3, 9112-3.2-5b, 9110-7.2-4a
 #[test]
 fn informational_responses_are_skipped() {
     let (t, base) = origin(
@@ -70,6 +71,7 @@ fn informational_responses_are_skipped() {
     assert!(req.contains(&format!("Host: {}\r\n", &base[7..])), "{req}");
 }
 
+// proves: 9112-7.1.1-4
 #[test]
 fn close_delimited_and_chunked_bodies() {
     let (t, base) = origin(
@@ -90,6 +92,7 @@ fn close_delimited_and_chunked_bodies() {
     t.join().unwrap();
 }
 
+// proves: 9110-8.6-5a, 9112-9.3-1
 #[test]
 fn head_and_reuse_across_a_server_close() {
     // First connection: answers GET and HEAD, then the origin closes it; the
@@ -138,6 +141,7 @@ fn fetch_err(reply: &'static [u8]) -> Error {
     e
 }
 
+// proves: 9112-6.3-2.5d, 9112-8-2
 #[test]
 fn bad_responses_are_errors_that_say_why() {
     for reply in [
@@ -183,6 +187,7 @@ fn bad_urls_are_refused_before_connecting() {
     }
 }
 
+// proves: 9112-9.2-3a
 #[test]
 fn an_unsolicited_408_on_an_idle_pooled_connection_is_a_dead_connection() {
     // An origin that answers each connection's one request and then, in

@@ -164,20 +164,28 @@ pub const LENGTH_CASES: &[LengthCase] = &[
     req10("1.0 CL only", "RFC 9112 §6.3 item 6", &[(CL, b"5")], Length(5)),
     req("C65 CL 0 is an empty body", "RFC 9112 §6.3 item 6", &[(CL, b"0")], Length(0)),
     req("C64 GET with CL: framing from fields, not the method", "RFC 9112 §6.3 item 6", &[(CL, b"35")], Length(35)),
+    // proves: 9112-6.1-4a
     req("C87 1.1 TE chunked only", "RFC 9112 §6.3 item 4", &[(TE, b"chunked")], Chunked),
+    // proves: 9112-6.1-16
     req10("1.0 TE chunked", "RFC 9112 §6.1", &[(TE, b"chunked")], Error("TransferEncodingInHttp10", 400)),
+    // proves: 9112-6.1-15
     req("C01 CL then TE", "RFC 9112 §6.3 item 3", &[(CL, b"5"), (TE, b"chunked")], Error("ContentLengthWithTransferEncoding", 400)),
+    // proves: 9112-6.1-15
     req("C01 TE then CL", "RFC 9112 §6.3 item 3", &[(TE, b"chunked"), (CL, b"5")], Error("ContentLengthWithTransferEncoding", 400)),
     req("TE chunked with CL 0", "RFC 9112 §6.3 item 3", &[(TE, b"chunked"), (CL, b"0")], Error("ContentLengthWithTransferEncoding", 400)),
     req("TE chunked with an invalid CL", "RFC 9112 §6.3 item 3", &[(TE, b"chunked"), (CL, b"x")], Error("ContentLengthWithTransferEncoding", 400)),
+    // proves: 9112-6.1-16
     req10("C22 1.0 TE and CL", "RFC 9112 §6.1", &[(TE, b"chunked"), (CL, b"5")], Error("TransferEncodingInHttp10", 400)),
     req10("1.0 CL then TE", "RFC 9112 §6.1", &[(CL, b"5"), (TE, b"chunked")], Error("TransferEncodingInHttp10", 400)),
+    // proves: 9112-6.3-2.4
     req("C16 1.1 lone unknown coding", "RFC 9112 §6.3 item 4", &[(TE, b"blegh")], Error("ChunkedNotFinal", 400)),
+    // proves: 9112-6.3-2.4
     req("1.1 lone gzip", "RFC 9112 §6.3 item 4", &[(TE, b"gzip")], Error("ChunkedNotFinal", 400)),
     req10("1.0 lone gzip", "RFC 9112 §6.1", &[(TE, b"gzip")], Error("TransferEncodingInHttp10", 400)),
     req("1.1 gzip with CL", "RFC 9112 §6.3 item 3", &[(TE, b"gzip"), (CL, b"5")], Error("ContentLengthWithTransferEncoding", 400)),
     req("1.1 gzip, chunked with CL", "RFC 9112 §6.3 item 3", &[(TE, b"gzip, chunked"), (CL, b"5")], Error("ContentLengthWithTransferEncoding", 400)),
     // --- Content-Length shapes ----------------------------------------------
+    // proves: 9112-6.3-2.5a
     req("C05 CL +5", "RFC 9110 §8.6", &[(CL, b"+5")], Error("InvalidContentLength", 400)),
     req("CL -1", "RFC 9110 §8.6", &[(CL, b"-1")], Error("InvalidContentLength", 400)),
     req("C06 CL -48", "RFC 9110 §8.6", &[(CL, b"-48")], Error("InvalidContentLength", 400)),
@@ -186,7 +194,9 @@ pub const LENGTH_CASES: &[LengthCase] = &[
     req("CL 5 5", "RFC 9110 §8.6", &[(CL, b"5 5")], Error("InvalidContentLength", 400)),
     req("C10 CL 1 2", "RFC 9110 §8.6", &[(CL, b"1 2")], Error("InvalidContentLength", 400)),
     req("CL 5,6", "RFC 9112 §6.3 item 5", &[(CL, b"5,6")], Error("ConflictingContentLength", 400)),
+    // proves: 9112-6.3-2.5a
     req("C04 CL 5, 6", "RFC 9112 §6.3 item 5", &[(CL, b"5, 6")], Error("ConflictingContentLength", 400)),
+    // proves: 9112-6.3-2.5a
     req("C04 CL 5, 5 counts as one", "RFC 9110 §8.6", &[(CL, b"5, 5")], Length(5)),
     req("CL 5,5,5 counts as one", "RFC 9110 §8.6", &[(CL, b"5,5,5")], Length(5)),
     req("CL list with OWS around members", "RFC 9110 §5.6.1", &[(CL, b"5 ,\t5")], Length(5)),
@@ -198,9 +208,12 @@ pub const LENGTH_CASES: &[LengthCase] = &[
     req("C08 CL 010 is decimal 10", "RFC 9110 §8.6", &[(CL, b"010")], Length(10)),
     req("CL 000", "RFC 9110 §8.6", &[(CL, b"000")], Length(0)),
     req("CL with 30 leading zeros", "RFC 9110 §8.6", &[(CL, b"0000000000000000000000000000005")], Length(5)),
+    // proves: 9110-8.6-10
     budget(req("CL 20 digits, u64::MAX, no budget", "RFC 9110 §8.6", &[(CL, b"18446744073709551615")], Length(u64::MAX)), 0),
     req("CL u64::MAX over the default budget", "RFC 9110 §15.5.14", &[(CL, b"18446744073709551615")], Error("BodyTooLarge", 413)),
+    // proves: 9110-8.6-10
     budget(req("CL u64::MAX + 1 overflows", "RFC 9110 §8.6", &[(CL, b"18446744073709551616")], Error("InvalidContentLength", 400)), 0),
+    // proves: 9110-8.6-10
     req("C11 CL 18446744073709551617", "RFC 9110 §8.6", &[(CL, b"18446744073709551617")], Error("InvalidContentLength", 400)),
     req("CL 20 nines", "RFC 9110 §8.6", &[(CL, b"99999999999999999999")], Error("InvalidContentLength", 400)),
     req("C09 CL empty", "RFC 9112 §6.3 item 5", &[(CL, b"")], Error("InvalidContentLength", 400)),
@@ -215,6 +228,7 @@ pub const LENGTH_CASES: &[LengthCase] = &[
     req("CL 5e1", "RFC 9110 §8.6", &[(CL, b"5e1")], Error("InvalidContentLength", 400)),
     req("CL quoted", "RFC 9110 §8.6", &[(CL, b"\"5\"")], Error("InvalidContentLength", 400)),
     // --- Content-Length repeated as field lines -------------------------
+    // proves: 9112-6.3-2.5a
     req("C02 CL 1 then CL 0", "RFC 9112 §6.3 item 5", &[(CL, b"1"), (CL, b"0")], Error("ConflictingContentLength", 400)),
     req("C03 CL 0 then CL 1", "RFC 9112 §6.3 item 5", &[(CL, b"0"), (CL, b"1")], Error("ConflictingContentLength", 400)),
     req("CL 5 twice counts as one", "RFC 9110 §8.6", &[(CL, b"5"), (CL, b"5")], Length(5)),
@@ -243,9 +257,11 @@ pub const LENGTH_CASES: &[LengthCase] = &[
     req("TE with a leading SP", "RFC 9110 §5.6.3", &[(TE, b" chunked")], Chunked),
     req("C18 TE with HTABs around", "RFC 9110 §5.6.3", &[(TE, b"\tchunked\t")], Chunked),
     req("C18 TE chunked<HTAB> with CL 60", "RFC 9112 §6.3 item 3", &[(TE, b"chunked\t"), (CL, b"60")], Error("ContentLengthWithTransferEncoding", 400)),
+    // proves: 9110-5.6.1.2-1a, 9110-5.6.1.2-1b
     req("C17 TE ,chunked is chunked", "RFC 9110 §5.6.1", &[(TE, b",chunked")], Chunked),
     req("C17 TE ,chunked with CL 5", "RFC 9112 §6.3 item 3", &[(TE, b",chunked"), (CL, b"5")], Error("ContentLengthWithTransferEncoding", 400)),
     req("TE chunked, (empty last member)", "RFC 9110 §5.6.1", &[(TE, b"chunked,")], Chunked),
+    // proves: 9110-5.6.1.2-1a, 9110-5.6.1.2-1b
     req("TE with empty members all around", "RFC 9110 §5.6.1", &[(TE, b", ,chunked, ,")], Chunked),
     req("TE empty line then chunked line", "RFC 9110 §5.6.1", &[(TE, b""), (TE, b"chunked")], Chunked),
     req("TE empty value: no coding at all", "RFC 9112 §6.3 item 4", &[(TE, b"")], Error("ChunkedNotFinal", 400)),
@@ -255,7 +271,9 @@ pub const LENGTH_CASES: &[LengthCase] = &[
     req("TE with a FF (head rejects it first; not chunked here)", "RFC 9110 §5.6.3", &[(TE, b"chunked\x0c")], Error("ChunkedNotFinal", 400)),
     req("C19 TE with NBSP around", "RFC 9110 §5.6.3", &[(TE, b"\xa0chunked\xa0")], Error("ChunkedNotFinal", 400)),
     req("TE with NEL", "RFC 9110 §5.6.3", &[(TE, b"chunked\x85")], Error("ChunkedNotFinal", 400)),
+    // proves: 9112-7.1-6
     req("TE chunked;x is not chunked", "RFC 9112 §7", &[(TE, b"chunked;x")], Error("ChunkedNotFinal", 400)),
+    // proves: 9112-7.1-6
     req("TE chunked ;q=1 is not chunked", "RFC 9112 §7", &[(TE, b"chunked ;q=1")], Error("ChunkedNotFinal", 400)),
     req("TE xchunked", "RFC 9112 §7", &[(TE, b"xchunked")], Error("ChunkedNotFinal", 400)),
     req("TE chunkedx", "RFC 9112 §7", &[(TE, b"chunkedx")], Error("ChunkedNotFinal", 400)),
@@ -263,11 +281,14 @@ pub const LENGTH_CASES: &[LengthCase] = &[
     req("TE quoted chunked", "RFC 9112 §7", &[(TE, b"\"chunked\"")], Error("ChunkedNotFinal", 400)),
     req("TE chunked chunked (one member with a space)", "RFC 9112 §7", &[(TE, b"chunked chunked")], Error("ChunkedNotFinal", 400)),
     req("TE identity", "RFC 9112 §6.3 item 4", &[(TE, b"identity")], Error("ChunkedNotFinal", 400)),
+    // proves: 9112-6.1-11
     req("TE identity, chunked", "RFC 9112 §6.1", &[(TE, b"identity, chunked")], Error("UnsupportedTransferCoding", 501)),
+    // proves: 9112-6.1-11
     req("TE gzip, chunked", "RFC 9112 §6.1", &[(TE, b"gzip, chunked")], Error("UnsupportedTransferCoding", 501)),
     req("TE gzip,chunked", "RFC 9112 §6.1", &[(TE, b"gzip,chunked")], Error("UnsupportedTransferCoding", 501)),
     req("TE deflate, chunked", "RFC 9112 §6.1", &[(TE, b"deflate, chunked")], Error("UnsupportedTransferCoding", 501)),
     req("TE gzip and chunked on two lines", "RFC 9110 §5.3", &[(TE, b"gzip"), (TE, b"chunked")], Error("UnsupportedTransferCoding", 501)),
+    // proves: 9112-6.3-2.4
     req("TE chunked, gzip", "RFC 9112 §6.3 item 4", &[(TE, b"chunked, gzip")], Error("ChunkedNotFinal", 400)),
     req("C15 TE chunked, identity", "RFC 9112 §6.3 item 4", &[(TE, b"chunked, identity")], Error("ChunkedNotFinal", 400)),
     req("C15 TE chunked, identity with CL 3", "RFC 9112 §6.3 item 3", &[(TE, b"chunked, identity"), (CL, b"3")], Error("ContentLengthWithTransferEncoding", 400)),
@@ -308,10 +329,13 @@ pub const LENGTH_CASES: &[LengthCase] = &[
     resp("304 with TE: no body", "RFC 9112 §6.3 item 1", "GET", 304, &[(TE, b"chunked")], NoBody),
     resp("100: no body", "RFC 9112 §6.3 item 1", "POST", 100, &[], NoBody),
     resp("101: no body", "RFC 9112 §6.3 item 1", "GET", 101, &[], NoBody),
+    // proves: 9110-15-4
     resp("C103 103 with fields: no body", "RFC 9112 §6.3 item 1", "GET", 103, &[(CL, b"5")], NoBody),
+    // proves: 9110-15-4
     resp("199: no body", "RFC 9112 §6.3 item 1", "GET", 199, &[], NoBody),
     resp("2xx to CONNECT: tunnel", "RFC 9112 §6.3 item 2", "CONNECT", 200, &[], Tunnel),
     resp("299 to CONNECT: tunnel", "RFC 9112 §6.3 item 2", "CONNECT", 299, &[], Tunnel),
+    // proves: 9112-6.3-2.2, 9110-9.3.6-12b
     resp("2xx to CONNECT with CL: tunnel, CL ignored", "RFC 9112 §6.3 item 2", "CONNECT", 200, &[(CL, b"5")], Tunnel),
     resp("407 to CONNECT with CL: a body", "RFC 9112 §6.3 item 2", "CONNECT", 407, &[(CL, b"5")], Length(5)),
     resp("300 to CONNECT with neither: read to close", "RFC 9112 §6.3 item 8", "CONNECT", 300, &[], Close),
@@ -426,6 +450,7 @@ const fn limits(mut case: ChunkCase, limits: ChunkLimits) -> ChunkCase {
 #[rustfmt::skip]
 pub const CHUNK_CASES: &[ChunkCase] = &[
     ok("empty body", "RFC 9112 §7.1", b"0\r\n\r\n", b""),
+    // proves: 9112-7.1-4, 9112-6.1-4a
     ok("C87 one chunk", "RFC 9112 §7.1", b"5\r\nhello\r\n0\r\n\r\n", b"hello"),
     ok("lower-case hex", "RFC 9112 §7.1", b"a\r\n0123456789\r\n0\r\n\r\n", b"0123456789"),
     ok("upper-case hex", "RFC 9112 §7.1", b"A\r\n0123456789\r\n0\r\n\r\n", b"0123456789"),
@@ -433,14 +458,20 @@ pub const CHUNK_CASES: &[ChunkCase] = &[
     ok("leading zeros in a size", "RFC 9112 §7.1", b"00000005\r\nhello\r\n0\r\n\r\n", b"hello"),
     ok("20 leading zeros before 16 digits of size", "RFC 9112 §7.1", b"000000000000000000000000000000000001\r\nx\r\n0\r\n\r\n", b"x"),
     ok("last chunk of several zeros", "RFC 9112 §7.1", b"000\r\n\r\n", b""),
+    // proves: 9112-7.1-4
     ok("several chunks", "RFC 9112 §7.1", b"1\r\na\r\n2\r\nbc\r\n3\r\ndef\r\n0\r\n\r\n", b"abcdef"),
     ok("data holding CR LF and a last chunk", "RFC 9112 §7.1", b"6\r\n0\r\n\r\nX\r\n0\r\n\r\n", b"0\r\n\r\nX"),
     ok("data of every byte class", "RFC 9112 §7.1", b"4\r\n\x00\n\r\xff\r\n0\r\n\r\n", b"\x00\n\r\xff"),
+    // proves: 9112-7.1.1-4
     ok("extension name only", "RFC 9112 §7.1.1", b"5;ext\r\nhello\r\n0\r\n\r\n", b"hello"),
     ok("extension token value", "RFC 9112 §7.1.1", b"5;a=b\r\nhello\r\n0\r\n\r\n", b"hello"),
+    // proves: 9112-7.1.1-4
     ok("several extensions", "RFC 9112 §7.1.1", b"5;a;b=c;d=\"e\"\r\nhello\r\n0\r\n\r\n", b"hello"),
+    // proves: 9110-5.6.3-5b
     ok("C56 BWS before ;", "RFC 9112 §7.1.1", b"2 ; ext=1\r\naa\r\n0\r\n\r\n", b"aa"),
+    // proves: 9110-5.6.3-5b
     ok("BWS around ; and =", "RFC 9112 §7.1.1", b"2\t;\ta\t=\tb ;c\r\naa\r\n0\r\n\r\n", b"aa"),
+    // proves: 9110-5.6.4-3
     ok("C57 quoted value with ; and escaped quote", "RFC 9112 §7.1.1", b"2;a=\"x;\\\"y\"\r\naa\r\n0\r\n\r\n", b"aa"),
     ok("empty quoted value", "RFC 9112 §7.1.1", b"2;a=\"\"\r\naa\r\n0\r\n\r\n", b"aa"),
     ok("quoted value with HTAB, SP and obs-text", "RFC 9110 §5.6.4", b"2;a=\"\t x\xff\"\r\naa\r\n0\r\n\r\n", b"aa"),
@@ -455,7 +486,9 @@ pub const CHUNK_CASES: &[ChunkCase] = &[
     limits(more("size u64::MAX, no budget", "RFC 9112 §7.1", b"ffffffffffffffff\r\nabc"), NO_BUDGET),
     limits(more("size u64::MAX after leading zeros", "RFC 9112 §7.1", b"0000ffffffffffffffff\r\nabc"), NO_BUDGET),
     too_large("size u64::MAX over the default budget", "RFC 9110 §15.5.14", b"FFFFFFFFFFFFFFFF\r\nabc"),
+    // proves: 9112-7.1-5
     limits(err("size u64::MAX + 1", "RFC 9112 §7.1", b"10000000000000000\r\nabc", "ChunkSizeOverflow"), NO_BUDGET),
+    // proves: 9112-7.1-5
     limits(err("C47 17 digits wrapping to 3", "RFC 9112 §7.1", b"f0000000000000003\r\nabc\r\n0\r\n\r\n", "ChunkSizeOverflow"), NO_BUDGET),
     limits(err("size of 17 f", "RFC 9112 §7.1", b"fffffffffffffffff\r\n", "ChunkSizeOverflow"), NO_BUDGET),
     limits(more("size at the budget", "RFC 9110 §15.5.14", b"8\r\nabcd"), ChunkLimits { budget: 8, max_ext: 1024 }),
@@ -521,6 +554,7 @@ pub const CHUNK_CASES: &[ChunkCase] = &[
 
 /// Chunked rows whose trailer section is parsed with the head's field rules.
 pub const TRAILER_CASES: &[ChunkCase] = &[
+    // proves: 9112-7.1.2-3a
     ChunkCase {
         name: "one trailer",
         rfc: "RFC 9112 §7.1.2",
@@ -535,6 +569,7 @@ pub const TRAILER_CASES: &[ChunkCase] = &[
         limits: DEFAULTS,
         expect: ChunkExpect::Body(b"", &[(b"X", b"POST / HTTP/1.1")]),
     },
+    // proves: 9112-7.1.2-3a, 9112-7.1.2-3b, 9110-6.5.1-3
     ChunkCase {
         name: "C61 framing fields in trailers are delivered, never acted on",
         rfc: "RFC 9110 §6.5.1",

@@ -207,22 +207,27 @@ pub const CASES: &[Case] = &[
     bad!(Request, "leading-htab", "RFC 9112 §2.2", b"\tGET / HTTP/1.1\r\nHost: a\r\n\r\n", InvalidMethod),
     bad!(Request, "method-htab", "RFC 9112 §3", b"GET\t/ HTTP/1.1\r\nHost: a\r\n\r\n", InvalidMethod),
     bad!(Request, "method-non-ascii", "RFC 9110 §9.1", b"G\xc9T / HTTP/1.1\r\nHost: a\r\n\r\n", InvalidMethod),
+    // proves: 9112-3.2-4a, 9112-3.2-4b
     bad!(Request, "C41-double-space", "RFC 9112 §3", b"GET  /  HTTP/1.1\r\nHost: a\r\n\r\n", InvalidStartLineSpacing),
     bad!(Request, "space-before-version", "RFC 9112 §3", b"GET /  HTTP/1.1\r\nHost: a\r\n\r\n", InvalidStartLineSpacing),
     bad!(Request, "space-after-version", "RFC 9112 §3", b"GET / HTTP/1.1 \r\nHost: a\r\n\r\n", InvalidStartLineSpacing),
     bad!(Request, "C43-http09", "RFC 9112 §3", b"GET /\r\n\r\n", InvalidTargetByte),
     bad!(Request, "C40-lf-separator", "RFC 9112 §3", b"GET /\nHTTP/1.1\r\n\r\n", InvalidTargetByte),
     bad!(Request, "request-line-bare-lf", "RFC 9112 §2.2", b"GET / HTTP/1.1\nHost: a\n\n", BareLf),
+    // proves: 9112-2.2-4b
     bad!(Request, "request-line-bare-cr", "RFC 9112 §2.2", b"GET / HTTP/1.1\rHost: a\r\n\r\n", BareCr),
     bad!(Request, "method-only", "RFC 9112 §3", b"GET\r\n\r\n", InvalidMethod),
     // ---- Leading empty lines (RFC 9112 §2.2) ----
+    // proves: 9112-2.2-6
     req!("one-leading-crlf", "RFC 9112 §2.2", b"\r\nGET / HTTP/1.1\r\nHost: a\r\n\r\n", b"GET", b"/", Origin, Http11, [(b"Host", b"a")]),
+    // proves: 9112-2.2-6
     req!("four-leading-crlf", "RFC 9112 §2.2", b"\r\n\r\n\r\n\r\nGET / HTTP/1.1\r\nHost: a\r\n\r\n", b"GET", b"/", Origin, Http11, [(b"Host", b"a")]),
     bad!(Request, "C80-five-leading-crlf", "RFC 9112 §2.2", b"\r\n\r\n\r\n\r\n\r\nGET / HTTP/1.1\r\nHost: a\r\n\r\n", TooManyLeadingEmptyLines),
     bad!(Request, "C80-empty-lines-only", "RFC 9112 §2.2", b"\r\n\r\n\r\n\r\n\r\n\r\n", TooManyLeadingEmptyLines),
     bad!(Request, "leading-bare-lf", "RFC 9112 §2.2", b"\nGET / HTTP/1.1\r\nHost: a\r\n\r\n", BareLf),
     bad!(Request, "leading-bare-cr", "RFC 9112 §2.2", b"\rGET / HTTP/1.1\r\nHost: a\r\n\r\n", BareCr),
     // ---- Version (RFC 9112 §2.3, RFC 9110 §2.5, §15.6.6) ----
+    // proves: 9110-6.2-8
     req!("http19-is-11", "RFC 9110 §2.5", b"GET / HTTP/1.9\r\nHost: a\r\n\r\n", b"GET", b"/", Origin, Http11, [(b"Host", b"a")]),
     bad!(Request, "http12-needs-host", "RFC 9110 §2.5", b"GET / HTTP/1.2\r\n\r\n", MissingHost),
     bad!(Request, "http20", "RFC 9110 §15.6.6", b"GET / HTTP/2.0\r\nHost: a\r\n\r\n", UnsupportedVersion),
@@ -235,6 +240,7 @@ pub const CASES: &[Case] = &[
     bad!(Request, "version-lowercase", "RFC 9112 §2.3", b"GET / http/1.1\r\nHost: a\r\n\r\n", InvalidVersion),
     bad!(Request, "version-no-dot", "RFC 9112 §2.3", b"GET / HTTP/11\r\nHost: a\r\n\r\n", InvalidVersion),
     bad!(Request, "version-suffix", "RFC 9112 §2.3", b"GET / HTTP/1.1x\r\nHost: a\r\n\r\n", InvalidVersion),
+    // proves: 9112-3.2-4a, 9112-3.2-4b
     bad!(Request, "C42-space-in-target", "RFC 9112 §3.2", b"GET /foo bar HTTP/1.1\r\nHost: a\r\n\r\n", InvalidVersion),
     // ---- Target bytes (RFC 9112 §3.2, RFC 3986) ----
     req!("target-query", "RFC 9112 §3.2.1", b"GET /a/b?c=d&e HTTP/1.1\r\nHost: a\r\n\r\n", b"GET", b"/a/b?c=d&e", Origin, Http11, [(b"Host", b"a")]),
@@ -256,6 +262,7 @@ pub const CASES: &[Case] = &[
     bad!(Request, "target-backtick", "RFC 3986 §3.3", b"GET /` HTTP/1.1\r\nHost: a\r\n\r\n", InvalidTargetByte),
     bad!(Request, "target-bracket-origin", "RFC 3986 §3.3", b"GET /[x] HTTP/1.1\r\nHost: a\r\n\r\n", InvalidTargetByte),
     bad!(Request, "target-obs-text", "RFC 9112 §3.2", b"GET /\x80 HTTP/1.1\r\nHost: a\r\n\r\n", InvalidTargetByte),
+    // proves: 9112-2.2-2
     bad!(Request, "target-utf8", "RFC 9112 §3.2", b"GET /caf\xc3\xa9 HTTP/1.1\r\nHost: a\r\n\r\n", InvalidTargetByte),
     bad!(Request, "target-ctl", "RFC 9112 §3.2", b"GET /\x01 HTTP/1.1\r\nHost: a\r\n\r\n", InvalidTargetByte),
     bad!(Request, "target-del", "RFC 9112 §3.2", b"GET /\x7f HTTP/1.1\r\nHost: a\r\n\r\n", InvalidTargetByte),
@@ -263,13 +270,16 @@ pub const CASES: &[Case] = &[
     bad!(Request, "target-nul", "RFC 9112 §3.2", b"GET /\x00 HTTP/1.1\r\nHost: a\r\n\r\n", InvalidTargetByte),
     bad!(Request, "empty-target", "RFC 9112 §3", b"GET  HTTP/1.1\r\nHost: a\r\n\r\n", InvalidStartLineSpacing),
     req!("target-at-limit", "RFC 9110 §15.5.15", b"GET /123456789abcdef HTTP/1.1\r\nHost: a\r\n\r\n", b"GET", b"/123456789abcdef", Origin, Http11, [(b"Host", b"a")], lim(1024, 100, 16)),
+    // proves: 9112-3-4b
     bad!(Request, "C79-target-over-limit", "RFC 9110 §15.5.15", b"GET /123456789abcdefg HTTP/1.1\r\nHost: a\r\n\r\n", TargetTooLong, lim(1024, 100, 16)),
     bad!(Request, "absolute-target-over-limit", "RFC 9110 §15.5.15", b"GET http://example.com/x HTTP/1.1\r\nHost: a\r\n\r\n", TargetTooLong, lim(1024, 100, 16)),
     bad!(Request, "target-limit-before-bad-byte", "RFC 9110 §15.5.15", b"GET /123456789abcdefg<> HTTP/1.1\r\nHost: a\r\n\r\n", TargetTooLong, lim(1024, 100, 16)),
     bad!(Request, "bad-byte-before-target-limit", "RFC 9112 §3.2", b"GET /123456789abcde<> HTTP/1.1\r\nHost: a\r\n\r\n", InvalidTargetByte, lim(1024, 100, 16)),
     // ---- Target forms (RFC 9112 §3.2.1–§3.2.4) ----
+    // proves: 9112-3.2.2-9
     req!("absolute-form", "RFC 9112 §3.2.2", b"GET http://example.com/p?q HTTP/1.1\r\nHost: example.com\r\n\r\n", b"GET", b"http://example.com/p?q", Absolute, Http11, [(b"Host", b"example.com")]),
     req!("absolute-ipv6-port", "RFC 9112 §3.2.2", b"GET http://[::1]:8080/ HTTP/1.1\r\nHost: [::1]:8080\r\n\r\n", b"GET", b"http://[::1]:8080/", Absolute, Http11, [(b"Host", b"[::1]:8080")]),
+    // proves: 9112-3.2.2-9
     req!("absolute-no-path", "RFC 9112 §3.2.2", b"GET https://a HTTP/1.1\r\nHost: other\r\n\r\n", b"GET", b"https://a", Absolute, Http11, [(b"Host", b"other")]),
     bad!(Request, "absolute-userinfo", "RFC 9110 §4.2.4", b"GET http://u@a/ HTTP/1.1\r\nHost: a\r\n\r\n", InvalidTargetForm),
     bad!(Request, "absolute-empty-host", "RFC 9110 §4.2.1", b"GET http:///x HTTP/1.1\r\nHost: a\r\n\r\n", InvalidTargetForm),
@@ -277,19 +287,26 @@ pub const CASES: &[Case] = &[
     bad!(Request, "absolute-bracket-in-path", "RFC 3986 §3.3", b"GET http://a/[ HTTP/1.1\r\nHost: a\r\n\r\n", InvalidTargetByte),
     req!("connect-authority", "RFC 9112 §3.2.3", b"CONNECT example.com:443 HTTP/1.1\r\nHost: example.com:443\r\n\r\n", b"CONNECT", b"example.com:443", Authority, Http11, [(b"Host", b"example.com:443")]),
     req!("connect-ipv6", "RFC 9112 §3.2.3", b"CONNECT [::1]:443 HTTP/1.1\r\nHost: [::1]:443\r\n\r\n", b"CONNECT", b"[::1]:443", Authority, Http11, [(b"Host", b"[::1]:443")]),
+    // proves: 9110-9.3.6-4
     bad!(Request, "connect-no-port", "RFC 9112 §3.2.3", b"CONNECT example.com HTTP/1.1\r\nHost: a\r\n\r\n", InvalidTargetForm),
+    // proves: 9110-9.3.6-4
     bad!(Request, "connect-origin-form", "RFC 9112 §3.2.3", b"CONNECT / HTTP/1.1\r\nHost: a\r\n\r\n", InvalidTargetForm),
+    // proves: 9110-7.1-6
     bad!(Request, "authority-form-with-get", "RFC 9112 §3.2.3", b"GET example.com:443 HTTP/1.1\r\nHost: a\r\n\r\n", InvalidTargetForm),
     req!("options-asterisk", "RFC 9112 §3.2.4", b"OPTIONS * HTTP/1.1\r\nHost: a\r\n\r\n", b"OPTIONS", b"*", Asterisk, Http11, [(b"Host", b"a")]),
     req!("options-origin", "RFC 9112 §3.2.4", b"OPTIONS /x HTTP/1.1\r\nHost: a\r\n\r\n", b"OPTIONS", b"/x", Origin, Http11, [(b"Host", b"a")]),
+    // proves: 9110-7.1-6
     bad!(Request, "asterisk-with-get", "RFC 9112 §3.2.4", b"GET * HTTP/1.1\r\nHost: a\r\n\r\n", InvalidTargetForm),
     bad!(Request, "C42-bang-target", "RFC 9112 §3.2", b"GET ! HTTP/1.1\r\n\r\n", InvalidTargetForm),
     // ---- Host (RFC 9112 §3.2, RFC 9110 §7.2) ----
+    // proves: 9112-3.2-6
     bad!(Request, "C36-missing-host", "RFC 9112 §3.2", b"GET / HTTP/1.1\r\n\r\n", MissingHost),
+    // proves: 9112-3.2-6
     bad!(Request, "C36-duplicate-host", "RFC 9112 §3.2", b"GET / HTTP/1.1\r\nHost: a\r\nHost: b\r\n\r\n", DuplicateHost),
     bad!(Request, "duplicate-host-case", "RFC 9112 §3.2", b"GET / HTTP/1.1\r\nHost: a\r\nhOST: a\r\n\r\n", DuplicateHost),
     bad!(Request, "duplicate-host-before-bad-value", "RFC 9112 §3.2", b"GET / HTTP/1.1\r\nHost: a\r\nHost: \x00\r\n\r\n", DuplicateHost),
     bad!(Request, "host-empty", "RFC 9110 §4.2.1", b"GET / HTTP/1.1\r\nHost:\r\n\r\n", InvalidHost),
+    // proves: 9112-3.2-6
     bad!(Request, "host-path", "RFC 9110 §7.2", b"GET / HTTP/1.1\r\nHost: a/b\r\n\r\n", InvalidHost),
     bad!(Request, "host-userinfo", "RFC 9110 §7.2", b"GET / HTTP/1.1\r\nHost: u@a\r\n\r\n", InvalidHost),
     bad!(Request, "host-space", "RFC 9110 §7.2", b"GET / HTTP/1.1\r\nHost: a b\r\n\r\n", InvalidHost),
@@ -304,31 +321,39 @@ pub const CASES: &[Case] = &[
     req!("host-port", "RFC 9110 §7.2", b"GET / HTTP/1.1\r\nHost: a.example:8080\r\n\r\n", b"GET", b"/", Origin, Http11, [(b"Host", b"a.example:8080")]),
     req!("host-ipv6", "RFC 9110 §7.2", b"GET / HTTP/1.1\r\nHost: [2001:db8::1]:80\r\n\r\n", b"GET", b"/", Origin, Http11, [(b"Host", b"[2001:db8::1]:80")]),
     req!("host-ipv4", "RFC 9110 §7.2", b"GET / HTTP/1.1\r\nHost: 192.0.2.1\r\n\r\n", b"GET", b"/", Origin, Http11, [(b"Host", b"192.0.2.1")]),
+    // proves: 9110-5.5-3
     req!("host-ows", "RFC 9112 §5", b"GET / HTTP/1.1\r\nhost: \t a \t\r\n\r\n", b"GET", b"/", Origin, Http11, [(b"host", b"a")]),
     req!("host-pct-sub-delims", "RFC 3986 §3.2.2", b"GET / HTTP/1.1\r\nHost: a%2Db!$&'()*+,;=c\r\n\r\n", b"GET", b"/", Origin, Http11, [(b"Host", b"a%2Db!$&'()*+,;=c")]),
     req!("host-after-fields", "RFC 9112 §3.2", b"GET / HTTP/1.1\r\nA: 1\r\nHost: h\r\n\r\n", b"GET", b"/", Origin, Http11, [(b"A", b"1"), (b"Host", b"h")]),
     // ---- Field lines (RFC 9112 §5, RFC 9110 §5) ----
     req!("empty-value", "RFC 9110 §5.5", b"GET / HTTP/1.1\r\nHost: a\r\nX:\r\n\r\n", b"GET", b"/", Origin, Http11, [(b"Host", b"a"), (b"X", b"")]),
     req!("ows-only-value", "RFC 9112 §5", b"GET / HTTP/1.1\r\nHost: a\r\nX: \t \r\n\r\n", b"GET", b"/", Origin, Http11, [(b"Host", b"a"), (b"X", b"")]),
+    // proves: 9110-5.5-3
     req!("ows-trimmed", "RFC 9112 §5", b"GET / HTTP/1.1\r\nHost: a\r\nX:\t a \t b \t\r\n\r\n", b"GET", b"/", Origin, Http11, [(b"Host", b"a"), (b"X", b"a \t b")]),
+    // proves: 9112-2.2-2, 9110-5.5-4b
     req!("C34-obs-text-kept", "RFC 9110 §5.5", b"GET /login HTTP/1.1\r\nHost: a\r\nUser: \x85admin\xa0\r\n\r\n", b"GET", b"/login", Origin, Http11, [(b"Host", b"a"), (b"User", b"\x85admin\xa0")]),
     req!("value-vchars", "RFC 9110 §5.5", b"GET / HTTP/1.1\r\nHost: a\r\nX: !\"#$%&'()*+,-./:;<=>?@[\\]^_`{|}~\r\n\r\n", b"GET", b"/", Origin, Http11, [(b"Host", b"a"), (b"X", b"!\"#$%&'()*+,-./:;<=>?@[\\]^_`{|}~")]),
     req!("value-colons", "RFC 9112 §5", b"GET / HTTP/1.1\r\nHost: a\r\nX::a:b:\r\n\r\n", b"GET", b"/", Origin, Http11, [(b"Host", b"a"), (b"X", b":a:b:")]),
+    // proves: 9110-5.1-6b
     req!("name-all-tchars", "RFC 9110 §5.6.2", b"GET / HTTP/1.1\r\nHost: a\r\n!#$%&'*+-.^_`|~09azAZ: v\r\n\r\n", b"GET", b"/", Origin, Http11, [(b"Host", b"a"), (b"!#$%&'*+-.^_`|~09azAZ", b"v")]),
     req!("fields-in-order", "RFC 9110 §5.3", b"GET / HTTP/1.1\r\nB: 2\r\nHost: a\r\nA: 1\r\nB: 3\r\n\r\n", b"GET", b"/", Origin, Http11, [(b"B", b"2"), (b"Host", b"a"), (b"A", b"1"), (b"B", b"3")]),
     req!("framing-values-not-judged", "RFC 9112 §6", b"POST / HTTP/1.1\r\nHost: a\r\nContent-Length: +5\r\nTransfer-Encoding: chunked\r\n\r\n", b"POST", b"/", Origin, Http11, [(b"Host", b"a"), (b"Content-Length", b"+5"), (b"Transfer-Encoding", b"chunked")]),
+    // proves: 9110-5.5-5
     bad!(Request, "C31-nul-in-value", "RFC 9110 §5.5", b"GET / HTTP/1.1\r\nHost: whatever\r\nTest: test\x00THESE BYTES GET DROPPED\r\nConnection: close\r\n\r\n", InvalidFieldValue),
     bad!(Request, "ctl-in-value", "RFC 9110 §5.5", b"GET / HTTP/1.1\r\nHost: a\r\nX: a\x01b\r\n\r\n", InvalidFieldValue),
     bad!(Request, "del-in-value", "RFC 9110 §5.5", b"GET / HTTP/1.1\r\nHost: a\r\nX: a\x7fb\r\n\r\n", InvalidFieldValue),
     bad!(Request, "us-in-value", "RFC 9110 §5.5", b"GET / HTTP/1.1\r\nHost: a\r\nX: \x1f\r\n\r\n", InvalidFieldValue),
     bad!(Request, "vt-in-value", "RFC 9110 §5.5", b"GET / HTTP/1.1\r\nHost: a\r\nX: a\x0bb\r\n\r\n", InvalidFieldValue),
     bad!(Request, "ff-in-value", "RFC 9110 §5.5", b"GET / HTTP/1.1\r\nHost: a\r\nX: a\x0cb\r\n\r\n", InvalidFieldValue),
+    // proves: 9112-2.2-4b, 9110-5.5-5
     bad!(Request, "C29-bare-cr-in-value", "RFC 9112 §2.2", b"POST / HTTP/1.1\r\nHost: localhost\r\nX-Abc: \rxTransfer-Encoding: chunked\r\n\r\n1\r\nA\r\n0\r\n\r\n", BareCr),
     bad!(Request, "C30-cr-cr-ends-head", "RFC 9112 §2.2", b"GET / HTTP/1.1\r\nHost: a\r\n\rZGET /evil: HTTP/1.1\r\nHost: a\r\n\r\n", BareCr),
     bad!(Request, "C32-bare-lf-value", "RFC 9112 §2.2", b"GET / HTTP/1.1\r\nHost: a\r\nUseless:\n\nGET / HTTP/1.1\r\n\r\n", BareLf),
     bad!(Request, "C90-lf-crlf", "RFC 9112 §2.2", b"GET / HTTP/1.1\r\na: b\n\r\n", BareLf),
     bad!(Request, "bare-lf-head-end", "RFC 9112 §2.2", b"GET / HTTP/1.1\r\nHost: a\r\n\n", BareLf),
+    // proves: 9110-5.5-5
     bad!(Request, "bare-lf-mid-value", "RFC 9112 §2.2", b"GET / HTTP/1.1\r\nHost: a\r\nX: a\nb\r\n\r\n", BareLf),
+    // proves: 9112-5.1-2a
     bad!(Request, "C23-space-before-colon", "RFC 9112 §5.1", b"GET / HTTP/1.1\r\nHost: whatever\r\nContent-Length : 34\r\n\r\nGET / HTTP/1.1\r\nHost: whatever\r\n\r\n", WhitespaceBeforeColon),
     bad!(Request, "htab-before-colon", "RFC 9112 §5.1", b"GET / HTTP/1.1\r\nHost: a\r\nX\t: 1\r\n\r\n", WhitespaceBeforeColon),
     bad!(Request, "C26-no-colon", "RFC 9112 §5", b"GET / HTTP/1.1\r\nContent-Length 10\r\n\r\n0123456789", InvalidFieldName),
@@ -356,7 +381,9 @@ pub const CASES: &[Case] = &[
     bad!(Request, "name-rbrace", "RFC 9110 §5.6.2", b"GET / HTTP/1.1\r\nHost: a\r\nX}: 1\r\n\r\n", InvalidFieldName),
     bad!(Request, "name-del", "RFC 9110 §5.6.2", b"GET / HTTP/1.1\r\nHost: a\r\nX\x7f: 1\r\n\r\n", InvalidFieldName),
     // ---- obs-fold (RFC 9112 §5.2, §2.2) ----
+    // proves: 9112-5.2-4
     bad!(Request, "C24-obs-fold", "RFC 9112 §5.2", b"POST / HTTP/1.1\r\nHost: a\r\nX: y\r\n Content-Length: 5\r\n\r\nhello", ObsFold),
+    // proves: 9112-2.2-8
     bad!(Request, "C25-space-before-first-field", "RFC 9112 §2.2", b"GET / HTTP/1.1\r\n\tContent-Length: 1\r\n\r\nX", ObsFold),
     bad!(Request, "obs-fold-htab", "RFC 9112 §5.2", b"GET / HTTP/1.1\r\nHost: a\r\nX: a\r\n\tb\r\n\r\n", ObsFold),
     bad!(Request, "obs-fold-after-te", "RFC 9112 §5.2", b"POST / HTTP/1.1\r\nHost: a\r\nTransfer-Encoding: chunked\r\n , identity\r\n\r\n", ObsFold),
@@ -364,8 +391,10 @@ pub const CASES: &[Case] = &[
     // ---- Limits (RFC 6585 §5) ----
     req!("fields-at-limit", "RFC 6585 §5", b"GET / HTTP/1.1\r\nHost: a\r\nX: 1\r\n\r\n", b"GET", b"/", Origin, Http11, [(b"Host", b"a"), (b"X", b"1")], lim(1024, 2, 64)),
     req!("head-at-limit", "RFC 6585 §5", b"GET / HTTP/1.1\r\nHost: a\r\nX: 012\r\n\r\n", b"GET", b"/", Origin, Http11, [(b"Host", b"a"), (b"X", b"012")], lim(38, 100, 64)),
+    // proves: 9110-5.4-2
     bad!(Request, "C78-too-many-fields", "RFC 6585 §5", b"GET / HTTP/1.1\r\nHost: a\r\nX: 1\r\nY: 2\r\n\r\n", TooManyFields, lim(1024, 2, 64)),
     bad!(Request, "too-many-fields-first-error", "RFC 6585 §5", b"GET / HTTP/1.1\r\nHost: a\r\nX: 1\r\n\x00: 2\r\n\r\n", TooManyFields, lim(1024, 2, 64)),
+    // proves: 9110-5.4-2
     bad!(Request, "C77-head-over-limit", "RFC 6585 §5", b"GET / HTTP/1.1\r\nHost: a\r\nX: 0123456789\r\n\r\n", HeadTooLarge, lim(32, 100, 64)),
     bad!(Request, "leading-lines-count-in-head", "RFC 6585 §5", b"\r\n\r\nGET / HTTP/1.1\r\nHost: a\r\n\r\n", HeadTooLarge, lim(30, 100, 64)),
     bad!(Request, "error-before-limit", "RFC 6585 §5", b"GET / HTTP/1.1\r\nHost: a\r\nX\x01: 0123456789\r\n\r\n", InvalidFieldName, lim(32, 100, 64)),
@@ -376,6 +405,7 @@ pub const CASES: &[Case] = &[
     res!("status-reason-obs-text", "RFC 9112 §4", b"HTTP/1.1 200 O\tK \xe9\r\n\r\n", Http11, 200, b"O\tK \xe9", []),
     res!("status-100", "RFC 9110 §15", b"HTTP/1.1 100 Continue\r\n\r\n", Http11, 100, b"Continue", []),
     res!("status-999", "RFC 9110 §15", b"HTTP/1.1 999 x\r\n\r\n", Http11, 999, b"x", []),
+    // proves: 9110-6.2-8
     res!("status-http11-minor", "RFC 9110 §2.5", b"HTTP/1.7 200 \r\n\r\n", Http11, 200, b"", []),
     res!("response-no-host-rule", "RFC 9112 §3.2", b"HTTP/1.1 200 OK\r\nHost: a\r\nHost: b c\r\n\r\n", Http11, 200, b"OK", [(b"Host", b"a"), (b"Host", b"b c")]),
     bad!(Response, "status-missing-sp", "RFC 9112 §4", b"HTTP/1.1 200\r\n\r\n", InvalidStartLineSpacing),
@@ -403,6 +433,7 @@ pub const CASES: &[Case] = &[
     res!("response-fold-empty-first", "RFC 9112 §5.2", b"HTTP/1.1 200 OK\r\nX:\r\n b\r\n\r\n", Http11, 200, b"OK", [(b"X", b"b")], true),
     res!("response-fields", "RFC 9112 §5", b"HTTP/1.1 200 OK\r\nContent-Length: 5\r\nContent-Type: text/plain\r\n\r\n", Http11, 200, b"OK", [(b"Content-Length", b"5"), (b"Content-Type", b"text/plain")]),
     bad!(ResponseRejectFold, "response-fold-rejected", "RFC 9112 §5.2", b"HTTP/1.1 200 OK\r\nX: a\r\n b\r\n\r\n", ObsFold),
+    // proves: 9112-2.2-8
     bad!(Response, "response-fold-first-line", "RFC 9112 §2.2", b"HTTP/1.1 200 OK\r\n X: a\r\n\r\n", ObsFold),
     bad!(Response, "response-space-before-colon", "RFC 9112 §5.1", b"HTTP/1.1 200 OK\r\nContent-Length : 5\r\n\r\n", WhitespaceBeforeColon),
     bad!(Response, "response-bare-lf", "RFC 9112 §2.2", b"HTTP/1.1 200 OK\r\nX: a\n\r\n", BareLf),
