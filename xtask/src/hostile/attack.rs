@@ -602,6 +602,109 @@ fn pipeline(s: &mut Sock, pipelined: &[u8]) -> Result<(), End> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use std::net::TcpListener;
+    use std::sync::atomic::{AtomicU64, Ordering};
+    use std::sync::Arc;
+    use std::thread;
+
+    /// A loopback server, a thread per connection: answers every head with
+    /// `status` (and closes after it when `close`), counts connections and
+    /// resets seen.
+    fn server(status: &'static str, close: bool) -> (SocketAddr, Arc<AtomicU64>, Arc<AtomicU64>) {
+        let l = TcpListener::bind("127.0.0.1:0").unwrap();
+        let addr = l.local_addr().unwrap();
+        let (conns, resets) = (Arc::new(AtomicU64::new(0)), Arc::new(AtomicU64::new(0)));
+        let (c, r) = (Arc::clone(&conns), Arc::clone(&resets));
+        thread::spawn(move || {
+            for s in l.incoming().take(200) {
+                let Ok(mut s) = s else { continue };
+                c.fetch_add(1, Ordering::SeqCst);
+                let r = Arc::clone(&r);
+                thread::spawn(move || {
+                    s.set_read_timeout(Some(Duration::from_secs(5))).unwrap();
+                    let mut got = Vec::new();
+                    let mut buf = [0u8; 4096];
+                    loop {
+                        match s.read(&mut buf) {
+                            Ok(0) => return,
+                            Ok(n) => got.extend_from_slice(&buf[..n]),
+                            Err(e) => {
+                                if e.kind() == ErrorKind::ConnectionReset {
+                                    r.fetch_add(1, Ordering::SeqCst);
+                                }
+                                return;
+                            }
+                        }
+                        if let Some(i) = got.windows(4).position(|w| w == b"\r\n\r\n") {
+                            got.drain(..i + 4);
+                            let answer = format!("HTTP/1.1 {status}\r\nContent-Length: 0\r\n\r\n");
+                            let _ = s.write_all(answer.as_bytes());
+                            if close {
+                                return;
+                            }
+                        }
+                    }
+                });
+            }
+        });
+        (addr, conns, resets)
+    }
+
+    #[test]
+    fn a_burst_opens_each_connection_once_and_reads_its_answer() {
+        let (addr, conns, _) = server("200 OK", false);
+        let t = run(addr, Scenario::Burst, 5, Duration::from_millis(500)).unwrap();
+        assert_eq!(t.opened, 5, "{}", t.line());
+        assert_eq!(t.statuses.get(&200), Some(&5), "{}", t.line());
+        assert_eq!((t.open_at_end, t.unanswered_at_end), (5, 0), "{}", t.line());
+        assert_eq!(conns.load(Ordering::SeqCst), 5);
+    }
+
+    #[test]
+    fn closed_connections_reconnect_a_second_later() {
+        let (addr, conns, _) = server("503 Service Unavailable", true);
+        let t = run(addr, Scenario::IdleFlood, 3, Duration::from_millis(1500)).unwrap();
+        // Three at once, three again after RECONNECT_AFTER; no more.
+        assert_eq!(t.opened, 6, "{}", t.line());
+        assert_eq!(t.statuses.get(&503), Some(&6), "{}", t.line());
+        assert_eq!((t.closed_after, t.open_at_end), (6, 0), "{}", t.line());
+        assert_eq!(conns.load(Ordering::SeqCst), 6);
+    }
+
+    #[test]
+    fn resets_reach_the_server_as_resets() {
+        let (addr, _, resets) = server("200 OK", false);
+        let t = run(addr, Scenario::Resets, 3, Duration::from_millis(600)).unwrap();
+        assert!(t.resets_sent >= 3, "{}", t.line());
+        thread::sleep(Duration::from_millis(200));
+        // Mid-head and mid-body cuts leave the server reading: it sees RST.
+        assert!(resets.load(Ordering::SeqCst) >= 2, "{}", t.line());
+    }
+
+    #[test]
+    fn a_slowloris_sends_its_head_a_byte_at_a_time() {
+        let l = TcpListener::bind("127.0.0.1:0").unwrap();
+        let addr = l.local_addr().unwrap();
+        let reader = thread::spawn(move || {
+            let (mut s, _) = l.accept().unwrap();
+            s.set_read_timeout(Some(Duration::from_secs(5))).unwrap();
+            let mut got = Vec::new();
+            let mut buf = [0u8; 64];
+            while let Ok(n) = s.read(&mut buf) {
+                if n == 0 {
+                    break;
+                }
+                got.extend_from_slice(&buf[..n]);
+            }
+            got
+        });
+        let t = run(addr, Scenario::Slowloris, 1, Duration::from_millis(2500)).unwrap();
+        let got = reader.join().unwrap();
+        assert_eq!(t.opened, 1);
+        // Two or three bytes in 2.5 s, the start of the head.
+        assert!((2..=3).contains(&got.len()), "{got:?}");
+        assert!(SLOW_HEAD.starts_with(&got));
+    }
 
     #[test]
     fn scenario_names_round_trip() {

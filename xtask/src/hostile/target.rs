@@ -222,3 +222,46 @@ pub fn raise_nofile(want: u64) -> u64 {
     );
     getrlimit(Resource::Nofile).current.unwrap_or(u64::MAX)
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn sh(script: &str) -> Vec<String> {
+        ["sh", "-c", script].map(String::from).to_vec()
+    }
+
+    #[test]
+    fn reads_the_address_and_stops_the_server() {
+        let mut t = Target::start(&sh(
+            "echo starting; echo listening on http://127.0.0.1:9; exec sleep 30",
+        ))
+        .unwrap();
+        assert_eq!(t.addr, SocketAddr::from(([127, 0, 0, 1], 9)));
+        assert!(t.alive().is_ok());
+        let u = t.usage();
+        assert!(u.threads >= 1 && u.fds >= 1 && u.rss_kib > 0, "{u:?}");
+        let (status, took) = t.stop(Duration::from_secs(5));
+        assert!(took < Duration::from_secs(5), "{took:?}");
+        // `sleep` ends on SIGTERM: no exit code.
+        assert_eq!(status.and_then(|s| s.code()), None);
+        assert!(t.alive().is_err());
+    }
+
+    #[test]
+    fn refuses_a_server_that_is_not_on_loopback_or_prints_no_address() {
+        let e = Target::start(&sh("echo listening on http://0.0.0.0:8080; exec sleep 30"))
+            .err()
+            .unwrap();
+        assert!(e.contains("only loopback"), "{e}");
+        let e = Target::start(&sh("echo hi")).err().unwrap();
+        assert!(e.contains("printed no"), "{e}");
+    }
+
+    #[test]
+    fn the_open_file_limit_is_raised_up_to_the_hard_limit() {
+        let hard = rustix::process::getrlimit(rustix::process::Resource::Nofile).maximum;
+        let got = raise_nofile(4096);
+        assert!(got >= hard.unwrap_or(u64::MAX).min(4096), "{got}");
+    }
+}
