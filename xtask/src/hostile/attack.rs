@@ -63,8 +63,9 @@ pub enum Scenario {
     /// never reads a response; reconnects when dropped.
     Pipeliner,
     /// One wave of connections (no reconnects) opened at up to 1,000 a
-    /// second, each sending one `GET` and staying open: how many beyond the
-    /// cap are answered `503`, closed unanswered, or left hanging.
+    /// second, each sending one `GET` and staying open, even after the
+    /// server closed its side (a peer that never closes): how many beyond
+    /// the cap are answered `503`, closed unanswered, or left hanging.
     Burst,
     /// Connections reset (RST) mid-head, mid-body and mid-response in turn,
     /// then reconnect.
@@ -125,7 +126,8 @@ pub struct Tally {
     /// Connections the server reset before any response.
     pub reset_unanswered: u64,
     /// Connections the server closed or reset after a response (or, for
-    /// the pipeliner, which reads none, at all).
+    /// the pipeliner, which reads none, at all). The burst keeps its end
+    /// of these open until the end of the scenario.
     pub closed_after: u64,
     /// How long the server held each connection it closed, at most.
     pub held_max: Duration,
@@ -190,6 +192,7 @@ impl Sock {
 }
 
 /// Why a connection ends.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
 enum End {
     /// The server closed it (end of stream).
     Closed,
@@ -222,6 +225,7 @@ pub fn run(
         scratch: vec![0u8; 16 * 1024],
         pipelined: GET.repeat(64),
         cut_response: GET.repeat(CUT_RESPONSE_REQUESTS),
+        parked: Vec::new(),
     };
     let mut events = Events::with_capacity(1024);
     let start = Instant::now();
@@ -289,6 +293,8 @@ struct Attack {
     scratch: Vec<u8>,
     pipelined: Vec<u8>,
     cut_response: Vec<u8>,
+    /// Burst connections the server closed, kept open on this side.
+    parked: Vec<TcpStream>,
 }
 
 impl Attack {
@@ -490,6 +496,12 @@ impl Attack {
             }
         }
         let _ = self.poll.registry().deregister(&mut s.stream);
+        if self.scenario == Scenario::Burst && matches!(end, End::Closed) {
+            // A burst's peer never closes: the socket stays open (the
+            // server's side waits for our end of stream) until the end.
+            self.parked.push(s.stream);
+            return;
+        }
         reset_on_close(&s.stream);
     }
 
@@ -515,6 +527,9 @@ impl Attack {
             reset_on_close(&s.stream);
         }
         self.open = 0;
+        for stream in self.parked.drain(..) {
+            reset_on_close(&stream);
+        }
     }
 }
 
@@ -658,6 +673,30 @@ mod tests {
         assert_eq!(t.statuses.get(&200), Some(&5), "{}", t.line());
         assert_eq!((t.open_at_end, t.unanswered_at_end), (5, 0), "{}", t.line());
         assert_eq!(conns.load(Ordering::SeqCst), 5);
+    }
+
+    #[test]
+    fn a_burst_peer_never_closes_even_after_the_server_does() {
+        let l = TcpListener::bind("127.0.0.1:0").unwrap();
+        let addr = l.local_addr().unwrap();
+        let server = thread::spawn(move || {
+            let (mut s, _) = l.accept().unwrap();
+            let mut buf = [0u8; 256];
+            let _ = s.read(&mut buf).unwrap();
+            s.write_all(b"HTTP/1.1 503 Service Unavailable\r\nContent-Length: 0\r\n\r\n")
+                .unwrap();
+            s.shutdown(std::net::Shutdown::Write).unwrap();
+            s.set_read_timeout(Some(Duration::from_millis(500)))
+                .unwrap();
+            s.read(&mut buf).map_err(|e| e.kind())
+        });
+        let t = run(addr, Scenario::Burst, 1, Duration::from_millis(1000)).unwrap();
+        assert_eq!(t.statuses.get(&503), Some(&1), "{}", t.line());
+        let after = server.join().unwrap();
+        assert!(
+            matches!(after, Err(ErrorKind::WouldBlock | ErrorKind::TimedOut)),
+            "the peer closed: {after:?}"
+        );
     }
 
     #[test]
