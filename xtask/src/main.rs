@@ -1,4 +1,5 @@
-//! `cargo xtask <command>`: project automation, with no dependencies.
+//! `cargo xtask <command>`: project automation (its only dependencies, mio
+//! and rustix, serve `hostile`).
 //!
 //! - `ci`: what `.ci/run` runs: fmt check, clippy, tests, docs.
 //! - `bench`: the workspace's criterion benches (`http-net-benches`), pinned.
@@ -12,6 +13,8 @@
 //! - `docs-check`: `docs/ARCHITECTURE.md` against the code (see `docs_check.rs`).
 //! - `conformance [--check | --recorded]`: the RFC requirements matrix, `docs/CONFORMANCE.md`
 //!   (see `conformance.rs`).
+//! - `hostile [OPTIONS] [-- SERVER COMMAND]`: the resource exhaustion suite
+//!   against a server process (see `hostile/mod.rs`).
 
 mod bench_ab;
 mod compare;
@@ -19,6 +22,7 @@ mod conformance;
 mod criterion;
 mod docs_check;
 mod fuzz;
+mod hostile;
 mod report;
 mod sockets;
 mod util;
@@ -39,7 +43,10 @@ const USAGE: &str = "usage: cargo xtask <command>
   fuzz [TARGET] [--time S] [--smoke]  cargo-fuzz targets (default 60 s each; smoke: 20 s)
   docs-check                          docs/ARCHITECTURE.md: its state tables are the code's, its paths exist
   conformance [--check | --recorded]  run the tests, write docs/CONFORMANCE.md
-                                      (check: no tests, fail if stale; recorded: write from recorded results)";
+                                      (check: no tests, fail if stale; recorded: write from recorded results)
+  hostile [--connections N] [--seconds S] [--only NAMES] [--ci] [--settle S]
+          [--max-p99-ms MS] [--max-rss-mb MB] [-- SERVER COMMAND...]
+                                      resource exhaustion suite (default: release hello, then echo)";
 
 fn main() -> ExitCode {
     let args: Vec<String> = std::env::args().skip(1).collect();
@@ -52,6 +59,7 @@ fn main() -> ExitCode {
         Some("docs-check") => docs_check::main(rest),
         Some("fuzz") => fuzz::main(rest),
         Some("conformance") => conformance::main(rest),
+        Some("hostile") => hostile::main(rest),
         Some("help" | "--help" | "-h") => {
             println!("{USAGE}");
             return ExitCode::SUCCESS;

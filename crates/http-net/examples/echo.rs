@@ -8,19 +8,30 @@
 //!   body after de-chunking.
 //! - `probe`: `/echo` (any method) → `200` `text/plain` with one
 //!   `Name: value` line per received field, in order; a `POST`, or any
-//!   request with a body, to another path → `200` with the body echoed;
-//!   every other request → `200` `OK`.
+//!   request with a body, to another path → `200` with the body echoed,
+//!   streamed back piece by piece as it arrives (never held whole:
+//!   `Content-Length` as the request's, or chunked for a chunked request;
+//!   a client sending a large body must read while it sends); every other
+//!   request → `200` `OK`.
 //!
 //! Requests the strict parser rejects get its error status (400, 431, ...).
 //! Prints `listening on http://ADDR`; `--addr` defaults to `127.0.0.1:8080`
-//! (port 0 picks a free one).
+//! (port 0 picks a free one). `--max-connections N` sets the connection
+//! limit (default 1,024; beyond it clients get `503`). SIGINT or SIGTERM
+//! stops it gracefully: no new connections, idle ones closed, responses in
+//! flight finished (for up to 30 s), then exit 0; a second signal exits at
+//! once.
 
 use std::io::{Read, Write};
 use std::process::exit;
 
+use http_net::conn::BodyLength;
 use http_net::framing::BodyKind;
 use http_net::head::{Method, Version};
 use http_net::{Error, Exchange, Server};
+
+#[path = "support/stop.rs"]
+mod stop;
 
 const SERVER: (&[u8], &[u8]) = (b"Server", b"http-net-echo");
 
@@ -116,25 +127,47 @@ fn probe(ex: &mut Exchange<'_>) -> Result<(), Error> {
         return ex.respond_with(200, &[SERVER, (b"Content-Type", b"text/plain")], &lines);
     }
     if is_post || has_body {
-        let mut body = Vec::new();
-        ex.body().read_to_end(&mut body)?;
-        return ex.respond_with(
-            200,
-            &[SERVER, (b"Content-Type", b"application/octet-stream")],
-            &body,
-        );
+        let length = match req.body_kind() {
+            BodyKind::Length(n) => BodyLength::Known(n),
+            BodyKind::None => BodyLength::Known(0),
+            _ => BodyLength::Streamed,
+        };
+        return echo_body(ex, length);
     }
     ex.respond_with(200, &[SERVER, (b"Content-Type", b"text/plain")], b"OK")
+}
+
+/// Sends the request body back as it arrives, one read at a time.
+fn echo_body(ex: &mut Exchange<'_>, length: BodyLength) -> Result<(), Error> {
+    let mut buf = vec![0u8; 64 * 1024];
+    // The first read comes before the head, so that a client that asked for
+    // `100 Continue` gets it (no interim response follows a final head).
+    let mut n = ex.body().read(&mut buf)?;
+    ex.send_head(
+        200,
+        &[SERVER, (b"Content-Type", b"application/octet-stream")],
+        length,
+    )?;
+    while n > 0 {
+        ex.send_data(&buf[..n])?;
+        n = ex.body().read(&mut buf)?;
+    }
+    ex.send_end(&[])
 }
 
 fn main() {
     let mut addr = String::from("127.0.0.1:8080");
     let mut format = None;
+    let mut builder = Server::builder();
     let mut args = std::env::args().skip(1);
     while let Some(arg) = args.next() {
         match (arg.as_str(), args.next()) {
             ("--addr", Some(a)) => addr = a,
             ("--format", Some(f)) if f == "garden" || f == "probe" => format = Some(f),
+            ("--max-connections", Some(n)) => match stop::max_connections(&n) {
+                Some(n) => builder = builder.max_connections(n),
+                None => format = Some(String::new()),
+            },
             _ => format = Some(String::new()),
         }
     }
@@ -142,17 +175,21 @@ fn main() {
         Some("garden") => true,
         Some("probe") => false,
         _ => {
-            eprintln!("usage: echo [--addr ADDR] --format garden|probe");
+            eprintln!("usage: echo [--addr ADDR] [--max-connections N] --format garden|probe");
             exit(2);
         }
     };
-    let server = match Server::bind(&addr) {
+    let server = match builder.bind(&addr) {
         Ok(s) => s,
         Err(e) => {
             eprintln!("echo: cannot listen on {addr}: {e}");
             exit(2);
         }
     };
+    if let Err(e) = stop::on_signals("echo", server.handle()) {
+        eprintln!("echo: cannot handle signals: {e}");
+        exit(1);
+    }
     let local = server.local_addr().map_or(addr, |a| a.to_string());
     println!("listening on http://{local}");
     let _ = std::io::stdout().flush();

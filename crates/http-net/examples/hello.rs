@@ -9,12 +9,20 @@
 //!
 //! Every response carries `Server: http-net` and `Date`, including the error
 //! responses the server writes itself (400, 408, 413, 414, 417, 431, 503...).
+//!
+//! `--max-connections N` sets the connection limit (default 1,024; beyond it
+//! clients get `503`). SIGINT or SIGTERM stops it gracefully: no new
+//! connections, idle ones closed, responses in flight finished (for up to
+//! 30 s), then exit 0; a second signal exits at once.
 
 use std::io::Write;
 use std::process::exit;
 
 use http_net::conn::Response;
 use http_net::{Error, Exchange, Server};
+
+#[path = "support/stop.rs"]
+mod stop;
 
 const PAGE: &[u8] = b"<!DOCTYPE html>
 <html lang=\"en\">
@@ -63,16 +71,23 @@ fn handle(a: &Answers, ex: &mut Exchange<'_>) -> Result<(), Error> {
     }
 }
 
+fn usage() -> ! {
+    eprintln!("usage: hello [--addr ADDR] [--max-connections N]");
+    exit(2)
+}
+
 fn main() {
     let mut addr = String::from("127.0.0.1:8080");
+    let mut builder = Server::builder().server_name("http-net");
     let mut args = std::env::args().skip(1);
     while let Some(arg) = args.next() {
         match (arg.as_str(), args.next()) {
             ("--addr", Some(a)) => addr = a,
-            _ => {
-                eprintln!("usage: hello [--addr ADDR]");
-                exit(2);
-            }
+            ("--max-connections", Some(n)) => match stop::max_connections(&n) {
+                Some(n) => builder = builder.max_connections(n),
+                None => usage(),
+            },
+            _ => usage(),
         }
     }
     let a = match answers() {
@@ -82,13 +97,17 @@ fn main() {
             exit(1);
         }
     };
-    let server = match Server::builder().server_name("http-net").bind(&addr) {
+    let server = match builder.bind(&addr) {
         Ok(s) => s,
         Err(e) => {
             eprintln!("hello: cannot listen on {addr}: {e}");
             exit(2);
         }
     };
+    if let Err(e) = stop::on_signals("hello", server.handle()) {
+        eprintln!("hello: cannot handle signals: {e}");
+        exit(1);
+    }
     let local = server.local_addr().map_or(addr, |a| a.to_string());
     println!("listening on http://{local}");
     let _ = std::io::stdout().flush();

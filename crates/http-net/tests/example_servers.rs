@@ -1,0 +1,243 @@
+//! The example servers as an operator runs them, each as a child process:
+//! they stop gracefully on SIGINT and SIGTERM (sent with `kill`): stop
+//! accepting, close idle keep-alive connections, let responses in flight
+//! finish, and exit 0; `--max-connections` limits them; `echo` streams a
+//! body back as it arrives.
+
+mod support;
+
+use std::io::{ErrorKind, Read, Write};
+use std::net::{SocketAddr, TcpStream};
+use std::process::Command;
+use std::thread;
+use std::time::{Duration, Instant};
+
+use support::*;
+
+/// Sends `signal` (`INT`, `TERM`) to the example.
+fn signal(p: &Proc, signal: &str) {
+    let status = Command::new("kill")
+        .args(["-s", signal, &p.child.id().to_string()])
+        .status()
+        .expect("run kill");
+    assert!(status.success(), "kill -s {signal} failed");
+}
+
+/// Waits at most `limit` for the example to exit; its exit code (`None`
+/// when a signal ended it).
+fn exit_code(p: &mut Proc, limit: Duration) -> Option<i32> {
+    let deadline = Instant::now() + limit;
+    loop {
+        if let Some(st) = p.child.try_wait().expect("wait") {
+            return st.code();
+        }
+        assert!(
+            Instant::now() < deadline,
+            "the example did not exit within {limit:?} of the signal"
+        );
+        thread::sleep(Duration::from_millis(20));
+    }
+}
+
+/// Waits at most 5 s until connecting to `addr` is refused (the listener is
+/// closed).
+fn wait_refused(addr: SocketAddr) {
+    let deadline = Instant::now() + Duration::from_secs(5);
+    loop {
+        match TcpStream::connect_timeout(&addr, Duration::from_secs(1)) {
+            Err(e) if e.kind() == ErrorKind::ConnectionRefused => return,
+            Err(e) => panic!("connect failed with {e}, not a refusal"),
+            Ok(_) => {}
+        }
+        assert!(
+            Instant::now() < deadline,
+            "still accepting 5 s after the signal"
+        );
+        thread::sleep(Duration::from_millis(20));
+    }
+}
+
+/// A keep-alive connection that had one answer and now sits idle.
+fn idle_connection(addr: SocketAddr, req: &[u8]) -> TcpStream {
+    let mut s = connect(addr);
+    let (head, _) = roundtrip(&mut s, req);
+    assert!(head.starts_with("HTTP/1.1 200"), "{head}");
+    s
+}
+
+/// Whether the server closed `s` (end of stream) within 5 s.
+fn closed_within_5s(s: &mut TcpStream) -> bool {
+    s.set_read_timeout(Some(Duration::from_secs(5))).unwrap();
+    matches!(s.read(&mut [0u8; 1]), Ok(0))
+}
+
+/// The head (up to the blank line) and the rest of what came before close.
+fn split_head(got: &[u8]) -> (String, &[u8]) {
+    let end = got
+        .windows(4)
+        .position(|w| w == b"\r\n\r\n")
+        .map_or(got.len(), |i| i + 4);
+    (
+        String::from_utf8_lossy(&got[..end]).into_owned(),
+        &got[end..],
+    )
+}
+
+const BIG: usize = 8_000_000;
+
+#[test]
+fn echo_on_sigterm_finishes_an_8_mb_echo_in_flight_and_exits_0() {
+    let _heavy = heavy();
+    let (mut p, addr) = start_example("echo", &["--format", "probe"]);
+    let data = noise(BIG, 3);
+    let mut s = connect(addr);
+    s.set_read_timeout(Some(Duration::from_secs(30))).unwrap();
+    s.set_write_timeout(Some(Duration::from_secs(30))).unwrap();
+    let mut r = s.try_clone().unwrap();
+    // The response is read while the body is sent (echo answers in pieces).
+    let reader = thread::spawn(move || {
+        let mut got = Vec::new();
+        let mut buf = [0u8; 65536];
+        loop {
+            match r.read(&mut buf) {
+                Ok(0) => return (got, true),
+                Ok(n) => got.extend_from_slice(&buf[..n]),
+                Err(_) => return (got, false),
+            }
+        }
+    });
+    s.write_all(
+        format!("POST /upload HTTP/1.1\r\nHost: a\r\nContent-Length: {BIG}\r\n\r\n").as_bytes(),
+    )
+    .unwrap();
+    s.write_all(&data[..BIG / 8]).unwrap();
+    thread::sleep(Duration::from_millis(200));
+    signal(&p, "TERM");
+    // The server stops accepting while the upload is still in flight.
+    wait_refused(addr);
+    assert!(
+        p.child.try_wait().unwrap().is_none(),
+        "the example exited with a request in flight"
+    );
+    s.write_all(&data[BIG / 8..]).unwrap();
+    let (got, closed) = reader.join().unwrap();
+    let (head, body) = split_head(&got);
+    assert!(head.starts_with("HTTP/1.1 200 "), "{head}");
+    // The head left before the signal; the connection closes after the
+    // response all the same.
+    assert!(closed, "the connection was left open after the response");
+    assert_eq!(body.len(), BIG, "{head}");
+    assert!(body == &data[..], "the echoed body differs");
+    assert_eq!(exit_code(&mut p, Duration::from_secs(10)), Some(0));
+}
+
+#[test]
+fn echo_closes_an_idle_connection_at_once_on_sigterm_while_a_request_is_in_flight() {
+    let (mut p, addr) = start_example("echo", &["--format", "probe"]);
+    let mut idle = idle_connection(addr, GET);
+    let mut s = connect(addr);
+    s.write_all(b"POST /upload HTTP/1.1\r\nHost: a\r\nContent-Length: 10\r\n\r\nhello")
+        .unwrap();
+    thread::sleep(Duration::from_millis(200));
+    signal(&p, "TERM");
+    assert!(closed_within_5s(&mut idle), "idle connection not closed");
+    assert!(
+        p.child.try_wait().unwrap().is_none(),
+        "the example exited with a request in flight"
+    );
+    s.write_all(b"world").unwrap();
+    let (head, body) = read_response(&mut s);
+    assert!(head.starts_with("HTTP/1.1 200 "), "{head}");
+    assert_eq!(body, b"helloworld");
+    assert_eq!(exit_code(&mut p, Duration::from_secs(10)), Some(0));
+}
+
+#[test]
+fn hello_exits_0_on_sigint_and_closes_idle_connections() {
+    let (mut p, addr) = start_example("hello", &[]);
+    let req = b"GET /plaintext HTTP/1.1\r\nHost: a\r\n\r\n";
+    let mut idle = idle_connection(addr, req);
+    let t0 = Instant::now();
+    signal(&p, "INT");
+    assert!(closed_within_5s(&mut idle), "idle connection not closed");
+    assert_eq!(exit_code(&mut p, Duration::from_secs(10)), Some(0));
+    // Well before the 30 s idle timeout.
+    assert!(t0.elapsed() < Duration::from_secs(5), "{:?}", t0.elapsed());
+    wait_refused(addr);
+}
+
+#[test]
+fn hello_exits_0_on_sigterm() {
+    let (mut p, addr) = start_example("hello", &[]);
+    drop(idle_connection(
+        addr,
+        b"GET /json HTTP/1.1\r\nHost: a\r\nConnection: close\r\n\r\n",
+    ));
+    signal(&p, "TERM");
+    assert_eq!(exit_code(&mut p, Duration::from_secs(10)), Some(0));
+}
+
+#[test]
+fn max_connections_flag_limits_the_examples() {
+    for (name, args, req) in [
+        (
+            "hello",
+            &[][..],
+            &b"GET /plaintext HTTP/1.1\r\nHost: a\r\n\r\n"[..],
+        ),
+        ("echo", &["--format", "probe"][..], GET),
+    ] {
+        let mut args = args.to_vec();
+        args.extend(["--max-connections", "1"]);
+        let (_p, addr) = start_example(name, &args);
+        let _held = idle_connection(addr, req);
+        let mut over = connect(addr);
+        let _ = over.write_all(req);
+        let got = read_to_close(&mut over);
+        assert!(
+            got.starts_with(b"HTTP/1.1 503 "),
+            "{name}: {:?}",
+            String::from_utf8_lossy(&got)
+        );
+    }
+}
+
+#[test]
+fn echo_streams_a_body_back_before_all_of_it_has_arrived() {
+    let (_p, addr) = start_example("echo", &["--format", "probe"]);
+    let data = noise(1_000_000, 9);
+    let first = 100_000;
+    let mut s = connect(addr);
+    s.set_read_timeout(Some(Duration::from_secs(5))).unwrap();
+    s.write_all(b"POST /upload HTTP/1.1\r\nHost: a\r\nContent-Length: 1000000\r\n\r\n")
+        .unwrap();
+    s.write_all(&data[..first]).unwrap();
+    // The first piece comes back while the rest is unsent.
+    let mut got = Vec::new();
+    let mut buf = [0u8; 65536];
+    let body_start = loop {
+        let n = s.read(&mut buf).unwrap_or_else(|e| {
+            panic!(
+                "nothing echoed before the whole body was sent ({} bytes back): {e}",
+                got.len()
+            )
+        });
+        assert!(n > 0, "closed early");
+        got.extend_from_slice(&buf[..n]);
+        if let Some(i) = got.windows(4).position(|w| w == b"\r\n\r\n") {
+            if got.len() - (i + 4) >= first {
+                break i + 4;
+            }
+        }
+    };
+    let head = String::from_utf8_lossy(&got[..body_start]).into_owned();
+    assert!(head.starts_with("HTTP/1.1 200 "), "{head}");
+    assert!(head.contains("\r\nContent-Length: 1000000\r\n"), "{head}");
+    s.write_all(&data[first..]).unwrap();
+    while got.len() - body_start < data.len() {
+        let n = s.read(&mut buf).expect("the rest of the echo");
+        assert!(n > 0, "closed early");
+        got.extend_from_slice(&buf[..n]);
+    }
+    assert!(got[body_start..] == data[..], "the echoed body differs");
+}

@@ -1,0 +1,473 @@
+//! `cargo xtask hostile [OPTIONS] [-- SERVER COMMAND...]`: the resource
+//! exhaustion suite, out of process.
+//!
+//! It starts the server command given (by default the release builds of the
+//! `hello` and `echo` examples, one after the other), reads the port from
+//! the `listening on http://ADDR` line it prints (the address must be a
+//! loopback one: pass `--addr 127.0.0.1:0`), and runs one scenario at a time
+//! against it (see [`attack::Scenario`]): idle flood, reconnecting
+//! slowloris, slow body, non-reading pipeliner, connection burst beyond the
+//! cap, resets mid-head/body/response. During each, a well-behaved client
+//! ([`client`]) makes one request every 100 ms on a new connection, timed
+//! from connect to last byte; the suite reports its success rate and
+//! latency percentiles, and the server's RSS, threads and descriptors (from
+//! `/proc/<pid>/status` and `/proc/<pid>/fd`) at their peak during the
+//! scenario and after it (once its descriptors are back to the figure
+//! before the attack, or after the settle time). It exits non-zero when a
+//! well-behaved request fails, and, with `--max-p99-ms` or `--max-rss-mb`,
+//! when the p99 latency or the peak RSS reaches that bound.
+//!
+//! Options: `--connections N` hostile sockets per scenario (default 2,000),
+//! `--seconds S` per scenario (default 30), `--only a,b` (scenario names),
+//! `--settle S` (default 5), `--ci`: the reduced form (200 sockets, 4 s a
+//! scenario, 3 s settle, and `--max-connections 64` appended to the server
+//! command, which `hello` and `echo` take).
+//!
+//! The server is started with this process's open-file limit as it was;
+//! then the suite raises its own soft limit (up to the hard one) for its
+//! sockets. Every hostile socket is closed (with a reset) at the end of its
+//! scenario, the client's requests are bounded to 5 s each, and the server
+//! is stopped with SIGTERM (SIGKILL 10 s later), also when the suite fails.
+//!
+//! # Why beside `crates/http-net/tests/hostile.rs`, not instead of it
+//!
+//! The in-process tests pin one behaviour each, with short timeouts and
+//! exact assertions on the attacked connection's outcome (a `408` for the
+//! slowloris, a `503` over the limit, a body reader failing on a reset, a
+//! non-reader dropped by the write timeout): they are fast, deterministic
+//! and run in `cargo test`. This suite is their at-scale twin: the same
+//! attacks with thousands of sockets, the server's default settings and
+//! 30 s each, judged by what they cost everyone else (the well-behaved
+//! client, the server's memory, threads and descriptors). That needs a
+//! separate server process, so that the attacker's sockets, threads and
+//! descriptors are not counted as the server's and both do not share one
+//! descriptor limit, and an event loop (mio) instead of the tests' blocking
+//! socket per thread. The two share no code: the tests' helpers are
+//! blocking and in-process, and what this suite adds (the multiplexed
+//! attacker, `/proc` sampling, the report) has no use in a unit test.
+
+mod attack;
+mod client;
+mod target;
+
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::{Arc, Mutex};
+use std::thread;
+use std::time::{Duration, Instant};
+
+use crate::util::{self, Result};
+use attack::Scenario;
+use target::{Target, Usage};
+
+/// The connection limit `--ci` gives the server (`--max-connections`).
+const CI_MAX_CONNECTIONS: usize = 64;
+
+struct Options {
+    connections: usize,
+    seconds: Duration,
+    settle: Duration,
+    only: Vec<Scenario>,
+    ci: bool,
+    max_p99: Option<Duration>,
+    max_rss_kib: Option<u64>,
+    command: Vec<String>,
+}
+
+fn parse(args: &[String]) -> Result<Options> {
+    let mut o = Options {
+        connections: 0,
+        seconds: Duration::ZERO,
+        settle: Duration::ZERO,
+        only: Scenario::ALL.to_vec(),
+        ci: false,
+        max_p99: None,
+        max_rss_kib: None,
+        command: Vec::new(),
+    };
+    let (mut connections, mut seconds, mut settle) = (None, None, None);
+    let mut it = args.iter();
+    while let Some(a) = it.next() {
+        let mut value = |name: &str| -> Result<u64> {
+            it.next()
+                .and_then(|v| v.parse().ok())
+                .ok_or(format!("hostile: {name} takes a number"))
+        };
+        match a.as_str() {
+            "--connections" => connections = Some(value("--connections")? as usize),
+            "--seconds" => seconds = Some(Duration::from_secs(value("--seconds")?)),
+            "--settle" => settle = Some(Duration::from_secs(value("--settle")?)),
+            "--max-p99-ms" => o.max_p99 = Some(Duration::from_millis(value("--max-p99-ms")?)),
+            "--max-rss-mb" => o.max_rss_kib = Some(value("--max-rss-mb")? * 1024),
+            "--ci" => o.ci = true,
+            "--only" => {
+                let names = it.next().ok_or("hostile: --only takes scenario names")?;
+                o.only = names
+                    .split(',')
+                    .map(|n| {
+                        Scenario::parse(n.trim()).ok_or(format!(
+                            "hostile: no scenario {n:?} (have: {})",
+                            Scenario::ALL.map(Scenario::name).join(", ")
+                        ))
+                    })
+                    .collect::<Result<_>>()?;
+            }
+            "--" => {
+                o.command = it.by_ref().cloned().collect();
+            }
+            other => return Err(format!("hostile: unknown option {other:?}")),
+        }
+    }
+    o.connections = connections.unwrap_or(if o.ci { 200 } else { 2000 }).max(1);
+    o.seconds = seconds.unwrap_or(Duration::from_secs(if o.ci { 4 } else { 30 }));
+    o.settle = settle.unwrap_or(Duration::from_secs(if o.ci { 3 } else { 5 }));
+    Ok(o)
+}
+
+/// One scenario's figures.
+struct Row {
+    server: String,
+    scenario: Scenario,
+    client: client::Results,
+    peak: Usage,
+    after: Usage,
+    settled_in: Duration,
+    tally: attack::Tally,
+    /// CPU seconds used during the scenario: the server's and this suite's.
+    cpu: (f64, f64),
+}
+
+/// Runs the suite (see the module doc).
+pub fn main(args: &[String]) -> Result {
+    let o = parse(args)?;
+    let mut commands = if o.command.is_empty() {
+        examples()?
+    } else {
+        vec![o.command.clone()]
+    };
+    if o.ci {
+        for c in &mut commands {
+            c.push("--max-connections".into());
+            c.push(CI_MAX_CONNECTIONS.to_string());
+        }
+    }
+    let nofile = rustix::process::getrlimit(rustix::process::Resource::Nofile);
+    let mut rows = Vec::new();
+    let mut problems = Vec::new();
+    for command in &commands {
+        // The server gets the open-file limit this process was given.
+        let _ = rustix::process::setrlimit(rustix::process::Resource::Nofile, nofile);
+        let mut server = Target::start(command)?;
+        let limit = target::raise_nofile(o.connections as u64 + 512);
+        if limit < o.connections as u64 + 64 {
+            return Err(format!(
+                "hostile: the open-file limit is {limit}, too low for {} sockets (raise the hard limit)",
+                o.connections
+            ));
+        }
+        let name = server.command.clone();
+        eprintln!(
+            "==> hostile: {name} (pid {}, {}), {} sockets, {:?} per scenario",
+            server.pid(),
+            server.addr,
+            o.connections,
+            o.seconds
+        );
+        thread::sleep(Duration::from_millis(300));
+        let baseline = server.usage();
+        eprintln!(
+            "    before: RSS {:.1} MB, {} threads, {} fds",
+            mb(baseline.rss_kib),
+            baseline.threads,
+            baseline.fds
+        );
+        for &scenario in &o.only {
+            let row = run_one(&mut server, &name, scenario, &o, baseline)?;
+            eprintln!("{}", describe(&row));
+            problems.extend(judge(&row, &o));
+            rows.push(row);
+        }
+        let (status, took) = server.stop(Duration::from_secs(10));
+        eprintln!(
+            "    stopped with SIGTERM: {} after {:.1} s",
+            status.map_or("killed".to_string(), |s| s.to_string()),
+            took.as_secs_f64()
+        );
+    }
+    println!("{}", table(&rows));
+    if problems.is_empty() {
+        Ok(())
+    } else {
+        Err(format!(
+            "hostile: {} problem(s):\n  {}",
+            problems.len(),
+            problems.join("\n  ")
+        ))
+    }
+}
+
+/// Builds the `hello` and `echo` examples (release) and returns their
+/// command lines.
+fn examples() -> Result<Vec<Vec<String>>> {
+    let built = util::cargo_executables(
+        "build the examples",
+        crate::cargo(&[
+            "build",
+            "--release",
+            "-p",
+            "http-net",
+            "--example",
+            "hello",
+            "--example",
+            "echo",
+        ])
+        .current_dir(util::root()),
+    )?;
+    let path = |name: &str| -> Result<String> {
+        built
+            .iter()
+            .find(|a| a.name == name && a.kind == "example")
+            .map(|a| a.executable.display().to_string())
+            .ok_or(format!("hostile: cargo built no example {name}"))
+    };
+    let addr = ["--addr".to_string(), "127.0.0.1:0".to_string()];
+    let mut hello = vec![path("hello")?];
+    hello.extend(addr.clone());
+    let mut echo = vec![path("echo")?, "--format".into(), "probe".into()];
+    echo.extend(addr);
+    Ok(vec![hello, echo])
+}
+
+fn run_one(
+    server: &mut Target,
+    name: &str,
+    scenario: Scenario,
+    o: &Options,
+    baseline: Usage,
+) -> Result<Row> {
+    server.alive()?;
+    // Sample the server's resources while the attack runs.
+    let stop = Arc::new(AtomicBool::new(false));
+    let peak = Arc::new(Mutex::new(Usage::default()));
+    let sampler = {
+        let (stop, peak, pid) = (Arc::clone(&stop), Arc::clone(&peak), server.pid());
+        thread::spawn(move || {
+            while !stop.load(Ordering::SeqCst) {
+                let u = target::usage(pid);
+                if let Ok(mut p) = peak.lock() {
+                    *p = p.max(u);
+                }
+                thread::sleep(Duration::from_millis(250));
+            }
+        })
+    };
+    let cpu0 = (server.usage().cpu_ticks, target::cpu_ticks("self"));
+    let client = client::spawn(server.addr, Arc::clone(&stop));
+    let tally = attack::run(server.addr, scenario, o.connections, o.seconds);
+    stop.store(true, Ordering::SeqCst);
+    let client = client.join().map_err(|_| "hostile: the client panicked")?;
+    let _ = sampler.join();
+    let cpu = (
+        server.usage().cpu_ticks.saturating_sub(cpu0.0) as f64 / target::TICKS_PER_SECOND,
+        target::cpu_ticks("self").saturating_sub(cpu0.1) as f64 / target::TICKS_PER_SECOND,
+    );
+    let tally = tally.map_err(|e| format!("hostile: {}: {e}", scenario.name()))?;
+    let peak = peak.lock().map(|p| *p).unwrap_or_default();
+    // Settle: until the descriptors are back to the figure before the
+    // attack, or the settle time is up.
+    let t0 = Instant::now();
+    let after = loop {
+        let u = server.usage();
+        if u.fds <= baseline.fds || t0.elapsed() >= o.settle {
+            break u;
+        }
+        thread::sleep(Duration::from_millis(100));
+    };
+    server.alive()?;
+    Ok(Row {
+        server: short_name(name),
+        scenario,
+        client,
+        peak,
+        after,
+        settled_in: t0.elapsed(),
+        tally,
+        cpu,
+    })
+}
+
+/// Failures of one row.
+fn judge(row: &Row, o: &Options) -> Vec<String> {
+    let mut p = Vec::new();
+    let (ok, total) = (row.client.ok(), row.client.total());
+    if total == 0 || ok < total {
+        p.push(format!(
+            "{} / {}: {ok} of {total} well-behaved requests succeeded ({})",
+            row.server,
+            row.scenario.name(),
+            row.client.failures()
+        ));
+    }
+    let p99 = row.client.quantile(0.99);
+    if let Some(max) = o.max_p99 {
+        if p99 >= max {
+            p.push(format!(
+                "{} / {}: p99 {} ≥ {}",
+                row.server,
+                row.scenario.name(),
+                ms(p99),
+                ms(max)
+            ));
+        }
+    }
+    if let Some(max) = o.max_rss_kib {
+        if row.peak.rss_kib >= max {
+            p.push(format!(
+                "{} / {}: RSS {:.1} MB ≥ {:.0} MB",
+                row.server,
+                row.scenario.name(),
+                mb(row.peak.rss_kib),
+                mb(max)
+            ));
+        }
+    }
+    p
+}
+
+fn describe(r: &Row) -> String {
+    let c = &r.client;
+    format!(
+        "  {:<10} well-behaved {}/{} ({:.1}%), p50 {} p99 {} max {}{}\n             server peak RSS {:.1} MB, {} threads, {} fds; after ({:.1} s) {:.1} MB, {} threads, {} fds; CPU server {:.1} s, suite {:.1} s\n             hostile: {}",
+        r.scenario.name(),
+        c.ok(),
+        c.total(),
+        percent(c.ok(), c.total()),
+        ms(c.quantile(0.5)),
+        ms(c.quantile(0.99)),
+        ms(c.quantile(1.0)),
+        if c.ok() < c.total() {
+            format!("; failed: {}", c.failures())
+        } else {
+            String::new()
+        },
+        mb(r.peak.rss_kib),
+        r.peak.threads,
+        r.peak.fds,
+        r.settled_in.as_secs_f64(),
+        mb(r.after.rss_kib),
+        r.after.threads,
+        r.after.fds,
+        r.cpu.0,
+        r.cpu.1,
+        r.tally.line()
+    )
+}
+
+/// The figures as a Markdown table (for `docs/SECURITY.md`).
+fn table(rows: &[Row]) -> String {
+    let mut t = String::from(
+        "| server | scenario | well-behaved ok | p50 | p99 | max | RSS peak / after | threads peak / after | fds peak / after | hostile: first answers; closed unanswered |\n|---|---|---|---|---|---|---|---|---|---|\n",
+    );
+    for r in rows {
+        let c = &r.client;
+        let answers = r
+            .tally
+            .statuses
+            .iter()
+            .map(|(s, n)| format!("{s}×{n}"))
+            .collect::<Vec<_>>()
+            .join(" ");
+        t.push_str(&format!(
+            "| {} | {} | {}/{} ({:.1}%) | {} | {} | {} | {:.1} / {:.1} MB | {} / {} | {} / {} | {}; {} |\n",
+            r.server,
+            r.scenario.name(),
+            c.ok(),
+            c.total(),
+            percent(c.ok(), c.total()),
+            ms(c.quantile(0.5)),
+            ms(c.quantile(0.99)),
+            ms(c.quantile(1.0)),
+            mb(r.peak.rss_kib),
+            mb(r.after.rss_kib),
+            r.peak.threads,
+            r.after.threads,
+            r.peak.fds,
+            r.after.fds,
+            if answers.is_empty() { "none".into() } else { answers },
+            r.tally.closed_unanswered + r.tally.reset_unanswered,
+        ));
+    }
+    t
+}
+
+/// The program's file name and its arguments (no directories).
+fn short_name(command: &str) -> String {
+    let mut words = command.split(' ');
+    let program = words.next().unwrap_or("");
+    let program = program.rsplit('/').next().unwrap_or(program);
+    let rest: Vec<&str> = words
+        .filter(|w| *w != "--addr" && *w != "127.0.0.1:0")
+        .collect();
+    if rest.is_empty() {
+        program.to_string()
+    } else {
+        format!("{program} {}", rest.join(" "))
+    }
+}
+
+fn ms(d: Duration) -> String {
+    format!("{:.1} ms", d.as_secs_f64() * 1000.0)
+}
+
+fn mb(kib: u64) -> f64 {
+    kib as f64 / 1024.0
+}
+
+fn percent(a: u64, b: u64) -> f64 {
+    if b == 0 {
+        0.0
+    } else {
+        a as f64 * 100.0 / b as f64
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn args(s: &str) -> Vec<String> {
+        s.split_whitespace().map(String::from).collect()
+    }
+
+    #[test]
+    fn options_and_their_defaults() {
+        let o = parse(&args("")).unwrap();
+        assert_eq!(o.connections, 2000);
+        assert_eq!(o.seconds, Duration::from_secs(30));
+        assert_eq!(o.only.len(), Scenario::ALL.len());
+        let o = parse(&args(
+            "--ci --only slowloris,burst -- srv --addr 127.0.0.1:0",
+        ))
+        .unwrap();
+        assert!(o.ci);
+        assert_eq!(o.connections, 200);
+        assert_eq!(o.only, [Scenario::Slowloris, Scenario::Burst]);
+        assert_eq!(o.command, args("srv --addr 127.0.0.1:0"));
+        let o = parse(&args("--ci --connections 50 --seconds 2")).unwrap();
+        assert_eq!((o.connections, o.seconds), (50, Duration::from_secs(2)));
+        assert!(parse(&args("--only nope")).is_err());
+        assert!(parse(&args("--connections")).is_err());
+        assert!(parse(&args("--bogus")).is_err());
+    }
+
+    #[test]
+    fn short_names_drop_directories_and_the_address() {
+        assert_eq!(
+            short_name("/t/release/examples/echo --format probe --addr 127.0.0.1:0"),
+            "echo --format probe"
+        );
+        assert_eq!(
+            short_name("/t/release/examples/hello --addr 127.0.0.1:0"),
+            "hello"
+        );
+    }
+}
