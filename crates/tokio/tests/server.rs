@@ -494,3 +494,89 @@ fn http10_and_head_requests_follow_conn() {
     assert_eq!(&g.body[..], b"hello");
     srv.stop();
 }
+
+struct Big;
+
+impl Handler for Big {
+    async fn handle(&self, ex: &mut Exchange<'_>) -> Result<(), Error> {
+        let chunk = vec![b'x'; 64 * 1024];
+        ex.send_head(200, &[], BodyLength::Known(64 * 1024 * 1024))?;
+        for _ in 0..1024 {
+            ex.send_data(&chunk).await?;
+        }
+        ex.send_end(&[])
+    }
+}
+
+#[test]
+fn a_peer_reading_below_the_minimum_response_rate_is_cut() {
+    let b = builder()
+        .min_response_rate(20_000_000, Duration::from_millis(300))
+        .write_timeout(Duration::from_secs(20));
+    let srv = start(b, Big, false);
+    let mut s = connect(srv.addr);
+    s.write_all(b"GET / HTTP/1.1\r\nHost: a\r\n\r\n").unwrap();
+    // Read nothing for a while: the socket buffers (a few MiB on loopback)
+    // fill and writes stall; what was written earns well under 1.5 s at
+    // 20 MB/s.
+    std::thread::sleep(Duration::from_millis(1500));
+    let t = Instant::now();
+    let mut total = 0usize;
+    let mut buf = [0u8; 65536];
+    loop {
+        match s.read(&mut buf) {
+            Ok(0) | Err(_) => break,
+            Ok(n) => total += n,
+        }
+    }
+    assert!(total < 64 * 1024 * 1024, "the whole body arrived");
+    assert!(t.elapsed() < Duration::from_secs(5));
+    let c = srv.handle.counters();
+    assert_eq!((c.too_slow_write, c.timed_out_write), (1, 0));
+    srv.stop();
+}
+
+/// Streams from a channel: the server over `tokio::io::DuplexStream`.
+struct Pipes(tokio::sync::mpsc::Receiver<tokio::io::DuplexStream>);
+
+impl http_net_tokio::Listener for Pipes {
+    type Stream = tokio::io::DuplexStream;
+    async fn accept(
+        &mut self,
+    ) -> std::io::Result<(tokio::io::DuplexStream, Option<std::net::SocketAddr>)> {
+        match self.0.recv().await {
+            Some(s) => Ok((s, None)),
+            None => Err(std::io::ErrorKind::Unsupported.into()),
+        }
+    }
+    fn local_addr(&self) -> std::io::Result<std::net::SocketAddr> {
+        Err(std::io::ErrorKind::Unsupported.into())
+    }
+}
+
+#[test]
+fn serves_any_async_stream() {
+    let rt = tokio::runtime::Builder::new_current_thread()
+        .enable_all()
+        .build()
+        .unwrap();
+    rt.block_on(async {
+        let (tx, rx) = tokio::sync::mpsc::channel(1);
+        let server = builder().listener(Pipes(rx));
+        let handle = server.handle();
+        let task = tokio::spawn(server.serve(app()));
+        let (mut client, server_side) = tokio::io::duplex(4096);
+        tx.send(server_side).await.unwrap();
+        client
+            .write_all(b"GET / HTTP/1.1\r\nHost: a\r\nConnection: close\r\n\r\n")
+            .await
+            .unwrap();
+        let mut got = Vec::new();
+        client.read_to_end(&mut got).await.unwrap();
+        assert!(got.starts_with(b"HTTP/1.1 200 OK\r\n"), "{got:?}");
+        assert!(got.ends_with(b"\r\n\r\nhello"));
+        drop(client);
+        handle.shutdown();
+        task.await.unwrap().unwrap();
+    });
+}
