@@ -58,14 +58,26 @@
 //! # }).unwrap();
 //! ```
 //!
+//! # Client
+//!
+//! [`Client`] sends requests to a host and port, keeps idle connections per
+//! host for reuse (bounded), streams request bodies ([`Client::start`],
+//! [`RequestBody`]) and response bodies ([`Response::read_body`]), returns
+//! a final response that arrives while the request body is still being
+//! written, and bounds connecting, each read and write, and (optionally)
+//! the whole request with deadlines. A malformed or unsafe response is an
+//! [`Error::Protocol`] naming the rule it broke.
+//!
 //! # Other streams (TLS)
 //!
 //! The server runs over any [`Listener`] whose streams are a [`Stream`]
 //! (`AsyncRead + AsyncWrite + Unpin + Send`): a TLS acceptor wraps a
-//! `TcpListener` and hands out its TLS streams.
+//! `TcpListener` and hands out its TLS streams. The client opens its
+//! connections through a [`Connector`], which may wrap them likewise.
 #![forbid(unsafe_code)]
 #![deny(missing_docs)]
 
+mod client;
 mod connection;
 mod date;
 mod error;
@@ -73,6 +85,7 @@ mod exchange;
 mod server;
 mod wire;
 
+pub use client::{Client, ClientBuilder, Connector, Progress, RequestBody, Response, TcpConnector};
 pub use error::{Error, Stage};
 pub use exchange::{Exchange, Upgraded};
 pub use server::{Counters, Handler, Listener, Server, ServerBuilder, ServerHandle};
