@@ -177,12 +177,14 @@ impl<'a> Exchange<'a> {
                         self.shared.count_write_failure(&e);
                         return Err(e);
                     }
+                    let now = Instant::now();
                     let (deadline, by_rate) =
-                        st.read_meter
-                            .deadline(Instant::now(), s.body_timeout, s.body_rate);
+                        st.read_meter.deadline(now, s.body_timeout, s.body_rate);
                     let r =
                         wire::fill(self.stream, self.conn, deadline, by_rate, Stage::Body, None);
-                    match r.await {
+                    let r = r.await;
+                    st.read_meter.waited(now.elapsed());
+                    match r {
                         Ok(Filled::Bytes(n)) => st.read_meter.add(n),
                         Ok(Filled::Eof | Filled::Woken) => {}
                         Ok(Filled::Full) => return Err(Error::BodyUnavailable),

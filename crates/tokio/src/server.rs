@@ -207,10 +207,12 @@ impl ServerBuilder {
         self
     }
     /// The minimum request body rate (default 240 bytes/s after a 5 s
-    /// grace): from `grace` after the handler's first body read, the body
-    /// bytes received per second since then must stay at or above
-    /// `bytes_per_sec`, else the read fails and `408` is answered if nothing
-    /// was sent. 0 turns it off.
+    /// grace): once the handler's body reads have waited on the peer
+    /// `grace` in all, the peer must have sent at least `bytes_per_sec`
+    /// body bytes (with their framing) for every second they waited, else
+    /// the read fails and `408` is answered if nothing was sent. Only time
+    /// spent waiting on the peer counts: a handler that pauses between
+    /// reads is not held against it. 0 turns it off.
     pub fn min_body_rate(mut self, bytes_per_sec: u64, grace: Duration) -> Self {
         self.s.body_rate = Rate {
             bytes_per_sec,
@@ -219,9 +221,9 @@ impl ServerBuilder {
         self
     }
     /// The minimum response rate (default 240 bytes/s after a 5 s grace):
-    /// from `grace` after a response's first write, the bytes the peer took
-    /// per second since then must stay at or above `bytes_per_sec`, else the
-    /// connection is cut. 0 turns it off.
+    /// once a response's writes have waited on the peer `grace` in all, the
+    /// peer must have taken at least `bytes_per_sec` for every second they
+    /// waited, else the connection is cut. 0 turns it off.
     pub fn min_response_rate(mut self, bytes_per_sec: u64, grace: Duration) -> Self {
         self.s.write_rate = Rate {
             bytes_per_sec,

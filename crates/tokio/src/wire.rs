@@ -41,20 +41,21 @@ pub(crate) async fn bounded<F: Future>(deadline: Instant, fut: F) -> Option<F::O
     }
 }
 
-/// A minimum data rate: after `grace` from the start of a transfer, the
-/// average rate since its start must stay at or above `bytes_per_sec`
-/// (0 turns it off).
+/// A minimum data rate: once the peer has kept us waiting `grace` in all,
+/// it must have moved at least `bytes_per_sec` for every second it kept us
+/// waiting (0 turns it off). Only time spent waiting on the peer counts, so
+/// a handler that pauses between reads or writes is never the peer's fault.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(crate) struct Rate {
     pub(crate) bytes_per_sec: u64,
     pub(crate) grace: Duration,
 }
 
-/// The bytes one transfer (a request body, a response) has moved since it
-/// started.
+/// One transfer (a request body, a response): the bytes it moved, and the
+/// time it spent waiting on the peer.
 #[derive(Clone, Copy, Debug, Default)]
 pub(crate) struct Meter {
-    start: Option<Instant>,
+    waited: Duration,
     bytes: u64,
 }
 
@@ -67,28 +68,24 @@ impl Meter {
         self.bytes = self.bytes.saturating_add(n as u64);
     }
 
+    /// Adds the time one wait took.
+    pub(crate) fn waited(&mut self, d: Duration) {
+        self.waited = self.waited.saturating_add(d);
+    }
+
     /// The deadline of the next wait starting `now`: `stall` from now, or
-    /// earlier the moment the average rate would fall below `rate` if no
-    /// byte moved; and whether the rate is what bounds it.
-    pub(crate) fn deadline(
-        &mut self,
-        now: Instant,
-        stall: Duration,
-        rate: Rate,
-    ) -> (Instant, bool) {
-        let start = *self.start.get_or_insert(now);
+    /// earlier once the waiting this transfer has done would exceed what its
+    /// bytes earned at `rate` (and the grace); and whether the rate is what
+    /// bounds it.
+    pub(crate) fn deadline(&self, now: Instant, stall: Duration, rate: Rate) -> (Instant, bool) {
         let stall_at = now + stall;
         if rate.bytes_per_sec == 0 {
             return (stall_at, false);
         }
-        // The time at which `bytes` is exactly the minimum.
         let nanos = u128::from(self.bytes) * 1_000_000_000 / u128::from(rate.bytes_per_sec);
         let earned = Duration::from_nanos(u64::try_from(nanos).unwrap_or(u64::MAX));
-        let rate_at = start
-            + rate
-                .grace
-                .max(earned)
-                .min(Duration::from_secs(86_400 * 365));
+        let left = rate.grace.max(earned).saturating_sub(self.waited);
+        let rate_at = now + left.min(Duration::from_secs(86_400 * 365));
         if rate_at < stall_at {
             (rate_at, true)
         } else {
@@ -172,7 +169,8 @@ pub(crate) async fn flush_with(
         if out_len == 0 && body.is_empty() {
             break;
         }
-        let (deadline, by_rate) = meter.deadline(Instant::now(), bounds.stall, bounds.rate);
+        let now = Instant::now();
+        let (deadline, by_rate) = meter.deadline(now, bounds.stall, bounds.rate);
         let r = if out_len == 0 {
             bounded(deadline, stream.write(body)).await
         } else if body.is_empty() {
@@ -181,6 +179,7 @@ pub(crate) async fn flush_with(
             let bufs = [IoSlice::new(conn.output()), IoSlice::new(body)];
             bounded(deadline, stream.write_vectored(&bufs)).await
         };
+        meter.waited(now.elapsed());
         let n = match r {
             None if by_rate => return Err(Error::TooSlow(Stage::Write)),
             None => return Err(Error::Timeout(Stage::Write)),
@@ -252,29 +251,43 @@ mod tests {
     use super::*;
 
     #[test]
-    fn the_rate_bounds_the_wait_only_after_the_grace_period() {
+    fn only_time_spent_waiting_counts_against_the_rate() {
         let rate = Rate {
             bytes_per_sec: 100,
             grace: Duration::from_secs(2),
         };
+        let stall = Duration::from_secs(30);
         let t0 = Instant::now();
         let mut m = Meter::default();
-        // Nothing moved yet: the grace period ends first.
-        let (d, by_rate) = m.deadline(t0, Duration::from_secs(30), rate);
-        assert_eq!((d, by_rate), (t0 + Duration::from_secs(2), true));
-        // 500 bytes buy five seconds at 100 B/s.
+        // Nothing moved, nothing waited: the grace period bounds the wait.
+        assert_eq!(
+            m.deadline(t0, stall, rate),
+            (t0 + Duration::from_secs(2), true)
+        );
+        // 500 bytes earn five seconds of waiting at 100 B/s; one is spent.
         m.add(500);
-        let (d, by_rate) = m.deadline(t0 + Duration::from_secs(1), Duration::from_secs(30), rate);
-        assert_eq!((d, by_rate), (t0 + Duration::from_secs(5), true));
+        m.waited(Duration::from_secs(1));
+        assert_eq!(
+            m.deadline(t0, stall, rate),
+            (t0 + Duration::from_secs(4), true)
+        );
+        // Time not spent waiting (a handler's own pause) changes nothing.
+        let later = t0 + Duration::from_secs(60);
+        assert_eq!(
+            m.deadline(later, stall, rate),
+            (later + Duration::from_secs(4), true)
+        );
         // A short stall timeout comes first.
-        let (d, by_rate) = m.deadline(t0 + Duration::from_secs(1), Duration::from_secs(1), rate);
-        assert_eq!((d, by_rate), (t0 + Duration::from_secs(2), false));
+        let short = Duration::from_secs(1);
+        assert_eq!(m.deadline(t0, short, rate), (t0 + short, false));
+        // All earned time spent: the next wait ends at once.
+        m.waited(Duration::from_secs(9));
+        assert_eq!(m.deadline(t0, stall, rate), (t0, true));
         // Off: only the stall timeout.
         let off = Rate {
             bytes_per_sec: 0,
             grace: Duration::ZERO,
         };
-        let mut m = Meter::default();
         assert_eq!(
             m.deadline(t0, Duration::from_secs(3), off),
             (t0 + Duration::from_secs(3), false)

@@ -76,6 +76,21 @@ impl Handler for App {
                 tokio::time::sleep(Duration::from_millis(1500)).await;
                 ex.respond_with(200, &[], b"waited").await
             }
+            b"/pause" => {
+                // Reads, then works a second before reading the rest.
+                let mut buf = [0u8; 64];
+                let mut got = ex.read_body(&mut buf).await?;
+                tokio::time::sleep(Duration::from_millis(1000)).await;
+                loop {
+                    let n = ex.read_body(&mut buf[got..]).await?;
+                    if n == 0 {
+                        break;
+                    }
+                    got += n;
+                }
+                let body = buf[..got].to_vec();
+                ex.respond_with(200, &[], &body).await
+            }
             b"/panic" => panic!("handler panicked on purpose"),
             b"/none" => Ok(()),
             _ => ex.respond_with(404, &[], b"").await,
@@ -303,6 +318,26 @@ fn a_body_below_the_minimum_rate_gets_408() {
     writer.join().unwrap();
     let c = srv.handle.counters();
     assert_eq!((c.too_slow_body, c.timed_out_body), (1, 0));
+    srv.stop();
+}
+
+#[test]
+fn a_handler_pausing_between_body_reads_is_not_held_against_the_peer() {
+    let b = builder().min_body_rate(1000, Duration::from_millis(600));
+    let srv = start(b, app(), false);
+    let mut s = connect(srv.addr);
+    s.write_all(b"POST /pause HTTP/1.1\r\nHost: a\r\nContent-Length: 10\r\n\r\n")
+        .unwrap();
+    // The handler's first read waits 0.1 s for "first"; the rest comes 1.2 s
+    // later, 0.2 s after the handler asks for it: 0.3 s of waiting in all,
+    // within the grace, though 1.3 s pass.
+    std::thread::sleep(Duration::from_millis(100));
+    s.write_all(b"first").unwrap();
+    std::thread::sleep(Duration::from_millis(1200));
+    s.write_all(b"-last").unwrap();
+    let r = read_response(&mut s, &mut Vec::new(), false).unwrap();
+    assert_eq!((r.status, &r.body[..]), (200, &b"first-last"[..]));
+    assert_eq!(srv.handle.counters().too_slow_body, 0);
     srv.stop();
 }
 
