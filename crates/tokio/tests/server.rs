@@ -615,3 +615,79 @@ fn serves_any_async_stream() {
         task.await.unwrap().unwrap();
     });
 }
+
+#[test]
+fn the_last_request_a_connection_may_carry_says_close() {
+    let srv = start(builder().max_requests_per_connection(2), app(), false);
+    let mut s = connect(srv.addr);
+    let mut rest = Vec::new();
+    s.write_all(b"GET / HTTP/1.1\r\nHost: a\r\n\r\n").unwrap();
+    let r = read_response(&mut s, &mut rest, false).unwrap();
+    assert_eq!(r.field("connection"), None);
+    s.write_all(b"GET / HTTP/1.1\r\nHost: a\r\n\r\n").unwrap();
+    let r = read_response(&mut s, &mut rest, false).unwrap();
+    assert_eq!((r.status, r.field("connection")), (200, Some("close")));
+    assert!(closed(&mut s));
+    srv.stop();
+}
+
+#[test]
+fn a_peer_that_reads_nothing_is_cut_after_the_write_timeout() {
+    let b = builder()
+        .min_response_rate(0, Duration::ZERO)
+        .write_timeout(Duration::from_millis(300));
+    let srv = start(b, Big, false);
+    let mut s = connect(srv.addr);
+    s.write_all(b"GET / HTTP/1.1\r\nHost: a\r\n\r\n").unwrap();
+    let t = Instant::now();
+    while srv.handle.counters().timed_out_write == 0 {
+        assert!(t.elapsed() < Duration::from_secs(10), "no write timeout");
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    assert_eq!(srv.handle.counters().too_slow_write, 0);
+    drop(s);
+    srv.stop();
+}
+
+#[test]
+fn a_connection_draining_after_an_error_is_evicted_first() {
+    let srv = start(builder().max_connections(1), app(), false);
+    // The 400 is sent, then the server lingers on this connection (we keep
+    // it open and silent).
+    let mut bad = connect(srv.addr);
+    bad.write_all(b"GET / HTTP/1.1\r\nHost : a\r\n\r\n")
+        .unwrap();
+    assert_eq!(
+        read_response(&mut bad, &mut Vec::new(), false)
+            .unwrap()
+            .status,
+        400
+    );
+    let r = roundtrip(srv.addr, b"GET / HTTP/1.1\r\nHost: a\r\n\r\n").unwrap();
+    assert_eq!(r.status, 200);
+    let c = srv.handle.counters();
+    assert_eq!((c.evicted_closing, c.refused), (1, 0));
+    srv.stop();
+}
+
+#[test]
+fn the_shutdown_timeout_bounds_a_handler_that_runs_on() {
+    let srv = start(
+        Server::builder().shutdown_timeout(Duration::from_millis(300)),
+        app(),
+        true,
+    );
+    let mut s = connect(srv.addr);
+    s.write_all(b"GET /wait HTTP/1.1\r\nHost: a\r\n\r\n")
+        .unwrap();
+    std::thread::sleep(Duration::from_millis(100));
+    let t = Instant::now();
+    srv.stop();
+    assert!(
+        t.elapsed() < Duration::from_millis(1200),
+        "{:?}",
+        t.elapsed()
+    );
+    // The connection was cut without an answer.
+    assert!(read_response(&mut s, &mut Vec::new(), false).is_none());
+}
