@@ -40,6 +40,8 @@ pub(crate) async fn run<S: Stream, H: Handler>(
     conn.set_wipe(s.wipe);
     let mut st = Cycle::new(peer);
     let end = serve(&mut stream, &mut conn, &mut st, &shared, &slot, &*handler).await;
+    // An evicted connection gives its place up at once: its 503 (if any) is
+    // sent, but it is not drained.
     if end == End::Linger && !slot.slot.evicted() {
         slot.set(CLOSING);
         let wake = Some((&slot.slot.wake, &slot.slot.evicted));
