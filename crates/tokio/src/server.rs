@@ -2,11 +2,13 @@
 //! then `503`), graceful shutdown, and the counters.
 
 use std::collections::HashMap;
-use std::future::Future;
+use std::future::{poll_fn, Future};
 use std::io;
 use std::net::SocketAddr;
+use std::pin::pin;
 use std::sync::atomic::{AtomicBool, AtomicU64, AtomicU8, AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex, MutexGuard};
+use std::task::Poll;
 use std::time::Duration;
 
 use http_net_conn::Config;
@@ -363,11 +365,24 @@ impl<L: Listener> Server<L> {
             if shared.stopping() {
                 break;
             }
-            let accepted = tokio::select! {
-                biased;
-                () = shared.stop.notified() => break,
-                Some(_) = tasks.join_next(), if !tasks.is_empty() => continue,
-                r = l.accept() => r,
+            // The shutdown signal first, then finished tasks are reaped, then
+            // the next connection.
+            let mut stop = pin!(shared.stop.notified());
+            let mut accept = pin!(l.accept());
+            let next = poll_fn(|cx| {
+                if stop.as_mut().poll(cx).is_ready() {
+                    return Poll::Ready(None);
+                }
+                if !tasks.is_empty() && tasks.poll_join_next(cx).is_ready() {
+                    return Poll::Ready(Some(None));
+                }
+                accept.as_mut().poll(cx).map(|r| Some(Some(r)))
+            })
+            .await;
+            let accepted = match next {
+                None => break,
+                Some(None) => continue,
+                Some(Some(r)) => r,
             };
             match accepted {
                 Ok((stream, peer)) => admit(&shared, &handler, &mut tasks, stream, peer),

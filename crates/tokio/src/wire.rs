@@ -41,6 +41,25 @@ pub(crate) async fn bounded<F: Future>(deadline: Instant, fut: F) -> Option<F::O
     }
 }
 
+/// Which of two futures finished first ([`first`]).
+pub(crate) enum First<A, B> {
+    A(A),
+    B(B),
+}
+
+/// Runs `a` and `b` together until one finishes; `a` is polled first.
+pub(crate) async fn first<A: Future, B: Future>(a: A, b: B) -> First<A::Output, B::Output> {
+    let mut a = pin!(a);
+    let mut b = pin!(b);
+    poll_fn(|cx| {
+        if let Poll::Ready(v) = a.as_mut().poll(cx) {
+            return Poll::Ready(First::A(v));
+        }
+        b.as_mut().poll(cx).map(First::B)
+    })
+    .await
+}
+
 /// A minimum data rate: once the peer has kept us waiting `grace` in all,
 /// it must have moved at least `bytes_per_sec` for every second it kept us
 /// waiting (0 turns it off). Only time spent waiting on the peer counts, so
@@ -131,10 +150,9 @@ pub(crate) async fn fill(
     }
     let read = bounded(deadline, stream.read(spare));
     let r = match wake {
-        Some(wake) => tokio::select! {
-            biased;
-            r = read => r,
-            () = wake.notified() => return Ok(Filled::Woken),
+        Some(wake) => match first(read, wake.notified()).await {
+            First::A(r) => r,
+            First::B(()) => return Ok(Filled::Woken),
         },
         None => read.await,
     };
@@ -227,15 +245,10 @@ pub(crate) async fn linger(
     while total < limit {
         let read = bounded(deadline, stream.read(&mut scratch));
         let r = match wake {
-            Some((wake, stop)) => tokio::select! {
-                biased;
-                r = read => r,
-                () = wake.notified() => {
-                    if stop.load(Ordering::SeqCst) {
-                        return;
-                    }
-                    continue;
-                }
+            Some((wake, stop)) => match first(read, wake.notified()).await {
+                First::A(r) => r,
+                First::B(()) if stop.load(Ordering::SeqCst) => return,
+                First::B(()) => continue,
             },
             None => read.await,
         };
