@@ -68,6 +68,11 @@ impl Handler for App {
                 up.flush().await?;
                 Ok(())
             }
+            b"/upgrade-only" => ex.send_head(
+                101,
+                &[(b"Upgrade", b"echo"), (b"Connection", b"upgrade")],
+                BodyLength::Empty,
+            ),
             b"/slow" => {
                 tokio::time::sleep(Duration::from_millis(400)).await;
                 ex.respond_with(200, &[], b"slow done").await
@@ -690,4 +695,18 @@ fn the_shutdown_timeout_bounds_a_handler_that_runs_on() {
     );
     // The connection was cut without an answer.
     assert!(read_response(&mut s, &mut Vec::new(), false).is_none());
+}
+
+#[test]
+fn a_101_the_handler_does_not_take_over_is_still_sent_then_closed() {
+    let srv = start(builder(), app(), false);
+    let mut s = connect(srv.addr);
+    s.write_all(
+        b"GET /upgrade-only HTTP/1.1\r\nHost: a\r\nConnection: upgrade\r\nUpgrade: echo\r\n\r\n",
+    )
+    .unwrap();
+    let r = read_response(&mut s, &mut Vec::new(), false).unwrap();
+    assert_eq!(r.status, 101);
+    assert!(closed(&mut s));
+    srv.stop();
 }
