@@ -1,0 +1,822 @@
+//! The async client: requests to a host and port over a pool of idle
+//! connections per host, bodies streamed both ways, a final response that
+//! arrives while the request body is still being written read and returned,
+//! and deadlines for connecting, for each read and write, and for the whole
+//! request.
+
+use std::collections::HashMap;
+use std::future::{poll_fn, Future};
+use std::io::{self, IoSlice};
+use std::pin::Pin;
+use std::sync::{Arc, Mutex, MutexGuard};
+use std::task::{Context, Poll, Waker};
+use std::time::Duration;
+
+use http_net_conn::{
+    BodyLength, ClientConn, ClientEvent, Config, Error as ConnError, FieldPair, Placement,
+    RemoteError, Version,
+};
+use tokio::io::{AsyncWriteExt, ReadBuf};
+use tokio::net::TcpStream;
+use tokio::time::Instant;
+
+use crate::error::{Error, Stage};
+use crate::wire::{bounded, Stream};
+
+/// Opens connections for a [`Client`]: plain TCP ([`TcpConnector`]), or
+/// your own (a TLS connector wrapping a `TcpStream` in its TLS stream).
+pub trait Connector: Send + Sync + 'static {
+    /// The streams it opens.
+    type Stream: Stream + 'static;
+    /// Opens a connection to `host` and `port`.
+    fn connect(
+        &self,
+        host: &str,
+        port: u16,
+    ) -> impl Future<Output = io::Result<Self::Stream>> + Send;
+}
+
+/// Plain TCP connections (`TCP_NODELAY` set).
+#[derive(Clone, Copy, Debug, Default)]
+pub struct TcpConnector;
+
+impl Connector for TcpConnector {
+    type Stream = TcpStream;
+    async fn connect(&self, host: &str, port: u16) -> io::Result<TcpStream> {
+        let s = TcpStream::connect((host, port)).await?;
+        let _ = s.set_nodelay(true);
+        Ok(s)
+    }
+}
+
+#[derive(Clone, Copy, Debug)]
+struct Settings {
+    conn: Config,
+    connect_timeout: Duration,
+    read_timeout: Duration,
+    write_timeout: Duration,
+    request_timeout: Option<Duration>,
+    max_idle_per_host: usize,
+    idle_ttl: Duration,
+}
+
+/// Idle connections kept across all hosts.
+const MAX_IDLE_TOTAL: usize = 256;
+
+/// Configures a [`Client`].
+///
+/// ```
+/// use std::time::Duration;
+/// let client = http_net_tokio::Client::builder()
+///     .connect_timeout(Duration::from_secs(2))
+///     .request_timeout(Duration::from_secs(10))
+///     .max_idle_per_host(2)
+///     .build();
+/// # let _ = client;
+/// ```
+#[derive(Clone, Debug)]
+#[must_use]
+pub struct ClientBuilder {
+    s: Settings,
+}
+
+impl Default for ClientBuilder {
+    fn default() -> Self {
+        ClientBuilder {
+            s: Settings {
+                conn: Config::DEFAULT,
+                connect_timeout: Duration::from_secs(10),
+                read_timeout: Duration::from_secs(30),
+                write_timeout: Duration::from_secs(30),
+                request_timeout: None,
+                max_idle_per_host: 4,
+                idle_ttl: Duration::from_secs(30),
+            },
+        }
+    }
+}
+
+impl ClientBuilder {
+    /// Head and body limits and buffer sizes (see [`http_net_conn::Config`]).
+    pub fn conn_config(mut self, config: Config) -> Self {
+        self.s.conn = config;
+        self
+    }
+    /// The longest wait for a connection to open (default 10 s).
+    pub fn connect_timeout(mut self, t: Duration) -> Self {
+        self.s.connect_timeout = t;
+        self
+    }
+    /// The longest wait for the next bytes of a response (default 30 s).
+    pub fn read_timeout(mut self, t: Duration) -> Self {
+        self.s.read_timeout = t;
+        self
+    }
+    /// The longest wait for a write to make progress (default 30 s).
+    pub fn write_timeout(mut self, t: Duration) -> Self {
+        self.s.write_timeout = t;
+        self
+    }
+    /// The deadline of a whole request, from its start to the end of the
+    /// response body (default: none): every wait ends by it.
+    pub fn request_timeout(mut self, t: Duration) -> Self {
+        self.s.request_timeout = Some(t);
+        self
+    }
+    /// Idle connections kept per host and port for reuse (default 4; 0 keeps
+    /// none; 256 at most across all hosts).
+    pub fn max_idle_per_host(mut self, n: usize) -> Self {
+        self.s.max_idle_per_host = n;
+        self
+    }
+    /// How long an idle connection is kept (default 30 s).
+    pub fn idle_ttl(mut self, t: Duration) -> Self {
+        self.s.idle_ttl = t;
+        self
+    }
+    /// The client, over plain TCP.
+    pub fn build(self) -> Client {
+        self.connector(TcpConnector)
+    }
+    /// The client, over the connections `connector` opens.
+    pub fn connector<C: Connector>(self, connector: C) -> Client<C> {
+        Client {
+            inner: Arc::new(Inner {
+                s: self.s,
+                connector,
+                idle: Mutex::new(HashMap::new()),
+            }),
+        }
+    }
+}
+
+type Key = (String, u16);
+
+struct Pooled<S> {
+    stream: S,
+    conn: ClientConn,
+    since: Instant,
+}
+
+struct Inner<C: Connector> {
+    s: Settings,
+    connector: C,
+    idle: Mutex<HashMap<Key, Vec<Pooled<C::Stream>>>>,
+}
+
+fn lock<T>(m: &Mutex<T>) -> MutexGuard<'_, T> {
+    match m.lock() {
+        Ok(g) => g,
+        Err(p) => p.into_inner(),
+    }
+}
+
+/// An async HTTP/1.1 client. Cloning it shares its pool of idle
+/// connections.
+///
+/// ```
+/// # tokio::runtime::Builder::new_current_thread().enable_all().build().unwrap().block_on(async {
+/// # let l = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+/// # let port = l.local_addr().unwrap().port();
+/// # tokio::spawn(async move {
+/// #     use tokio::io::{AsyncReadExt, AsyncWriteExt};
+/// #     let (mut s, _) = l.accept().await.unwrap();
+/// #     let mut b = [0u8; 1024];
+/// #     let _ = s.read(&mut b).await;
+/// #     s.write_all(b"HTTP/1.1 200 OK\r\nContent-Length: 2\r\n\r\nhi").await.unwrap();
+/// # });
+/// let client = http_net_tokio::Client::new();
+/// let mut resp = client.send("127.0.0.1", port, b"GET", b"/", &[], b"").await?;
+/// assert_eq!(resp.status(), 200);
+/// assert_eq!(resp.body_to_vec(1024).await?, b"hi");
+/// # Ok::<(), http_net_tokio::Error>(())
+/// # }).unwrap();
+/// ```
+pub struct Client<C: Connector = TcpConnector> {
+    inner: Arc<Inner<C>>,
+}
+
+impl<C: Connector> Clone for Client<C> {
+    fn clone(&self) -> Self {
+        Client {
+            inner: Arc::clone(&self.inner),
+        }
+    }
+}
+
+impl Default for Client {
+    fn default() -> Self {
+        Client::new()
+    }
+}
+
+impl Client {
+    /// A client with the default settings, over plain TCP.
+    pub fn new() -> Client {
+        ClientBuilder::default().build()
+    }
+    /// A builder with the default settings.
+    pub fn builder() -> ClientBuilder {
+        ClientBuilder::default()
+    }
+}
+
+/// What a [`RequestBody::write`] did.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Progress {
+    /// The bytes were sent.
+    Sent,
+    /// The server sent its final response before the request body was
+    /// complete: stop writing and take it with [`RequestBody::finish`].
+    Answered,
+}
+
+impl<C: Connector> Client<C> {
+    /// Sends `method target` to `host:port` with extra `fields` (`Host` is
+    /// added unless given) and the whole `body` (with `Content-Length` when
+    /// not empty, or for `POST`, `PUT` and `PATCH`), and reads the response
+    /// head. A pooled connection is reused when there is one; if it turns
+    /// out closed before any response byte, an idempotent request is sent
+    /// again, once, on a new connection. A final response that arrives
+    /// while the body is still being written is returned.
+    pub async fn send(
+        &self,
+        host: &str,
+        port: u16,
+        method: &[u8],
+        target: &[u8],
+        fields: &[FieldPair<'_>],
+        body: &[u8],
+    ) -> Result<Response<C>, Error> {
+        let len = if body.is_empty() && !matches!(method, b"POST" | b"PUT" | b"PATCH") {
+            BodyLength::Empty
+        } else {
+            BodyLength::Known(body.len() as u64)
+        };
+        let idempotent = matches!(
+            method,
+            b"GET" | b"HEAD" | b"PUT" | b"DELETE" | b"OPTIONS" | b"TRACE"
+        );
+        let mut fresh = false;
+        loop {
+            let r = async {
+                let mut req = self
+                    .begin(host, port, method, target, fields, len, fresh)
+                    .await?;
+                let reused = req.reused;
+                let r = async {
+                    if !body.is_empty() {
+                        req.write(body).await?;
+                    }
+                    req.finish(&[]).await
+                }
+                .await;
+                r.map_err(|e| (e, reused))
+            }
+            .await;
+            match r {
+                Ok(resp) => return Ok(resp),
+                Err((e, true)) if !fresh && idempotent && stale(&e) => fresh = true,
+                Err((e, _)) => return Err(e),
+            }
+        }
+    }
+
+    /// Starts a request whose body is streamed: write it with
+    /// [`RequestBody::write`], then [`RequestBody::finish`] for the
+    /// response. `body` is `BodyLength::Known(n)` for `Content-Length: n`,
+    /// `BodyLength::Streamed` for a chunked body, `BodyLength::Empty` for
+    /// none.
+    pub async fn start(
+        &self,
+        host: &str,
+        port: u16,
+        method: &[u8],
+        target: &[u8],
+        fields: &[FieldPair<'_>],
+        body: BodyLength,
+    ) -> Result<RequestBody<C>, Error> {
+        self.begin(host, port, method, target, fields, body, false)
+            .await
+            .map_err(|(e, _)| e)
+    }
+
+    #[allow(clippy::too_many_arguments)]
+    async fn begin(
+        &self,
+        host: &str,
+        port: u16,
+        method: &[u8],
+        target: &[u8],
+        fields: &[FieldPair<'_>],
+        body: BodyLength,
+        fresh: bool,
+    ) -> Result<RequestBody<C>, (Error, bool)> {
+        let s = &self.inner.s;
+        let deadline = s.request_timeout.map(|t| Instant::now() + t);
+        let key: Key = (host.to_ascii_lowercase(), port);
+        let authority = if host.contains(':') {
+            format!("[{host}]:{port}")
+        } else {
+            format!("{host}:{port}")
+        };
+        let mut all: Vec<FieldPair<'_>> = Vec::with_capacity(fields.len() + 1);
+        if !fields.iter().any(|(n, _)| n.eq_ignore_ascii_case(b"host")) {
+            all.push((b"Host", authority.as_bytes()));
+        }
+        all.extend_from_slice(fields);
+        let pooled = if fresh { None } else { self.take(&key) };
+        let reused = pooled.is_some();
+        let mut p = match pooled {
+            Some(p) => p,
+            None => self
+                .connect(host, port, deadline)
+                .await
+                .map_err(|e| (e, false))?,
+        };
+        p.conn
+            .send_request(method, target, &all, body)
+            .map_err(|e| (Error::Protocol(e), reused))?;
+        let mut req = RequestBody {
+            p: Some(p),
+            client: Arc::clone(&self.inner),
+            key,
+            deadline,
+            early: None,
+            ended: body == BodyLength::Empty,
+            reused,
+            got_bytes: false,
+        };
+        // The head leaves now (with the body's first bytes when small).
+        req.push(&[]).await.map_err(|e| (e, reused))?;
+        Ok(req)
+    }
+
+    fn take(&self, key: &Key) -> Option<Pooled<C::Stream>> {
+        let mut g = lock(&self.inner.idle);
+        let list = g.get_mut(key)?;
+        while let Some(mut p) = list.pop() {
+            if p.since.elapsed() < self.inner.s.idle_ttl && still_open(&mut p) {
+                return Some(p);
+            }
+        }
+        None
+    }
+
+    async fn connect(
+        &self,
+        host: &str,
+        port: u16,
+        deadline: Option<Instant>,
+    ) -> Result<Pooled<C::Stream>, Error> {
+        let d = soonest(Instant::now() + self.inner.s.connect_timeout, deadline);
+        match bounded(d, self.inner.connector.connect(host, port)).await {
+            None => Err(Error::Timeout(Stage::Connect)),
+            Some(Err(e)) => Err(Error::Io(e)),
+            Some(Ok(stream)) => Ok(Pooled {
+                stream,
+                conn: ClientConn::new(self.inner.s.conn),
+                since: Instant::now(),
+            }),
+        }
+    }
+}
+
+fn soonest(a: Instant, b: Option<Instant>) -> Instant {
+    match b {
+        Some(b) if b < a => b,
+        _ => a,
+    }
+}
+
+/// Whether a reused connection failed the way one the server had already
+/// closed does.
+fn stale(e: &Error) -> bool {
+    match e {
+        Error::ConnectionClosed => true,
+        Error::Protocol(ConnError::Remote(RemoteError::UnsolicitedResponse)) => true,
+        Error::Io(e) => matches!(
+            e.kind(),
+            io::ErrorKind::ConnectionReset
+                | io::ErrorKind::BrokenPipe
+                | io::ErrorKind::ConnectionAborted
+        ),
+        _ => false,
+    }
+}
+
+/// Whether an idle connection is still open: one poll of a read with a
+/// waker that does nothing; pending means open and silent. Bytes the
+/// server sent on the idle connection (a `408` before closing it) make it
+/// unusable (RFC 9112 §9.2).
+fn still_open<S: Stream>(p: &mut Pooled<S>) -> bool {
+    let mut probe = [0u8; 1];
+    let mut rb = ReadBuf::new(&mut probe);
+    let mut cx = Context::from_waker(Waker::noop());
+    matches!(
+        Pin::new(&mut p.stream).poll_read(&mut cx, &mut rb),
+        Poll::Pending
+    )
+}
+
+/// The head of a response, copied out of the connection's buffer.
+#[derive(Clone, Debug)]
+struct Head {
+    status: u16,
+    version: Version,
+    reason: Vec<u8>,
+    fields: Vec<(Vec<u8>, Vec<u8>)>,
+}
+
+impl Head {
+    fn of(view: &http_net_conn::ResponseView<'_>) -> Head {
+        Head {
+            status: view.status(),
+            version: view.version(),
+            reason: view.reason().to_vec(),
+            fields: view
+                .fields()
+                .map(|(n, v)| (n.to_vec(), v.to_vec()))
+                .collect(),
+        }
+    }
+}
+
+/// What one wait on the connection gave.
+enum Step {
+    Wrote(usize),
+    Read(usize),
+}
+
+/// A request being sent ([`Client::start`]): write its body, then
+/// [`finish`](RequestBody::finish) it for the response. While a write waits
+/// for the server to take bytes, the response side is read too: a final
+/// response sent early (a `413`, say) is kept and ends the writing.
+pub struct RequestBody<C: Connector = TcpConnector> {
+    p: Option<Pooled<C::Stream>>,
+    client: Arc<Inner<C>>,
+    key: Key,
+    deadline: Option<Instant>,
+    early: Option<Head>,
+    ended: bool,
+    reused: bool,
+    got_bytes: bool,
+}
+
+impl<C: Connector> RequestBody<C> {
+    /// Sends body bytes; [`Progress::Answered`] when the server's final
+    /// response arrived first (nothing more is sent).
+    pub async fn write(&mut self, data: &[u8]) -> Result<Progress, Error> {
+        if self.early.is_some() {
+            return Ok(Progress::Answered);
+        }
+        let p = self.p.as_mut().ok_or(Error::BodyUnavailable)?;
+        match p.conn.send_data(data)? {
+            Placement::AfterOutput => self.push(data).await?,
+            Placement::Queued if p.conn.output().len() >= 16 * 1024 => self.push(&[]).await?,
+            Placement::Queued => {}
+        }
+        Ok(if self.early.is_some() {
+            Progress::Answered
+        } else {
+            Progress::Sent
+        })
+    }
+
+    /// Ends the body (with `trailers` if it is chunked) and reads the
+    /// response head (interim `1xx` responses are skipped), or returns the
+    /// final response that arrived early.
+    pub async fn finish(mut self, trailers: &[FieldPair<'_>]) -> Result<Response<C>, Error> {
+        if self.early.is_none() {
+            let p = self.p.as_mut().ok_or(Error::BodyUnavailable)?;
+            p.conn.send_end(trailers)?;
+            self.ended = true;
+            self.push(&[]).await?;
+        }
+        let head = match self.early.take() {
+            Some(h) => h,
+            None => self.read_head().await?,
+        };
+        Ok(Response {
+            head,
+            p: self.p.take(),
+            client: Arc::clone(&self.client),
+            key: std::mem::take(&mut self.key),
+            deadline: self.deadline,
+            reusable: self.ended,
+            done: false,
+            pending: Vec::new(),
+            pos: 0,
+        })
+    }
+
+    /// Writes the connection's output and then `body`, reading the response
+    /// side whenever the write must wait.
+    async fn push(&mut self, mut body: &[u8]) -> Result<(), Error> {
+        let s = self.client.s;
+        loop {
+            let Some(p) = self.p.as_mut() else {
+                return Err(Error::BodyUnavailable);
+            };
+            let out_len = p.conn.output().len();
+            if out_len == 0 && body.is_empty() {
+                break;
+            }
+            let d = soonest(Instant::now() + s.write_timeout, self.deadline);
+            let Pooled { stream, conn, .. } = p;
+            let step = bounded(d, poll_fn(|cx| poll_write_or_read(stream, conn, body, cx))).await;
+            match step {
+                None => return Err(Error::Timeout(Stage::Write)),
+                Some(Err(e)) => {
+                    // The server may have answered and closed: read what it sent.
+                    if self.read_early().await {
+                        return Ok(());
+                    }
+                    return Err(Error::Io(e));
+                }
+                Some(Ok(Step::Wrote(0))) => return Err(Error::Io(io::ErrorKind::WriteZero.into())),
+                Some(Ok(Step::Wrote(n))) => {
+                    if n <= out_len {
+                        conn.consume_output(n);
+                    } else {
+                        conn.consume_output(out_len);
+                        body = body.get(n - out_len..).unwrap_or(&[]);
+                    }
+                }
+                Some(Ok(Step::Read(n))) => {
+                    if n == 0 {
+                        conn.recv_eof();
+                    } else {
+                        self.got_bytes = true;
+                        conn.commit(n);
+                    }
+                    if self.check_early()? {
+                        return Ok(());
+                    }
+                }
+            }
+        }
+        let Some(p) = self.p.as_mut() else {
+            return Ok(());
+        };
+        let d = soonest(Instant::now() + s.write_timeout, self.deadline);
+        match bounded(d, p.stream.flush()).await {
+            None => Err(Error::Timeout(Stage::Write)),
+            Some(r) => r.map_err(Error::Io),
+        }
+    }
+
+    /// Whether the bytes read so far hold a final response (kept in `early`).
+    fn check_early(&mut self) -> Result<bool, Error> {
+        let Some(p) = self.p.as_mut() else {
+            return Ok(false);
+        };
+        loop {
+            match p.conn.poll_event()? {
+                ClientEvent::Informational(_) => {}
+                ClientEvent::Response(view) => {
+                    self.early = Some(Head::of(&view));
+                    return Ok(true);
+                }
+                _ => return Ok(false),
+            }
+        }
+    }
+
+    /// After a failed write: reads, within the read timeout, a response the
+    /// server sent before it stopped reading.
+    async fn read_early(&mut self) -> bool {
+        match self.read_head().await {
+            Ok(h) => {
+                self.early = Some(h);
+                true
+            }
+            Err(_) => false,
+        }
+    }
+
+    async fn read_head(&mut self) -> Result<Head, Error> {
+        let s = self.client.s;
+        let p = self.p.as_mut().ok_or(Error::BodyUnavailable)?;
+        loop {
+            match p.conn.poll_event()? {
+                ClientEvent::Informational(_) => {}
+                ClientEvent::Response(view) => return Ok(Head::of(&view)),
+                ClientEvent::NeedInput => {
+                    let d = soonest(Instant::now() + s.read_timeout, self.deadline);
+                    match fill(&mut p.stream, &mut p.conn, d, Stage::Head).await? {
+                        0 if !self.got_bytes => return Err(Error::ConnectionClosed),
+                        0 => {}
+                        _ => self.got_bytes = true,
+                    }
+                }
+                _ => return Err(Error::ConnectionClosed),
+            }
+        }
+    }
+}
+
+/// One poll of a write of the output and `body`; when it must wait, one
+/// poll of a read into the connection (so an early response is seen).
+fn poll_write_or_read<S: Stream>(
+    stream: &mut S,
+    conn: &mut ClientConn,
+    body: &[u8],
+    cx: &mut Context<'_>,
+) -> Poll<io::Result<Step>> {
+    let w = if conn.output().is_empty() {
+        Pin::new(&mut *stream).poll_write(cx, body)
+    } else {
+        let bufs = [IoSlice::new(conn.output()), IoSlice::new(body)];
+        Pin::new(&mut *stream).poll_write_vectored(cx, &bufs)
+    };
+    if let Poll::Ready(r) = w {
+        return Poll::Ready(r.map(Step::Wrote));
+    }
+    let spare = conn.spare_mut();
+    if spare.is_empty() {
+        return Poll::Pending;
+    }
+    let mut rb = ReadBuf::new(spare);
+    match Pin::new(&mut *stream).poll_read(cx, &mut rb) {
+        Poll::Ready(Ok(())) => Poll::Ready(Ok(Step::Read(rb.filled().len()))),
+        Poll::Ready(Err(e)) => Poll::Ready(Err(e)),
+        Poll::Pending => Poll::Pending,
+    }
+}
+
+/// Reads once into the connection until `deadline`; the count (0 at end of
+/// stream, and `recv_eof` is called).
+async fn fill<S: Stream>(
+    stream: &mut S,
+    conn: &mut ClientConn,
+    deadline: Instant,
+    stage: Stage,
+) -> Result<usize, Error> {
+    use tokio::io::AsyncReadExt;
+    let spare = conn.spare_mut();
+    if spare.is_empty() {
+        return Err(Error::BodyUnavailable);
+    }
+    match bounded(deadline, stream.read(spare)).await {
+        None => Err(Error::Timeout(stage)),
+        Some(Err(e)) => Err(Error::Io(e)),
+        Some(Ok(0)) => {
+            conn.recv_eof();
+            Ok(0)
+        }
+        Some(Ok(n)) => {
+            conn.commit(n);
+            Ok(n)
+        }
+    }
+}
+
+/// A response: the head, and the body read with
+/// [`read_body`](Response::read_body). Reading the body to its end puts
+/// the connection back in the client's pool when it may be reused;
+/// dropping the response before that closes it.
+pub struct Response<C: Connector = TcpConnector> {
+    head: Head,
+    p: Option<Pooled<C::Stream>>,
+    client: Arc<Inner<C>>,
+    key: Key,
+    deadline: Option<Instant>,
+    /// The request was sent whole (not cut by an early response).
+    reusable: bool,
+    done: bool,
+    pending: Vec<u8>,
+    pos: usize,
+}
+
+impl<C: Connector> std::fmt::Debug for Response<C> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Response")
+            .field("status", &self.head.status)
+            .field("version", &self.head.version)
+            .finish_non_exhaustive()
+    }
+}
+
+impl<C: Connector> Response<C> {
+    /// The status code.
+    pub fn status(&self) -> u16 {
+        self.head.status
+    }
+    /// The HTTP version of the response.
+    pub fn version(&self) -> Version {
+        self.head.version
+    }
+    /// The reason phrase.
+    pub fn reason(&self) -> &[u8] {
+        &self.head.reason
+    }
+    /// The fields as (name, value), in received order.
+    pub fn fields(&self) -> impl Iterator<Item = (&[u8], &[u8])> {
+        self.head.fields.iter().map(|(n, v)| (&n[..], &v[..]))
+    }
+    /// The value of the first field named `name` (ASCII case-insensitive).
+    pub fn field(&self, name: &[u8]) -> Option<&[u8]> {
+        self.fields()
+            .find(|(n, _)| n.eq_ignore_ascii_case(name))
+            .map(|(_, v)| v)
+    }
+
+    /// Reads body bytes into `buf`; `Ok(0)` at the end of the body. A
+    /// malformed or truncated body is an error naming the rule.
+    pub async fn read_body(&mut self, buf: &mut [u8]) -> Result<usize, Error> {
+        if self.pos < self.pending.len() {
+            let n = (self.pending.len() - self.pos).min(buf.len());
+            buf[..n].copy_from_slice(&self.pending[self.pos..self.pos + n]);
+            self.pos += n;
+            return Ok(n);
+        }
+        if self.done || buf.is_empty() {
+            return Ok(0);
+        }
+        let s = self.client.s;
+        let Some(p) = self.p.as_mut() else {
+            return Err(Error::BodyUnavailable);
+        };
+        loop {
+            match p.conn.poll_event() {
+                Ok(ClientEvent::Data(d)) => {
+                    let n = d.len().min(buf.len());
+                    buf[..n].copy_from_slice(&d[..n]);
+                    if n < d.len() {
+                        self.pending.clear();
+                        self.pending.extend_from_slice(&d[n..]);
+                        self.pos = 0;
+                    }
+                    if n > 0 {
+                        return Ok(n);
+                    }
+                }
+                Ok(ClientEvent::NeedInput) => {
+                    let d = soonest(Instant::now() + s.read_timeout, self.deadline);
+                    if let Err(e) = fill(&mut p.stream, &mut p.conn, d, Stage::Body).await {
+                        self.p = None;
+                        return Err(e);
+                    }
+                }
+                Ok(ClientEvent::Informational(_) | ClientEvent::Response(_)) => {}
+                Ok(ClientEvent::End(_) | ClientEvent::Idle) => {
+                    self.done = true;
+                    self.give_back();
+                    return Ok(0);
+                }
+                Ok(ClientEvent::Switched(_) | ClientEvent::Closed) => {
+                    self.done = true;
+                    self.p = None;
+                    return Ok(0);
+                }
+                Err(e) => {
+                    self.p = None;
+                    return Err(Error::Protocol(e));
+                }
+            }
+        }
+    }
+
+    /// Reads the whole body (at most `limit` bytes: more is an error).
+    pub async fn body_to_vec(&mut self, limit: usize) -> Result<Vec<u8>, Error> {
+        let mut out = Vec::new();
+        let mut chunk = vec![0u8; 16 * 1024];
+        loop {
+            let n = self.read_body(&mut chunk).await?;
+            if n == 0 {
+                return Ok(out);
+            }
+            if out.len() + n > limit {
+                return Err(Error::Protocol(ConnError::Remote(RemoteError::Framing(
+                    http_net_conn::framing::Error::BodyTooLarge,
+                ))));
+            }
+            out.extend_from_slice(&chunk[..n]);
+        }
+    }
+
+    fn give_back(&mut self) {
+        let Some(mut p) = self.p.take() else {
+            return;
+        };
+        let s = &self.client.s;
+        if !self.reusable || p.conn.should_close() || s.max_idle_per_host == 0 {
+            return;
+        }
+        p.since = Instant::now();
+        let ttl = s.idle_ttl;
+        let mut g = lock(&self.client.idle);
+        // Expired connections of every host are closed here, so a host that
+        // is never asked again does not keep its sockets open.
+        g.retain(|_, list| {
+            list.retain(|q| q.since.elapsed() < ttl);
+            !list.is_empty()
+        });
+        let total: usize = g.values().map(Vec::len).sum();
+        let list = g.entry(std::mem::take(&mut self.key)).or_default();
+        if list.len() < s.max_idle_per_host && total < MAX_IDLE_TOTAL {
+            list.push(p);
+        }
+    }
+}

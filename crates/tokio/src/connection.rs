@@ -1,0 +1,283 @@
+//! One server connection on its task: read → `poll_event` → handler → write,
+//! with the deadline that fits the connection's phase.
+
+use std::future::{poll_fn, Future};
+use std::net::SocketAddr;
+use std::panic::{catch_unwind, AssertUnwindSafe};
+use std::pin::pin;
+use std::sync::atomic::Ordering;
+use std::sync::Arc;
+use std::task::Poll;
+
+use http_net_conn::{AnswerState, Error as ConnError, Method, Phase, ServerConn, ServerEvent};
+use tokio::time::Instant;
+
+use crate::date::DateClock;
+use crate::error::{Error, Stage};
+use crate::exchange::{Cycle, Exchange};
+use crate::server::{Handler, Shared, SlotGuard, BUSY, CLOSING, HEAD, IDLE};
+use crate::wire::{self, Filled, Stream};
+
+/// How a connection ends.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum End {
+    /// Close at once (peer gone, idle timeout, broken stream, eviction).
+    Close,
+    /// Half-close, drain the peer's input for a bounded time, close.
+    Linger,
+}
+
+/// Serves one connection until it ends.
+pub(crate) async fn run<S: Stream, H: Handler>(
+    mut stream: S,
+    peer: Option<SocketAddr>,
+    slot: SlotGuard,
+    handler: Arc<H>,
+) {
+    let shared = Arc::clone(&slot.shared);
+    let s = &shared.settings;
+    let mut conn = ServerConn::new(s.conn);
+    conn.set_wipe(s.wipe);
+    let mut st = Cycle::new(peer);
+    let end = serve(&mut stream, &mut conn, &mut st, &shared, &slot, &*handler).await;
+    // An evicted connection gives its place up at once: its 503 (if any) is
+    // sent, but it is not drained.
+    if end == End::Linger && !slot.slot.evicted() {
+        slot.set(CLOSING);
+        let wake = Some((&slot.slot.wake, &slot.slot.evicted));
+        wire::linger(&mut stream, s.drain_time, s.drain_bytes, wake).await;
+    }
+}
+
+/// Polls the handler's future, turning a panic into `None`.
+async fn catch<F: Future>(fut: F) -> Option<F::Output> {
+    let mut fut = pin!(fut);
+    poll_fn(
+        |cx| match catch_unwind(AssertUnwindSafe(|| fut.as_mut().poll(cx))) {
+            Ok(Poll::Ready(v)) => Poll::Ready(Some(v)),
+            Ok(Poll::Pending) => Poll::Pending,
+            Err(_) => Poll::Ready(None),
+        },
+    )
+    .await
+}
+
+/// Sends what the connection queued (an error response), then lingers.
+async fn send_and_linger(
+    stream: &mut dyn Stream,
+    conn: &mut ServerConn,
+    st: &mut Cycle,
+    sh: &Shared,
+) -> End {
+    let bounds = sh.settings.write_bounds();
+    match wire::flush_with(stream, conn, &[], &mut st.write_meter, bounds).await {
+        Ok(()) => End::Linger,
+        Err(e) => {
+            sh.count_write_failure(&e);
+            End::Close
+        }
+    }
+}
+
+async fn serve<H: Handler>(
+    stream: &mut dyn Stream,
+    conn: &mut ServerConn,
+    st: &mut Cycle,
+    sh: &Shared,
+    slot: &SlotGuard,
+    handler: &H,
+) -> End {
+    let s = &sh.settings;
+    let mut date = DateClock::default();
+    let mut requests = 0u64;
+    let mut head_deadline: Option<Instant> = None;
+    let mut drain_deadline: Option<Instant> = None;
+    let mut eof = false;
+    loop {
+        date.refresh(conn);
+        match conn.poll_event() {
+            Ok(ServerEvent::Request(view)) => {
+                let connect = view.method() == Method::Connect;
+                slot.set(BUSY);
+                head_deadline = None;
+                drain_deadline = None;
+                requests += 1;
+                if connect && !s.tunnels {
+                    // A proxy's method (RFC 9110 §9.3.6): conn queues the
+                    // 501, then the connection is `Closed`.
+                    if conn.reject(501).is_err() {
+                        return End::Close;
+                    }
+                    continue;
+                }
+                if sh.stopping() || (s.max_requests != 0 && requests >= s.max_requests) {
+                    conn.close_after_response();
+                }
+                st.reset();
+                let outcome = {
+                    let mut ex = Exchange::new(conn, stream, st, sh);
+                    catch(handler.handle(&mut ex)).await
+                };
+                if outcome.is_none() {
+                    sh.counters.panics.fetch_add(1, Ordering::Relaxed);
+                }
+                if let Some(end) = after_handler(stream, conn, st, sh, outcome).await {
+                    return end;
+                }
+            }
+            // The rest of a body the handler did not read: the connection
+            // drains it (up to its bound) before the next request.
+            Ok(ServerEvent::Data(_) | ServerEvent::End(_)) => {}
+            Ok(ServerEvent::NeedInput) => {
+                let bounds = s.write_bounds();
+                if let Err(e) =
+                    wire::flush_with(stream, conn, &[], &mut st.write_meter, bounds).await
+                {
+                    sh.count_write_failure(&e);
+                    return End::Close;
+                }
+                if eof {
+                    return End::Close;
+                }
+                let now = Instant::now();
+                let (deadline, stage) = match conn.phase() {
+                    Phase::Idle => {
+                        // Marked idle before the check: a shutdown after the
+                        // mark wakes us, one before it is seen here.
+                        slot.set(IDLE);
+                        if sh.stopping() {
+                            return End::Close;
+                        }
+                        (now + s.idle_timeout, Stage::Idle)
+                    }
+                    Phase::Head => {
+                        slot.set(HEAD);
+                        let d = *head_deadline.get_or_insert(now + s.head_timeout);
+                        if d <= now {
+                            return head_timed_out(stream, conn, st, sh, &mut date).await;
+                        }
+                        (d, Stage::Head)
+                    }
+                    Phase::Draining | Phase::Closed | Phase::Switched => return End::Linger,
+                    // The rest of a body the handler left unread: drained
+                    // within one body timeout in all, however it trickles.
+                    Phase::Body | Phase::Responding => {
+                        let d = *drain_deadline.get_or_insert(now + s.body_timeout);
+                        if d <= now {
+                            return End::Close;
+                        }
+                        (d, Stage::Body)
+                    }
+                };
+                let wake = matches!(stage, Stage::Idle | Stage::Head).then_some(&slot.slot.wake);
+                match wire::fill(stream, conn, deadline, false, stage, wake).await {
+                    Ok(Filled::Bytes(_)) => {
+                        if stage == Stage::Idle {
+                            head_deadline = Some(Instant::now() + s.head_timeout);
+                        }
+                    }
+                    Ok(Filled::Eof) => eof = true,
+                    Ok(Filled::Full) => return End::Close,
+                    Ok(Filled::Woken) if slot.slot.evicted() => {
+                        if stage == Stage::Idle {
+                            return End::Close;
+                        }
+                        // Mid-head: tell the peer to come back later.
+                        date.refresh(conn);
+                        if conn.reject(503).is_err() {
+                            return End::Close;
+                        }
+                        return send_and_linger(stream, conn, st, sh).await;
+                    }
+                    // Shutdown (seen at the top when idle), or a stale wake.
+                    Ok(Filled::Woken) => {}
+                    Err(Error::Timeout(Stage::Idle)) => {
+                        sh.counters.timed_out_idle.fetch_add(1, Ordering::Relaxed);
+                        return End::Close;
+                    }
+                    Err(Error::Timeout(Stage::Head)) => {
+                        return head_timed_out(stream, conn, st, sh, &mut date).await;
+                    }
+                    Err(_) => return End::Close,
+                }
+            }
+            Ok(ServerEvent::Paused) => {
+                if conn.output().is_empty() {
+                    // Paused with nothing to send: the answer is incomplete.
+                    return End::Close;
+                }
+                let bounds = s.write_bounds();
+                if let Err(e) =
+                    wire::flush_with(stream, conn, &[], &mut st.write_meter, bounds).await
+                {
+                    sh.count_write_failure(&e);
+                    return End::Close;
+                }
+            }
+            Ok(ServerEvent::Switched(_)) => return End::Close,
+            // The response that ended the connection, or an error response
+            // conn queued: send it, then half-close and drain.
+            Ok(ServerEvent::Closed) | Err(ConnError::Remote(_)) => {
+                return send_and_linger(stream, conn, st, sh).await;
+            }
+            Err(ConnError::Local(_)) => return End::Close,
+        }
+    }
+}
+
+/// The head deadline passed mid-head: conn queues `408` with
+/// `Connection: close`; send it and linger.
+async fn head_timed_out(
+    stream: &mut dyn Stream,
+    conn: &mut ServerConn,
+    st: &mut Cycle,
+    sh: &Shared,
+    date: &mut DateClock,
+) -> End {
+    sh.counters.timed_out_head.fetch_add(1, Ordering::Relaxed);
+    date.refresh(conn);
+    match conn.time_out() {
+        Ok(()) => send_and_linger(stream, conn, st, sh).await,
+        Err(_) => End::Close,
+    }
+}
+
+/// Finishes what the handler left (`outcome` is `None` after a panic);
+/// `Some` ends the connection.
+async fn after_handler(
+    stream: &mut dyn Stream,
+    conn: &mut ServerConn,
+    st: &mut Cycle,
+    sh: &Shared,
+    outcome: Option<Result<(), Error>>,
+) -> Option<End> {
+    if st.switched || st.broken {
+        return Some(End::Close);
+    }
+    if conn.failed() {
+        // A malformed body (conn queued its error response), or a reject.
+        return Some(send_and_linger(stream, conn, st, sh).await);
+    }
+    let ok = matches!(outcome, Some(Ok(())));
+    match conn.answer_state() {
+        AnswerState::Complete if ok => None,
+        AnswerState::Complete => Some(send_and_linger(stream, conn, st, sh).await),
+        AnswerState::NotStarted => {
+            // No answer (an error, a panic, or none given): 408 if the body
+            // timed out, 500 otherwise, queued by the connection; then close.
+            let status = if st.timed_out { 408 } else { 500 };
+            if conn.reject(status).is_err() {
+                return Some(End::Close);
+            }
+            Some(send_and_linger(stream, conn, st, sh).await)
+        }
+        // A 101 or 2xx to CONNECT the handler did not take over, or a
+        // response cut short (the peer sees it truncated): send what is
+        // queued and close.
+        _ => {
+            let bounds = sh.settings.write_bounds();
+            let _ = wire::flush_with(stream, conn, &[], &mut st.write_meter, bounds).await;
+            Some(End::Close)
+        }
+    }
+}

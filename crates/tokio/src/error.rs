@@ -1,0 +1,130 @@
+//! The adapter's error: an I/O failure, a protocol error from `conn`, a
+//! deadline or a data rate that was not met, or a misuse.
+
+use core::fmt;
+use std::io;
+
+use http_net_conn::Error as ConnError;
+
+/// Which wait a deadline or a minimum data rate bounded.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[non_exhaustive]
+pub enum Stage {
+    /// Connecting to a server.
+    Connect,
+    /// Waiting on an idle keep-alive connection for the next request.
+    Idle,
+    /// Reading a message head.
+    Head,
+    /// Reading a message body.
+    Body,
+    /// Writing to the peer.
+    Write,
+}
+
+impl fmt::Display for Stage {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(match self {
+            Stage::Connect => "connecting",
+            Stage::Idle => "waiting on an idle connection",
+            Stage::Head => "reading a message head",
+            Stage::Body => "reading a message body",
+            Stage::Write => "writing to the peer",
+        })
+    }
+}
+
+/// What went wrong in the adapter.
+#[non_exhaustive]
+#[derive(Debug)]
+pub enum Error {
+    /// The stream failed.
+    Io(io::Error),
+    /// The peer broke a protocol rule, or the caller misused the connection
+    /// (the `conn` error names the rule and its RFC section).
+    Protocol(ConnError),
+    /// The stage's deadline passed with no progress.
+    Timeout(Stage),
+    /// After the grace period the peer moved fewer bytes per second than the
+    /// configured minimum data rate.
+    TooSlow(Stage),
+    /// [`upgrade`](crate::Exchange::upgrade) was called on a connection that
+    /// did not switch (no `101`, no `2xx` to `CONNECT`).
+    NotSwitched,
+    /// The request body can no longer be read (the connection failed, was
+    /// switched, or the stream broke).
+    BodyUnavailable,
+    /// The peer closed the connection before a response arrived.
+    ConnectionClosed,
+}
+
+impl Error {
+    /// Whether the peer is at fault (a malformed message): the `Remote`
+    /// errors of `conn`.
+    pub fn is_peer_fault(&self) -> bool {
+        matches!(self, Error::Protocol(ConnError::Remote(_)))
+    }
+}
+
+impl fmt::Display for Error {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Error::Io(e) => write!(f, "i/o error: {e}"),
+            Error::Protocol(e) => fmt::Display::fmt(e, f),
+            Error::Timeout(stage) => write!(f, "timed out {stage}"),
+            Error::TooSlow(stage) => write!(f, "below the minimum data rate {stage}"),
+            Error::NotSwitched => {
+                f.write_str("the connection was not switched to another protocol")
+            }
+            Error::BodyUnavailable => f.write_str("the body can no longer be read"),
+            Error::ConnectionClosed => {
+                f.write_str("the peer closed the connection before sending a response")
+            }
+        }
+    }
+}
+
+impl std::error::Error for Error {
+    fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
+        match self {
+            Error::Io(e) => Some(e),
+            Error::Protocol(e) => Some(e),
+            _ => None,
+        }
+    }
+}
+
+impl From<io::Error> for Error {
+    fn from(e: io::Error) -> Error {
+        Error::Io(e)
+    }
+}
+
+impl From<ConnError> for Error {
+    fn from(e: ConnError) -> Error {
+        Error::Protocol(e)
+    }
+}
+
+impl From<http_net_conn::LocalError> for Error {
+    fn from(e: http_net_conn::LocalError) -> Error {
+        Error::Protocol(ConnError::Local(e))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn display_names_the_stage() {
+        assert_eq!(
+            Error::Timeout(Stage::Head).to_string(),
+            "timed out reading a message head"
+        );
+        assert_eq!(
+            Error::TooSlow(Stage::Body).to_string(),
+            "below the minimum data rate reading a message body"
+        );
+    }
+}

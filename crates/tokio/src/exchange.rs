@@ -1,0 +1,431 @@
+//! What a handler sees: one request and the means to answer it.
+
+use std::io;
+use std::net::SocketAddr;
+use std::pin::Pin;
+use std::task::{Context, Poll};
+
+use http_net_conn::{
+    AnswerState, BodyLength, FieldPair, Method, Placement, RequestView, Response, ServerConn,
+    ServerEvent,
+};
+use tokio::io::{AsyncRead, AsyncWrite, ReadBuf};
+use tokio::time::Instant;
+
+use crate::error::{Error, Stage};
+use crate::server::Shared;
+use crate::wire::{self, Filled, Meter, Stream};
+
+/// Output is written as soon as this much is queued (smaller answers wait
+/// until the connection next reads, so pipelined answers leave together).
+const FLUSH_AT: usize = 16 * 1024;
+
+/// I/O facts about the current request, kept by the connection task between
+/// handler calls (the protocol state is the `ServerConn`'s).
+#[derive(Debug, Default)]
+pub(crate) struct Cycle {
+    /// Body bytes taken from the connection but not yet given to the reader.
+    pending: Vec<u8>,
+    pending_pos: usize,
+    /// The body reader saw the end of the body.
+    body_done: bool,
+    /// Reading the body timed out or fell below the minimum rate.
+    pub(crate) timed_out: bool,
+    /// Writing to or reading from the stream failed: close without more.
+    pub(crate) broken: bool,
+    /// The handler took the connection over (101 / CONNECT).
+    pub(crate) switched: bool,
+    pub(crate) read_meter: Meter,
+    pub(crate) write_meter: Meter,
+    pub(crate) peer: Option<SocketAddr>,
+}
+
+impl Cycle {
+    pub(crate) fn new(peer: Option<SocketAddr>) -> Cycle {
+        Cycle {
+            peer,
+            ..Cycle::default()
+        }
+    }
+
+    pub(crate) fn reset(&mut self) {
+        self.pending.clear();
+        self.pending_pos = 0;
+        self.body_done = false;
+        self.timed_out = false;
+        self.read_meter.reset();
+        self.write_meter.reset();
+    }
+}
+
+/// One request and its answer, handed to the [`Handler`](crate::Handler).
+///
+/// Read the head with [`request`](Exchange::request) (or the shortcuts
+/// [`method`](Exchange::method), [`path`](Exchange::path),
+/// [`field`](Exchange::field)), the body with
+/// [`read_body`](Exchange::read_body) (`100 Continue` is sent on its first
+/// read when the client asked for it and it is still due), then answer
+/// with one of:
+/// - [`respond`](Exchange::respond): a prebuilt [`Response`] and a whole body
+///   (bodies over 4 KiB are written with a vectored write, never copied);
+/// - [`respond_with`](Exchange::respond_with): borrowed fields and a whole body;
+/// - [`send_head`](Exchange::send_head), then [`send_data`](Exchange::send_data)
+///   and [`send_end`](Exchange::send_end): a body of known length written
+///   piece by piece, or a chunked one with [`BodyLength::Streamed`].
+///
+/// A handler that returns without a complete answer gets `500` sent for it
+/// if nothing was sent yet (`408` if its body read timed out), and the
+/// connection closes; one that panics likewise.
+pub struct Exchange<'a> {
+    conn: &'a mut ServerConn,
+    stream: &'a mut (dyn Stream + 'a),
+    st: &'a mut Cycle,
+    shared: &'a Shared,
+}
+
+impl<'a> Exchange<'a> {
+    pub(crate) fn new(
+        conn: &'a mut ServerConn,
+        stream: &'a mut (dyn Stream + 'a),
+        st: &'a mut Cycle,
+        shared: &'a Shared,
+    ) -> Self {
+        Exchange {
+            conn,
+            stream,
+            st,
+            shared,
+        }
+    }
+
+    /// The request head (until the response is complete).
+    pub fn request(&self) -> Option<RequestView<'_>> {
+        self.conn.request()
+    }
+    /// The method (`Method::Other` once the response is complete).
+    pub fn method(&self) -> Method {
+        self.conn.request().map_or(Method::Other, |r| r.method())
+    }
+    /// The request target as received (empty once the response is complete).
+    pub fn target(&self) -> &[u8] {
+        self.conn.request().map_or(&[][..], |r| r.target())
+    }
+    /// The path part of the target: before `?`, and for an absolute-form
+    /// target (`http://host/p?q`) after the authority (`/` when empty).
+    pub fn path(&self) -> &[u8] {
+        path_of(self.target())
+    }
+    /// The value of the first field named `name` (ASCII case-insensitive).
+    pub fn field(&self, name: &[u8]) -> Option<&[u8]> {
+        self.conn.request().and_then(|r| r.field(name))
+    }
+    /// The peer's address, when the listener knows it.
+    pub fn peer_addr(&self) -> Option<SocketAddr> {
+        self.st.peer
+    }
+    /// The connection, for what the shortcuts do not cover.
+    pub fn conn(&mut self) -> &mut ServerConn {
+        self.conn
+    }
+
+    /// Reads request body bytes into `buf`; `Ok(0)` at the end of the body
+    /// (trailers are dropped), and once the response is complete (the
+    /// connection then discards the rest). The first read sends
+    /// `100 Continue` when the request expects it and no answer has started
+    /// (RFC 9110 §10.1.1). Each wait is bounded by the body timeout and the
+    /// minimum body rate; a failure there is answered `408` if the handler
+    /// has not answered.
+    pub async fn read_body(&mut self, buf: &mut [u8]) -> Result<usize, Error> {
+        let st = &mut *self.st;
+        if st.pending_pos < st.pending.len() {
+            let n = (st.pending.len() - st.pending_pos).min(buf.len());
+            buf[..n].copy_from_slice(&st.pending[st.pending_pos..st.pending_pos + n]);
+            st.pending_pos += n;
+            return Ok(n);
+        }
+        if st.body_done || buf.is_empty() || self.conn.answer_state() == AnswerState::Complete {
+            return Ok(0);
+        }
+        if self.conn.failed() || st.broken || st.switched {
+            return Err(Error::BodyUnavailable);
+        }
+        if self.conn.continue_due() {
+            self.conn.responder().send_continue()?;
+        }
+        let s = &self.shared.settings;
+        loop {
+            match self.conn.poll_event() {
+                Ok(ServerEvent::Data(d)) => {
+                    if d.is_empty() {
+                        continue;
+                    }
+                    let n = d.len().min(buf.len());
+                    buf[..n].copy_from_slice(&d[..n]);
+                    if n < d.len() {
+                        st.pending.clear();
+                        st.pending.extend_from_slice(&d[n..]);
+                        st.pending_pos = 0;
+                    }
+                    return Ok(n);
+                }
+                Ok(ServerEvent::NeedInput) => {
+                    let bounds = s.write_bounds();
+                    let r =
+                        wire::flush_with(self.stream, self.conn, &[], &mut st.write_meter, bounds);
+                    if let Err(e) = r.await {
+                        st.broken = true;
+                        self.shared.count_write_failure(&e);
+                        return Err(e);
+                    }
+                    let now = Instant::now();
+                    let (deadline, by_rate) =
+                        st.read_meter.deadline(now, s.body_timeout, s.body_rate);
+                    let r =
+                        wire::fill(self.stream, self.conn, deadline, by_rate, Stage::Body, None);
+                    let r = r.await;
+                    st.read_meter.waited(now.elapsed());
+                    match r {
+                        Ok(Filled::Bytes(n)) => st.read_meter.add(n),
+                        Ok(Filled::Eof | Filled::Woken) => {}
+                        Ok(Filled::Full) => return Err(Error::BodyUnavailable),
+                        Err(e @ (Error::Timeout(_) | Error::TooSlow(_))) => {
+                            st.timed_out = true;
+                            self.shared.count_read_timeout(&e);
+                            return Err(e);
+                        }
+                        Err(e) => {
+                            st.broken = true;
+                            return Err(e);
+                        }
+                    }
+                }
+                Ok(_) => {
+                    st.body_done = true;
+                    return Ok(0);
+                }
+                Err(e) => return Err(Error::Protocol(e)),
+            }
+        }
+    }
+
+    /// Sends `100 Continue` now, if it is still due (the body reader does it
+    /// on its first read).
+    pub async fn send_continue(&mut self) -> Result<(), Error> {
+        if self.conn.continue_due() {
+            self.conn.responder().send_continue()?;
+            self.flush().await?;
+        }
+        Ok(())
+    }
+
+    /// Sends an informational response, e.g. `103 Early Hints`, at once.
+    pub async fn send_informational(
+        &mut self,
+        status: u16,
+        fields: &[FieldPair<'_>],
+    ) -> Result<(), Error> {
+        self.conn.responder().send_informational(status, fields)?;
+        self.flush().await
+    }
+
+    /// Answers with a prebuilt response and its whole body.
+    pub async fn respond(&mut self, response: &Response, body: &[u8]) -> Result<(), Error> {
+        self.closing_check();
+        let placement = self.conn.responder().respond(response, body)?;
+        self.place(placement, body).await
+    }
+
+    /// Answers with borrowed fields and a whole body (`Content-Length` is added).
+    pub async fn respond_with(
+        &mut self,
+        status: u16,
+        fields: &[FieldPair<'_>],
+        body: &[u8],
+    ) -> Result<(), Error> {
+        let len = if body.is_empty() {
+            BodyLength::Empty
+        } else {
+            BodyLength::Known(body.len() as u64)
+        };
+        self.send_head(status, fields, len)?;
+        if !body.is_empty() {
+            self.send_data(body).await?;
+        }
+        self.send_end(&[])
+    }
+
+    /// Queues a response head; the body follows with
+    /// [`send_data`](Exchange::send_data) and [`send_end`](Exchange::send_end).
+    /// `BodyLength::Known(n)` writes `Content-Length: n`;
+    /// `BodyLength::Streamed` a chunked body (close-delimited to HTTP/1.0).
+    /// A `101` (to a request that offered `Upgrade`) or a `2xx` to `CONNECT`
+    /// hands the connection over: take it with [`upgrade`](Exchange::upgrade).
+    pub fn send_head(
+        &mut self,
+        status: u16,
+        fields: &[FieldPair<'_>],
+        body: BodyLength,
+    ) -> Result<(), Error> {
+        self.closing_check();
+        self.conn.responder().send_head(status, fields, body)?;
+        Ok(())
+    }
+
+    /// Sends body bytes. Large pieces go out at once with a vectored write
+    /// (no copy); small ones are queued and leave with the next large one,
+    /// [`flush`](Exchange::flush), or the end of the handler.
+    pub async fn send_data(&mut self, data: &[u8]) -> Result<(), Error> {
+        let placement = self.conn.responder().send_data(data)?;
+        self.place(placement, data).await
+    }
+
+    /// Ends the response, with trailers if it is chunked (a no-op after a
+    /// `101` or a `2xx` to `CONNECT`, which have no body).
+    pub fn send_end(&mut self, trailers: &[FieldPair<'_>]) -> Result<(), Error> {
+        self.conn.responder().send_end(trailers)?;
+        Ok(())
+    }
+
+    /// Writes everything queued to the peer now.
+    pub async fn flush(&mut self) -> Result<(), Error> {
+        self.write_out(&[]).await
+    }
+
+    /// Closes the connection after this response (`Connection: close` is added).
+    pub fn close_after_response(&mut self) {
+        self.conn.close_after_response();
+    }
+
+    /// After answering `101 Switching Protocols` (to a request that offered
+    /// `Upgrade`) or `2xx` to `CONNECT` with [`send_head`](Exchange::send_head):
+    /// the stream, which reads first the bytes that arrived after the
+    /// request, for the new protocol. The connection closes when the handler
+    /// returns; no deadline of the server applies to the stream any more.
+    pub async fn upgrade(&mut self) -> Result<Upgraded<'_>, Error> {
+        self.flush().await?;
+        let buffered = match self.conn.poll_event() {
+            Ok(ServerEvent::Switched(bytes)) => bytes.to_vec(),
+            Ok(_) => return Err(Error::NotSwitched),
+            Err(e) => return Err(Error::Protocol(e)),
+        };
+        self.st.switched = true;
+        Ok(Upgraded {
+            stream: &mut *self.stream,
+            buffered,
+            pos: 0,
+        })
+    }
+
+    /// During a graceful shutdown, the response closes the connection.
+    fn closing_check(&mut self) {
+        if self.shared.stopping() {
+            self.conn.close_after_response();
+        }
+    }
+
+    async fn place(&mut self, placement: Placement, body: &[u8]) -> Result<(), Error> {
+        match placement {
+            Placement::AfterOutput => self.write_out(body).await,
+            Placement::Queued if self.conn.output().len() >= FLUSH_AT => self.write_out(&[]).await,
+            Placement::Queued => Ok(()),
+        }
+    }
+
+    async fn write_out(&mut self, body: &[u8]) -> Result<(), Error> {
+        let bounds = self.shared.settings.write_bounds();
+        let r = wire::flush_with(
+            self.stream,
+            self.conn,
+            body,
+            &mut self.st.write_meter,
+            bounds,
+        )
+        .await;
+        if let Err(e) = &r {
+            self.st.broken = true;
+            self.shared.count_write_failure(e);
+        }
+        r
+    }
+}
+
+/// The path of a request target (see [`Exchange::path`]).
+fn path_of(target: &[u8]) -> &[u8] {
+    let t = target.split(|&b| b == b'?').next().unwrap_or(target);
+    if t.starts_with(b"/") {
+        return t;
+    }
+    match t.windows(3).position(|w| w == b"://") {
+        Some(i) => {
+            let rest = t.get(i + 3..).unwrap_or(&[]);
+            match rest.iter().position(|&b| b == b'/') {
+                Some(j) => rest.get(j..).unwrap_or(b"/"),
+                None => b"/",
+            }
+        }
+        None => t,
+    }
+}
+
+/// A connection handed over after `101` or a `2xx` to `CONNECT`: reads give
+/// the bytes that were already buffered first, then the stream's; writes go
+/// to the stream.
+pub struct Upgraded<'a> {
+    stream: &'a mut (dyn Stream + 'a),
+    buffered: Vec<u8>,
+    pos: usize,
+}
+
+impl Upgraded<'_> {
+    /// The bytes that arrived after the request head, not yet read.
+    pub fn buffered(&self) -> &[u8] {
+        self.buffered.get(self.pos..).unwrap_or(&[])
+    }
+}
+
+impl AsyncRead for Upgraded<'_> {
+    fn poll_read(
+        self: Pin<&mut Self>,
+        cx: &mut Context<'_>,
+        buf: &mut ReadBuf<'_>,
+    ) -> Poll<io::Result<()>> {
+        let this = self.get_mut();
+        let left = this.buffered.get(this.pos..).unwrap_or(&[]);
+        if !left.is_empty() {
+            let n = left.len().min(buf.remaining());
+            buf.put_slice(&left[..n]);
+            this.pos += n;
+            return Poll::Ready(Ok(()));
+        }
+        Pin::new(&mut *this.stream).poll_read(cx, buf)
+    }
+}
+
+impl AsyncWrite for Upgraded<'_> {
+    fn poll_write(
+        self: Pin<&mut Self>,
+        cx: &mut Context<'_>,
+        buf: &[u8],
+    ) -> Poll<io::Result<usize>> {
+        Pin::new(&mut *self.get_mut().stream).poll_write(cx, buf)
+    }
+    fn poll_flush(self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<io::Result<()>> {
+        Pin::new(&mut *self.get_mut().stream).poll_flush(cx)
+    }
+    fn poll_shutdown(self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<io::Result<()>> {
+        Pin::new(&mut *self.get_mut().stream).poll_shutdown(cx)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::path_of;
+
+    #[test]
+    fn paths() {
+        assert_eq!(path_of(b"/a?b"), b"/a");
+        assert_eq!(path_of(b"http://h/p?q"), b"/p");
+        assert_eq!(path_of(b"http://h"), b"/");
+        assert_eq!(path_of(b"*"), b"*");
+    }
+}

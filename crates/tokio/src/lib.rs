@@ -1,0 +1,94 @@
+//! An async HTTP/1.1 server on tokio, running the Sans-IO state machines of
+//! [`http_net_conn`] over any `AsyncRead + AsyncWrite` stream.
+//!
+//! # Server
+//!
+//! [`Server`] accepts connections and serves each as a task of its own,
+//! driving a [`http_net_conn::ServerConn`]: the connection owns the protocol
+//! (parsing, framing, keep-alive, pipelining, `Expect`, upgrades, the error
+//! responses); this crate moves bytes, keeps time and runs the
+//! [`Handler`]. Every phase of a connection has its deadline: idle
+//! keep-alive, a whole-head deadline (`408`, then close: slowloris), body
+//! reads and writes, each with a minimum data rate after a grace period.
+//! After an error response the server half-closes and drains the peer's
+//! input for a bounded time, so the peer reads the response. A handler that
+//! panics gets `500` sent for it (if nothing was sent yet); its connection
+//! closes and the server goes on. At the connection limit the connection
+//! making least progress is evicted (idle keep-alive first), and when none
+//! can be, the new one is answered `503`. [`ServerHandle::shutdown`] stops
+//! the server gracefully; [`ServerHandle::counters`] tells what it did.
+//!
+//! It runs on the current-thread and on the multi-thread runtime (handler
+//! futures are `Send`).
+//!
+//! ```
+//! use http_net_tokio::{Error, Exchange, Handler, Server};
+//! use http_net_tokio::http_net_conn::Response;
+//!
+//! struct Hello(Response);
+//!
+//! impl Handler for Hello {
+//!     async fn handle(&self, ex: &mut Exchange<'_>) -> Result<(), Error> {
+//!         match ex.path() {
+//!             b"/" => ex.respond(&self.0, b"Hello, World!").await,
+//!             _ => ex.respond_with(404, &[], b"").await,
+//!         }
+//!     }
+//! }
+//!
+//! # tokio::runtime::Builder::new_current_thread().enable_all().build().unwrap().block_on(async {
+//! let hello = Response::new(200, &[(b"Content-Type", b"text/plain")]).unwrap();
+//! let server = Server::bind("127.0.0.1:0").await?;
+//! let addr = server.local_addr()?;
+//! let stop = server.handle();
+//! let task = tokio::spawn(server.serve(Hello(hello)));
+//!
+//! use tokio::io::{AsyncReadExt, AsyncWriteExt};
+//! let mut peer = tokio::net::TcpStream::connect(addr).await?;
+//! peer.write_all(b"GET / HTTP/1.1\r\nHost: a\r\nConnection: close\r\n\r\n").await?;
+//! let mut answer = Vec::new();
+//! peer.read_to_end(&mut answer).await?;
+//! assert!(answer.starts_with(b"HTTP/1.1 200 OK\r\n"));
+//! assert!(answer.ends_with(b"\r\n\r\nHello, World!"));
+//! drop(peer);
+//!
+//! stop.shutdown();
+//! task.await.unwrap()?;
+//! # Ok::<(), std::io::Error>(())
+//! # }).unwrap();
+//! ```
+//!
+//! # Client
+//!
+//! [`Client`] sends requests to a host and port, keeps idle connections per
+//! host for reuse (bounded), streams request bodies ([`Client::start`],
+//! [`RequestBody`]) and response bodies ([`Response::read_body`]), returns
+//! a final response that arrives while the request body is still being
+//! written, and bounds connecting, each read and write, and (optionally)
+//! the whole request with deadlines. A malformed or unsafe response is an
+//! [`Error::Protocol`] naming the rule it broke.
+//!
+//! # Other streams (TLS)
+//!
+//! The server runs over any [`Listener`] whose streams are a [`Stream`]
+//! (`AsyncRead + AsyncWrite + Unpin + Send`): a TLS acceptor wraps a
+//! `TcpListener` and hands out its TLS streams. The client opens its
+//! connections through a [`Connector`], which may wrap them likewise.
+#![forbid(unsafe_code)]
+#![deny(missing_docs)]
+
+mod client;
+mod connection;
+mod date;
+mod error;
+mod exchange;
+mod server;
+mod wire;
+
+pub use client::{Client, ClientBuilder, Connector, Progress, RequestBody, Response, TcpConnector};
+pub use error::{Error, Stage};
+pub use exchange::{Exchange, Upgraded};
+pub use server::{Counters, Handler, Listener, Server, ServerBuilder, ServerHandle};
+pub use wire::Stream;
+
+pub use http_net_conn;

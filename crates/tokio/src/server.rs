@@ -1,0 +1,748 @@
+//! The server: a builder, the accept loop, the connection limit (eviction,
+//! then `503`), graceful shutdown, and the counters.
+
+use std::collections::HashMap;
+use std::future::{poll_fn, Future};
+use std::io;
+use std::net::SocketAddr;
+use std::pin::pin;
+use std::sync::atomic::{AtomicBool, AtomicU64, AtomicU8, AtomicUsize, Ordering};
+use std::sync::{Arc, Mutex, MutexGuard};
+use std::task::Poll;
+use std::time::Duration;
+
+use http_net_conn::Config;
+use tokio::net::{TcpListener, TcpStream, ToSocketAddrs};
+use tokio::sync::Notify;
+use tokio::task::JoinSet;
+use tokio::time::Instant;
+
+use crate::connection;
+use crate::date::{imf_fixdate, now_secs};
+use crate::error::{Error, Stage};
+use crate::exchange::Exchange;
+use crate::wire::{self, Rate, Stream, WriteBounds};
+
+/// Answers requests: called once per request on the connection's task.
+///
+/// Implement it with an `async fn`; the future must be `Send`, so that the
+/// server runs on the multi-thread runtime as well as the current-thread one.
+///
+/// ```
+/// use http_net_tokio::{Error, Exchange, Handler};
+///
+/// struct Hello;
+///
+/// impl Handler for Hello {
+///     async fn handle(&self, ex: &mut Exchange<'_>) -> Result<(), Error> {
+///         match ex.path() {
+///             b"/" => ex.respond_with(200, &[(b"Content-Type", b"text/plain")], b"hi").await,
+///             _ => ex.respond_with(404, &[], b"").await,
+///         }
+///     }
+/// }
+/// # let _ = Hello;
+/// ```
+pub trait Handler: Send + Sync + 'static {
+    /// Answers one request. Returning an error, or returning without a
+    /// complete answer, closes the connection (with `500` if nothing was sent).
+    fn handle(&self, exchange: &mut Exchange<'_>)
+        -> impl Future<Output = Result<(), Error>> + Send;
+}
+
+/// Where connections come from: a `TcpListener`, or one of your own (a TLS
+/// acceptor over one). `accept` is raced against the shutdown signal, so it
+/// must be cancel-safe: dropping its future loses no connection.
+pub trait Listener: Send + 'static {
+    /// The streams it hands out.
+    type Stream: Stream + 'static;
+    /// The next connection, with the peer's address when known.
+    fn accept(
+        &mut self,
+    ) -> impl Future<Output = io::Result<(Self::Stream, Option<SocketAddr>)>> + Send;
+    /// The address it listens on.
+    fn local_addr(&self) -> io::Result<SocketAddr>;
+}
+
+impl Listener for TcpListener {
+    type Stream = TcpStream;
+    async fn accept(&mut self) -> io::Result<(TcpStream, Option<SocketAddr>)> {
+        let (stream, peer) = TcpListener::accept(self).await?;
+        // Responses leave as soon as they are written (no Nagle delay).
+        let _ = stream.set_nodelay(true);
+        Ok((stream, Some(peer)))
+    }
+    fn local_addr(&self) -> io::Result<SocketAddr> {
+        TcpListener::local_addr(self)
+    }
+}
+
+/// The server's settings (see the [`ServerBuilder`] methods for each).
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct Settings {
+    pub(crate) conn: Config,
+    pub(crate) max_connections: usize,
+    pub(crate) max_requests: u64,
+    pub(crate) idle_timeout: Duration,
+    pub(crate) head_timeout: Duration,
+    pub(crate) body_timeout: Duration,
+    pub(crate) write_timeout: Duration,
+    pub(crate) body_rate: Rate,
+    pub(crate) write_rate: Rate,
+    pub(crate) drain_time: Duration,
+    pub(crate) drain_bytes: u64,
+    pub(crate) shutdown_timeout: Duration,
+    pub(crate) tunnels: bool,
+    pub(crate) wipe: bool,
+    pub(crate) server_name: Option<&'static [u8]>,
+}
+
+impl Settings {
+    const DEFAULT: Settings = Settings {
+        conn: Config::DEFAULT,
+        max_connections: 1024,
+        max_requests: 0,
+        idle_timeout: Duration::from_secs(30),
+        head_timeout: Duration::from_secs(10),
+        body_timeout: Duration::from_secs(30),
+        write_timeout: Duration::from_secs(30),
+        body_rate: Rate {
+            bytes_per_sec: 240,
+            grace: Duration::from_secs(5),
+        },
+        write_rate: Rate {
+            bytes_per_sec: 240,
+            grace: Duration::from_secs(5),
+        },
+        drain_time: Duration::from_secs(2),
+        drain_bytes: 1024 * 1024,
+        shutdown_timeout: Duration::from_secs(30),
+        tunnels: false,
+        wipe: false,
+        server_name: None,
+    };
+
+    pub(crate) fn write_bounds(&self) -> WriteBounds {
+        WriteBounds {
+            stall: self.write_timeout,
+            rate: self.write_rate,
+        }
+    }
+}
+
+/// Configures a [`Server`]; [`ServerBuilder::bind`] or
+/// [`ServerBuilder::listener`] makes it.
+///
+/// ```
+/// # tokio::runtime::Builder::new_current_thread().enable_all().build().unwrap().block_on(async {
+/// use std::time::Duration;
+/// let server = http_net_tokio::Server::builder()
+///     .max_connections(256)
+///     .head_timeout(Duration::from_secs(5))
+///     .bind("127.0.0.1:0")
+///     .await
+///     .unwrap();
+/// assert!(server.local_addr().unwrap().port() != 0);
+/// # });
+/// ```
+#[derive(Clone, Debug)]
+#[must_use]
+pub struct ServerBuilder {
+    s: Settings,
+}
+
+impl Default for ServerBuilder {
+    fn default() -> Self {
+        ServerBuilder {
+            s: Settings::DEFAULT,
+        }
+    }
+}
+
+impl ServerBuilder {
+    /// The connection limit (default 1,024). A connection beyond it first
+    /// evicts the open connection making least progress: one closing after
+    /// an error response, else the longest-idle keep-alive connection, else
+    /// the one whose request head has been arriving longest (it is answered
+    /// `503`). A connection whose request is being handled is never evicted:
+    /// when every open connection is such, the new one is answered `503`
+    /// with `Retry-After: 1` and closed.
+    pub fn max_connections(mut self, n: usize) -> Self {
+        self.s.max_connections = n.max(1);
+        self
+    }
+    /// Requests served on one connection before it is closed (default 0: no
+    /// limit); the last response carries `Connection: close`.
+    pub fn max_requests_per_connection(mut self, n: u64) -> Self {
+        self.s.max_requests = n;
+        self
+    }
+    /// The connection limits (head and body limits, buffers): see
+    /// [`http_net_conn::Config`].
+    pub fn conn_config(mut self, config: Config) -> Self {
+        self.s.conn = config;
+        self
+    }
+    /// How long a keep-alive connection may sit idle between requests
+    /// (default 30 s); then it is closed without a response.
+    pub fn idle_timeout(mut self, t: Duration) -> Self {
+        self.s.idle_timeout = t;
+        self
+    }
+    /// The whole-head deadline, counted from a request's first byte (default
+    /// 10 s): a head not complete by then gets `408` and the connection
+    /// closes (slowloris).
+    pub fn head_timeout(mut self, t: Duration) -> Self {
+        self.s.head_timeout = t;
+        self
+    }
+    /// The longest wait for the next bytes of a request body (default 30 s);
+    /// the body read then fails and, if nothing was sent, `408` is answered.
+    pub fn body_timeout(mut self, t: Duration) -> Self {
+        self.s.body_timeout = t;
+        self
+    }
+    /// The longest wait for one write to make progress (default 30 s): a
+    /// peer that does not read its responses is disconnected after it.
+    pub fn write_timeout(mut self, t: Duration) -> Self {
+        self.s.write_timeout = t;
+        self
+    }
+    /// The minimum request body rate (default 240 bytes/s after a 5 s
+    /// grace): once the handler's body reads have waited on the peer
+    /// `grace` in all, the peer must have sent at least `bytes_per_sec`
+    /// body bytes (with their framing) for every second they waited, else
+    /// the read fails and `408` is answered if nothing was sent. Only time
+    /// spent waiting on the peer counts: a handler that pauses between
+    /// reads is not held against it. 0 turns it off.
+    pub fn min_body_rate(mut self, bytes_per_sec: u64, grace: Duration) -> Self {
+        self.s.body_rate = Rate {
+            bytes_per_sec,
+            grace,
+        };
+        self
+    }
+    /// The minimum response rate (default 240 bytes/s after a 5 s grace):
+    /// once a response's writes have waited on the peer `grace` in all, the
+    /// peer must have taken at least `bytes_per_sec` for every second they
+    /// waited, else the connection is cut. 0 turns it off.
+    pub fn min_response_rate(mut self, bytes_per_sec: u64, grace: Duration) -> Self {
+        self.s.write_rate = Rate {
+            bytes_per_sec,
+            grace,
+        };
+        self
+    }
+    /// After an error response: how long, and how many bytes at most, the
+    /// peer's input is drained after half-closing (default 2 s, 1 MiB), so
+    /// that it reads the response rather than a reset.
+    pub fn drain(mut self, time: Duration, bytes: u64) -> Self {
+        self.s.drain_time = time;
+        self.s.drain_bytes = bytes;
+        self
+    }
+    /// The longest a graceful shutdown waits for requests in flight (default
+    /// 30 s); then the remaining connections are cut.
+    pub fn shutdown_timeout(mut self, t: Duration) -> Self {
+        self.s.shutdown_timeout = t;
+        self
+    }
+    /// Whether `CONNECT` requests reach the handler (default: no, they are
+    /// answered `501`: RFC 9110 §9.3.6 makes it a proxy's method). With
+    /// tunnels on, a handler answers `2xx` and takes the stream with
+    /// [`Exchange::upgrade`].
+    pub fn tunnels(mut self, on: bool) -> Self {
+        self.s.tunnels = on;
+        self
+    }
+    /// The `Server` field written in every response (default: none): the
+    /// handler's answers (unless their fields carry a `Server` of their own),
+    /// the error responses the connection writes itself, and the `503`
+    /// beyond the connection limit.
+    ///
+    /// # Panics
+    ///
+    /// If `name` is empty, or holds a control byte or surrounding whitespace
+    /// (it could split a response). [`Config::with_server_name`] with
+    /// [`conn_config`](ServerBuilder::conn_config) is the fallible way.
+    pub fn server_name(mut self, name: &'static str) -> Self {
+        if let Err(e) = Config::DEFAULT.with_server_name(name.as_bytes()) {
+            panic!("invalid server name {name:?}: {e}");
+        }
+        self.s.server_name = Some(name.as_bytes());
+        self
+    }
+    /// Zero consumed input and sent output of every connection.
+    pub fn wipe_buffers(mut self, wipe: bool) -> Self {
+        self.s.wipe = wipe;
+        self
+    }
+    /// Binds a TCP listener.
+    pub async fn bind(self, addr: impl ToSocketAddrs) -> io::Result<Server> {
+        Ok(self.listener(TcpListener::bind(addr).await?))
+    }
+    /// Serves connections from a listener of your own (e.g. one that hands
+    /// out TLS streams), or a `TcpListener` made elsewhere.
+    pub fn listener<L: Listener>(self, listener: L) -> Server<L> {
+        let mut settings = self.s;
+        if let Some(name) = settings.server_name {
+            // Validated by `server_name`.
+            if let Ok(conn) = settings.conn.with_server_name(name) {
+                settings.conn = conn;
+            }
+        }
+        Server {
+            listener,
+            shared: Arc::new(Shared::new(settings)),
+        }
+    }
+}
+
+/// An async HTTP/1.1 server: one task per connection, each driving a
+/// [`http_net_conn::ServerConn`].
+///
+/// ```
+/// use http_net_tokio::{Error, Exchange, Handler, Server};
+///
+/// struct Hi;
+/// impl Handler for Hi {
+///     async fn handle(&self, ex: &mut Exchange<'_>) -> Result<(), Error> {
+///         ex.respond_with(200, &[(b"Content-Type", b"text/plain")], b"hi").await
+///     }
+/// }
+///
+/// # tokio::runtime::Builder::new_current_thread().enable_all().build().unwrap().block_on(async {
+/// let server = Server::bind("127.0.0.1:0").await.unwrap();
+/// let handle = server.handle();
+/// let task = tokio::spawn(server.serve(Hi));
+/// // ... use http://{addr}/ ...
+/// handle.shutdown();
+/// task.await.unwrap().unwrap();
+/// # });
+/// ```
+pub struct Server<L: Listener = TcpListener> {
+    listener: L,
+    shared: Arc<Shared>,
+}
+
+impl Server {
+    /// A server with the default settings on a TCP address (port 0 picks a
+    /// free port: see [`Server::local_addr`]).
+    pub async fn bind(addr: impl ToSocketAddrs) -> io::Result<Server> {
+        ServerBuilder::default().bind(addr).await
+    }
+    /// A builder with the default settings.
+    pub fn builder() -> ServerBuilder {
+        ServerBuilder::default()
+    }
+}
+
+impl<L: Listener> Server<L> {
+    /// The address the server listens on.
+    pub fn local_addr(&self) -> io::Result<SocketAddr> {
+        self.listener.local_addr()
+    }
+
+    /// A handle that stops the server gracefully and reads its counters,
+    /// from any task or thread.
+    pub fn handle(&self) -> ServerHandle {
+        ServerHandle {
+            shared: Arc::clone(&self.shared),
+        }
+    }
+
+    /// Serves until [`ServerHandle::shutdown`]: then it stops accepting
+    /// (the listener is closed), closes idle connections, lets requests in
+    /// flight finish (their responses carry `Connection: close`) for up to
+    /// the shutdown timeout, cuts what remains, and returns.
+    pub async fn serve<H: Handler>(self, handler: H) -> io::Result<()> {
+        let Server { listener, shared } = self;
+        let mut listener = Some(listener);
+        let handler = Arc::new(handler);
+        let mut tasks = JoinSet::new();
+        let mut result = Ok(());
+        while let Some(l) = listener.as_mut() {
+            if shared.stopping() {
+                break;
+            }
+            // The shutdown signal first, then finished tasks are reaped, then
+            // the next connection.
+            let mut stop = pin!(shared.stop.notified());
+            let mut accept = pin!(l.accept());
+            let next = poll_fn(|cx| {
+                if stop.as_mut().poll(cx).is_ready() {
+                    return Poll::Ready(None);
+                }
+                if !tasks.is_empty() && tasks.poll_join_next(cx).is_ready() {
+                    return Poll::Ready(Some(None));
+                }
+                accept.as_mut().poll(cx).map(|r| Some(Some(r)))
+            })
+            .await;
+            let accepted = match next {
+                None => break,
+                Some(None) => continue,
+                Some(Some(r)) => r,
+            };
+            match accepted {
+                Ok((stream, peer)) => admit(&shared, &handler, &mut tasks, stream, peer),
+                Err(e) if transient_accept_error(&e) => {
+                    // Out of descriptors, an aborted handshake: wait a little.
+                    tokio::time::sleep(Duration::from_millis(10)).await;
+                }
+                Err(e) => {
+                    result = Err(e);
+                    break;
+                }
+            }
+        }
+        // Stop accepting: the kernel refuses new connections from now on.
+        listener = None;
+        drop(listener);
+        shared.stopping.store(true, Ordering::SeqCst);
+        shared.wake_idle();
+        let deadline = Instant::now() + shared.settings.shutdown_timeout;
+        while !tasks.is_empty() {
+            if tokio::time::timeout_at(deadline, tasks.join_next())
+                .await
+                .is_err()
+            {
+                tasks.abort_all();
+                while tasks.join_next().await.is_some() {}
+            }
+        }
+        result
+    }
+}
+
+/// Takes a new connection in: under the limit it gets a task; at the limit
+/// the connection making least progress is evicted for it, or, when none
+/// can be, it is answered `503`.
+fn admit<H: Handler, S: Stream + 'static>(
+    shared: &Arc<Shared>,
+    handler: &Arc<H>,
+    tasks: &mut JoinSet<()>,
+    stream: S,
+    peer: Option<SocketAddr>,
+) {
+    let slot = {
+        let mut reg = lock(&shared.registry);
+        if reg.slots.len() >= shared.settings.max_connections && !evict_one(shared, &mut reg) {
+            drop(reg);
+            refuse(shared, tasks, stream);
+            return;
+        }
+        let id = reg.next;
+        reg.next += 1;
+        let slot = Arc::new(Slot {
+            id,
+            state: AtomicU8::new(BUSY),
+            since: AtomicU64::new(shared.millis()),
+            evicted: AtomicBool::new(false),
+            wake: Notify::new(),
+        });
+        reg.slots.insert(id, Arc::clone(&slot));
+        slot
+    };
+    shared.counters.accepted.fetch_add(1, Ordering::Relaxed);
+    shared.counters.current.fetch_add(1, Ordering::Relaxed);
+    let guard = SlotGuard {
+        shared: Arc::clone(shared),
+        slot,
+    };
+    tasks.spawn(connection::run(stream, peer, guard, Arc::clone(handler)));
+}
+
+/// Picks and signals the connection to evict: closing first, then the
+/// longest idle, then the oldest partial head. Busy ones are never picked.
+fn evict_one(shared: &Shared, reg: &mut Registry) -> bool {
+    let mut best: Option<(u8, u64, u64)> = None; // (rank, since, id)
+    for slot in reg.slots.values() {
+        let rank = match slot.state.load(Ordering::SeqCst) {
+            CLOSING => 0,
+            IDLE => 1,
+            HEAD => 2,
+            _ => continue,
+        };
+        let key = (rank, slot.since.load(Ordering::SeqCst), slot.id);
+        if best.is_none_or(|b| key < b) {
+            best = Some(key);
+        }
+    }
+    let Some((rank, _, id)) = best else {
+        return false;
+    };
+    let Some(victim) = reg.slots.remove(&id) else {
+        return false;
+    };
+    let c = &shared.counters;
+    match rank {
+        0 => c.evicted_closing.fetch_add(1, Ordering::Relaxed),
+        1 => c.evicted_idle.fetch_add(1, Ordering::Relaxed),
+        _ => c.evicted_head.fetch_add(1, Ordering::Relaxed),
+    };
+    victim.evicted.store(true, Ordering::SeqCst);
+    victim.wake.notify_one();
+    true
+}
+
+/// Answers a connection beyond the limit with `503` and `Retry-After: 1`,
+/// bounded to a fraction of a second; at most `MAX_REFUSING` at a time (the
+/// rest are closed at once).
+fn refuse<S: Stream + 'static>(shared: &Arc<Shared>, tasks: &mut JoinSet<()>, mut stream: S) {
+    const MAX_REFUSING: usize = 64;
+    shared.counters.refused.fetch_add(1, Ordering::Relaxed);
+    if shared.refusing.fetch_add(1, Ordering::SeqCst) >= MAX_REFUSING {
+        shared.refusing.fetch_sub(1, Ordering::SeqCst);
+        return;
+    }
+    let shared = Arc::clone(shared);
+    tasks.spawn(async move {
+        let mut msg = Vec::new();
+        let date = imf_fixdate(now_secs());
+        let server = shared.settings.conn.server_name();
+        if http_net_conn::write_error_response(&mut msg, 503, Some(1), Some(&date), server).is_ok()
+        {
+            let deadline = Instant::now() + Duration::from_millis(200);
+            use tokio::io::AsyncWriteExt;
+            if let Some(Ok(())) = wire::bounded(deadline, stream.write_all(&msg)).await {
+                wire::linger(&mut stream, Duration::from_millis(250), 64 * 1024, None).await;
+            }
+        }
+        shared.refusing.fetch_sub(1, Ordering::SeqCst);
+    });
+}
+
+/// Whether an accept error is worth retrying after a pause (out of file
+/// descriptors, an aborted handshake) rather than ending the server.
+fn transient_accept_error(e: &io::Error) -> bool {
+    !matches!(
+        e.kind(),
+        io::ErrorKind::InvalidInput | io::ErrorKind::Unsupported
+    )
+}
+
+/// Stops a [`Server`] and reads its counters; cheap to clone.
+#[derive(Clone)]
+pub struct ServerHandle {
+    shared: Arc<Shared>,
+}
+
+impl ServerHandle {
+    /// Starts a graceful shutdown (see [`Server::serve`]); returns at once.
+    pub fn shutdown(&self) {
+        self.shared.stopping.store(true, Ordering::SeqCst);
+        self.shared.stop.notify_one();
+        self.shared.wake_idle();
+    }
+
+    /// The counters so far.
+    pub fn counters(&self) -> Counters {
+        self.shared.counters.snapshot()
+    }
+}
+
+/// What a server has done so far ([`ServerHandle::counters`]).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+#[non_exhaustive]
+pub struct Counters {
+    /// Connections taken in and served (refused ones not included).
+    pub accepted: u64,
+    /// Connections answered `503` beyond the connection limit.
+    pub refused: u64,
+    /// Connections evicted while idle between requests.
+    pub evicted_idle: u64,
+    /// Connections evicted while their request head was arriving.
+    pub evicted_head: u64,
+    /// Connections evicted while draining after an error response.
+    pub evicted_closing: u64,
+    /// Idle connections closed by the idle timeout.
+    pub timed_out_idle: u64,
+    /// Connections answered `408` by the head deadline.
+    pub timed_out_head: u64,
+    /// Request body reads that timed out.
+    pub timed_out_body: u64,
+    /// Writes that made no progress within the write timeout.
+    pub timed_out_write: u64,
+    /// Request bodies below the minimum body rate.
+    pub too_slow_body: u64,
+    /// Responses below the minimum response rate.
+    pub too_slow_write: u64,
+    /// Handlers that panicked.
+    pub panics: u64,
+    /// Connections open now.
+    pub current: u64,
+}
+
+#[derive(Default)]
+pub(crate) struct AtomicCounters {
+    accepted: AtomicU64,
+    refused: AtomicU64,
+    evicted_idle: AtomicU64,
+    evicted_head: AtomicU64,
+    evicted_closing: AtomicU64,
+    pub(crate) timed_out_idle: AtomicU64,
+    pub(crate) timed_out_head: AtomicU64,
+    timed_out_body: AtomicU64,
+    timed_out_write: AtomicU64,
+    too_slow_body: AtomicU64,
+    too_slow_write: AtomicU64,
+    pub(crate) panics: AtomicU64,
+    current: AtomicU64,
+}
+
+impl AtomicCounters {
+    fn snapshot(&self) -> Counters {
+        let g = |a: &AtomicU64| a.load(Ordering::Relaxed);
+        Counters {
+            accepted: g(&self.accepted),
+            refused: g(&self.refused),
+            evicted_idle: g(&self.evicted_idle),
+            evicted_head: g(&self.evicted_head),
+            evicted_closing: g(&self.evicted_closing),
+            timed_out_idle: g(&self.timed_out_idle),
+            timed_out_head: g(&self.timed_out_head),
+            timed_out_body: g(&self.timed_out_body),
+            timed_out_write: g(&self.timed_out_write),
+            too_slow_body: g(&self.too_slow_body),
+            too_slow_write: g(&self.too_slow_write),
+            panics: g(&self.panics),
+            current: g(&self.current),
+        }
+    }
+}
+
+/// What an open connection is doing, as eviction and shutdown see it.
+pub(crate) const BUSY: u8 = 0;
+pub(crate) const IDLE: u8 = 1;
+pub(crate) const HEAD: u8 = 2;
+pub(crate) const CLOSING: u8 = 3;
+
+/// One open connection, as the accept loop and the shutdown see it.
+pub(crate) struct Slot {
+    id: u64,
+    /// `BUSY`, `IDLE`, `HEAD` or `CLOSING`.
+    state: AtomicU8,
+    /// When that state began, in milliseconds since the server started.
+    since: AtomicU64,
+    /// Set by the accept loop when it evicts this connection.
+    pub(crate) evicted: AtomicBool,
+    /// Notified on eviction and on shutdown.
+    pub(crate) wake: Notify,
+}
+
+impl Slot {
+    pub(crate) fn evicted(&self) -> bool {
+        self.evicted.load(Ordering::SeqCst)
+    }
+}
+
+/// The connection's place in the registry; removes it when the task ends.
+pub(crate) struct SlotGuard {
+    pub(crate) shared: Arc<Shared>,
+    pub(crate) slot: Arc<Slot>,
+}
+
+impl SlotGuard {
+    /// Records what the connection is doing (only a change moves `since`).
+    pub(crate) fn set(&self, state: u8) {
+        if self.slot.state.load(Ordering::Relaxed) != state {
+            self.slot
+                .since
+                .store(self.shared.millis(), Ordering::SeqCst);
+            self.slot.state.store(state, Ordering::SeqCst);
+        }
+    }
+}
+
+impl Drop for SlotGuard {
+    fn drop(&mut self) {
+        lock(&self.shared.registry).slots.remove(&self.slot.id);
+        self.shared.counters.current.fetch_sub(1, Ordering::Relaxed);
+    }
+}
+
+#[derive(Default)]
+pub(crate) struct Registry {
+    next: u64,
+    slots: HashMap<u64, Arc<Slot>>,
+}
+
+/// State shared by the accept loop, the connections and the handles.
+pub(crate) struct Shared {
+    pub(crate) settings: Settings,
+    stopping: AtomicBool,
+    stop: Notify,
+    registry: Mutex<Registry>,
+    pub(crate) counters: AtomicCounters,
+    refusing: AtomicUsize,
+    epoch: Instant,
+}
+
+impl Shared {
+    fn new(settings: Settings) -> Shared {
+        Shared {
+            settings,
+            stopping: AtomicBool::new(false),
+            stop: Notify::new(),
+            registry: Mutex::new(Registry::default()),
+            counters: AtomicCounters::default(),
+            refusing: AtomicUsize::new(0),
+            epoch: Instant::now(),
+        }
+    }
+
+    pub(crate) fn stopping(&self) -> bool {
+        self.stopping.load(Ordering::SeqCst)
+    }
+
+    fn millis(&self) -> u64 {
+        u64::try_from(self.epoch.elapsed().as_millis()).unwrap_or(u64::MAX)
+    }
+
+    /// Wakes idle connections so that they see the shutdown and close.
+    fn wake_idle(&self) {
+        let reg = lock(&self.registry);
+        for slot in reg.slots.values() {
+            if slot.state.load(Ordering::SeqCst) == IDLE {
+                slot.wake.notify_one();
+            }
+        }
+    }
+
+    pub(crate) fn count_write_failure(&self, e: &Error) {
+        let c = &self.counters;
+        match e {
+            Error::Timeout(_) => c.timed_out_write.fetch_add(1, Ordering::Relaxed),
+            Error::TooSlow(_) => c.too_slow_write.fetch_add(1, Ordering::Relaxed),
+            _ => return,
+        };
+    }
+
+    pub(crate) fn count_read_timeout(&self, e: &Error) {
+        let c = &self.counters;
+        match e {
+            Error::Timeout(Stage::Body) => c.timed_out_body.fetch_add(1, Ordering::Relaxed),
+            Error::TooSlow(Stage::Body) => c.too_slow_body.fetch_add(1, Ordering::Relaxed),
+            _ => return,
+        };
+    }
+}
+
+fn lock<T>(m: &Mutex<T>) -> MutexGuard<'_, T> {
+    match m.lock() {
+        Ok(g) => g,
+        Err(p) => p.into_inner(),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    #[should_panic(expected = "invalid server name")]
+    fn server_name_is_validated_once() {
+        let _ = ServerBuilder::default().server_name("a\r\nSet-Cookie: x=y");
+    }
+}

@@ -1,0 +1,309 @@
+//! Moving bytes between a stream and a `ServerConn`, each wait bounded by a
+//! deadline: reads, writes (vectored, so large bodies are never copied),
+//! and the half-close and drain after an error response.
+
+use std::future::{poll_fn, Future};
+use std::io::{self, IoSlice};
+use std::pin::pin;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::task::Poll;
+use std::time::Duration;
+
+use http_net_conn::ServerConn;
+use tokio::io::{AsyncRead, AsyncReadExt, AsyncWrite, AsyncWriteExt};
+use tokio::sync::Notify;
+use tokio::time::{timeout_at, Instant};
+
+use crate::error::{Error, Stage};
+
+/// A byte stream the server can run over: a `TcpStream`, a TLS stream over
+/// one, a `tokio::io::DuplexStream` in tests. Implemented for every
+/// `AsyncRead + AsyncWrite + Unpin + Send` type.
+pub trait Stream: AsyncRead + AsyncWrite + Unpin + Send {}
+
+impl<T: AsyncRead + AsyncWrite + Unpin + Send + ?Sized> Stream for T {}
+
+/// Runs `fut` until `deadline`; `None` when the deadline passed first. A
+/// future that is ready at its first poll (most reads and writes on a busy
+/// connection) never arms a timer; the general twin is `timeout_at` alone.
+pub(crate) async fn bounded<F: Future>(deadline: Instant, fut: F) -> Option<F::Output> {
+    let mut fut = pin!(fut);
+    let first = poll_fn(|cx| {
+        Poll::Ready(match fut.as_mut().poll(cx) {
+            Poll::Ready(v) => Some(v),
+            Poll::Pending => None,
+        })
+    })
+    .await;
+    match first {
+        Some(v) => Some(v),
+        None => timeout_at(deadline, fut).await.ok(),
+    }
+}
+
+/// Which of two futures finished first ([`first`]).
+pub(crate) enum First<A, B> {
+    A(A),
+    B(B),
+}
+
+/// Runs `a` and `b` together until one finishes; `a` is polled first.
+pub(crate) async fn first<A: Future, B: Future>(a: A, b: B) -> First<A::Output, B::Output> {
+    let mut a = pin!(a);
+    let mut b = pin!(b);
+    poll_fn(|cx| {
+        if let Poll::Ready(v) = a.as_mut().poll(cx) {
+            return Poll::Ready(First::A(v));
+        }
+        b.as_mut().poll(cx).map(First::B)
+    })
+    .await
+}
+
+/// A minimum data rate: once the peer has kept us waiting `grace` in all,
+/// it must have moved at least `bytes_per_sec` for every second it kept us
+/// waiting (0 turns it off). Only time spent waiting on the peer counts, so
+/// a handler that pauses between reads or writes is never the peer's fault.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) struct Rate {
+    pub(crate) bytes_per_sec: u64,
+    pub(crate) grace: Duration,
+}
+
+/// One transfer (a request body, a response): the bytes it moved, and the
+/// time it spent waiting on the peer.
+#[derive(Clone, Copy, Debug, Default)]
+pub(crate) struct Meter {
+    waited: Duration,
+    bytes: u64,
+}
+
+impl Meter {
+    pub(crate) fn reset(&mut self) {
+        *self = Meter::default();
+    }
+
+    pub(crate) fn add(&mut self, n: usize) {
+        self.bytes = self.bytes.saturating_add(n as u64);
+    }
+
+    /// Adds the time one wait took.
+    pub(crate) fn waited(&mut self, d: Duration) {
+        self.waited = self.waited.saturating_add(d);
+    }
+
+    /// The deadline of the next wait starting `now`: `stall` from now, or
+    /// earlier once the waiting this transfer has done would exceed what its
+    /// bytes earned at `rate` (and the grace); and whether the rate is what
+    /// bounds it.
+    pub(crate) fn deadline(&self, now: Instant, stall: Duration, rate: Rate) -> (Instant, bool) {
+        let stall_at = now + stall;
+        if rate.bytes_per_sec == 0 {
+            return (stall_at, false);
+        }
+        let nanos = u128::from(self.bytes) * 1_000_000_000 / u128::from(rate.bytes_per_sec);
+        let earned = Duration::from_nanos(u64::try_from(nanos).unwrap_or(u64::MAX));
+        let left = rate.grace.max(earned).saturating_sub(self.waited);
+        let rate_at = now + left.min(Duration::from_secs(86_400 * 365));
+        if rate_at < stall_at {
+            (rate_at, true)
+        } else {
+            (stall_at, false)
+        }
+    }
+}
+
+/// What bounds the writes of one connection.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct WriteBounds {
+    pub(crate) stall: Duration,
+    pub(crate) rate: Rate,
+}
+
+/// The outcome of one read into a connection.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Filled {
+    /// This many bytes were committed.
+    Bytes(usize),
+    /// The peer closed its side; `recv_eof` was called.
+    Eof,
+    /// The connection takes no input now.
+    Full,
+    /// `wake` was notified before any byte arrived (shutdown, eviction).
+    Woken,
+}
+
+/// Reads once from the stream into the connection, until `deadline`
+/// (`Err(Timeout(stage))`, or `TooSlow(stage)` when `rate_bound`), or until
+/// `wake` is notified.
+pub(crate) async fn fill(
+    stream: &mut (dyn Stream + '_),
+    conn: &mut ServerConn,
+    deadline: Instant,
+    rate_bound: bool,
+    stage: Stage,
+    wake: Option<&Notify>,
+) -> Result<Filled, Error> {
+    let spare = conn.spare_mut();
+    if spare.is_empty() {
+        return Ok(Filled::Full);
+    }
+    let read = bounded(deadline, stream.read(spare));
+    let r = match wake {
+        Some(wake) => match first(read, wake.notified()).await {
+            First::A(r) => r,
+            First::B(()) => return Ok(Filled::Woken),
+        },
+        None => read.await,
+    };
+    match r {
+        None if rate_bound => Err(Error::TooSlow(stage)),
+        None => Err(Error::Timeout(stage)),
+        Some(Ok(0)) => {
+            conn.recv_eof();
+            Ok(Filled::Eof)
+        }
+        Some(Ok(n)) => {
+            conn.commit(n);
+            Ok(Filled::Bytes(n))
+        }
+        Some(Err(e)) => Err(Error::Io(e)),
+    }
+}
+
+/// Writes the connection's whole output and then `body` (a body left to the
+/// caller: `Placement::AfterOutput`), with vectored writes, each bounded by
+/// the stall timeout and the minimum rate; then flushes the stream.
+pub(crate) async fn flush_with(
+    stream: &mut (dyn Stream + '_),
+    conn: &mut ServerConn,
+    mut body: &[u8],
+    meter: &mut Meter,
+    bounds: WriteBounds,
+) -> Result<(), Error> {
+    let mut wrote = false;
+    loop {
+        let out_len = conn.output().len();
+        if out_len == 0 && body.is_empty() {
+            break;
+        }
+        let now = Instant::now();
+        let (deadline, by_rate) = meter.deadline(now, bounds.stall, bounds.rate);
+        let r = if out_len == 0 {
+            bounded(deadline, stream.write(body)).await
+        } else if body.is_empty() {
+            bounded(deadline, stream.write(conn.output())).await
+        } else {
+            let bufs = [IoSlice::new(conn.output()), IoSlice::new(body)];
+            bounded(deadline, stream.write_vectored(&bufs)).await
+        };
+        meter.waited(now.elapsed());
+        let n = match r {
+            None if by_rate => return Err(Error::TooSlow(Stage::Write)),
+            None => return Err(Error::Timeout(Stage::Write)),
+            Some(Ok(0)) => return Err(Error::Io(io::ErrorKind::WriteZero.into())),
+            Some(Ok(n)) => n,
+            Some(Err(e)) if e.kind() == io::ErrorKind::Interrupted => continue,
+            Some(Err(e)) => return Err(Error::Io(e)),
+        };
+        wrote = true;
+        meter.add(n);
+        if n <= out_len {
+            conn.consume_output(n);
+        } else {
+            conn.consume_output(out_len);
+            body = body.get(n - out_len..).unwrap_or(&[]);
+        }
+    }
+    if wrote {
+        let deadline = Instant::now() + bounds.stall;
+        match bounded(deadline, stream.flush()).await {
+            None => return Err(Error::Timeout(Stage::Write)),
+            Some(Err(e)) => return Err(Error::Io(e)),
+            Some(Ok(())) => {}
+        }
+    }
+    Ok(())
+}
+
+/// After an error response (or a close the peer may not expect): half-close,
+/// then read and discard the peer's input until it closes, `limit` bytes
+/// were read, `time` passed, or `wake` is notified with `stop` set, so that
+/// the peer reads the response and not a reset.
+pub(crate) async fn linger(
+    stream: &mut (dyn Stream + '_),
+    time: Duration,
+    limit: u64,
+    wake: Option<(&Notify, &AtomicBool)>,
+) {
+    let deadline = Instant::now() + time;
+    if time.is_zero() || !matches!(bounded(deadline, stream.shutdown()).await, Some(Ok(()))) {
+        return;
+    }
+    let mut scratch = [0u8; 1024];
+    let mut total = 0u64;
+    while total < limit {
+        let read = bounded(deadline, stream.read(&mut scratch));
+        let r = match wake {
+            Some((wake, stop)) => match first(read, wake.notified()).await {
+                First::A(r) => r,
+                First::B(()) if stop.load(Ordering::SeqCst) => return,
+                First::B(()) => continue,
+            },
+            None => read.await,
+        };
+        match r {
+            Some(Ok(n)) if n > 0 => total += n as u64,
+            _ => return,
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn only_time_spent_waiting_counts_against_the_rate() {
+        let rate = Rate {
+            bytes_per_sec: 100,
+            grace: Duration::from_secs(2),
+        };
+        let stall = Duration::from_secs(30);
+        let t0 = Instant::now();
+        let mut m = Meter::default();
+        // Nothing moved, nothing waited: the grace period bounds the wait.
+        assert_eq!(
+            m.deadline(t0, stall, rate),
+            (t0 + Duration::from_secs(2), true)
+        );
+        // 500 bytes earn five seconds of waiting at 100 B/s; one is spent.
+        m.add(500);
+        m.waited(Duration::from_secs(1));
+        assert_eq!(
+            m.deadline(t0, stall, rate),
+            (t0 + Duration::from_secs(4), true)
+        );
+        // Time not spent waiting (a handler's own pause) changes nothing.
+        let later = t0 + Duration::from_secs(60);
+        assert_eq!(
+            m.deadline(later, stall, rate),
+            (later + Duration::from_secs(4), true)
+        );
+        // A short stall timeout comes first.
+        let short = Duration::from_secs(1);
+        assert_eq!(m.deadline(t0, short, rate), (t0 + short, false));
+        // All earned time spent: the next wait ends at once.
+        m.waited(Duration::from_secs(9));
+        assert_eq!(m.deadline(t0, stall, rate), (t0, true));
+        // Off: only the stall timeout.
+        let off = Rate {
+            bytes_per_sec: 0,
+            grace: Duration::ZERO,
+        };
+        assert_eq!(
+            m.deadline(t0, Duration::from_secs(3), off),
+            (t0 + Duration::from_secs(3), false)
+        );
+    }
+}

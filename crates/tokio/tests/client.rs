@@ -1,0 +1,266 @@
+//! The async client against the tokio server and against raw loopback
+//! peers: the pool, streamed bodies both ways, early responses, a stale
+//! pooled connection, deadlines, malformed responses.
+
+use std::time::Duration;
+
+use http_net_tokio::http_net_conn::BodyLength;
+use http_net_tokio::{
+    Client, Error, Exchange, Handler, Progress, Server, ServerBuilder, ServerHandle, Stage,
+};
+use tokio::io::{AsyncReadExt, AsyncWriteExt};
+use tokio::net::TcpListener;
+use tokio::task::JoinHandle;
+
+struct App;
+
+impl Handler for App {
+    async fn handle(&self, ex: &mut Exchange<'_>) -> Result<(), Error> {
+        match ex.path() {
+            b"/echo" => {
+                let mut body = Vec::new();
+                let mut buf = [0u8; 8192];
+                loop {
+                    let n = ex.read_body(&mut buf).await?;
+                    if n == 0 {
+                        break;
+                    }
+                    body.extend_from_slice(&buf[..n]);
+                }
+                ex.respond_with(200, &[], &body).await
+            }
+            b"/stream" => {
+                ex.send_head(200, &[], BodyLength::Streamed)?;
+                for i in 0..50u32 {
+                    ex.send_data(format!("{i},").as_bytes()).await?;
+                    ex.flush().await?;
+                }
+                ex.send_end(&[])
+            }
+            // Answers at once, reading nothing of the body.
+            b"/refuse" => ex.respond_with(413, &[], b"too big").await,
+            _ => ex.respond_with(200, &[], b"hi").await,
+        }
+    }
+}
+
+async fn serve(b: ServerBuilder) -> (u16, ServerHandle, JoinHandle<std::io::Result<()>>) {
+    let server = b.bind("127.0.0.1:0").await.unwrap();
+    let port = server.local_addr().unwrap().port();
+    let handle = server.handle();
+    (port, handle, tokio::spawn(server.serve(App)))
+}
+
+async fn stop(handle: ServerHandle, task: JoinHandle<std::io::Result<()>>) {
+    handle.shutdown();
+    task.await.unwrap().unwrap();
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_pool_reuses_one_connection() {
+    let (port, handle, task) = serve(Server::builder()).await;
+    let client = Client::new();
+    for _ in 0..5 {
+        let mut r = client
+            .send("127.0.0.1", port, b"GET", b"/", &[], b"")
+            .await
+            .unwrap();
+        assert_eq!(r.status(), 200);
+        assert_eq!(r.body_to_vec(100).await.unwrap(), b"hi");
+    }
+    let mut r = client
+        .send("127.0.0.1", port, b"POST", b"/echo", &[], b"payload")
+        .await
+        .unwrap();
+    assert_eq!(r.body_to_vec(100).await.unwrap(), b"payload");
+    assert_eq!(handle.counters().accepted, 1);
+    drop(client);
+    stop(handle, task).await;
+}
+
+#[tokio::test]
+async fn bodies_stream_both_ways() {
+    let (port, handle, task) = serve(Server::builder()).await;
+    let client = Client::new();
+    let mut req = client
+        .start(
+            "127.0.0.1",
+            port,
+            b"PUT",
+            b"/echo",
+            &[],
+            BodyLength::Streamed,
+        )
+        .await
+        .unwrap();
+    let mut want = Vec::new();
+    for i in 0..200u32 {
+        let piece = format!("piece {i};").repeat(20);
+        assert_eq!(req.write(piece.as_bytes()).await.unwrap(), Progress::Sent);
+        want.extend_from_slice(piece.as_bytes());
+    }
+    let mut r = req.finish(&[(b"X-Trailer", b"yes")]).await.unwrap();
+    assert_eq!(r.status(), 200);
+    assert_eq!(r.body_to_vec(1 << 20).await.unwrap(), want);
+    let mut r = client
+        .send("127.0.0.1", port, b"GET", b"/stream", &[], b"")
+        .await
+        .unwrap();
+    assert_eq!(r.field(b"transfer-encoding"), Some(&b"chunked"[..]));
+    let mut got = Vec::new();
+    let mut buf = [0u8; 3];
+    loop {
+        let n = r.read_body(&mut buf).await.unwrap();
+        if n == 0 {
+            break;
+        }
+        got.extend_from_slice(&buf[..n]);
+    }
+    let want: String = (0..50).map(|i| format!("{i},")).collect();
+    assert_eq!(String::from_utf8(got).unwrap(), want);
+    stop(handle, task).await;
+}
+
+#[tokio::test]
+async fn a_final_response_during_the_upload_is_returned() {
+    let (port, handle, task) = serve(Server::builder()).await;
+    let client = Client::new();
+    // Within the server's body budget (8 MiB), but far more than it drains
+    // after answering (1 MiB): it closes on us.
+    let body = vec![b'x'; 6 * 1024 * 1024];
+    let mut r = client
+        .send("127.0.0.1", port, b"POST", b"/refuse", &[], &body)
+        .await
+        .unwrap();
+    assert_eq!(r.status(), 413);
+    assert_eq!(r.body_to_vec(100).await.unwrap(), b"too big");
+    // Streamed: `write` says the server answered.
+    let mut req = client
+        .start(
+            "127.0.0.1",
+            port,
+            b"POST",
+            b"/refuse",
+            &[],
+            BodyLength::Streamed,
+        )
+        .await
+        .unwrap();
+    let chunk = vec![b'y'; 64 * 1024];
+    let mut answered = false;
+    for _ in 0..1024 {
+        if req.write(&chunk).await.unwrap() == Progress::Answered {
+            answered = true;
+            break;
+        }
+    }
+    assert!(answered, "the early 413 was not seen while writing 64 MiB");
+    let r = req.finish(&[]).await.unwrap();
+    assert_eq!(r.status(), 413);
+    stop(handle, task).await;
+}
+
+#[tokio::test]
+async fn a_pooled_connection_the_server_closed_is_replaced() {
+    let (port, handle, task) =
+        serve(Server::builder().idle_timeout(Duration::from_millis(100))).await;
+    let client = Client::new();
+    for _ in 0..2 {
+        let mut r = client
+            .send("127.0.0.1", port, b"GET", b"/", &[], b"")
+            .await
+            .unwrap();
+        assert_eq!(r.body_to_vec(100).await.unwrap(), b"hi");
+        tokio::time::sleep(Duration::from_millis(300)).await;
+    }
+    assert_eq!(handle.counters().accepted, 2);
+    assert_eq!(handle.counters().timed_out_idle, 2);
+    stop(handle, task).await;
+}
+
+/// A peer that reads the request and then plays `script`: (pause, bytes).
+async fn scripted(script: Vec<(u64, &'static [u8])>) -> (u16, JoinHandle<()>) {
+    let l = TcpListener::bind("127.0.0.1:0").await.unwrap();
+    let port = l.local_addr().unwrap().port();
+    let t = tokio::spawn(async move {
+        let Ok((mut s, _)) = l.accept().await else {
+            return;
+        };
+        let mut b = [0u8; 4096];
+        let _ = s.read(&mut b).await;
+        for (pause, bytes) in script {
+            tokio::time::sleep(Duration::from_millis(pause)).await;
+            if s.write_all(bytes).await.is_err() {
+                return;
+            }
+        }
+        tokio::time::sleep(Duration::from_millis(2000)).await;
+    });
+    (port, t)
+}
+
+#[tokio::test]
+async fn read_and_request_deadlines() {
+    // No answer at all: the read timeout, at the head.
+    let (port, t) = scripted(vec![]).await;
+    let client = Client::builder()
+        .read_timeout(Duration::from_millis(200))
+        .build();
+    let e = client
+        .send("127.0.0.1", port, b"GET", b"/", &[], b"")
+        .await
+        .unwrap_err();
+    assert!(matches!(e, Error::Timeout(Stage::Head)), "{e:?}");
+    t.abort();
+    // A body that trickles within the read timeout, past the whole-request
+    // deadline.
+    let mut script = vec![(0, &b"HTTP/1.1 200 OK\r\nContent-Length: 100\r\n\r\n"[..])];
+    script.extend(std::iter::repeat_n((100, &b"x"[..]), 30));
+    let (port, t) = scripted(script).await;
+    let client = Client::builder()
+        .read_timeout(Duration::from_secs(5))
+        .request_timeout(Duration::from_millis(600))
+        .build();
+    let mut r = client
+        .send("127.0.0.1", port, b"GET", b"/", &[], b"")
+        .await
+        .unwrap();
+    let e = r.body_to_vec(1000).await.unwrap_err();
+    assert!(matches!(e, Error::Timeout(Stage::Body)), "{e:?}");
+    t.abort();
+}
+
+#[tokio::test]
+async fn malformed_and_truncated_responses_are_errors() {
+    for reply in [
+        &b"HTTP/1.1 200 OK\r\nContent-Length: 5\r\nContent-Length: 6\r\n\r\nhello!"[..],
+        b"HTTP/1.1 200 OK\nContent-Length: 5\n\nhello",
+        b"HTTP/1.1 200 OK\r\nContent-Length: 5\r\nTransfer-Encoding: chunked\r\n\r\n0\r\n\r\n",
+    ] {
+        let (port, t) = scripted(vec![(0, reply)]).await;
+        let e = Client::new()
+            .send("127.0.0.1", port, b"GET", b"/", &[], b"")
+            .await
+            .unwrap_err();
+        assert!(e.is_peer_fault(), "{e:?}");
+        t.abort();
+    }
+    // Truncated body: the peer closes mid-body.
+    let l = TcpListener::bind("127.0.0.1:0").await.unwrap();
+    let port = l.local_addr().unwrap().port();
+    let t = tokio::spawn(async move {
+        let (mut s, _) = l.accept().await.unwrap();
+        let mut b = [0u8; 4096];
+        let _ = s.read(&mut b).await;
+        let _ = s
+            .write_all(b"HTTP/1.1 200 OK\r\nContent-Length: 100\r\n\r\nhello")
+            .await;
+    });
+    let mut r = Client::new()
+        .send("127.0.0.1", port, b"GET", b"/", &[], b"")
+        .await
+        .unwrap();
+    let e = r.body_to_vec(1000).await.unwrap_err();
+    assert!(e.is_peer_fault(), "{e:?}");
+    t.await.unwrap();
+}

@@ -1,0 +1,712 @@
+//! The tokio server over loopback: keep-alive, pipelining, chunked bodies,
+//! `100 Continue`, upgrades, CONNECT, deadlines and rates, shutdown, the
+//! connection limit, panics. Every test stops its server.
+
+mod common;
+
+use std::io::{Read, Write};
+use std::time::{Duration, Instant};
+
+use common::{closed, connect, read_response, roundtrip, start};
+use http_net_tokio::http_net_conn::{BodyLength, Method, Response};
+use http_net_tokio::{Error, Exchange, Handler, Server};
+use tokio::io::{AsyncReadExt, AsyncWriteExt};
+
+struct App {
+    hello: Response,
+}
+
+fn app() -> App {
+    App {
+        hello: Response::new(200, &[(b"Content-Type", b"text/plain")]).unwrap(),
+    }
+}
+
+impl Handler for App {
+    async fn handle(&self, ex: &mut Exchange<'_>) -> Result<(), Error> {
+        if ex.method() == Method::Connect {
+            ex.send_head(200, &[], BodyLength::Empty)?;
+            let mut up = ex.upgrade().await?;
+            let mut b = [0u8; 4];
+            up.read_exact(&mut b).await?;
+            up.write_all(&b).await?;
+            return Ok(());
+        }
+        match ex.path() {
+            b"/" => ex.respond(&self.hello, b"hello").await,
+            b"/echo" => {
+                let mut body = Vec::new();
+                let mut buf = [0u8; 7];
+                loop {
+                    let n = ex.read_body(&mut buf).await?;
+                    if n == 0 {
+                        break;
+                    }
+                    body.extend_from_slice(&buf[..n]);
+                }
+                ex.respond_with(200, &[], &body).await
+            }
+            b"/chunked" => {
+                ex.send_head(200, &[(b"X-Kind", b"streamed")], BodyLength::Streamed)?;
+                for piece in [&b"one,"[..], b"two,", b"three"] {
+                    ex.send_data(piece).await?;
+                    ex.flush().await?;
+                }
+                ex.send_end(&[(b"X-Trailer", b"t")])
+            }
+            b"/refuse" => ex.respond_with(413, &[], b"no").await,
+            b"/upgrade" => {
+                ex.send_head(
+                    101,
+                    &[(b"Upgrade", b"echo"), (b"Connection", b"upgrade")],
+                    BodyLength::Empty,
+                )?;
+                let mut up = ex.upgrade().await?;
+                let mut b = [0u8; 5];
+                up.read_exact(&mut b).await?;
+                up.write_all(&b).await?;
+                up.flush().await?;
+                Ok(())
+            }
+            b"/upgrade-only" => ex.send_head(
+                101,
+                &[(b"Upgrade", b"echo"), (b"Connection", b"upgrade")],
+                BodyLength::Empty,
+            ),
+            b"/slow" => {
+                tokio::time::sleep(Duration::from_millis(400)).await;
+                ex.respond_with(200, &[], b"slow done").await
+            }
+            b"/wait" => {
+                tokio::time::sleep(Duration::from_millis(1500)).await;
+                ex.respond_with(200, &[], b"waited").await
+            }
+            b"/pause" => {
+                // Reads, then works a second before reading the rest.
+                let mut buf = [0u8; 64];
+                let mut got = ex.read_body(&mut buf).await?;
+                tokio::time::sleep(Duration::from_millis(1000)).await;
+                loop {
+                    let n = ex.read_body(&mut buf[got..]).await?;
+                    if n == 0 {
+                        break;
+                    }
+                    got += n;
+                }
+                let body = buf[..got].to_vec();
+                ex.respond_with(200, &[], &body).await
+            }
+            b"/panic" => panic!("handler panicked on purpose"),
+            b"/none" => Ok(()),
+            _ => ex.respond_with(404, &[], b"").await,
+        }
+    }
+}
+
+fn builder() -> http_net_tokio::ServerBuilder {
+    Server::builder()
+        .server_name("t")
+        .shutdown_timeout(Duration::from_secs(5))
+}
+
+#[test]
+fn keep_alive_serves_many_requests_on_one_connection() {
+    for multi in [false, true] {
+        let srv = start(builder(), app(), multi);
+        let mut s = connect(srv.addr);
+        let mut rest = Vec::new();
+        for _ in 0..5 {
+            s.write_all(b"GET / HTTP/1.1\r\nHost: a\r\n\r\n").unwrap();
+            let r = read_response(&mut s, &mut rest, false).unwrap();
+            assert_eq!((r.status, &r.body[..]), (200, &b"hello"[..]));
+            assert_eq!(r.field("server"), Some("t"));
+            assert_eq!(r.field("date").map(str::len), Some(29));
+        }
+        assert_eq!(srv.handle.counters().accepted, 1);
+        srv.stop();
+    }
+}
+
+#[test]
+fn pipelined_requests_are_answered_in_order() {
+    let srv = start(builder(), app(), false);
+    let mut s = connect(srv.addr);
+    let req = b"GET / HTTP/1.1\r\nHost: a\r\n\r\nPOST /echo HTTP/1.1\r\nHost: a\r\nContent-Length: 3\r\n\r\nabcGET /nope HTTP/1.1\r\nHost: a\r\n\r\n";
+    s.write_all(req).unwrap();
+    let mut rest = Vec::new();
+    let a = read_response(&mut s, &mut rest, false).unwrap();
+    let b = read_response(&mut s, &mut rest, false).unwrap();
+    let c = read_response(&mut s, &mut rest, false).unwrap();
+    assert_eq!((a.status, &a.body[..]), (200, &b"hello"[..]));
+    assert_eq!((b.status, &b.body[..]), (200, &b"abc"[..]));
+    assert_eq!(c.status, 404);
+    srv.stop();
+}
+
+#[test]
+fn chunked_in_and_out() {
+    let srv = start(builder(), app(), true);
+    let r = roundtrip(
+        srv.addr,
+        b"POST /echo HTTP/1.1\r\nHost: a\r\nTransfer-Encoding: chunked\r\n\r\n5\r\nhello\r\n6\r\n world\r\n0\r\nX-T: 1\r\n\r\n",
+    )
+    .unwrap();
+    assert_eq!((r.status, &r.body[..]), (200, &b"hello world"[..]));
+    let mut s = connect(srv.addr);
+    s.write_all(b"GET /chunked HTTP/1.1\r\nHost: a\r\n\r\n")
+        .unwrap();
+    let mut raw = Vec::new();
+    let mut tmp = [0u8; 1024];
+    while !raw.ends_with(b"0\r\nX-Trailer: t\r\n\r\n") {
+        let n = s.read(&mut tmp).unwrap();
+        assert!(n > 0, "{}", String::from_utf8_lossy(&raw));
+        raw.extend_from_slice(&tmp[..n]);
+    }
+    let text = String::from_utf8_lossy(&raw);
+    assert!(text.contains("Transfer-Encoding: chunked\r\n"), "{text}");
+    assert!(
+        text.ends_with("\r\n\r\n4\r\none,\r\n4\r\ntwo,\r\n5\r\nthree\r\n0\r\nX-Trailer: t\r\n\r\n"),
+        "{text}"
+    );
+    srv.stop();
+}
+
+#[test]
+fn continue_is_sent_on_the_first_body_read_and_only_then() {
+    let srv = start(builder(), app(), false);
+    // The handler reads: 100 first, then the answer.
+    let mut s = connect(srv.addr);
+    s.write_all(
+        b"POST /echo HTTP/1.1\r\nHost: a\r\nContent-Length: 4\r\nExpect: 100-continue\r\n\r\n",
+    )
+    .unwrap();
+    let mut got = [0u8; 25];
+    s.read_exact(&mut got).unwrap();
+    assert_eq!(&got, b"HTTP/1.1 100 Continue\r\n\r\n");
+    s.write_all(b"body").unwrap();
+    let r = read_response(&mut s, &mut Vec::new(), false).unwrap();
+    assert_eq!((r.status, &r.body[..]), (200, &b"body"[..]));
+    // The handler answers without reading: no 100, the final answer closes.
+    let mut s = connect(srv.addr);
+    s.write_all(
+        b"POST /refuse HTTP/1.1\r\nHost: a\r\nContent-Length: 4\r\nExpect: 100-continue\r\n\r\n",
+    )
+    .unwrap();
+    let r = read_response(&mut s, &mut Vec::new(), false).unwrap();
+    assert_eq!(r.status, 413);
+    assert_eq!(r.field("connection"), Some("close"));
+    srv.stop();
+}
+
+#[test]
+fn upgrade_hands_over_the_stream_with_the_buffered_bytes() {
+    let srv = start(builder(), app(), true);
+    let mut s = connect(srv.addr);
+    // "hel" arrives with the head, "lo" after the 101.
+    s.write_all(
+        b"GET /upgrade HTTP/1.1\r\nHost: a\r\nConnection: upgrade\r\nUpgrade: echo\r\n\r\nhel",
+    )
+    .unwrap();
+    let r = read_response(&mut s, &mut Vec::new(), false).unwrap();
+    assert_eq!(r.status, 101);
+    s.write_all(b"lo").unwrap();
+    let mut b = [0u8; 5];
+    s.read_exact(&mut b).unwrap();
+    assert_eq!(&b, b"hello");
+    assert!(closed(&mut s));
+    srv.stop();
+}
+
+#[test]
+fn connect_is_501_unless_tunnels_are_on() {
+    let req = b"CONNECT example.test:443 HTTP/1.1\r\nHost: example.test:443\r\n\r\nping";
+    let srv = start(builder(), app(), false);
+    let r = roundtrip(srv.addr, req).unwrap();
+    assert_eq!(r.status, 501);
+    assert_eq!(r.field("connection"), Some("close"));
+    srv.stop();
+
+    let srv = start(builder().tunnels(true), app(), false);
+    let mut s = connect(srv.addr);
+    s.write_all(req).unwrap();
+    // A 2xx to CONNECT has no body: read it as a head alone.
+    let mut rest = Vec::new();
+    let r = read_response(&mut s, &mut rest, true).unwrap();
+    assert_eq!(r.status, 200);
+    while rest.len() < 4 {
+        let mut b = [0u8; 4];
+        let n = s.read(&mut b).unwrap();
+        assert!(n > 0);
+        rest.extend_from_slice(&b[..n]);
+    }
+    assert_eq!(&rest[..], b"ping");
+    srv.stop();
+}
+
+#[test]
+fn a_head_not_complete_by_the_deadline_gets_408() {
+    let srv = start(
+        builder().head_timeout(Duration::from_millis(300)),
+        app(),
+        false,
+    );
+    let mut s = connect(srv.addr);
+    s.write_all(b"GET / HTTP/1.1\r\nHost: a\r\n").unwrap();
+    let t = Instant::now();
+    let r = read_response(&mut s, &mut Vec::new(), false).unwrap();
+    assert_eq!(r.status, 408);
+    assert_eq!(r.field("connection"), Some("close"));
+    assert_eq!(r.field("server"), Some("t"));
+    assert!(
+        t.elapsed() >= Duration::from_millis(250),
+        "{:?}",
+        t.elapsed()
+    );
+    assert!(closed(&mut s));
+    assert_eq!(srv.handle.counters().timed_out_head, 1);
+    srv.stop();
+}
+
+#[test]
+fn a_trickled_head_still_meets_the_whole_head_deadline() {
+    let srv = start(
+        builder().head_timeout(Duration::from_millis(400)),
+        app(),
+        false,
+    );
+    let mut s = connect(srv.addr);
+    let t = Instant::now();
+    // One byte every 50 ms: each read makes progress, the head never ends.
+    for b in b"GET / HTTP/1.1\r\nHost: aaaaaaaaaaaaaaaaaaaa" {
+        if s.write_all(&[*b]).is_err() {
+            break;
+        }
+        std::thread::sleep(Duration::from_millis(50));
+        if t.elapsed() > Duration::from_millis(600) {
+            break;
+        }
+    }
+    let r = read_response(&mut s, &mut Vec::new(), false).unwrap();
+    assert_eq!(r.status, 408);
+    assert!(t.elapsed() < Duration::from_secs(3));
+    srv.stop();
+}
+
+#[test]
+fn a_body_below_the_minimum_rate_gets_408() {
+    let b = builder().min_body_rate(1000, Duration::from_millis(300));
+    let srv = start(b, app(), false);
+    let mut s = connect(srv.addr);
+    s.write_all(b"POST /echo HTTP/1.1\r\nHost: a\r\nContent-Length: 100000\r\n\r\n")
+        .unwrap();
+    // 10 bytes every 100 ms: 100 B/s, a tenth of the minimum; never a stall.
+    let t = Instant::now();
+    let mut rest = Vec::new();
+    let writer = {
+        let mut w = s.try_clone().unwrap();
+        std::thread::spawn(move || {
+            for _ in 0..30 {
+                if w.write_all(b"0123456789").is_err() {
+                    return;
+                }
+                std::thread::sleep(Duration::from_millis(100));
+            }
+        })
+    };
+    let r = read_response(&mut s, &mut rest, false).unwrap();
+    assert_eq!(r.status, 408);
+    assert!(
+        t.elapsed() < Duration::from_millis(2500),
+        "{:?}",
+        t.elapsed()
+    );
+    writer.join().unwrap();
+    let c = srv.handle.counters();
+    assert_eq!((c.too_slow_body, c.timed_out_body), (1, 0));
+    srv.stop();
+}
+
+#[test]
+fn a_handler_pausing_between_body_reads_is_not_held_against_the_peer() {
+    let b = builder().min_body_rate(1000, Duration::from_millis(600));
+    let srv = start(b, app(), false);
+    let mut s = connect(srv.addr);
+    s.write_all(b"POST /pause HTTP/1.1\r\nHost: a\r\nContent-Length: 10\r\n\r\n")
+        .unwrap();
+    // The handler's first read waits 0.1 s for "first"; the rest comes 1.2 s
+    // later, 0.2 s after the handler asks for it: 0.3 s of waiting in all,
+    // within the grace, though 1.3 s pass.
+    std::thread::sleep(Duration::from_millis(100));
+    s.write_all(b"first").unwrap();
+    std::thread::sleep(Duration::from_millis(1200));
+    s.write_all(b"-last").unwrap();
+    let r = read_response(&mut s, &mut Vec::new(), false).unwrap();
+    assert_eq!((r.status, &r.body[..]), (200, &b"first-last"[..]));
+    assert_eq!(srv.handle.counters().too_slow_body, 0);
+    srv.stop();
+}
+
+#[test]
+fn a_body_that_stalls_times_out_with_408() {
+    let b = builder()
+        .body_timeout(Duration::from_millis(300))
+        .min_body_rate(0, Duration::ZERO);
+    let srv = start(b, app(), false);
+    let r = roundtrip(
+        srv.addr,
+        b"POST /echo HTTP/1.1\r\nHost: a\r\nContent-Length: 10\r\n\r\nabc",
+    )
+    .unwrap();
+    assert_eq!(r.status, 408);
+    assert_eq!(srv.handle.counters().timed_out_body, 1);
+    srv.stop();
+}
+
+#[test]
+fn an_idle_connection_is_closed_by_the_idle_timeout() {
+    let srv = start(
+        builder().idle_timeout(Duration::from_millis(200)),
+        app(),
+        false,
+    );
+    let mut s = connect(srv.addr);
+    s.write_all(b"GET / HTTP/1.1\r\nHost: a\r\n\r\n").unwrap();
+    assert_eq!(
+        read_response(&mut s, &mut Vec::new(), false)
+            .unwrap()
+            .status,
+        200
+    );
+    let t = Instant::now();
+    assert!(closed(&mut s));
+    assert!(t.elapsed() < Duration::from_secs(3));
+    assert_eq!(srv.handle.counters().timed_out_idle, 1);
+    srv.stop();
+}
+
+#[test]
+fn a_malformed_request_is_answered_by_conn_then_drained_and_closed() {
+    let srv = start(builder(), app(), false);
+    let mut s = connect(srv.addr);
+    s.write_all(b"GET / HTTP/1.1\r\nHost : a\r\n\r\n").unwrap();
+    let r = read_response(&mut s, &mut Vec::new(), false).unwrap();
+    assert_eq!(r.status, 400);
+    assert_eq!(r.field("connection"), Some("close"));
+    // The server half-closed and drains: more bytes from us are no reset.
+    s.write_all(&[b'x'; 10_000]).unwrap();
+    assert!(closed(&mut s));
+    srv.stop();
+}
+
+#[test]
+fn graceful_shutdown_finishes_the_response_in_flight_and_closes_idle_ones() {
+    let srv = start(builder(), app(), true);
+    let mut idle = connect(srv.addr);
+    idle.write_all(b"GET / HTTP/1.1\r\nHost: a\r\n\r\n")
+        .unwrap();
+    assert_eq!(
+        read_response(&mut idle, &mut Vec::new(), false)
+            .unwrap()
+            .status,
+        200
+    );
+    let mut busy = connect(srv.addr);
+    busy.write_all(b"GET /slow HTTP/1.1\r\nHost: a\r\n\r\n")
+        .unwrap();
+    std::thread::sleep(Duration::from_millis(100));
+    let t = Instant::now();
+    srv.handle.shutdown();
+    // The idle connection closes at once.
+    assert!(closed(&mut idle));
+    let r = read_response(&mut busy, &mut Vec::new(), false).unwrap();
+    assert_eq!((r.status, &r.body[..]), (200, &b"slow done"[..]));
+    assert_eq!(r.field("connection"), Some("close"));
+    assert!(closed(&mut busy));
+    srv.stop();
+    assert!(t.elapsed() < Duration::from_secs(4), "{:?}", t.elapsed());
+}
+
+#[test]
+fn at_the_limit_the_longest_idle_connection_is_evicted() {
+    let srv = start(builder().max_connections(2), app(), false);
+    let mut rest = Vec::new();
+    let mut older = connect(srv.addr);
+    older
+        .write_all(b"GET / HTTP/1.1\r\nHost: a\r\n\r\n")
+        .unwrap();
+    assert_eq!(
+        read_response(&mut older, &mut rest, false).unwrap().status,
+        200
+    );
+    std::thread::sleep(Duration::from_millis(50));
+    let mut newer = connect(srv.addr);
+    newer
+        .write_all(b"GET / HTTP/1.1\r\nHost: a\r\n\r\n")
+        .unwrap();
+    assert_eq!(
+        read_response(&mut newer, &mut rest, false).unwrap().status,
+        200
+    );
+    // A third connection: the older idle one makes room for it.
+    let r = roundtrip(srv.addr, b"GET / HTTP/1.1\r\nHost: a\r\n\r\n").unwrap();
+    assert_eq!(r.status, 200);
+    assert!(closed(&mut older));
+    newer
+        .write_all(b"GET / HTTP/1.1\r\nHost: a\r\n\r\n")
+        .unwrap();
+    assert_eq!(
+        read_response(&mut newer, &mut rest, false).unwrap().status,
+        200
+    );
+    let c = srv.handle.counters();
+    assert_eq!((c.evicted_idle, c.refused), (1, 0));
+    srv.stop();
+}
+
+#[test]
+fn beyond_the_limit_with_every_connection_busy_503_and_retry_after() {
+    let srv = start(builder().max_connections(2), app(), true);
+    let mut busy: Vec<_> = (0..2)
+        .map(|_| {
+            let mut s = connect(srv.addr);
+            s.write_all(b"GET /wait HTTP/1.1\r\nHost: a\r\n\r\n")
+                .unwrap();
+            s
+        })
+        .collect();
+    std::thread::sleep(Duration::from_millis(300));
+    let r = roundtrip(srv.addr, b"GET / HTTP/1.1\r\nHost: a\r\n\r\n").unwrap();
+    assert_eq!(r.status, 503);
+    assert_eq!(r.field("retry-after"), Some("1"));
+    assert_eq!(r.field("connection"), Some("close"));
+    assert_eq!(r.field("server"), Some("t"));
+    for s in &mut busy {
+        let r = read_response(s, &mut Vec::new(), false).unwrap();
+        assert_eq!((r.status, &r.body[..]), (200, &b"waited"[..]));
+    }
+    let c = srv.handle.counters();
+    assert_eq!((c.refused, c.accepted), (1, 2));
+    srv.stop();
+}
+
+#[test]
+fn a_partial_head_is_evicted_with_503_when_nothing_is_idle() {
+    let srv = start(builder().max_connections(1), app(), false);
+    let mut slow = connect(srv.addr);
+    slow.write_all(b"GET / HTTP/1.1\r\nHo").unwrap();
+    std::thread::sleep(Duration::from_millis(100));
+    let r = roundtrip(srv.addr, b"GET / HTTP/1.1\r\nHost: a\r\n\r\n").unwrap();
+    assert_eq!(r.status, 200);
+    let r = read_response(&mut slow, &mut Vec::new(), false).unwrap();
+    assert_eq!(r.status, 503);
+    assert_eq!(srv.handle.counters().evicted_head, 1);
+    srv.stop();
+}
+
+#[test]
+fn a_panicking_handler_gets_500_and_the_server_goes_on() {
+    for multi in [false, true] {
+        let srv = start(builder(), app(), multi);
+        let r = roundtrip(srv.addr, b"GET /panic HTTP/1.1\r\nHost: a\r\n\r\n").unwrap();
+        assert_eq!(r.status, 500);
+        assert_eq!(r.field("connection"), Some("close"));
+        let r = roundtrip(srv.addr, b"GET /none HTTP/1.1\r\nHost: a\r\n\r\n").unwrap();
+        assert_eq!(r.status, 500);
+        let r = roundtrip(srv.addr, b"GET / HTTP/1.1\r\nHost: a\r\n\r\n").unwrap();
+        assert_eq!(r.status, 200);
+        assert_eq!(srv.handle.counters().panics, 1);
+        srv.stop();
+    }
+}
+
+#[test]
+fn http10_and_head_requests_follow_conn() {
+    let srv = start(builder(), app(), false);
+    let r = roundtrip(srv.addr, b"GET / HTTP/1.0\r\n\r\n").unwrap();
+    assert_eq!((r.status, &r.body[..]), (200, &b"hello"[..]));
+    let mut s = connect(srv.addr);
+    s.write_all(b"HEAD / HTTP/1.1\r\nHost: a\r\n\r\nGET / HTTP/1.1\r\nHost: a\r\n\r\n")
+        .unwrap();
+    let mut rest = Vec::new();
+    let h = read_response(&mut s, &mut rest, true).unwrap();
+    assert_eq!((h.status, h.field("content-length")), (200, Some("5")));
+    let g = read_response(&mut s, &mut rest, false).unwrap();
+    assert_eq!(&g.body[..], b"hello");
+    srv.stop();
+}
+
+struct Big;
+
+impl Handler for Big {
+    async fn handle(&self, ex: &mut Exchange<'_>) -> Result<(), Error> {
+        let chunk = vec![b'x'; 64 * 1024];
+        ex.send_head(200, &[], BodyLength::Known(64 * 1024 * 1024))?;
+        for _ in 0..1024 {
+            ex.send_data(&chunk).await?;
+        }
+        ex.send_end(&[])
+    }
+}
+
+#[test]
+fn a_peer_reading_below_the_minimum_response_rate_is_cut() {
+    let b = builder()
+        .min_response_rate(20_000_000, Duration::from_millis(300))
+        .write_timeout(Duration::from_secs(20));
+    let srv = start(b, Big, false);
+    let mut s = connect(srv.addr);
+    s.write_all(b"GET / HTTP/1.1\r\nHost: a\r\n\r\n").unwrap();
+    // Read nothing for a while: the socket buffers (a few MiB on loopback)
+    // fill and writes stall; what was written earns well under 1.5 s at
+    // 20 MB/s.
+    std::thread::sleep(Duration::from_millis(1500));
+    let t = Instant::now();
+    let mut total = 0usize;
+    let mut buf = [0u8; 65536];
+    loop {
+        match s.read(&mut buf) {
+            Ok(0) | Err(_) => break,
+            Ok(n) => total += n,
+        }
+    }
+    assert!(total < 64 * 1024 * 1024, "the whole body arrived");
+    assert!(t.elapsed() < Duration::from_secs(5));
+    let c = srv.handle.counters();
+    assert_eq!((c.too_slow_write, c.timed_out_write), (1, 0));
+    srv.stop();
+}
+
+/// Streams from a channel: the server over `tokio::io::DuplexStream`.
+struct Pipes(tokio::sync::mpsc::Receiver<tokio::io::DuplexStream>);
+
+impl http_net_tokio::Listener for Pipes {
+    type Stream = tokio::io::DuplexStream;
+    async fn accept(
+        &mut self,
+    ) -> std::io::Result<(tokio::io::DuplexStream, Option<std::net::SocketAddr>)> {
+        match self.0.recv().await {
+            Some(s) => Ok((s, None)),
+            None => Err(std::io::ErrorKind::Unsupported.into()),
+        }
+    }
+    fn local_addr(&self) -> std::io::Result<std::net::SocketAddr> {
+        Err(std::io::ErrorKind::Unsupported.into())
+    }
+}
+
+#[test]
+fn serves_any_async_stream() {
+    let rt = tokio::runtime::Builder::new_current_thread()
+        .enable_all()
+        .build()
+        .unwrap();
+    rt.block_on(async {
+        let (tx, rx) = tokio::sync::mpsc::channel(1);
+        let server = builder().listener(Pipes(rx));
+        let handle = server.handle();
+        let task = tokio::spawn(server.serve(app()));
+        let (mut client, server_side) = tokio::io::duplex(4096);
+        tx.send(server_side).await.unwrap();
+        client
+            .write_all(b"GET / HTTP/1.1\r\nHost: a\r\nConnection: close\r\n\r\n")
+            .await
+            .unwrap();
+        let mut got = Vec::new();
+        client.read_to_end(&mut got).await.unwrap();
+        assert!(got.starts_with(b"HTTP/1.1 200 OK\r\n"), "{got:?}");
+        assert!(got.ends_with(b"\r\n\r\nhello"));
+        drop(client);
+        handle.shutdown();
+        task.await.unwrap().unwrap();
+    });
+}
+
+#[test]
+fn the_last_request_a_connection_may_carry_says_close() {
+    let srv = start(builder().max_requests_per_connection(2), app(), false);
+    let mut s = connect(srv.addr);
+    let mut rest = Vec::new();
+    s.write_all(b"GET / HTTP/1.1\r\nHost: a\r\n\r\n").unwrap();
+    let r = read_response(&mut s, &mut rest, false).unwrap();
+    assert_eq!(r.field("connection"), None);
+    s.write_all(b"GET / HTTP/1.1\r\nHost: a\r\n\r\n").unwrap();
+    let r = read_response(&mut s, &mut rest, false).unwrap();
+    assert_eq!((r.status, r.field("connection")), (200, Some("close")));
+    assert!(closed(&mut s));
+    srv.stop();
+}
+
+#[test]
+fn a_peer_that_reads_nothing_is_cut_after_the_write_timeout() {
+    let b = builder()
+        .min_response_rate(0, Duration::ZERO)
+        .write_timeout(Duration::from_millis(300));
+    let srv = start(b, Big, false);
+    let mut s = connect(srv.addr);
+    s.write_all(b"GET / HTTP/1.1\r\nHost: a\r\n\r\n").unwrap();
+    let t = Instant::now();
+    while srv.handle.counters().timed_out_write == 0 {
+        assert!(t.elapsed() < Duration::from_secs(10), "no write timeout");
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    assert_eq!(srv.handle.counters().too_slow_write, 0);
+    drop(s);
+    srv.stop();
+}
+
+#[test]
+fn a_connection_draining_after_an_error_is_evicted_first() {
+    let srv = start(builder().max_connections(1), app(), false);
+    // The 400 is sent, then the server lingers on this connection (we keep
+    // it open and silent).
+    let mut bad = connect(srv.addr);
+    bad.write_all(b"GET / HTTP/1.1\r\nHost : a\r\n\r\n")
+        .unwrap();
+    assert_eq!(
+        read_response(&mut bad, &mut Vec::new(), false)
+            .unwrap()
+            .status,
+        400
+    );
+    let r = roundtrip(srv.addr, b"GET / HTTP/1.1\r\nHost: a\r\n\r\n").unwrap();
+    assert_eq!(r.status, 200);
+    let c = srv.handle.counters();
+    assert_eq!((c.evicted_closing, c.refused), (1, 0));
+    srv.stop();
+}
+
+#[test]
+fn the_shutdown_timeout_bounds_a_handler_that_runs_on() {
+    let srv = start(
+        Server::builder().shutdown_timeout(Duration::from_millis(300)),
+        app(),
+        true,
+    );
+    let mut s = connect(srv.addr);
+    s.write_all(b"GET /wait HTTP/1.1\r\nHost: a\r\n\r\n")
+        .unwrap();
+    std::thread::sleep(Duration::from_millis(100));
+    let t = Instant::now();
+    srv.stop();
+    assert!(
+        t.elapsed() < Duration::from_millis(1200),
+        "{:?}",
+        t.elapsed()
+    );
+    // The connection was cut without an answer.
+    assert!(read_response(&mut s, &mut Vec::new(), false).is_none());
+}
+
+#[test]
+fn a_101_the_handler_does_not_take_over_is_still_sent_then_closed() {
+    let srv = start(builder(), app(), false);
+    let mut s = connect(srv.addr);
+    s.write_all(
+        b"GET /upgrade-only HTTP/1.1\r\nHost: a\r\nConnection: upgrade\r\nUpgrade: echo\r\n\r\n",
+    )
+    .unwrap();
+    let r = read_response(&mut s, &mut Vec::new(), false).unwrap();
+    assert_eq!(r.status, 101);
+    assert!(closed(&mut s));
+    srv.stop();
+}
