@@ -62,7 +62,9 @@
 mod body_reader;
 mod client;
 mod connection;
+mod counters;
 mod date;
+mod descriptors;
 mod error;
 mod exchange;
 mod handler;
@@ -77,6 +79,7 @@ mod url;
 mod wire;
 
 pub use client::{get, Client, ClientBuilder, Response};
+pub use counters::{Counters, PhaseCounts};
 pub use date::imf_fixdate;
 pub use error::{Error, Stage};
 pub use exchange::{Body, BodyWriter, Exchange, Upgraded};
