@@ -1,8 +1,9 @@
 //! One server connection on its pool thread: read → `poll_event` → handler →
 //! write, with the timeout that fits the connection's phase.
 
+use std::any::Any;
 use std::io::{self, IoSlice, Read, Write};
-use std::net::SocketAddr;
+use std::net::{Shutdown, SocketAddr, TcpStream};
 use std::panic::{catch_unwind, AssertUnwindSafe};
 use std::sync::atomic::Ordering;
 use std::sync::Arc;
@@ -15,7 +16,8 @@ use crate::date::now_secs;
 use crate::error::{Error, Stage};
 use crate::exchange::{Cycle, Exchange};
 use crate::handler::Handler;
-use crate::registry::{Shared, Slot, State};
+use crate::lock::read;
+use crate::registry::{Handle, Shared, Slot, State};
 use crate::settings::Settings;
 use crate::transport::{Interrupter, Transport};
 use crate::wire::{self, Filled};
@@ -88,19 +90,89 @@ impl Transport for Guarded<'_> {
     }
 }
 
+/// A TCP connection's socket, shared with its registry slot (through which
+/// another thread ends its blocked reads): one descriptor per connection,
+/// where a duplicated interrupt handle would take two.
+struct SharedTcp<'a>(&'a TcpStream);
+
+impl Read for SharedTcp<'_> {
+    fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
+        (&*self.0).read(buf)
+    }
+}
+
+impl Write for SharedTcp<'_> {
+    fn write(&mut self, buf: &[u8]) -> io::Result<usize> {
+        (&*self.0).write(buf)
+    }
+    fn write_vectored(&mut self, bufs: &[IoSlice<'_>]) -> io::Result<usize> {
+        (&*self.0).write_vectored(bufs)
+    }
+    fn flush(&mut self) -> io::Result<()> {
+        (&*self.0).flush()
+    }
+}
+
+impl Transport for SharedTcp<'_> {
+    fn set_read_timeout(&mut self, t: Option<Duration>) -> io::Result<()> {
+        self.0.set_read_timeout(t)
+    }
+    fn set_write_timeout(&mut self, t: Option<Duration>) -> io::Result<()> {
+        self.0.set_write_timeout(t)
+    }
+    fn shutdown_write(&mut self) -> io::Result<()> {
+        self.0.shutdown(Shutdown::Write)
+    }
+    fn set_nonblocking(&mut self, nonblocking: bool) -> io::Result<()> {
+        self.0.set_nonblocking(nonblocking)
+    }
+}
+
 /// Serves one admitted connection until it ends, with what the pool thread
 /// kept (`warm`). Its admission is given back when it closes, before it
 /// drains the peer's input.
-pub(crate) fn run<S: Transport>(
-    mut stream: S,
+pub(crate) fn run<S: Transport + 'static>(
+    stream: S,
     peer: Option<SocketAddr>,
     settings: &Settings,
     shared: &Shared,
     handler: &dyn Handler,
     warm: &mut Warm,
 ) {
-    let Warm { conn, slot } = warm;
-    let slot = shared.register(stream.interrupter(), peer.map(|p| p.ip()), slot);
+    let Warm { conn, slot: home } = warm;
+    let ip = peer.map(|p| p.ip());
+    // A `TcpStream` is shared with the slot rather than duplicated.
+    let mut own = Some(stream);
+    let tcp = (&mut own as &mut dyn Any)
+        .downcast_mut::<Option<TcpStream>>()
+        .and_then(Option::take);
+    match (tcp, own) {
+        (Some(tcp), _) => {
+            let slot = shared.register(Handle::Tcp(tcp), ip, home);
+            let tcp = read(&slot.tcp);
+            if let Some(tcp) = tcp.as_ref() {
+                let mut stream = SharedTcp(tcp);
+                run_on(&mut stream, peer, settings, shared, &slot, handler, conn);
+            }
+        }
+        (None, Some(mut stream)) => {
+            let slot = shared.register(Handle::Interrupter(stream.interrupter()), ip, home);
+            run_on(&mut stream, peer, settings, shared, &slot, handler, conn);
+        }
+        (None, None) => {}
+    }
+}
+
+/// [`run`] on the connection's stream, registered in `slot`.
+fn run_on(
+    stream: &mut dyn Transport,
+    peer: Option<SocketAddr>,
+    settings: &Settings,
+    shared: &Shared,
+    slot: &Slot,
+    handler: &dyn Handler,
+    conn: &mut Option<ServerConn>,
+) {
     let mut st = Cycle::new(settings, peer);
     // Writes wait in slices of at most a second (see `wire::write_paced`).
     let slice = settings
@@ -111,10 +183,9 @@ pub(crate) fn run<S: Transport>(
     }
     st.write.timeout_was_set(Some(slice));
     let mut guarded = Guarded {
-        inner: &mut stream,
-        slot: &slot,
+        inner: &mut *stream,
+        slot,
     };
-    let io: &mut dyn Transport = &mut guarded;
     // The pool thread's connection from its last peer, reset (its buffers
     // kept), or a new one on a new thread.
     let conn = match conn {
@@ -125,16 +196,16 @@ pub(crate) fn run<S: Transport>(
         None => conn.insert(ServerConn::new(settings.conn)),
     };
     conn.set_wipe(settings.wipe);
-    let end = serve(io, conn, &mut st, settings, shared, &slot, handler);
+    let end = serve(&mut guarded, conn, &mut st, settings, shared, slot, handler);
     if let (Some(phase), None) = (st.timed_out_in, slot.evicted()) {
         shared.counters.timed_out(phase);
     }
-    let evicted = slot.evicted().is_some();
-    drop(slot);
+    // Closed: the slot goes to the next connection while this one drains.
+    shared.release(slot);
     match end {
         // An evicted connection's reading side is shut: nothing to drain.
-        End::Linger if !evicted => {
-            wire::linger(&mut stream, settings.drain_time, settings.drain_bytes)
+        End::Linger if slot.evicted().is_none() => {
+            wire::linger(stream, settings.drain_time, settings.drain_bytes)
         }
         _ => {}
     }

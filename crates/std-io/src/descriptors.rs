@@ -12,6 +12,11 @@ use std::sync::atomic::{AtomicBool, Ordering};
 
 use crate::reject;
 
+/// Two descriptors per connection: a TCP connection takes one (its socket,
+/// shared with its registry slot rather than duplicated), and up to as many
+/// closed connections as admitted ones may be draining their peer's input
+/// (the pool holds twice the connection limit in threads).
+///
 /// The descriptors the server needs beyond two per connection: the standard
 /// streams, the listener, the reserve, the refused connections queued and
 /// draining, and a margin for the application.

@@ -6,14 +6,14 @@
 //! and lets a graceful stop end the blocked reads of idle connections.
 
 use std::collections::HashMap;
-use std::net::{IpAddr, SocketAddr};
+use std::net::{IpAddr, Shutdown, SocketAddr, TcpStream};
 use std::sync::atomic::{AtomicBool, AtomicU64, AtomicU8, AtomicUsize, Ordering};
-use std::sync::{Arc, Mutex};
+use std::sync::{Arc, Mutex, RwLock};
 use std::time::Instant;
 
 use crate::counters::{Counters, Live, Phase};
 use crate::date::DateCache;
-use crate::lock::lock;
+use crate::lock::{lock, read};
 use crate::settings::Settings;
 use crate::transport::Interrupter;
 use crate::wire::Gauge;
@@ -45,7 +45,17 @@ pub(crate) struct Slot {
     /// The admission was given back.
     released: AtomicBool,
     peer: Option<IpAddr>,
+    /// How another thread ends the connection's blocked I/O: a TCP
+    /// connection's own socket, shared here (one descriptor per
+    /// connection), or the interrupter of another stream type.
+    pub(crate) tcp: RwLock<Option<TcpStream>>,
     interrupter: Option<Interrupter>,
+}
+
+/// The handle a connection registers with (see [`Slot::tcp`]).
+pub(crate) enum Handle {
+    Tcp(TcpStream),
+    Interrupter(Option<Interrupter>),
 }
 
 impl Slot {
@@ -58,6 +68,7 @@ impl Slot {
             evicted: AtomicU8::new(0),
             released: AtomicBool::new(false),
             peer: None,
+            tcp: RwLock::new(None),
             interrupter: None,
         }
     }
@@ -92,6 +103,8 @@ impl Slot {
             } else {
                 i.interrupt_read();
             }
+        } else if let Some(tcp) = read(&self.tcp).as_ref() {
+            let _ = tcp.shutdown(if all { Shutdown::Both } else { Shutdown::Read });
         }
     }
 }
@@ -122,6 +135,11 @@ impl Drop for SlotGuard<'_> {
         // the allocation for the thread's next connection.
         if let Some(slot) = Arc::get_mut(&mut self.slot) {
             slot.interrupter = None;
+            // Closes a TCP connection's socket.
+            match slot.tcp.get_mut() {
+                Ok(t) => *t = None,
+                Err(p) => *p.into_inner() = None,
+            }
             *self.home = Some(Arc::clone(&self.slot));
         }
     }
@@ -224,7 +242,7 @@ impl Shared {
     /// thread kept from its last connection (`home`) when there is one.
     pub(crate) fn register<'a>(
         &'a self,
-        interrupter: Option<Interrupter>,
+        handle: Handle,
         peer: Option<IpAddr>,
         home: &'a mut Option<Arc<Slot>>,
     ) -> SlotGuard<'a> {
@@ -236,6 +254,14 @@ impl Shared {
             slot = Arc::new(Slot::new(self.epoch));
         }
         if let Some(s) = Arc::get_mut(&mut slot) {
+            let (tcp, interrupter) = match handle {
+                Handle::Tcp(t) => (Some(t), None),
+                Handle::Interrupter(i) => (None, i),
+            };
+            match s.tcp.get_mut() {
+                Ok(t) => *t = tcp,
+                Err(p) => *p.into_inner() = tcp,
+            }
             s.interrupter = interrupter;
             s.peer = peer;
             s.body.epoch = self.epoch;
