@@ -160,8 +160,8 @@ impl ServerBuilder {
     /// 512 KiB buffer on its stack, say — cannot overflow it and abort the
     /// process). It is virtual memory: only the pages a thread touches are
     /// resident. Measured with 1,000 idle keep-alive connections (release
-    /// build, VmRSS growth / 1,000): 28,160 bytes per connection with
-    /// 128 KiB stacks, 32,423 bytes with 2 MiB stacks. Lower it only for
+    /// build, VmRSS growth / 1,000): 28,168 bytes per connection with
+    /// 128 KiB stacks, 32,227 bytes with 2 MiB stacks. Lower it only for
     /// handlers known to need little.
     pub fn thread_stack_size(mut self, bytes: usize) -> Self {
         self.s.stack_size = bytes.max(32 * 1024);
