@@ -197,16 +197,21 @@ impl Shared {
     /// Admits a connection from `peer` within `limit` (the accept loop alone
     /// admits, so the check and the count cannot race with another admission).
     pub(crate) fn admit(&self, peer: Option<IpAddr>, limit: usize) -> Admission {
+        // The per-peer cap first: a refused peer evicts no one.
+        let mut peers = match peer {
+            Some(ip) if self.per_peer != 0 => Some((ip, lock(&self.peers))),
+            _ => None,
+        };
+        if let Some((ip, peers)) = &peers {
+            if peers.get(ip).copied().unwrap_or(0) >= self.per_peer {
+                return Admission::PeerFull;
+            }
+        }
         if self.admitted.load(Ordering::SeqCst) >= limit {
             return Admission::Full;
         }
-        if let (Some(ip), true) = (peer, self.per_peer != 0) {
-            let mut peers = lock(&self.peers);
-            let n = peers.entry(ip).or_insert(0);
-            if *n >= self.per_peer {
-                return Admission::PeerFull;
-            }
-            *n += 1;
+        if let Some((ip, peers)) = &mut peers {
+            *peers.entry(*ip).or_insert(0) += 1;
         }
         self.admitted.fetch_add(1, Ordering::SeqCst);
         Admission::Admitted
