@@ -675,3 +675,28 @@ fn each_tcp_connection_takes_one_descriptor() {
         descriptors_on_port(srv.addr.port()) == Some(listener_only)
     });
 }
+
+#[test]
+fn a_connection_draining_after_its_close_holds_no_slot() {
+    let srv = Running::start(
+        Server::builder()
+            .max_connections(1)
+            .drain(Duration::from_secs(5), 1024 * 1024)
+            .shutdown_timeout(Duration::from_secs(1))
+            .bind("127.0.0.1:0")
+            .unwrap(),
+        ok,
+    );
+    // A malformed request: 400, then the server drains this peer's input
+    // for up to 5 s (the peer neither sends more nor closes).
+    let mut bad = connect(srv.addr);
+    bad.write_all(b"GET / HTTP/1.1\r\nHost: a\r\nBad Field: x\r\n\r\n")
+        .unwrap();
+    assert!(read_head(&mut bad).starts_with("HTTP/1.1 400"));
+    let t0 = Instant::now();
+    let mut next = connect(srv.addr);
+    let head = get(&mut next);
+    assert!(head.starts_with("HTTP/1.1 200"), "{head}");
+    assert!(t0.elapsed() < Duration::from_secs(1), "{:?}", t0.elapsed());
+    drop(bad);
+}
