@@ -202,12 +202,10 @@ fn run_on(
     }
     // Closed: the slot goes to the next connection while this one drains.
     shared.release(slot);
-    match end {
-        // An evicted connection's reading side is shut: nothing to drain.
-        End::Linger if slot.evicted().is_none() => {
-            wire::linger(stream, settings.drain_time, settings.drain_bytes)
-        }
-        _ => {}
+    if end == End::Linger {
+        // An evicted connection's reading side is shut: the drain reads what
+        // had arrived and ends.
+        wire::linger(stream, settings.drain_time, settings.drain_bytes);
     }
 }
 

@@ -273,6 +273,8 @@ impl Shared {
             s.write.epoch = self.epoch;
             s.body.reset();
             s.write.reset();
+            s.body.ended().store(false, Ordering::SeqCst);
+            s.write.ended().store(false, Ordering::SeqCst);
             *s.evicted.get_mut() = 0;
             *s.released.get_mut() = false;
             *s.state.get_mut() = State::Idle as u8;
@@ -293,8 +295,8 @@ impl Shared {
     /// At the connection limit: closes the connection making least progress
     /// to admit a newcomer, and tells whether there was one. Idle ones first
     /// (the longest idle), then those at least `eviction_grace` into a head
-    /// or the drain of a body, or below the minimum rate of their body or
-    /// response, oldest first.
+    /// or the drain of a body, or waiting that long for a byte of their body
+    /// or response, or below its minimum rate after that long, oldest first.
     pub(crate) fn evict(&self, settings: &Settings) -> bool {
         let grace = settings.eviction_grace;
         let grace_ms = grace.as_millis() as u64;
@@ -318,9 +320,13 @@ impl Shared {
             } else if state == State::Drain as u8 && age >= grace_ms {
                 Some((1, Phase::Body))
             } else if state == State::Handler as u8 {
-                if slot.body.below(now_ms, settings.min_body_rate, grace) {
+                if slot.body.below(now_ms, settings.min_body_rate, grace)
+                    || slot.body.stalled(now_ms, grace)
+                {
                     Some((1, Phase::Body))
-                } else if slot.write.below(now_ms, settings.min_response_rate, grace) {
+                } else if slot.write.below(now_ms, settings.min_response_rate, grace)
+                    || slot.write.stalled(now_ms, grace)
+                {
                     Some((1, Phase::Response))
                 } else {
                     None
@@ -339,6 +345,8 @@ impl Shared {
             return false;
         };
         slot.evicted.store(phase as u8 + 1, Ordering::SeqCst);
+        slot.body.end_now();
+        slot.write.end_now();
         self.release(slot);
         // A head or body gets its `408` from the connection's thread, which
         // sees its read end; a response is cut.

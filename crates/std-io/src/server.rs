@@ -67,9 +67,10 @@ impl ServerBuilder {
     /// At the connection limit, a connection is closed to admit a newcomer
     /// when it makes the least progress: an idle keep-alive connection first
     /// (the longest idle; closed between requests), then one that has spent
-    /// at least this long (default 1 s) on a request head, or below the
-    /// minimum rate of its request body or response, oldest first (a head or
-    /// body gets `408`, a response is cut).
+    /// at least this long (default 1 s) on a request head, or waiting for a
+    /// byte of its request body or response (a peer that does not send or
+    /// does not read), or below the minimum rate of either, oldest first (a
+    /// head or body gets `408`, a response is cut).
     pub fn eviction_grace(mut self, t: Duration) -> Self {
         self.s.eviction_grace = t;
         self
@@ -242,8 +243,8 @@ impl ServerBuilder {
 ///   (default 1,024) the connection making least progress is closed to
 ///   admit the newcomer: an idle keep-alive connection first (the longest
 ///   idle, closed between requests), then one at least the eviction grace
-///   (1 s) into a request head, or below the minimum rate of its body or
-///   response, oldest first (a head or body gets `408`, a response is cut).
+///   (1 s) into a request head, or waiting that long for a byte of its body
+///   or response, or below the minimum rate of either, oldest first (a head or body gets `408`, a response is cut).
 ///   Admissions are counted, not threads: a connection draining its peer's
 ///   input after its close holds no slot. Otherwise the newcomer gets `503`
 ///   with `Retry-After: 1`, written without waiting on any peer.

@@ -1,7 +1,7 @@
 //! Moving bytes between a [`Transport`] and a connection's buffers.
 
 use std::io::{self, IoSlice};
-use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::time::{Duration, Instant};
 
 use http_net_conn::{ClientConn, ServerConn};
@@ -223,6 +223,10 @@ pub(crate) struct Gauge {
     bytes: AtomicU64,
     busy_ms: AtomicU64,
     wait_from: AtomicU64,
+    /// When the current run of waits without a byte began (0: none).
+    stalled_from: AtomicU64,
+    /// The connection was evicted: a timeout is final, not waited out.
+    ended: AtomicBool,
 }
 
 impl Gauge {
@@ -232,6 +236,8 @@ impl Gauge {
             bytes: AtomicU64::new(0),
             busy_ms: AtomicU64::new(0),
             wait_from: AtomicU64::new(0),
+            stalled_from: AtomicU64::new(0),
+            ended: AtomicBool::new(false),
         }
     }
 
@@ -244,17 +250,43 @@ impl Gauge {
         self.bytes.store(0, Ordering::Relaxed);
         self.busy_ms.store(0, Ordering::Relaxed);
         self.wait_from.store(0, Ordering::Relaxed);
+        self.stalled_from.store(0, Ordering::Relaxed);
+    }
+
+    /// Marks the connection evicted (see [`Gauge::ended`]).
+    pub(crate) fn end_now(&self) {
+        self.ended.store(true, Ordering::SeqCst);
+    }
+
+    /// Whether the connection was evicted; a new connection clears it.
+    pub(crate) fn ended(&self) -> &AtomicBool {
+        &self.ended
     }
 
     fn begin(&self, now: Instant) {
-        self.wait_from.store(self.ms(now), Ordering::Relaxed);
+        let ms = self.ms(now);
+        self.wait_from.store(ms, Ordering::Relaxed);
+        let _ = self
+            .stalled_from
+            .compare_exchange(0, ms, Ordering::Relaxed, Ordering::Relaxed);
     }
 
     fn end(&self, bytes: u64, busy: Duration) {
-        self.bytes.store(bytes, Ordering::Relaxed);
+        if bytes != self.bytes.swap(bytes, Ordering::Relaxed) {
+            self.stalled_from.store(0, Ordering::Relaxed);
+        }
         self.busy_ms
             .store(busy.as_millis() as u64, Ordering::Relaxed);
         self.wait_from.store(0, Ordering::Relaxed);
+    }
+
+    /// Whether the connection has been waiting without a byte for at least
+    /// `grace`, as seen at `now_ms`.
+    pub(crate) fn stalled(&self, now_ms: u64, grace: Duration) -> bool {
+        let from = self.stalled_from.load(Ordering::Relaxed);
+        from != 0
+            && self.wait_from.load(Ordering::Relaxed) != 0
+            && now_ms.saturating_sub(from) >= grace.as_millis() as u64
     }
 
     /// Whether the connection is below `rate` after `grace` of waiting, as
@@ -316,10 +348,16 @@ fn write_paced(
             Ok(0) => return Err(Error::Io(io::ErrorKind::WriteZero.into())),
             Ok(n) => return Ok(n),
             Err(e) if e.kind() == io::ErrorKind::Interrupted => {}
-            Err(e) if is_timeout(&e) => {}
+            Err(e) if is_timeout(&e) && !evicted(pace) => {}
+            Err(e) if is_timeout(&e) => return Err(Error::Timeout(Stage::Write)),
             Err(e) => return Err(Error::Io(e)),
         }
     }
+}
+
+/// Whether the accept loop evicted the connection (a timeout is then final).
+fn evicted(pace: &Paced<'_>) -> bool {
+    pace.gauge.is_some_and(|g| g.ended.load(Ordering::SeqCst))
 }
 
 /// [`flush`] within a pace (see [`write_paced`]).
@@ -403,7 +441,7 @@ pub(crate) fn fill_paced<C: Buffers + ?Sized>(
         pace.meter
             .record(after.saturating_duration_since(now), n, pace.gauge);
         match r {
-            Err(Error::Timeout(_)) => {}
+            Err(Error::Timeout(_)) if !evicted(pace) => {}
             r => return r,
         }
     }

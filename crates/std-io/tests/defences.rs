@@ -700,3 +700,83 @@ fn a_connection_draining_after_its_close_holds_no_slot() {
     assert!(t0.elapsed() < Duration::from_secs(1), "{:?}", t0.elapsed());
     drop(bad);
 }
+
+#[test]
+fn at_the_cap_a_slow_body_is_evicted_with_408_and_a_non_reader_is_cut() {
+    let (tx, rx) = mpsc::channel();
+    let writer = big_writer(256, tx);
+    let srv = Running::start(
+        quick()
+            .max_connections(3)
+            .eviction_grace(Duration::from_millis(300))
+            .bind("127.0.0.1:0")
+            .unwrap(),
+        move |ex: &mut Exchange<'_>| match ex.path() {
+            b"/big" => writer(ex),
+            b"/hold" => {
+                thread::sleep(Duration::from_secs(2));
+                ok(ex)
+            }
+            _ => read_body(ex),
+        },
+    );
+    // A body at 5 bytes/s (within its own 10 s grace: not timed out yet).
+    let mut slow = connect(srv.addr);
+    slow.write_all(b"POST / HTTP/1.1\r\nHost: a\r\nContent-Length: 1000\r\n\r\n")
+        .unwrap();
+    let mut w = slow.try_clone().unwrap();
+    let (stop_tx, stop_rx) = mpsc::channel::<()>();
+    let trickle = thread::spawn(move || {
+        while stop_rx.try_recv().is_err() && w.write_all(b"x").is_ok() {
+            thread::sleep(Duration::from_millis(200));
+        }
+    });
+    eventually("the slow body admitted", || {
+        srv.stop.counters().current == 1
+    });
+    thread::sleep(Duration::from_millis(50));
+    // A peer that asks for 256 MiB and reads none of it.
+    let mut deaf = connect(srv.addr);
+    deaf.write_all(b"GET /big HTTP/1.1\r\nHost: a\r\n\r\n")
+        .unwrap();
+    // A request its handler works on (not evictable).
+    let mut busy = connect(srv.addr);
+    busy.write_all(b"GET /hold HTTP/1.1\r\nHost: a\r\n\r\n")
+        .unwrap();
+    eventually("all admitted", || srv.stop.counters().current == 3);
+    thread::sleep(Duration::from_millis(600));
+    // The first newcomer takes the slow body's slot (the oldest), the
+    // second the non-reader's.
+    // (It stays in its handler: not evictable either.)
+    let mut first = connect(srv.addr);
+    first
+        .write_all(b"GET /hold HTTP/1.1\r\nHost: a\r\n\r\n")
+        .unwrap();
+    let head = read_head(&mut slow);
+    assert!(
+        head.starts_with("HTTP/1.1 408"),
+        "{head:?} {:?}",
+        srv.stop.counters()
+    );
+    let _ = stop_tx.send(());
+    trickle.join().unwrap();
+    let mut second = connect(srv.addr);
+    second
+        .write_all(b"GET / HTTP/1.1\r\nHost: a\r\nConnection: close\r\n\r\n")
+        .unwrap();
+    let head = read_head(&mut second);
+    assert!(head.starts_with("HTTP/1.1 200"), "{head}");
+    // The non-reader's response was cut at once, long before its stall
+    // timeout (30 s).
+    let (_, failed) = rx.recv_timeout(Duration::from_secs(5)).unwrap();
+    assert!(failed.elapsed() < Duration::from_secs(5));
+    assert!(read_head(&mut busy).starts_with("HTTP/1.1 200"));
+    assert!(read_head(&mut first).starts_with("HTTP/1.1 200"));
+    let c = srv.stop.counters();
+    assert_eq!(
+        (c.evicted.idle, c.evicted.body, c.evicted.response),
+        (0, 1, 1),
+        "{c:?}"
+    );
+    drop(deaf);
+}
