@@ -53,8 +53,11 @@ pub trait Transport: Read + Write + Send {
     /// peer reads the response and an end of stream rather than a reset).
     fn shutdown_write(&mut self) -> io::Result<()>;
     /// A handle another thread can use to end a blocked read (graceful
-    /// shutdown closes idle keep-alive connections with it). Without one, an
-    /// idle connection ends when its idle timeout expires.
+    /// shutdown closes idle keep-alive connections with it, and the
+    /// connection limit evicts the connection making least progress with
+    /// it). Without one, an idle connection ends when its idle timeout
+    /// expires. (A plain `TcpStream` served by [`Server`](crate::Server) is
+    /// shared with the server's registry instead: one descriptor, not two.)
     fn interrupter(&self) -> Option<Interrupter> {
         None
     }
