@@ -514,6 +514,112 @@ fn child_server() {
     serving.join().unwrap().unwrap();
 }
 
+/// Run as a child by `out_of_descriptors_peers_get_503_not_the_backlog`:
+/// a handler on `/leak` opens files until the process has no descriptor
+/// left; the server must still answer newcomers.
+#[test]
+#[ignore = "run by another test, in a child process"]
+fn child_leaking_server() {
+    if std::env::var("DEFENCES_CHILD").as_deref() != Ok("leak") {
+        return;
+    }
+    static LEAKED: Mutex<Vec<std::fs::File>> = Mutex::new(Vec::new());
+    let server = Server::builder()
+        .max_connections(8)
+        .shutdown_timeout(Duration::from_secs(1))
+        .bind("127.0.0.1:0")
+        .unwrap();
+    let addr = server.local_addr().unwrap();
+    let stop = server.handle();
+    let serving = thread::spawn(move || {
+        server.serve(|ex: &mut Exchange<'_>| -> Result<(), Error> {
+            if ex.path() == b"/leak" {
+                let mut leaked = LEAKED.lock().unwrap();
+                while let Ok(f) = std::fs::File::open("/dev/null") {
+                    leaked.push(f);
+                }
+            }
+            ex.respond_with(200, &[], b"ok")
+        })
+    });
+    println!("listening on {addr}");
+    let _ = io::stdout().flush();
+    let mut sink = Vec::new();
+    let _ = io::stdin().read_to_end(&mut sink);
+    LEAKED.lock().unwrap().clear();
+    stop.shutdown();
+    serving.join().unwrap().unwrap();
+}
+
+/// Starts this test binary as a child running the ignored test `name`
+/// (with `DEFENCES_CHILD=mode` and `ulimit -n files`); returns it and the
+/// address it printed.
+fn start_child(name: &str, mode: &str, files: u32) -> (std::process::Child, SocketAddr) {
+    let exe = std::env::current_exe().unwrap();
+    let mut child = Command::new("sh")
+        .arg("-c")
+        .arg(format!(
+            "ulimit -n {files} && exec \"$0\" --exact {name} --ignored --nocapture --test-threads=1"
+        ))
+        .arg(&exe)
+        .env("DEFENCES_CHILD", mode)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::null())
+        .spawn()
+        .unwrap();
+    let mut out = child.stdout.take().unwrap();
+    let (tx, rx) = mpsc::channel();
+    thread::spawn(move || {
+        let mut text = Vec::new();
+        let mut b = [0u8; 1];
+        while out.read(&mut b).unwrap_or(0) == 1 {
+            text.push(b[0]);
+            if b[0] == b'\n' {
+                let line = String::from_utf8_lossy(&text).into_owned();
+                if let Some(i) = line.find("listening on ") {
+                    let _ = tx.send(line[i + 13..].trim().parse::<SocketAddr>().unwrap());
+                }
+                text.clear();
+            }
+        }
+    });
+    let addr = rx
+        .recv_timeout(Duration::from_secs(30))
+        .expect("child address");
+    (child, addr)
+}
+
+#[test]
+fn out_of_descriptors_peers_get_503_not_the_backlog() {
+    if !std::path::Path::new("/proc/self/limits").exists() {
+        eprintln!("note: skipping: no /proc/self/limits");
+        return;
+    }
+    let (mut child, addr) = start_child("child_leaking_server", "leak", 128);
+    let mut leak = connect(addr);
+    leak.write_all(b"GET /leak HTTP/1.1\r\nHost: a\r\n\r\n")
+        .unwrap();
+    assert!(read_head(&mut leak).starts_with("HTTP/1.1 200"));
+    // The process has no descriptor to spare: each newcomer is accepted
+    // with the reserve, answered 503 and closed.
+    for i in 0..5 {
+        let t0 = Instant::now();
+        let mut s = connect(addr);
+        s.set_read_timeout(Some(Duration::from_secs(2))).unwrap();
+        let head = get(&mut s);
+        assert!(head.starts_with("HTTP/1.1 503"), "newcomer {i}: {head:?}");
+        assert!(
+            t0.elapsed() < Duration::from_millis(500),
+            "{:?}",
+            t0.elapsed()
+        );
+    }
+    drop(leak);
+    drop(child.stdin.take());
+    assert!(child.wait().unwrap().success());
+}
+
 #[test]
 fn a_burst_beyond_the_cap_gets_503_with_a_low_open_file_limit() {
     if !std::path::Path::new("/proc/self/limits").exists() {
