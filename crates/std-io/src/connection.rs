@@ -1,21 +1,25 @@
 //! One server connection on its pool thread: read → `poll_event` → handler →
 //! write, with the timeout that fits the connection's phase.
 
-use std::net::SocketAddr;
+use std::any::Any;
+use std::io::{self, IoSlice, Read, Write};
+use std::net::{Shutdown, SocketAddr, TcpStream};
 use std::panic::{catch_unwind, AssertUnwindSafe};
 use std::sync::atomic::Ordering;
 use std::sync::Arc;
-use std::time::Instant;
+use std::time::{Duration, Instant};
 
 use http_net_conn::{AnswerState, Error as ConnError, Phase, ServerConn, ServerEvent};
 
+use crate::counters::Phase as Count;
 use crate::date::now_secs;
 use crate::error::{Error, Stage};
 use crate::exchange::{Cycle, Exchange};
 use crate::handler::Handler;
-use crate::registry::{Shared, Slot};
+use crate::lock::read;
+use crate::registry::{Handle, Shared, Slot, State};
 use crate::settings::Settings;
-use crate::transport::Transport;
+use crate::transport::{Interrupter, Transport};
 use crate::wire::{self, Filled};
 
 /// How a connection ends.
@@ -36,25 +40,152 @@ pub(crate) struct Warm {
     slot: Option<Arc<Slot>>,
 }
 
-/// Serves one connection until it ends, with what the pool thread kept
-/// (`warm`).
-pub(crate) fn run<S: Transport>(
-    mut stream: S,
+/// The stream as the connection sees it: once the accept loop has evicted
+/// the connection (shutting its reading side), the end of stream a read then
+/// returns is a timeout, so that the phase's own timeout path answers (`408`
+/// for a head or body, a plain close when idle).
+struct Guarded<'a> {
+    inner: &'a mut dyn Transport,
+    slot: &'a Slot,
+}
+
+impl Read for Guarded<'_> {
+    fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
+        match self.inner.read(buf) {
+            Ok(0) if !buf.is_empty() && self.slot.evicted().is_some() => {
+                Err(io::ErrorKind::TimedOut.into())
+            }
+            r => r,
+        }
+    }
+}
+
+impl Write for Guarded<'_> {
+    fn write(&mut self, buf: &[u8]) -> io::Result<usize> {
+        self.inner.write(buf)
+    }
+    fn write_vectored(&mut self, bufs: &[IoSlice<'_>]) -> io::Result<usize> {
+        self.inner.write_vectored(bufs)
+    }
+    fn flush(&mut self) -> io::Result<()> {
+        self.inner.flush()
+    }
+}
+
+impl Transport for Guarded<'_> {
+    fn set_read_timeout(&mut self, t: Option<Duration>) -> io::Result<()> {
+        self.inner.set_read_timeout(t)
+    }
+    fn set_write_timeout(&mut self, t: Option<Duration>) -> io::Result<()> {
+        self.inner.set_write_timeout(t)
+    }
+    fn shutdown_write(&mut self) -> io::Result<()> {
+        self.inner.shutdown_write()
+    }
+    fn interrupter(&self) -> Option<Interrupter> {
+        self.inner.interrupter()
+    }
+    fn set_nonblocking(&mut self, nonblocking: bool) -> io::Result<()> {
+        self.inner.set_nonblocking(nonblocking)
+    }
+}
+
+/// A TCP connection's socket, shared with its registry slot (through which
+/// another thread ends its blocked reads): one descriptor per connection,
+/// where a duplicated interrupt handle would take two.
+struct SharedTcp<'a>(&'a TcpStream);
+
+impl Read for SharedTcp<'_> {
+    fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
+        (&*self.0).read(buf)
+    }
+}
+
+impl Write for SharedTcp<'_> {
+    fn write(&mut self, buf: &[u8]) -> io::Result<usize> {
+        (&*self.0).write(buf)
+    }
+    fn write_vectored(&mut self, bufs: &[IoSlice<'_>]) -> io::Result<usize> {
+        (&*self.0).write_vectored(bufs)
+    }
+    fn flush(&mut self) -> io::Result<()> {
+        (&*self.0).flush()
+    }
+}
+
+impl Transport for SharedTcp<'_> {
+    fn set_read_timeout(&mut self, t: Option<Duration>) -> io::Result<()> {
+        self.0.set_read_timeout(t)
+    }
+    fn set_write_timeout(&mut self, t: Option<Duration>) -> io::Result<()> {
+        self.0.set_write_timeout(t)
+    }
+    fn shutdown_write(&mut self) -> io::Result<()> {
+        self.0.shutdown(Shutdown::Write)
+    }
+    fn set_nonblocking(&mut self, nonblocking: bool) -> io::Result<()> {
+        self.0.set_nonblocking(nonblocking)
+    }
+}
+
+/// Serves one admitted connection until it ends, with what the pool thread
+/// kept (`warm`). Its admission is given back when it closes, before it
+/// drains the peer's input.
+pub(crate) fn run<S: Transport + 'static>(
+    stream: S,
     peer: Option<SocketAddr>,
     settings: &Settings,
     shared: &Shared,
     handler: &dyn Handler,
     warm: &mut Warm,
 ) {
-    let Warm { conn, slot } = warm;
-    let slot = shared.register(stream.interrupter(), slot);
-    let stream: &mut dyn Transport = &mut stream;
-    if stream
-        .set_write_timeout(Some(settings.write_timeout))
-        .is_err()
-    {
+    let Warm { conn, slot: home } = warm;
+    let ip = peer.map(|p| p.ip());
+    // A `TcpStream` is shared with the slot rather than duplicated.
+    let mut own = Some(stream);
+    let tcp = (&mut own as &mut dyn Any)
+        .downcast_mut::<Option<TcpStream>>()
+        .and_then(Option::take);
+    match (tcp, own) {
+        (Some(tcp), _) => {
+            let slot = shared.register(Handle::Tcp(tcp), ip, home);
+            let tcp = read(&slot.tcp);
+            if let Some(tcp) = tcp.as_ref() {
+                let mut stream = SharedTcp(tcp);
+                run_on(&mut stream, peer, settings, shared, &slot, handler, conn);
+            }
+        }
+        (None, Some(mut stream)) => {
+            let slot = shared.register(Handle::Interrupter(stream.interrupter()), ip, home);
+            run_on(&mut stream, peer, settings, shared, &slot, handler, conn);
+        }
+        (None, None) => {}
+    }
+}
+
+/// [`run`] on the connection's stream, registered in `slot`.
+fn run_on(
+    stream: &mut dyn Transport,
+    peer: Option<SocketAddr>,
+    settings: &Settings,
+    shared: &Shared,
+    slot: &Slot,
+    handler: &dyn Handler,
+    conn: &mut Option<ServerConn>,
+) {
+    let mut st = Cycle::new(settings, peer);
+    // Writes wait in slices of at most a second (see `wire::write_paced`).
+    let slice = settings
+        .write_timeout
+        .clamp(Duration::from_millis(1), Duration::from_secs(1));
+    if stream.set_write_timeout(Some(slice)).is_err() {
         return;
     }
+    st.write.timeout_was_set(Some(slice));
+    let mut guarded = Guarded {
+        inner: &mut *stream,
+        slot,
+    };
     // The pool thread's connection from its last peer, reset (its buffers
     // kept), or a new one on a new thread.
     let conn = match conn {
@@ -65,18 +196,27 @@ pub(crate) fn run<S: Transport>(
         None => conn.insert(ServerConn::new(settings.conn)),
     };
     conn.set_wipe(settings.wipe);
-    let mut st = Cycle::new(settings.body_timeout, peer);
-    let end = serve(stream, conn, &mut st, settings, shared, &slot, handler);
-    drop(slot);
-    match end {
-        End::Close => {}
-        End::Linger => wire::linger(stream, settings.drain_time, settings.drain_bytes),
+    let end = serve(&mut guarded, conn, &mut st, settings, shared, slot, handler);
+    if let (Some(phase), None) = (st.timed_out_in, slot.evicted()) {
+        shared.counters.timed_out(phase);
+    }
+    // Closed: the slot goes to the next connection while this one drains.
+    shared.release(slot);
+    if end == End::Linger {
+        // An evicted connection's reading side is shut: the drain reads what
+        // had arrived and ends.
+        wire::linger(stream, settings.drain_time, settings.drain_bytes);
     }
 }
 
 /// Sends what the connection queued (an error response), then lingers.
-fn send_and_linger(stream: &mut dyn Transport, conn: &mut ServerConn) -> End {
-    if wire::flush(stream, conn).is_ok() {
+fn send_and_linger(
+    stream: &mut dyn Transport,
+    conn: &mut ServerConn,
+    st: &mut Cycle,
+    slot: &Slot,
+) -> End {
+    if st.flush(stream, conn, &slot.write).is_ok() {
         End::Linger
     } else {
         End::Close
@@ -88,12 +228,15 @@ fn send_and_linger(stream: &mut dyn Transport, conn: &mut ServerConn) -> End {
 fn head_timed_out(
     stream: &mut dyn Transport,
     conn: &mut ServerConn,
+    st: &mut Cycle,
+    slot: &Slot,
     shared: &Shared,
     last_date: &mut u64,
 ) -> End {
+    st.timed_out_in = Some(Count::Head);
     refresh_date(conn, shared, last_date);
     match conn.time_out() {
-        Ok(()) => send_and_linger(stream, conn),
+        Ok(()) => send_and_linger(stream, conn, st, slot),
         Err(_) => End::Close,
     }
 }
@@ -127,11 +270,15 @@ fn serve(
                     conn.close_after_response();
                 }
                 refresh_date(conn, shared, &mut last_date);
-                st.reset();
+                let now = Instant::now();
+                st.reset(now);
+                slot.body.reset();
+                slot.write.reset();
+                slot.enter(State::Handler, now);
                 let outcome = catch_unwind(AssertUnwindSafe(|| {
-                    handler.handle(&mut Exchange::new(conn, stream, st, &shared.stopping))
+                    handler.handle(&mut Exchange::new(conn, stream, st, shared, slot))
                 }));
-                if let Some(end) = after_handler(stream, conn, st, outcome.ok()) {
+                if let Some(end) = after_handler(stream, conn, st, slot, outcome.ok()) {
                     return end;
                 }
             }
@@ -139,23 +286,27 @@ fn serve(
             // drains it (up to its bound) before the next request.
             Ok(ServerEvent::Data(_) | ServerEvent::End(_)) => {}
             Ok(ServerEvent::NeedInput) => {
-                if wire::flush(stream, conn).is_err() || eof {
+                if st.flush(stream, conn, &slot.write).is_err() || eof {
                     return End::Close;
                 }
                 let now = Instant::now();
                 let (timeout, stage) = match conn.phase() {
                     Phase::Idle => {
-                        slot.idle.store(true, Ordering::SeqCst);
+                        slot.enter(State::Idle, now);
+                        // What is written next (a `408`, a `400`) is a response
+                        // of its own.
+                        st.write.restart(None);
                         if shared.stopping.load(Ordering::SeqCst) {
                             return End::Close;
                         }
                         (settings.idle_timeout, Stage::Idle)
                     }
                     Phase::Head => {
+                        slot.enter(State::Head, now);
                         let d = *head_deadline.get_or_insert(now + settings.head_timeout);
                         let left = d.saturating_duration_since(now);
                         if left.is_zero() {
-                            return head_timed_out(stream, conn, shared, &mut last_date);
+                            return head_timed_out(stream, conn, st, slot, shared, &mut last_date);
                         }
                         (left, Stage::Head)
                     }
@@ -163,16 +314,17 @@ fn serve(
                     // The rest of a body the handler left unread: drained
                     // within one body timeout in all, however it trickles.
                     Phase::Body | Phase::Responding => {
+                        slot.enter(State::Drain, now);
                         let d = *drain_deadline.get_or_insert(now + settings.body_timeout);
                         let left = d.saturating_duration_since(now);
                         if left.is_zero() {
+                            st.timed_out_in = Some(Count::Body);
                             return End::Close;
                         }
                         (left, Stage::Body)
                     }
                 };
                 let r = wire::fill(stream, conn, Some(timeout), &mut st.read_timeout, stage);
-                slot.idle.store(false, Ordering::SeqCst);
                 match r {
                     Ok(Filled::Bytes(_)) => {
                         // Error responses the connection writes carry it too.
@@ -184,24 +336,31 @@ fn serve(
                     Ok(Filled::Eof) => eof = true,
                     Ok(Filled::Full) => return End::Close,
                     Err(Error::Timeout(Stage::Head)) => {
-                        return head_timed_out(stream, conn, shared, &mut last_date)
+                        return head_timed_out(stream, conn, st, slot, shared, &mut last_date)
+                    }
+                    Err(Error::Timeout(stage)) => {
+                        st.timed_out_in = Some(match stage {
+                            Stage::Idle => Count::Idle,
+                            _ => Count::Body,
+                        });
+                        return End::Close;
                     }
                     Err(_) => return End::Close,
                 }
             }
             Ok(ServerEvent::Paused) => {
-                if conn.output().is_empty() || wire::flush(stream, conn).is_err() {
+                if conn.output().is_empty() || st.flush(stream, conn, &slot.write).is_err() {
                     // Paused with nothing to send: the answer is incomplete.
                     return End::Close;
                 }
             }
             Ok(ServerEvent::Switched(_)) => return End::Close,
             Ok(ServerEvent::Closed) => {
-                return send_and_linger(stream, conn);
+                return send_and_linger(stream, conn, st, slot);
             }
             Err(ConnError::Remote(_)) => {
                 // The error response is queued: send it, then half-close and drain.
-                return send_and_linger(stream, conn);
+                return send_and_linger(stream, conn, st, slot);
             }
             Err(ConnError::Local(_)) => return End::Close,
         }
@@ -224,30 +383,34 @@ fn refresh_date(conn: &mut ServerConn, shared: &Shared, last: &mut u64) {
 fn after_handler(
     stream: &mut dyn Transport,
     conn: &mut ServerConn,
-    st: &Cycle,
+    st: &mut Cycle,
+    slot: &Slot,
     outcome: Option<Result<(), Error>>,
 ) -> Option<End> {
+    if st.timed_out {
+        st.timed_out_in = Some(Count::Body);
+    }
     if st.broken {
         return Some(End::Close);
     }
     if conn.failed() {
         // A malformed body, or a reject: the connection queued its error
         // response (unless an answer had started, which is cut short).
-        return Some(send_and_linger(stream, conn));
+        return Some(send_and_linger(stream, conn, st, slot));
     }
     let ok = matches!(outcome, Some(Ok(())));
     match conn.answer_state() {
         AnswerState::Complete if ok => None,
-        AnswerState::Complete => Some(send_and_linger(stream, conn)),
+        AnswerState::Complete => Some(send_and_linger(stream, conn, st, slot)),
         AnswerState::Switched => {
             // HTTP is over (101, or 2xx to CONNECT): send the head if
             // `upgrade` did not, then close.
-            let _ = wire::flush(stream, conn);
+            let _ = st.flush(stream, conn, &slot.write);
             Some(End::Close)
         }
         AnswerState::Started => {
             // A response cut short: the peer sees it truncated when we close.
-            let _ = wire::flush(stream, conn);
+            let _ = st.flush(stream, conn, &slot.write);
             Some(End::Close)
         }
         // `NotStarted` (and any state a later `conn` adds).
@@ -258,7 +421,7 @@ fn after_handler(
             if conn.reject(status).is_err() {
                 return Some(End::Close);
             }
-            Some(send_and_linger(stream, conn))
+            Some(send_and_linger(stream, conn, st, slot))
         }
     }
 }

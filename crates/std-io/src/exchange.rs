@@ -2,18 +2,21 @@
 
 use std::io::{self, Read, Write};
 use std::net::SocketAddr;
-use std::sync::atomic::{AtomicBool, Ordering};
-use std::time::Duration;
+use std::sync::atomic::Ordering;
+use std::time::{Duration, Instant};
 
 use http_net_conn::Method;
 use http_net_conn::{
     AnswerState, BodyLength, FieldPair, Placement, RequestView, Response, ServerConn, ServerEvent,
 };
 
-use crate::body_reader::{fill_body, BodyReader, BodySource, Step};
-use crate::error::Error;
+use crate::body_reader::{BodyReader, BodySource, Step};
+use crate::counters::Phase;
+use crate::error::{Error, Stage};
+use crate::registry::{Shared, Slot};
+use crate::settings::Settings;
 use crate::transport::Transport;
-use crate::wire;
+use crate::wire::{self, Filled, Gauge, Meter, Paced};
 
 /// Output is written as soon as this much is queued (smaller answers wait
 /// until the connection next reads, so pipelined answers leave together).
@@ -23,7 +26,7 @@ const FLUSH_AT: usize = 16 * 1024;
 /// (the protocol state — the expectation, whether `100` was sent, where the
 /// answer stands, failure — is the connection's: see
 /// [`ServerConn::answer_state`]).
-#[derive(Debug, Default)]
+#[derive(Debug)]
 pub(crate) struct Cycle {
     /// Body bytes taken from the connection but not yet read by the handler.
     reader: BodyReader,
@@ -32,22 +35,60 @@ pub(crate) struct Cycle {
     /// Writing to or reading from the stream failed: close without more.
     pub(crate) broken: bool,
     pub(crate) read_timeout: Option<Option<Duration>>,
-    pub(crate) body_timeout: Duration,
+    /// The pace of the request body (stall timeout, minimum rate).
+    pub(crate) body: Meter,
+    /// The pace of the responses (stall timeout, minimum rate, deadline).
+    pub(crate) write: Meter,
+    /// The whole-response deadline, from the request head.
+    response_timeout: Option<Duration>,
+    /// The phase a timeout or minimum rate ended the connection in.
+    pub(crate) timed_out_in: Option<Phase>,
     pub(crate) peer: Option<SocketAddr>,
 }
 
 impl Cycle {
-    pub(crate) fn new(body_timeout: Duration, peer: Option<SocketAddr>) -> Cycle {
+    pub(crate) fn new(settings: &Settings, peer: Option<SocketAddr>) -> Cycle {
         Cycle {
-            body_timeout,
+            reader: BodyReader::default(),
+            timed_out: false,
+            broken: false,
+            read_timeout: None,
+            body: Meter::new(settings.body_timeout, settings.min_body_rate),
+            write: Meter::new(settings.write_timeout, settings.min_response_rate),
+            response_timeout: settings.response_timeout,
+            timed_out_in: None,
             peer,
-            ..Cycle::default()
         }
     }
 
-    pub(crate) fn reset(&mut self) {
+    /// A new request: its body and response are paced afresh.
+    pub(crate) fn reset(&mut self, now: Instant) {
         self.reader.clear();
         self.timed_out = false;
+        self.body.restart(None);
+        self.write.restart(self.response_timeout.map(|t| now + t));
+    }
+
+    /// Writes the connection's output within the responses' pace.
+    pub(crate) fn flush(
+        &mut self,
+        stream: &mut dyn Transport,
+        conn: &mut ServerConn,
+        gauge: &Gauge,
+    ) -> Result<(), Error> {
+        let mut pace = Paced {
+            meter: &mut self.write,
+            gauge: Some(gauge),
+        };
+        let r = wire::flush_paced(stream, conn, &mut pace);
+        self.note_write(&r);
+        r
+    }
+
+    fn note_write(&mut self, r: &Result<(), Error>) {
+        if let Err(Error::Timeout(Stage::Write)) = r {
+            self.timed_out_in = Some(Phase::Response);
+        }
     }
 }
 
@@ -72,11 +113,23 @@ impl Cycle {
 ///
 /// A handler that returns without answering gets `500` sent for it (and the
 /// connection closes); one that panics likewise.
+///
+/// # Time and stack
+///
+/// Body reads wait at most the body stall timeout for the next bytes and
+/// fail below the minimum body rate; writes fail when the peer takes no byte
+/// for the write stall timeout or reads below the minimum response rate
+/// (see [`ServerBuilder`](crate::ServerBuilder)). The handler runs on a
+/// connection thread whose stack is 2 MiB by default
+/// ([`ServerBuilder::thread_stack_size`](crate::ServerBuilder::thread_stack_size)),
+/// Rust's own default for spawned threads: an ordinary handler, even one
+/// with a 512 KiB buffer on its stack, does not overflow it.
 pub struct Exchange<'a> {
     conn: &'a mut ServerConn,
     stream: &'a mut dyn Transport,
     st: &'a mut Cycle,
-    stopping: &'a AtomicBool,
+    shared: &'a Shared,
+    slot: &'a Slot,
 }
 
 impl<'a> Exchange<'a> {
@@ -84,19 +137,21 @@ impl<'a> Exchange<'a> {
         conn: &'a mut ServerConn,
         stream: &'a mut dyn Transport,
         st: &'a mut Cycle,
-        stopping: &'a AtomicBool,
+        shared: &'a Shared,
+        slot: &'a Slot,
     ) -> Self {
         Exchange {
             conn,
             stream,
             st,
-            stopping,
+            shared,
+            slot,
         }
     }
 
     /// During a graceful shutdown, the response closes the connection.
     fn closing_check(&mut self) {
-        if self.stopping.load(Ordering::Relaxed) {
+        if self.shared.stopping.load(Ordering::Relaxed) {
             self.conn.close_after_response();
         }
     }
@@ -144,6 +199,7 @@ impl<'a> Exchange<'a> {
             conn: self.conn,
             stream: self.stream,
             st: self.st,
+            gauge: &self.slot.body,
         }
     }
 
@@ -231,7 +287,7 @@ impl<'a> Exchange<'a> {
 
     /// Writes everything queued to the peer now.
     pub fn flush(&mut self) -> Result<(), Error> {
-        let r = wire::flush(self.stream, self.conn);
+        let r = self.st.flush(self.stream, self.conn, &self.slot.write);
         self.note(r)
     }
 
@@ -248,6 +304,12 @@ impl<'a> Exchange<'a> {
     /// with [`Upgraded::stream`].
     pub fn upgrade(&mut self) -> Result<Upgraded<'_>, Error> {
         self.flush()?;
+        // The new protocol's writes wait up to the write stall timeout each.
+        let stall = self.st.write.stall();
+        self.stream
+            .set_write_timeout(Some(stall))
+            .map_err(Error::Io)?;
+        self.st.write.timeout_was_set(Some(stall));
         let buffered = match self.conn.poll_event() {
             Ok(ServerEvent::Switched(bytes)) => bytes.to_vec(),
             Ok(_) => return Err(Error::NotSwitched),
@@ -300,9 +362,17 @@ impl<'a> Exchange<'a> {
 
     fn place(&mut self, placement: Placement, body: &[u8]) -> Result<(), Error> {
         let r = match placement {
-            Placement::AfterOutput => wire::flush_with(self.stream, self.conn, body),
+            Placement::AfterOutput => {
+                let mut pace = Paced {
+                    meter: &mut self.st.write,
+                    gauge: Some(&self.slot.write),
+                };
+                let r = wire::flush_with_paced(self.stream, self.conn, body, &mut pace);
+                self.st.note_write(&r);
+                r
+            }
             Placement::Queued if self.conn.output().len() >= FLUSH_AT => {
-                wire::flush(self.stream, self.conn)
+                self.st.flush(self.stream, self.conn, &self.slot.write)
             }
             Placement::Queued => Ok(()),
         };
@@ -337,6 +407,7 @@ pub struct Body<'a> {
     conn: &'a mut ServerConn,
     stream: &'a mut dyn Transport,
     st: &'a mut Cycle,
+    gauge: &'a Gauge,
 }
 
 impl Body<'_> {
@@ -346,7 +417,8 @@ impl Body<'_> {
             timed_out,
             broken,
             read_timeout,
-            body_timeout,
+            body,
+            write,
             ..
         } = &mut *self.st;
         let n = reader.take_pending(buf);
@@ -372,7 +444,14 @@ impl Body<'_> {
         let mut src = ServerBody {
             conn: self.conn,
             stream: self.stream,
-            timeout: *body_timeout,
+            pace: Paced {
+                meter: body,
+                gauge: Some(self.gauge),
+            },
+            write: Paced {
+                meter: write,
+                gauge: None,
+            },
             read_timeout,
             timed_out,
             broken,
@@ -386,7 +465,8 @@ impl Body<'_> {
 struct ServerBody<'s> {
     conn: &'s mut ServerConn,
     stream: &'s mut dyn Transport,
-    timeout: Duration,
+    pace: Paced<'s>,
+    write: Paced<'s>,
     read_timeout: &'s mut Option<Option<Duration>>,
     timed_out: &'s mut bool,
     broken: &'s mut bool,
@@ -405,21 +485,28 @@ impl BodySource for ServerBody<'_> {
 
     fn fill(&mut self) -> Result<(), Error> {
         // A `100 Continue` (or other output) goes out before we wait.
-        if let Err(e) = wire::flush(self.stream, self.conn) {
+        if let Err(e) = wire::flush_paced(self.stream, self.conn, &mut self.write) {
             *self.broken = true;
             return Err(e);
         }
-        match fill_body(self.stream, self.conn, self.timeout, self.read_timeout) {
+        let r = wire::fill_paced(
+            self.stream,
+            self.conn,
+            &mut self.pace,
+            self.read_timeout,
+            Stage::Body,
+        );
+        match r {
+            Ok(Filled::Bytes(_) | Filled::Eof) => Ok(()),
+            Ok(Filled::Full) => Err(Error::BodyUnavailable),
             Err(e @ Error::Timeout(_)) => {
                 *self.timed_out = true;
                 Err(e)
             }
-            Err(e @ Error::BodyUnavailable) => Err(e),
             Err(e) => {
                 *self.broken = true;
                 Err(e)
             }
-            Ok(()) => Ok(()),
         }
     }
 }

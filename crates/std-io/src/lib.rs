@@ -7,10 +7,13 @@
 //! taken from a pool that grows up to the connection limit and keeps idle
 //! threads for reuse (`std` has no readiness API; an idle keep-alive
 //! connection holds its thread but never stops another from being served).
-//! Beyond the limit a connection is answered `503` and closed: it does not
-//! wait in the backlog. Every phase of a connection has its timeout: idle
-//! keep-alive, a whole-head deadline (`408`, then close: slowloris), body
-//! reads, writes. After an error response the server half-closes and drains
+//! At the limit the connection making least progress (idle keep-alive
+//! first) is closed to admit a newcomer; otherwise the newcomer is answered
+//! `503` and closed: it does not wait in the backlog. Every phase of a
+//! connection has its bound: idle keep-alive, a whole-head deadline (`408`,
+//! then close: slowloris), and for request bodies and responses a stall
+//! timeout and a minimum data rate (see [`Server`], "Defences"). After an
+//! error response the server half-closes and drains
 //! the peer's input for a bounded time, so the peer reads the response. A
 //! handler that panics gets `500` sent for it (if nothing was sent yet); its
 //! connection closes and the server goes on. [`ShutdownHandle::shutdown`]
@@ -62,7 +65,9 @@
 mod body_reader;
 mod client;
 mod connection;
+mod counters;
 mod date;
+mod descriptors;
 mod error;
 mod exchange;
 mod handler;
@@ -77,6 +82,7 @@ mod url;
 mod wire;
 
 pub use client::{get, Client, ClientBuilder, Response};
+pub use counters::{Counters, PhaseCounts};
 pub use date::imf_fixdate;
 pub use error::{Error, Stage};
 pub use exchange::{Body, BodyWriter, Exchange, Upgraded};

@@ -1,7 +1,7 @@
 //! Locking that outlives a panic: a handler that panics while a lock is held
 //! (the pool catches it and goes on) must not poison the server.
 
-use std::sync::{Condvar, Mutex, MutexGuard};
+use std::sync::{Condvar, Mutex, MutexGuard, RwLock, RwLockReadGuard};
 use std::time::Duration;
 
 /// Locks `m`, taking the guard back from a poisoned lock (the data behind
@@ -9,6 +9,15 @@ use std::time::Duration;
 /// maps updated in one statement).
 pub(crate) fn lock<T>(m: &Mutex<T>) -> MutexGuard<'_, T> {
     match m.lock() {
+        Ok(g) => g,
+        Err(p) => p.into_inner(),
+    }
+}
+
+/// Read-locks `l`, taking the guard back from a poisoned lock, as [`lock`]
+/// does.
+pub(crate) fn read<T>(l: &RwLock<T>) -> RwLockReadGuard<'_, T> {
+    match l.read() {
         Ok(g) => g,
         Err(p) => p.into_inner(),
     }

@@ -1,30 +1,143 @@
-//! The reject path: connections beyond the connection limit are answered
-//! `503 Service Unavailable` with `Retry-After` (RFC 9110 §15.6.4, §10.2.3)
-//! and closed, without a `ServerConn` and before any byte of their request
-//! is read.
+//! The reject path: connections beyond the connection limit (or the
+//! per-peer cap) are answered `503 Service Unavailable` with `Retry-After`
+//! (RFC 9110 §15.6.4, §10.2.3) and closed, without a `ServerConn` and
+//! before any byte of their request is read. One thread answers them all
+//! with non-blocking writes and drains each one's input for a short time
+//! (so that the peer reads the answer rather than a reset), many at once:
+//! a peer that does not read or close holds up no other.
 
-use std::sync::mpsc::Receiver;
-use std::time::Duration;
+use std::io;
+use std::sync::mpsc::{Receiver, RecvTimeoutError};
+use std::thread;
+use std::time::{Duration, Instant};
 
 use http_net_conn::write_error_response;
 
 use crate::date::now_secs;
 use crate::registry::Shared;
 use crate::transport::Transport;
-use crate::wire;
 
 /// The `Retry-After` of the `503`, in seconds.
 const RETRY_AFTER: u32 = 1;
+/// Refused connections waiting for the reject thread.
+pub(crate) const QUEUE: usize = 64;
+/// Refused connections answered and draining at once (beyond it, the
+/// oldest is closed).
+pub(crate) const IN_FLIGHT: usize = 64;
+/// How long, and how many bytes at most, a refused peer's input is drained.
+const DRAIN_TIME: Duration = Duration::from_millis(250);
+const DRAIN_BYTES: usize = 16 * 1024;
+/// How often the draining connections are read.
+const SWEEP: Duration = Duration::from_millis(5);
 
-/// Answers connections over the limit with `503` and closes them, one at a
-/// time, each bounded to a fraction of a second.
+/// A refused connection, answered, draining its peer's input.
+struct Refused<S> {
+    stream: S,
+    until: Instant,
+    read: usize,
+}
+
+/// Answers the connections of `rx` with `503` and closes them, until the
+/// sender is gone and every answer is done.
 pub(crate) fn reject_loop<S: Transport>(rx: Receiver<S>, shared: &Shared, server: Option<&[u8]>) {
     let mut msg = Vec::new();
-    for mut stream in rx {
-        let _ = stream.set_write_timeout(Some(Duration::from_millis(200)));
-        busy_response(&mut msg, &shared.date.get(now_secs()), server);
-        if stream.write_all(&msg).is_ok() {
-            wire::linger(&mut stream, Duration::from_millis(250), 64 * 1024);
+    let mut second = u64::MAX;
+    let mut draining: Vec<Refused<S>> = Vec::with_capacity(IN_FLIGHT);
+    let mut scratch = [0u8; 4096];
+    let mut open = true;
+    while open || !draining.is_empty() {
+        let mut next = if draining.is_empty() {
+            rx.recv().ok()
+        } else if open {
+            match rx.recv_timeout(SWEEP) {
+                Ok(s) => Some(s),
+                Err(RecvTimeoutError::Timeout) => None,
+                Err(RecvTimeoutError::Disconnected) => {
+                    open = false;
+                    None
+                }
+            }
+        } else {
+            thread::sleep(SWEEP);
+            None
+        };
+        if next.is_none() && draining.is_empty() {
+            // The sender is gone and nothing is left to drain.
+            open = false;
+        }
+        while let Some(stream) = next {
+            let now = now_secs();
+            if now != second {
+                busy_response(&mut msg, &shared.date.get(now), server);
+                second = now;
+            }
+            if draining.len() >= IN_FLIGHT {
+                draining.remove(0);
+            }
+            if let Some(r) = answer(stream, &msg, DRAIN_TIME) {
+                draining.push(r);
+            }
+            next = if open { rx.try_recv().ok() } else { None };
+        }
+        let now = Instant::now();
+        draining.retain_mut(|r| drain(r, &mut scratch, now));
+    }
+}
+
+/// Writes `msg` to a new connection without waiting (its send buffer is
+/// empty, so the answer fits), and half-closes it; `None` when that failed.
+fn answer<S: Transport>(mut stream: S, msg: &[u8], drain: Duration) -> Option<Refused<S>> {
+    if stream.set_nonblocking(true).is_err() {
+        // Streams without a non-blocking mode: short timeouts instead.
+        stream
+            .set_write_timeout(Some(Duration::from_millis(20)))
+            .ok()?;
+        stream
+            .set_read_timeout(Some(Duration::from_millis(1)))
+            .ok()?;
+    }
+    match stream.write(msg) {
+        Ok(n) if n == msg.len() => {}
+        _ => return None,
+    }
+    stream.shutdown_write().ok()?;
+    Some(Refused {
+        stream,
+        until: Instant::now() + drain,
+        read: 0,
+    })
+}
+
+/// Answers one connection at once, reads what its peer sent so far, and
+/// closes it (when the process is out of descriptors, with the one freed
+/// for it: nothing may wait).
+pub(crate) fn answer_now<S: Transport>(stream: S, shared: &Shared, server: Option<&[u8]>) {
+    let mut msg = Vec::new();
+    busy_response(&mut msg, &shared.date.get(now_secs()), server);
+    if let Some(mut r) = answer(stream, &msg, Duration::ZERO) {
+        let mut scratch = [0u8; 4096];
+        r.until = Instant::now() + Duration::from_millis(1);
+        drain(&mut r, &mut scratch, Instant::now());
+    }
+}
+
+/// Reads what the peer sent, without waiting; whether to keep draining.
+fn drain<S: Transport>(r: &mut Refused<S>, scratch: &mut [u8], now: Instant) -> bool {
+    if now >= r.until {
+        return false;
+    }
+    loop {
+        match r.stream.read(scratch) {
+            Ok(0) => return false,
+            Ok(n) => {
+                r.read += n;
+                if r.read >= DRAIN_BYTES {
+                    return false;
+                }
+            }
+            Err(e) if e.kind() == io::ErrorKind::Interrupted => {}
+            Err(e) if crate::error::is_timeout(&e) => return true,
+            Err(_) => return false,
         }
     }
 }

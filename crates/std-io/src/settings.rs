@@ -4,16 +4,23 @@ use std::time::Duration;
 
 use http_net_conn::Config;
 
+use crate::wire::Rate;
+
 /// The server's settings (see the [`ServerBuilder`](crate::ServerBuilder) methods for each).
 #[derive(Clone, Copy, Debug)]
 pub(crate) struct Settings {
     pub(crate) conn: Config,
     pub(crate) max_connections: usize,
+    pub(crate) max_connections_per_peer: usize,
     pub(crate) max_requests: u64,
     pub(crate) idle_timeout: Duration,
     pub(crate) head_timeout: Duration,
     pub(crate) body_timeout: Duration,
     pub(crate) write_timeout: Duration,
+    pub(crate) min_body_rate: Rate,
+    pub(crate) min_response_rate: Rate,
+    pub(crate) response_timeout: Option<Duration>,
+    pub(crate) eviction_grace: Duration,
     pub(crate) drain_time: Duration,
     pub(crate) drain_bytes: u64,
     pub(crate) stack_size: usize,
@@ -30,14 +37,19 @@ impl Settings {
     pub(crate) const DEFAULT: Settings = Settings {
         conn: Config::DEFAULT,
         max_connections: 1024,
+        max_connections_per_peer: 0,
         max_requests: 0,
         idle_timeout: Duration::from_secs(30),
         head_timeout: Duration::from_secs(10),
         body_timeout: Duration::from_secs(30),
         write_timeout: Duration::from_secs(30),
+        min_body_rate: Rate::KESTREL,
+        min_response_rate: Rate::KESTREL,
+        response_timeout: None,
+        eviction_grace: Duration::from_secs(1),
         drain_time: Duration::from_secs(2),
         drain_bytes: 1024 * 1024,
-        stack_size: 128 * 1024,
+        stack_size: 2 * 1024 * 1024,
         keep_idle_threads: Duration::from_secs(60),
         shutdown_timeout: Duration::from_secs(30),
         wipe: false,

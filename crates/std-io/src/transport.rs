@@ -53,10 +53,21 @@ pub trait Transport: Read + Write + Send {
     /// peer reads the response and an end of stream rather than a reset).
     fn shutdown_write(&mut self) -> io::Result<()>;
     /// A handle another thread can use to end a blocked read (graceful
-    /// shutdown closes idle keep-alive connections with it). Without one, an
-    /// idle connection ends when its idle timeout expires.
+    /// shutdown closes idle keep-alive connections with it, and the
+    /// connection limit evicts the connection making least progress with
+    /// it). Without one, an idle connection ends when its idle timeout
+    /// expires. (A plain `TcpStream` served by [`Server`](crate::Server) is
+    /// shared with the server's registry instead: one descriptor, not two.)
     fn interrupter(&self) -> Option<Interrupter> {
         None
+    }
+    /// Switches reads and writes to non-blocking mode (`WouldBlock` instead
+    /// of waiting). The server answers connections beyond its limit this way,
+    /// many at once, without waiting on any of them. The default reports
+    /// `Unsupported`; such streams are answered with short timeouts instead.
+    fn set_nonblocking(&mut self, nonblocking: bool) -> io::Result<()> {
+        let _ = nonblocking;
+        Err(io::ErrorKind::Unsupported.into())
     }
 }
 
@@ -73,6 +84,9 @@ impl Transport for TcpStream {
     fn interrupter(&self) -> Option<Interrupter> {
         Interrupter::for_tcp(self).ok()
     }
+    fn set_nonblocking(&mut self, nonblocking: bool) -> io::Result<()> {
+        TcpStream::set_nonblocking(self, nonblocking)
+    }
 }
 
 #[cfg(unix)]
@@ -85,6 +99,9 @@ impl Transport for std::os::unix::net::UnixStream {
     }
     fn shutdown_write(&mut self) -> io::Result<()> {
         self.shutdown(Shutdown::Write)
+    }
+    fn set_nonblocking(&mut self, nonblocking: bool) -> io::Result<()> {
+        std::os::unix::net::UnixStream::set_nonblocking(self, nonblocking)
     }
 }
 
@@ -106,6 +123,11 @@ impl Interrupter {
     /// of stream.
     pub fn interrupt(&self) {
         let _ = self.tcp.shutdown(Shutdown::Both);
+    }
+    /// Shuts the receiving direction down: a blocked read returns end of
+    /// stream, and the connection can still send (a `408`, say).
+    pub(crate) fn interrupt_read(&self) {
+        let _ = self.tcp.shutdown(Shutdown::Read);
     }
 }
 

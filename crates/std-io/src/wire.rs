@@ -1,7 +1,8 @@
 //! Moving bytes between a [`Transport`] and a connection's buffers.
 
 use std::io::{self, IoSlice};
-use std::time::Duration;
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::time::{Duration, Instant};
 
 use http_net_conn::{ClientConn, ServerConn};
 
@@ -101,6 +102,349 @@ pub(crate) fn flush_with<C: Buffers + ?Sized>(
         }
     }
     Ok(())
+}
+
+/// A minimum data rate: once `grace` of waiting has passed, at least
+/// `bytes_per_sec` on average over the time spent waiting (`0`: no rate).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) struct Rate {
+    pub(crate) bytes_per_sec: u64,
+    pub(crate) grace: Duration,
+}
+
+impl Rate {
+    /// Kestrel's defaults for request bodies and responses: 240 bytes/s
+    /// after 10 s.
+    pub(crate) const KESTREL: Rate = Rate {
+        bytes_per_sec: 240,
+        grace: Duration::from_secs(10),
+    };
+}
+
+impl Rate {
+    /// The waiting time at which `bytes` fall below the rate (none without
+    /// a rate): the grace, or the time `bytes` last at this rate.
+    fn due(&self, bytes: u64) -> Option<Duration> {
+        if self.bytes_per_sec == 0 {
+            return None;
+        }
+        let nanos = u128::from(bytes) * 1_000_000_000 / u128::from(self.bytes_per_sec);
+        let lasts = Duration::from_nanos(u64::try_from(nanos).unwrap_or(u64::MAX));
+        Some(self.grace.max(lasts))
+    }
+
+    /// Whether `bytes` over `busy` of waiting are below the rate, once
+    /// `grace` (which may be shorter than the rate's own) has passed.
+    pub(crate) fn below(&self, bytes: u64, busy: Duration, grace: Duration) -> bool {
+        self.bytes_per_sec != 0
+            && busy >= grace
+            && u128::from(bytes) * 1_000_000_000 < u128::from(self.bytes_per_sec) * busy.as_nanos()
+    }
+}
+
+/// The longest single wait of a paced write: progress within a write call
+/// is seen this often, so that the stall timeout counts from the last
+/// byte the peer took, not from the start of a call that took some.
+const WRITE_SLICE: Duration = Duration::from_secs(1);
+
+/// The pace of one direction of a connection (a request body, or the
+/// responses): the stall timeout (no progress at all), the minimum rate over
+/// the time spent waiting, and an optional deadline.
+#[derive(Debug)]
+pub(crate) struct Meter {
+    stall: Duration,
+    rate: Rate,
+    deadline: Option<Instant>,
+    bytes: u64,
+    busy: Duration,
+    /// The write timeout last set on the stream (writes only).
+    timeout_set: Option<Duration>,
+}
+
+impl Meter {
+    pub(crate) fn new(stall: Duration, rate: Rate) -> Meter {
+        Meter {
+            stall,
+            rate,
+            deadline: None,
+            bytes: 0,
+            busy: Duration::ZERO,
+            timeout_set: None,
+        }
+    }
+
+    /// Starts counting afresh (a new request body or response).
+    pub(crate) fn restart(&mut self, deadline: Option<Instant>) {
+        self.deadline = deadline;
+        self.bytes = 0;
+        self.busy = Duration::ZERO;
+    }
+
+    /// The stall timeout.
+    pub(crate) fn stall(&self) -> Duration {
+        self.stall
+    }
+
+    /// Notes the write timeout set on the stream by someone else.
+    pub(crate) fn timeout_was_set(&mut self, t: Option<Duration>) {
+        self.timeout_set = t;
+    }
+
+    /// How much longer the next wait may last, `since_progress` after the
+    /// last progress: zero when the stall timeout, the rate or the deadline
+    /// is spent.
+    fn budget(&self, now: Instant, since_progress: Duration) -> Duration {
+        let mut b = self.stall.saturating_sub(since_progress);
+        if let Some(due) = self.rate.due(self.bytes) {
+            b = b.min(due.saturating_sub(self.busy));
+        }
+        if let Some(d) = self.deadline {
+            b = b.min(d.saturating_duration_since(now));
+        }
+        b
+    }
+
+    fn record(&mut self, waited: Duration, n: usize, gauge: Option<&Gauge>) {
+        self.busy += waited;
+        self.bytes += n as u64;
+        if let Some(g) = gauge {
+            g.end(self.bytes, self.busy);
+        }
+    }
+}
+
+/// What a connection's [`Meter`] shows to the accept loop, which picks the
+/// connection making least progress when it must free a slot: bytes, time
+/// spent waiting (in ms), and when the current wait began (ms since the
+/// gauge's epoch, plus one; 0: not waiting).
+#[derive(Debug)]
+pub(crate) struct Gauge {
+    pub(crate) epoch: Instant,
+    bytes: AtomicU64,
+    busy_ms: AtomicU64,
+    wait_from: AtomicU64,
+    /// When the current run of waits without a byte began (0: none).
+    stalled_from: AtomicU64,
+    /// The connection was evicted: a timeout is final, not waited out.
+    ended: AtomicBool,
+}
+
+impl Gauge {
+    pub(crate) fn new(epoch: Instant) -> Gauge {
+        Gauge {
+            epoch,
+            bytes: AtomicU64::new(0),
+            busy_ms: AtomicU64::new(0),
+            wait_from: AtomicU64::new(0),
+            stalled_from: AtomicU64::new(0),
+            ended: AtomicBool::new(false),
+        }
+    }
+
+    /// Milliseconds since the epoch, plus one (0 stands for none).
+    pub(crate) fn ms(&self, t: Instant) -> u64 {
+        t.saturating_duration_since(self.epoch).as_millis() as u64 + 1
+    }
+
+    pub(crate) fn reset(&self) {
+        self.bytes.store(0, Ordering::Relaxed);
+        self.busy_ms.store(0, Ordering::Relaxed);
+        self.wait_from.store(0, Ordering::Relaxed);
+        self.stalled_from.store(0, Ordering::Relaxed);
+    }
+
+    /// Marks the connection evicted (see [`Gauge::ended`]).
+    pub(crate) fn end_now(&self) {
+        self.ended.store(true, Ordering::SeqCst);
+    }
+
+    /// Whether the connection was evicted; a new connection clears it.
+    pub(crate) fn ended(&self) -> &AtomicBool {
+        &self.ended
+    }
+
+    fn begin(&self, now: Instant) {
+        let ms = self.ms(now);
+        self.wait_from.store(ms, Ordering::Relaxed);
+        let _ = self
+            .stalled_from
+            .compare_exchange(0, ms, Ordering::Relaxed, Ordering::Relaxed);
+    }
+
+    fn end(&self, bytes: u64, busy: Duration) {
+        if bytes != self.bytes.swap(bytes, Ordering::Relaxed) {
+            self.stalled_from.store(0, Ordering::Relaxed);
+        }
+        self.busy_ms
+            .store(busy.as_millis() as u64, Ordering::Relaxed);
+        self.wait_from.store(0, Ordering::Relaxed);
+    }
+
+    /// Whether the connection has been waiting without a byte for at least
+    /// `grace`, as seen at `now_ms`.
+    pub(crate) fn stalled(&self, now_ms: u64, grace: Duration) -> bool {
+        let from = self.stalled_from.load(Ordering::Relaxed);
+        from != 0
+            && self.wait_from.load(Ordering::Relaxed) != 0
+            && now_ms.saturating_sub(from) >= grace.as_millis() as u64
+    }
+
+    /// Whether the connection is below `rate` after `grace` of waiting, as
+    /// seen at `now_ms` (a wait in progress counts).
+    pub(crate) fn below(&self, now_ms: u64, rate: Rate, grace: Duration) -> bool {
+        let from = self.wait_from.load(Ordering::Relaxed);
+        let mut busy = self.busy_ms.load(Ordering::Relaxed);
+        if from != 0 {
+            busy += now_ms.saturating_sub(from);
+        }
+        rate.below(
+            self.bytes.load(Ordering::Relaxed),
+            Duration::from_millis(busy),
+            grace,
+        )
+    }
+}
+
+/// A [`Meter`] and, on the server, the [`Gauge`] it shows itself on.
+pub(crate) struct Paced<'a> {
+    pub(crate) meter: &'a mut Meter,
+    pub(crate) gauge: Option<&'a Gauge>,
+}
+
+/// One write of `bufs` that takes at least one byte, waiting within the
+/// pace: `Timeout(Write)` when the stall timeout, the minimum rate or the
+/// deadline is spent first.
+fn write_paced(
+    stream: &mut dyn Transport,
+    pace: &mut Paced<'_>,
+    bufs: &[IoSlice<'_>],
+) -> Result<usize, Error> {
+    let progress = Instant::now();
+    loop {
+        let now = Instant::now();
+        let budget = pace
+            .meter
+            .budget(now, now.saturating_duration_since(progress));
+        if budget.is_zero() {
+            return Err(Error::Timeout(Stage::Write));
+        }
+        let t = budget.min(WRITE_SLICE).max(Duration::from_millis(1));
+        if pace.meter.timeout_set != Some(t) {
+            stream.set_write_timeout(Some(t)).map_err(Error::Io)?;
+            pace.meter.timeout_set = Some(t);
+        }
+        if let Some(g) = pace.gauge {
+            g.begin(now);
+        }
+        let r = match bufs {
+            [one] => stream.write(one),
+            _ => stream.write_vectored(bufs),
+        };
+        let after = Instant::now();
+        let n = *r.as_ref().unwrap_or(&0);
+        pace.meter
+            .record(after.saturating_duration_since(now), n, pace.gauge);
+        match r {
+            Ok(0) => return Err(Error::Io(io::ErrorKind::WriteZero.into())),
+            Ok(n) => return Ok(n),
+            Err(e) if e.kind() == io::ErrorKind::Interrupted => {}
+            Err(e) if is_timeout(&e) && !evicted(pace) => {}
+            Err(e) if is_timeout(&e) => return Err(Error::Timeout(Stage::Write)),
+            Err(e) => return Err(Error::Io(e)),
+        }
+    }
+}
+
+/// Whether the accept loop evicted the connection (a timeout is then final).
+fn evicted(pace: &Paced<'_>) -> bool {
+    pace.gauge.is_some_and(|g| g.ended.load(Ordering::SeqCst))
+}
+
+/// [`flush`] within a pace (see [`write_paced`]).
+pub(crate) fn flush_paced<C: Buffers + ?Sized>(
+    stream: &mut dyn Transport,
+    conn: &mut C,
+    pace: &mut Paced<'_>,
+) -> Result<(), Error> {
+    loop {
+        let out = conn.output();
+        if out.is_empty() {
+            return Ok(());
+        }
+        let n = write_paced(stream, pace, &[IoSlice::new(out)])?;
+        conn.consume_output(n);
+    }
+}
+
+/// [`flush_with`] within a pace (see [`write_paced`]).
+pub(crate) fn flush_with_paced<C: Buffers + ?Sized>(
+    stream: &mut dyn Transport,
+    conn: &mut C,
+    mut body: &[u8],
+    pace: &mut Paced<'_>,
+) -> Result<(), Error> {
+    loop {
+        let out_len = conn.output().len();
+        if out_len == 0 {
+            break;
+        }
+        let n = write_paced(
+            stream,
+            pace,
+            &[IoSlice::new(conn.output()), IoSlice::new(body)],
+        )?;
+        if n <= out_len {
+            conn.consume_output(n);
+        } else {
+            conn.consume_output(out_len);
+            body = &body[(n - out_len).min(body.len())..];
+        }
+    }
+    while !body.is_empty() {
+        let n = write_paced(stream, pace, &[IoSlice::new(body)])?;
+        body = &body[n.min(body.len())..];
+    }
+    Ok(())
+}
+
+/// One read into the connection within a pace: the read timeout is what is
+/// left of it (in whole seconds while a second or more is left, so that it
+/// is rarely set again), and a timeout with some of it left reads again.
+pub(crate) fn fill_paced<C: Buffers + ?Sized>(
+    stream: &mut dyn Transport,
+    conn: &mut C,
+    pace: &mut Paced<'_>,
+    current: &mut Option<Option<Duration>>,
+    stage: Stage,
+) -> Result<Filled, Error> {
+    let start = Instant::now();
+    loop {
+        let now = Instant::now();
+        let budget = pace.meter.budget(now, now.saturating_duration_since(start));
+        if budget.is_zero() {
+            return Err(Error::Timeout(stage));
+        }
+        let t = if budget >= Duration::from_secs(1) {
+            Duration::from_secs(budget.as_secs())
+        } else {
+            budget
+        };
+        if let Some(g) = pace.gauge {
+            g.begin(now);
+        }
+        let r = fill(stream, conn, Some(t), current, stage);
+        let after = Instant::now();
+        let n = match r {
+            Ok(Filled::Bytes(n)) => n,
+            _ => 0,
+        };
+        pace.meter
+            .record(after.saturating_duration_since(now), n, pace.gauge);
+        match r {
+            Err(Error::Timeout(_)) if !evicted(pace) => {}
+            r => return r,
+        }
+    }
 }
 
 /// The outcome of one read into a connection.

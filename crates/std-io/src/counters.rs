@@ -1,0 +1,104 @@
+//! What the server counts: connections accepted, refused, evicted and
+//! timed out, readable through [`ShutdownHandle::counters`](crate::ShutdownHandle::counters).
+
+use std::sync::atomic::{AtomicU64, Ordering};
+
+/// Counts per connection phase: waiting idle between requests (or before
+/// the first byte), reading a request head, reading a request body,
+/// writing a response.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+#[non_exhaustive]
+pub struct PhaseCounts {
+    /// Idle keep-alive connections (or connections that sent nothing yet).
+    pub idle: u64,
+    /// Connections in a request head.
+    pub head: u64,
+    /// Connections in a request body.
+    pub body: u64,
+    /// Connections writing a response.
+    pub response: u64,
+}
+
+/// A snapshot of the server's counters, from
+/// [`ShutdownHandle::counters`](crate::ShutdownHandle::counters).
+///
+/// ```
+/// let server = http_net_std::Server::bind("127.0.0.1:0").unwrap();
+/// let c = server.handle().counters();
+/// assert_eq!((c.accepted, c.refused, c.current), (0, 0, 0));
+/// ```
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+#[non_exhaustive]
+pub struct Counters {
+    /// Connections accepted from the listener (served or refused).
+    pub accepted: u64,
+    /// Connections refused with `503`: beyond the connection limit with none
+    /// to evict, beyond the per-peer cap, or with no descriptor or thread
+    /// left.
+    pub refused: u64,
+    /// Connections closed to admit a newcomer at the connection limit, by
+    /// the phase they were in.
+    pub evicted: PhaseCounts,
+    /// Connections closed by a timeout or a minimum rate, by phase (idle
+    /// timeout; head deadline; body stall or rate; write stall, rate or
+    /// response deadline).
+    pub timed_out: PhaseCounts,
+    /// Connections being served now (admitted, not yet closed; a connection
+    /// draining its peer's input after its close no longer counts).
+    pub current: u64,
+}
+
+/// The phase a count is for.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Phase {
+    Idle = 0,
+    Head = 1,
+    Body = 2,
+    Response = 3,
+}
+
+impl Phase {
+    pub(crate) fn from_u8(v: u8) -> Option<Phase> {
+        Some(match v {
+            0 => Phase::Idle,
+            1 => Phase::Head,
+            2 => Phase::Body,
+            3 => Phase::Response,
+            _ => return None,
+        })
+    }
+}
+
+/// The live counters (atomics; `current` is the admission count kept by
+/// the registry).
+#[derive(Debug, Default)]
+pub(crate) struct Live {
+    pub(crate) accepted: AtomicU64,
+    pub(crate) refused: AtomicU64,
+    evicted: [AtomicU64; 4],
+    timed_out: [AtomicU64; 4],
+}
+
+impl Live {
+    pub(crate) fn evicted(&self, p: Phase) {
+        self.evicted[p as usize].fetch_add(1, Ordering::Relaxed);
+    }
+    pub(crate) fn timed_out(&self, p: Phase) {
+        self.timed_out[p as usize].fetch_add(1, Ordering::Relaxed);
+    }
+    pub(crate) fn snapshot(&self, current: u64) -> Counters {
+        let phases = |a: &[AtomicU64; 4]| PhaseCounts {
+            idle: a[0].load(Ordering::Relaxed),
+            head: a[1].load(Ordering::Relaxed),
+            body: a[2].load(Ordering::Relaxed),
+            response: a[3].load(Ordering::Relaxed),
+        };
+        Counters {
+            accepted: self.accepted.load(Ordering::Relaxed),
+            refused: self.refused.load(Ordering::Relaxed),
+            evicted: phases(&self.evicted),
+            timed_out: phases(&self.timed_out),
+            current,
+        }
+    }
+}
