@@ -1,4 +1,5 @@
-//! `cargo xtask <command>`: project automation, with no dependencies.
+//! `cargo xtask <command>`: project automation; its one dependency is
+//! `http-net-head`, for the conformance table the proxies corpus includes.
 //!
 //! - `ci`: what `.ci/run` runs: fmt check, clippy, tests, docs.
 //! - `bench`: the workspace's criterion benches (`http-net-benches`), pinned.
@@ -9,11 +10,14 @@
 //! - `compare sockets [--rounds N] [--duration S]`: H6, whole servers under
 //!   wrk (see `sockets.rs`).
 //! - `fuzz [TARGET] [--time S] [--smoke]`: the cargo-fuzz targets (see `fuzz.rs`).
+//! - `proxies [--reduced] [--only NAMES]`: request smuggling behind real proxies
+//!   (see `proxies/mod.rs`).
 
 mod bench_ab;
 mod compare;
 mod criterion;
 mod fuzz;
+mod proxies;
 mod report;
 mod sockets;
 mod util;
@@ -31,7 +35,10 @@ const USAGE: &str = "usage: cargo xtask <command>
                                       H1-H5 against httparse, picohttpparser, hyper
   compare sockets [--rounds N] [--duration S] [--only NAMES] [--no-write]
                                       H6: hello vs hyper, tiny_http, may_minihttp under wrk
-  fuzz [TARGET] [--time S] [--smoke]  cargo-fuzz targets (default 60 s each; smoke: 20 s)";
+  fuzz [TARGET] [--time S] [--smoke]  cargo-fuzz targets (default 60 s each; smoke: 20 s)
+  proxies [--reduced] [--only nginx,haproxy,apache,varnish] [--filter S] [--list]
+          [--origin-args ARGS] [--release] [--report PATH]
+                                      request smuggling behind real proxies (reduced: nginx, HAProxy)";
 
 fn main() -> ExitCode {
     let args: Vec<String> = std::env::args().skip(1).collect();
@@ -42,6 +49,7 @@ fn main() -> ExitCode {
         Some("bench-ab") => bench_ab::main(rest),
         Some("compare") => compare::main(rest),
         Some("fuzz") => fuzz::main(rest),
+        Some("proxies") => proxies::main(rest),
         Some("help" | "--help" | "-h") => {
             println!("{USAGE}");
             return ExitCode::SUCCESS;
