@@ -64,6 +64,9 @@ impl Front {
 struct Outcome {
     /// Whether any attacker byte reached the origin.
     passed_on: bool,
+    /// Whether the victim's request went over an upstream connection that
+    /// also carried attacker bytes (the case a desync needs).
+    shared: bool,
     /// The final statuses the attacker connection got.
     front_statuses: Vec<u16>,
     /// How the origin answered the attacker's upstream requests.
@@ -423,8 +426,17 @@ fn count(hay: &[u8], needle: &[u8]) -> usize {
     hay.windows(needle.len()).filter(|w| *w == needle).count()
 }
 
+/// `bytes` escaped, whole (for `XTASK_PROXIES_DUMP`).
+fn show_all(bytes: &[u8]) -> String {
+    show_cut(bytes, usize::MAX)
+}
+
 fn show(bytes: &[u8]) -> String {
-    let cut = &bytes[..bytes.len().min(80)];
+    show_cut(bytes, 80)
+}
+
+fn show_cut(bytes: &[u8], limit: usize) -> String {
+    let cut = &bytes[..bytes.len().min(limit)];
     let mut s = String::new();
     for &b in cut {
         match b {
@@ -437,7 +449,7 @@ fn show(bytes: &[u8]) -> String {
             }
         }
     }
-    if bytes.len() > 80 {
+    if bytes.len() > limit {
         s.push_str("...");
     }
     s
@@ -527,6 +539,23 @@ fn run_payload(
     drop(attacker);
     std::thread::sleep(Duration::from_millis(10));
     let records = relay.close_all();
+    if std::env::var_os("XTASK_PROXIES_DUMP").is_some() {
+        let mut d = format!(
+            "--- {} (canary {n})\nattacker got: {}\nvictim got: {}\n",
+            p.name,
+            show_all(&att),
+            show_all(&victim_bytes)
+        );
+        for (k, r) in records.iter().enumerate() {
+            let _ = writeln!(
+                d,
+                "upstream {k} up:   {}\nupstream {k} down: {}",
+                show_all(&r.up),
+                show_all(&r.down)
+            );
+        }
+        eprint!("{d}");
+    }
     if let Some(nv) = naive {
         nv.reset();
     }
@@ -624,8 +653,12 @@ fn judge_upstream(k: usize, rec: &Record, n: usize, out: &mut Outcome) {
     let heads: Vec<bool> = reqs.iter().map(|r| r.method == b"HEAD").collect();
     let (answers, _) = wire::responses(&rec.down, &heads, true);
     let finals: Vec<&wire::Response> = answers.iter().filter(|r| r.status >= 200).collect();
-    if reqs.iter().any(|r| !is_victim(r)) || leftover.is_some() {
+    let attacker_bytes = reqs.iter().any(|r| !is_victim(r)) || leftover.is_some();
+    if attacker_bytes {
         out.passed_on = true;
+        if reqs.iter().any(is_victim) {
+            out.shared = true;
+        }
     }
     for (j, a) in finals.iter().enumerate() {
         let echo = (a.status == 200).then(|| Echo::parse(&a.body)).flatten();
@@ -701,9 +734,9 @@ fn report(
     );
     let _ = writeln!(
         s,
-        "| front | version | payloads | desyncs | refused by the front | passed on | origin answers to what was passed on |"
+        "| front | version | payloads | desyncs | refused by the front | passed on | victim on the attacker's upstream connection | origin answers to what was passed on |"
     );
-    let _ = writeln!(s, "|---|---|---:|---:|---:|---:|---|");
+    let _ = writeln!(s, "|---|---|---:|---:|---:|---:|---:|---|");
     for r in reports {
         let desyncs = r.outcomes.iter().filter(|o| !o.desyncs.is_empty()).count();
         let passed: Vec<&Outcome> = r.outcomes.iter().filter(|o| o.passed_on).collect();
@@ -716,13 +749,14 @@ fn report(
         let kinds: Vec<String> = kinds.iter().map(|(k, v)| format!("{k}: {v}")).collect();
         let _ = writeln!(
             s,
-            "| {} | {} | {} | {} | {} | {} | {} |",
+            "| {} | {} | {} | {} | {} | {} | {} | {} |",
             r.front.name(),
             r.version,
             r.outcomes.len(),
             desyncs,
             r.outcomes.len() - passed.len(),
             passed.len(),
+            r.outcomes.iter().filter(|o| o.shared).count(),
             kinds.join(", ")
         );
     }
@@ -773,4 +807,139 @@ fn report(
         );
     }
     (s, d)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn echo_answer(method: &str, uri: &str, fields: &[(&str, &str)], body: &str) -> Vec<u8> {
+        fn b64(s: &[u8]) -> String {
+            const A: &[u8] = b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
+            let mut o = String::new();
+            for c in s.chunks(3) {
+                let n = (u32::from(c[0]) << 16)
+                    | (u32::from(*c.get(1).unwrap_or(&0)) << 8)
+                    | u32::from(*c.get(2).unwrap_or(&0));
+                o.push(A[(n >> 18) as usize & 63] as char);
+                o.push(A[(n >> 12) as usize & 63] as char);
+                o.push(if c.len() > 1 {
+                    A[(n >> 6) as usize & 63] as char
+                } else {
+                    '='
+                });
+                o.push(if c.len() > 2 {
+                    A[n as usize & 63] as char
+                } else {
+                    '='
+                });
+            }
+            o
+        }
+        let headers: Vec<String> = fields
+            .iter()
+            .map(|(n, v)| format!("[\"{}\",\"{}\"]", b64(n.as_bytes()), b64(v.as_bytes())))
+            .collect();
+        let json = format!(
+            "{{\"method\":\"{}\",\"version\":\"MS4x\",\"uri\":\"{}\",\"headers\":[{}],\"body\":\"{}\"}}",
+            b64(method.as_bytes()),
+            b64(uri.as_bytes()),
+            headers.join(","),
+            b64(body.as_bytes())
+        );
+        format!(
+            "HTTP/1.1 200 OK\r\nContent-Length: {}\r\n\r\n{json}",
+            json.len()
+        )
+        .into_bytes()
+    }
+
+    fn judge(up: &[u8], down: &[u8]) -> Outcome {
+        let mut out = Outcome::default();
+        let rec = Record {
+            up: up.to_vec(),
+            down: down.to_vec(),
+        };
+        judge_upstream(0, &rec, 7, &mut out);
+        out
+    }
+
+    const VICTIM: &[u8] = b"GET /canary-7 HTTP/1.1\r\nHost: h\r\nX-Canary: 7\r\n\r\n";
+
+    #[test]
+    fn matching_echoes_are_no_desync() {
+        let mut up = b"POST /a HTTP/1.1\r\nHost: h\r\nContent-Length: 2\r\n\r\nhi".to_vec();
+        up.extend_from_slice(VICTIM);
+        let mut down = echo_answer(
+            "POST",
+            "/a",
+            &[("Host", "h"), ("Content-Length", "2")],
+            "hi",
+        );
+        down.extend(echo_answer(
+            "GET",
+            "/canary-7",
+            &[("Host", "h"), ("X-Canary", "7")],
+            "",
+        ));
+        let o = judge(&up, &down);
+        assert!(o.desyncs.is_empty(), "{:?}", o.desyncs);
+        assert!(o.passed_on && o.shared);
+        assert_eq!(o.origin_answers, ["200"]);
+    }
+
+    #[test]
+    fn an_echo_of_another_request_is_a_desync() {
+        // The proxy sent one request with a 35-byte body; the origin read
+        // the body as a second request.
+        let up = b"POST / HTTP/1.1\r\nHost: h\r\nContent-Length: 35\r\n\r\nGET /smuggled HTTP/1.1\r\nHost: a\r\n\r\n";
+        let mut down = echo_answer("POST", "/", &[("Host", "h"), ("Content-Length", "35")], "");
+        down.extend(echo_answer("GET", "/smuggled", &[("Host", "a")], ""));
+        let o = judge(up, &down);
+        assert_eq!(o.desyncs.len(), 2, "{:?}", o.desyncs);
+        assert!(o.desyncs[0].contains("the origin read POST"));
+        assert!(o.desyncs[1].contains("2 answers for 1 requests"));
+    }
+
+    #[test]
+    fn an_echo_of_unframed_bytes_is_a_desync_and_a_refusal_is_not() {
+        let up = b"POST / HTTP/1.1\r\nHost: h\r\nContent-Length: 1\r\nTransfer-Encoding: chunked\r\n\r\n0\r\n\r\n";
+        let refused = b"HTTP/1.1 400 Bad Request\r\nContent-Length: 0\r\n\r\n";
+        let o = judge(up, refused);
+        assert!(o.desyncs.is_empty(), "{:?}", o.desyncs);
+        assert_eq!(o.origin_answers, ["400"]);
+        let o = judge(up, &echo_answer("POST", "/", &[("Host", "h")], ""));
+        assert_eq!(o.desyncs.len(), 1, "{:?}", o.desyncs);
+        assert!(o.desyncs[0].contains("no whole request"));
+    }
+
+    #[test]
+    fn the_corpus_is_big_named_and_explained() {
+        let c = corpus::all();
+        assert!(c.len() >= MIN_PAYLOADS, "{}", c.len());
+        let names: std::collections::HashSet<&str> = c.iter().map(|p| p.name.as_str()).collect();
+        assert_eq!(names.len(), c.len(), "names are unique");
+        assert!(c
+            .iter()
+            .all(|p| !p.reason.is_empty() && !p.bytes.is_empty()));
+        for needle in [
+            "framing/C01 CL then TE",
+            "chunked/C45 size read as a longest prefix",
+            "head/C24-obs-fold",
+            "security/C62",
+            "cl-te/plain",
+            "te-cl/plain",
+            "control/chunk-data-holds-cl",
+        ] {
+            assert!(names.contains(needle), "{needle}");
+        }
+        // Benign payloads are framed by Content-Length alone.
+        for p in c.iter().filter(|p| p.benign) {
+            assert!(!p
+                .bytes
+                .to_ascii_lowercase()
+                .windows(17)
+                .any(|w| w == b"transfer-encoding"));
+        }
+    }
 }

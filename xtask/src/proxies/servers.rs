@@ -329,9 +329,15 @@ impl Origin {
             child,
             log,
         };
-        // "listening on http://ADDR"
-        let mut line = String::new();
-        let _ = BufReader::new(stdout).read_line(&mut line);
+        // "listening on http://ADDR", read on a thread so a silent echo
+        // cannot hang the run.
+        let (tx, rx) = std::sync::mpsc::channel();
+        std::thread::spawn(move || {
+            let mut line = String::new();
+            let _ = BufReader::new(stdout).read_line(&mut line);
+            let _ = tx.send(line);
+        });
+        let line = rx.recv_timeout(Duration::from_secs(20)).unwrap_or_default();
         let addr = line
             .trim()
             .strip_prefix("listening on http://")
