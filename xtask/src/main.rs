@@ -1,5 +1,6 @@
-//! `cargo xtask <command>`: project automation (its only dependencies, mio
-//! and rustix, serve `hostile`).
+//! `cargo xtask <command>`: project automation. Its dependencies: mio and
+//! rustix for `hostile`, `http-net-head` for the conformance table the
+//! `proxies` corpus includes, `http-net-conn` (`doc-tables`) for `docs-check`.
 //!
 //! - `ci`: what `.ci/run` runs: fmt check, clippy, tests, docs.
 //! - `bench`: the workspace's criterion benches (`http-net-benches`), pinned.
@@ -15,6 +16,8 @@
 //!   (see `conformance.rs`).
 //! - `hostile [OPTIONS] [-- SERVER COMMAND]`: the resource exhaustion suite
 //!   against a server process (see `hostile/mod.rs`).
+//! - `proxies [--reduced] [--only NAMES]`: request smuggling behind real proxies
+//!   (see `proxies/mod.rs`).
 
 mod bench_ab;
 mod compare;
@@ -23,6 +26,7 @@ mod criterion;
 mod docs_check;
 mod fuzz;
 mod hostile;
+mod proxies;
 mod report;
 mod sockets;
 mod util;
@@ -46,7 +50,10 @@ const USAGE: &str = "usage: cargo xtask <command>
                                       (check: no tests, fail if stale; recorded: write from recorded results)
   hostile [--connections N] [--seconds S] [--only NAMES] [--ci] [--settle S]
           [--max-p99-ms MS] [--max-rss-mb MB] [-- SERVER COMMAND...]
-                                      resource exhaustion suite (default: release hello, then echo)";
+                                      resource exhaustion suite (default: release hello, then echo)
+  proxies [--reduced] [--only nginx,haproxy,apache,varnish] [--filter S] [--list]
+          [--origin-args ARGS] [--release] [--report PATH]
+                                      request smuggling behind real proxies (reduced: nginx, HAProxy)";
 
 fn main() -> ExitCode {
     let args: Vec<String> = std::env::args().skip(1).collect();
@@ -60,6 +67,7 @@ fn main() -> ExitCode {
         Some("fuzz") => fuzz::main(rest),
         Some("conformance") => conformance::main(rest),
         Some("hostile") => hostile::main(rest),
+        Some("proxies") => proxies::main(rest),
         Some("help" | "--help" | "-h") => {
             println!("{USAGE}");
             return ExitCode::SUCCESS;
