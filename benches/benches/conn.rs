@@ -11,7 +11,8 @@ use std::hint::black_box;
 use criterion::{criterion_group, criterion_main, Criterion, Throughput};
 use http_net_benches::{BROWSER_GET, EXCHANGE_REQUEST, RESPONSE_1K, SMALL_GET};
 use http_net_conn::{
-    BodyLength, ClientConn, ClientEvent, Config, FieldPair, Response, ServerConn, ServerEvent,
+    BodyLength, ClientConn, ClientEvent, Config, FieldPair, PreparedResponse, ServerConn,
+    ServerEvent,
 };
 
 const READ: usize = 16 * 1024;
@@ -68,7 +69,7 @@ fn serve_one(
 fn server(c: &mut Criterion) {
     let mut g = c.benchmark_group("server");
 
-    let no_content = Response::new(204, &[]).unwrap();
+    let no_content = PreparedResponse::new(204, &[]).unwrap();
     let mut conn = ServerConn::new(Config::DEFAULT);
     let mut answer = |c: &mut ServerConn| {
         c.responder().respond(&no_content, b"").unwrap();
@@ -87,7 +88,7 @@ fn server(c: &mut Criterion) {
         .iter()
         .map(|(n, v)| (n.as_slice(), v.as_slice()))
         .collect();
-    let prebuilt = Response::new(200, &pairs).unwrap();
+    let prebuilt = PreparedResponse::new(200, &pairs).unwrap();
     let mut conn = ServerConn::new(Config::DEFAULT);
     let mut answer = |c: &mut ServerConn| {
         c.responder().respond(&prebuilt, body).unwrap();
@@ -118,7 +119,7 @@ fn server(c: &mut Criterion) {
 
     // H5: 100,000 pipelined small GETs in 16 KiB reads, each answered.
     let stream: Vec<u8> = SMALL_GET.repeat(PIPELINED);
-    let ok = Response::new(200, &[(b"Content-Type", b"text/plain")]).unwrap();
+    let ok = PreparedResponse::new(200, &[(b"Content-Type", b"text/plain")]).unwrap();
     let pipelined = |conn: &mut ServerConn| {
         let mut fed = 0;
         let mut answered = 0;
@@ -213,7 +214,7 @@ fn exchange(c: &mut Criterion) {
         .iter()
         .map(|(n, v)| (n.as_slice(), v.as_slice()))
         .collect();
-    let prebuilt = Response::new(200, &pairs).unwrap();
+    let prebuilt = PreparedResponse::new(200, &pairs).unwrap();
     let mut conn = ServerConn::new(Config::DEFAULT);
     conn.set_date(b"Mon, 30 Nov 2026 12:00:00 GMT");
     let mut sink = Vec::with_capacity(4096);

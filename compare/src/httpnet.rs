@@ -164,7 +164,7 @@ pub fn request_parts(buf: &[u8]) -> Option<crate::httparse_side::Parts> {
 /// `http-net-conn` fed the same bytes, answers taken from its output.
 pub mod conn {
     use http_net_conn::{
-        BodyLength, ClientConn, ClientEvent, Config, Response, ServerConn, ServerEvent,
+        BodyLength, ClientConn, ClientEvent, Config, PreparedResponse, ServerConn, ServerEvent,
     };
 
     use crate::inputs::{ANSWER_DATE, ANSWER_FIELDS, READ, SMALL_ANSWER_BODY};
@@ -172,8 +172,8 @@ pub mod conn {
     /// A server connection with its `Date` set, and the prebuilt H2 answer.
     pub struct Server {
         conn: ServerConn,
-        answer: Response,
-        small: Response,
+        answer: PreparedResponse,
+        small: PreparedResponse,
         /// Bytes of answers taken from the output.
         pub sent: usize,
     }
@@ -193,8 +193,8 @@ pub mod conn {
                 .iter()
                 .map(|(n, v)| (n.as_bytes(), v.as_bytes()))
                 .collect();
-            let answer = Response::new(200, &fields).expect("valid fields");
-            let small = Response::new(
+            let answer = PreparedResponse::new(200, &fields).expect("valid fields");
+            let small = PreparedResponse::new(
                 200,
                 &[(b"Server", b"bench"), (b"Content-Type", b"text/plain")],
             )

@@ -4,7 +4,7 @@
 //! the same bytes whole and in random splits can be compared).
 
 use http_net_conn::{
-    BodyLength, ClientConn, ClientEvent, Config, Error, Response, ServerConn, ServerEvent,
+    BodyLength, ClientConn, ClientEvent, Config, Error, PreparedResponse, ServerConn, ServerEvent,
 };
 
 /// Iterations of a drive loop before it is declared stuck (a livelock is a
@@ -149,7 +149,7 @@ pub fn run_server(pieces: &[&[u8]], answer: Answer) -> Log {
 fn run_server_inner(pieces: &[&[u8]], answer: Answer, eof: bool) -> Log {
     let mut conn = ServerConn::new(Config::DEFAULT);
     let prebuilt =
-        Response::new(200, &[(b"Content-Type", b"text/plain")]).expect("a valid response");
+        PreparedResponse::new(200, &[(b"Content-Type", b"text/plain")]).expect("a valid response");
     let mut log = Log::default();
     let mut steps = 0;
     for piece in pieces {
@@ -183,7 +183,7 @@ fn run_server_inner(pieces: &[&[u8]], answer: Answer, eof: bool) -> Log {
 /// Polls until the connection needs input; `true` when it is over.
 fn drive_server(
     conn: &mut ServerConn,
-    prebuilt: &Response,
+    prebuilt: &PreparedResponse,
     answer: Answer,
     log: &mut Log,
     steps: &mut usize,
@@ -241,7 +241,7 @@ fn drive_server(
     }
 }
 
-fn respond(conn: &mut ServerConn, prebuilt: &Response, answer: Answer) -> Result<(), Error> {
+fn respond(conn: &mut ServerConn, prebuilt: &PreparedResponse, answer: Answer) -> Result<(), Error> {
     let mut r = conn.responder();
     match answer {
         Answer::Prebuilt => r.respond(prebuilt, b"hello").map(drop),

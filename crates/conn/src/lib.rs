@@ -43,7 +43,7 @@ pub use client::{ClientConn, ClientEvent, ResponseView, MAX_PIPELINED};
 pub use config::Config;
 pub use error::{Error, LocalError, RemoteError};
 pub use fields::Trailers;
-pub use response::{BodyLength, Placement, Response};
+pub use response::{BodyLength, Placement, PreparedResponse};
 pub use server::{
     write_error_response, AnswerState, Phase, RequestView, Responder, ServerConn, ServerEvent,
 };

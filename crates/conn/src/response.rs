@@ -13,9 +13,9 @@ use crate::{FieldPair, LocalError};
 /// A whole exchange answered with a prebuilt response:
 ///
 /// ```
-/// use http_net_conn::{Config, Response, ServerConn, ServerEvent};
+/// use http_net_conn::{Config, PreparedResponse, ServerConn, ServerEvent};
 ///
-/// let ok = Response::new(200, &[(b"Content-Type", b"text/plain")]).unwrap();
+/// let ok = PreparedResponse::new(200, &[(b"Content-Type", b"text/plain")]).unwrap();
 /// assert_eq!(ok.status(), 200);
 ///
 /// let mut conn = ServerConn::new(Config::DEFAULT);
@@ -29,7 +29,7 @@ use crate::{FieldPair, LocalError};
 /// );
 /// ```
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Response {
+pub struct PreparedResponse {
     status: u16,
     /// Status line and field lines, each ending in CR LF; no final empty line.
     head: Vec<u8>,
@@ -37,13 +37,13 @@ pub struct Response {
     facts: CallerFields,
 }
 
-impl Response {
+impl PreparedResponse {
     /// Builds and validates a response head with the standard reason phrase
     /// (an empty one for an unregistered code). `Content-Length` and
     /// `Transfer-Encoding` may not be among `fields`: the connection frames
     /// the body it is given.
-    pub fn new(status: u16, fields: &[FieldPair<'_>]) -> Result<Response, LocalError> {
-        Response::build(status, None, fields)
+    pub fn new(status: u16, fields: &[FieldPair<'_>]) -> Result<PreparedResponse, LocalError> {
+        PreparedResponse::build(status, None, fields)
     }
 
     /// Builds a response head with a reason phrase of the caller's: HTAB, SP,
@@ -53,18 +53,18 @@ impl Response {
         status: u16,
         reason: &[u8],
         fields: &[FieldPair<'_>],
-    ) -> Result<Response, LocalError> {
+    ) -> Result<PreparedResponse, LocalError> {
         if !is_reason(reason) {
             return Err(LocalError::InvalidReason);
         }
-        Response::build(status, Some(reason), fields)
+        PreparedResponse::build(status, Some(reason), fields)
     }
 
     fn build(
         status: u16,
         reason: Option<&[u8]>,
         fields: &[FieldPair<'_>],
-    ) -> Result<Response, LocalError> {
+    ) -> Result<PreparedResponse, LocalError> {
         if !(100..=999).contains(&status) {
             return Err(LocalError::InvalidStatus);
         }
@@ -75,7 +75,7 @@ impl Response {
             return Err(LocalError::ConflictingFraming);
         }
         head.shrink_to_fit();
-        Ok(Response {
+        Ok(PreparedResponse {
             status,
             head,
             facts,
@@ -127,26 +127,32 @@ mod tests {
 
     #[test]
     fn built_once_and_validated() {
-        let r = Response::new(404, &[(b"X", b"y")]).unwrap();
+        let r = PreparedResponse::new(404, &[(b"X", b"y")]).unwrap();
         assert_eq!(r.head_bytes(), b"HTTP/1.1 404 Not Found\r\nX: y\r\n");
-        let r = Response::with_reason(299, b"Odd", &[]).unwrap();
+        let r = PreparedResponse::with_reason(299, b"Odd", &[]).unwrap();
         assert_eq!(r.head_bytes(), b"HTTP/1.1 299 Odd\r\n");
-        assert_eq!(Response::new(99, &[]), Err(LocalError::InvalidStatus));
-        assert_eq!(Response::new(1000, &[]), Err(LocalError::InvalidStatus));
         assert_eq!(
-            Response::new(200, &[(b"Content-Length", b"5")]),
+            PreparedResponse::new(99, &[]),
+            Err(LocalError::InvalidStatus)
+        );
+        assert_eq!(
+            PreparedResponse::new(1000, &[]),
+            Err(LocalError::InvalidStatus)
+        );
+        assert_eq!(
+            PreparedResponse::new(200, &[(b"Content-Length", b"5")]),
             Err(LocalError::ConflictingFraming)
         );
         assert_eq!(
-            Response::new(200, &[(b"transfer-encoding", b"chunked")]),
+            PreparedResponse::new(200, &[(b"transfer-encoding", b"chunked")]),
             Err(LocalError::ConflictingFraming)
         );
         assert_eq!(
-            Response::new(200, &[(b"X", b"x\r\nSet-Cookie: evil=1")]),
+            PreparedResponse::new(200, &[(b"X", b"x\r\nSet-Cookie: evil=1")]),
             Err(LocalError::InvalidFieldValue)
         );
         assert_eq!(
-            Response::with_reason(200, b"OK\r\nSet-Cookie: x=y", &[]),
+            PreparedResponse::with_reason(200, b"OK\r\nSet-Cookie: x=y", &[]),
             Err(LocalError::InvalidReason)
         );
     }

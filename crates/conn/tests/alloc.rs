@@ -6,7 +6,7 @@ use std::alloc::{GlobalAlloc, Layout, System};
 use std::cell::Cell;
 
 use http_net_conn::{
-    BodyLength, ClientConn, ClientEvent, Config, Phase, Placement, Response, ServerConn,
+    BodyLength, ClientConn, ClientEvent, Config, Phase, Placement, PreparedResponse, ServerConn,
     ServerEvent,
 };
 
@@ -109,7 +109,7 @@ fn the_counter_counts() {
 
 #[test]
 fn server_prebuilt_response_allocates_nothing() {
-    let ok = Response::new(200, &FIVE).unwrap();
+    let ok = PreparedResponse::new(200, &FIVE).unwrap();
     let body = [b'x'; 1024];
     assert_eq!(
         steady_state(GET, &mut |c| assert_eq!(
@@ -148,7 +148,7 @@ fn server_chunked_bodies_both_ways_allocate_nothing() {
 
 #[test]
 fn server_with_wiping_allocates_nothing() {
-    let ok = Response::new(204, &[]).unwrap();
+    let ok = PreparedResponse::new(204, &[]).unwrap();
     let mut conn = ServerConn::new(Config::DEFAULT);
     conn.set_wipe(true);
     let mut answer = |c: &mut ServerConn| {
@@ -225,7 +225,7 @@ fn reset_serves_the_next_connection_without_allocating() {
     // A pool thread keeps one connection and resets it per accepted peer;
     // whatever the last peer left (an error mid-head, a request half read,
     // an answer half sent), the next one is served as by a new connection.
-    let ok = Response::new(200, &FIVE).unwrap();
+    let ok = PreparedResponse::new(200, &FIVE).unwrap();
     let mut answer = |c: &mut ServerConn| {
         c.responder().respond(&ok, b"hello").unwrap();
     };

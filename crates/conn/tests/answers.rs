@@ -6,8 +6,8 @@ mod common;
 
 use common::*;
 use http_net_conn::{
-    BodyLength, Config, Error, LocalError, Phase, Placement, Response, ServerConn, ServerEvent,
-    COPY_LIMIT,
+    BodyLength, Config, Error, LocalError, Phase, Placement, PreparedResponse, ServerConn,
+    ServerEvent, COPY_LIMIT,
 };
 
 const DATE: &[u8; 29] = b"Sun, 06 Nov 1994 08:49:37 GMT";
@@ -165,7 +165,7 @@ fn bodies_over_the_copy_limit_are_left_to_the_caller() {
     let big = vec![b'b'; COPY_LIMIT + 1];
     let mut c = conn();
     read_request(&mut c, b"GET / HTTP/1.1\r\nHost: x\r\n\r\n");
-    let r = Response::new(200, &[]).unwrap();
+    let r = PreparedResponse::new(200, &[]).unwrap();
     assert_eq!(
         c.responder().respond(&r, &big).unwrap(),
         Placement::AfterOutput
@@ -230,7 +230,7 @@ fn chunked_big_chunk_defers_its_crlf_behind_the_barrier() {
 fn head_only_answer_leaves_the_body_to_the_caller() {
     let mut c = conn();
     read_request(&mut c, b"GET /file HTTP/1.1\r\nHost: x\r\n\r\n");
-    let r = Response::new(200, &[(b"Content-Type", b"application/octet-stream")]).unwrap();
+    let r = PreparedResponse::new(200, &[(b"Content-Type", b"application/octet-stream")]).unwrap();
     assert_eq!(
         c.responder().respond_head_only(&r, 1_000_000).unwrap(),
         Placement::AfterOutput
@@ -299,7 +299,7 @@ fn streamed_bodies_are_chunked_to_11_and_close_delimited_to_10() {
 // proves: 9110-9.3.2-1, 9110-9.3.2-2, 9110-8.6-6, 9110-8.6-7, 9110-8.6-8a, 9112-6.1-10a, 9110-9.1-9
 #[test]
 fn no_body_leaves_for_head_204_304() {
-    let r = Response::new(200, &[]).unwrap();
+    let r = PreparedResponse::new(200, &[]).unwrap();
     let mut c = conn();
     read_request(&mut c, b"HEAD / HTTP/1.1\r\nHost: x\r\n\r\n");
     c.responder().respond(&r, b"hello").unwrap();
@@ -323,7 +323,7 @@ fn no_body_leaves_for_head_204_304() {
     ] {
         read_request(&mut c, b"GET / HTTP/1.1\r\nHost: x\r\n\r\n");
         c.responder()
-            .respond(&Response::new(status, &[]).unwrap(), b"hello")
+            .respond(&PreparedResponse::new(status, &[]).unwrap(), b"hello")
             .unwrap();
         assert_eq!(take_output(&mut c), line);
         read_request(&mut c, b"GET / HTTP/1.1\r\nHost: x\r\n\r\n");
@@ -555,7 +555,7 @@ fn server_name_on_every_response_head_the_connection_writes() {
         b"POST / HTTP/1.1\r\nHost: a\r\nExpect: 100-continue\r\nContent-Length: 0\r\n\r\n",
     );
     c.responder().send_continue().unwrap();
-    let ok = Response::new(200, &[(b"Content-Type", b"text/plain")]).unwrap();
+    let ok = PreparedResponse::new(200, &[(b"Content-Type", b"text/plain")]).unwrap();
     c.responder().respond(&ok, b"hi").unwrap();
     assert_eq!(
         take_output(&mut c),

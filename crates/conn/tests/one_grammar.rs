@@ -8,7 +8,7 @@
 //! if and only if the peer parses the message back byte for byte.
 
 use http_net_conn::{
-    BodyLength, ClientConn, ClientEvent, Config, Error, LocalError, Response, ServerConn,
+    BodyLength, ClientConn, ClientEvent, Config, Error, LocalError, PreparedResponse, ServerConn,
     ServerEvent,
 };
 use proptest::prelude::*;
@@ -401,7 +401,7 @@ proptest! {
         s.recv(b"GET / HTTP/1.1\r\nHost: a\r\n\r\n");
         prop_assert!(matches!(s.poll_event(), Ok(ServerEvent::Request(_))));
         let sent: Result<(), Error> = if prebuilt {
-            Response::with_reason(status, &reason, &pairs(&fields))
+            PreparedResponse::with_reason(status, &reason, &pairs(&fields))
                 .map_err(Error::from)
                 .and_then(|r| s.responder().respond(&r, b"").map(drop))
         } else {
@@ -411,7 +411,7 @@ proptest! {
         let reason = if prebuilt {
             reason
         } else {
-            Response::new(status, &[])
+            PreparedResponse::new(status, &[])
                 .ok()
                 .map(|r| {
                     let line = r.head_bytes();

@@ -3,7 +3,7 @@
 //! response head says (`Connection: close`) agree, whether or not
 //! `poll_event` ran since the last command.
 
-use http_net_conn::{BodyLength, Config, Phase, Response, ServerConn, ServerEvent};
+use http_net_conn::{BodyLength, Config, Phase, PreparedResponse, ServerConn, ServerEvent};
 
 /// Feeds `bytes` and polls until the request's `End` (or `Request` when
 /// `head_only`).
@@ -23,8 +23,8 @@ fn has(out: &[u8], line: &[u8]) -> bool {
     out.windows(line.len()).any(|w| w == line)
 }
 
-fn ok() -> Response {
-    Response::new(200, &[]).unwrap()
+fn ok() -> PreparedResponse {
+    PreparedResponse::new(200, &[]).unwrap()
 }
 
 #[test]

@@ -5,7 +5,7 @@
 //! (`docs/CONFORMANCE.md`).
 
 use http_net_conn::{
-    BodyLength, ClientConn, Config, Error, LocalError, Response, ServerConn, ServerEvent,
+    BodyLength, ClientConn, Config, Error, LocalError, PreparedResponse, ServerConn, ServerEvent,
 };
 
 /// A server connection that read one `GET` and waits for its answer.
@@ -58,7 +58,7 @@ fn no_whitespace_is_written_before_a_field_name() {
             Err(LocalError::InvalidFieldName.into())
         );
         assert_eq!(
-            Response::new(200, &[(name, b"1")]).err(),
+            PreparedResponse::new(200, &[(name, b"1")]).err(),
             Some(LocalError::InvalidFieldName)
         );
         let mut client = ClientConn::new(Config::DEFAULT);
@@ -159,7 +159,7 @@ fn a_connect_target_is_authority_form() {
 #[test]
 fn an_absent_reason_keeps_the_space_before_it() {
     let mut c = answering();
-    let r = Response::with_reason(200, b"", &[]).unwrap();
+    let r = PreparedResponse::with_reason(200, b"", &[]).unwrap();
     c.responder().respond(&r, b"").unwrap();
     assert!(written(&mut c).starts_with("HTTP/1.1 200 \r\n"));
     // A code without a registered reason phrase.

@@ -6,7 +6,7 @@
 mod common;
 
 use common::*;
-use http_net_conn::{BodyLength, ClientConn, Config, Error, Response, ServerConn};
+use http_net_conn::{BodyLength, ClientConn, Config, Error, PreparedResponse, ServerConn};
 use proptest::prelude::*;
 
 const VALID_REQUESTS: &[u8] = b"POST /a HTTP/1.1\r\nHost: a\r\nContent-Length: 3\r\n\r\nabc\
@@ -60,7 +60,7 @@ fn pieces<'a>(input: &'a [u8], cuts: &[prop::sample::Index]) -> Vec<&'a [u8]> {
 /// Answers in several ways, ignoring local refusals (a fuzzed request may
 /// make some answers illegal), and tries an upgrade when one was offered.
 fn answer(choice: u8) -> impl FnMut(&mut ServerConn) {
-    let ok = Response::new(200, &[(b"X", b"y")]).unwrap();
+    let ok = PreparedResponse::new(200, &[(b"X", b"y")]).unwrap();
     move |c: &mut ServerConn| {
         let mut r = c.responder();
         let _ = match choice % 5 {

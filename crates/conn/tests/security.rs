@@ -8,8 +8,8 @@ mod common;
 
 use common::*;
 use http_net_conn::{
-    BodyLength, ClientConn, Config, Error, LocalError, Phase, RemoteError, Response, ServerConn,
-    ServerEvent,
+    BodyLength, ClientConn, Config, Error, LocalError, Phase, PreparedResponse, RemoteError,
+    ServerConn, ServerEvent,
 };
 
 fn framing(e: http_net_framing::Error) -> RemoteError {
@@ -175,7 +175,7 @@ fn c67_final_answer_before_100_continue_closes() {
     c.recv(input);
     assert!(matches!(c.poll_event(), Ok(ServerEvent::Request(_))));
     c.responder()
-        .respond(&Response::new(413, &[]).unwrap(), b"")
+        .respond(&PreparedResponse::new(413, &[]).unwrap(), b"")
         .unwrap();
     let mut out = Vec::new();
     flush(&mut c, &mut out);
@@ -446,7 +446,7 @@ fn c113_field_values_with_line_breaks_are_refused() {
             Err(LocalError::InvalidFieldValue.into())
         );
         assert_eq!(
-            Response::new(200, &[(b"X", v)]),
+            PreparedResponse::new(200, &[(b"X", v)]),
             Err(LocalError::InvalidFieldValue)
         );
         assert_eq!(
@@ -481,14 +481,14 @@ fn c113_field_values_with_line_breaks_are_refused() {
 #[test]
 fn c114_reason_phrases_with_line_breaks_are_refused() {
     assert_eq!(
-        Response::with_reason(200, b"OK\r\nSet-Cookie: x=y", &[]),
+        PreparedResponse::with_reason(200, b"OK\r\nSet-Cookie: x=y", &[]),
         Err(LocalError::InvalidReason)
     );
     assert_eq!(
-        Response::with_reason(200, b"OK\n", &[]),
+        PreparedResponse::with_reason(200, b"OK\n", &[]),
         Err(LocalError::InvalidReason)
     );
-    assert!(Response::with_reason(200, b"Fine \t\x80", &[]).is_ok());
+    assert!(PreparedResponse::with_reason(200, b"Fine \t\x80", &[]).is_ok());
 }
 
 // proves: 9112-3.2-5a, 9110-7.2-4a, 9112-2.2-4a

@@ -6,7 +6,8 @@ mod common;
 
 use common::*;
 use http_net_conn::{
-    BodyLength, Config, Error, LocalError, Phase, RemoteError, Response, ServerConn, ServerEvent,
+    BodyLength, Config, Error, LocalError, Phase, PreparedResponse, RemoteError, ServerConn,
+    ServerEvent,
 };
 
 // proves: 9112-9.3-1, 9110-8.6-9, 9110-6.6.1-7, 9110-9.1-9
@@ -118,7 +119,7 @@ fn output_high_water_pauses_the_next_request() {
     c.recv(b"GET /1 HTTP/1.1\r\nHost: x\r\n\r\nGET /2 HTTP/1.1\r\nHost: x\r\n\r\n");
     assert!(matches!(c.poll_event(), Ok(ServerEvent::Request(_))));
     assert!(matches!(c.poll_event(), Ok(ServerEvent::End(_))));
-    let r = Response::new(200, &[]).unwrap();
+    let r = PreparedResponse::new(200, &[]).unwrap();
     c.responder().respond(&r, &[b'x'; 100]).unwrap();
     assert!(matches!(c.poll_event(), Ok(ServerEvent::Paused)));
     let n = c.output().len();
@@ -328,7 +329,7 @@ fn connect_2xx_switches_and_other_answers_keep_http() {
     assert!(matches!(c.poll_event(), Ok(ServerEvent::Request(_))));
     assert!(matches!(c.poll_event(), Ok(ServerEvent::End(_))));
     c.responder()
-        .respond(&Response::new(200, &[]).unwrap(), b"ignored")
+        .respond(&PreparedResponse::new(200, &[]).unwrap(), b"ignored")
         .unwrap();
     assert_eq!(take_output(&mut c), "HTTP/1.1 200 OK\r\n\r\n");
     assert!(matches!(
@@ -345,7 +346,7 @@ fn connect_2xx_switches_and_other_answers_keep_http() {
     );
     let mut deny = |c: &mut ServerConn| {
         c.responder()
-            .respond(&Response::new(407, &[]).unwrap(), b"")
+            .respond(&PreparedResponse::new(407, &[]).unwrap(), b"")
             .map(drop)
             .unwrap()
     };

@@ -18,7 +18,7 @@
 use std::io::Write;
 use std::process::exit;
 
-use http_net::conn::Response;
+use http_net::conn::PreparedResponse;
 use http_net::{Error, Exchange, Server};
 
 #[path = "support/stop.rs"]
@@ -35,22 +35,22 @@ const PAGE: &[u8] = b"<!DOCTYPE html>
 ";
 
 struct Answers {
-    plain: Response,
-    json: Response,
-    html: Response,
-    not_found: Response,
-    not_allowed: Response,
+    plain: PreparedResponse,
+    json: PreparedResponse,
+    html: PreparedResponse,
+    not_found: PreparedResponse,
+    not_allowed: PreparedResponse,
 }
 
 fn answers() -> Result<Answers, http_net::conn::LocalError> {
     // `Server` and `Date` are written by the connection (the builder's
     // `server_name`), on these answers and on its own error responses.
     Ok(Answers {
-        plain: Response::new(200, &[(b"Content-Type", b"text/plain")])?,
-        json: Response::new(200, &[(b"Content-Type", b"application/json")])?,
-        html: Response::new(200, &[(b"Content-Type", b"text/html; charset=utf-8")])?,
-        not_found: Response::new(404, &[(b"Content-Type", b"text/plain")])?,
-        not_allowed: Response::new(
+        plain: PreparedResponse::new(200, &[(b"Content-Type", b"text/plain")])?,
+        json: PreparedResponse::new(200, &[(b"Content-Type", b"application/json")])?,
+        html: PreparedResponse::new(200, &[(b"Content-Type", b"text/html; charset=utf-8")])?,
+        not_found: PreparedResponse::new(404, &[(b"Content-Type", b"text/plain")])?,
+        not_allowed: PreparedResponse::new(
             405,
             &[(b"Content-Type", b"text/plain"), (b"Allow", b"GET, HEAD")],
         )?,
@@ -59,7 +59,7 @@ fn answers() -> Result<Answers, http_net::conn::LocalError> {
 
 fn handle(a: &Answers, ex: &mut Exchange<'_>) -> Result<(), Error> {
     use http_net::head::Method;
-    let (ok, body): (&Response, &[u8]) = match ex.path() {
+    let (ok, body): (&PreparedResponse, &[u8]) = match ex.path() {
         b"/plaintext" => (&a.plain, b"Hello, World!"),
         b"/json" => (&a.json, br#"{"message":"Hello, World!"}"#),
         b"/" => (&a.html, PAGE),

@@ -44,15 +44,15 @@
 //! [`Server`] serves each connection on a pooled thread, with a connection
 //! limit, per-phase timeouts (the whole head has a deadline: slowloris gets
 //! `408`) and graceful shutdown. A handler reads the head and the body (a
-//! `std::io::Read`) and answers; a prebuilt [`conn::Response`] is the fastest
+//! `std::io::Read`) and answers; a prebuilt [`conn::PreparedResponse`] is the fastest
 //! answer.
 //!
 //! ```
 //! use std::io::Read;
 //! use http_net::{Error, Exchange, Server};
-//! use http_net::conn::Response;
+//! use http_net::conn::PreparedResponse;
 //!
-//! let ok = Response::new(200, &[(b"Content-Type", b"text/plain")]).unwrap();
+//! let ok = PreparedResponse::new(200, &[(b"Content-Type", b"text/plain")]).unwrap();
 //! let server = Server::builder().max_connections(64).bind("127.0.0.1:0")?;
 //! let addr = server.local_addr()?;
 //! let stop = server.handle();
@@ -105,9 +105,9 @@
 //! holds, over whatever transport and event loop you have.
 //!
 //! ```
-//! use http_net::conn::{Config, Response, ServerConn, ServerEvent};
+//! use http_net::conn::{Config, PreparedResponse, ServerConn, ServerEvent};
 //!
-//! let hello = Response::new(200, &[(b"Content-Type", b"text/plain")]).unwrap();
+//! let hello = PreparedResponse::new(200, &[(b"Content-Type", b"text/plain")]).unwrap();
 //! let mut conn = ServerConn::new(Config::DEFAULT);
 //! conn.set_date(b"Sun, 06 Nov 1994 08:49:37 GMT");
 //! let received = b"GET / HTTP/1.1\r\nHost: a\r\n\r\n";

@@ -253,7 +253,8 @@ fn expect_100_continue_on_two_lines_is_answered_100() {
 /// response and a body `conn` copies: the connection loop sends it.
 #[test]
 fn an_answer_through_conn_reaches_the_peer() {
-    let ok = http_net::conn::Response::new(200, &[(b"Content-Type", b"text/plain")]).unwrap();
+    let ok =
+        http_net::conn::PreparedResponse::new(200, &[(b"Content-Type", b"text/plain")]).unwrap();
     let srv = Running::start(Server::builder(), move |ex: &mut Exchange<'_>| {
         ex.conn().responder().respond(&ok, b"hi")?;
         Ok(())
@@ -273,7 +274,8 @@ fn an_answer_through_conn_reaches_the_peer() {
 /// head, and the connection goes on.
 #[test]
 fn a_large_answer_through_conn_reaches_the_peer_with_send_placed() {
-    let ok = http_net::conn::Response::new(200, &[(b"Content-Type", b"text/plain")]).unwrap();
+    let ok =
+        http_net::conn::PreparedResponse::new(200, &[(b"Content-Type", b"text/plain")]).unwrap();
     let body = noise(64 * 1024, 9);
     let sent = body.clone();
     let srv = Running::start(Server::builder(), move |ex: &mut Exchange<'_>| {

@@ -1,5 +1,5 @@
 //! The buffered-body reader the server's [`Body`](crate::Body) and the
-//! client's [`Response`](crate::Response) share: it pulls body pieces from a
+//! client's [`ClientResponse`](crate::ClientResponse) share: it pulls body pieces from a
 //! connection, reads more input when the connection needs it, and keeps what
 //! did not fit the caller's buffer for the next read.
 

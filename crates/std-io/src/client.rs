@@ -148,7 +148,7 @@ impl std::fmt::Debug for Client {
 }
 
 /// `GET url` with a fresh [`Client`] (no connection reuse across calls).
-pub fn get(url: &str) -> Result<Response, Error> {
+pub fn get(url: &str) -> Result<ClientResponse, Error> {
     Client::new().get(url)
 }
 
@@ -163,7 +163,7 @@ impl Client {
     }
 
     /// `GET url`.
-    pub fn get(&self, url: &str) -> Result<Response, Error> {
+    pub fn get(&self, url: &str) -> Result<ClientResponse, Error> {
         self.request(b"GET", url, &[], b"")
     }
 
@@ -181,7 +181,7 @@ impl Client {
         url: &str,
         fields: &[FieldPair<'_>],
         body: &[u8],
-    ) -> Result<Response, Error> {
+    ) -> Result<ClientResponse, Error> {
         let u = Url::parse(url)?;
         let mut target = Vec::with_capacity(u.target().len() + 1);
         u.write_target(&mut target);
@@ -210,7 +210,7 @@ impl Client {
             };
             match self.exchange(&mut p, method, &target, &all, len, body) {
                 Ok(head) => {
-                    return Ok(Response {
+                    return Ok(ClientResponse {
                         head,
                         body: BodyState {
                             pooled: Some(p),
@@ -378,21 +378,21 @@ struct BodyState {
 /// [`Error::from_io`]). Reading the body to its end puts the connection back
 /// in the client's pool when it may be reused; dropping the response before
 /// that closes it.
-pub struct Response {
+pub struct ClientResponse {
     head: Head,
     body: BodyState,
 }
 
-impl std::fmt::Debug for Response {
+impl std::fmt::Debug for ClientResponse {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.debug_struct("Response")
+        f.debug_struct("ClientResponse")
             .field("status", &self.head.status)
             .field("version", &self.head.version)
             .finish_non_exhaustive()
     }
 }
 
-impl Response {
+impl ClientResponse {
     /// The status code.
     pub fn status(&self) -> u16 {
         self.head.status
@@ -526,7 +526,7 @@ impl BodySource for ClientBody<'_> {
     }
 }
 
-impl Read for Response {
+impl Read for ClientResponse {
     fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
         self.body.read_inner(buf).map_err(Error::into_io)
     }

@@ -7,7 +7,8 @@ use std::time::{Duration, Instant};
 
 use http_net_conn::Method;
 use http_net_conn::{
-    AnswerState, BodyLength, FieldPair, Placement, RequestView, Response, ServerConn, ServerEvent,
+    AnswerState, BodyLength, FieldPair, Placement, PreparedResponse, RequestView, ServerConn,
+    ServerEvent,
 };
 
 use crate::body_reader::{BodyReader, BodySource, Step};
@@ -99,7 +100,7 @@ impl Cycle {
 /// [`field`](Exchange::field)), the body with [`body`](Exchange::body)
 /// (a `std::io::Read`; `100 Continue` is sent on its first read when the
 /// client asked for it), then answer with one of:
-/// - [`respond`](Exchange::respond): a prebuilt [`Response`] and a whole body
+/// - [`respond`](Exchange::respond): a prebuilt [`PreparedResponse`] and a whole body
 ///   (the fastest; bodies over 4 KiB are written with a vectored write,
 ///   never copied);
 /// - [`respond_with`](Exchange::respond_with): borrowed fields and a whole body;
@@ -223,7 +224,7 @@ impl<'a> Exchange<'a> {
     }
 
     /// Answers with a prebuilt response and its whole body.
-    pub fn respond(&mut self, response: &Response, body: &[u8]) -> Result<(), Error> {
+    pub fn respond(&mut self, response: &PreparedResponse, body: &[u8]) -> Result<(), Error> {
         self.closing_check();
         let placement = self.conn.responder().respond(response, body)?;
         self.place(placement, body)
@@ -334,9 +335,9 @@ impl<'a> Exchange<'a> {
     ///
     /// ```
     /// use http_net_std::{Error, Exchange, Server};
-    /// use http_net_conn::Response;
+    /// use http_net_conn::PreparedResponse;
     ///
-    /// let ok = Response::new(200, &[(b"Content-Type", b"text/plain")]).unwrap();
+    /// let ok = PreparedResponse::new(200, &[(b"Content-Type", b"text/plain")]).unwrap();
     /// let big = vec![b'x'; 64 * 1024];
     /// let server = Server::bind("127.0.0.1:0")?;
     /// let addr = server.local_addr()?;

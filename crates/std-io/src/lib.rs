@@ -21,9 +21,9 @@
 //!
 //! ```
 //! use http_net_std::{Error, Exchange, Server};
-//! use http_net_conn::Response;
+//! use http_net_conn::PreparedResponse;
 //!
-//! let hello = Response::new(200, &[(b"Content-Type", b"text/plain")]).unwrap();
+//! let hello = PreparedResponse::new(200, &[(b"Content-Type", b"text/plain")]).unwrap();
 //! let server = Server::bind("127.0.0.1:0")?;
 //! let addr = server.local_addr()?;
 //! let stop = server.handle();
@@ -81,7 +81,7 @@ mod transport;
 mod url;
 mod wire;
 
-pub use client::{get, Client, ClientBuilder, Response};
+pub use client::{get, Client, ClientBuilder, ClientResponse};
 pub use counters::{Counters, PhaseCounts};
 pub use date::imf_fixdate;
 pub use error::{Error, Stage};

@@ -15,7 +15,7 @@ use std::net::TcpStream;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::Duration;
 
-use http_net_conn::Response;
+use http_net_conn::PreparedResponse;
 use http_net_std::{Error, Exchange, Server};
 
 struct Counting;
@@ -56,7 +56,7 @@ static GLOBAL: Counting = Counting;
 
 #[test]
 fn serving_a_request_allocates_nothing() {
-    let hello = Response::new(200, &[(b"Content-Type", b"text/plain")]).unwrap();
+    let hello = PreparedResponse::new(200, &[(b"Content-Type", b"text/plain")]).unwrap();
     let server = Server::bind("127.0.0.1:0").unwrap();
     let addr = server.local_addr().unwrap();
     let stop = server.handle();

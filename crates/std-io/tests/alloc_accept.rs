@@ -11,7 +11,7 @@ use std::net::TcpStream;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::Duration;
 
-use http_net_conn::Response;
+use http_net_conn::PreparedResponse;
 use http_net_std::{Error, Exchange, Server};
 
 thread_local! {
@@ -60,7 +60,7 @@ static NEXT_TAG: AtomicU64 = AtomicU64::new(1);
 
 #[test]
 fn a_new_connection_on_a_warm_thread_allocates_nothing() {
-    let hello = Response::new(200, &[(b"Content-Type", b"text/plain")]).unwrap();
+    let hello = PreparedResponse::new(200, &[(b"Content-Type", b"text/plain")]).unwrap();
     let server = Server::builder()
         .server_name("http-net")
         .bind("127.0.0.1:0")

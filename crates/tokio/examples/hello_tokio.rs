@@ -15,7 +15,7 @@
 use std::io::Write;
 use std::process::exit;
 
-use http_net_tokio::http_net_conn::{LocalError, Method, Response};
+use http_net_tokio::http_net_conn::{LocalError, Method, PreparedResponse};
 use http_net_tokio::{Error, Exchange, Handler, Server};
 
 const PAGE: &[u8] = b"<!DOCTYPE html>
@@ -29,22 +29,22 @@ const PAGE: &[u8] = b"<!DOCTYPE html>
 ";
 
 struct Answers {
-    plain: Response,
-    json: Response,
-    html: Response,
-    not_found: Response,
-    not_allowed: Response,
+    plain: PreparedResponse,
+    json: PreparedResponse,
+    html: PreparedResponse,
+    not_found: PreparedResponse,
+    not_allowed: PreparedResponse,
 }
 
 fn answers() -> Result<Answers, LocalError> {
     // `Server` and `Date` are written by the connection (the builder's
     // `server_name`), on these answers and on its own error responses.
     Ok(Answers {
-        plain: Response::new(200, &[(b"Content-Type", b"text/plain")])?,
-        json: Response::new(200, &[(b"Content-Type", b"application/json")])?,
-        html: Response::new(200, &[(b"Content-Type", b"text/html; charset=utf-8")])?,
-        not_found: Response::new(404, &[(b"Content-Type", b"text/plain")])?,
-        not_allowed: Response::new(
+        plain: PreparedResponse::new(200, &[(b"Content-Type", b"text/plain")])?,
+        json: PreparedResponse::new(200, &[(b"Content-Type", b"application/json")])?,
+        html: PreparedResponse::new(200, &[(b"Content-Type", b"text/html; charset=utf-8")])?,
+        not_found: PreparedResponse::new(404, &[(b"Content-Type", b"text/plain")])?,
+        not_allowed: PreparedResponse::new(
             405,
             &[(b"Content-Type", b"text/plain"), (b"Allow", b"GET, HEAD")],
         )?,
@@ -53,7 +53,7 @@ fn answers() -> Result<Answers, LocalError> {
 
 impl Handler for Answers {
     async fn handle(&self, ex: &mut Exchange<'_>) -> Result<(), Error> {
-        let (ok, body): (&Response, &[u8]) = match ex.path() {
+        let (ok, body): (&PreparedResponse, &[u8]) = match ex.path() {
             b"/plaintext" => (&self.plain, b"Hello, World!"),
             b"/json" => (&self.json, br#"{"message":"Hello, World!"}"#),
             b"/" => (&self.html, PAGE),

@@ -247,7 +247,7 @@ impl<C: Connector> Client<C> {
         target: &[u8],
         fields: &[FieldPair<'_>],
         body: &[u8],
-    ) -> Result<Response<C>, Error> {
+    ) -> Result<ClientResponse<C>, Error> {
         let len = if body.is_empty() && !matches!(method, b"POST" | b"PUT" | b"PATCH") {
             BodyLength::Empty
         } else {
@@ -486,7 +486,7 @@ impl<C: Connector> RequestBody<C> {
     /// Ends the body (with `trailers` if it is chunked) and reads the
     /// response head (interim `1xx` responses are skipped), or returns the
     /// final response that arrived early.
-    pub async fn finish(mut self, trailers: &[FieldPair<'_>]) -> Result<Response<C>, Error> {
+    pub async fn finish(mut self, trailers: &[FieldPair<'_>]) -> Result<ClientResponse<C>, Error> {
         if self.early.is_none() {
             let p = self.p.as_mut().ok_or(Error::BodyUnavailable)?;
             p.conn.send_end(trailers)?;
@@ -497,7 +497,7 @@ impl<C: Connector> RequestBody<C> {
             Some(h) => h,
             None => self.read_head().await?,
         };
-        Ok(Response {
+        Ok(ClientResponse {
             head,
             p: self.p.take(),
             client: Arc::clone(&self.client),
@@ -673,10 +673,10 @@ async fn fill<S: Stream>(
 }
 
 /// A response: the head, and the body read with
-/// [`read_body`](Response::read_body). Reading the body to its end puts
+/// [`read_body`](ClientResponse::read_body). Reading the body to its end puts
 /// the connection back in the client's pool when it may be reused;
 /// dropping the response before that closes it.
-pub struct Response<C: Connector = TcpConnector> {
+pub struct ClientResponse<C: Connector = TcpConnector> {
     head: Head,
     p: Option<Pooled<C::Stream>>,
     client: Arc<Inner<C>>,
@@ -689,16 +689,16 @@ pub struct Response<C: Connector = TcpConnector> {
     pos: usize,
 }
 
-impl<C: Connector> std::fmt::Debug for Response<C> {
+impl<C: Connector> std::fmt::Debug for ClientResponse<C> {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.debug_struct("Response")
+        f.debug_struct("ClientResponse")
             .field("status", &self.head.status)
             .field("version", &self.head.version)
             .finish_non_exhaustive()
     }
 }
 
-impl<C: Connector> Response<C> {
+impl<C: Connector> ClientResponse<C> {
     /// The status code.
     pub fn status(&self) -> u16 {
         self.head.status

@@ -6,8 +6,8 @@ use std::pin::Pin;
 use std::task::{Context, Poll};
 
 use http_net_conn::{
-    AnswerState, BodyLength, FieldPair, Method, Placement, RequestView, Response, ServerConn,
-    ServerEvent,
+    AnswerState, BodyLength, FieldPair, Method, Placement, PreparedResponse, RequestView,
+    ServerConn, ServerEvent,
 };
 use tokio::io::{AsyncRead, AsyncWrite, ReadBuf};
 use tokio::time::Instant;
@@ -66,7 +66,7 @@ impl Cycle {
 /// [`read_body`](Exchange::read_body) (`100 Continue` is sent on its first
 /// read when the client asked for it and it is still due), then answer
 /// with one of:
-/// - [`respond`](Exchange::respond): a prebuilt [`Response`] and a whole body
+/// - [`respond`](Exchange::respond): a prebuilt [`PreparedResponse`] and a whole body
 ///   (bodies over 4 KiB are written with a vectored write, never copied);
 /// - [`respond_with`](Exchange::respond_with): borrowed fields and a whole body;
 /// - [`send_head`](Exchange::send_head), then [`send_data`](Exchange::send_data)
@@ -229,7 +229,7 @@ impl<'a> Exchange<'a> {
     }
 
     /// Answers with a prebuilt response and its whole body.
-    pub async fn respond(&mut self, response: &Response, body: &[u8]) -> Result<(), Error> {
+    pub async fn respond(&mut self, response: &PreparedResponse, body: &[u8]) -> Result<(), Error> {
         self.closing_check();
         let placement = self.conn.responder().respond(response, body)?;
         self.place(placement, body).await

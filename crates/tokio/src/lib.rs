@@ -23,9 +23,9 @@
 //!
 //! ```
 //! use http_net_tokio::{Error, Exchange, Handler, Server};
-//! use http_net_tokio::http_net_conn::Response;
+//! use http_net_tokio::http_net_conn::PreparedResponse;
 //!
-//! struct Hello(Response);
+//! struct Hello(PreparedResponse);
 //!
 //! impl Handler for Hello {
 //!     async fn handle(&self, ex: &mut Exchange<'_>) -> Result<(), Error> {
@@ -37,7 +37,7 @@
 //! }
 //!
 //! # tokio::runtime::Builder::new_current_thread().enable_all().build().unwrap().block_on(async {
-//! let hello = Response::new(200, &[(b"Content-Type", b"text/plain")]).unwrap();
+//! let hello = PreparedResponse::new(200, &[(b"Content-Type", b"text/plain")]).unwrap();
 //! let server = Server::bind("127.0.0.1:0").await?;
 //! let addr = server.local_addr()?;
 //! let stop = server.handle();
@@ -62,7 +62,7 @@
 //!
 //! [`Client`] sends requests to a host and port, keeps idle connections per
 //! host for reuse (bounded), streams request bodies ([`Client::start`],
-//! [`RequestBody`]) and response bodies ([`Response::read_body`]), returns
+//! [`RequestBody`]) and response bodies ([`ClientResponse::read_body`]), returns
 //! a final response that arrives while the request body is still being
 //! written, and bounds connecting, each read and write, and (optionally)
 //! the whole request with deadlines. A malformed or unsafe response is an
@@ -85,7 +85,9 @@ mod exchange;
 mod server;
 mod wire;
 
-pub use client::{Client, ClientBuilder, Connector, Progress, RequestBody, Response, TcpConnector};
+pub use client::{
+    Client, ClientBuilder, ClientResponse, Connector, Progress, RequestBody, TcpConnector,
+};
 pub use error::{Error, Stage};
 pub use exchange::{Exchange, Upgraded};
 pub use server::{Counters, Handler, Listener, Server, ServerBuilder, ServerHandle};

@@ -13,7 +13,7 @@ use std::net::TcpStream;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::Duration;
 
-use http_net_tokio::http_net_conn::Response;
+use http_net_tokio::http_net_conn::PreparedResponse;
 use http_net_tokio::{Error, Exchange, Handler, Server};
 
 struct Counting;
@@ -59,7 +59,7 @@ unsafe impl GlobalAlloc for Counting {
 #[global_allocator]
 static GLOBAL: Counting = Counting;
 
-struct App(Response);
+struct App(PreparedResponse);
 
 impl Handler for App {
     async fn handle(&self, ex: &mut Exchange<'_>) -> Result<(), Error> {
@@ -150,7 +150,7 @@ fn steady_state_requests_allocate_nothing_on_the_server() {
                 .unwrap();
             tx.send((server.local_addr().unwrap(), server.handle()))
                 .unwrap();
-            let hello = Response::new(200, &[(b"Content-Type", b"text/plain")]).unwrap();
+            let hello = PreparedResponse::new(200, &[(b"Content-Type", b"text/plain")]).unwrap();
             // Count from here on, on this thread only.
             COUNTED.with(|c| c.set(true));
             let r = server.serve(App(hello)).await;

@@ -10,7 +10,7 @@ use std::process::Command;
 use std::time::{Duration, Instant};
 
 use common::*;
-use http_net_tokio::http_net_conn::{BodyLength, Method, Response};
+use http_net_tokio::http_net_conn::{BodyLength, Method, PreparedResponse};
 use http_net_tokio::{Error, Exchange, Handler, Server, ServerBuilder};
 
 const LIMIT: Duration = Duration::from_secs(60);
@@ -28,16 +28,17 @@ const PAGE: &[u8] = b"<!DOCTYPE html>
 /// described as text (`/describe`: method, target, `Name: value` lines,
 /// then the body), and a streamed (chunked) answer (`/stream`).
 struct Peer {
-    plain: Response,
-    json: Response,
-    html: Response,
+    plain: PreparedResponse,
+    json: PreparedResponse,
+    html: PreparedResponse,
 }
 
 fn peer() -> Peer {
     Peer {
-        plain: Response::new(200, &[(b"Content-Type", b"text/plain")]).unwrap(),
-        json: Response::new(200, &[(b"Content-Type", b"application/json")]).unwrap(),
-        html: Response::new(200, &[(b"Content-Type", b"text/html; charset=utf-8")]).unwrap(),
+        plain: PreparedResponse::new(200, &[(b"Content-Type", b"text/plain")]).unwrap(),
+        json: PreparedResponse::new(200, &[(b"Content-Type", b"application/json")]).unwrap(),
+        html: PreparedResponse::new(200, &[(b"Content-Type", b"text/html; charset=utf-8")])
+            .unwrap(),
     }
 }
 

@@ -8,17 +8,17 @@ use std::io::{Read, Write};
 use std::time::{Duration, Instant};
 
 use common::{closed, connect, read_response, roundtrip, start};
-use http_net_tokio::http_net_conn::{BodyLength, Method, Response};
+use http_net_tokio::http_net_conn::{BodyLength, Method, PreparedResponse};
 use http_net_tokio::{Error, Exchange, Handler, Server};
 use tokio::io::{AsyncReadExt, AsyncWriteExt};
 
 struct App {
-    hello: Response,
+    hello: PreparedResponse,
 }
 
 fn app() -> App {
     App {
-        hello: Response::new(200, &[(b"Content-Type", b"text/plain")]).unwrap(),
+        hello: PreparedResponse::new(200, &[(b"Content-Type", b"text/plain")]).unwrap(),
     }
 }
 

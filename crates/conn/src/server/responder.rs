@@ -12,7 +12,7 @@ use crate::status::write_status_line;
 use crate::writer::{
     write_content_length, write_fields, write_server, CallerFields, Output, SendBody,
 };
-use crate::{BodyLength, Error, FieldPair, LocalError, Placement, Response};
+use crate::{BodyLength, Error, FieldPair, LocalError, Placement, PreparedResponse};
 
 /// The answering half of a server connection, usable while the request is
 /// borrowed (see [`ServerConn::parts`](crate::ServerConn::parts)).
@@ -25,7 +25,7 @@ pub struct Responder<'a> {
 /// Where the final head comes from.
 #[derive(Clone, Copy)]
 enum HeadSrc<'r> {
-    Prebuilt(&'r Response),
+    Prebuilt(&'r PreparedResponse),
     Borrowed(&'r [FieldPair<'r>]),
 }
 
@@ -84,7 +84,11 @@ impl Responder<'_> {
 
     /// Answers with a prebuilt response and a whole body. `Content-Length` is
     /// written for it; no body leaves for HEAD, 1xx, 204 or 304.
-    pub fn respond(&mut self, response: &Response, body: &[u8]) -> Result<Placement, Error> {
+    pub fn respond(
+        &mut self,
+        response: &PreparedResponse,
+        body: &[u8],
+    ) -> Result<Placement, Error> {
         self.final_head(
             response.status(),
             HeadSrc::Prebuilt(response),
@@ -122,7 +126,11 @@ impl Responder<'_> {
     /// the response is complete. With [`Placement::AfterOutput`] the caller
     /// sends exactly `len` bytes right after the output; with
     /// [`Placement::Queued`] no body may leave (HEAD, 204, 304).
-    pub fn respond_head_only(&mut self, response: &Response, len: u64) -> Result<Placement, Error> {
+    pub fn respond_head_only(
+        &mut self,
+        response: &PreparedResponse,
+        len: u64,
+    ) -> Result<Placement, Error> {
         self.final_head(
             response.status(),
             HeadSrc::Prebuilt(response),

@@ -4,7 +4,8 @@
 #![allow(dead_code)]
 
 use http_net_conn::{
-    ClientConn, ClientEvent, Config, Error, Phase, RemoteError, Response, ServerConn, ServerEvent,
+    ClientConn, ClientEvent, Config, Error, Phase, PreparedResponse, RemoteError, ServerConn,
+    ServerEvent,
 };
 use http_net_framing::BodyKind;
 use http_net_head::Version;
@@ -189,7 +190,7 @@ pub fn flush(conn: &mut ServerConn, sink: &mut Vec<u8>) {
 
 /// The default answer: `200 OK` with body `ok`.
 pub fn answer_ok(conn: &mut ServerConn) {
-    let ok = Response::new(200, &[]).unwrap();
+    let ok = PreparedResponse::new(200, &[]).unwrap();
     conn.responder().respond(&ok, b"ok").unwrap();
 }
 
