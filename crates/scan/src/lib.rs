@@ -39,3 +39,8 @@ pub use swar::{
     field_value_run, find_byte, find_lf, find_line_end, scalar_run, table_run, target_run,
     token_run,
 };
+
+/// The README's Rust examples, compiled and run as doctests so they stay true.
+#[cfg(doctest)]
+#[doc = include_str!("../README.md")]
+pub struct ReadmeDoctests;
