@@ -9,11 +9,14 @@
 //! - `compare sockets [--rounds N] [--duration S]`: H6, whole servers under
 //!   wrk (see `sockets.rs`).
 //! - `fuzz [TARGET] [--time S] [--smoke]`: the cargo-fuzz targets (see `fuzz.rs`).
+//! - `package [--baseline-rev REV]`: packaging, tests from the packages and
+//!   the semver check (see `package.rs`).
 
 mod bench_ab;
 mod compare;
 mod criterion;
 mod fuzz;
+mod package;
 mod report;
 mod sockets;
 mod util;
@@ -31,7 +34,9 @@ const USAGE: &str = "usage: cargo xtask <command>
                                       H1-H5 against httparse, picohttpparser, hyper
   compare sockets [--rounds N] [--duration S] [--only NAMES] [--no-write]
                                       H6: hello vs hyper, tiny_http, may_minihttp under wrk
-  fuzz [TARGET] [--time S] [--smoke]  cargo-fuzz targets (default 60 s each; smoke: 20 s)";
+  fuzz [TARGET] [--time S] [--smoke]  cargo-fuzz targets (default 60 s each; smoke: 20 s)
+  package [--baseline-rev REV] [--allow-dirty] [--no-test]
+                                      package every crate (dry run), test it from its .crate, semver check";
 
 fn main() -> ExitCode {
     let args: Vec<String> = std::env::args().skip(1).collect();
@@ -42,6 +47,7 @@ fn main() -> ExitCode {
         Some("bench-ab") => bench_ab::main(rest),
         Some("compare") => compare::main(rest),
         Some("fuzz") => fuzz::main(rest),
+        Some("package") => package::main(rest),
         Some("help" | "--help" | "-h") => {
             println!("{USAGE}");
             return ExitCode::SUCCESS;
