@@ -18,6 +18,8 @@
 //!   against a server process (see `hostile/mod.rs`).
 //! - `proxies [--reduced] [--only NAMES]`: request smuggling behind real proxies
 //!   (see `proxies/mod.rs`).
+//! - `package [--baseline-rev REV]`: packaging, tests from the packages and
+//!   the semver check (see `package.rs`).
 
 mod bench_ab;
 mod compare;
@@ -27,6 +29,7 @@ mod docs_check;
 mod fuzz;
 mod hostile;
 mod proxies;
+mod package;
 mod report;
 mod sockets;
 mod util;
@@ -53,7 +56,9 @@ const USAGE: &str = "usage: cargo xtask <command>
                                       resource exhaustion suite (default: release hello, then echo)
   proxies [--reduced] [--only nginx,haproxy,apache,varnish] [--filter S] [--list]
           [--origin-args ARGS] [--release] [--report PATH]
-                                      request smuggling behind real proxies (reduced: nginx, HAProxy)";
+                                      request smuggling behind real proxies (reduced: nginx, HAProxy)
+  package [--baseline-rev REV] [--allow-dirty] [--no-test]
+                                      package every crate (dry run), test it from its .crate, semver check";
 
 fn main() -> ExitCode {
     let args: Vec<String> = std::env::args().skip(1).collect();
@@ -68,6 +73,7 @@ fn main() -> ExitCode {
         Some("conformance") => conformance::main(rest),
         Some("hostile") => hostile::main(rest),
         Some("proxies") => proxies::main(rest),
+        Some("package") => package::main(rest),
         Some("help" | "--help" | "-h") => {
             println!("{USAGE}");
             return ExitCode::SUCCESS;

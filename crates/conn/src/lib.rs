@@ -79,3 +79,8 @@ pub type FieldPair<'a> = (&'a [u8], &'a [u8]);
 /// Bodies up to this many bytes are copied into the output buffer; larger
 /// ones are left to the caller to send after the output (vectored write).
 pub const COPY_LIMIT: usize = 4096;
+
+/// The README's Rust examples, compiled and run as doctests so they stay true.
+#[cfg(doctest)]
+#[doc = include_str!("../README.md")]
+pub struct ReadmeDoctests;

@@ -40,3 +40,8 @@ pub use encode::{ChunkHeader, ChunkedEncoder};
 pub use error::{EncodeError, Error};
 pub use length::{request_body, response_body, BodyKind, LengthDecoder, Step};
 pub use limits::Limits;
+
+/// The README's Rust examples, compiled and run as doctests so they stay true.
+#[cfg(doctest)]
+#[doc = include_str!("../README.md")]
+pub struct ReadmeDoctests;

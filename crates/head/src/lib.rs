@@ -135,3 +135,8 @@ pub enum Status<T> {
     /// More input is needed; call again with the same buffer extended.
     Partial,
 }
+
+/// The README's Rust examples, compiled and run as doctests so they stay true.
+#[cfg(doctest)]
+#[doc = include_str!("../README.md")]
+pub struct ReadmeDoctests;

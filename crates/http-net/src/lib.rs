@@ -138,7 +138,8 @@ pub use http_net_std as io;
 
 pub use http_net_std::{get, Client, Error, Exchange, Server};
 
-/// The README's Rust examples, compiled and run as doctests so they stay true.
+/// The crate README's Rust examples (the workspace README's among them),
+/// compiled and run as doctests so they stay true.
 #[cfg(doctest)]
-#[doc = include_str!("../../../README.md")]
+#[doc = include_str!("../README.md")]
 pub struct ReadmeDoctests;

@@ -30,3 +30,8 @@ pub mod class;
 mod swar;
 
 pub use swar::{field_value_run, scalar_run, target_run, token_run};
+
+/// The README's Rust examples, compiled and run as doctests so they stay true.
+#[cfg(doctest)]
+#[doc = include_str!("../README.md")]
+pub struct ReadmeDoctests;

@@ -92,3 +92,8 @@ pub use transport::{Interrupter, Listener, Transport};
 pub use url::{Url, UrlError};
 
 pub use http_net_conn;
+
+/// The README's Rust examples, compiled and run as doctests so they stay true.
+#[cfg(doctest)]
+#[doc = include_str!("../README.md")]
+pub struct ReadmeDoctests;
