@@ -94,3 +94,8 @@ pub use server::{Counters, Handler, Listener, Server, ServerBuilder, ServerHandl
 pub use wire::Stream;
 
 pub use http_net_conn;
+
+/// The README's Rust examples, compiled and run as doctests so they stay true.
+#[cfg(doctest)]
+#[doc = include_str!("../README.md")]
+pub struct ReadmeDoctests;
