@@ -55,6 +55,9 @@ pub enum Error {
     TooManyFields,
     /// The request target is longer than the limit (RFC 9110 §15.5.15): 414.
     TargetTooLong,
+    /// The method is longer than the method limit, so longer than any the
+    /// server implements (RFC 9112 §3): 501.
+    MethodTooLong,
 }
 
 impl Error {
@@ -64,6 +67,7 @@ impl Error {
             Error::UnsupportedVersion => 505,
             Error::HeadTooLarge | Error::TooManyFields => 431,
             Error::TargetTooLong => 414,
+            Error::MethodTooLong => 501,
             _ => 400,
         }
     }
@@ -86,6 +90,7 @@ impl Error {
             Error::InvalidHost => "RFC 9110 §7.2",
             Error::HeadTooLarge | Error::TooManyFields => "RFC 6585 §5",
             Error::TargetTooLong => "RFC 9110 §15.5.15",
+            Error::MethodTooLong => "RFC 9112 §3",
         }
     }
 }
@@ -117,6 +122,7 @@ impl fmt::Display for Error {
             Error::HeadTooLarge => "the head is larger than the limit",
             Error::TooManyFields => "the head has more fields than the limit",
             Error::TargetTooLong => "the request target is longer than the limit",
+            Error::MethodTooLong => "the method is longer than any the server implements",
         };
         write!(f, "{what} ({})", self.rfc())
     }

@@ -70,6 +70,7 @@
 //! | more than `max_head_bytes` without the end of the head | [`Error::HeadTooLarge`] | 431 |
 //! | more field lines than `max_fields` (or than the storage given) | [`Error::TooManyFields`] | 431 |
 //! | a target longer than `max_target_bytes` | [`Error::TargetTooLong`] | 414 |
+//! | a method longer than `max_method_bytes` (32 by default: longer than any registered method) | [`Error::MethodTooLong`] | 501 |
 //!
 //! When several rules are broken, the error reported is the one whose
 //! offending byte comes first, however the input is split; incomplete

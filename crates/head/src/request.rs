@@ -147,7 +147,8 @@ impl RequestParser {
     /// Incomplete input is `Partial`, never an error, unless a limit is
     /// already exceeded: more than `max_head_bytes` without the end of the
     /// head is [`Error::HeadTooLarge`], a target longer than
-    /// `max_target_bytes` is [`Error::TargetTooLong`]. Errors are reported as
+    /// `max_target_bytes` is [`Error::TargetTooLong`], a method longer than
+    /// `max_method_bytes` is [`Error::MethodTooLong`]. Errors are reported as
     /// soon as the offending byte is in `buf`, and the first one in byte
     /// order wins however the input is split.
     ///
@@ -244,9 +245,19 @@ impl RequestParser {
                     self.stage = Stage::Leading;
                 }
                 Stage::Method => {
-                    let n = token_run(buf.get(self.pos..).unwrap_or(&[]));
+                    // One byte past the method limit is enough to know the
+                    // method is too long: the scan never looks further.
+                    let limit = self
+                        .mark
+                        .saturating_add(self.limits.max_method_bytes())
+                        .saturating_add(1);
+                    let window = buf.get(self.pos..limit.min(buf.len())).unwrap_or(&[]);
+                    let n = token_run(window);
                     self.work.add(n + 1);
                     self.pos += n;
+                    if self.pos >= limit {
+                        return Err(Error::MethodTooLong);
+                    }
                     match buf.get(self.pos) {
                         None => return Ok(None),
                         Some(b' ') if self.pos == self.mark => {
@@ -349,7 +360,7 @@ impl RequestParser {
             return false;
         };
         let m = token_run(line);
-        if m == 0 || line.get(m) != Some(&b' ') {
+        if m == 0 || m > self.limits.max_method_bytes() || line.get(m) != Some(&b' ') {
             self.work.add(m + 1);
             return false;
         }
