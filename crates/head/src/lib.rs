@@ -44,6 +44,11 @@
 //!   port of 1–5 digits up to 65535.
 //! - Responses may carry obs-fold, kept in the value span and reported
 //!   ([`ObsFold::Replace`], the default), or rejected ([`ObsFold::Reject`]).
+//! - Responses only, each off by default ([`ResponseOptions`], for a client
+//!   talking to a broken server; the risk each accepts is in its doc): a
+//!   bare LF as a line end, whitespace between a field name and its colon,
+//!   a status line without the SP before an empty reason. Requests and
+//!   field blocks (trailers) have no leniency.
 //!
 //! # What is rejected, and with which [`Error`]
 //! | input | error | status |

@@ -328,6 +328,8 @@ impl RequestParser {
                     let rules = Rules {
                         keep_fold: false,
                         host: true,
+                        bare_lf: false,
+                        ws_before_colon: false,
                     };
                     let Some(len) = self.section.run(buf, fields, cap, rules)? else {
                         return Ok(None);

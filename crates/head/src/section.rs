@@ -23,6 +23,11 @@ pub(crate) struct Rules {
     pub keep_fold: bool,
     /// Apply the request rules on `Host` (one line, valid value).
     pub host: bool,
+    /// Take a bare LF as a line end (a client's opt-in leniency).
+    pub bare_lf: bool,
+    /// Take whitespace between a name and its colon as part of neither
+    /// (a client's opt-in leniency).
+    pub ws_before_colon: bool,
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -124,6 +129,8 @@ impl Section {
                             self.pos += 1;
                             self.stage = Stage::EndCr;
                         }
+                        // The empty line, ended by a bare LF (lenient only).
+                        b'\n' if rules.bare_lf => return Ok(Some(self.pos + 1)),
                         b'\n' => return Err(Error::BareLf),
                         b' ' | b'\t' => {
                             // An obs-fold; before the first field line it is
@@ -166,17 +173,7 @@ impl Section {
                         b':' if empty => return Err(Error::EmptyFieldName),
                         b':' => {
                             self.name_end = self.pos;
-                            let name = buf.get(self.line..self.pos).unwrap_or(&[]);
-                            self.kind = classify(name);
-                            if rules.host && self.kind == Known::Host && !self.facts.host.is_empty()
-                            {
-                                return Err(Error::DuplicateHost);
-                            }
-                            self.pos += 1;
-                            self.vstart = UNSET;
-                            self.vend = self.pos;
-                            self.continuing = false;
-                            self.stage = Stage::Value;
+                            self.colon(buf, rules)?;
                         }
                         b' ' | b'\t' if !empty => {
                             self.name_end = self.pos;
@@ -193,11 +190,13 @@ impl Section {
                         .unwrap_or(rest.len());
                     self.work.add(n + 1);
                     self.pos += n;
-                    return match buf.get(self.pos) {
-                        None => Ok(None),
-                        Some(b':') => Err(Error::WhitespaceBeforeColon),
-                        Some(_) => Err(Error::InvalidFieldName),
-                    };
+                    match buf.get(self.pos) {
+                        None => return Ok(None),
+                        // The name ends before the whitespace (lenient only).
+                        Some(b':') if rules.ws_before_colon => self.colon(buf, rules)?,
+                        Some(b':') => return Err(Error::WhitespaceBeforeColon),
+                        Some(_) => return Err(Error::InvalidFieldName),
+                    }
                 }
                 Stage::Value => {
                     let start = self.pos;
@@ -211,6 +210,13 @@ impl Section {
                         Some(b'\r') => {
                             self.pos += 1;
                             self.stage = Stage::ValueCr;
+                        }
+                        // A line ended by a bare LF (lenient only).
+                        Some(b'\n') if rules.bare_lf => {
+                            let lf = self.pos;
+                            self.pos += 1;
+                            self.end_line(buf, fields, lf, rules)?;
+                            self.stage = Stage::LineStart;
                         }
                         Some(b'\n') => return Err(Error::BareLf),
                         Some(_) => return Err(Error::InvalidFieldValue),
@@ -314,6 +320,22 @@ impl Section {
                 self.name_end = f.name.end();
             }
         }
+    }
+
+    /// The colon after a name that ends at `name_end`, at `pos`: classify
+    /// the name and go on to the value.
+    fn colon(&mut self, buf: &[u8], rules: Rules) -> Result<(), Error> {
+        let name = buf.get(self.line..self.name_end).unwrap_or(&[]);
+        self.kind = classify(name);
+        if rules.host && self.kind == Known::Host && !self.facts.host.is_empty() {
+            return Err(Error::DuplicateHost);
+        }
+        self.pos += 1;
+        self.vstart = UNSET;
+        self.vend = self.pos;
+        self.continuing = false;
+        self.stage = Stage::Value;
+        Ok(())
     }
 
     /// Moves the value bounds over `seg`, value bytes starting at `start`:
