@@ -115,6 +115,15 @@ impl Config {
         self.response = options;
         self
     }
+    /// Turns the front-line profile on or off in the head limits (off by
+    /// default): the stricter request rules for a server in front of or
+    /// behind other parsers, listed with their reasons at
+    /// [`Limits::with_front_line`](http_net_head::Limits::with_front_line).
+    /// A later [`with_head_limits`](Config::with_head_limits) replaces it.
+    pub const fn with_front_line(mut self, on: bool) -> Config {
+        self.head = self.head.with_front_line(on);
+        self
+    }
     /// Sets the head limits.
     pub const fn with_head_limits(mut self, limits: http_net_head::Limits) -> Config {
         self.head = limits;

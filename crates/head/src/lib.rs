@@ -77,6 +77,19 @@
 //! | a target longer than `max_target_bytes` | [`Error::TargetTooLong`] | 414 |
 //! | a method longer than `max_method_bytes` (32 by default: longer than any registered method) | [`Error::MethodTooLong`] | 501 |
 //!
+//! With the front-line profile on ([`Limits::with_front_line`], off by
+//! default; the reason for each form is in its doc) requests and trailers
+//! are also rejected for: a method outside the IANA registry
+//! ([`Error::UnregisteredMethod`], 501); `%00`, `%0D` or `%0A` in the target
+//! ([`Error::EncodedControlInTarget`]); a `Content-Length` other than one
+//! line of `[SP] 1*DIGIT` without leading zeros
+//! ([`Error::NonCanonicalContentLength`]); an absolute-form target whose
+//! authority is not the `Host` value ([`Error::HostMismatch`]); a
+//! `Content-Length`, `Transfer-Encoding`, `Host`, `Authorization`,
+//! `Content-Type` or `Trailer` trailer ([`Error::ForbiddenTrailer`]); an
+//! `Upgrade` that is not a list of protocols ([`Error::InvalidUpgrade`]);
+//! all 400 but the first.
+//!
 //! When several rules are broken, the error reported is the one whose
 //! offending byte comes first, however the input is split; incomplete
 //! input is `Partial`, never an error, unless a limit is already exceeded.
@@ -108,6 +121,7 @@ mod block;
 mod error;
 mod facts;
 mod field;
+mod front;
 mod grammar;
 mod host;
 mod limits;

@@ -8,6 +8,7 @@ pub struct Limits {
     max_fields: u16,
     max_target_bytes: u32,
     max_method_bytes: u32,
+    front_line: bool,
 }
 
 impl Limits {
@@ -20,6 +21,7 @@ impl Limits {
         max_fields: 100,
         max_target_bytes: 8 * 1024,
         max_method_bytes: 32,
+        front_line: false,
     };
 
     /// Bytes of a whole head, start line to the empty line included
@@ -65,6 +67,46 @@ impl Limits {
         } else {
             n as u32
         };
+        self
+    }
+
+    /// Whether the front-line profile is on (off by default): see
+    /// [`with_front_line`](Limits::with_front_line).
+    pub const fn front_line(self) -> bool {
+        self.front_line
+    }
+
+    /// Turns the front-line profile on or off. It is for a server that sits
+    /// in front of or behind other parsers (a proxy, a cache, a load
+    /// balancer), where a request that is valid but that some parser reads
+    /// differently is itself the risk. On top of the rules that always
+    /// hold, it rejects, each with its own [`Error`](crate::Error):
+    ///
+    /// | form | error | status | why |
+    /// |---|---|---|---|
+    /// | a method outside the IANA HTTP Method Registry (RFC 9110 §16.1) | `UnregisteredMethod` | 501 | an extension method is routed and cached by rules each hop makes up |
+    /// | `%00`, `%0D` or `%0A` (any case) in the target | `EncodedControlInTarget` | 400 | a hop that decodes the target gets a NUL or a line end, which ends strings or splits lines (RFC 3986 §7.3) |
+    /// | `Content-Length` other than `:` `[SP]` `1*DIGIT` CR LF: leading zeros, other whitespace around the digits, a list, or a second line | `NonCanonicalContentLength` | 400 | parsers disagree on `05`, `5 `, `5, 5`: the body length is where smuggling starts (RFC 9112 §6.3) |
+    /// | an absolute-form target whose authority is not the `Host` value (ASCII case aside) | `HostMismatch` | 400 | RFC 9112 §3.2.2 has a server use the target, but a hop that routes by `Host` sends the request elsewhere |
+    /// | `Content-Length`, `Transfer-Encoding`, `Host`, `Authorization`, `Content-Type` or `Trailer` in a trailer section | `ForbiddenTrailer` | 400 | framing, routing and credentials must not change after the content (RFC 9110 §6.5.1); a hop that merges trailers into the header would act on them |
+    /// | an `Upgrade` whose list is empty or has a member that is not `token ["/" token]` | `InvalidUpgrade` | 400 | hops that read the protocol list differently disagree on whether the connection switches (RFC 9110 §7.8) |
+    ///
+    /// The profile only ever rejects more: what it accepts is parsed exactly
+    /// as without it. The response side has no front-line rules yet.
+    ///
+    /// ```
+    /// use http_net_head::{Error, Field, Limits, RequestParser, Status};
+    ///
+    /// let buf = b"GET /a%00b HTTP/1.1\r\nHost: a\r\n\r\n";
+    /// let mut fields = [Field::default(); 4];
+    /// let off = RequestParser::new(Limits::DEFAULT).parse(buf, &mut fields);
+    /// assert!(matches!(off, Ok(Status::Complete(_))));
+    /// let on = Limits::DEFAULT.with_front_line(true);
+    /// let got = RequestParser::new(on).parse(buf, &mut fields);
+    /// assert_eq!(got, Err(Error::EncodedControlInTarget));
+    /// ```
+    pub const fn with_front_line(mut self, on: bool) -> Limits {
+        self.front_line = on;
         self
     }
 

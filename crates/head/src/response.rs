@@ -402,6 +402,8 @@ impl ResponseParser {
                         host: false,
                         bare_lf: self.options.bare_lf,
                         ws_before_colon: self.options.whitespace_before_colon,
+                        canonical_length: false,
+                        forbid_trailers: false,
                     };
                     let Some(len) = self.section.run(buf, fields, cap, rules)? else {
                         return Ok(None);

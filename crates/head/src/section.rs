@@ -11,7 +11,7 @@
 use crate::facts::{classify, Known};
 use crate::host::valid_host_port;
 use crate::work::Work;
-use crate::{Error, Field, FieldFacts, Span};
+use crate::{front, Error, Field, FieldFacts, Span};
 use http_net_scan::class::OWS;
 use http_net_scan::{field_value_run, token_run};
 
@@ -28,6 +28,12 @@ pub(crate) struct Rules {
     /// Take whitespace between a name and its colon as part of neither
     /// (a client's opt-in leniency).
     pub ws_before_colon: bool,
+    /// Front-line profile, requests: `Content-Length` only as one line of
+    /// `[SP] 1*DIGIT` without leading zeros.
+    pub canonical_length: bool,
+    /// Front-line profile, trailers: no framing, routing or credential
+    /// fields.
+    pub forbid_trailers: bool,
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -285,6 +291,12 @@ impl Section {
             let end = v + value.len();
             let cr = n + 1 + m;
             let kind = classify(line.get(..n).unwrap_or(&[]));
+            // Front-line rules: the general path checks these lines.
+            if (rules.canonical_length && kind == Known::ContentLength)
+                || (rules.forbid_trailers && front::forbidden_trailer(line.get(..n).unwrap_or(&[])))
+            {
+                break;
+            }
             if rules.host
                 && kind == Known::Host
                 && (!self.facts.host.is_empty() || !valid_host_port(value, false))
@@ -326,6 +338,9 @@ impl Section {
     /// the name and go on to the value.
     fn colon(&mut self, buf: &[u8], rules: Rules) -> Result<(), Error> {
         let name = buf.get(self.line..self.name_end).unwrap_or(&[]);
+        if rules.forbid_trailers && front::forbidden_trailer(name) {
+            return Err(Error::ForbiddenTrailer);
+        }
         self.kind = classify(name);
         if rules.host && self.kind == Known::Host && !self.facts.host.is_empty() {
             return Err(Error::DuplicateHost);
@@ -390,6 +405,15 @@ impl Section {
         }
         if rules.host && self.kind == Known::Host && !valid_host_port(bytes, false) {
             return Err(Error::InvalidHost);
+        }
+        // The raw bytes between the colon and the line end: the value span
+        // has its OWS trimmed.
+        if rules.canonical_length
+            && self.kind == Known::ContentLength
+            && (!self.facts.content_length.is_empty()
+                || !front::canonical_content_length(buf.get(self.name_end + 1..cr).unwrap_or(&[])))
+        {
+            return Err(Error::NonCanonicalContentLength);
         }
         self.facts.record(self.kind, self.count, bytes);
         self.count += 1;
