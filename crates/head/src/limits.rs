@@ -92,7 +92,9 @@ impl Limits {
     /// | an `Upgrade` whose list is empty or has a member that is not `token ["/" token]` | `InvalidUpgrade` | 400 | hops that read the protocol list differently disagree on whether the connection switches (RFC 9110 §7.8) |
     ///
     /// The profile only ever rejects more: what it accepts is parsed exactly
-    /// as without it. The response side has no front-line rules yet.
+    /// as without it. The trailer rule holds wherever these limits parse a
+    /// trailer section, a client's included; the other response-side
+    /// equivalents (for a proxy) are not built yet.
     ///
     /// ```
     /// use http_net_head::{Error, Field, Limits, RequestParser, Status};
