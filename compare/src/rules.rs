@@ -5,7 +5,7 @@
 //!
 //! - line ends: CR LF only (both parsers take a bare LF as a line end);
 //!   at most [`MAX_LEADING_EMPTY_LINES`] empty lines before a request line;
-//! - method a token; request target at most 8 KiB (414), of the bytes
+//! - method a token of at most 32 bytes (501); request target at most 8 KiB (414), of the bytes
 //!   RFC 3986 allows (`%` followed by two hex digits), in a form that fits
 //!   the method (origin, absolute without userinfo, authority for CONNECT
 //!   only, `*` for OPTIONS only);
@@ -37,6 +37,8 @@ pub const MAX_HEAD: usize = 16 * 1024;
 pub const MAX_FIELDS: usize = 100;
 /// Target limit (SPEC §3): 8 KiB.
 pub const MAX_TARGET: usize = 8 * 1024;
+/// Method length limit (RFC 9112 §3: a longer method is 501).
+pub const MAX_METHOD: usize = 32;
 /// Body budget (SPEC §3): 8 MiB.
 pub const BODY_BUDGET: u64 = 8 * 1024 * 1024;
 
@@ -369,6 +371,10 @@ pub fn request<F: Fields + ?Sized>(
     fields: &F,
 ) -> Result<Framing, u16> {
     // Request line: method, one SP, target, one SP, version, CR LF.
+    // A method over the limit is 501 at its first byte over it.
+    if method.len() > MAX_METHOD && is_token(&method[..=MAX_METHOD]) {
+        return Err(501);
+    }
     if !is_token(method) {
         return Err(400);
     }

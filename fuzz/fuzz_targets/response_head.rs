@@ -13,13 +13,15 @@ fuzz_target!(|input: &[u8]| {
     let Some((&ctrl, data)) = input.split_first() else {
         return;
     };
-    let options = ResponseOptions {
-        obs_fold: if ctrl & 0x80 == 0 {
+    let options = ResponseOptions::DEFAULT
+        .with_obs_fold(if ctrl & 0x80 == 0 {
             ObsFold::Replace
         } else {
             ObsFold::Reject
-        },
-    };
+        })
+        .with_bare_lf(ctrl & 0x40 != 0)
+        .with_whitespace_before_colon(ctrl & 0x20 != 0)
+        .with_reason_without_space(ctrl & 0x10 != 0);
     let limits = Limits::DEFAULT;
     let mut fields = [Field::default(); 100];
     let whole = ResponseParser::new(limits, options).parse(data, &mut fields);

@@ -12,6 +12,7 @@ pub struct Config {
     output_high_water: u32,
     read_chunk: u32,
     server_name: Option<&'static [u8]>,
+    response: http_net_head::ResponseOptions,
 }
 
 impl Config {
@@ -28,6 +29,7 @@ impl Config {
         output_high_water: 64 * 1024,
         read_chunk: 16 * 1024,
         server_name: None,
+        response: http_net_head::ResponseOptions::DEFAULT,
     };
 
     /// The head limits.
@@ -87,6 +89,39 @@ impl Config {
     /// Writes no `Server` field (the default).
     pub const fn without_server_name(mut self) -> Config {
         self.server_name = None;
+        self
+    }
+    /// How a client connection reads response heads: obs-fold and the
+    /// opt-in leniencies for broken servers (strict by default; a server
+    /// connection has no leniency and ignores this).
+    pub const fn response_options(self) -> http_net_head::ResponseOptions {
+        self.response
+    }
+    /// Sets how a client connection reads response heads; each leniency
+    /// names the risk it accepts ([`ResponseOptions`](http_net_head::ResponseOptions)).
+    ///
+    /// ```
+    /// use http_net_conn::Config;
+    /// use http_net_conn::head::ResponseOptions;
+    /// let lenient = ResponseOptions::DEFAULT.with_bare_lf(true);
+    /// let config = Config::DEFAULT.with_response_options(lenient);
+    /// assert!(config.response_options().bare_lf);
+    /// assert!(!Config::DEFAULT.response_options().bare_lf);
+    /// ```
+    pub const fn with_response_options(
+        mut self,
+        options: http_net_head::ResponseOptions,
+    ) -> Config {
+        self.response = options;
+        self
+    }
+    /// Turns the front-line profile on or off in the head limits (off by
+    /// default): the stricter request rules for a server in front of or
+    /// behind other parsers, listed with their reasons at
+    /// [`Limits::with_front_line`](http_net_head::Limits::with_front_line).
+    /// A later [`with_head_limits`](Config::with_head_limits) replaces it.
+    pub const fn with_front_line(mut self, on: bool) -> Config {
+        self.head = self.head.with_front_line(on);
         self
     }
     /// Sets the head limits.

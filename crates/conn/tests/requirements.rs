@@ -243,3 +243,22 @@ fn server_errors_say_what_they_are_in_their_content() {
         "{body:?}"
     );
 }
+
+// proves: 9112-3-4a
+#[test]
+fn a_method_longer_than_any_implemented_is_501_and_close() {
+    // 100 KB of method, fed at once and in small pieces: 501 from the first
+    // byte over the 32-byte method limit, not 431 at the head limit.
+    let mut input = vec![b'M'; 100_000];
+    input.extend_from_slice(b" / HTTP/1.1\r\nHost: a\r\n\r\n");
+    let (status, out) = refused(&input);
+    assert_eq!(status, 501);
+    assert!(out.starts_with("HTTP/1.1 501 "), "{out}");
+    assert!(out.contains("\r\nConnection: close\r\n"), "{out}");
+    let mut c = ServerConn::new(Config::DEFAULT);
+    c.recv(&input[..33]);
+    match c.poll_event() {
+        Err(Error::Remote(e)) => assert_eq!(e.status(), 501),
+        other => panic!("33 bytes of method: {other:?}"),
+    }
+}

@@ -67,6 +67,10 @@ impl FieldBlockParser {
         let rules = Rules {
             keep_fold: false,
             host: false,
+            bare_lf: false,
+            ws_before_colon: false,
+            canonical_length: false,
+            forbid_trailers: self.limits.front_line(),
         };
         let outcome = match self.section.run(view, fields, cap, rules) {
             Ok(None) if buf.len() > max => Err(Error::HeadTooLarge),

@@ -55,6 +55,26 @@ pub enum Error {
     TooManyFields,
     /// The request target is longer than the limit (RFC 9110 §15.5.15): 414.
     TargetTooLong,
+    /// The method is longer than the method limit, so longer than any the
+    /// server implements (RFC 9112 §3): 501.
+    MethodTooLong,
+    /// Front-line profile: a method outside the IANA HTTP Method Registry
+    /// (RFC 9110 §16.1): 501.
+    UnregisteredMethod,
+    /// Front-line profile: `%00`, `%0D` or `%0A` in the target (RFC 3986 §7.3).
+    EncodedControlInTarget,
+    /// Front-line profile: a `Content-Length` line other than one plain
+    /// number without leading zeros (RFC 9112 §6.3).
+    NonCanonicalContentLength,
+    /// Front-line profile: an absolute-form target whose authority is not
+    /// the `Host` value (RFC 9112 §3.2.2).
+    HostMismatch,
+    /// Front-line profile: a framing, routing or credential field in a
+    /// trailer section (RFC 9110 §6.5.1).
+    ForbiddenTrailer,
+    /// Front-line profile: an `Upgrade` value that is not a list of
+    /// protocols (RFC 9110 §7.8).
+    InvalidUpgrade,
 }
 
 impl Error {
@@ -64,6 +84,7 @@ impl Error {
             Error::UnsupportedVersion => 505,
             Error::HeadTooLarge | Error::TooManyFields => 431,
             Error::TargetTooLong => 414,
+            Error::MethodTooLong | Error::UnregisteredMethod => 501,
             _ => 400,
         }
     }
@@ -86,6 +107,13 @@ impl Error {
             Error::InvalidHost => "RFC 9110 §7.2",
             Error::HeadTooLarge | Error::TooManyFields => "RFC 6585 §5",
             Error::TargetTooLong => "RFC 9110 §15.5.15",
+            Error::MethodTooLong => "RFC 9112 §3",
+            Error::UnregisteredMethod => "RFC 9110 §16.1",
+            Error::EncodedControlInTarget => "RFC 3986 §7.3",
+            Error::NonCanonicalContentLength => "RFC 9112 §6.3",
+            Error::HostMismatch => "RFC 9112 §3.2.2",
+            Error::ForbiddenTrailer => "RFC 9110 §6.5.1",
+            Error::InvalidUpgrade => "RFC 9110 §7.8",
         }
     }
 }
@@ -117,6 +145,15 @@ impl fmt::Display for Error {
             Error::HeadTooLarge => "the head is larger than the limit",
             Error::TooManyFields => "the head has more fields than the limit",
             Error::TargetTooLong => "the request target is longer than the limit",
+            Error::MethodTooLong => "the method is longer than any the server implements",
+            Error::UnregisteredMethod => "the method is not in the IANA method registry",
+            Error::EncodedControlInTarget => "the request target encodes a NUL, CR or LF",
+            Error::NonCanonicalContentLength => {
+                "the Content-Length is not one plain number without leading zeros"
+            }
+            Error::HostMismatch => "the absolute-form target's authority is not the Host value",
+            Error::ForbiddenTrailer => "a framing, routing or credential field in a trailer",
+            Error::InvalidUpgrade => "the Upgrade value is not a list of protocols",
         };
         write!(f, "{what} ({})", self.rfc())
     }

@@ -44,6 +44,11 @@
 //!   port of 1–5 digits up to 65535.
 //! - Responses may carry obs-fold, kept in the value span and reported
 //!   ([`ObsFold::Replace`], the default), or rejected ([`ObsFold::Reject`]).
+//! - Responses only, each off by default ([`ResponseOptions`], for a client
+//!   talking to a broken server; the risk each accepts is in its doc): a
+//!   bare LF as a line end, whitespace between a field name and its colon,
+//!   a status line without the SP before an empty reason. Requests and
+//!   field blocks (trailers) have no leniency.
 //!
 //! # What is rejected, and with which [`Error`]
 //! | input | error | status |
@@ -70,6 +75,20 @@
 //! | more than `max_head_bytes` without the end of the head | [`Error::HeadTooLarge`] | 431 |
 //! | more field lines than `max_fields` (or than the storage given) | [`Error::TooManyFields`] | 431 |
 //! | a target longer than `max_target_bytes` | [`Error::TargetTooLong`] | 414 |
+//! | a method longer than `max_method_bytes` (32 by default: longer than any registered method) | [`Error::MethodTooLong`] | 501 |
+//!
+//! With the front-line profile on ([`Limits::with_front_line`], off by
+//! default; the reason for each form is in its doc) requests and trailers
+//! are also rejected for: a method outside the IANA registry
+//! ([`Error::UnregisteredMethod`], 501); `%00`, `%0D` or `%0A` in the target
+//! ([`Error::EncodedControlInTarget`]); a `Content-Length` other than one
+//! line of `[SP] 1*DIGIT` without leading zeros
+//! ([`Error::NonCanonicalContentLength`]); an absolute-form target whose
+//! authority is not the `Host` value ([`Error::HostMismatch`]); a
+//! `Content-Length`, `Transfer-Encoding`, `Host`, `Authorization`,
+//! `Content-Type` or `Trailer` trailer ([`Error::ForbiddenTrailer`]); an
+//! `Upgrade` that is not a list of protocols ([`Error::InvalidUpgrade`]);
+//! all 400 but the first.
 //!
 //! When several rules are broken, the error reported is the one whose
 //! offending byte comes first, however the input is split; incomplete
@@ -102,6 +121,7 @@ mod block;
 mod error;
 mod facts;
 mod field;
+mod front;
 mod grammar;
 mod host;
 mod limits;

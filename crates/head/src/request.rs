@@ -1,7 +1,8 @@
 use crate::section::{Rules, Section};
 use crate::work::Work;
 use crate::{
-    target, version, Error, Field, FieldFacts, Limits, Method, Span, Status, TargetForm, Version,
+    front, target, version, Error, Field, FieldFacts, Limits, Method, Span, Status, TargetForm,
+    Version,
 };
 use http_net_scan::class::HEXDIG;
 use http_net_scan::{target_run, token_run};
@@ -147,7 +148,8 @@ impl RequestParser {
     /// Incomplete input is `Partial`, never an error, unless a limit is
     /// already exceeded: more than `max_head_bytes` without the end of the
     /// head is [`Error::HeadTooLarge`], a target longer than
-    /// `max_target_bytes` is [`Error::TargetTooLong`]. Errors are reported as
+    /// `max_target_bytes` is [`Error::TargetTooLong`], a method longer than
+    /// `max_method_bytes` is [`Error::MethodTooLong`]. Errors are reported as
     /// soon as the offending byte is in `buf`, and the first one in byte
     /// order wins however the input is split.
     ///
@@ -244,9 +246,19 @@ impl RequestParser {
                     self.stage = Stage::Leading;
                 }
                 Stage::Method => {
-                    let n = token_run(buf.get(self.pos..).unwrap_or(&[]));
+                    // One byte past the method limit is enough to know the
+                    // method is too long: the scan never looks further.
+                    let limit = self
+                        .mark
+                        .saturating_add(self.limits.max_method_bytes())
+                        .saturating_add(1);
+                    let window = buf.get(self.pos..limit.min(buf.len())).unwrap_or(&[]);
+                    let n = token_run(window);
                     self.work.add(n + 1);
                     self.pos += n;
+                    if self.pos >= limit {
+                        return Err(Error::MethodTooLong);
+                    }
                     match buf.get(self.pos) {
                         None => return Ok(None),
                         Some(b' ') if self.pos == self.mark => {
@@ -254,7 +266,11 @@ impl RequestParser {
                         }
                         Some(b' ') => {
                             self.method_span = Span::new(self.mark, self.pos);
-                            self.method = Method::from_bytes(self.method_span.get(buf));
+                            let bytes = self.method_span.get(buf);
+                            if self.limits.front_line() && !front::registered_method(bytes) {
+                                return Err(Error::UnregisteredMethod);
+                            }
+                            self.method = Method::from_bytes(bytes);
                             self.pos += 1;
                             self.mark = self.pos;
                             self.stage = Stage::Target;
@@ -317,6 +333,10 @@ impl RequestParser {
                     let rules = Rules {
                         keep_fold: false,
                         host: true,
+                        bare_lf: false,
+                        ws_before_colon: false,
+                        canonical_length: self.limits.front_line(),
+                        forbid_trailers: false,
                     };
                     let Some(len) = self.section.run(buf, fields, cap, rules)? else {
                         return Ok(None);
@@ -325,6 +345,9 @@ impl RequestParser {
                     // Host line; checked at the empty line ending the head.
                     if self.version == Version::Http11 && self.section.facts.host.is_empty() {
                         return Err(Error::MissingHost);
+                    }
+                    if self.limits.front_line() {
+                        self.front_line_head(buf, fields)?;
                     }
                     return Ok(Some(len));
                 }
@@ -349,7 +372,7 @@ impl RequestParser {
             return false;
         };
         let m = token_run(line);
-        if m == 0 || line.get(m) != Some(&b' ') {
+        if m == 0 || m > self.limits.max_method_bytes() || line.get(m) != Some(&b' ') {
             self.work.add(m + 1);
             return false;
         }
@@ -388,6 +411,13 @@ impl RequestParser {
             _ => return false,
         };
         let method_bytes = line.get(..m).unwrap_or(&[]);
+        // Front-line rules on the line: the staged path reports them.
+        if self.limits.front_line()
+            && (!front::registered_method(method_bytes)
+                || front::has_encoded_control(line.get(t..t + n).unwrap_or(&[])))
+        {
+            return false;
+        }
         let method = Method::from_bytes(method_bytes);
         let Ok(form) = target::classify(method, line.get(t..t + n).unwrap_or(&[])) else {
             return false;
@@ -401,6 +431,26 @@ impl RequestParser {
         self.section = Section::new(self.pos);
         self.stage = Stage::Fields;
         true
+    }
+
+    /// The front-line rules on the whole head, at its end: the `Host` of
+    /// an absolute-form target, the `Upgrade` lists.
+    fn front_line_head(&self, buf: &[u8], fields: &[Field]) -> Result<(), Error> {
+        let facts = &self.section.facts;
+        if self.target_form == TargetForm::Absolute {
+            let host = facts.host.first().and_then(|i| fields.get(i));
+            if let Some(host) = host {
+                if !front::same_authority(self.target.get(buf), host.value.get(buf)) {
+                    return Err(Error::HostMismatch);
+                }
+            }
+        }
+        for value in facts.upgrade.values(b"upgrade", fields, buf) {
+            if !front::valid_upgrade(value.get(buf)) {
+                return Err(Error::InvalidUpgrade);
+            }
+        }
+        Ok(())
     }
 
     /// Scans target bytes; `Ok(true)` once the SP after the target is met,
@@ -448,6 +498,14 @@ impl RequestParser {
                                 }
                             }
                             Some(_) => return Err(Error::InvalidTargetByte),
+                        }
+                    }
+                    if self.limits.front_line() {
+                        let (h, l) = (buf.get(self.pos + 1), buf.get(self.pos + 2));
+                        if let (Some(&h), Some(&l)) = (h, l) {
+                            if front::encoded_control(h, l) {
+                                return Err(Error::EncodedControlInTarget);
+                            }
                         }
                     }
                     self.work.add(2);

@@ -16,10 +16,96 @@ pub enum ObsFold {
 }
 
 /// Options of the response parser.
+///
+/// The default is strict: the same line, field and spacing rules as a
+/// request, with obs-fold kept for unfolding ([`ObsFold::Replace`], which
+/// RFC 9112 §5.2 asks of a user agent). The three leniencies below are for
+/// a client that must talk to a broken server; each is off by default,
+/// applies to the head only (never to chunk lines, trailers or framing),
+/// and names the risk it accepts. A proxy should leave them off: a
+/// response it reads leniently may be read differently by the next hop.
+///
+/// ```
+/// use http_net_head::{Field, Limits, ResponseOptions, ResponseParser, Status};
+///
+/// let buf = b"HTTP/1.1 200\nContent-Length : 2\n\nok";
+/// let mut fields = [Field::default(); 4];
+/// let strict = ResponseParser::new(Limits::DEFAULT, ResponseOptions::DEFAULT).parse(buf, &mut fields);
+/// assert!(strict.is_err());
+/// let lenient = ResponseOptions::DEFAULT
+///     .with_bare_lf(true)
+///     .with_whitespace_before_colon(true)
+///     .with_reason_without_space(true);
+/// let mut parser = ResponseParser::new(Limits::DEFAULT, lenient);
+/// let Ok(Status::Complete(head)) = parser.parse(buf, &mut fields) else { panic!() };
+/// assert_eq!((head.status, head.reason.get(buf)), (200, &b""[..]));
+/// assert_eq!(fields[0].name.get(buf), b"Content-Length");
+/// assert_eq!(&buf[head.len..], b"ok");
+/// ```
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct ResponseOptions {
     /// Obs-fold handling.
     pub obs_fold: ObsFold,
+    /// Take a bare LF as the end of the status line, a field line or the
+    /// head (RFC 9112 §2.2 allows a recipient to; off: [`Error::BareLf`]).
+    /// A CR not followed by LF is still [`Error::BareCr`].
+    ///
+    /// Risk: a reader that does not take a bare LF as a line end sees one
+    /// line where this parser sees two, so the two disagree on the fields
+    /// (and on the framing, if a hidden line is `Content-Length` or
+    /// `Transfer-Encoding`).
+    pub bare_lf: bool,
+    /// Take SP or HTAB between a field name and its colon as belonging to
+    /// neither: `Content-Length : 5` is `Content-Length` (off:
+    /// [`Error::WhitespaceBeforeColon`]; RFC 9112 §5.1 makes a proxy remove
+    /// it and a server reject it).
+    ///
+    /// Risk: a reader that keeps the whitespace in the name does not see a
+    /// `Content-Length` or `Transfer-Encoding` this parser frames the body
+    /// by, so the two disagree on where the response ends.
+    pub whitespace_before_colon: bool,
+    /// Accept a status line with no SP after the status code when the
+    /// reason is empty, `HTTP/1.1 200` CR LF (RFC 9112 §4 requires the SP;
+    /// off: [`Error::InvalidStartLineSpacing`]). The reason is empty.
+    ///
+    /// Risk: small; the status line is read as a reader that reads the
+    /// code's three digits would, but a message that breaks the grammar
+    /// here may come from a peer that breaks it elsewhere.
+    pub reason_without_space: bool,
+}
+
+impl ResponseOptions {
+    /// The strict default: obs-fold kept for unfolding, no leniency.
+    pub const DEFAULT: ResponseOptions = ResponseOptions {
+        obs_fold: ObsFold::Replace,
+        bare_lf: false,
+        whitespace_before_colon: false,
+        reason_without_space: false,
+    };
+
+    /// Sets [`obs_fold`](ResponseOptions::obs_fold).
+    pub const fn with_obs_fold(mut self, obs_fold: ObsFold) -> ResponseOptions {
+        self.obs_fold = obs_fold;
+        self
+    }
+
+    /// Sets [`bare_lf`](ResponseOptions::bare_lf).
+    pub const fn with_bare_lf(mut self, on: bool) -> ResponseOptions {
+        self.bare_lf = on;
+        self
+    }
+
+    /// Sets [`whitespace_before_colon`](ResponseOptions::whitespace_before_colon).
+    pub const fn with_whitespace_before_colon(mut self, on: bool) -> ResponseOptions {
+        self.whitespace_before_colon = on;
+        self
+    }
+
+    /// Sets [`reason_without_space`](ResponseOptions::reason_without_space).
+    pub const fn with_reason_without_space(mut self, on: bool) -> ResponseOptions {
+        self.reason_without_space = on;
+        self
+    }
 }
 
 /// A parsed response head; spans refer to the parsed buffer.
@@ -265,6 +351,12 @@ impl ResponseParser {
                             self.mark = self.pos;
                             self.stage = Stage::Reason;
                         }
+                        // No SP before an empty reason (lenient only): the
+                        // reason stage ends the line.
+                        Some(b'\r' | b'\n') if self.options.reason_without_space => {
+                            self.mark = self.pos;
+                            self.stage = Stage::Reason;
+                        }
                         Some(b'\r' | b'\n') => return Err(Error::InvalidStartLineSpacing),
                         Some(_) => return Err(Error::InvalidStatusCode),
                     }
@@ -279,6 +371,13 @@ impl ResponseParser {
                             self.reason = Span::new(self.mark, self.pos);
                             self.pos += 1;
                             self.stage = Stage::ReasonCr;
+                        }
+                        // The status line ended by a bare LF (lenient only).
+                        Some(b'\n') if self.options.bare_lf => {
+                            self.reason = Span::new(self.mark, self.pos);
+                            self.pos += 1;
+                            self.section = Section::new(self.pos);
+                            self.stage = Stage::Fields;
                         }
                         Some(b'\n') => return Err(Error::BareLf),
                         Some(_) => return Err(Error::InvalidReasonByte),
@@ -301,6 +400,10 @@ impl ResponseParser {
                     let rules = Rules {
                         keep_fold: self.options.obs_fold == ObsFold::Replace,
                         host: false,
+                        bare_lf: self.options.bare_lf,
+                        ws_before_colon: self.options.whitespace_before_colon,
+                        canonical_length: false,
+                        forbid_trailers: false,
                     };
                     let Some(len) = self.section.run(buf, fields, cap, rules)? else {
                         return Ok(None);

@@ -11,7 +11,7 @@
 use crate::facts::{classify, Known};
 use crate::host::valid_host_port;
 use crate::work::Work;
-use crate::{Error, Field, FieldFacts, Span};
+use crate::{front, Error, Field, FieldFacts, Span};
 use http_net_scan::class::OWS;
 use http_net_scan::{field_value_run, token_run};
 
@@ -23,6 +23,17 @@ pub(crate) struct Rules {
     pub keep_fold: bool,
     /// Apply the request rules on `Host` (one line, valid value).
     pub host: bool,
+    /// Take a bare LF as a line end (a client's opt-in leniency).
+    pub bare_lf: bool,
+    /// Take whitespace between a name and its colon as part of neither
+    /// (a client's opt-in leniency).
+    pub ws_before_colon: bool,
+    /// Front-line profile, requests: `Content-Length` only as one line of
+    /// `[SP] 1*DIGIT` without leading zeros.
+    pub canonical_length: bool,
+    /// Front-line profile, trailers: no framing, routing or credential
+    /// fields.
+    pub forbid_trailers: bool,
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -124,6 +135,8 @@ impl Section {
                             self.pos += 1;
                             self.stage = Stage::EndCr;
                         }
+                        // The empty line, ended by a bare LF (lenient only).
+                        b'\n' if rules.bare_lf => return Ok(Some(self.pos + 1)),
                         b'\n' => return Err(Error::BareLf),
                         b' ' | b'\t' => {
                             // An obs-fold; before the first field line it is
@@ -166,17 +179,7 @@ impl Section {
                         b':' if empty => return Err(Error::EmptyFieldName),
                         b':' => {
                             self.name_end = self.pos;
-                            let name = buf.get(self.line..self.pos).unwrap_or(&[]);
-                            self.kind = classify(name);
-                            if rules.host && self.kind == Known::Host && !self.facts.host.is_empty()
-                            {
-                                return Err(Error::DuplicateHost);
-                            }
-                            self.pos += 1;
-                            self.vstart = UNSET;
-                            self.vend = self.pos;
-                            self.continuing = false;
-                            self.stage = Stage::Value;
+                            self.colon(buf, rules)?;
                         }
                         b' ' | b'\t' if !empty => {
                             self.name_end = self.pos;
@@ -193,11 +196,13 @@ impl Section {
                         .unwrap_or(rest.len());
                     self.work.add(n + 1);
                     self.pos += n;
-                    return match buf.get(self.pos) {
-                        None => Ok(None),
-                        Some(b':') => Err(Error::WhitespaceBeforeColon),
-                        Some(_) => Err(Error::InvalidFieldName),
-                    };
+                    match buf.get(self.pos) {
+                        None => return Ok(None),
+                        // The name ends before the whitespace (lenient only).
+                        Some(b':') if rules.ws_before_colon => self.colon(buf, rules)?,
+                        Some(b':') => return Err(Error::WhitespaceBeforeColon),
+                        Some(_) => return Err(Error::InvalidFieldName),
+                    }
                 }
                 Stage::Value => {
                     let start = self.pos;
@@ -211,6 +216,13 @@ impl Section {
                         Some(b'\r') => {
                             self.pos += 1;
                             self.stage = Stage::ValueCr;
+                        }
+                        // A line ended by a bare LF (lenient only).
+                        Some(b'\n') if rules.bare_lf => {
+                            let lf = self.pos;
+                            self.pos += 1;
+                            self.end_line(buf, fields, lf, rules)?;
+                            self.stage = Stage::LineStart;
                         }
                         Some(b'\n') => return Err(Error::BareLf),
                         Some(_) => return Err(Error::InvalidFieldValue),
@@ -279,6 +291,12 @@ impl Section {
             let end = v + value.len();
             let cr = n + 1 + m;
             let kind = classify(line.get(..n).unwrap_or(&[]));
+            // Front-line rules: the general path checks these lines.
+            if (rules.canonical_length && kind == Known::ContentLength)
+                || (rules.forbid_trailers && front::forbidden_trailer(line.get(..n).unwrap_or(&[])))
+            {
+                break;
+            }
             if rules.host
                 && kind == Known::Host
                 && (!self.facts.host.is_empty() || !valid_host_port(value, false))
@@ -314,6 +332,25 @@ impl Section {
                 self.name_end = f.name.end();
             }
         }
+    }
+
+    /// The colon after a name that ends at `name_end`, at `pos`: classify
+    /// the name and go on to the value.
+    fn colon(&mut self, buf: &[u8], rules: Rules) -> Result<(), Error> {
+        let name = buf.get(self.line..self.name_end).unwrap_or(&[]);
+        if rules.forbid_trailers && front::forbidden_trailer(name) {
+            return Err(Error::ForbiddenTrailer);
+        }
+        self.kind = classify(name);
+        if rules.host && self.kind == Known::Host && !self.facts.host.is_empty() {
+            return Err(Error::DuplicateHost);
+        }
+        self.pos += 1;
+        self.vstart = UNSET;
+        self.vend = self.pos;
+        self.continuing = false;
+        self.stage = Stage::Value;
+        Ok(())
     }
 
     /// Moves the value bounds over `seg`, value bytes starting at `start`:
@@ -368,6 +405,15 @@ impl Section {
         }
         if rules.host && self.kind == Known::Host && !valid_host_port(bytes, false) {
             return Err(Error::InvalidHost);
+        }
+        // The raw bytes between the colon and the line end: the value span
+        // has its OWS trimmed.
+        if rules.canonical_length
+            && self.kind == Known::ContentLength
+            && (!self.facts.content_length.is_empty()
+                || !front::canonical_content_length(buf.get(self.name_end + 1..cr).unwrap_or(&[])))
+        {
+            return Err(Error::NonCanonicalContentLength);
         }
         self.facts.record(self.kind, self.count, bytes);
         self.count += 1;

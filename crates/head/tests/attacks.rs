@@ -56,6 +56,44 @@ fn c79_long_target_is_414_as_soon_as_known() {
     assert!(matches!(parse(&ok), Ok(Status::Complete(_))));
 }
 
+// proves: 9112-3-4a
+#[test]
+fn long_method_is_501_at_the_first_byte_over_the_limit() {
+    // A 100 KB method: 501 (longer than any implemented), not 431.
+    let mut buf = vec![b'A'; 100_000];
+    buf.extend_from_slice(b" / HTTP/1.1\r\nHost: a\r\n\r\n");
+    assert_eq!(parse(&buf), Err(Error::MethodTooLong));
+    assert_eq!(Error::MethodTooLong.status(), 501);
+    assert_eq!(Error::MethodTooLong.rfc(), "RFC 9112 §3");
+    // Known at byte 33, before the method or the head ends.
+    let max = Limits::DEFAULT.max_method_bytes();
+    assert_eq!(max, 32);
+    assert_eq!(parse(&buf[..max + 1]), Err(Error::MethodTooLong));
+    assert_eq!(parse(&buf[..max]), Ok(Status::Partial));
+    // The first error in byte order: a bad byte after the 33rd does not
+    // change it.
+    let mut bad = buf[..max + 1].to_vec();
+    bad.extend_from_slice(b"( / HTTP/1.1\r\n\r\n");
+    assert_eq!(parse(&bad), Err(Error::MethodTooLong));
+    // Even when the head limit is the smaller one, as long as the method's
+    // first byte over its limit is within the head.
+    let mut fields = [Field::default(); 8];
+    let small = Limits::DEFAULT.with_max_head_bytes(64);
+    assert_eq!(
+        RequestParser::new(small).parse(&buf, &mut fields),
+        Err(Error::MethodTooLong)
+    );
+    // The limit is a setting.
+    let wide = Limits::DEFAULT.with_max_method_bytes(200_000);
+    let mut ok = vec![b'A'; 100];
+    ok.extend_from_slice(b" / HTTP/1.1\r\nHost: a\r\n\r\n");
+    assert!(matches!(
+        RequestParser::new(wide).parse(&ok, &mut fields),
+        Ok(Status::Complete(_))
+    ));
+    assert_eq!(parse(&ok), Err(Error::MethodTooLong));
+}
+
 #[test]
 fn c80_endless_empty_lines_are_bounded() {
     let mut buf = b"\r\n".repeat(10_000);

@@ -104,9 +104,7 @@ impl Parser {
             Mode::Response => Parser::Response(ResponseParser::new(l, ResponseOptions::default())),
             Mode::ResponseRejectFold => Parser::Response(ResponseParser::new(
                 l,
-                ResponseOptions {
-                    obs_fold: ObsFold::Reject,
-                },
+                ResponseOptions::DEFAULT.with_obs_fold(ObsFold::Reject),
             )),
             Mode::Block => Parser::Block(FieldBlockParser::new(l)),
         }

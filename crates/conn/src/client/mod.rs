@@ -7,9 +7,7 @@ mod view;
 use alloc::collections::VecDeque;
 
 use http_net_framing::{response_body, BodyEncoder, BodyKind, ChunkedDecoder};
-use http_net_head::{
-    unfold_in_place, Method, ResponseHead, ResponseOptions, ResponseParser, Status, Version,
-};
+use http_net_head::{unfold_in_place, Method, ResponseHead, ResponseParser, Status, Version};
 
 use crate::body::{BodyIn, BodyRead};
 use crate::fields::{borrowed_event, input_commands, Ev, Input};
@@ -86,7 +84,7 @@ impl ClientConn {
             config,
             input: Input::new(
                 &config,
-                ResponseParser::new(head, ResponseOptions::default()),
+                ResponseParser::new(head, config.response_options()),
             ),
             out: Output::new(2 * COPY_LIMIT),
             read: CRead::Head,

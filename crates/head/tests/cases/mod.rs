@@ -217,6 +217,12 @@ pub const CASES: &[Case] = &[
     // proves: 9112-2.2-4b
     bad!(Request, "request-line-bare-cr", "RFC 9112 §2.2", b"GET / HTTP/1.1\rHost: a\r\n\r\n", BareCr),
     bad!(Request, "method-only", "RFC 9112 §3", b"GET\r\n\r\n", InvalidMethod),
+    // ---- Method length (RFC 9112 §3: longer than any implemented, 501) ----
+    req!("method-longest-registered", "RFC 9112 §3", b"UPDATEREDIRECTREF / HTTP/1.1\r\nHost: a\r\n\r\n", b"UPDATEREDIRECTREF", b"/", Origin, Http11, [(b"Host", b"a")]),
+    req!("method-at-limit", "RFC 9112 §3", b"ABCDEFGHIJKLMNOPQRSTUVWXYZ012345 / HTTP/1.1\r\nHost: a\r\n\r\n", b"ABCDEFGHIJKLMNOPQRSTUVWXYZ012345", b"/", Origin, Http11, [(b"Host", b"a")]),
+    // proves: 9112-3-4a
+    bad!(Request, "method-over-limit", "RFC 9112 §3", b"ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456 / HTTP/1.1\r\nHost: a\r\n\r\n", MethodTooLong),
+    bad!(Request, "bad-byte-before-method-limit", "RFC 9110 §9.1", b"ABCDEFGHIJKLMNOPQRSTUVWXYZ01234( / HTTP/1.1\r\nHost: a\r\n\r\n", InvalidMethod),
     // ---- Leading empty lines (RFC 9112 §2.2) ----
     // proves: 9112-2.2-6
     req!("one-leading-crlf", "RFC 9112 §2.2", b"\r\nGET / HTTP/1.1\r\nHost: a\r\n\r\n", b"GET", b"/", Origin, Http11, [(b"Host", b"a")]),

@@ -1,0 +1,247 @@
+//! The front-line profile (`Limits::with_front_line`), row by row: each
+//! input is accepted with the profile off, exactly as by the default
+//! parser, and rejected with the profile on, with its error and status;
+//! inputs the profile accepts parse the same either way. Every outcome is
+//! also checked fed in two pieces at every split and one byte at a time.
+
+use http_net_head::{Error, Field, FieldBlockParser, Limits, RequestParser, Status};
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Kind {
+    Request,
+    Trailer,
+}
+
+/// An outcome, owned: the head's length and its fields, or the error.
+type Got = Result<Option<(usize, Vec<(Vec<u8>, Vec<u8>)>)>, Error>;
+
+fn once(kind: Kind, limits: Limits, buf: &[u8]) -> Got {
+    let mut fields = [Field::default(); 32];
+    let view = |fs: &[Field], n: usize| -> Vec<(Vec<u8>, Vec<u8>)> {
+        fs[..n]
+            .iter()
+            .map(|f| (f.name.get(buf).to_vec(), f.value.get(buf).to_vec()))
+            .collect()
+    };
+    match kind {
+        Kind::Request => match RequestParser::new(limits).parse(buf, &mut fields)? {
+            Status::Partial => Ok(None),
+            Status::Complete(h) => Ok(Some((h.len, view(&fields, h.field_count)))),
+        },
+        Kind::Trailer => match FieldBlockParser::new(limits).parse(buf, &mut fields)? {
+            Status::Partial => Ok(None),
+            Status::Complete(b) => Ok(Some((b.len, view(&fields, b.field_count)))),
+        },
+    }
+}
+
+/// Whole, at every split, one byte at a time: all must agree.
+fn parse(kind: Kind, limits: Limits, buf: &[u8]) -> Got {
+    let whole = once(kind, limits, buf);
+    for cut in 0..buf.len() {
+        let mut fields = [Field::default(); 32];
+        let (first, again) = match kind {
+            Kind::Request => {
+                let mut p = RequestParser::new(limits);
+                let a = p
+                    .parse(&buf[..cut], &mut fields)
+                    .map(|s| s == Status::Partial);
+                let b = p
+                    .parse(buf, &mut fields)
+                    .map(|s| matches!(s, Status::Complete(_)));
+                (a, b)
+            }
+            Kind::Trailer => {
+                let mut p = FieldBlockParser::new(limits);
+                let a = p
+                    .parse(&buf[..cut], &mut fields)
+                    .map(|s| s == Status::Partial);
+                let b = p
+                    .parse(buf, &mut fields)
+                    .map(|s| matches!(s, Status::Complete(_)));
+                (a, b)
+            }
+        };
+        match first {
+            Ok(true) => assert_eq!(again, whole.clone().map(|w| w.is_some()), "split at {cut}"),
+            Ok(false) => panic!("complete on a prefix of {cut} bytes"),
+            Err(e) => assert_eq!(Err(e), whole, "error early at {cut}"),
+        }
+    }
+    // Every prefix: still partial, or already the same error (reported as
+    // soon as its byte is in); complete only when whole.
+    for end in 0..=buf.len() {
+        match once(kind, limits, &buf[..end]) {
+            Ok(None) => {}
+            Ok(Some(_)) => assert_eq!(end, buf.len(), "complete on a prefix of {end} bytes"),
+            e => assert_eq!(e, whole, "prefix of {end} bytes"),
+        }
+    }
+    whole
+}
+
+/// One row: rejected with the profile on, accepted without it.
+struct Row {
+    name: &'static str,
+    kind: Kind,
+    input: &'static [u8],
+    error: Error,
+}
+
+macro_rules! rows {
+    ($($kind:ident $name:literal $input:literal => $e:ident),* $(,)?) => {
+        &[$(Row { name: $name, kind: Kind::$kind, input: $input, error: Error::$e }),*]
+    };
+}
+
+const ON: Limits = Limits::DEFAULT.with_front_line(true);
+
+const UNREGISTERED: &[Row] = rows![
+    Request "extension-method" b"FOO / HTTP/1.1\r\nHost: a\r\n\r\n" => UnregisteredMethod,
+    Request "lowercase-get" b"get / HTTP/1.1\r\nHost: a\r\n\r\n" => UnregisteredMethod,
+    Request "m-search" b"M-SEARCH * HTTP/1.1\r\nHost: a\r\n\r\n" => InvalidTargetForm,
+];
+
+const ENCODED: &[Row] = rows![
+    Request "pct-00" b"GET /a%00b HTTP/1.1\r\nHost: a\r\n\r\n" => EncodedControlInTarget,
+    Request "pct-0d" b"GET /a%0d HTTP/1.1\r\nHost: a\r\n\r\n" => EncodedControlInTarget,
+    Request "pct-0D" b"GET /a%0D HTTP/1.1\r\nHost: a\r\n\r\n" => EncodedControlInTarget,
+    Request "pct-0a-query" b"GET /a?x=%0a HTTP/1.1\r\nHost: a\r\n\r\n" => EncodedControlInTarget,
+    Request "pct-0A-after-others" b"GET /%20%41%0A HTTP/1.1\r\nHost: a\r\n\r\n" => EncodedControlInTarget,
+    Request "pct-absolute" b"GET http://a/%00 HTTP/1.1\r\nHost: a\r\n\r\n" => EncodedControlInTarget,
+];
+
+const LENGTH: &[Row] = rows![
+    Request "cl-leading-zero" b"POST / HTTP/1.1\r\nHost: a\r\nContent-Length: 05\r\n\r\n" => NonCanonicalContentLength,
+    Request "cl-zeros" b"POST / HTTP/1.1\r\nHost: a\r\nContent-Length: 00\r\n\r\n" => NonCanonicalContentLength,
+    Request "cl-trailing-sp" b"POST / HTTP/1.1\r\nHost: a\r\nContent-Length: 5 \r\n\r\n" => NonCanonicalContentLength,
+    Request "cl-two-sp" b"POST / HTTP/1.1\r\nHost: a\r\nContent-Length:  5\r\n\r\n" => NonCanonicalContentLength,
+    Request "cl-htab" b"POST / HTTP/1.1\r\nHost: a\r\nContent-Length:\t5\r\n\r\n" => NonCanonicalContentLength,
+    Request "cl-list" b"POST / HTTP/1.1\r\nHost: a\r\nContent-Length: 5, 5\r\n\r\n" => NonCanonicalContentLength,
+    Request "cl-list-tight" b"POST / HTTP/1.1\r\nHost: a\r\nContent-Length: 5,5\r\n\r\n" => NonCanonicalContentLength,
+    Request "cl-two-lines" b"POST / HTTP/1.1\r\nHost: a\r\nContent-Length: 5\r\ncontent-length: 5\r\n\r\n" => NonCanonicalContentLength,
+];
+
+const HOST: &[Row] = rows![
+    Request "absolute-other-host" b"GET http://a.example/ HTTP/1.1\r\nHost: b.example\r\n\r\n" => HostMismatch,
+    Request "absolute-other-port" b"GET http://a:8080/ HTTP/1.1\r\nHost: a\r\n\r\n" => HostMismatch,
+    Request "absolute-no-path-other" b"GET https://a?q HTTP/1.1\r\nHost: other\r\n\r\n" => HostMismatch,
+];
+
+const TRAILERS: &[Row] = rows![
+    Trailer "trailer-content-length" b"Content-Length: 5\r\n\r\n" => ForbiddenTrailer,
+    Trailer "trailer-transfer-encoding" b"X: 1\r\ntransfer-encoding: chunked\r\n\r\n" => ForbiddenTrailer,
+    Trailer "trailer-host" b"Host: evil\r\n\r\n" => ForbiddenTrailer,
+    Trailer "trailer-authorization" b"AUTHORIZATION: Basic YTpi\r\n\r\n" => ForbiddenTrailer,
+    Trailer "trailer-content-type" b"Content-Type: text/html\r\n\r\n" => ForbiddenTrailer,
+    Trailer "trailer-trailer" b"Trailer: X\r\n\r\n" => ForbiddenTrailer,
+];
+
+const UPGRADE: &[Row] = rows![
+    Request "upgrade-empty" b"GET / HTTP/1.1\r\nHost: a\r\nConnection: upgrade\r\nUpgrade:\r\n\r\n" => InvalidUpgrade,
+    Request "upgrade-empty-member" b"GET / HTTP/1.1\r\nHost: a\r\nUpgrade: websocket,\r\n\r\n" => InvalidUpgrade,
+    Request "upgrade-not-token" b"GET / HTTP/1.1\r\nHost: a\r\nUpgrade: web socket\r\n\r\n" => InvalidUpgrade,
+    Request "upgrade-empty-version" b"GET / HTTP/1.1\r\nHost: a\r\nUpgrade: h2c/\r\n\r\n" => InvalidUpgrade,
+    Request "upgrade-two-slashes" b"GET / HTTP/1.1\r\nHost: a\r\nUpgrade: a/b/c\r\n\r\n" => InvalidUpgrade,
+];
+
+fn check_rows(rows: &[Row]) {
+    for row in rows {
+        let name = row.name;
+        let off = parse(row.kind, Limits::DEFAULT, row.input);
+        if row.error == Error::InvalidTargetForm {
+            // Rejected either way, but for the profile's own reason first
+            // when it is on.
+            assert_eq!(off, Err(row.error), "{name}: off");
+            assert_eq!(
+                parse(row.kind, ON, row.input),
+                Err(Error::UnregisteredMethod),
+                "{name}"
+            );
+            continue;
+        }
+        assert!(matches!(off, Ok(Some(_))), "{name}: off: {off:?}");
+        assert_eq!(
+            off,
+            once(row.kind, Limits::DEFAULT.with_front_line(false), row.input),
+            "{name}: off is the default"
+        );
+        assert_eq!(parse(row.kind, ON, row.input), Err(row.error), "{name}: on");
+        let status = if row.error == Error::UnregisteredMethod {
+            501
+        } else {
+            400
+        };
+        assert_eq!(row.error.status(), status, "{name}");
+    }
+}
+
+#[test]
+fn the_profile_is_off_by_default() {
+    assert!(!Limits::DEFAULT.front_line());
+    assert!(Limits::DEFAULT.with_front_line(true).front_line());
+}
+
+#[test]
+fn unregistered_methods_are_501() {
+    check_rows(UNREGISTERED);
+}
+
+#[test]
+fn encoded_nul_cr_lf_in_the_target_are_400() {
+    check_rows(ENCODED);
+}
+
+#[test]
+fn content_length_other_than_one_plain_number_is_400() {
+    check_rows(LENGTH);
+}
+
+#[test]
+fn an_absolute_target_naming_another_host_is_400() {
+    check_rows(HOST);
+}
+
+#[test]
+fn framing_routing_and_credential_trailers_are_400() {
+    check_rows(TRAILERS);
+}
+
+#[test]
+fn an_upgrade_naming_no_valid_protocol_is_400() {
+    check_rows(UPGRADE);
+}
+
+/// What the profile accepts, it parses exactly as without it.
+#[test]
+fn accepted_heads_parse_the_same_either_way() {
+    let rows: &[(Kind, &[u8])] = &[
+        (Kind::Request, b"GET / HTTP/1.1\r\nHost: a\r\n\r\n"),
+        (Kind::Request, b"PROPFIND /d HTTP/1.1\r\nHost: a\r\n\r\n"),
+        (Kind::Request, b"UPDATEREDIRECTREF /d HTTP/1.1\r\nHost: a\r\n\r\n"),
+        (Kind::Request, b"OPTIONS * HTTP/1.1\r\nHost: a\r\n\r\n"),
+        (Kind::Request, b"CONNECT a:443 HTTP/1.1\r\nHost: a:443\r\n\r\n"),
+        (Kind::Request, b"GET /a%20b%0F%1A%2d?q=%0b HTTP/1.1\r\nHost: a\r\n\r\n"),
+        (Kind::Request, b"POST / HTTP/1.1\r\nHost: a\r\nContent-Length: 5\r\n\r\n"),
+        (Kind::Request, b"POST / HTTP/1.1\r\nHost: a\r\nContent-Length:0\r\n\r\n"),
+        (Kind::Request, b"POST / HTTP/1.1\r\nHost: a\r\nContent-Length: 10\r\n\r\n"),
+        (Kind::Request, b"GET http://A.Example:8080/x HTTP/1.1\r\nHost: a.example:8080\r\n\r\n"),
+        (Kind::Request, b"GET http://[::1]/ HTTP/1.0\r\n\r\n"),
+        (Kind::Request, b"GET / HTTP/1.1\r\nHost: a\r\nConnection: upgrade\r\nUpgrade: websocket, h2c/1 , x/y\r\n\r\n"),
+        (Kind::Trailer, b"X-Checksum: abc\r\nExpires: never\r\n\r\n"),
+    ];
+    for &(kind, input) in rows {
+        let off = parse(kind, Limits::DEFAULT, input);
+        assert!(
+            matches!(off, Ok(Some(_))),
+            "{:?}: {off:?}",
+            String::from_utf8_lossy(input)
+        );
+        assert_eq!(
+            parse(kind, ON, input),
+            off,
+            "{:?}",
+            String::from_utf8_lossy(input)
+        );
+    }
+}
