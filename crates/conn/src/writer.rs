@@ -18,6 +18,9 @@ pub(crate) struct Output {
     buf: Vec<u8>,
     sent: usize,
     barrier: Option<usize>,
+    /// The caller's body bytes that go at the barrier (meaningful while a
+    /// barrier is pending).
+    owed: u64,
     /// The CR LF that ends a chunk left to the caller: written in front of
     /// the next bytes queued, so nothing shows past the barrier until the
     /// caller's next command.
@@ -31,6 +34,7 @@ impl Output {
             buf: Vec::with_capacity(capacity),
             sent: 0,
             barrier: None,
+            owed: 0,
             crlf_due: false,
             wipe: false,
         }
@@ -56,6 +60,13 @@ impl Output {
     pub(crate) fn pending(&self) -> &[u8] {
         let end = self.barrier.unwrap_or(self.buf.len());
         self.buf.get(self.sent..end).unwrap_or(&[])
+    }
+
+    /// The caller's body bytes still owed at the barrier: `Some(n)` while
+    /// bytes before a barrier wait to be sent, or bytes past it are held
+    /// back.
+    pub(crate) fn owed(&self) -> Option<u64> {
+        self.barrier.map(|_| self.owed)
     }
 
     /// Every byte queued and not yet sent, past a barrier too.
@@ -94,7 +105,7 @@ impl Output {
     /// the piece is copied (it must follow the earlier body).
     pub(crate) fn place(&mut self, data: &[u8]) -> Placement {
         if data.len() > COPY_LIMIT && self.barrier.is_none() {
-            self.set_barrier();
+            self.set_barrier(data.len() as u64);
             Placement::AfterOutput
         } else {
             self.buf().extend_from_slice(data);
@@ -104,20 +115,21 @@ impl Output {
 
     /// Declares that the caller sends bytes itself right after the pending
     /// output (a head-only answer). False when a barrier is already pending.
-    pub(crate) fn direct(&mut self) -> bool {
+    pub(crate) fn direct(&mut self, n: u64) -> bool {
         if self.barrier.is_some() {
             return false;
         }
-        self.set_barrier();
+        self.set_barrier(n);
         true
     }
 
     /// Marks the end of the output as where the caller's bytes go. With
     /// nothing pending there is nothing to hold back: the caller sends its
     /// bytes first, before its next command.
-    fn set_barrier(&mut self) {
+    fn set_barrier(&mut self, owed: u64) {
         if self.sent < self.buf.len() {
             self.barrier = Some(self.buf.len());
+            self.owed = owed;
         }
     }
 }
@@ -312,7 +324,7 @@ impl SendBody for BodyEncoder {
                 if n > *left {
                     return Err(LocalError::BodyOverrun);
                 }
-                if n > 0 && !out.direct() {
+                if n > 0 && !out.direct(n) {
                     return Err(LocalError::OutputFull);
                 }
                 *left -= n;
@@ -345,10 +357,13 @@ mod tests {
         out.buf().extend_from_slice(b"TAIL");
         assert_eq!(out.pending(), b"HEAD");
         assert_eq!(out.queued(), 8);
+        assert_eq!(out.owed(), Some(COPY_LIMIT as u64 + 1));
         out.consume(2);
         assert_eq!(out.pending(), b"AD");
+        assert_eq!(out.owed(), Some(COPY_LIMIT as u64 + 1));
         out.consume(2);
         assert_eq!(out.pending(), b"TAIL");
+        assert_eq!(out.owed(), None);
         out.consume(4);
         assert_eq!(out.pending(), b"");
         assert_eq!(out.queued(), 0);

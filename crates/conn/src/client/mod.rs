@@ -133,6 +133,14 @@ impl ClientConn {
         self.out.consume(n);
     }
 
+    /// The body bytes the caller still owes right after
+    /// [`output`](ClientConn::output), as
+    /// [`ServerConn::body_owed`](crate::ServerConn::body_owed) says for a
+    /// server.
+    pub fn body_owed(&self) -> Option<u64> {
+        self.out.owed()
+    }
+
     fn takes_input(&self) -> bool {
         matches!(self.read, CRead::Head | CRead::Body)
     }

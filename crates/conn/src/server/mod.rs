@@ -471,6 +471,38 @@ impl ServerConn {
         self.out.queued()
     }
 
+    /// The body bytes the caller still owes right after
+    /// [`output`](ServerConn::output): `Some(n)` after a command returned
+    /// [`Placement::AfterOutput`](crate::Placement::AfterOutput) for `n`
+    /// bytes while output was pending, until
+    /// [`consume_output`](ServerConn::consume_output) reaches the end of
+    /// that output (which says the caller's `n` bytes went out right after
+    /// it); `None` otherwise. An adapter whose handler returned with
+    /// `Some(_)` here and did not send those bytes must close the
+    /// connection instead of sending more output: the peer was promised
+    /// them. (When nothing was pending at the command, the caller's bytes go
+    /// first, before its next command, and nothing is held here: the
+    /// returned placement is the only record.)
+    ///
+    /// ```
+    /// use http_net_conn::{Config, Placement, Response, ServerConn, ServerEvent};
+    ///
+    /// let mut conn = ServerConn::new(Config::DEFAULT);
+    /// conn.recv(b"GET /file HTTP/1.1\r\nHost: a\r\n\r\n");
+    /// assert!(matches!(conn.poll_event(), Ok(ServerEvent::Request(_))));
+    /// let ok = Response::new(200, &[]).unwrap();
+    /// let placement = conn.responder().respond_head_only(&ok, 100_000).unwrap();
+    /// assert_eq!(placement, Placement::AfterOutput);
+    /// assert_eq!(conn.output().len(), conn.output_queued());
+    /// assert_eq!(conn.body_owed(), Some(100_000));
+    /// let n = conn.output().len();
+    /// conn.consume_output(n); // the head is sent; then the 100,000 bytes
+    /// assert_eq!(conn.body_owed(), None);
+    /// ```
+    pub fn body_owed(&self) -> Option<u64> {
+        self.out.owed()
+    }
+
     /// Where the answer to the current request stands: what an adapter
     /// checks after a handler returns (answer it, finish it, or close),
     /// without keeping a copy of the write state.
