@@ -362,7 +362,8 @@ impl ServerConn {
         let unanswered = matches!(self.ex.write, SWrite::Idle | SWrite::Waiting);
         if unanswered {
             let server = self.ex.config.server_name();
-            queue_error_response(&mut self.out, e, self.ex.date.as_ref(), server);
+            let to_head = self.ex.head_in_progress();
+            queue_error_response(&mut self.out, e, to_head, self.ex.date.as_ref(), server);
         }
         self.ex.fail();
         if unanswered {
@@ -375,7 +376,10 @@ impl ServerConn {
     /// Answers with an error status of the caller's choosing (400..=599),
     /// written by the connection like its own error responses: a short text
     /// body naming the status, `Date` (and `Server`) when set, and
-    /// `Connection: close`; then the connection reads nothing more and is
+    /// `Connection: close`. To a HEAD request the head is the same,
+    /// `Content-Length` of that text included, and the text is not sent
+    /// (RFC 9110 §9.3.2, §8.6); the same holds for the connection's own
+    /// error responses to a peer error after a HEAD request's head; then the connection reads nothing more and is
     /// [`Phase::Draining`] (send the output, half-close, drain, close), and
     /// [`poll_event`](ServerConn::poll_event) yields
     /// [`ServerEvent::Closed`].
@@ -398,7 +402,15 @@ impl ServerConn {
             return Err(LocalError::WrongState);
         }
         let server = self.ex.config.server_name();
-        queue_error(&mut self.out, status, None, self.ex.date.as_ref(), server);
+        let to_head = self.ex.head_in_progress();
+        queue_error(
+            &mut self.out,
+            status,
+            None,
+            to_head,
+            self.ex.date.as_ref(),
+            server,
+        );
         self.ex.fail();
         self.ex.closed_answer = AnswerState::Complete;
         Ok(())
