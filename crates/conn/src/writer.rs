@@ -56,6 +56,25 @@ impl Output {
         self.crlf_due = false;
     }
 
+    /// Nothing queued, no barrier, no chunk end due: the buffer can be lent.
+    pub(crate) fn is_empty(&self) -> bool {
+        self.buf.is_empty() && self.barrier.is_none() && !self.crlf_due
+    }
+
+    /// Swaps the allocation with `other`, keeping whatever is queued: the
+    /// queued bytes (the rare case: queued while the buffers were lent) are
+    /// copied into `other` first. Returns the allocation given up, empty.
+    pub(crate) fn swap_buf(&mut self, mut other: Vec<u8>) -> Vec<u8> {
+        other.clear();
+        other.extend_from_slice(&self.buf);
+        let mut old = core::mem::replace(&mut self.buf, other);
+        if self.wipe {
+            old.fill(0);
+        }
+        old.clear();
+        old
+    }
+
     /// The bytes to send now (up to a barrier).
     pub(crate) fn pending(&self) -> &[u8] {
         let end = self.barrier.unwrap_or(self.buf.len());

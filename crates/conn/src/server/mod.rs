@@ -17,7 +17,7 @@ use crate::state::{
 };
 use crate::validate::trim_ows;
 use crate::writer::Output;
-use crate::{Config, Error, LocalError, RemoteError, COPY_LIMIT};
+use crate::{Buffers, Config, Error, LocalError, RemoteError, COPY_LIMIT};
 use exchange::{Exchange, ReqInfo};
 use reject::{queue_error, queue_error_response};
 
@@ -30,7 +30,8 @@ type Input = crate::fields::Input<RequestParser, RequestHead>;
 
 /// A Sans-IO HTTP/1.1 server connection.
 ///
-/// Buffers are allocated once, in [`new`](ServerConn::new). The caller
+/// Buffers are allocated once, in [`new`](ServerConn::new) (and can be lent
+/// to a pool while the connection is idle: [`take_buffers`](ServerConn::take_buffers)). The caller
 /// feeds bytes in, polls events, answers through the [`Responder`], and
 /// writes [`output`](ServerConn::output) to the peer:
 ///
@@ -101,6 +102,72 @@ impl ServerConn {
         self.input.parser.reset();
         self.ex = Exchange::new(self.ex.config);
         self.out.reset();
+    }
+
+    /// Lends the connection's buffers out (to a pool) while it is idle
+    /// between requests: no request in progress (its answer complete, or
+    /// none yet), no unread input, no output waiting. `None` otherwise, or
+    /// when they are lent already. With [`set_wipe`](ServerConn::set_wipe)
+    /// on, every byte of them is zeroed first.
+    ///
+    /// While they are lent the connection holds no buffer:
+    /// [`spare_mut`](ServerConn::spare_mut) is empty and
+    /// [`recv`](ServerConn::recv) copies nothing (it returns 0: restore the
+    /// buffers first, then read), [`phase`](ServerConn::phase) stays
+    /// [`Phase::Idle`], and [`poll_event`](ServerConn::poll_event) says
+    /// [`ServerEvent::NeedInput`] (or `Closed` after
+    /// [`recv_eof`](ServerConn::recv_eof)). Everything else works as
+    /// usual: [`reject`](ServerConn::reject) and
+    /// [`time_out`](ServerConn::time_out) queue their response into a new
+    /// output buffer (an allocation), [`reset`](ServerConn::reset) keeps
+    /// them lent. An adapter takes them when a read would block on an idle
+    /// connection and restores them when the socket is readable.
+    pub fn take_buffers(&mut self) -> Option<Buffers> {
+        let idle = self.ex.read == SRead::Idle
+            && self.ex.write == SWrite::Idle
+            && !self.input.buf.is_lent()
+            && !self.input.buf.has_unread()
+            && self.out.is_empty();
+        if !idle {
+            return None;
+        }
+        self.ex.head_dirty = false;
+        let (input, fields, trailers) = self.input.lend();
+        let output = self.out.swap_buf(alloc::vec::Vec::new());
+        Some(Buffers {
+            input,
+            output,
+            fields,
+            trailers,
+        })
+    }
+
+    /// Takes buffers back after [`take_buffers`](ServerConn::take_buffers)
+    /// (the same ones or any other connection's: they carry no state), each
+    /// resized to what the [`Config`] needs: a no-op for buffers made with
+    /// the same configuration, a reallocation for smaller ones. Output
+    /// queued while they were lent is kept (copied into the restored output
+    /// buffer). `Err` gives them back untouched when the connection holds
+    /// its own (they were not lent).
+    pub fn restore_buffers(&mut self, buffers: Buffers) -> Result<(), Buffers> {
+        if !self.input.buf.is_lent() {
+            return Err(buffers);
+        }
+        let Buffers {
+            input,
+            mut output,
+            fields,
+            trailers,
+        } = buffers;
+        self.input.restore(&self.ex.config, input, fields, trailers);
+        output.reserve(2 * COPY_LIMIT);
+        drop(self.out.swap_buf(output));
+        Ok(())
+    }
+
+    /// Whether the buffers are lent ([`take_buffers`](ServerConn::take_buffers)).
+    pub fn buffers_lent(&self) -> bool {
+        self.input.buf.is_lent()
     }
 
     fn held(&self) -> Held {
