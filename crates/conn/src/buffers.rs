@@ -7,7 +7,9 @@ use alloc::vec::Vec;
 
 use http_net_head::Field;
 
+use crate::fields::{HeadSize, Input};
 use crate::inbuf::InBuf;
+use crate::writer::Output;
 use crate::{Config, COPY_LIMIT};
 
 /// The allocations of one connection: its input buffer (a whole head plus
@@ -72,6 +74,45 @@ impl Buffers {
             + self.output.capacity()
             + (self.fields.capacity() + self.trailers.capacity()) * field
     }
+}
+
+/// Lends a connection's buffers if it holds them, nothing is unread and no
+/// output waits (the caller checks its own states first).
+pub(crate) fn lend<P, H: HeadSize>(input: &mut Input<P, H>, out: &mut Output) -> Option<Buffers> {
+    if input.buf.is_lent() || input.buf.has_unread() || !out.is_empty() {
+        return None;
+    }
+    let (input, fields, trailers) = input.lend();
+    let output = out.swap_buf(Vec::new());
+    Some(Buffers {
+        input,
+        output,
+        fields,
+        trailers,
+    })
+}
+
+/// Takes lent buffers back, resized for `config`; output queued meanwhile is
+/// kept. `Err` gives them back when the connection holds its own.
+pub(crate) fn restore<P, H: HeadSize>(
+    input: &mut Input<P, H>,
+    out: &mut Output,
+    config: &Config,
+    buffers: Buffers,
+) -> Result<(), Buffers> {
+    if !input.buf.is_lent() {
+        return Err(buffers);
+    }
+    let Buffers {
+        input: bytes,
+        mut output,
+        fields,
+        trailers,
+    } = buffers;
+    input.restore(config, bytes, fields, trailers);
+    output.reserve(2 * COPY_LIMIT);
+    drop(out.swap_buf(output));
+    Ok(())
 }
 
 #[cfg(test)]

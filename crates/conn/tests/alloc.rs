@@ -256,6 +256,31 @@ fn client_exchanges_allocate_nothing() {
     }
 }
 
+/// A pooled client connection lends its buffers between uses: nothing is
+/// allocated with take and restore around every exchange.
+#[test]
+fn client_lending_buffers_between_exchanges_allocates_nothing() {
+    use http_net_conn::Buffers;
+    let mut response =
+        b"HTTP/1.1 200 OK\r\nContent-Type: text/plain\r\nContent-Length: 1024\r\n\r\n".to_vec();
+    response.extend_from_slice(&[b'z'; 1024]);
+    let mut conn = ClientConn::new(Config::DEFAULT);
+    let mut pool: Vec<Buffers> = Vec::with_capacity(1);
+    let cycle = |conn: &mut ClientConn, pool: &mut Vec<Buffers>| {
+        pool.push(conn.take_buffers().expect("idle between exchanges"));
+        assert!(conn.spare_mut().is_empty());
+        conn.restore_buffers(pool.pop().unwrap()).unwrap();
+        fetch_one(conn, &response, false);
+    };
+    for _ in 0..16 {
+        cycle(&mut conn, &mut pool);
+    }
+    assert_eq!(
+        allocations(|| (0..1000).for_each(|_| cycle(&mut conn, &mut pool))),
+        0
+    );
+}
+
 #[test]
 fn reset_serves_the_next_connection_without_allocating() {
     // A pool thread keeps one connection and resets it per accepted peer;

@@ -150,3 +150,41 @@ fn what_an_idle_connection_keeps_while_lent_is_small() {
     println!("size_of::<ServerConn>() = {size}");
     assert!(size < 1024, "{size}");
 }
+
+#[test]
+fn a_client_lends_its_buffers_only_with_nothing_outstanding() {
+    use http_net_conn::{BodyLength, ClientConn, ClientEvent};
+    let mut c = ClientConn::new(Config::DEFAULT);
+    let lent = c.take_buffers().expect("a new client is idle");
+    assert!(c.buffers_lent());
+    assert!(c.spare_mut().is_empty());
+    assert_eq!(c.recv(b"HTTP/1.1 200 OK\r\n"), 0);
+    c.restore_buffers(lent).unwrap();
+
+    c.send_request(b"GET", b"/", &[(b"Host", b"a")], BodyLength::Empty)
+        .unwrap();
+    assert!(c.take_buffers().is_none(), "output waits");
+    let n = c.output().len();
+    c.consume_output(n);
+    assert!(c.take_buffers().is_none(), "a response is outstanding");
+    c.recv(b"HTTP/1.1 200 OK\r\nContent-Length: 2\r\n\r\nok");
+    assert!(c.take_buffers().is_none(), "unread input");
+    loop {
+        match c.poll_event().unwrap() {
+            ClientEvent::End(_) => break,
+            ClientEvent::Response(_) | ClientEvent::Data(_) => {}
+            other => panic!("{other:?}"),
+        }
+    }
+    assert!(matches!(c.poll_event(), Ok(ClientEvent::Idle)));
+    let lent = c.take_buffers().expect("idle after the response");
+
+    // A request sent while lent is kept across the restore.
+    c.send_request(b"GET", b"/next", &[(b"Host", b"a")], BodyLength::Empty)
+        .unwrap();
+    let queued = c.output().to_vec();
+    c.restore_buffers(lent).unwrap();
+    assert_eq!(c.output(), &queued[..]);
+    assert!(queued.starts_with(b"GET /next HTTP/1.1\r\n"));
+    assert!(c.restore_buffers(Buffers::new(c.config())).is_err());
+}

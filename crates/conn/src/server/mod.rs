@@ -123,23 +123,13 @@ impl ServerConn {
     /// them lent. An adapter takes them when a read would block on an idle
     /// connection and restores them when the socket is readable.
     pub fn take_buffers(&mut self) -> Option<Buffers> {
-        let idle = self.ex.read == SRead::Idle
-            && self.ex.write == SWrite::Idle
-            && !self.input.buf.is_lent()
-            && !self.input.buf.has_unread()
-            && self.out.is_empty();
+        let idle = self.ex.read == SRead::Idle && self.ex.write == SWrite::Idle;
         if !idle {
             return None;
         }
+        let lent = crate::buffers::lend(&mut self.input, &mut self.out)?;
         self.ex.head_dirty = false;
-        let (input, fields, trailers) = self.input.lend();
-        let output = self.out.swap_buf(alloc::vec::Vec::new());
-        Some(Buffers {
-            input,
-            output,
-            fields,
-            trailers,
-        })
+        Some(lent)
     }
 
     /// Takes buffers back after [`take_buffers`](ServerConn::take_buffers)
@@ -150,19 +140,7 @@ impl ServerConn {
     /// buffer). `Err` gives them back untouched when the connection holds
     /// its own (they were not lent).
     pub fn restore_buffers(&mut self, buffers: Buffers) -> Result<(), Buffers> {
-        if !self.input.buf.is_lent() {
-            return Err(buffers);
-        }
-        let Buffers {
-            input,
-            mut output,
-            fields,
-            trailers,
-        } = buffers;
-        self.input.restore(&self.ex.config, input, fields, trailers);
-        output.reserve(2 * COPY_LIMIT);
-        drop(self.out.swap_buf(output));
-        Ok(())
+        crate::buffers::restore(&mut self.input, &mut self.out, &self.ex.config, buffers)
     }
 
     /// Whether the buffers are lent ([`take_buffers`](ServerConn::take_buffers)).
