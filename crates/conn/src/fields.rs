@@ -165,6 +165,41 @@ impl<P, H: HeadSize> Input<P, H> {
         self.body = BodyKind::None;
     }
 
+    /// Hands out the input buffer and both field arrays (zeroed first when
+    /// wiping), forgetting the current head; only with nothing unread.
+    pub(crate) fn lend(&mut self) -> (Vec<u8>, Vec<Field>, Vec<Field>) {
+        if self.buf.wiping() {
+            self.fields.fill(Field::default());
+            self.trailers.fill(Field::default());
+        }
+        self.head = None;
+        self.head_at = 0;
+        self.body = BodyKind::None;
+        (
+            self.buf.lend(),
+            core::mem::take(&mut self.fields),
+            core::mem::take(&mut self.trailers),
+        )
+    }
+
+    /// Takes lent buffers back, each resized to what `config` needs (a
+    /// no-op for buffers of the right sizes).
+    pub(crate) fn restore(
+        &mut self,
+        config: &Config,
+        input: Vec<u8>,
+        mut fields: Vec<Field>,
+        mut trailers: Vec<Field>,
+    ) {
+        let head = config.head_limits();
+        let len = InBuf::len_for(head.max_head_bytes(), config.read_chunk());
+        self.buf.restore(input, len);
+        fields.resize(head.max_fields(), Field::default());
+        trailers.resize(head.max_fields(), Field::default());
+        self.fields = fields;
+        self.trailers = trailers;
+    }
+
     /// The current head with its fields, if there is one.
     pub(crate) fn received(&self) -> Option<Received<'_, H>> {
         Received::of(

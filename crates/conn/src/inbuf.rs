@@ -25,10 +25,15 @@ pub(crate) struct InBuf {
 }
 
 impl InBuf {
+    /// The buffer's length for a whole head plus one read.
+    pub(crate) fn len_for(head_bytes: usize, read_chunk: usize) -> usize {
+        head_bytes.saturating_add(read_chunk.max(1))
+    }
+
     pub(crate) fn new(head_bytes: usize, read_chunk: usize) -> InBuf {
         let read_chunk = read_chunk.max(1);
         InBuf {
-            buf: vec![0; head_bytes.saturating_add(read_chunk)],
+            buf: vec![0; InBuf::len_for(head_bytes, read_chunk)],
             pos: 0,
             filled: 0,
             eof: false,
@@ -123,6 +128,36 @@ impl InBuf {
         self.pos = 0;
         self.filled = 0;
         self.eof = false;
+        self.wiped_to = 0;
+    }
+
+    /// Whether the buffer is lent (see [`lend`](InBuf::lend)): it is empty
+    /// then, so there is no room to read into and nothing unread.
+    pub(crate) fn is_lent(&self) -> bool {
+        self.buf.is_empty()
+    }
+
+    /// Hands the allocation out (zeroed whole first when wiping), leaving an
+    /// empty buffer; only with nothing unread (the caller checks).
+    pub(crate) fn lend(&mut self) -> Vec<u8> {
+        if self.wipe {
+            self.buf.fill(0);
+        }
+        self.pos = 0;
+        self.filled = 0;
+        self.wiped_to = 0;
+        core::mem::take(&mut self.buf)
+    }
+
+    /// Takes an allocation back, resized to `len` bytes (the length
+    /// [`len_for`](InBuf::len_for) gives for the configuration). Resizing a
+    /// buffer of the right length does nothing; a shorter one grows
+    /// (reallocating if its capacity is short), a longer one is cut.
+    pub(crate) fn restore(&mut self, mut buf: Vec<u8>, len: usize) {
+        buf.resize(len, 0);
+        self.buf = buf;
+        self.pos = 0;
+        self.filled = 0;
         self.wiped_to = 0;
     }
 

@@ -27,6 +27,7 @@
 extern crate alloc;
 
 mod body;
+mod buffers;
 mod client;
 mod config;
 mod error;
@@ -39,6 +40,7 @@ mod status;
 mod validate;
 mod writer;
 
+pub use buffers::Buffers;
 pub use client::{ClientConn, ClientEvent, ResponseView, MAX_PIPELINED};
 pub use config::Config;
 pub use error::{Error, LocalError, RemoteError};

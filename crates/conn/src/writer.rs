@@ -18,6 +18,9 @@ pub(crate) struct Output {
     buf: Vec<u8>,
     sent: usize,
     barrier: Option<usize>,
+    /// The caller's body bytes that go at the barrier (meaningful while a
+    /// barrier is pending).
+    owed: u64,
     /// The CR LF that ends a chunk left to the caller: written in front of
     /// the next bytes queued, so nothing shows past the barrier until the
     /// caller's next command.
@@ -31,6 +34,7 @@ impl Output {
             buf: Vec::with_capacity(capacity),
             sent: 0,
             barrier: None,
+            owed: 0,
             crlf_due: false,
             wipe: false,
         }
@@ -52,10 +56,36 @@ impl Output {
         self.crlf_due = false;
     }
 
+    /// Nothing queued, no barrier, no chunk end due: the buffer can be lent.
+    pub(crate) fn is_empty(&self) -> bool {
+        self.buf.is_empty() && self.barrier.is_none() && !self.crlf_due
+    }
+
+    /// Swaps the allocation with `other`, keeping whatever is queued: the
+    /// queued bytes (the rare case: queued while the buffers were lent) are
+    /// copied into `other` first. Returns the allocation given up, empty.
+    pub(crate) fn swap_buf(&mut self, mut other: Vec<u8>) -> Vec<u8> {
+        other.clear();
+        other.extend_from_slice(&self.buf);
+        let mut old = core::mem::replace(&mut self.buf, other);
+        if self.wipe {
+            old.fill(0);
+        }
+        old.clear();
+        old
+    }
+
     /// The bytes to send now (up to a barrier).
     pub(crate) fn pending(&self) -> &[u8] {
         let end = self.barrier.unwrap_or(self.buf.len());
         self.buf.get(self.sent..end).unwrap_or(&[])
+    }
+
+    /// The caller's body bytes still owed at the barrier: `Some(n)` while
+    /// bytes before a barrier wait to be sent, or bytes past it are held
+    /// back.
+    pub(crate) fn owed(&self) -> Option<u64> {
+        self.barrier.map(|_| self.owed)
     }
 
     /// Every byte queued and not yet sent, past a barrier too.
@@ -92,32 +122,44 @@ impl Output {
     /// Queues `data` (a body piece): copied up to [`COPY_LIMIT`], otherwise
     /// left to the caller behind a barrier. With a barrier already pending,
     /// the piece is copied (it must follow the earlier body).
+    #[inline]
     pub(crate) fn place(&mut self, data: &[u8]) -> Placement {
         if data.len() > COPY_LIMIT && self.barrier.is_none() {
-            self.set_barrier();
-            Placement::AfterOutput
+            self.leave_to_caller(data.len() as u64)
         } else {
             self.buf().extend_from_slice(data);
             Placement::Queued
         }
     }
 
+    /// A body of `n` bytes left to the caller: out of line, so that the
+    /// copy `place` inlines stays small (callgrind, H5 loop: with the
+    /// barrier written inline `place` stopped being inlined, +3
+    /// instructions per request).
+    #[cold]
+    #[inline(never)]
+    fn leave_to_caller(&mut self, n: u64) -> Placement {
+        self.set_barrier(n);
+        Placement::AfterOutput
+    }
+
     /// Declares that the caller sends bytes itself right after the pending
     /// output (a head-only answer). False when a barrier is already pending.
-    pub(crate) fn direct(&mut self) -> bool {
+    pub(crate) fn direct(&mut self, n: u64) -> bool {
         if self.barrier.is_some() {
             return false;
         }
-        self.set_barrier();
+        self.set_barrier(n);
         true
     }
 
     /// Marks the end of the output as where the caller's bytes go. With
     /// nothing pending there is nothing to hold back: the caller sends its
     /// bytes first, before its next command.
-    fn set_barrier(&mut self) {
+    fn set_barrier(&mut self, owed: u64) {
         if self.sent < self.buf.len() {
             self.barrier = Some(self.buf.len());
+            self.owed = owed;
         }
     }
 }
@@ -312,7 +354,7 @@ impl SendBody for BodyEncoder {
                 if n > *left {
                     return Err(LocalError::BodyOverrun);
                 }
-                if n > 0 && !out.direct() {
+                if n > 0 && !out.direct(n) {
                     return Err(LocalError::OutputFull);
                 }
                 *left -= n;
@@ -345,10 +387,13 @@ mod tests {
         out.buf().extend_from_slice(b"TAIL");
         assert_eq!(out.pending(), b"HEAD");
         assert_eq!(out.queued(), 8);
+        assert_eq!(out.owed(), Some(COPY_LIMIT as u64 + 1));
         out.consume(2);
         assert_eq!(out.pending(), b"AD");
+        assert_eq!(out.owed(), Some(COPY_LIMIT as u64 + 1));
         out.consume(2);
         assert_eq!(out.pending(), b"TAIL");
+        assert_eq!(out.owed(), None);
         out.consume(4);
         assert_eq!(out.pending(), b"");
         assert_eq!(out.queued(), 0);

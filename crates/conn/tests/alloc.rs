@@ -163,6 +163,42 @@ fn server_with_wiping_allocates_nothing() {
     );
 }
 
+/// Lending in the loop: the buffers go to a pool of one after every request
+/// and come back before the next read, and nothing is allocated.
+#[test]
+fn server_lending_buffers_between_requests_allocates_nothing() {
+    use http_net_conn::Buffers;
+    let ok = Response::new(200, &FIVE).unwrap();
+    let body = [b'x'; 1024];
+    for wipe in [false, true] {
+        let mut conn = ServerConn::new(Config::DEFAULT);
+        conn.set_wipe(wipe);
+        conn.set_date(b"Sun, 06 Nov 1994 08:49:37 GMT");
+        let mut pool: Vec<Buffers> = Vec::with_capacity(1);
+        let mut answer = |c: &mut ServerConn| {
+            assert_eq!(
+                c.responder().respond(&ok, &body).unwrap(),
+                Placement::Queued
+            )
+        };
+        let mut cycle = |conn: &mut ServerConn, pool: &mut Vec<Buffers>| {
+            pool.push(conn.take_buffers().expect("idle between requests"));
+            assert!(conn.spare_mut().is_empty());
+            assert_eq!(conn.phase(), Phase::Idle);
+            conn.restore_buffers(pool.pop().unwrap()).unwrap();
+            serve_one(conn, GET, &mut answer);
+        };
+        for _ in 0..16 {
+            cycle(&mut conn, &mut pool);
+        }
+        assert_eq!(
+            allocations(|| (0..1000).for_each(|_| cycle(&mut conn, &mut pool))),
+            0,
+            "wipe {wipe}"
+        );
+    }
+}
+
 fn fetch_one(conn: &mut ClientConn, response: &[u8], streamed: bool) {
     if streamed {
         conn.send_request(
@@ -218,6 +254,31 @@ fn client_exchanges_allocate_nothing() {
             0
         );
     }
+}
+
+/// A pooled client connection lends its buffers between uses: nothing is
+/// allocated with take and restore around every exchange.
+#[test]
+fn client_lending_buffers_between_exchanges_allocates_nothing() {
+    use http_net_conn::Buffers;
+    let mut response =
+        b"HTTP/1.1 200 OK\r\nContent-Type: text/plain\r\nContent-Length: 1024\r\n\r\n".to_vec();
+    response.extend_from_slice(&[b'z'; 1024]);
+    let mut conn = ClientConn::new(Config::DEFAULT);
+    let mut pool: Vec<Buffers> = Vec::with_capacity(1);
+    let cycle = |conn: &mut ClientConn, pool: &mut Vec<Buffers>| {
+        pool.push(conn.take_buffers().expect("idle between exchanges"));
+        assert!(conn.spare_mut().is_empty());
+        conn.restore_buffers(pool.pop().unwrap()).unwrap();
+        fetch_one(conn, &response, false);
+    };
+    for _ in 0..16 {
+        cycle(&mut conn, &mut pool);
+    }
+    assert_eq!(
+        allocations(|| (0..1000).for_each(|_| cycle(&mut conn, &mut pool))),
+        0
+    );
 }
 
 #[test]

@@ -601,3 +601,63 @@ fn server_name_on_every_response_head_the_connection_writes() {
     assert!(c.poll_event().is_err());
     assert!(!take_output(&mut c).contains("Server"));
 }
+
+/// What provokes an error response.
+type Act = fn(&mut ServerConn);
+
+/// The response a fresh connection gives to `request` after `act`: a HEAD
+/// and a GET request get the same head; HEAD's carries no content.
+fn error_answer(request: &[u8], act: Act) -> String {
+    let mut c = conn();
+    c.recv(request);
+    let _ = c.poll_event();
+    act(&mut c);
+    take_output(&mut c)
+}
+
+// proves: 9110-9.3.2-1, 9110-9.3.2-2, 9110-8.6-6
+#[test]
+fn error_responses_to_head_carry_no_content() {
+    let acts: [(&str, Act); 3] = [
+        ("reject", |c| c.reject(503).unwrap()),
+        ("time_out", |c| c.time_out().unwrap()),
+        // A peer error after the head: a bad chunk line (400 by the connection).
+        ("peer error", |c| {
+            c.recv(b"zz\r\n");
+            assert!(c.poll_event().is_err());
+        }),
+    ];
+    for (what, act) in acts {
+        let get = error_answer(
+            b"GET / HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: chunked\r\n\r\n",
+            act,
+        );
+        let head = error_answer(
+            b"HEAD / HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: chunked\r\n\r\n",
+            act,
+        );
+        let (get_head, get_body) = get.split_once("\r\n\r\n").unwrap();
+        assert!(
+            !get_body.is_empty(),
+            "{what}: GET's answer explains the status"
+        );
+        assert!(
+            get_head.contains(&format!("Content-Length: {}\r\n", get_body.len())),
+            "{what}: {get:?}"
+        );
+        // The same head, the length of the content a GET gets (RFC 9110
+        // §8.6), and nothing after it.
+        assert_eq!(head, format!("{get_head}\r\n\r\n"), "{what}");
+    }
+    // Between requests (after an answered HEAD) no HEAD is in progress: the
+    // answer has its text.
+    let mut c = conn();
+    read_request(&mut c, b"HEAD / HTTP/1.1\r\nHost: x\r\n\r\n");
+    c.responder()
+        .respond(&Response::new(200, &[]).unwrap(), b"")
+        .unwrap();
+    take_output(&mut c);
+    assert!(matches!(c.poll_event(), Ok(ServerEvent::NeedInput)));
+    c.reject(503).unwrap();
+    assert!(take_output(&mut c).ends_with("\r\n\r\n503 Service Unavailable\n"));
+}

@@ -137,6 +137,10 @@ fn large_request_bodies_are_left_to_the_caller() {
         )
         .as_bytes()
     );
+    assert_eq!(c.body_owed(), Some(big.len() as u64));
+    let n = c.output().len();
+    c.consume_output(n);
+    assert_eq!(c.body_owed(), None);
 }
 
 // proves: 9112-9.2-2a, 9112-9.2-2b, 9112-9.3-7b

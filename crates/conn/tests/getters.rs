@@ -130,3 +130,57 @@ fn an_answer_cut_by_a_peer_error_stays_started() {
     assert!(conn.failed());
     assert_eq!(conn.answer_state(), AnswerState::Started);
 }
+
+/// A body left to the caller is visible as owed until the output before it
+/// is consumed; an adapter can tell a handler that ignored the placement
+/// (`output()` and `output_queued()` are equal then).
+#[test]
+fn body_owed_tells_a_body_left_to_the_caller() {
+    use http_net_conn::{Placement, Response};
+    let mut conn = ServerConn::new(Config::DEFAULT);
+    request(&mut conn, b"GET / HTTP/1.1\r\nHost: a\r\n\r\n");
+    assert_eq!(conn.body_owed(), None);
+    let big = vec![b'x'; http_net_conn::COPY_LIMIT + 1];
+    let ok = Response::new(200, &[]).unwrap();
+    assert_eq!(
+        conn.responder().respond(&ok, &big).unwrap(),
+        Placement::AfterOutput
+    );
+    assert_eq!(conn.output().len(), conn.output_queued());
+    assert_eq!(conn.body_owed(), Some(big.len() as u64));
+    conn.consume_output(1);
+    assert_eq!(conn.body_owed(), Some(big.len() as u64), "head partly sent");
+    let rest = conn.output().len();
+    conn.consume_output(rest);
+    assert_eq!(
+        conn.body_owed(),
+        None,
+        "the end of the output is where the body went"
+    );
+
+    // A copied body owes nothing.
+    request(&mut conn, b"GET / HTTP/1.1\r\nHost: a\r\n\r\n");
+    assert_eq!(
+        conn.responder().respond(&ok, b"small").unwrap(),
+        Placement::Queued
+    );
+    assert_eq!(conn.body_owed(), None);
+    let n = conn.output().len();
+    conn.consume_output(n);
+
+    // A head-only answer owes its length.
+    request(&mut conn, b"GET / HTTP/1.1\r\nHost: a\r\n\r\n");
+    conn.responder().respond_head_only(&ok, 7).unwrap();
+    assert_eq!(conn.body_owed(), Some(7));
+    let n = conn.output().len();
+    conn.consume_output(n);
+    assert_eq!(conn.body_owed(), None);
+
+    // To HEAD nothing may leave: nothing is owed.
+    request(&mut conn, b"HEAD / HTTP/1.1\r\nHost: a\r\n\r\n");
+    assert_eq!(
+        conn.responder().respond(&ok, &big).unwrap(),
+        Placement::Queued
+    );
+    assert_eq!(conn.body_owed(), None);
+}

@@ -190,7 +190,12 @@ fn max_connections_flag_limits_the_examples() {
         let mut args = args.to_vec();
         args.extend(["--max-connections", "1"]);
         let (_p, addr) = start_example(name, &args);
-        let _held = idle_connection(addr, req);
+        // The one slot is held by a head in progress: an idle keep-alive
+        // connection would be evicted for the newcomer, a head younger than
+        // the eviction grace (1 s) is not.
+        let mut held = connect(addr);
+        held.write_all(b"GET / HTTP/1.1\r\nHost: a\r\n").unwrap();
+        thread::sleep(Duration::from_millis(100));
         let mut over = connect(addr);
         let _ = over.write_all(req);
         let got = read_to_close(&mut over);

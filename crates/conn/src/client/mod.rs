@@ -16,7 +16,7 @@ use crate::state::{
     CloseWhy, Persist,
 };
 use crate::writer::Output;
-use crate::{Config, Error, RemoteError, COPY_LIMIT};
+use crate::{Buffers, Config, Error, RemoteError, COPY_LIMIT};
 
 pub use view::{ClientEvent, ResponseView};
 
@@ -129,6 +129,43 @@ impl ClientConn {
     /// Reports that the first `n` bytes of [`output`](ClientConn::output) were sent.
     pub fn consume_output(&mut self, n: usize) {
         self.out.consume(n);
+    }
+
+    /// The body bytes the caller still owes right after
+    /// [`output`](ClientConn::output), as
+    /// [`ServerConn::body_owed`](crate::ServerConn::body_owed) says for a
+    /// server.
+    pub fn body_owed(&self) -> Option<u64> {
+        self.out.owed()
+    }
+
+    /// Lends the connection's buffers out (to a pool) while it is idle: no
+    /// request outstanding, none being sent, no unread input, no output
+    /// waiting (a pooled keep-alive connection between uses). `None`
+    /// otherwise, or when they are lent already. While they are lent [`spare_mut`](ClientConn::spare_mut) is
+    /// empty and [`recv`](ClientConn::recv) copies nothing; restore them
+    /// before sending the next request (a request sent while they are lent
+    /// goes into a new output buffer, an allocation, kept by the restore).
+    /// See [`ServerConn::take_buffers`](crate::ServerConn::take_buffers) and
+    /// [`Buffers`] for a pool.
+    pub fn take_buffers(&mut self) -> Option<Buffers> {
+        let idle = self.read == CRead::Head && self.write == CWrite::Idle && self.queue.is_empty();
+        if !idle {
+            return None;
+        }
+        crate::buffers::lend(&mut self.input, &mut self.out)
+    }
+
+    /// Takes buffers back after [`take_buffers`](ClientConn::take_buffers),
+    /// as [`ServerConn::restore_buffers`](crate::ServerConn::restore_buffers)
+    /// does.
+    pub fn restore_buffers(&mut self, buffers: Buffers) -> Result<(), Buffers> {
+        crate::buffers::restore(&mut self.input, &mut self.out, &self.config, buffers)
+    }
+
+    /// Whether the buffers are lent ([`take_buffers`](ClientConn::take_buffers)).
+    pub fn buffers_lent(&self) -> bool {
+        self.input.buf.is_lent()
     }
 
     fn takes_input(&self) -> bool {

@@ -132,6 +132,14 @@ impl Exchange {
         matches!(self.write, SWrite::Waiting | SWrite::Body)
     }
 
+    /// A HEAD request is in progress (its head received, no final answer
+    /// queued): an error response to it carries no content (RFC 9110
+    /// §9.3.2). Between requests `req` still describes the last one, so the
+    /// write state is asked first.
+    pub(crate) fn head_in_progress(&self) -> bool {
+        self.write == SWrite::Waiting && self.req.method == Method::Head
+    }
+
     /// Where the answer stands.
     pub(crate) fn answer_state(&self) -> AnswerState {
         match self.write {

@@ -17,7 +17,7 @@ use crate::state::{
 };
 use crate::validate::trim_ows;
 use crate::writer::Output;
-use crate::{Config, Error, LocalError, RemoteError, COPY_LIMIT};
+use crate::{Buffers, Config, Error, LocalError, RemoteError, COPY_LIMIT};
 use exchange::{Exchange, ReqInfo};
 use reject::{queue_error, queue_error_response};
 
@@ -30,7 +30,8 @@ type Input = crate::fields::Input<RequestParser, RequestHead>;
 
 /// A Sans-IO HTTP/1.1 server connection.
 ///
-/// Buffers are allocated once, in [`new`](ServerConn::new). The caller
+/// Buffers are allocated once, in [`new`](ServerConn::new) (and can be lent
+/// to a pool while the connection is idle: [`take_buffers`](ServerConn::take_buffers)). The caller
 /// feeds bytes in, polls events, answers through the [`Responder`], and
 /// writes [`output`](ServerConn::output) to the peer:
 ///
@@ -101,6 +102,50 @@ impl ServerConn {
         self.input.parser.reset();
         self.ex = Exchange::new(self.ex.config);
         self.out.reset();
+    }
+
+    /// Lends the connection's buffers out (to a pool) while it is idle
+    /// between requests: no request in progress (its answer complete, or
+    /// none yet), no unread input, no output waiting. `None` otherwise, or
+    /// when they are lent already. With [`set_wipe`](ServerConn::set_wipe)
+    /// on, every byte of them is zeroed first.
+    ///
+    /// While they are lent the connection holds no buffer:
+    /// [`spare_mut`](ServerConn::spare_mut) is empty and
+    /// [`recv`](ServerConn::recv) copies nothing (it returns 0: restore the
+    /// buffers first, then read), [`phase`](ServerConn::phase) stays
+    /// [`Phase::Idle`], and [`poll_event`](ServerConn::poll_event) says
+    /// [`ServerEvent::NeedInput`] (or `Closed` after
+    /// [`recv_eof`](ServerConn::recv_eof)). Everything else works as
+    /// usual: [`reject`](ServerConn::reject) and
+    /// [`time_out`](ServerConn::time_out) queue their response into a new
+    /// output buffer (an allocation), [`reset`](ServerConn::reset) keeps
+    /// them lent. An adapter takes them when a read would block on an idle
+    /// connection and restores them when the socket is readable.
+    pub fn take_buffers(&mut self) -> Option<Buffers> {
+        let idle = self.ex.read == SRead::Idle && self.ex.write == SWrite::Idle;
+        if !idle {
+            return None;
+        }
+        let lent = crate::buffers::lend(&mut self.input, &mut self.out)?;
+        self.ex.head_dirty = false;
+        Some(lent)
+    }
+
+    /// Takes buffers back after [`take_buffers`](ServerConn::take_buffers)
+    /// (the same ones or any other connection's: they carry no state), each
+    /// resized to what the [`Config`] needs: a no-op for buffers made with
+    /// the same configuration, a reallocation for smaller ones. Output
+    /// queued while they were lent is kept (copied into the restored output
+    /// buffer). `Err` gives them back untouched when the connection holds
+    /// its own (they were not lent).
+    pub fn restore_buffers(&mut self, buffers: Buffers) -> Result<(), Buffers> {
+        crate::buffers::restore(&mut self.input, &mut self.out, &self.ex.config, buffers)
+    }
+
+    /// Whether the buffers are lent ([`take_buffers`](ServerConn::take_buffers)).
+    pub fn buffers_lent(&self) -> bool {
+        self.input.buf.is_lent()
     }
 
     fn held(&self) -> Held {
@@ -362,7 +407,8 @@ impl ServerConn {
         let unanswered = matches!(self.ex.write, SWrite::Idle | SWrite::Waiting);
         if unanswered {
             let server = self.ex.config.server_name();
-            queue_error_response(&mut self.out, e, self.ex.date.as_ref(), server);
+            let to_head = self.ex.head_in_progress();
+            queue_error_response(&mut self.out, e, to_head, self.ex.date.as_ref(), server);
         }
         self.ex.fail();
         if unanswered {
@@ -375,7 +421,10 @@ impl ServerConn {
     /// Answers with an error status of the caller's choosing (400..=599),
     /// written by the connection like its own error responses: a short text
     /// body naming the status, `Date` (and `Server`) when set, and
-    /// `Connection: close`; then the connection reads nothing more and is
+    /// `Connection: close`. To a HEAD request the head is the same,
+    /// `Content-Length` of that text included, and the text is not sent
+    /// (RFC 9110 §9.3.2, §8.6); the same holds for the connection's own
+    /// error responses to a peer error after a HEAD request's head; then the connection reads nothing more and is
     /// [`Phase::Draining`] (send the output, half-close, drain, close), and
     /// [`poll_event`](ServerConn::poll_event) yields
     /// [`ServerEvent::Closed`].
@@ -398,7 +447,15 @@ impl ServerConn {
             return Err(LocalError::WrongState);
         }
         let server = self.ex.config.server_name();
-        queue_error(&mut self.out, status, None, self.ex.date.as_ref(), server);
+        let to_head = self.ex.head_in_progress();
+        queue_error(
+            &mut self.out,
+            status,
+            None,
+            to_head,
+            self.ex.date.as_ref(),
+            server,
+        );
         self.ex.fail();
         self.ex.closed_answer = AnswerState::Complete;
         Ok(())
@@ -469,6 +526,38 @@ impl ServerConn {
     /// held back behind a body left to the caller.
     pub fn output_queued(&self) -> usize {
         self.out.queued()
+    }
+
+    /// The body bytes the caller still owes right after
+    /// [`output`](ServerConn::output): `Some(n)` after a command returned
+    /// [`Placement::AfterOutput`](crate::Placement::AfterOutput) for `n`
+    /// bytes while output was pending, until
+    /// [`consume_output`](ServerConn::consume_output) reaches the end of
+    /// that output (which says the caller's `n` bytes went out right after
+    /// it); `None` otherwise. An adapter whose handler returned with
+    /// `Some(_)` here and did not send those bytes must close the
+    /// connection instead of sending more output: the peer was promised
+    /// them. (When nothing was pending at the command, the caller's bytes go
+    /// first, before its next command, and nothing is held here: the
+    /// returned placement is the only record.)
+    ///
+    /// ```
+    /// use http_net_conn::{Config, Placement, Response, ServerConn, ServerEvent};
+    ///
+    /// let mut conn = ServerConn::new(Config::DEFAULT);
+    /// conn.recv(b"GET /file HTTP/1.1\r\nHost: a\r\n\r\n");
+    /// assert!(matches!(conn.poll_event(), Ok(ServerEvent::Request(_))));
+    /// let ok = Response::new(200, &[]).unwrap();
+    /// let placement = conn.responder().respond_head_only(&ok, 100_000).unwrap();
+    /// assert_eq!(placement, Placement::AfterOutput);
+    /// assert_eq!(conn.output().len(), conn.output_queued());
+    /// assert_eq!(conn.body_owed(), Some(100_000));
+    /// let n = conn.output().len();
+    /// conn.consume_output(n); // the head is sent; then the 100,000 bytes
+    /// assert_eq!(conn.body_owed(), None);
+    /// ```
+    pub fn body_owed(&self) -> Option<u64> {
+        self.out.owed()
     }
 
     /// Where the answer to the current request stands: what an adapter

@@ -1,5 +1,8 @@
 //! The response to a peer error: its status, a short text body naming the
-//! rule, and `Connection: close` (RFC 9112 §9.6).
+//! rule, and `Connection: close` (RFC 9112 §9.6). To a HEAD request the
+//! head is the same, `Content-Length` included (the length of the text a
+//! GET would get, RFC 9110 §8.6), and the text is not sent (RFC 9110
+//! §9.3.2).
 
 use core::fmt::{self, Write as _};
 
@@ -9,27 +12,31 @@ use alloc::vec::Vec;
 
 use crate::{LocalError, RemoteError};
 
-/// Queues the error response of a peer error: its status, a short text body,
-/// `Connection: close` (RFC 9112 §9.6).
+/// Queues the error response of a peer error: its status, a short text body
+/// (none to HEAD: `to_head`), `Connection: close` (RFC 9112 §9.6).
 pub(super) fn queue_error_response(
     out: &mut Output,
     e: RemoteError,
+    to_head: bool,
     date: Option<&[u8; 29]>,
     server: Option<&[u8]>,
 ) {
-    queue_error(out, e.status(), Some(&e), date, server);
+    queue_error(out, e.status(), Some(&e), to_head, date, server);
 }
 
 /// Queues an error response with `status` (400..=599): a short text body
-/// naming the status (and `detail`, when given), `Connection: close`.
+/// naming the status (and `detail`, when given), `Connection: close`. With
+/// `to_head` (the request is HEAD) the head keeps the `Content-Length` of
+/// that text and the text is left out (RFC 9110 §9.3.2, §8.6).
 pub(super) fn queue_error(
     out: &mut Output,
     status: u16,
     detail: Option<&dyn fmt::Display>,
+    to_head: bool,
     date: Option<&[u8; 29]>,
     server: Option<&[u8]>,
 ) {
-    write_error(out.buf(), status, detail, None, date, server);
+    write_error(out.buf(), status, detail, None, !to_head, date, server);
 }
 
 /// Appends to `buf` the error response a server sends without a connection
@@ -60,7 +67,7 @@ pub fn write_error_response(
     if !(400..=599).contains(&status) {
         return Err(LocalError::InvalidStatus);
     }
-    write_error(buf, status, None, retry_after, date, server);
+    write_error(buf, status, None, retry_after, true, date, server);
     Ok(())
 }
 
@@ -69,6 +76,7 @@ fn write_error(
     status: u16,
     detail: Option<&dyn fmt::Display>,
     retry_after: Option<u32>,
+    content: bool,
     date: Option<&[u8; 29]>,
     server: Option<&[u8]>,
 ) {
@@ -97,7 +105,9 @@ fn write_error(
         buf.extend_from_slice(b"\r\n");
     }
     buf.extend_from_slice(b"\r\n");
-    buf.extend_from_slice(&text.buf[..text.len]);
+    if content {
+        buf.extend_from_slice(&text.buf[..text.len]);
+    }
 }
 
 /// A fixed buffer that keeps whole characters up to its size.

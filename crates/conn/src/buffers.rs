@@ -1,0 +1,153 @@
+//! Buffers a connection lends out while it is idle between requests, so an
+//! idle keep-alive connection holds its state alone (under 1 KiB) instead of its
+//! input buffer, its output buffer and its field storage.
+
+use alloc::vec;
+use alloc::vec::Vec;
+
+use http_net_head::Field;
+
+use crate::fields::{HeadSize, Input};
+use crate::inbuf::InBuf;
+use crate::writer::Output;
+use crate::{Config, COPY_LIMIT};
+
+/// The allocations of one connection: its input buffer (a whole head plus
+/// [`Config::read_chunk`]), its output buffer, and its field storage for a
+/// head and for trailers ([`max_fields`](http_net_head::Limits::max_fields)
+/// each). [`ServerConn::take_buffers`](crate::ServerConn::take_buffers)
+/// hands them out while the connection is idle between requests;
+/// [`ServerConn::restore_buffers`](crate::ServerConn::restore_buffers) takes
+/// them back (from any connection: buffers carry no state, only
+/// allocations).
+///
+/// A pool is a `Vec<Buffers>`: take on idle, restore before the next read.
+///
+/// ```
+/// use http_net_conn::{Buffers, Config, Phase, ServerConn, ServerEvent};
+///
+/// let mut pool: Vec<Buffers> = Vec::new();
+/// let mut conn = ServerConn::new(Config::DEFAULT);
+/// conn.recv(b"GET / HTTP/1.1\r\nHost: a\r\n\r\n");
+/// assert!(matches!(conn.poll_event(), Ok(ServerEvent::Request(_))));
+/// assert!(conn.take_buffers().is_none(), "a request is in progress");
+/// conn.responder().respond(&http_net_conn::Response::new(204, &[]).unwrap(), b"").unwrap();
+/// let n = conn.output().len();
+/// conn.consume_output(n);
+/// assert!(matches!(conn.poll_event(), Ok(ServerEvent::NeedInput)));
+///
+/// // Idle: lend the buffers to the pool while waiting for the peer.
+/// pool.push(conn.take_buffers().unwrap());
+/// assert!(conn.spare_mut().is_empty());
+/// assert_eq!(conn.phase(), Phase::Idle);
+///
+/// // The socket is readable: take buffers back (or fresh ones), then read.
+/// let buffers = pool.pop().unwrap_or_else(|| Buffers::new(conn.config()));
+/// conn.restore_buffers(buffers).unwrap();
+/// assert!(!conn.spare_mut().is_empty());
+/// ```
+#[derive(Debug)]
+pub struct Buffers {
+    pub(crate) input: Vec<u8>,
+    pub(crate) output: Vec<u8>,
+    pub(crate) fields: Vec<Field>,
+    pub(crate) trailers: Vec<Field>,
+}
+
+impl Buffers {
+    /// Buffers sized for `config`, as a new connection allocates them (to
+    /// fill a pool ahead of time, or when it is empty).
+    pub fn new(config: &Config) -> Buffers {
+        let head = config.head_limits();
+        Buffers {
+            input: vec![0; InBuf::len_for(head.max_head_bytes(), config.read_chunk())],
+            output: Vec::with_capacity(2 * COPY_LIMIT),
+            fields: vec![Field::default(); head.max_fields()],
+            trailers: vec![Field::default(); head.max_fields()],
+        }
+    }
+
+    /// The bytes these buffers hold allocated (capacities).
+    pub fn allocated_bytes(&self) -> usize {
+        let field = core::mem::size_of::<Field>();
+        self.input.capacity()
+            + self.output.capacity()
+            + (self.fields.capacity() + self.trailers.capacity()) * field
+    }
+}
+
+/// Lends a connection's buffers if it holds them, nothing is unread and no
+/// output waits (the caller checks its own states first).
+pub(crate) fn lend<P, H: HeadSize>(input: &mut Input<P, H>, out: &mut Output) -> Option<Buffers> {
+    if input.buf.is_lent() || input.buf.has_unread() || !out.is_empty() {
+        return None;
+    }
+    let (input, fields, trailers) = input.lend();
+    let output = out.swap_buf(Vec::new());
+    Some(Buffers {
+        input,
+        output,
+        fields,
+        trailers,
+    })
+}
+
+/// Takes lent buffers back, resized for `config`; output queued meanwhile is
+/// kept. `Err` gives them back when the connection holds its own.
+pub(crate) fn restore<P, H: HeadSize>(
+    input: &mut Input<P, H>,
+    out: &mut Output,
+    config: &Config,
+    buffers: Buffers,
+) -> Result<(), Buffers> {
+    if !input.buf.is_lent() {
+        return Err(buffers);
+    }
+    let Buffers {
+        input: bytes,
+        mut output,
+        fields,
+        trailers,
+    } = buffers;
+    input.restore(config, bytes, fields, trailers);
+    output.reserve(2 * COPY_LIMIT);
+    drop(out.swap_buf(output));
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::{Response, ServerConn, ServerEvent};
+
+    fn serve(conn: &mut ServerConn) {
+        conn.recv(b"POST /secret HTTP/1.1\r\nHost: a\r\nTransfer-Encoding: chunked\r\n\r\n3\r\nabc\r\n0\r\nX-Token: t0p\r\n\r\n");
+        while !matches!(conn.poll_event(), Ok(ServerEvent::End(_))) {}
+        let ok = Response::new(200, &[(b"X-Answer", b"s3cret")]).unwrap();
+        conn.responder().respond(&ok, b"private").unwrap();
+        let n = conn.output().len();
+        conn.consume_output(n);
+        assert!(matches!(conn.poll_event(), Ok(ServerEvent::NeedInput)));
+    }
+
+    #[test]
+    fn lent_buffers_are_zeroed_when_wiping() {
+        let mut conn = ServerConn::new(Config::DEFAULT);
+        conn.set_wipe(true);
+        serve(&mut conn);
+        let b = conn.take_buffers().unwrap();
+        assert!(b.input.iter().all(|&x| x == 0));
+        assert!(b.output.is_empty());
+        assert!(b
+            .fields
+            .iter()
+            .chain(&b.trailers)
+            .all(|f| *f == Field::default()));
+        // Without wiping the bytes stay (only the allocation is lent).
+        let mut conn = ServerConn::new(Config::DEFAULT);
+        serve(&mut conn);
+        let b = conn.take_buffers().unwrap();
+        assert!(b.input.windows(7).any(|w| w == b"/secret"));
+        assert!(b.fields.iter().any(|f| *f != Field::default()));
+    }
+}
