@@ -31,7 +31,7 @@ use crate::{Config, COPY_LIMIT};
 /// conn.recv(b"GET / HTTP/1.1\r\nHost: a\r\n\r\n");
 /// assert!(matches!(conn.poll_event(), Ok(ServerEvent::Request(_))));
 /// assert!(conn.take_buffers().is_none(), "a request is in progress");
-/// conn.responder().respond(&http_net_conn::Response::new(204, &[]).unwrap(), b"").unwrap();
+/// conn.responder().respond(&http_net_conn::PreparedResponse::new(204, &[]).unwrap(), b"").unwrap();
 /// let n = conn.output().len();
 /// conn.consume_output(n);
 /// assert!(matches!(conn.poll_event(), Ok(ServerEvent::NeedInput)));
@@ -118,12 +118,12 @@ pub(crate) fn restore<P, H: HeadSize>(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::{Response, ServerConn, ServerEvent};
+    use crate::{PreparedResponse, ServerConn, ServerEvent};
 
     fn serve(conn: &mut ServerConn) {
         conn.recv(b"POST /secret HTTP/1.1\r\nHost: a\r\nTransfer-Encoding: chunked\r\n\r\n3\r\nabc\r\n0\r\nX-Token: t0p\r\n\r\n");
         while !matches!(conn.poll_event(), Ok(ServerEvent::End(_))) {}
-        let ok = Response::new(200, &[(b"X-Answer", b"s3cret")]).unwrap();
+        let ok = PreparedResponse::new(200, &[(b"X-Answer", b"s3cret")]).unwrap();
         conn.responder().respond(&ok, b"private").unwrap();
         let n = conn.output().len();
         conn.consume_output(n);

@@ -168,7 +168,7 @@ fn server_with_wiping_allocates_nothing() {
 #[test]
 fn server_lending_buffers_between_requests_allocates_nothing() {
     use http_net_conn::Buffers;
-    let ok = Response::new(200, &FIVE).unwrap();
+    let ok = PreparedResponse::new(200, &FIVE).unwrap();
     let body = [b'x'; 1024];
     for wipe in [false, true] {
         let mut conn = ServerConn::new(Config::DEFAULT);

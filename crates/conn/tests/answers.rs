@@ -654,7 +654,7 @@ fn error_responses_to_head_carry_no_content() {
     let mut c = conn();
     read_request(&mut c, b"HEAD / HTTP/1.1\r\nHost: x\r\n\r\n");
     c.responder()
-        .respond(&Response::new(200, &[]).unwrap(), b"")
+        .respond(&PreparedResponse::new(200, &[]).unwrap(), b"")
         .unwrap();
     take_output(&mut c);
     assert!(matches!(c.poll_event(), Ok(ServerEvent::NeedInput)));

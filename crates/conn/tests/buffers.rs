@@ -4,13 +4,15 @@
 mod common;
 
 use common::*;
-use http_net_conn::{Buffers, Config, HeadLimits, Phase, Response, ServerConn, ServerEvent};
+use http_net_conn::{
+    Buffers, Config, HeadLimits, Phase, PreparedResponse, ServerConn, ServerEvent,
+};
 
 const GET: &[u8] = b"GET / HTTP/1.1\r\nHost: a\r\n\r\n";
 
 fn answer(c: &mut ServerConn) {
     c.responder()
-        .respond(&Response::new(200, &[]).unwrap(), b"ok")
+        .respond(&PreparedResponse::new(200, &[]).unwrap(), b"ok")
         .unwrap();
 }
 

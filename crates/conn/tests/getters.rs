@@ -136,12 +136,12 @@ fn an_answer_cut_by_a_peer_error_stays_started() {
 /// (`output()` and `output_queued()` are equal then).
 #[test]
 fn body_owed_tells_a_body_left_to_the_caller() {
-    use http_net_conn::{Placement, Response};
+    use http_net_conn::{Placement, PreparedResponse};
     let mut conn = ServerConn::new(Config::DEFAULT);
     request(&mut conn, b"GET / HTTP/1.1\r\nHost: a\r\n\r\n");
     assert_eq!(conn.body_owed(), None);
     let big = vec![b'x'; http_net_conn::COPY_LIMIT + 1];
-    let ok = Response::new(200, &[]).unwrap();
+    let ok = PreparedResponse::new(200, &[]).unwrap();
     assert_eq!(
         conn.responder().respond(&ok, &big).unwrap(),
         Placement::AfterOutput

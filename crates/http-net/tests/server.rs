@@ -291,6 +291,29 @@ fn a_large_answer_through_conn_reaches_the_peer_with_send_placed() {
     }
 }
 
+/// A handler that takes `Placement::AfterOutput` through `conn()` and does
+/// not send the body: the peer was promised those bytes, so the connection
+/// sends the head and closes (it must not put another response where the
+/// body belongs).
+#[test]
+fn a_body_left_unsent_through_conn_closes_the_connection() {
+    let ok = http_net::conn::PreparedResponse::new(200, &[]).unwrap();
+    let body = noise(64 * 1024, 3);
+    let srv = Running::start(Server::builder(), move |ex: &mut Exchange<'_>| {
+        let placement = ex.conn().responder().respond(&ok, &body)?;
+        assert_eq!(placement, http_net::conn::Placement::AfterOutput);
+        Ok(())
+    });
+    let mut s = connect(srv.addr);
+    s.write_all(GET).unwrap();
+    s.write_all(GET).unwrap();
+    let got = read_to_close(&mut s);
+    let text = String::from_utf8_lossy(&got);
+    assert!(text.starts_with("HTTP/1.1 200 OK\r\n"), "{text}");
+    assert!(text.contains("Content-Length: 65536\r\n"), "{text}");
+    assert_eq!(text.matches("HTTP/1.1 ").count(), 1, "{text}");
+}
+
 /// What a handler queues through `Exchange::conn()` is sent when it returns,
 /// also when the connection ends there: a reject of its own choosing, a
 /// `2xx` to CONNECT without `upgrade`.

@@ -399,6 +399,13 @@ fn after_handler(
         return Some(send_and_linger(stream, conn, st, slot));
     }
     let ok = matches!(outcome, Some(Ok(())));
+    if conn.body_owed().is_some() {
+        // The handler answered through `conn()` and left the body the
+        // connection placed after its output unsent: the peer was promised
+        // those bytes, so nothing more may follow. Send what is queued and close.
+        let _ = st.flush(stream, conn, &slot.write);
+        return Some(End::Close);
+    }
     match conn.answer_state() {
         AnswerState::Complete if ok => None,
         AnswerState::Complete => Some(send_and_linger(stream, conn, st, slot)),

@@ -542,12 +542,12 @@ impl ServerConn {
     /// returned placement is the only record.)
     ///
     /// ```
-    /// use http_net_conn::{Config, Placement, Response, ServerConn, ServerEvent};
+    /// use http_net_conn::{Config, Placement, PreparedResponse, ServerConn, ServerEvent};
     ///
     /// let mut conn = ServerConn::new(Config::DEFAULT);
     /// conn.recv(b"GET /file HTTP/1.1\r\nHost: a\r\n\r\n");
     /// assert!(matches!(conn.poll_event(), Ok(ServerEvent::Request(_))));
-    /// let ok = Response::new(200, &[]).unwrap();
+    /// let ok = PreparedResponse::new(200, &[]).unwrap();
     /// let placement = conn.responder().respond_head_only(&ok, 100_000).unwrap();
     /// assert_eq!(placement, Placement::AfterOutput);
     /// assert_eq!(conn.output().len(), conn.output_queued());
