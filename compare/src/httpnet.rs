@@ -1,6 +1,6 @@
 //! http-net's side of the head comparisons: `http-net-head` parses,
 //! `http-net-framing` decides the body, and the connection-level decisions
-//! (keep-alive, upgrade, `Expect`) are read from the field facts the parser
+//! (keep-alive, upgrade, `Expect`) are read from the field known the parser
 //! gathered, as `http-net-conn` does.
 
 use http_net_framing::{request_body, response_body, BodyKind};
@@ -51,7 +51,7 @@ pub fn request(parser: &mut RequestParser, buf: &[u8], fields: &mut Storage) -> 
         Err(e) => return Verdict::Reject(e.status()),
     };
     let fields = &fields[..head.field_count];
-    let kind = match request_body(head.version, &head.facts, fields, buf, &BODY_LIMITS) {
+    let kind = match request_body(head.version, &head.known, fields, buf, &BODY_LIMITS) {
         Ok(k) => k,
         Err(e) => return Verdict::Reject(e.status()),
     };
@@ -60,7 +60,7 @@ pub fn request(parser: &mut RequestParser, buf: &[u8], fields: &mut Storage) -> 
         return Verdict::Reject(400);
     }
     let http11 = head.version == Version::Http11;
-    let expect = head.facts.expect;
+    let expect = head.known.expect;
     if http11
         && !expect.values(b"expect", fields, buf).all(|v| {
             let v = v.get(buf);
@@ -71,7 +71,7 @@ pub fn request(parser: &mut RequestParser, buf: &[u8], fields: &mut Storage) -> 
     {
         return Verdict::Reject(417);
     }
-    let c = head.facts.connection;
+    let c = head.known.connection;
     Verdict::Complete(Framing {
         head_len: head.len,
         http11,
@@ -81,7 +81,7 @@ pub fn request(parser: &mut RequestParser, buf: &[u8], fields: &mut Storage) -> 
         } else {
             c.keep_alive() && !c.close()
         },
-        upgrade: http11 && c.upgrade() && !head.facts.upgrade.is_empty(),
+        upgrade: http11 && c.upgrade() && !head.known.upgrade.is_empty(),
         expect_continue: http11 && !expect.is_empty(),
     })
 }
@@ -116,7 +116,7 @@ pub fn response(
         method,
         head.status,
         head.version,
-        &head.facts,
+        &head.known,
         fields,
         buf,
         &BODY_LIMITS,
@@ -125,7 +125,7 @@ pub fn response(
         Err(_) => return Verdict::Reject(502),
     };
     let http11 = head.version == Version::Http11;
-    let c = head.facts.connection;
+    let c = head.known.connection;
     let body = body(kind);
     Verdict::Complete(Framing {
         head_len: head.len,

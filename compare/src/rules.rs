@@ -299,7 +299,7 @@ fn te_members(v: &[u8], f: &mut Facts) {
 
 /// Reads every field once. `request`: Host rules and no obs-fold.
 /// Returns the first status in byte order for a field-level error.
-fn facts<F: Fields + ?Sized>(head: &[u8], fields: &F, request: bool) -> Result<Facts, u16> {
+fn known<F: Fields + ?Sized>(head: &[u8], fields: &F, request: bool) -> Result<Facts, u16> {
     let bad = if request { 400 } else { 502 };
     let mut f = Facts::default();
     let mut last = Known::Other;
@@ -388,7 +388,7 @@ pub fn request<F: Fields + ?Sized>(
         return Err(400);
     }
     let http11 = minor != 0;
-    let f = facts(head, fields, true)?;
+    let f = known(head, fields, true)?;
     if head.get(head_len.wrapping_sub(2)) != Some(&b'\r') {
         return Err(400);
     }
@@ -465,7 +465,7 @@ pub fn response<F: Fields + ?Sized>(
         return Err(502);
     }
     let http11 = minor != 0;
-    let f = facts(head, fields, false)?;
+    let f = known(head, fields, false)?;
     if head.get(head_len.wrapping_sub(2)) != Some(&b'\r') {
         return Err(502);
     }

@@ -47,7 +47,7 @@ fuzz_target!(|input: &[u8]| {
         }
         let _ = http_net_framing::request_body(
             head.version,
-            &head.facts,
+            &head.known,
             &whole_fields[..head.field_count],
             data,
             &http_net_framing::Limits::DEFAULT,

@@ -48,7 +48,7 @@ fuzz_target!(|input: &[u8]| {
                 m,
                 head.status,
                 head.version,
-                &head.facts,
+                &head.known,
                 &fields[..head.field_count],
                 data,
                 &http_net_framing::Limits::DEFAULT,

@@ -34,7 +34,7 @@ pub struct PreparedResponse {
     /// Status line and field lines, each ending in CR LF; no final empty line.
     head: Vec<u8>,
     /// What the fields say about the connection (close, date, upgrade).
-    facts: CallerFields,
+    caller: CallerFields,
 }
 
 impl PreparedResponse {
@@ -70,15 +70,15 @@ impl PreparedResponse {
         }
         let mut head = Vec::new();
         write_status_line(&mut head, status, reason);
-        let facts = write_fields(&mut head, fields)?;
-        if facts.has_framing() {
+        let caller = write_fields(&mut head, fields)?;
+        if caller.has_framing() {
             return Err(LocalError::ConflictingFraming);
         }
         head.shrink_to_fit();
         Ok(PreparedResponse {
             status,
             head,
-            facts,
+            caller,
         })
     }
 
@@ -92,8 +92,8 @@ impl PreparedResponse {
         &self.head
     }
 
-    pub(crate) fn facts(&self) -> &CallerFields {
-        &self.facts
+    pub(crate) fn caller_fields(&self) -> &CallerFields {
+        &self.caller
     }
 }
 

@@ -206,9 +206,9 @@ pub(crate) fn write_fields(
     fields: &[FieldPair<'_>],
 ) -> Result<CallerFields, LocalError> {
     let start = out.len();
-    let mut facts = CallerFields::default();
+    let mut caller = CallerFields::default();
     for &(name, value) in fields {
-        if let Err(e) = check_field(name, value, &mut facts) {
+        if let Err(e) = check_field(name, value, &mut caller) {
             out.truncate(start);
             return Err(e);
         }
@@ -217,14 +217,14 @@ pub(crate) fn write_fields(
         out.extend_from_slice(value);
         out.extend_from_slice(b"\r\n");
     }
-    Ok(facts)
+    Ok(caller)
 }
 
 /// Validates one field and records what it says.
 pub(crate) fn check_field(
     name: &[u8],
     value: &[u8],
-    facts: &mut CallerFields,
+    caller: &mut CallerFields,
 ) -> Result<(), LocalError> {
     if !is_token(name) {
         return Err(LocalError::InvalidFieldName);
@@ -232,33 +232,33 @@ pub(crate) fn check_field(
     if !is_field_value(value) {
         return Err(LocalError::InvalidFieldValue);
     }
-    // Field facts: names ruled out by length before any comparison.
+    // Field caller: names ruled out by length before any comparison.
     match name.len() {
-        4 if name.eq_ignore_ascii_case(b"date") => facts.date = true,
+        4 if name.eq_ignore_ascii_case(b"date") => caller.date = true,
         4 if name.eq_ignore_ascii_case(b"host") => {
-            facts.host = facts.host.saturating_add(1);
-            facts.bad_host |= !crate::validate::is_host(value);
+            caller.host = caller.host.saturating_add(1);
+            caller.bad_host |= !crate::validate::is_host(value);
         }
-        6 if name.eq_ignore_ascii_case(b"server") => facts.server = true,
-        7 if name.eq_ignore_ascii_case(b"upgrade") => facts.upgrade = true,
+        6 if name.eq_ignore_ascii_case(b"server") => caller.server = true,
+        7 if name.eq_ignore_ascii_case(b"upgrade") => caller.upgrade = true,
         10 if name.eq_ignore_ascii_case(b"connection") => {
-            facts.close |= list_has(value, b"close");
-            facts.keep_alive |= list_has(value, b"keep-alive");
-            facts.connection_upgrade |= list_has(value, b"upgrade");
+            caller.close |= list_has(value, b"close");
+            caller.keep_alive |= list_has(value, b"keep-alive");
+            caller.connection_upgrade |= list_has(value, b"upgrade");
         }
         14 if name.eq_ignore_ascii_case(b"content-length") => {
             for member in value.split(|&b| b == b',') {
                 let n = content_length(trim_ows(member)).ok_or(LocalError::ConflictingFraming)?;
-                match facts.content_length {
+                match caller.content_length {
                     Some(m) if m != n => return Err(LocalError::ConflictingFraming),
-                    _ => facts.content_length = Some(n),
+                    _ => caller.content_length = Some(n),
                 }
             }
         }
         17 if name.eq_ignore_ascii_case(b"transfer-encoding") => {
-            facts.transfer_encoding = facts.transfer_encoding.saturating_add(1);
-            facts.te_chunked =
-                facts.transfer_encoding == 1 && value.eq_ignore_ascii_case(b"chunked");
+            caller.transfer_encoding = caller.transfer_encoding.saturating_add(1);
+            caller.te_chunked =
+                caller.transfer_encoding == 1 && value.eq_ignore_ascii_case(b"chunked");
         }
         _ => {}
     }
@@ -402,7 +402,7 @@ mod tests {
     #[test]
     fn fields_are_validated_and_facts_recorded() {
         let mut out = Vec::new();
-        let facts = write_fields(
+        let caller = write_fields(
             &mut out,
             &[
                 (b"Content-Length", b"5, 5"),
@@ -411,8 +411,8 @@ mod tests {
             ],
         )
         .unwrap();
-        assert_eq!(facts.content_length, Some(5));
-        assert!(facts.close && facts.keep_alive && facts.date);
+        assert_eq!(caller.content_length, Some(5));
+        assert!(caller.close && caller.keep_alive && caller.date);
         assert!(out.ends_with(b"Date: x\r\n"));
         let before = out.len();
         assert_eq!(

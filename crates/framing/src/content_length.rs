@@ -112,7 +112,7 @@ mod tests {
     use std::vec;
     use std::vec::Vec;
 
-    /// Field storage, facts and buffer for `Content-Length` lines with these
+    /// Field storage, known and buffer for `Content-Length` lines with these
     /// values (and a `Host` line before them).
     fn head_of(values: &[Vec<u8>]) -> (Vec<u8>, Vec<Field>, FieldRefs) {
         let mut buf = b"Host: a\r\n".to_vec();

@@ -1,6 +1,6 @@
 use core::ops::Range;
 
-use http_net_head::{Field, FieldFacts, Method, Version};
+use http_net_head::{Field, KnownFields, Method, Version};
 
 use crate::content_length::content_length;
 use crate::transfer_coding::codings;
@@ -34,38 +34,38 @@ pub enum BodyKind {
 ///
 /// ```
 /// use http_net_framing::{request_body, BodyKind, Error, Limits};
-/// use http_net_head::{Field, FieldFacts, Span, Version};
+/// use http_net_head::{Field, KnownFields, Span, Version};
 ///
 /// let buf = b"Transfer-Encoding: gzip, chunked";
 /// let fields = [Field { name: Span::new(0, 17), value: Span::new(19, buf.len()) }];
-/// let mut facts = FieldFacts::default();
-/// facts.transfer_encoding.push(0);
+/// let mut known = KnownFields::default();
+/// known.transfer_encoding.push(0);
 /// let limits = Limits::DEFAULT;
-/// let kind = request_body(Version::Http11, &facts, &fields, buf, &limits);
+/// let kind = request_body(Version::Http11, &known, &fields, buf, &limits);
 /// assert_eq!(kind, Err(Error::UnsupportedTransferCoding));
 /// assert_eq!(kind.unwrap_err().status(), 501);
 /// ```
 pub fn request_body(
     version: Version,
-    facts: &FieldFacts,
+    known: &KnownFields,
     fields: &[Field],
     buf: &[u8],
     limits: &Limits,
 ) -> Result<BodyKind, Error> {
     // Steps 1 and 2 (HEAD, 1xx, 204, 304, CONNECT) concern responses only.
-    if !facts.transfer_encoding.is_empty() {
+    if !known.transfer_encoding.is_empty() {
         // §6.1: TE in an HTTP/1.0 message is faulty framing, even with CL.
         if version == Version::Http10 {
             return Err(Error::TransferEncodingInHttp10);
         }
         // Step 3: TE and CL together "ought to be handled as an error";
         // http-net rejects rather than letting TE override (SPEC §3).
-        if !facts.content_length.is_empty() {
+        if !known.content_length.is_empty() {
             return Err(Error::ContentLengthWithTransferEncoding);
         }
         // Step 4: the final coding of a request must be chunked, else the
         // length cannot be determined: 400 and close (MUST).
-        let c = codings(facts.transfer_encoding, fields, buf);
+        let c = codings(known.transfer_encoding, fields, buf);
         if !c.chunked_final {
             return Err(Error::ChunkedNotFinal);
         }
@@ -81,7 +81,7 @@ pub fn request_body(
     }
     // Steps 5 and 6: Content-Length, invalid or differing values are an
     // unrecoverable error; a valid one is the length.
-    match content_length(facts.content_length, fields, buf)? {
+    match content_length(known.content_length, fields, buf)? {
         Some(n) if limits.over_budget(n) => Err(Error::BodyTooLarge),
         Some(n) => Ok(BodyKind::Length(n)),
         // Step 7: a request with neither field has no body.
@@ -100,11 +100,11 @@ pub fn request_body(
 ///
 /// ```
 /// use http_net_framing::{response_body, BodyKind, Limits};
-/// use http_net_head::{FieldFacts, Method, Version};
+/// use http_net_head::{KnownFields, Method, Version};
 ///
-/// let facts = FieldFacts::default();
+/// let known = KnownFields::default();
 /// let limits = Limits::DEFAULT;
-/// let kind = |method, status| response_body(method, status, Version::Http11, &facts, &[], b"", &limits);
+/// let kind = |method, status| response_body(method, status, Version::Http11, &known, &[], b"", &limits);
 /// assert_eq!(kind(Method::Get, 200), Ok(BodyKind::CloseDelimited));
 /// assert_eq!(kind(Method::Head, 200), Ok(BodyKind::None));
 /// assert_eq!(kind(Method::Connect, 200), Ok(BodyKind::Tunnel));
@@ -113,7 +113,7 @@ pub fn response_body(
     request_method: Method,
     status: u16,
     version: Version,
-    facts: &FieldFacts,
+    known: &KnownFields,
     fields: &[Field],
     buf: &[u8],
     limits: &Limits,
@@ -131,16 +131,16 @@ pub fn response_body(
     if request_method == Method::Connect && (200..300).contains(&status) {
         return Ok(BodyKind::Tunnel);
     }
-    if !facts.transfer_encoding.is_empty() {
+    if !known.transfer_encoding.is_empty() {
         // §6.1: TE in an HTTP/1.0 message is faulty framing.
         if version == Version::Http10 {
             return Err(Error::TransferEncodingInHttp10);
         }
         // Step 3: TE with CL is an error (SPEC §3), never "TE wins".
-        if !facts.content_length.is_empty() {
+        if !known.content_length.is_empty() {
             return Err(Error::ContentLengthWithTransferEncoding);
         }
-        let c = codings(facts.transfer_encoding, fields, buf);
+        let c = codings(known.transfer_encoding, fields, buf);
         // §6.1: chunked applied twice.
         if c.chunked > 1 {
             return Err(Error::ChunkedTwice);
@@ -156,7 +156,7 @@ pub fn response_body(
         return Ok(BodyKind::Chunked);
     }
     // Steps 5 and 6: Content-Length.
-    match content_length(facts.content_length, fields, buf)? {
+    match content_length(known.content_length, fields, buf)? {
         Some(n) if limits.over_budget(n) => Err(Error::BodyTooLarge),
         Some(n) => Ok(BodyKind::Length(n)),
         // Step 8: a response with neither field is read until close.

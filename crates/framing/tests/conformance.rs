@@ -10,18 +10,18 @@ use cases::{
     ChunkCase, ChunkExpect, Expect, LengthCase, Side, CHUNK_CASES, LENGTH_CASES, TRAILER_CASES,
 };
 use http_net_framing::{request_body, response_body, BodyKind, ChunkedDecoder, Error, Limits};
-use http_net_head::{Field, FieldFacts, Method, Span, Version};
+use http_net_head::{Field, KnownFields, Method, Span, Version};
 use support::{feed, Outcome};
 
 /// Bytes of a next, pipelined message (and a stray NUL, C63) that a complete
 /// body must leave unconsumed.
 const TRAILING: [&[u8]; 2] = [b"GET / HTTP/1.1\r\nHost: a\r\n\r\n", b"\x00"];
 
-/// Field storage and facts for a row, as the head parser would build them.
-fn head_of(fields: &[(&[u8], &[u8])]) -> (Vec<u8>, Vec<Field>, FieldFacts) {
+/// Field storage and known for a row, as the head parser would build them.
+fn head_of(fields: &[(&[u8], &[u8])]) -> (Vec<u8>, Vec<Field>, KnownFields) {
     let mut buf = Vec::new();
     let mut out = Vec::new();
-    let mut facts = FieldFacts::default();
+    let mut known = KnownFields::default();
     for (i, (name, value)) in fields.iter().enumerate() {
         let n = buf.len();
         buf.extend_from_slice(name);
@@ -34,16 +34,16 @@ fn head_of(fields: &[(&[u8], &[u8])]) -> (Vec<u8>, Vec<Field>, FieldFacts) {
         });
         buf.extend_from_slice(b"\r\n");
         if name.eq_ignore_ascii_case(b"content-length") {
-            facts.content_length.push(i);
+            known.content_length.push(i);
         } else if name.eq_ignore_ascii_case(b"transfer-encoding") {
-            facts.transfer_encoding.push(i);
+            known.transfer_encoding.push(i);
         }
     }
-    (buf, out, facts)
+    (buf, out, known)
 }
 
 fn decide(case: &LengthCase) -> Result<BodyKind, Error> {
-    let (buf, fields, facts) = head_of(case.fields);
+    let (buf, fields, known) = head_of(case.fields);
     let version = if case.http11 {
         Version::Http11
     } else {
@@ -51,12 +51,12 @@ fn decide(case: &LengthCase) -> Result<BodyKind, Error> {
     };
     let limits = Limits::DEFAULT.with_body_budget(case.budget);
     match case.side {
-        Side::Request => request_body(version, &facts, &fields, &buf, &limits),
+        Side::Request => request_body(version, &known, &fields, &buf, &limits),
         Side::Response { method, status } => response_body(
             Method::from_bytes(method.as_bytes()),
             status,
             version,
-            &facts,
+            &known,
             &fields,
             &buf,
             &limits,
@@ -102,7 +102,7 @@ fn length_rows() {
 }
 
 /// The same rows as whole heads through the head parser: where the head
-/// parser accepts the head, its field facts give the row's decision; where it
+/// parser accepts the head, its field known give the row's decision; where it
 /// rejects it first (a VT or FF in a value), the row must expect a 400.
 #[test]
 fn length_rows_through_the_head_parser() {
@@ -117,7 +117,7 @@ fn length_rows_through_the_head_parser() {
         let got = match case.side {
             Side::Request => match RequestParser::new(head_limits).parse(&raw, &mut fields) {
                 Ok(Status::Complete(h)) => {
-                    Ok(request_body(h.version, &h.facts, &fields, &raw, &limits))
+                    Ok(request_body(h.version, &h.known, &fields, &raw, &limits))
                 }
                 other => Err(format!("{other:?}")),
             },
@@ -129,7 +129,7 @@ fn length_rows_through_the_head_parser() {
                         assert_eq!(h.status, status);
                         let method = Method::from_bytes(method.as_bytes());
                         Ok(response_body(
-                            method, h.status, h.version, &h.facts, &fields, &raw, &limits,
+                            method, h.status, h.version, &h.known, &fields, &raw, &limits,
                         ))
                     }
                     other => Err(format!("{other:?}")),
@@ -479,6 +479,6 @@ fn c12_whitespace_before_the_colon_never_reaches_framing() {
     else {
         panic!("head")
     };
-    let got = request_body(h.version, &h.facts, &fields, raw, &Limits::DEFAULT);
+    let got = request_body(h.version, &h.known, &fields, raw, &Limits::DEFAULT);
     assert_eq!(got, Err(Error::ContentLengthWithTransferEncoding));
 }

@@ -75,7 +75,7 @@ fn serve(
     let Ok(Status::Complete(head)) = parser.parse(input, fields) else {
         panic!("head")
     };
-    let kind = request_body(head.version, &head.facts, fields, input, &Limits::DEFAULT).unwrap();
+    let kind = request_body(head.version, &head.known, fields, input, &Limits::DEFAULT).unwrap();
     assert_eq!(kind, BodyKind::Chunked);
     pending.clear();
     let (mut data, mut count) = (0, 0);

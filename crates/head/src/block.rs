@@ -1,5 +1,5 @@
 use crate::section::{Rules, Section};
-use crate::{Error, Field, FieldFacts, Limits, Status};
+use crate::{Error, Field, KnownFields, Limits, Status};
 
 /// A parsed field block: field lines up to and including the empty line.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -8,8 +8,8 @@ pub struct FieldBlock {
     pub field_count: usize,
     /// Bytes of the block, the final empty line included.
     pub len: usize,
-    /// Framing-relevant facts about the fields.
-    pub facts: FieldFacts,
+    /// Framing-relevant known about the fields.
+    pub known: KnownFields,
 }
 
 /// A resumable parser for a bare block of field lines ending in an empty line,
@@ -78,7 +78,7 @@ impl FieldBlockParser {
             Ok(Some(len)) => Ok(FieldBlock {
                 field_count: self.section.count,
                 len,
-                facts: self.section.facts,
+                known: self.section.known,
             }),
             Err(e) => Err(e),
         };

@@ -8,7 +8,7 @@
 //! [`FieldBlockParser`] (trailers). Each is resumable: after
 //! [`Status::Partial`] call again with the buffer extended, and the scan goes
 //! on where it stopped, so feeding a head one byte at a time costs linear
-//! time. While the fields are parsed, the [`FieldFacts`] the framing and
+//! time. While the fields are parsed, the [`KnownFields`] the framing and
 //! connection layers need are gathered in the same pass.
 //!
 //! ```
@@ -18,8 +18,8 @@
 //! let mut fields = [Field::default(); 32];
 //! let mut parser = RequestParser::new(Limits::DEFAULT);
 //! let Ok(Status::Complete(head)) = parser.parse(buf, &mut fields) else { panic!() };
-//! assert!(head.facts.connection.close());
-//! assert_eq!(head.facts.host.first(), Some(0));
+//! assert!(head.known.connection.close());
+//! assert_eq!(head.known.host.first(), Some(0));
 //! ```
 //!
 //! # What is accepted
@@ -101,7 +101,7 @@
 //! # What is recorded, and what is interpreted
 //! Of the `Content-Length`, `Transfer-Encoding`, `Host`, `Upgrade` and
 //! `Expect` lines this crate records where they are ([`FieldRefs`] in
-//! [`FieldFacts`]); what their values mean is for `http-net-framing` and
+//! [`KnownFields`]); what their values mean is for `http-net-framing` and
 //! `http-net-conn` (beyond the `Host` grammar, checked here). `Connection`
 //! values it does interpret: each line's list is read as tokens (RFC 9110
 //! §7.6.1) and the `close`, `keep-alive` and `upgrade` options are kept as
@@ -119,11 +119,11 @@
 
 mod block;
 mod error;
-mod facts;
 mod field;
 mod front;
 mod grammar;
 mod host;
+mod known;
 mod limits;
 mod method;
 mod request;
@@ -136,9 +136,9 @@ mod work;
 
 pub use block::{FieldBlock, FieldBlockParser};
 pub use error::Error;
-pub use facts::{ConnectionOptions, FieldFacts, FieldRefs};
 pub use field::{unfold_in_place, Field};
 pub use grammar::{check_target, valid_field_value, valid_host, valid_reason, valid_token};
+pub use known::{ConnectionOptions, FieldRefs, KnownFields};
 pub use limits::Limits;
 pub use method::Method;
 pub use request::{RequestHead, RequestParser, MAX_LEADING_EMPTY_LINES};

@@ -1,7 +1,7 @@
 use crate::section::{Rules, Section};
 use crate::work::Work;
 use crate::{
-    front, target, version, Error, Field, FieldFacts, Limits, Method, Span, Status, TargetForm,
+    front, target, version, Error, Field, KnownFields, Limits, Method, Span, Status, TargetForm,
     Version,
 };
 use http_net_scan::class::HEXDIG;
@@ -26,8 +26,8 @@ pub struct RequestHead {
     pub field_count: usize,
     /// Bytes of the head, leading empty lines and the final empty line included.
     pub len: usize,
-    /// Framing-relevant facts about the fields.
-    pub facts: FieldFacts,
+    /// Framing-relevant known about the fields.
+    pub known: KnownFields,
 }
 
 /// Empty lines (CR LF) skipped before a request line (RFC 9112 §2.2: a
@@ -205,7 +205,7 @@ impl RequestParser {
             version: self.version,
             field_count: self.section.count,
             len: self.len,
-            facts: self.section.facts,
+            known: self.section.known,
         }
     }
 
@@ -343,7 +343,7 @@ impl RequestParser {
                     };
                     // RFC 9112 §3.2: an HTTP/1.1 request has exactly one
                     // Host line; checked at the empty line ending the head.
-                    if self.version == Version::Http11 && self.section.facts.host.is_empty() {
+                    if self.version == Version::Http11 && self.section.known.host.is_empty() {
                         return Err(Error::MissingHost);
                     }
                     if self.limits.front_line() {
@@ -436,16 +436,16 @@ impl RequestParser {
     /// The front-line rules on the whole head, at its end: the `Host` of
     /// an absolute-form target, the `Upgrade` lists.
     fn front_line_head(&self, buf: &[u8], fields: &[Field]) -> Result<(), Error> {
-        let facts = &self.section.facts;
+        let known = &self.section.known;
         if self.target_form == TargetForm::Absolute {
-            let host = facts.host.first().and_then(|i| fields.get(i));
+            let host = known.host.first().and_then(|i| fields.get(i));
             if let Some(host) = host {
                 if !front::same_authority(self.target.get(buf), host.value.get(buf)) {
                     return Err(Error::HostMismatch);
                 }
             }
         }
-        for value in facts.upgrade.values(b"upgrade", fields, buf) {
+        for value in known.upgrade.values(b"upgrade", fields, buf) {
             if !front::valid_upgrade(value.get(buf)) {
                 return Err(Error::InvalidUpgrade);
             }

@@ -1,6 +1,6 @@
 use crate::section::{Rules, Section};
 use crate::work::Work;
-use crate::{version, Error, Field, FieldFacts, Limits, Span, Status, Version};
+use crate::{version, Error, Field, KnownFields, Limits, Span, Status, Version};
 use http_net_scan::field_value_run;
 
 /// What a response parser does with an obs-fold (RFC 9112 §5.2).
@@ -123,8 +123,8 @@ pub struct ResponseHead {
     pub len: usize,
     /// Whether some field value holds an obs-fold still to be unfolded.
     pub obs_fold: bool,
-    /// Framing-relevant facts about the fields.
-    pub facts: FieldFacts,
+    /// Framing-relevant known about the fields.
+    pub known: KnownFields,
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -219,7 +219,7 @@ impl ResponseParser {
     /// let Ok(Status::Complete(head)) = parser.parse(buf, &mut fields) else { panic!() };
     /// assert_eq!(head.status, 404);
     /// assert_eq!(head.reason.get(buf), b"Not Found");
-    /// assert_eq!(head.facts.content_length.count(), 1);
+    /// assert_eq!(head.known.content_length.count(), 1);
     /// ```
     pub fn parse(
         &mut self,
@@ -286,7 +286,7 @@ impl ResponseParser {
             field_count: self.section.count,
             len: self.len,
             obs_fold: self.section.folded,
-            facts: self.section.facts,
+            known: self.section.known,
         }
     }
 

@@ -8,10 +8,10 @@
 //! The state is where the scan stopped (stage and offset) plus what the
 //! current line has shown so far, so a resumed call examines only new bytes.
 
-use crate::facts::{classify, Known};
 use crate::host::valid_host_port;
+use crate::known::{classify, Known};
 use crate::work::Work;
-use crate::{front, Error, Field, FieldFacts, Span};
+use crate::{front, Error, Field, KnownFields, Span};
 use http_net_scan::class::OWS;
 use http_net_scan::{field_value_run, token_run};
 
@@ -77,7 +77,7 @@ pub(crate) struct Section {
     /// Field lines stored.
     pub count: usize,
     /// Facts gathered so far.
-    pub facts: FieldFacts,
+    pub known: KnownFields,
     /// Some value holds a kept obs-fold.
     pub folded: bool,
     /// Bytes examined.
@@ -97,7 +97,7 @@ impl Section {
             kind: Known::Other,
             continuing: false,
             count: 0,
-            facts: FieldFacts::EMPTY,
+            known: KnownFields::EMPTY,
             folded: false,
             work: Work::new(),
         }
@@ -299,7 +299,7 @@ impl Section {
             }
             if rules.host
                 && kind == Known::Host
-                && (!self.facts.host.is_empty() || !valid_host_port(value, false))
+                && (!self.known.host.is_empty() || !valid_host_port(value, false))
             {
                 break;
             }
@@ -309,7 +309,7 @@ impl Section {
                 name: Span::ordered(pos, pos + n),
                 value: Span::ordered(pos + v, pos + end),
             };
-            self.facts.record(kind, count, value);
+            self.known.record(kind, count, value);
             count += 1;
             last = Some(kind);
             self.work.add(cr + 2 + (cr - end));
@@ -342,7 +342,7 @@ impl Section {
             return Err(Error::ForbiddenTrailer);
         }
         self.kind = classify(name);
-        if rules.host && self.kind == Known::Host && !self.facts.host.is_empty() {
+        if rules.host && self.kind == Known::Host && !self.known.host.is_empty() {
             return Err(Error::DuplicateHost);
         }
         self.pos += 1;
@@ -371,7 +371,7 @@ impl Section {
     }
 
     /// A field line ended with the CR at `cr`: store it (or extend the
-    /// previous field, for a kept fold) and gather its facts.
+    /// previous field, for a kept fold) and gather its known.
     fn end_line(
         &mut self,
         buf: &[u8],
@@ -392,7 +392,7 @@ impl Section {
                 field.value = value;
             }
             if self.kind == Known::Connection {
-                self.facts.connection.add_tokens(bytes);
+                self.known.connection.add_tokens(bytes);
             }
             self.continuing = false;
             return Ok(());
@@ -410,12 +410,12 @@ impl Section {
         // has its OWS trimmed.
         if rules.canonical_length
             && self.kind == Known::ContentLength
-            && (!self.facts.content_length.is_empty()
+            && (!self.known.content_length.is_empty()
                 || !front::canonical_content_length(buf.get(self.name_end + 1..cr).unwrap_or(&[])))
         {
             return Err(Error::NonCanonicalContentLength);
         }
-        self.facts.record(self.kind, self.count, bytes);
+        self.known.record(self.kind, self.count, bytes);
         self.count += 1;
         Ok(())
     }

@@ -1,5 +1,5 @@
 //! The head attack shapes of `research/security-cases.md` that are too big
-//! for the conformance table (C77–C80, C91), and the field facts.
+//! for the conformance table (C77–C80, C91), and the field known.
 
 use http_net_head::{Error, Field, Limits, RequestParser, ResponseOptions, ResponseParser, Status};
 
@@ -113,7 +113,7 @@ fn c91_long_name_is_kept_whole() {
     };
     assert_eq!(fields[1].name.len(), 300);
     assert_eq!(fields[1].value.get(&buf), b"v");
-    assert_eq!(h.facts.content_length.first(), Some(2));
+    assert_eq!(h.known.content_length.first(), Some(2));
     assert_eq!(&buf[h.len..], b"hello");
 }
 
@@ -141,7 +141,7 @@ Connection: upgrade\r\nUpgrade: websocket\r\nExpect: 100-continue\r\n\r\n";
     else {
         panic!()
     };
-    let f = h.facts;
+    let f = h.known;
     assert_eq!(f.host.count(), 1);
     assert_eq!(f.content_length.count(), 2);
     let cl: Vec<&[u8]> = f
@@ -171,8 +171,8 @@ fn folded_response_connection_tokens_and_unfold() {
     else {
         panic!()
     };
-    assert!(h.obs_fold && h.facts.connection.close());
-    assert_eq!(h.facts.content_length.first(), Some(1));
+    assert!(h.obs_fold && h.known.connection.close());
+    assert_eq!(h.known.content_length.first(), Some(1));
     http_net_head::unfold_in_place(&mut buf, fields[0].value);
     assert_eq!(fields[0].value.get(&buf), b"x,   close");
 }

@@ -144,7 +144,7 @@ fn whitespace_before_colon_only_when_enabled() {
     else {
         panic!()
     };
-    assert_eq!(h.facts.content_length.count(), 1);
+    assert_eq!(h.known.content_length.count(), 1);
     // Whitespace that no colon follows is still not a name.
     assert_eq!(
         parse(lenient, b"HTTP/1.1 200 OK\r\nX Y: 1\r\n\r\n"),

@@ -128,7 +128,7 @@ proptest! {
         let mut want: Vec<(Vec<u8>, Vec<u8>)> = fs.iter().map(|(n, v, ..)| (n.clone(), v.clone())).collect();
         want.insert(host_at.min(fs.len()), (b"Host".to_vec(), b"example.com:8080".to_vec()));
         prop_assert_eq!(&got, &want);
-        prop_assert_eq!(h.facts.host.first(), Some(host_at.min(fs.len())));
+        prop_assert_eq!(h.known.host.first(), Some(host_at.min(fs.len())));
 
         // Every split point, then one byte at a time: the same head.
         for cut in 0..buf.len() {

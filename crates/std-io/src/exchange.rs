@@ -23,7 +23,7 @@ use crate::wire::{self, Filled, Gauge, Meter, Paced};
 /// until the connection next reads, so pipelined answers leave together).
 const FLUSH_AT: usize = 16 * 1024;
 
-/// What the connection loop keeps between handler calls: I/O facts only
+/// What the connection loop keeps between handler calls: I/O known only
 /// (the protocol state — the expectation, whether `100` was sent, where the
 /// answer stands, failure — is the connection's: see
 /// [`ServerConn::answer_state`]).
@@ -462,7 +462,7 @@ impl Body<'_> {
 }
 
 /// The request body as the shared [`BodyReader`] reads it, noting the I/O
-/// facts (timed out, broken stream) in the connection loop's [`Cycle`].
+/// known (timed out, broken stream) in the connection loop's [`Cycle`].
 struct ServerBody<'s> {
     conn: &'s mut ServerConn,
     stream: &'s mut dyn Transport,

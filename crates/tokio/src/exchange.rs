@@ -20,7 +20,7 @@ use crate::wire::{self, Filled, Meter, Stream};
 /// until the connection next reads, so pipelined answers leave together).
 const FLUSH_AT: usize = 16 * 1024;
 
-/// I/O facts about the current request, kept by the connection task between
+/// I/O known about the current request, kept by the connection task between
 /// handler calls (the protocol state is the `ServerConn`'s).
 #[derive(Debug, Default)]
 pub(crate) struct Cycle {

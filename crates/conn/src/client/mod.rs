@@ -340,7 +340,7 @@ impl ClientConn {
             front.method,
             head.status,
             head.version,
-            &head.facts,
+            &head.known,
             fields,
             hb,
             &limits,
@@ -349,7 +349,7 @@ impl ClientConn {
             Err(e) => return Err(self.fail(RemoteError::Framing(e))),
         };
         self.input.body = kind;
-        let conn = head.facts.connection;
+        let conn = head.known.connection;
         let keep_alive = match head.version {
             Version::Http11 => !conn.close(),
             Version::Http10 => conn.keep_alive() && !conn.close(),

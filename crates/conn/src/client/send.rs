@@ -53,8 +53,8 @@ impl ClientConn {
         buf.extend_from_slice(target);
         buf.extend_from_slice(b" HTTP/1.1\r\n");
         let checked = write_fields(buf, fields)
-            .and_then(|facts| framing(kind, body, &facts).map(|enc| (facts, enc)));
-        let (facts, (enc, frame)) = match checked {
+            .and_then(|caller| framing(kind, body, &caller).map(|enc| (caller, enc)));
+        let (caller, (enc, frame)) = match checked {
             Ok(ok) => ok,
             Err(e) => {
                 buf.truncate(start);
@@ -63,17 +63,17 @@ impl ClientConn {
         };
         match frame {
             Some(n) => write_content_length(buf, n),
-            None if enc == BodyEncoder::Chunked && facts.transfer_encoding == 0 => {
+            None if enc == BodyEncoder::Chunked && caller.transfer_encoding == 0 => {
                 buf.extend_from_slice(b"Transfer-Encoding: chunked\r\n");
             }
             None => {}
         }
         buf.extend_from_slice(b"\r\n");
-        let upgrade = facts.upgrade && facts.connection_upgrade;
+        let upgrade = caller.upgrade && caller.connection_upgrade;
         self.queue.push_back(ReqMeta {
             method: kind,
             upgrade,
-            close: facts.close,
+            close: caller.close,
         });
         self.enc = enc;
         self.move_write(CWriteEv::Head);
@@ -123,19 +123,19 @@ impl ClientConn {
 fn framing(
     method: Method,
     body: BodyLength,
-    facts: &CallerFields,
+    caller: &CallerFields,
 ) -> Result<(BodyEncoder, Option<u64>), LocalError> {
-    if facts.host != 1 || facts.bad_host {
+    if caller.host != 1 || caller.bad_host {
         return Err(LocalError::InvalidHost);
     }
     // A CONNECT request has no content (RFC 9110 §9.3.6).
     if method == Method::Connect && body != BodyLength::Empty {
         return Err(LocalError::ConflictingFraming);
     }
-    if facts.transfer_encoding > 0 && !(facts.te_chunked && body == BodyLength::Streamed) {
+    if caller.transfer_encoding > 0 && !(caller.te_chunked && body == BodyLength::Streamed) {
         return Err(LocalError::ConflictingFraming);
     }
-    if let Some(cl) = facts.content_length {
+    if let Some(cl) = caller.content_length {
         let ok = match body {
             BodyLength::Empty => cl == 0,
             BodyLength::Known(n) => cl == n,
@@ -145,7 +145,7 @@ fn framing(
             return Err(LocalError::ConflictingFraming);
         }
     }
-    let own_length = facts.content_length.is_none();
+    let own_length = caller.content_length.is_none();
     Ok(match body {
         // Methods that define content get an explicit zero (RFC 9110 §8.6).
         BodyLength::Empty => {

@@ -1,7 +1,7 @@
 //! The state one request/response exchange shares between the reading side
 //! (`poll_event`) and the answering side ([`Responder`](super::Responder)):
-//! the two halves' states with their data, the facts of the request that the
-//! answer depends on, and the connection flags. Every move is checked against
+//! the two halves' states with their data, what the answer must know about
+//! the request, and the connection flags. Every move is checked against
 //! the tables in [`crate::state`].
 
 use http_net_framing::{BodyEncoder, ChunkedDecoder};

@@ -292,7 +292,7 @@ impl ServerConn {
         let config = self.ex.config;
         let hb = self.input.buf.unread();
         let fields = self.input.fields.get(..head.field_count).unwrap_or(&[]);
-        let kind = match request_body(head.version, &head.facts, fields, hb, &config.body_limits())
+        let kind = match request_body(head.version, &head.known, fields, hb, &config.body_limits())
         {
             Ok(kind) => kind,
             Err(e) => return Err(self.fail(RemoteError::Framing(e))),
@@ -301,11 +301,11 @@ impl ServerConn {
             return Err(self.fail(RemoteError::ConnectWithContent));
         }
         let http11 = head.version == Version::Http11;
-        let facts = head.facts;
+        let known = head.known;
         let mut expects_continue = false;
-        if http11 && !facts.expect.is_empty() {
+        if http11 && !known.expect.is_empty() {
             // Every member of every `Expect` line must be 100-continue (RFC 9110 §10.1.1).
-            let ok = facts.expect.values(b"expect", fields, hb).all(|v| {
+            let ok = known.expect.values(b"expect", fields, hb).all(|v| {
                 let v = v.get(hb);
                 !trim_ows(v).is_empty()
                     && v.split(|&b| b == b',')
@@ -316,7 +316,7 @@ impl ServerConn {
             }
             expects_continue = true;
         }
-        let conn = facts.connection;
+        let conn = known.connection;
         let keep_alive = if http11 {
             !conn.close()
         } else {
@@ -327,7 +327,7 @@ impl ServerConn {
             method: head.method,
             expects_continue,
             continue_sent: false,
-            upgrade_offered: http11 && !facts.upgrade.is_empty() && conn.upgrade(),
+            upgrade_offered: http11 && !known.upgrade.is_empty() && conn.upgrade(),
         };
         self.ex.persist = self.ex.persist.close_if(!keep_alive, CloseWhy::PeerAsked);
         let body = BodyIn::start(kind, &mut self.ex.chunked, &config, head.len);

@@ -67,8 +67,8 @@ impl Responder<'_> {
         let buf = self.out.buf();
         let start = buf.len();
         write_status_line(buf, status, None);
-        let facts = write_fields(buf, fields).inspect_err(|_| buf.truncate(start))?;
-        if facts.has_framing() {
+        let caller = write_fields(buf, fields).inspect_err(|_| buf.truncate(start))?;
+        if caller.has_framing() {
             buf.truncate(start);
             return Err(LocalError::ConflictingFraming.into());
         }
@@ -231,7 +231,7 @@ impl Responder<'_> {
         let caller = match src {
             HeadSrc::Prebuilt(r) => {
                 self.out.buf().extend_from_slice(r.head_bytes());
-                *r.facts()
+                *r.caller_fields()
             }
             HeadSrc::Borrowed(fields) => {
                 let buf = self.out.buf();

@@ -112,7 +112,7 @@ impl ConnectionOptions {
 /// What the next layers need to know about a field section, gathered while it
 /// is parsed so that no second pass over the fields is needed.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub struct FieldFacts {
+pub struct KnownFields {
     /// Every `Content-Length` field line.
     pub content_length: FieldRefs,
     /// Every `Transfer-Encoding` field line (several lines form one list).
@@ -127,9 +127,9 @@ pub struct FieldFacts {
     pub connection: ConnectionOptions,
 }
 
-impl FieldFacts {
+impl KnownFields {
     /// No field seen.
-    pub const EMPTY: FieldFacts = FieldFacts {
+    pub const EMPTY: KnownFields = KnownFields {
         content_length: FieldRefs::EMPTY,
         transfer_encoding: FieldRefs::EMPTY,
         host: FieldRefs::EMPTY,
@@ -139,7 +139,7 @@ impl FieldFacts {
     };
 }
 
-/// The field names whose lines [`FieldFacts`] records.
+/// The field names whose lines [`KnownFields`] records.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(crate) enum Known {
     Other,
@@ -203,7 +203,7 @@ const fn word_of(name: &[u8], at: usize, len: usize) -> (u64, u64) {
     (w, fold)
 }
 
-/// The names whose lines [`FieldFacts`] records (lowercase).
+/// The names whose lines [`KnownFields`] records (lowercase).
 const NAMES: [(&[u8], Known); 6] = [
     (b"host", Known::Host),
     (b"expect", Known::Expect),
@@ -295,7 +295,7 @@ pub(crate) fn classify_general(name: &[u8]) -> Known {
 #[cfg(http_net_general_path)]
 pub(crate) use classify_general as classify;
 
-impl FieldFacts {
+impl KnownFields {
     /// Records field line `index` of kind `kind` whose value is `value`.
     #[inline(always)]
     pub(crate) fn record(&mut self, kind: Known, index: usize, value: &[u8]) {
