@@ -18,6 +18,7 @@ use std::path::{Path, PathBuf};
 use std::process::Command;
 
 use crate::criterion::{self, Timing};
+use crate::guard;
 use crate::util::{self, Args, Result};
 
 /// Which build of the comparison bench a row runs in.
@@ -312,11 +313,16 @@ pub fn main(args: &[String]) -> Result {
     if args.first().map(String::as_str) == Some("sockets") {
         return crate::sockets::main(&args[1..]);
     }
-    let args = Args::parse(args, &["rounds", "only", "warm-up", "measurement", "cpu"])?;
+    let args = Args::parse(
+        args,
+        &["rounds", "only", "warm-up", "measurement", "cpu", "settle"],
+    )?;
     if args.flag("help") {
-        println!("usage: cargo xtask compare [--rounds N] [--only h1,h2,h3,h3c,h4,h4b,h5] [--warm-up S] [--measurement S] [--cpu N] [--no-scalar] [--no-equivalence] [--no-write]");
+        println!("usage: cargo xtask compare [--rounds N] [--only h1,h2,h3,h3c,h4,h4b,h5] [--warm-up S] [--measurement S] [--cpu N] [--no-scalar] [--no-equivalence] [--no-write] [--settle S] [--unguarded]");
         return Ok(());
     }
+    let settle: u64 = args.value("settle", guard::MIN_SETTLE_S)?;
+    let unguarded = args.flag("unguarded");
     let rounds: usize = args.value("rounds", 5)?;
     let timing = Timing {
         warm_up: args.value("warm-up", 1.0)?,
@@ -371,6 +377,8 @@ pub fn main(args: &[String]) -> Result {
         return Err("no row selected (--only takes h1,h2,h3,h3c,h4,h4b,h5)".into());
     }
     let home = util::temp_dir("compare-criterion")?;
+    // Builds and the equivalence test are done: wait idle, read the load.
+    let watch = guard::Guard::start(settle);
     let mut samples: BTreeMap<(&str, Build), Vec<f64>> = BTreeMap::new();
     let mut workloads: Vec<&str> = rows.iter().map(|r| r.workload).collect();
     workloads.dedup();
@@ -394,15 +402,25 @@ pub fn main(args: &[String]) -> Result {
             }
         }
     }
+    let verdict = watch.finish();
     let _ = std::fs::remove_dir_all(&home);
 
     let command = format!(
         "cargo xtask compare {}",
         std::env::args().skip(2).collect::<Vec<_>>().join(" ")
     );
-    let report = report(&rows, &samples, rounds, &simd_note, command.trim_end(), cpu);
+    let report = report(
+        &rows,
+        &samples,
+        rounds,
+        &simd_note,
+        command.trim_end(),
+        cpu,
+        &verdict,
+    );
     println!("{report}");
-    if !args.flag("no-write") {
+    let write = guard::may_write(&verdict, unguarded);
+    if !args.flag("no-write") && write? {
         let path = root.join("docs/PERFORMANCE.md");
         crate::report::write_section(&path, "library", &report)?;
         eprintln!("wrote {}", path.display());
@@ -481,6 +499,7 @@ fn report(
     simd_note: &str,
     command: &str,
     cpu: Option<usize>,
+    verdict: &guard::Verdict,
 ) -> String {
     let med = |id: &str, b: Build| samples.get(&(id, b)).and_then(|v| util::median(v));
     let mut s = String::new();
@@ -491,6 +510,8 @@ fn report(
         util::describe_commit(&util::root()),
         cpu.map(|c| c.to_string()).unwrap_or_else(|| "none".into()),
     ));
+    s.push_str(&verdict.render());
+    s.push_str("\n\n");
     s.push_str(
         "| workload | side | median | spread over rounds | ratio |\n|---|---|---:|---:|---:|\n",
     );
