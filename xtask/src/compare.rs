@@ -690,7 +690,7 @@ fn report(
             _ => "—".into(),
         };
         let pass = match (r.parse_only.and_then(|p| med(p, r.build)), m) {
-            (Some(alone), Some(m)) => format!("{:+.1} ns", m - alone),
+            (Some(alone), Some(m)) => signed_ns(m - alone),
             _ => "—".into(),
         };
         s.push_str(&format!(
@@ -765,6 +765,15 @@ fn report(
     s
 }
 
+/// A time difference with its sign, in the report's units.
+fn signed_ns(d: f64) -> String {
+    format!(
+        "{}{}",
+        if d < 0.0 { "-" } else { "+" },
+        util::fmt_ns(d.abs())
+    )
+}
+
 /// `(other - runtime) / (ours - runtime)`: the HTTP-only ratio, or a dash
 /// when the runtime alone is not below both sides.
 fn http_only_ratio(ours: f64, other: f64, runtime: f64) -> String {
@@ -779,6 +788,12 @@ fn http_only_ratio(ours: f64, other: f64, runtime: f64) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn pass_cost_keeps_its_sign_and_unit() {
+        assert_eq!(signed_ns(-2.5e6), format!("-{}", util::fmt_ns(2.5e6)));
+        assert_eq!(signed_ns(38.0), format!("+{}", util::fmt_ns(38.0)));
+    }
 
     #[test]
     fn http_only_subtracts_the_runtime_from_both() {
