@@ -16,7 +16,7 @@ use tokio::io::{AsyncReadExt, AsyncWriteExt, DuplexStream};
 use tokio::runtime::Runtime;
 use tokio::sync::mpsc;
 
-use crate::hyper_side::{self, read_one_response, read_count, runtime, write_pieces};
+use crate::hyper_side::{self, read_count, read_one_response, runtime, write_pieces};
 use crate::inputs::{self, ANSWER_FIELDS, EXCHANGE_REQUEST, READ, SMALL_ANSWER_BODY};
 
 /// A listener whose connections are the server ends of duplex pipes sent
