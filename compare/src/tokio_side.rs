@@ -144,6 +144,10 @@ struct DuplexConnector {
     learned: std::sync::Mutex<Option<tokio::sync::oneshot::Sender<Vec<u8>>>>,
 }
 
+/// Connections [`DuplexConnector`] opened (one per client when its pool
+/// reuses the connection).
+static CONNECTS: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(0);
+
 impl Connector for DuplexConnector {
     type Stream = DuplexStream;
     fn connect(
@@ -152,6 +156,7 @@ impl Connector for DuplexConnector {
         _port: u16,
     ) -> impl Future<Output = io::Result<DuplexStream>> + Send {
         let tx = self.learned.lock().ok().and_then(|mut g| g.take());
+        CONNECTS.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
         async move {
             let (client, server) = tokio::io::duplex(64 * 1024);
             tokio::spawn(hyper_side::response_peer(server, tx));
@@ -181,10 +186,20 @@ impl ClientExchange {
             learned: std::sync::Mutex::new(Some(tx)),
         });
         let mut buf = vec![0u8; 4096];
+        let before = CONNECTS.load(std::sync::atomic::Ordering::Relaxed);
         let request = rt.block_on(async {
             assert_eq!(exchange(&client, &mut buf).await, 1024);
-            rx.await.expect("the request bytes")
+            let request = rx.await.expect("the request bytes");
+            // Equal footing with hyper's one `SendRequest`: the second
+            // exchange reuses the pooled connection.
+            assert_eq!(exchange(&client, &mut buf).await, 1024);
+            request
         });
+        assert_eq!(
+            CONNECTS.load(std::sync::atomic::Ordering::Relaxed) - before,
+            1,
+            "the pooled connection is reused"
+        );
         ClientExchange {
             rt,
             client,
