@@ -5,7 +5,10 @@
 //!
 //! Every side of a workload does the same work: the bare parsers get the
 //! framing pass of `rules.rs` (http-net's SPEC §3 rules), proven equivalent
-//! by `tests/equivalence.rs`.
+//! by `tests/equivalence.rs`, and each has a `_parse_only` twin so that the
+//! pass's own cost is reported. On the tokio duplex (H2, H3 client, H5),
+//! http-net runs through `http-net-tokio` on the same pipe and runtime as
+//! hyper, beside the runtime moving the same bytes with no HTTP.
 
 use std::hint::black_box;
 use std::time::Duration;
@@ -87,6 +90,25 @@ fn h3_head(c: &mut Criterion) {
     let mut ps = pico::storage();
     g.bench_function("picohttpparser", |b| {
         b.iter(|| complete(pico::response(black_box(RESPONSE_1K), b"GET", &mut ps)))
+    });
+    // The parsers alone: the framing pass's own cost is the difference.
+    let mut hs = httparse_side::storage();
+    g.bench_function("httparse_parse_only", |b| {
+        b.iter(|| {
+            let mut res = httparse::Response::new(&mut []);
+            let mut config = httparse::ParserConfig::default();
+            config.allow_obsolete_multiline_headers_in_responses(true);
+            let r = config.parse_response_with_uninit_headers(
+                &mut res,
+                black_box(RESPONSE_1K),
+                &mut hs,
+            );
+            black_box(r.map(|s| s.is_complete()))
+        })
+    });
+    let mut ps = pico::storage();
+    g.bench_function("picohttpparser_parse_only", |b| {
+        b.iter(|| pico::parse_response_only(black_box(RESPONSE_1K), &mut ps))
     });
     g.finish();
 }
@@ -199,8 +221,43 @@ fn h5(c: &mut Criterion) {
             assert_eq!(n, inputs::PIPELINED);
         })
     });
+    // The same loops with the parsers alone (every request taken as a
+    // keep-alive GET without a body): the framing pass's own cost is the
+    // difference.
+    g.bench_function("httparse_parse_only", |b| {
+        b.iter(|| {
+            let n = lp.run(black_box(input), |buf| {
+                let mut s = httparse_side::storage();
+                let mut req = httparse::Request::new(&mut []);
+                match req.parse_with_uninit_headers(buf, &mut s) {
+                    Ok(httparse::Status::Complete(len)) => pipeline::parsed_only(len),
+                    Ok(httparse::Status::Partial) => Verdict::Partial,
+                    Err(_) => Verdict::Reject(400),
+                }
+            });
+            assert_eq!(n, inputs::PIPELINED);
+        })
+    });
+    let mut ps = pico::storage();
+    g.bench_function("picohttpparser_parse_only", |b| {
+        b.iter(|| {
+            let n = lp.run(black_box(input), |buf| {
+                match pico::parse_request_only(buf, &mut ps) {
+                    len if len > 0 => pipeline::parsed_only(len as usize),
+                    -2 => Verdict::Partial,
+                    _ => Verdict::Reject(400),
+                }
+            });
+            assert_eq!(n, inputs::PIPELINED);
+        })
+    });
     #[cfg(feature = "hyper")]
     {
+        let mut ours = http_net_compare::tokio_side::Pipelined::new(input);
+        g.bench_function("http-net-tokio", |b| {
+            b.iter_custom(|iters| (0..iters).map(|_| ours.run_once()).sum())
+        });
+        drop(ours);
         let mut hy = http_net_compare::hyper_side::Pipelined::new(input);
         let response_len = hy.response_len();
         g.bench_function("hyper", |b| {
@@ -231,6 +288,9 @@ fn h2(c: &mut Criterion) {
     g.bench_function("http-net", |b| {
         b.iter(|| server.exchange(black_box(inputs::EXCHANGE_REQUEST), body))
     });
+    let mut ours = http_net_compare::tokio_side::ServerExchange::new();
+    g.bench_function("http-net-tokio", |b| b.iter_custom(|iters| ours.run(iters)));
+    drop(ours);
     let mut hy = ServerExchange::new();
     let response = hy.response.clone();
     g.bench_function("hyper", |b| b.iter_custom(|iters| hy.run(iters)));
@@ -249,6 +309,9 @@ fn h3_client(c: &mut Criterion) {
     g.bench_function("http-net", |b| {
         b.iter(|| assert_eq!(client.exchange(black_box(RESPONSE_1K)), 1024))
     });
+    let mut ours = http_net_compare::tokio_side::ClientExchange::new();
+    g.bench_function("http-net-tokio", |b| b.iter_custom(|iters| ours.run(iters)));
+    drop(ours);
     let mut hy = ClientExchange::new();
     let request = hy.request.clone();
     g.bench_function("hyper", |b| b.iter_custom(|iters| hy.run(iters)));

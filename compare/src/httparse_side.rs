@@ -32,13 +32,18 @@ impl Fields for Hs<'_, '_> {
     fn value(&self, i: usize) -> &[u8] {
         self.headers[i].value
     }
+    #[inline]
     fn value_end(&self, i: usize) -> usize {
         let h = &self.headers[i];
-        match offset(self.head, h.value) {
-            Some(off) if !h.value.is_empty() => off + h.value.len(),
-            // An empty value: look from just after the colon.
-            _ => offset(self.head, h.name.as_bytes()).map_or(0, |o| o + h.name.len() + 1),
+        if !h.value.is_empty() {
+            // A non-empty value is a slice of the head: its end offset, by
+            // pointer difference (`crlf_at` bounds-checks the result).
+            return (h.value.as_ptr() as usize)
+                .wrapping_sub(self.head.as_ptr() as usize)
+                .wrapping_add(h.value.len());
         }
+        // An empty value: look from just after the colon.
+        offset(self.head, h.name.as_bytes()).map_or(0, |o| o + h.name.len() + 1)
     }
 }
 

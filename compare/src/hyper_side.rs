@@ -10,44 +10,59 @@ use std::time::{Duration, Instant};
 use bytes::Bytes;
 use http_body_util::{BodyExt, Empty, Full};
 use hyper::body::Incoming;
+use hyper::header::{HeaderValue, CACHE_CONTROL, CONTENT_TYPE, HOST, SERVER};
 use hyper::service::service_fn;
 use hyper::{Request, Response};
 use hyper_util::rt::TokioIo;
 use tokio::io::{AsyncReadExt, AsyncWriteExt, DuplexStream};
 use tokio::runtime::Runtime;
 
-use crate::inputs::{self, ANSWER_FIELDS, EXCHANGE_REQUEST, READ, RESPONSE_1K, SMALL_ANSWER_BODY};
+use crate::inputs::{self, EXCHANGE_REQUEST, READ, RESPONSE_1K, SMALL_ANSWER_BODY};
 
-/// A current-thread runtime, as a single-core server would run.
+/// A current-thread runtime, as a single-core server would run, with its
+/// timer (http-net-tokio keeps its deadlines on it; hyper without a
+/// `Timer` keeps none). Every side of H2, H3 client and H5 over the duplex
+/// runs on one of these, the runtime-only twins too.
 pub fn runtime() -> Runtime {
     tokio::runtime::Builder::new_current_thread()
+        .enable_time()
         .build()
         .expect("a current-thread runtime")
 }
 
+// Header values built once, as a real service builds them (statics built
+// at compile time: a clone per response is a pointer copy, with no parsing
+// or validation). The same fields as `ANSWER_FIELDS`, checked by
+// `answer_fields_are_the_inputs`.
+static SERVER_BENCH: HeaderValue = HeaderValue::from_static("bench");
+static TEXT_UTF8: HeaderValue = HeaderValue::from_static("text/plain; charset=utf-8");
+static NO_CACHE: HeaderValue = HeaderValue::from_static("no-cache");
+static TEXT_PLAIN: HeaderValue = HeaderValue::from_static("text/plain");
+static LOCALHOST: HeaderValue = HeaderValue::from_static("localhost");
+
 /// The H2 answer: the fields of `response_1k.http` (hyper writes `Date` and
 /// `Content-Length` itself) and its 1 KiB body.
 async fn answer_1k(_req: Request<Incoming>) -> Result<Response<Full<Bytes>>, Infallible> {
-    let mut r = Response::builder();
-    for (n, v) in ANSWER_FIELDS {
-        r = r.header(n, v);
-    }
-    Ok(r.body(Full::new(Bytes::from_static(inputs::answer_body())))
-        .expect("a valid response"))
+    let mut r = Response::new(Full::new(Bytes::from_static(inputs::answer_body())));
+    let h = r.headers_mut();
+    h.insert(SERVER, SERVER_BENCH.clone());
+    h.insert(CONTENT_TYPE, TEXT_UTF8.clone());
+    h.insert(CACHE_CONTROL, NO_CACHE.clone());
+    Ok(r)
 }
 
 /// The H5 answer: `Hello, World!` as text/plain.
 async fn answer_small(_req: Request<Incoming>) -> Result<Response<Full<Bytes>>, Infallible> {
-    Ok(Response::builder()
-        .header("Server", "bench")
-        .header("Content-Type", "text/plain")
-        .body(Full::new(Bytes::from_static(SMALL_ANSWER_BODY)))
-        .expect("a valid response"))
+    let mut r = Response::new(Full::new(Bytes::from_static(SMALL_ANSWER_BODY)));
+    let h = r.headers_mut();
+    h.insert(SERVER, SERVER_BENCH.clone());
+    h.insert(CONTENT_TYPE, TEXT_PLAIN.clone());
+    Ok(r)
 }
 
 /// Reads one response head and its Content-Length body from `io`, returning
-/// all of its bytes (setup only: learns what hyper sends).
-async fn read_one_response(io: &mut DuplexStream) -> Vec<u8> {
+/// all of its bytes (setup only: learns what a server sends).
+pub async fn read_one_response(io: &mut DuplexStream) -> Vec<u8> {
     let mut got = Vec::new();
     let mut buf = [0u8; 4096];
     loop {
@@ -182,41 +197,53 @@ pub struct ClientExchange {
     pub request: Vec<u8>,
 }
 
+/// `GET /` with `Host: localhost` (the default URI is `/`; the value a
+/// constant).
 fn get_request() -> Request<Empty<Bytes>> {
-    Request::builder()
-        .uri("/")
-        .header("Host", "localhost")
-        .body(Empty::new())
-        .expect("a valid request")
+    let mut r = Request::new(Empty::new());
+    r.headers_mut().insert(HOST, LOCALHOST.clone());
+    r
+}
+
+/// The peer of the client exchanges (hyper's and http-net-tokio's): learns
+/// the request's length from the first request (sent on `learned`), then
+/// answers it and every later request of that length with
+/// `response_1k.http`.
+pub async fn response_peer(
+    mut server: DuplexStream,
+    learned: Option<tokio::sync::oneshot::Sender<Vec<u8>>>,
+) {
+    let mut got = Vec::new();
+    let mut b = [0u8; 1024];
+    while !got.windows(4).any(|w| w == b"\r\n\r\n") {
+        match server.read(&mut b).await {
+            Ok(0) | Err(_) => return,
+            Ok(n) => got.extend_from_slice(&b[..n]),
+        }
+    }
+    let len = got.len();
+    if let Some(tx) = learned {
+        let _ = tx.send(got);
+    }
+    let mut buf = vec![0u8; len];
+    loop {
+        if server.write_all(RESPONSE_1K).await.is_err() {
+            break;
+        }
+        if server.read_exact(&mut buf).await.is_err() {
+            break;
+        }
+    }
 }
 
 impl ClientExchange {
     /// Connects and runs one exchange to learn the request bytes.
     pub fn new() -> ClientExchange {
         let rt = runtime();
-        let (client, mut server) = tokio::io::duplex(64 * 1024);
+        let (client, server) = tokio::io::duplex(64 * 1024);
         let (sender, request) = rt.block_on(async {
             let (tx, rx) = tokio::sync::oneshot::channel();
-            tokio::spawn(async move {
-                // Learn the request's length once, then read exactly that.
-                let mut got = Vec::new();
-                let mut b = [0u8; 1024];
-                while !got.windows(4).any(|w| w == b"\r\n\r\n") {
-                    let n = server.read(&mut b).await.expect("read");
-                    got.extend_from_slice(&b[..n]);
-                }
-                let len = got.len();
-                let _ = tx.send(got);
-                let mut buf = vec![0u8; len];
-                loop {
-                    if server.write_all(RESPONSE_1K).await.is_err() {
-                        break;
-                    }
-                    if server.read_exact(&mut buf).await.is_err() {
-                        break;
-                    }
-                }
-            });
+            tokio::spawn(response_peer(server, Some(tx)));
             let (mut sender, conn) = hyper::client::conn::http1::handshake(TokioIo::new(client))
                 .await
                 .expect("handshake");
@@ -311,13 +338,14 @@ async fn serve_small(io: DuplexStream) {
 }
 
 /// Writes `input` in 16 KiB writes (the reads of the far end).
-async fn write_pieces<W: AsyncWriteExt + Unpin>(wr: &mut W, input: &[u8]) {
+pub async fn write_pieces<W: AsyncWriteExt + Unpin>(wr: &mut W, input: &[u8]) {
     for piece in input.chunks(READ) {
         wr.write_all(piece).await.expect("write");
     }
 }
 
-async fn read_count<R: AsyncReadExt + Unpin>(rd: &mut R, expected: usize) {
+/// Reads until `expected` bytes arrived.
+pub async fn read_count<R: AsyncReadExt + Unpin>(rd: &mut R, expected: usize) {
     let mut buf = vec![0u8; 64 * 1024];
     let mut got = 0;
     while got < expected {
@@ -361,4 +389,22 @@ pub fn runtime_pipelined(rt: &Runtime, input: &'static [u8], response_len: usize
         tokio::join!(write_pieces(&mut wr, input), read_count(&mut rd, expected));
         start.elapsed()
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn answer_fields_are_the_inputs() {
+        let ours = [
+            (SERVER.as_str(), &SERVER_BENCH),
+            (CONTENT_TYPE.as_str(), &TEXT_UTF8),
+            (CACHE_CONTROL.as_str(), &NO_CACHE),
+        ];
+        for ((n, v), (name, value)) in ours.iter().zip(inputs::ANSWER_FIELDS) {
+            assert!(n.eq_ignore_ascii_case(name));
+            assert_eq!(v.as_bytes(), value.as_bytes());
+        }
+    }
 }

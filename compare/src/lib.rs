@@ -11,6 +11,9 @@
 //! - `hyper_side` (feature `hyper`): hyper 1.x driven in memory over a
 //!   `tokio::io::duplex` on a current-thread runtime, and the runtime alone
 //!   moving the same bytes.
+//! - `tokio_side` (feature `hyper`): http-net through `http-net-tokio` over
+//!   the same duplex on the same runtime, so that H2, H3 client and H5
+//!   compare the two libraries on equal footing.
 //!
 //! The C parser is called through `picohttpparser-sys`; those calls are the
 //! only `unsafe` code here.
@@ -23,3 +26,5 @@ pub mod inputs;
 pub mod pico;
 pub mod pipeline;
 pub mod rules;
+#[cfg(feature = "hyper")]
+pub mod tokio_side;

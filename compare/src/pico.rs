@@ -248,3 +248,28 @@ pub fn parse_request_only(buf: &[u8], storage: &mut Storage) -> i32 {
         )
     }
 }
+
+/// picohttpparser's response parse alone (no framing pass). Returns the
+/// head length (or -1 / -2).
+#[inline]
+pub fn parse_response_only(buf: &[u8], storage: &mut Storage) -> i32 {
+    let mut minor: c_int = 0;
+    let mut status: c_int = 0;
+    let mut msg: *const c_char = ptr::null();
+    let mut msg_len = 0;
+    let mut count = storage.len();
+    // SAFETY: as in `request`.
+    unsafe {
+        phr_parse_response(
+            buf.as_ptr().cast(),
+            buf.len(),
+            &mut minor,
+            &mut status,
+            &mut msg,
+            &mut msg_len,
+            storage.as_mut_ptr(),
+            &mut count,
+            0,
+        )
+    }
+}

@@ -3,7 +3,22 @@
 //! (here: drop) the answers after each read, keep the unparsed tail.
 
 use crate::inputs::{READ, SMALL_ANSWER_BODY};
-use crate::rules::{Body, Verdict};
+use crate::rules::{Body, Framing, Verdict};
+
+/// The verdict of a bare parse in the parse-only loops: a complete head of
+/// `head_len` bytes, taken as a keep-alive HTTP/1.1 request without a body
+/// (what every H5 request is), with no rule checked.
+#[inline]
+pub fn parsed_only(head_len: usize) -> Verdict {
+    Verdict::Complete(Framing {
+        head_len,
+        http11: true,
+        body: Body::None,
+        keep_alive: true,
+        upgrade: false,
+        expect_continue: false,
+    })
+}
 
 /// The H5 answer as one prebuilt byte string (the cheapest answer a loop
 /// over a bare parser can give: a copy), with the fields hyper and http-net

@@ -27,6 +27,7 @@ mod conformance;
 mod criterion;
 mod docs_check;
 mod fuzz;
+mod guard;
 mod hostile;
 mod package;
 mod proxies;
@@ -44,6 +45,7 @@ const USAGE: &str = "usage: cargo xtask <command>
   bench-ab REF [ROUNDS]               REF against the working tree, interleaved (default 5 rounds)
            [--filter REGEX] [--warm-up S] [--measurement S]
   compare [--rounds N] [--only h1,h2,h3,h3c,h4,h4b,h5] [--no-scalar] [--no-equivalence] [--no-write]
+          [--settle S] [--unguarded]
                                       H1-H5 against httparse, picohttpparser, hyper
   compare sockets [--rounds N] [--duration S] [--only NAMES] [--no-write]
                                       H6: hello vs hyper, tiny_http, may_minihttp under wrk
