@@ -10,7 +10,7 @@ use std::io;
 use std::net::SocketAddr;
 use std::time::{Duration, Instant};
 
-use http_net_tokio::http_net_conn::Response as Prebuilt;
+use http_net_tokio::http_net_conn::PreparedResponse;
 use http_net_tokio::{Connector, Error, Exchange, Handler, Listener, Server};
 use tokio::io::{AsyncReadExt, AsyncWriteExt, DuplexStream};
 use tokio::runtime::Runtime;
@@ -44,7 +44,7 @@ impl Listener for DuplexListener {
 /// Answers every request with one prebuilt response and its body, as a
 /// real service answers with values it built once.
 struct Answer {
-    response: Prebuilt,
+    response: PreparedResponse,
     body: &'static [u8],
 }
 
@@ -60,14 +60,14 @@ fn answer_1k() -> Answer {
         .map(|(n, v)| (n.as_bytes(), v.as_bytes()))
         .collect();
     Answer {
-        response: Prebuilt::new(200, &fields).expect("valid fields"),
+        response: PreparedResponse::new(200, &fields).expect("valid fields"),
         body: inputs::answer_body(),
     }
 }
 
 fn answer_small() -> Answer {
     Answer {
-        response: Prebuilt::new(
+        response: PreparedResponse::new(
             200,
             &[(b"Server", b"bench"), (b"Content-Type", b"text/plain")],
         )
