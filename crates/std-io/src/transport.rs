@@ -58,6 +58,14 @@ pub trait Transport: Read + Write + Send {
     fn interrupter(&self) -> Option<Interrupter> {
         None
     }
+    /// Whether input (bytes or the end of the stream) waits to be read,
+    /// asked without blocking: `Some(true)` or `Some(false)`, or `None` when
+    /// the stream cannot tell. While it writes a request body, the client
+    /// asks this between writes, to see a response the server sent early;
+    /// with `None` it probes with a short timed read now and then instead.
+    fn input_ready(&mut self) -> io::Result<Option<bool>> {
+        Ok(None)
+    }
 }
 
 impl Transport for TcpStream {
@@ -72,6 +80,18 @@ impl Transport for TcpStream {
     }
     fn interrupter(&self) -> Option<Interrupter> {
         Interrupter::for_tcp(self).ok()
+    }
+    fn input_ready(&mut self) -> io::Result<Option<bool>> {
+        self.set_nonblocking(true)?;
+        let mut b = [0u8; 1];
+        let r = self.peek(&mut b);
+        self.set_nonblocking(false)?;
+        match r {
+            Ok(_) => Ok(Some(true)),
+            Err(e) if e.kind() == io::ErrorKind::WouldBlock => Ok(Some(false)),
+            Err(e) if e.kind() == io::ErrorKind::Interrupted => Ok(Some(true)),
+            Err(e) => Err(e),
+        }
     }
 }
 
