@@ -660,14 +660,15 @@ impl Exchange<'_> {
         let mut stalled = Duration::ZERO;
         let mut force = false;
         loop {
-            if let Some(h) = self.watch(force)? {
-                return Ok(Some(h));
-            }
-            force = false;
+            // All written: a response from now on answers a whole request.
             let out_len = self.p.conn.output().len();
             if out_len == 0 && extra.is_empty() {
                 return Ok(None);
             }
+            if let Some(h) = self.watch(force)? {
+                return Ok(Some(h));
+            }
+            force = false;
             let (t, by_deadline) = bound(WRITE_SLICE, self.io.deadline)?;
             if self.io.write != Some(Some(t)) {
                 self.p
