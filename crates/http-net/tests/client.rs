@@ -623,3 +623,40 @@ fn wait_listening(port: u16, proc: &mut Proc) {
         thread::sleep(Duration::from_millis(50));
     }
 }
+
+#[test]
+fn a_connection_whose_request_was_cut_short_is_not_reused() {
+    // Each connection answers its first request at the head and serves no
+    // other: a second request that went out on the same connection would
+    // get no answer.
+    let (t, base) = scripted(2, true, |_, s| {
+        let _ = s.write_all(b"HTTP/1.1 200 OK\r\nContent-Length: 2\r\n\r\nok");
+    });
+    let client = Client::builder()
+        .expect_continue(None)
+        .read_timeout(Duration::from_secs(3))
+        .build();
+    for _ in 0..2 {
+        let mut body = pattern(8 << 20);
+        let mut r = client
+            .send(
+                b"PUT",
+                &format!("{base}/"),
+                &[],
+                RequestBody::Reader {
+                    reader: &mut body,
+                    len: Some(8 << 20),
+                },
+            )
+            .unwrap();
+        assert_eq!(r.read_body(10).unwrap(), b"ok");
+    }
+    drop(client);
+    let seen = t.join().unwrap();
+    assert_eq!(seen.len(), 2);
+    // Each connection got one request head and part of its body, no more.
+    for s in &seen {
+        assert_eq!(s.matches("PUT / HTTP/1.1").count(), 1);
+        assert!(s.len() < (8 << 20) + 200, "{}", s.len());
+    }
+}
