@@ -1,47 +1,100 @@
-//! The blocking client: `http://` URLs, idle connections kept per host and
-//! port for reuse, timeouts, the response body as `std::io::Read`.
+//! The blocking client: `http://` URLs (and `https://` through a
+//! connector), idle connections kept per origin for reuse, request bodies
+//! from any `Read`, the response body as `std::io::Read`, early responses
+//! watched for while a body is sent, deadlines and opt-in redirects.
 
 use std::collections::HashMap;
-use std::io::{self, Read};
+use std::io::{self, IoSlice, Read};
 use std::net::{TcpStream, ToSocketAddrs};
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
+use http_net_conn::framing::Error as FramingError;
 use http_net_conn::Version;
 use http_net_conn::{
-    BodyLength, ClientConn, ClientEvent, Config, Error as ConnError, FieldPair, Placement,
-    RemoteError,
+    BodyLength, BodyLimits, ClientConn, ClientEvent, Config, Error as ConnError, FieldPair,
+    Placement, RemoteError, ResponseView,
 };
 
-use crate::body_reader::{fill_body, BodyReader, BodySource, Step};
-use crate::error::{Error, Stage};
+use crate::body_reader::{BodyReader, BodySource, Step};
+use crate::error::{is_timeout, Error, Limit, Stage};
 use crate::lock::lock;
+use crate::redirect::{self, Redirects};
+
 use crate::transport::Transport;
-use crate::url::Url;
+use crate::url::{Url, UrlError};
 use crate::wire::{self, Filled};
+
+/// Opens the transport for an `https://` origin: given the host (an IPv6
+/// literal without brackets) and the port, it connects and returns the
+/// stream, TLS session established or established lazily on first use.
+pub type Connector = Arc<dyn Fn(&str, u16) -> io::Result<Box<dyn Transport>> + Send + Sync>;
 
 /// A connection waiting in the pool.
 struct Pooled {
-    stream: TcpStream,
+    stream: Box<dyn Transport>,
     conn: ClientConn,
     since: Instant,
 }
 
-type Key = (String, u16);
+/// An origin: https or not, host (lowercase), port.
+type Key = (bool, String, u16);
 
 /// Idle connections kept across all hosts.
 const MAX_IDLE_TOTAL: usize = 256;
 type Idle = Arc<Mutex<HashMap<Key, Vec<Pooled>>>>;
 
-#[derive(Clone, Copy, Debug)]
+/// Body bytes handed to the connection at once; the client looks for an
+/// early response between two of them.
+const SEND_CHUNK: usize = 64 * 1024;
+/// The longest a single write blocks before the client looks for an early
+/// response again (the write timeout is counted across such slices).
+const WRITE_SLICE: Duration = Duration::from_millis(50);
+/// On a stream that cannot say whether input waits (`input_ready` gives
+/// `None`), how often a short timed read probes for an early response.
+const PROBE_EVERY: Duration = Duration::from_millis(20);
+/// How long such a probe, or a read of waiting input, blocks.
+const PROBE_WAIT: Duration = Duration::from_millis(1);
+
+#[derive(Clone)]
 struct Settings {
     conn: Config,
     connect_timeout: Duration,
     read_timeout: Duration,
     write_timeout: Duration,
+    timeout: Option<Duration>,
+    expect_threshold: Option<u64>,
+    expect_wait: Duration,
+    redirects: Redirects,
+    connector: Option<Connector>,
     max_idle_per_host: usize,
     idle_ttl: Duration,
 }
+
+impl std::fmt::Debug for Settings {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Settings")
+            .field("conn", &self.conn)
+            .field("connect_timeout", &self.connect_timeout)
+            .field("read_timeout", &self.read_timeout)
+            .field("write_timeout", &self.write_timeout)
+            .field("timeout", &self.timeout)
+            .field("expect_threshold", &self.expect_threshold)
+            .field("expect_wait", &self.expect_wait)
+            .field("redirects", &self.redirects)
+            .field("connector", &self.connector.is_some())
+            .field("max_idle_per_host", &self.max_idle_per_host)
+            .field("idle_ttl", &self.idle_ttl)
+            .finish()
+    }
+}
+
+/// The client's default connection configuration: [`Config::DEFAULT`]
+/// without a body budget (the 8 MiB budget is a server's default; a client
+/// streams what it asked for, and bounds a whole-body read with
+/// [`ClientResponse::read_body`]'s limit).
+pub const CLIENT_CONFIG: Config =
+    Config::DEFAULT.with_body_limits(BodyLimits::DEFAULT.with_body_budget(0));
 
 /// Configures a [`Client`].
 ///
@@ -49,6 +102,7 @@ struct Settings {
 /// use std::time::Duration;
 /// let client = http_net_std::Client::builder()
 ///     .connect_timeout(Duration::from_secs(2))
+///     .timeout(Duration::from_secs(30))
 ///     .max_idle_per_host(2)
 ///     .build();
 /// # let _ = client;
@@ -63,10 +117,15 @@ impl Default for ClientBuilder {
     fn default() -> Self {
         ClientBuilder {
             s: Settings {
-                conn: Config::DEFAULT,
+                conn: CLIENT_CONFIG,
                 connect_timeout: Duration::from_secs(10),
                 read_timeout: Duration::from_secs(30),
                 write_timeout: Duration::from_secs(30),
+                timeout: None,
+                expect_threshold: Some(1024 * 1024),
+                expect_wait: Duration::from_secs(1),
+                redirects: Redirects::none(),
+                connector: None,
                 max_idle_per_host: 4,
                 idle_ttl: Duration::from_secs(30),
             },
@@ -75,7 +134,9 @@ impl Default for ClientBuilder {
 }
 
 impl ClientBuilder {
-    /// Head and body limits and buffer sizes (see [`http_net_conn::Config`]).
+    /// Head and body limits and buffer sizes (see [`http_net_conn::Config`];
+    /// default [`CLIENT_CONFIG`], which has no body budget). A response body
+    /// over a budget set here is [`Error::OverLimit`], not the peer's fault.
     pub fn conn_config(mut self, config: Config) -> Self {
         self.s.conn = config;
         self
@@ -95,8 +156,52 @@ impl ClientBuilder {
         self.s.write_timeout = t;
         self
     }
-    /// Idle connections kept per host and port for reuse (default 4; 0 keeps
-    /// none; 256 at most across all hosts).
+    /// A deadline for the whole request, from the call until the last byte
+    /// of the response body (default none): connecting, sending, every
+    /// redirect hop, reading the head and the body. Past it, the call or the
+    /// body read fails with [`Error::Timeout`]`(`[`Stage::Deadline`]`)`,
+    /// however steadily the server trickles bytes.
+    pub fn timeout(mut self, t: Duration) -> Self {
+        self.s.timeout = Some(t);
+        self
+    }
+    /// Sends `Expect: 100-continue` with a request body larger than
+    /// `threshold` bytes or of unknown length (default 1 MiB, as curl;
+    /// `None` never sends it). The body then waits for `100 Continue`, for
+    /// at most [`expect_wait`](ClientBuilder::expect_wait), and is not sent
+    /// at all if the server answers first (RFC 9110 §10.1.1).
+    pub fn expect_continue(mut self, threshold: Option<u64>) -> Self {
+        self.s.expect_threshold = threshold;
+        self
+    }
+    /// How long a request with `Expect: 100-continue` waits for `100`
+    /// before sending its body anyway (default 1 s, RFC 9110 §10.1.1).
+    pub fn expect_wait(mut self, t: Duration) -> Self {
+        self.s.expect_wait = t;
+        self
+    }
+    /// Which redirects are followed (default: none; see [`Redirects`]).
+    pub fn redirects(mut self, policy: Redirects) -> Self {
+        self.s.redirects = policy;
+        self
+    }
+    /// Opens `https://` connections with `connect(host, port)`, which
+    /// returns any [`Transport`] (a TLS stream over a `TcpStream`, with the
+    /// timeouts delegated to the socket). Without a connector an `https://`
+    /// URL is refused with [`UrlError::HttpsWithoutConnector`]. `http://`
+    /// URLs always use a plain `TcpStream`.
+    pub fn connector<F, T>(mut self, connect: F) -> Self
+    where
+        F: Fn(&str, u16) -> io::Result<T> + Send + Sync + 'static,
+        T: Transport + 'static,
+    {
+        self.s.connector = Some(Arc::new(move |host: &str, port: u16| {
+            connect(host, port).map(|t| Box::new(t) as Box<dyn Transport>)
+        }));
+        self
+    }
+    /// Idle connections kept per origin for reuse (default 4; 0 keeps
+    /// none; 256 at most across all origins).
     pub fn max_idle_per_host(mut self, n: usize) -> Self {
         self.s.max_idle_per_host = n;
         self
@@ -109,14 +214,70 @@ impl ClientBuilder {
     /// The client.
     pub fn build(self) -> Client {
         Client {
-            s: self.s,
+            s: Arc::new(self.s),
             idle: Arc::new(Mutex::new(HashMap::new())),
         }
     }
 }
 
-/// A blocking HTTP/1.1 client for `http://` URLs. Cloning it shares its
-/// pool of idle connections.
+/// A request body.
+///
+/// ```no_run
+/// use http_net_std::{Client, RequestBody};
+/// let file = std::fs::File::open("upload.bin")?;
+/// let len = file.metadata()?.len();
+/// let mut file = std::io::BufReader::new(file);
+/// let client = Client::new();
+/// // A known length goes out with `Content-Length`, an unknown one chunked.
+/// let body = RequestBody::Reader { reader: &mut file, len: Some(len) };
+/// let resp = client.send(b"PUT", "http://127.0.0.1:8080/upload", &[], body)?;
+/// println!("{}", resp.status());
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
+pub enum RequestBody<'a> {
+    /// No body (`Content-Length: 0` for methods that define content).
+    Empty,
+    /// These bytes (replayable: a `307`/`308` redirect may send them again).
+    Bytes(&'a [u8]),
+    /// Bytes read from `reader` while they are sent: exactly `len` of them
+    /// with `Content-Length`, or to the reader's end, chunked, when `len` is
+    /// `None`. Not replayable.
+    Reader {
+        /// Where the body comes from.
+        reader: &'a mut dyn Read,
+        /// Its length, when known.
+        len: Option<u64>,
+    },
+}
+
+impl std::fmt::Debug for RequestBody<'_> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            RequestBody::Empty => f.write_str("Empty"),
+            RequestBody::Bytes(b) => write!(f, "Bytes({} bytes)", b.len()),
+            RequestBody::Reader { len, .. } => write!(f, "Reader {{ len: {len:?} }}"),
+        }
+    }
+}
+
+impl RequestBody<'_> {
+    fn length(&self, method: &[u8]) -> BodyLength {
+        match self {
+            RequestBody::Bytes(b) if !b.is_empty() => BodyLength::Known(b.len() as u64),
+            RequestBody::Reader { len: Some(n), .. } => BodyLength::Known(*n),
+            RequestBody::Reader { len: None, .. } => BodyLength::Streamed,
+            _ if matches!(method, b"POST" | b"PUT" | b"PATCH") => BodyLength::Known(0),
+            _ => BodyLength::Empty,
+        }
+    }
+    pub(crate) fn replayable(&self) -> bool {
+        !matches!(self, RequestBody::Reader { .. })
+    }
+}
+
+/// A blocking HTTP/1.1 client for `http://` URLs (and `https://` ones with
+/// a [connector](ClientBuilder::connector)). Cloning it shares its pool of
+/// idle connections.
 ///
 /// ```no_run
 /// use std::io::Read;
@@ -129,7 +290,7 @@ impl ClientBuilder {
 /// ```
 #[derive(Clone)]
 pub struct Client {
-    s: Settings,
+    s: Arc<Settings>,
     idle: Idle,
 }
 
@@ -152,6 +313,73 @@ pub fn get(url: &str) -> Result<ClientResponse, Error> {
     Client::new().get(url)
 }
 
+/// Read and write timeouts last set on a stream, and the request deadline.
+struct Io {
+    read: Option<Option<Duration>>,
+    write: Option<Option<Duration>>,
+    deadline: Option<Instant>,
+    last_probe: Instant,
+    /// Response bytes were received (while watching or reading the head).
+    got_any: bool,
+}
+
+/// The per-operation timeout `per`, shortened to what is left before
+/// `deadline`; `true` when the deadline is the bound. Past the deadline:
+/// [`Stage::Deadline`].
+fn bound(per: Duration, deadline: Option<Instant>) -> Result<(Duration, bool), Error> {
+    match deadline {
+        Some(d) => {
+            let left = d.saturating_duration_since(Instant::now());
+            if left.is_zero() {
+                Err(Error::Timeout(Stage::Deadline))
+            } else if left < per {
+                Ok((left, true))
+            } else {
+                Ok((per, false))
+            }
+        }
+        None => Ok((per, false)),
+    }
+}
+
+/// Reads once into `conn`, within `per` and the deadline.
+fn fill_for(
+    stream: &mut dyn Transport,
+    conn: &mut ClientConn,
+    per: Duration,
+    io: &mut Io,
+    stage: Stage,
+) -> Result<Filled, Error> {
+    let (t, by_deadline) = bound(per, io.deadline)?;
+    wire::fill(stream, conn, Some(t), &mut io.read, stage).map_err(|e| match e {
+        Error::Timeout(_) if by_deadline => Error::Timeout(Stage::Deadline),
+        e => e,
+    })
+}
+
+/// A connection error as the client reports it: a body over the budget the
+/// caller configured is a local limit, not the server's fault.
+fn local(e: ConnError, conn: &Config) -> Error {
+    match e {
+        ConnError::Remote(RemoteError::Framing(FramingError::BodyTooLarge)) => {
+            Error::OverLimit(Limit::BodyBudget(conn.body_limits().body_budget()))
+        }
+        e => Error::Protocol(e),
+    }
+}
+
+fn head_of(view: &ResponseView<'_>) -> Head {
+    Head {
+        status: view.status(),
+        version: view.version(),
+        reason: view.reason().to_vec(),
+        fields: view
+            .fields()
+            .map(|(n, v)| (n.to_vec(), v.to_vec()))
+            .collect(),
+    }
+}
+
 impl Client {
     /// A client with the default settings.
     pub fn new() -> Client {
@@ -164,17 +392,11 @@ impl Client {
 
     /// `GET url`.
     pub fn get(&self, url: &str) -> Result<ClientResponse, Error> {
-        self.request(b"GET", url, &[], b"")
+        self.send(b"GET", url, &[], RequestBody::Empty)
     }
 
-    /// Sends `method url` with extra `fields` (a `Host` field is added unless
-    /// given) and `body` (with `Content-Length` when not empty, or for
-    /// `POST`, `PUT` and `PATCH`), and reads the response head. An idle
-    /// connection to the same host and port is reused when there is one; if
-    /// it turns out closed before any response byte, an idempotent request is
-    /// sent again, once, on a new connection; if the server had sent bytes on
-    /// it while it was idle (a `408` before closing it, say), it is discarded
-    /// before anything is written and any request goes out on a new one.
+    /// Sends `method url` with extra `fields` and `body` (bytes; see
+    /// [`Client::send`] for the rules and for bodies read from a `Read`).
     pub fn request(
         &self,
         method: &[u8],
@@ -182,50 +404,118 @@ impl Client {
         fields: &[FieldPair<'_>],
         body: &[u8],
     ) -> Result<ClientResponse, Error> {
-        let u = Url::parse(url)?;
+        self.send(method, url, fields, RequestBody::Bytes(body))
+    }
+
+    /// Sends `method url` with extra `fields` (a `Host` field is added unless
+    /// given) and `body` (`Content-Length` when its length is known and not
+    /// zero, or for `POST`, `PUT` and `PATCH`; chunked when it is not known),
+    /// and reads the response head.
+    ///
+    /// While the body is sent, the client watches for a response: a final
+    /// response that arrives before the body is done (a `413`, or a `200`
+    /// from a server that did not read the body), or a write failing
+    /// because the server closed after answering, ends the upload and that
+    /// response is returned. The connection is then not reused, since the
+    /// request was cut short. Above the
+    /// [`expect_continue`](ClientBuilder::expect_continue) threshold the
+    /// body waits for `100 Continue` first.
+    ///
+    /// An idle connection to the same origin is reused when there is one; if
+    /// it turns out closed before any response byte, an idempotent request
+    /// with a replayable body is sent again, once, on a new connection; if
+    /// the server had sent bytes on it while it was idle (a `408` before
+    /// closing it, say), it is discarded before anything is written and any
+    /// request goes out on a new one.
+    pub fn send(
+        &self,
+        method: &[u8],
+        url: &str,
+        fields: &[FieldPair<'_>],
+        body: RequestBody<'_>,
+    ) -> Result<ClientResponse, Error> {
+        let deadline = self.s.timeout.map(|t| Instant::now() + t);
+        redirect::follow(self, &self.s.redirects, method, url, fields, body, deadline)
+    }
+
+    /// One request and its response head, no redirect followed.
+    pub(crate) fn send_once(
+        &self,
+        method: &[u8],
+        u: &Url<'_>,
+        fields: &[FieldPair<'_>],
+        body: &mut RequestBody<'_>,
+        deadline: Option<Instant>,
+    ) -> Result<ClientResponse, Error> {
+        if u.is_https() && self.s.connector.is_none() {
+            return Err(Error::Url(UrlError::HttpsWithoutConnector));
+        }
         let mut target = Vec::with_capacity(u.target().len() + 1);
         u.write_target(&mut target);
-        let key: Key = (u.host().to_ascii_lowercase(), u.port());
-        let mut all: Vec<FieldPair<'_>> = Vec::with_capacity(fields.len() + 1);
+        let key: Key = (u.is_https(), u.host().to_ascii_lowercase(), u.port());
+        let mut all: Vec<FieldPair<'_>> = Vec::with_capacity(fields.len() + 2);
         if !fields.iter().any(|(n, _)| n.eq_ignore_ascii_case(b"host")) {
             all.push((b"Host", u.authority().as_bytes()));
         }
         all.extend_from_slice(fields);
-        let len = if body.is_empty() && !matches!(method, b"POST" | b"PUT" | b"PATCH") {
-            BodyLength::Empty
-        } else {
-            BodyLength::Known(body.len() as u64)
-        };
+        let len = body.length(method);
+        let expect = match len {
+            BodyLength::Known(n) => self.s.expect_threshold.is_some_and(|t| n > t),
+            BodyLength::Streamed => self.s.expect_threshold.is_some(),
+            BodyLength::Empty => false,
+        } && !fields
+            .iter()
+            .any(|(n, _)| n.eq_ignore_ascii_case(b"expect"));
+        if expect {
+            all.push((b"Expect", b"100-continue"));
+        }
         let idempotent = matches!(
             method,
             b"GET" | b"HEAD" | b"PUT" | b"DELETE" | b"OPTIONS" | b"TRACE"
         );
         let mut retried = false;
         loop {
+            let mut io = Io {
+                read: None,
+                write: None,
+                deadline,
+                last_probe: Instant::now(),
+                got_any: false,
+            };
             // A retry always goes out on a new connection: once.
             let pooled = if retried { None } else { self.take(&key) };
             let (mut p, reused) = match pooled {
                 Some(p) => (p, true),
-                None => (self.connect(&u)?, false),
+                None => (self.connect(u, deadline)?, false),
             };
-            match self.exchange(&mut p, method, &target, &all, len, body) {
-                Ok(head) => {
+            let sent = Exchange {
+                s: &self.s,
+                p: &mut p,
+                io: &mut io,
+            }
+            .run(method, &target, &all, len, expect, body);
+            match sent {
+                Ok((head, complete)) => {
                     return Ok(ClientResponse {
                         head,
                         body: BodyState {
                             pooled: Some(p),
                             done: false,
+                            reusable_request: complete,
                             reader: BodyReader::default(),
-                            read_timeout: None,
+                            io,
+                            trailers: Vec::new(),
                             key,
                             idle: Arc::clone(&self.idle),
-                            s: self.s,
+                            s: Arc::clone(&self.s),
                         },
                     })
                 }
                 // A dead pooled connection (or one the server answered
                 // unasked): discard it and retry on a new one.
-                Err(e) if reused && retryable(&e, idempotent) => retried = true,
+                Err(e) if reused && retryable(&e, idempotent && body.replayable()) => {
+                    retried = true
+                }
                 Err(e) => return Err(e),
             }
         }
@@ -234,95 +524,292 @@ impl Client {
     fn take(&self, key: &Key) -> Option<Pooled> {
         let mut g = lock(&self.idle);
         let list = g.get_mut(key)?;
-        while let Some(p) = list.pop() {
-            if p.since.elapsed() < self.s.idle_ttl && still_open(&p.stream) {
+        while let Some(mut p) = list.pop() {
+            if p.since.elapsed() < self.s.idle_ttl && still_open(&mut *p.stream) {
                 return Some(p);
             }
         }
         None
     }
 
-    fn connect(&self, u: &Url<'_>) -> Result<Pooled, Error> {
-        let addrs = (u.host(), u.port()).to_socket_addrs().map_err(Error::Io)?;
-        let mut last = None;
-        for addr in addrs {
-            match TcpStream::connect_timeout(&addr, self.s.connect_timeout) {
-                Ok(stream) => {
-                    let _ = stream.set_nodelay(true);
-                    stream
-                        .set_write_timeout(Some(self.s.write_timeout))
-                        .map_err(Error::Io)?;
-                    return Ok(Pooled {
-                        stream,
-                        conn: ClientConn::new(self.s.conn),
-                        since: Instant::now(),
-                    });
+    fn connect(&self, u: &Url<'_>, deadline: Option<Instant>) -> Result<Pooled, Error> {
+        let (t, by_deadline) = bound(self.s.connect_timeout, deadline)?;
+        let timed_out = || {
+            Error::Timeout(if by_deadline {
+                Stage::Deadline
+            } else {
+                Stage::Connect
+            })
+        };
+        let stream: Box<dyn Transport> = match (&self.s.connector, u.is_https()) {
+            (Some(connect), true) => match connect(u.host(), u.port()) {
+                Ok(s) => s,
+                Err(e) if is_timeout(&e) => return Err(timed_out()),
+                Err(e) => return Err(Error::Io(e)),
+            },
+            _ => {
+                let addrs = (u.host(), u.port()).to_socket_addrs().map_err(Error::Io)?;
+                let mut last = None;
+                let mut found = None;
+                for addr in addrs {
+                    match TcpStream::connect_timeout(&addr, t) {
+                        Ok(stream) => {
+                            let _ = stream.set_nodelay(true);
+                            found = Some(stream);
+                            break;
+                        }
+                        Err(e) if is_timeout(&e) => last = Some(timed_out()),
+                        Err(e) => last = Some(Error::Io(e)),
+                    }
                 }
-                Err(e) if crate::error::is_timeout(&e) => {
-                    last = Some(Error::Timeout(Stage::Connect))
+                match found {
+                    Some(s) => Box::new(s),
+                    None => return Err(last.unwrap_or(Error::Io(io::ErrorKind::NotFound.into()))),
                 }
-                Err(e) => last = Some(Error::Io(e)),
             }
-        }
-        Err(last.unwrap_or(Error::Io(io::ErrorKind::NotFound.into())))
+        };
+        Ok(Pooled {
+            stream,
+            conn: ClientConn::new(self.s.conn),
+            since: Instant::now(),
+        })
     }
+}
 
-    fn exchange(
-        &self,
-        p: &mut Pooled,
+/// One request on one connection: head, body (watching for an early
+/// response), response head.
+struct Exchange<'a> {
+    s: &'a Settings,
+    p: &'a mut Pooled,
+    io: &'a mut Io,
+}
+
+impl Exchange<'_> {
+    /// The response head, and whether the whole request was sent (so that
+    /// the framing lets the connection be reused).
+    fn run(
+        &mut self,
         method: &[u8],
         target: &[u8],
         fields: &[FieldPair<'_>],
         len: BodyLength,
-        body: &[u8],
-    ) -> Result<Head, Error> {
-        let Pooled { stream, conn, .. } = p;
-        conn.send_request(method, target, fields, len)?;
-        if !body.is_empty() {
-            match conn.send_data(body)? {
-                Placement::AfterOutput => wire::flush_with(stream, conn, body)?,
-                Placement::Queued => {}
+        expect: bool,
+        body: &mut RequestBody<'_>,
+    ) -> Result<(Head, bool), Error> {
+        self.p.conn.send_request(method, target, fields, len)?;
+        let empty = len == BodyLength::Empty;
+        if let Some(h) = self.write_watched(&[])? {
+            return Ok((h, empty));
+        }
+        if empty {
+            return Ok((self.read_head()?, true));
+        }
+        if expect {
+            if let Some(h) = self.await_continue()? {
+                return Ok((h, false));
             }
         }
-        conn.send_end(&[])?;
-        wire::flush(stream, conn)?;
-        let mut got_any = false;
-        let mut current = None;
-        loop {
-            match conn.poll_event()? {
-                ClientEvent::Informational(_) => {}
-                ClientEvent::Response(view) => {
-                    return Ok(Head {
-                        status: view.status(),
-                        version: view.version(),
-                        reason: view.reason().to_vec(),
-                        fields: view
-                            .fields()
-                            .map(|(n, v)| (n.to_vec(), v.to_vec()))
-                            .collect(),
-                    });
+        match self.send_body(body)? {
+            Some(h) => Ok((h, false)),
+            None => Ok((self.read_head()?, true)),
+        }
+    }
+
+    /// Sends the body and ends it; a final response that arrived first.
+    fn send_body(&mut self, body: &mut RequestBody<'_>) -> Result<Option<Head>, Error> {
+        match body {
+            RequestBody::Empty => {}
+            RequestBody::Bytes(b) => {
+                for chunk in b.chunks(SEND_CHUNK) {
+                    if let Some(h) = self.send_chunk(chunk)? {
+                        return Ok(Some(h));
+                    }
                 }
-                ClientEvent::NeedInput => {
-                    let t = Some(self.s.read_timeout);
-                    match wire::fill(stream, conn, t, &mut current, Stage::Head)? {
-                        Filled::Bytes(_) => got_any = true,
-                        Filled::Eof if !got_any => return Err(Error::ConnectionClosed),
+            }
+            RequestBody::Reader { reader, .. } => {
+                let mut buf = vec![0u8; SEND_CHUNK];
+                loop {
+                    let n = match reader.read(&mut buf) {
+                        Ok(0) => break,
+                        Ok(n) => n,
+                        Err(e) if e.kind() == io::ErrorKind::Interrupted => continue,
+                        Err(e) => return Err(Error::Io(e)),
+                    };
+                    if let Some(h) = self.send_chunk(&buf[..n])? {
+                        return Ok(Some(h));
+                    }
+                }
+            }
+        }
+        self.p.conn.send_end(&[])?;
+        self.write_watched(&[])
+    }
+
+    fn send_chunk(&mut self, chunk: &[u8]) -> Result<Option<Head>, Error> {
+        match self.p.conn.send_data(chunk)? {
+            Placement::AfterOutput => self.write_watched(chunk),
+            Placement::Queued => self.write_watched(&[]),
+        }
+    }
+
+    /// Writes the connection's output and then `extra`, looking for an
+    /// early final response before each write and whenever a write stalls;
+    /// a write that fails (the server closed after answering) ends in the
+    /// response being read. `Some(head)`: a final response came first.
+    fn write_watched(&mut self, mut extra: &[u8]) -> Result<Option<Head>, Error> {
+        let mut stalled = Duration::ZERO;
+        let mut force = false;
+        loop {
+            // All written: a response from now on answers a whole request.
+            let out_len = self.p.conn.output().len();
+            if out_len == 0 && extra.is_empty() {
+                return Ok(None);
+            }
+            if let Some(h) = self.watch(force)? {
+                return Ok(Some(h));
+            }
+            force = false;
+            let (t, by_deadline) = bound(WRITE_SLICE, self.io.deadline)?;
+            if self.io.write != Some(Some(t)) {
+                self.p
+                    .stream
+                    .set_write_timeout(Some(t))
+                    .map_err(Error::Io)?;
+                self.io.write = Some(Some(t));
+            }
+            let r = if out_len > 0 {
+                let out = self.p.conn.output();
+                self.p
+                    .stream
+                    .write_vectored(&[IoSlice::new(out), IoSlice::new(extra)])
+            } else {
+                self.p.stream.write(extra)
+            };
+            match r {
+                Ok(0) => return Err(Error::Io(io::ErrorKind::WriteZero.into())),
+                Ok(n) => {
+                    stalled = Duration::ZERO;
+                    let from_out = n.min(out_len);
+                    self.p.conn.consume_output(from_out);
+                    extra = &extra[(n - from_out).min(extra.len())..];
+                }
+                Err(e) if e.kind() == io::ErrorKind::Interrupted => {}
+                Err(e) if is_timeout(&e) => {
+                    if by_deadline {
+                        return Err(Error::Timeout(Stage::Deadline));
+                    }
+                    stalled += t;
+                    if stalled >= self.s.write_timeout {
+                        return Err(Error::Timeout(Stage::Write));
+                    }
+                    force = true;
+                }
+                // The server may have answered and closed: read its answer.
+                Err(e) => return self.read_head().map(Some).map_err(|_| Error::Io(e)),
+            }
+        }
+    }
+
+    /// A final response waiting on the connection, read without blocking
+    /// for long; informational responses are skipped, a partial head is
+    /// kept in the connection for the next look.
+    fn watch(&mut self, force: bool) -> Result<Option<Head>, Error> {
+        let ready = match self.p.stream.input_ready() {
+            Ok(Some(r)) => r,
+            Ok(None) => force || self.io.last_probe.elapsed() >= PROBE_EVERY,
+            Err(_) => true,
+        };
+        if !ready {
+            return Ok(None);
+        }
+        self.io.last_probe = Instant::now();
+        loop {
+            match wire::fill(
+                &mut *self.p.stream,
+                &mut self.p.conn,
+                Some(PROBE_WAIT),
+                &mut self.io.read,
+                Stage::Head,
+            ) {
+                Ok(Filled::Bytes(_)) => self.io.got_any = true,
+                // The server closed: what it sent before is the answer
+                // (or there is none), as reading the head finds.
+                Ok(Filled::Eof) if !self.io.got_any => return Err(Error::ConnectionClosed),
+                Ok(Filled::Eof) => return self.read_head().map(Some),
+                Ok(Filled::Full) => return Err(Error::BodyUnavailable),
+                Err(Error::Timeout(_)) => return Ok(None),
+                Err(e) => return Err(e),
+            }
+            loop {
+                match self.p.conn.poll_event() {
+                    Ok(ClientEvent::Informational(_)) => {}
+                    Ok(ClientEvent::Response(v)) => return Ok(Some(head_of(&v))),
+                    Ok(ClientEvent::NeedInput) => break,
+                    Ok(_) => return Err(Error::ConnectionClosed),
+                    Err(e) => return Err(local(e, &self.s.conn)),
+                }
+            }
+        }
+    }
+
+    /// Waits (at most the `expect_wait`) for `100 Continue`; a final
+    /// response that comes instead is returned.
+    fn await_continue(&mut self) -> Result<Option<Head>, Error> {
+        let until = Instant::now() + self.s.expect_wait;
+        loop {
+            match self.p.conn.poll_event() {
+                Ok(ClientEvent::Informational(v)) if v.status() == 100 => return Ok(None),
+                Ok(ClientEvent::Informational(_)) => {}
+                Ok(ClientEvent::Response(v)) => return Ok(Some(head_of(&v))),
+                Ok(ClientEvent::NeedInput) => {
+                    let left = until.saturating_duration_since(Instant::now());
+                    if left.is_zero() {
+                        return Ok(None);
+                    }
+                    let wait = left.min(self.s.read_timeout);
+                    let p = &mut *self.p;
+                    match fill_for(&mut *p.stream, &mut p.conn, wait, self.io, Stage::Head) {
+                        Ok(Filled::Bytes(_)) => self.io.got_any = true,
+                        Ok(Filled::Eof) => {}
+                        Ok(Filled::Full) => return Err(Error::BodyUnavailable),
+                        Err(Error::Timeout(Stage::Head)) if wait == left => return Ok(None),
+                        Err(e) => return Err(e),
+                    }
+                }
+                Ok(_) => return Err(Error::ConnectionClosed),
+                Err(e) => return Err(local(e, &self.s.conn)),
+            }
+        }
+    }
+
+    fn read_head(&mut self) -> Result<Head, Error> {
+        loop {
+            match self.p.conn.poll_event() {
+                Ok(ClientEvent::Informational(_)) => {}
+                Ok(ClientEvent::Response(view)) => return Ok(head_of(&view)),
+                Ok(ClientEvent::NeedInput) => {
+                    let p = &mut *self.p;
+                    let per = self.s.read_timeout;
+                    match fill_for(&mut *p.stream, &mut p.conn, per, self.io, Stage::Head)? {
+                        Filled::Bytes(_) => self.io.got_any = true,
+                        Filled::Eof if !self.io.got_any => return Err(Error::ConnectionClosed),
                         Filled::Eof => {}
                         Filled::Full => return Err(Error::BodyUnavailable),
                     }
                 }
-                _ => return Err(Error::ConnectionClosed),
+                Ok(_) => return Err(Error::ConnectionClosed),
+                Err(e) => return Err(local(e, &self.s.conn)),
             }
         }
     }
 }
 
 /// Whether a request that failed on a reused connection is sent again on a
-/// new one: an idempotent request when the connection turned out closed
-/// before any response byte; any request when the server had sent bytes on
-/// the idle connection (`UnsolicitedResponse`, e.g. a `408` before closing
-/// it, C73): `send_request` refuses before writing anything then, so the
-/// request never left.
+/// new one: an idempotent, replayable request when the connection turned
+/// out closed before any response byte; any request when the server had
+/// sent bytes on the idle connection (`UnsolicitedResponse`, e.g. a `408`
+/// before closing it, C73): `send_request` refuses before writing anything
+/// then, so the request never left.
 fn retryable(e: &Error, idempotent: bool) -> bool {
     let unsolicited = matches!(
         e,
@@ -346,14 +833,10 @@ fn stale(e: &Error) -> bool {
     }
 }
 
-/// Whether an idle connection is still open (no end of stream waiting).
-fn still_open(s: &TcpStream) -> bool {
-    if s.set_nonblocking(true).is_err() {
-        return false;
-    }
-    let mut b = [0u8; 1];
-    let open = matches!(s.peek(&mut b), Err(ref e) if e.kind() == io::ErrorKind::WouldBlock);
-    s.set_nonblocking(false).is_ok() && open
+/// Whether an idle connection is still open (no end of stream, and no
+/// bytes the server sent unasked, waiting).
+fn still_open(s: &mut dyn Transport) -> bool {
+    matches!(s.input_ready(), Ok(Some(false) | None))
 }
 
 struct Head {
@@ -366,18 +849,21 @@ struct Head {
 struct BodyState {
     pooled: Option<Pooled>,
     done: bool,
+    /// The whole request was sent: the framing lets the connection be reused.
+    reusable_request: bool,
     reader: BodyReader,
-    read_timeout: Option<Option<Duration>>,
+    io: Io,
+    trailers: Vec<(Vec<u8>, Vec<u8>)>,
     key: Key,
     idle: Idle,
-    s: Settings,
+    s: Arc<Settings>,
 }
 
 /// A response: the head, and the body as a `std::io::Read` (a malformed or
 /// truncated body is a read error wrapping [`Error`]: get it back with
-/// [`Error::from_io`]). Reading the body to its end puts the connection back
-/// in the client's pool when it may be reused; dropping the response before
-/// that closes it.
+/// [`Error::from_io`]). Reading the body to its end makes the trailers
+/// available and puts the connection back in the client's pool when it may
+/// be reused; dropping the response before that closes it.
 pub struct ClientResponse {
     head: Head,
     body: BodyState,
@@ -415,7 +901,25 @@ impl ClientResponse {
             .find(|(n, _)| n.eq_ignore_ascii_case(name))
             .map(|(_, v)| v)
     }
-    /// Reads the whole body (at most `limit` bytes: more is an error).
+    /// The trailer fields of a chunked body (RFC 9112 §7.1.2), in received
+    /// order: empty until the body has been read to its end.
+    pub fn trailers(&self) -> impl Iterator<Item = (&[u8], &[u8])> {
+        self.body.trailers.iter().map(|(n, v)| (&n[..], &v[..]))
+    }
+    /// The value of the first trailer field named `name`.
+    pub fn trailer(&self, name: &[u8]) -> Option<&[u8]> {
+        self.trailers()
+            .find(|(n, _)| n.eq_ignore_ascii_case(name))
+            .map(|(_, v)| v)
+    }
+    /// Whether the body has been read to its end.
+    pub fn is_done(&self) -> bool {
+        self.body.done
+    }
+    /// Reads the whole body, at most `limit` bytes: a longer body is
+    /// [`Error::OverLimit`]`(`[`Limit::ReadBody`]`)`, a local limit (not
+    /// the peer's fault). To take bodies of any size, read the response as
+    /// a `Read` instead.
     pub fn read_body(&mut self, limit: usize) -> Result<Vec<u8>, Error> {
         let mut out = Vec::new();
         let mut chunk = [0u8; 16 * 1024];
@@ -425,11 +929,8 @@ impl ClientResponse {
                 return Ok(out);
             }
             if out.len() + n > limit {
-                return Err(Error::Protocol(http_net_conn::Error::Remote(
-                    http_net_conn::RemoteError::Framing(
-                        http_net_conn::framing::Error::BodyTooLarge,
-                    ),
-                )));
+                self.body.pooled = None;
+                return Err(Error::OverLimit(Limit::ReadBody(limit)));
             }
             out.extend_from_slice(&chunk[..n]);
         }
@@ -447,13 +948,14 @@ impl BodyState {
         };
         let mut src = ClientBody {
             conn: &mut p.conn,
-            stream: &mut p.stream,
-            timeout: self.s.read_timeout,
-            read_timeout: &mut self.read_timeout,
+            stream: &mut *p.stream,
+            s: &self.s,
+            io: &mut self.io,
+            trailers: &mut self.trailers,
             reusable: false,
         };
         let r = self.reader.read_more(&mut src, buf);
-        let reusable = src.reusable;
+        let reusable = src.reusable && self.reusable_request;
         match r {
             Ok(0) => {
                 self.done = true;
@@ -476,7 +978,7 @@ impl BodyState {
         if p.conn.should_close() || self.s.max_idle_per_host == 0 {
             return;
         }
-        if Transport::set_read_timeout(&mut p.stream, None).is_err() {
+        if Transport::set_read_timeout(&mut *p.stream, None).is_err() {
             return;
         }
         p.since = Instant::now();
@@ -499,9 +1001,10 @@ impl BodyState {
 /// The response body as the shared [`BodyReader`] reads it.
 struct ClientBody<'s> {
     conn: &'s mut ClientConn,
-    stream: &'s mut TcpStream,
-    timeout: Duration,
-    read_timeout: &'s mut Option<Option<Duration>>,
+    stream: &'s mut dyn Transport,
+    s: &'s Settings,
+    io: &'s mut Io,
+    trailers: &'s mut Vec<(Vec<u8>, Vec<u8>)>,
     /// The body ended with the connection reusable (not closed or switched).
     reusable: bool,
 }
@@ -512,17 +1015,32 @@ impl BodySource for ClientBody<'_> {
             Ok(ClientEvent::Data(d)) => Step::Data(d),
             Ok(ClientEvent::NeedInput) => Step::NeedInput,
             Ok(ClientEvent::Informational(_) | ClientEvent::Response(_)) => Step::Again,
-            Ok(ClientEvent::End(_) | ClientEvent::Idle) => {
+            Ok(ClientEvent::End(t)) => {
+                self.trailers
+                    .extend(t.iter().map(|(n, v)| (n.to_vec(), v.to_vec())));
+                self.reusable = true;
+                Step::End
+            }
+            Ok(ClientEvent::Idle) => {
                 self.reusable = true;
                 Step::End
             }
             Ok(ClientEvent::Switched(_) | ClientEvent::Closed) => Step::End,
-            Err(e) => Step::Failed(Error::Protocol(e)),
+            Err(e) => Step::Failed(local(e, &self.s.conn)),
         }
     }
 
     fn fill(&mut self) -> Result<(), Error> {
-        fill_body(self.stream, self.conn, self.timeout, self.read_timeout)
+        match fill_for(
+            self.stream,
+            self.conn,
+            self.s.read_timeout,
+            self.io,
+            Stage::Body,
+        )? {
+            Filled::Bytes(_) | Filled::Eof => Ok(()),
+            Filled::Full => Err(Error::BodyUnavailable),
+        }
     }
 }
 

@@ -5,6 +5,7 @@ use std::io;
 
 use http_net_conn::Error as ConnError;
 
+use crate::redirect::RedirectError;
 use crate::url::UrlError;
 
 /// What the adapter was waiting for when a timeout expired.
@@ -21,6 +22,29 @@ pub enum Stage {
     Body,
     /// Sending bytes to the peer.
     Write,
+    /// The client's whole-request deadline (`ClientBuilder::timeout`):
+    /// connecting, sending, and reading the response head and body.
+    Deadline,
+}
+
+/// A limit the local side set, which a message went over.
+#[non_exhaustive]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Limit {
+    /// The `limit` argument of `ClientResponse::read_body`, in bytes.
+    ReadBody(usize),
+    /// The body budget of the connection's configuration
+    /// (`framing::Limits::with_body_budget`), in bytes.
+    BodyBudget(u64),
+}
+
+impl fmt::Display for Limit {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Limit::ReadBody(n) => write!(f, "the read_body limit of {n} bytes"),
+            Limit::BodyBudget(n) => write!(f, "the configured body budget of {n} bytes"),
+        }
+    }
 }
 
 impl fmt::Display for Stage {
@@ -31,6 +55,7 @@ impl fmt::Display for Stage {
             Stage::Head => "reading a message head",
             Stage::Body => "reading a message body",
             Stage::Write => "writing to the peer",
+            Stage::Deadline => "within the whole-request deadline",
         })
     }
 }
@@ -55,6 +80,11 @@ pub enum Error {
     NotSwitched,
     /// A body read was attempted after the connection failed or was handed over.
     BodyUnavailable,
+    /// A body is larger than a limit the local side set (not the peer's
+    /// fault: the message may be well-formed).
+    OverLimit(Limit),
+    /// A redirect was not followed (the client's redirect policy says why).
+    Redirect(RedirectError),
 }
 
 impl Error {
@@ -68,7 +98,10 @@ impl Error {
             Error::Protocol(ConnError::Remote(http_net_conn::RemoteError::UnexpectedEof))
             | Error::ConnectionClosed => io::Error::new(io::ErrorKind::UnexpectedEof, self),
             Error::Protocol(_) | Error::Url(_) => io::Error::new(io::ErrorKind::InvalidData, self),
-            Error::NotSwitched | Error::BodyUnavailable => io::Error::other(self),
+            Error::NotSwitched
+            | Error::BodyUnavailable
+            | Error::OverLimit(_)
+            | Error::Redirect(_) => io::Error::other(self),
         }
     }
 
@@ -107,6 +140,8 @@ impl fmt::Display for Error {
                 f.write_str("the connection was not switched to another protocol")
             }
             Error::BodyUnavailable => f.write_str("the body can no longer be read"),
+            Error::OverLimit(limit) => write!(f, "the body is larger than {limit}"),
+            Error::Redirect(e) => write!(f, "redirect not followed: {e}"),
         }
     }
 }
@@ -117,6 +152,7 @@ impl std::error::Error for Error {
             Error::Io(e) => Some(e),
             Error::Protocol(e) => Some(e),
             Error::Url(e) => Some(e),
+            Error::Redirect(e) => Some(e),
             _ => None,
         }
     }
@@ -166,6 +202,16 @@ mod tests {
         assert!(matches!(Error::from_io(e), Error::Timeout(Stage::Body)));
         let plain = io::Error::new(io::ErrorKind::BrokenPipe, "x");
         assert!(matches!(Error::from_io(plain), Error::Io(_)));
+    }
+
+    #[test]
+    fn over_limit_names_the_setting_and_is_not_the_peers_fault() {
+        let e = Error::OverLimit(Limit::ReadBody(10));
+        assert!(!e.is_peer_fault());
+        assert_eq!(
+            e.to_string(),
+            "the body is larger than the read_body limit of 10 bytes"
+        );
     }
 
     #[test]

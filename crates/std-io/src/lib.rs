@@ -47,10 +47,48 @@
 //!
 //! # Client
 //!
-//! [`Client`] sends requests to `http://` URLs, keeps idle connections per
-//! host and port for reuse (bounded), bounds connecting, reading and writing
-//! with timeouts, and gives the body as `std::io::Read`. A malformed or
-//! unsafe response is an [`Error::Protocol`] naming the rule it broke.
+//! [`Client`] sends requests to `http://` URLs (and `https://` ones through
+//! a [connector](ClientBuilder::connector) that returns a TLS stream), keeps
+//! idle connections per origin for reuse (bounded), and streams both ways:
+//! a request body from any `Read` ([`RequestBody`]: `Content-Length` when
+//! the length is known, chunked when not) and the response body as a
+//! `Read`, with its trailers after it. It has no body budget of its own
+//! (the 8 MiB default is the server's); [`ClientResponse::read_body`]'s limit is
+//! a local limit ([`Error::OverLimit`]), never the peer's fault.
+//!
+//! While it sends a body the client watches for a response, so a server's
+//! early `413` (or a `200` from a server that did not read the body) is
+//! returned rather than lost in a failed write; above 1 MiB it sends
+//! `Expect: 100-continue` and waits up to 1 s for `100` (RFC 9110
+//! §10.1.1). Connecting, each read and each write have timeouts, and
+//! [`ClientBuilder::timeout`] bounds the whole request. Redirects are
+//! followed only when asked ([`Redirects`], RFC 9110 §15.4). A malformed
+//! or unsafe response is an [`Error::Protocol`] naming the rule it broke.
+//!
+//! ```
+//! use http_net_std::{Client, Error, Exchange, RequestBody, Server};
+//!
+//! let server = Server::bind("127.0.0.1:0")?;
+//! let addr = server.local_addr()?;
+//! let stop = server.handle();
+//! let thread = std::thread::spawn(move || {
+//!     server.serve(|ex: &mut Exchange<'_>| -> Result<(), Error> {
+//!         let n = std::io::copy(&mut ex.body(), &mut std::io::sink())?;
+//!         ex.respond_with(200, &[], n.to_string().as_bytes())
+//!     })
+//! });
+//!
+//! // A body of unknown length, read while it is sent: chunked.
+//! let mut body = std::io::Read::take(std::io::repeat(b'x'), 100_000);
+//! let client = Client::new();
+//! let body = RequestBody::Reader { reader: &mut body, len: None };
+//! let mut resp = client.send(b"POST", &format!("http://{addr}/"), &[], body)?;
+//! assert_eq!(resp.read_body(64)?, b"100000");
+//!
+//! stop.shutdown();
+//! thread.join().unwrap()?;
+//! # Ok::<(), Box<dyn std::error::Error>>(())
+//! ```
 //!
 //! # Other streams (TLS)
 //!
@@ -73,6 +111,7 @@ mod exchange;
 mod handler;
 mod lock;
 mod pool;
+mod redirect;
 mod registry;
 mod reject;
 mod server;
@@ -81,12 +120,13 @@ mod transport;
 mod url;
 mod wire;
 
-pub use client::{get, Client, ClientBuilder, ClientResponse};
+pub use client::{get, Client, ClientBuilder, ClientResponse, Connector, RequestBody, CLIENT_CONFIG};
 pub use counters::{Counters, PhaseCounts};
 pub use date::imf_fixdate;
-pub use error::{Error, Stage};
+pub use error::{Error, Limit, Stage};
 pub use exchange::{Body, BodyWriter, Exchange, Upgraded};
 pub use handler::Handler;
+pub use redirect::{RedirectError, Redirects};
 pub use server::{Server, ServerBuilder, ShutdownHandle};
 pub use transport::{Interrupter, Listener, Transport};
 pub use url::{Url, UrlError};

@@ -69,6 +69,14 @@ pub trait Transport: Read + Write + Send {
         let _ = nonblocking;
         Err(io::ErrorKind::Unsupported.into())
     }
+    /// Whether input (bytes or the end of the stream) waits to be read,
+    /// asked without blocking: `Some(true)` or `Some(false)`, or `None` when
+    /// the stream cannot tell. While it writes a request body, the client
+    /// asks this between writes, to see a response the server sent early;
+    /// with `None` it probes with a short timed read now and then instead.
+    fn input_ready(&mut self) -> io::Result<Option<bool>> {
+        Ok(None)
+    }
 }
 
 impl Transport for TcpStream {
@@ -86,6 +94,18 @@ impl Transport for TcpStream {
     }
     fn set_nonblocking(&mut self, nonblocking: bool) -> io::Result<()> {
         TcpStream::set_nonblocking(self, nonblocking)
+    }
+    fn input_ready(&mut self) -> io::Result<Option<bool>> {
+        self.set_nonblocking(true)?;
+        let mut b = [0u8; 1];
+        let r = self.peek(&mut b);
+        self.set_nonblocking(false)?;
+        match r {
+            Ok(_) => Ok(Some(true)),
+            Err(e) if e.kind() == io::ErrorKind::WouldBlock => Ok(Some(false)),
+            Err(e) if e.kind() == io::ErrorKind::Interrupted => Ok(Some(true)),
+            Err(e) => Err(e),
+        }
     }
 }
 

@@ -1,4 +1,4 @@
-//! `http://` URLs for the client: scheme, host, port and request target,
+//! `http://` and `https://` URLs for the client: scheme, host, port and request target,
 //! checked strictly (RFC 3986 §3, RFC 9110 §4.2.1).
 
 use core::fmt;
@@ -10,8 +10,11 @@ use http_net_conn::head::{check_target, valid_host, Method, TargetForm};
 #[non_exhaustive]
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum UrlError {
-    /// The scheme is not `http` (`https` needs a TLS stream: see the crate docs).
+    /// The scheme is neither `http` nor `https`.
     UnsupportedScheme,
+    /// An `https://` URL given to a client without a connector (TLS is
+    /// composed in: see `ClientBuilder::connector`).
+    HttpsWithoutConnector,
     /// The URL has no host.
     MissingHost,
     /// The host is neither a registered name nor an IP literal (RFC 3986 §3.2.2).
@@ -27,7 +30,10 @@ pub enum UrlError {
 impl fmt::Display for UrlError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.write_str(match self {
-            UrlError::UnsupportedScheme => "only http:// URLs are supported",
+            UrlError::UnsupportedScheme => "only http:// and https:// URLs are supported",
+            UrlError::HttpsWithoutConnector => {
+                "https:// needs a TLS connector (ClientBuilder::connector); none is set"
+            }
             UrlError::MissingHost => "the URL has no host",
             UrlError::InvalidHost => "the host is not a valid name or IP literal",
             UrlError::InvalidPort => "the port is not a number in 1..=65535",
@@ -41,7 +47,7 @@ impl fmt::Display for UrlError {
 
 impl std::error::Error for UrlError {}
 
-/// A parsed `http://` URL, borrowing the input.
+/// A parsed `http://` or `https://` URL, borrowing the input.
 ///
 /// ```
 /// let u = http_net_std::Url::parse("http://[::1]:8080/a?b=c#frag").unwrap();
@@ -50,6 +56,7 @@ impl std::error::Error for UrlError {}
 /// ```
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Url<'a> {
+    https: bool,
     authority: &'a str,
     host: &'a str,
     port: u16,
@@ -58,9 +65,10 @@ pub struct Url<'a> {
 }
 
 impl<'a> Url<'a> {
-    /// Parses and checks an `http://` URL. A fragment is dropped (it is never
-    /// sent); an empty path becomes `/`; an empty port is port 80 and is left
-    /// out of [`authority`](Url::authority) (RFC 3986 §6.2.3).
+    /// Parses and checks an `http://` or `https://` URL. A fragment is
+    /// dropped (it is never sent); an empty path becomes `/`; an empty port
+    /// is the scheme's default (80 or 443) and is left out of
+    /// [`authority`](Url::authority) (RFC 3986 §6.2.3).
     ///
     /// The host, the port and the path and query are checked with the
     /// request parser's own rules (`http-net-head`'s [`valid_host`] and
@@ -70,10 +78,12 @@ impl<'a> Url<'a> {
     /// be a whole IPv6 address. Beyond that grammar, port 0 and an IPvFuture
     /// literal are refused: neither names something to connect to.
     pub fn parse(url: &'a str) -> Result<Url<'a>, UrlError> {
-        let rest = match url.get(..7) {
-            Some(s) if s.eq_ignore_ascii_case("http://") => &url[7..],
+        let (https, rest) = match (url.get(..7), url.get(..8)) {
+            (Some(s), _) if s.eq_ignore_ascii_case("http://") => (false, &url[7..]),
+            (_, Some(s)) if s.eq_ignore_ascii_case("https://") => (true, &url[8..]),
             _ => return Err(UrlError::UnsupportedScheme),
         };
+        let default_port = if https { 443 } else { 80 };
         let end = rest.find(['/', '?', '#']).unwrap_or(rest.len());
         let (written, tail) = rest.split_at(end);
         if written.contains('@') {
@@ -99,8 +109,8 @@ impl<'a> Url<'a> {
             return Err(UrlError::InvalidHost);
         }
         let (port, authority) = match port_str {
-            None => (80, written),
-            Some("") => (80, bracketed),
+            None => (default_port, written),
+            Some("") => (default_port, bracketed),
             Some(p) => (parse_port(p)?, written),
         };
         // What goes into `Host`, whole (the port's own rule included).
@@ -116,6 +126,7 @@ impl<'a> Url<'a> {
             return Err(UrlError::InvalidTarget);
         }
         Ok(Url {
+            https,
             authority,
             host,
             port,
@@ -124,11 +135,23 @@ impl<'a> Url<'a> {
         })
     }
 
+    /// Whether the scheme is `https`.
+    pub fn is_https(&self) -> bool {
+        self.https
+    }
+    /// The scheme, lowercase: `"http"` or `"https"`.
+    pub fn scheme(&self) -> &'static str {
+        if self.https {
+            "https"
+        } else {
+            "http"
+        }
+    }
     /// The host as used to connect (an IPv6 literal without its brackets).
     pub fn host(&self) -> &'a str {
         self.host
     }
-    /// The port (80 when the URL names none).
+    /// The port (80 or 443 when the URL names none).
     pub fn port(&self) -> u16 {
         self.port
     }
@@ -147,6 +170,38 @@ impl<'a> Url<'a> {
             out.push(b'/');
         }
         out.extend_from_slice(self.target.as_bytes());
+    }
+}
+
+impl Url<'_> {
+    /// Resolves a `Location` value against this URL (RFC 9110 §10.2.2,
+    /// RFC 3986 §5.2): an absolute URL, a network-path (`//host/p`), an
+    /// absolute path or a relative path. The result still has to pass
+    /// [`Url::parse`]. Dot segments are left as sent.
+    pub(crate) fn resolve(&self, location: &str) -> String {
+        let loc = location.split('#').next().unwrap_or("");
+        let lower = loc.get(..8).unwrap_or(loc).to_ascii_lowercase();
+        if lower.starts_with("http://") || lower.starts_with("https://") {
+            return loc.to_owned();
+        }
+        let scheme = self.scheme();
+        if let Some(rest) = loc.strip_prefix("//") {
+            return format!("{scheme}://{rest}");
+        }
+        let origin = format!("{scheme}://{}", self.authority);
+        if loc.starts_with('/') {
+            return format!("{origin}{loc}");
+        }
+        let path = self.target.split('?').next().unwrap_or("");
+        if loc.is_empty() {
+            return format!("{origin}{}", if self.target_needs_slash { "/" } else { "" })
+                + self.target;
+        }
+        if loc.starts_with('?') {
+            return format!("{origin}/{}{loc}", path.trim_start_matches('/'));
+        }
+        let dir = path.rfind('/').map_or("/", |i| &path[..=i]);
+        format!("{origin}{dir}{loc}")
     }
 }
 
@@ -197,6 +252,10 @@ mod tests {
         assert_eq!(target_of("HTTP://a/p/q%20r?s#t"), "/p/q%20r?s");
         assert_eq!(Url::parse("http://127.0.0.1:65535/").unwrap().port(), 65535);
         assert_eq!(Url::parse("http://h:/").unwrap().port(), 80);
+        let s = Url::parse("HTTPS://a/x").unwrap();
+        assert_eq!((s.is_https(), s.port(), s.authority()), (true, 443, "a"));
+        assert_eq!(Url::parse("https://a:8443/").unwrap().port(), 8443);
+        assert!(!Url::parse("http://a/").unwrap().is_https());
         let v6 = Url::parse("http://[::1]/").unwrap();
         assert_eq!((v6.host(), v6.port(), v6.authority()), ("::1", 80, "[::1]"));
     }
@@ -236,12 +295,28 @@ mod tests {
     }
 
     #[test]
+    fn locations_resolve_against_the_request_url() {
+        let base = Url::parse("http://a:81/p/q?x").unwrap();
+        for (loc, want) in [
+            ("https://b/z", "https://b/z"),
+            ("//c/d", "http://c/d"),
+            ("/abs?k", "http://a:81/abs?k"),
+            ("rel", "http://a:81/p/rel"),
+            ("?y", "http://a:81/p/q?y"),
+            ("/f#frag", "http://a:81/f"),
+        ] {
+            assert_eq!(base.resolve(loc), want, "{loc:?}");
+        }
+    }
+
+    #[test]
     fn bad_urls() {
         use UrlError::*;
         for (url, err) in [
-            ("https://a/", UnsupportedScheme),
             ("ftp://a/", UnsupportedScheme),
             ("http:/a", UnsupportedScheme),
+            ("https:/a", UnsupportedScheme),
+            ("httpss://a/", UnsupportedScheme),
             ("", UnsupportedScheme),
             ("http:///x", MissingHost),
             ("http://:80/", MissingHost),
