@@ -1,13 +1,9 @@
 //! The buffered-body reader the server's [`Body`](crate::Body) and the
-//! client's [`ClientResponse`](crate::ClientResponse) share: it pulls body pieces from a
-//! connection, reads more input when the connection needs it, and keeps what
+//! client's [`ClientResponse`](crate::ClientResponse) share: it pulls body
+//! pieces from a connection, reads more input when the connection needs it, and keeps what
 //! did not fit the caller's buffer for the next read.
 
-use std::time::Duration;
-
-use crate::error::{Error, Stage};
-use crate::transport::Transport;
-use crate::wire::{self, Buffers, Filled};
+use crate::error::Error;
 
 /// The next move of a connection's body, as a [`BodySource`] reports it.
 pub(crate) enum Step<'a> {
@@ -83,21 +79,6 @@ impl BodyReader {
                 Step::Failed(e) => return Err(e),
             }
         }
-    }
-}
-
-/// Reads once from `stream` into `conn` for a body, within `timeout` (the
-/// last timeout set is cached in `current`): a connection that takes no
-/// input is [`Error::BodyUnavailable`].
-pub(crate) fn fill_body<C: Buffers + ?Sized>(
-    stream: &mut dyn Transport,
-    conn: &mut C,
-    timeout: Duration,
-    current: &mut Option<Option<Duration>>,
-) -> Result<(), Error> {
-    match wire::fill(stream, conn, Some(timeout), current, Stage::Body)? {
-        Filled::Bytes(_) | Filled::Eof => Ok(()),
-        Filled::Full => Err(Error::BodyUnavailable),
     }
 }
 

@@ -120,7 +120,9 @@ mod transport;
 mod url;
 mod wire;
 
-pub use client::{get, Client, ClientBuilder, ClientResponse, Connector, RequestBody, CLIENT_CONFIG};
+pub use client::{
+    get, Client, ClientBuilder, ClientResponse, Connector, RequestBody, CLIENT_CONFIG,
+};
 pub use counters::{Counters, PhaseCounts};
 pub use date::imf_fixdate;
 pub use error::{Error, Limit, Stage};

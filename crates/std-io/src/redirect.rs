@@ -7,7 +7,7 @@ use std::time::Instant;
 
 use http_net_conn::FieldPair;
 
-use crate::client::{Client, RequestBody, ClientResponse};
+use crate::client::{Client, ClientResponse, RequestBody};
 use crate::error::Error;
 use crate::url::Url;
 

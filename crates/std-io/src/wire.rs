@@ -42,68 +42,6 @@ macro_rules! buffers {
 buffers!(ServerConn);
 buffers!(ClientConn);
 
-fn write_err(e: io::Error) -> Error {
-    if is_timeout(&e) {
-        Error::Timeout(Stage::Write)
-    } else {
-        Error::Io(e)
-    }
-}
-
-/// Writes the connection's whole output.
-pub(crate) fn flush<C: Buffers + ?Sized>(
-    stream: &mut dyn Transport,
-    conn: &mut C,
-) -> Result<(), Error> {
-    loop {
-        let out = conn.output();
-        if out.is_empty() {
-            return Ok(());
-        }
-        match stream.write(out) {
-            Ok(0) => return Err(Error::Io(io::ErrorKind::WriteZero.into())),
-            Ok(n) => conn.consume_output(n),
-            Err(e) if e.kind() == io::ErrorKind::Interrupted => {}
-            Err(e) => return Err(write_err(e)),
-        }
-    }
-}
-
-/// Writes the connection's whole output and then `body`, with vectored
-/// writes: the body is never copied.
-pub(crate) fn flush_with<C: Buffers + ?Sized>(
-    stream: &mut dyn Transport,
-    conn: &mut C,
-    mut body: &[u8],
-) -> Result<(), Error> {
-    loop {
-        let out_len = conn.output().len();
-        if out_len == 0 {
-            break;
-        }
-        let r = stream.write_vectored(&[IoSlice::new(conn.output()), IoSlice::new(body)]);
-        match r {
-            Ok(0) => return Err(Error::Io(io::ErrorKind::WriteZero.into())),
-            Ok(n) if n <= out_len => conn.consume_output(n),
-            Ok(n) => {
-                conn.consume_output(out_len);
-                body = &body[(n - out_len).min(body.len())..];
-            }
-            Err(e) if e.kind() == io::ErrorKind::Interrupted => {}
-            Err(e) => return Err(write_err(e)),
-        }
-    }
-    while !body.is_empty() {
-        match stream.write(body) {
-            Ok(0) => return Err(Error::Io(io::ErrorKind::WriteZero.into())),
-            Ok(n) => body = &body[n..],
-            Err(e) if e.kind() == io::ErrorKind::Interrupted => {}
-            Err(e) => return Err(write_err(e)),
-        }
-    }
-    Ok(())
-}
-
 /// A minimum data rate: once `grace` of waiting has passed, at least
 /// `bytes_per_sec` on average over the time spent waiting (`0`: no rate).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -360,7 +298,7 @@ fn evicted(pace: &Paced<'_>) -> bool {
     pace.gauge.is_some_and(|g| g.ended.load(Ordering::SeqCst))
 }
 
-/// [`flush`] within a pace (see [`write_paced`]).
+/// Writes the connection's whole output, within a pace (see [`write_paced`]).
 pub(crate) fn flush_paced<C: Buffers + ?Sized>(
     stream: &mut dyn Transport,
     conn: &mut C,
@@ -376,7 +314,8 @@ pub(crate) fn flush_paced<C: Buffers + ?Sized>(
     }
 }
 
-/// [`flush_with`] within a pace (see [`write_paced`]).
+/// Writes the connection's whole output and then `body` with vectored writes
+/// (the body is never copied), within a pace (see [`write_paced`]).
 pub(crate) fn flush_with_paced<C: Buffers + ?Sized>(
     stream: &mut dyn Transport,
     conn: &mut C,
