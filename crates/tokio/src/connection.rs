@@ -118,6 +118,8 @@ async fn serve<H: Handler>(
     let mut head_deadline: Option<Instant> = None;
     let mut drain_deadline: Option<Instant> = None;
     let mut eof = false;
+    // Evicted with a request already arrived: it is the last one.
+    let mut last = false;
     loop {
         date.refresh(conn);
         match conn.poll_event() {
@@ -138,7 +140,7 @@ async fn serve<H: Handler>(
                     }
                     continue;
                 }
-                if sh.stopping() || (s.max_requests != 0 && requests >= s.max_requests) {
+                if last || sh.stopping() || (s.max_requests != 0 && requests >= s.max_requests) {
                     conn.close_after_response();
                 }
                 st.reset();
@@ -220,6 +222,19 @@ async fn serve<H: Handler>(
                     Ok(Filled::Eof) => eof = true,
                     Ok(Filled::Full) => return End::Close,
                     Ok(Filled::Woken) if slot.slot.evicted() => {
+                        if stage == Stage::Idle && !last {
+                            // A request may be in the socket that the
+                            // reactor has not reported yet: look once more
+                            // after a turn; if one came, answer it, then close.
+                            tokio::task::yield_now().await;
+                            if let Some(n) = wire::fill_now(stream, conn) {
+                                last = true;
+                                head_deadline = Some(Instant::now() + s.head_timeout);
+                                if n > 0 {
+                                    continue;
+                                }
+                            }
+                        }
                         if stage != Stage::Head {
                             return End::Close;
                         }

@@ -172,6 +172,31 @@ pub(crate) async fn fill(
     }
 }
 
+/// Reads what the stream has now into the connection, without waiting:
+/// `Some(n)` bytes committed (0 at the end of the stream, after
+/// `recv_eof`), `None` when nothing is there (or the read failed).
+pub(crate) fn fill_now(stream: &mut (dyn Stream + '_), conn: &mut ServerConn) -> Option<usize> {
+    let spare = conn.spare_mut();
+    if spare.is_empty() {
+        return None;
+    }
+    let waker = std::task::Waker::noop();
+    let mut cx = std::task::Context::from_waker(waker);
+    let mut buf = tokio::io::ReadBuf::new(spare);
+    match std::pin::Pin::new(&mut *stream).poll_read(&mut cx, &mut buf) {
+        Poll::Ready(Ok(())) => {
+            let n = buf.filled().len();
+            if n == 0 {
+                conn.recv_eof();
+            } else {
+                conn.commit(n);
+            }
+            Some(n)
+        }
+        _ => None,
+    }
+}
+
 /// Runs a write `fut`; while it waits on the peer, `slot` is marked
 /// [`STALLED`] (evictable at the connection limit), and an eviction ends
 /// the wait (`None`). A write ready at its first poll changes nothing.
