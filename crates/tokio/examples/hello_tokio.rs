@@ -2,7 +2,9 @@
 //!
 //! Serves `127.0.0.1:8080` (`--addr ADDR` to change it; port 0 picks a free
 //! one) on a current-thread runtime and prints `listening on http://ADDR`
-//! with the real address:
+//! with the real address (`--max-connections N` sets the connection limit,
+//! default 1,024: beyond it the connection making least progress is
+//! evicted, else the new one is answered `503`):
 //! - `GET /plaintext` → `Hello, World!` (`text/plain`)
 //! - `GET /json` → `{"message":"Hello, World!"}` (`application/json`)
 //! - `GET /` → a small HTML page
@@ -90,15 +92,21 @@ async fn stop_signal() {
 }
 
 fn main() {
+    let usage = || -> ! {
+        eprintln!("usage: hello_tokio [--addr ADDR] [--max-connections N]");
+        exit(2);
+    };
     let mut addr = String::from("127.0.0.1:8080");
+    let mut max_connections = 1024;
     let mut args = std::env::args().skip(1);
     while let Some(arg) = args.next() {
         match (arg.as_str(), args.next()) {
             ("--addr", Some(a)) => addr = a,
-            _ => {
-                eprintln!("usage: hello_tokio [--addr ADDR]");
-                exit(2);
-            }
+            ("--max-connections", Some(n)) => match n.parse() {
+                Ok(n) if n > 0 => max_connections = n,
+                _ => usage(),
+            },
+            _ => usage(),
         }
     }
     let a = match answers() {
@@ -119,7 +127,12 @@ fn main() {
         }
     };
     let code = rt.block_on(async move {
-        let server = match Server::builder().server_name("http-net").bind(&addr).await {
+        let server = match Server::builder()
+            .server_name("http-net")
+            .max_connections(max_connections)
+            .bind(&addr)
+            .await
+        {
             Ok(s) => s,
             Err(e) => {
                 eprintln!("hello_tokio: cannot listen on {addr}: {e}");

@@ -15,7 +15,7 @@ use tokio::time::Instant;
 use crate::date::DateClock;
 use crate::error::{Error, Stage};
 use crate::exchange::{Cycle, Exchange};
-use crate::server::{Handler, Shared, SlotGuard, BUSY, CLOSING, HEAD, IDLE};
+use crate::server::{Handler, Shared, SlotGuard, BUSY, CLOSING, FRESH, HEAD, IDLE, YIELDED};
 use crate::wire::{self, Filled, Stream};
 
 /// How a connection ends.
@@ -38,7 +38,7 @@ pub(crate) async fn run<S: Stream, H: Handler>(
     let s = &shared.settings;
     let mut conn = ServerConn::new(s.conn);
     conn.set_wipe(s.wipe);
-    let mut st = Cycle::new(peer);
+    let mut st = Cycle::new(peer, Arc::clone(&slot.slot));
     let end = serve(&mut stream, &mut conn, &mut st, &shared, &slot, &*handler).await;
     // An evicted connection gives its place up at once: its 503 (if any) is
     // sent, but it is not drained.
@@ -47,6 +47,22 @@ pub(crate) async fn run<S: Stream, H: Handler>(
         let wake = Some((&slot.slot.wake, &slot.slot.evicted));
         wire::linger(&mut stream, s.drain_time, s.drain_bytes, wake).await;
     }
+}
+
+/// Takes one unit of the task's scheduling budget for a request, so that a
+/// peer pipelining without end (its requests come from the buffer, its
+/// answers go into a large socket buffer: no I/O wait) yields to the other
+/// connections every 128 requests rather than every 128 reads or writes.
+/// While it waits for its turn the connection is between requests and the
+/// first to evict ([`YIELDED`]); `false` if it was evicted meanwhile.
+async fn take_turn(slot: &SlotGuard) -> bool {
+    let mut turn = pin!(tokio::task::consume_budget());
+    let ready = poll_fn(|cx| Poll::Ready(turn.as_mut().poll(cx).is_ready())).await;
+    if !ready {
+        slot.set(YIELDED);
+        turn.await;
+    }
+    !slot.slot.evicted()
 }
 
 /// Polls the handler's future, turning a panic into `None`.
@@ -70,7 +86,16 @@ async fn send_and_linger(
     sh: &Shared,
 ) -> End {
     let bounds = sh.settings.write_bounds();
-    match wire::flush_with(stream, conn, &[], &mut st.write_meter, bounds).await {
+    match wire::flush_with(
+        stream,
+        conn,
+        &[],
+        &mut st.write_meter,
+        bounds,
+        st.slot.as_deref(),
+    )
+    .await
+    {
         Ok(()) => End::Linger,
         Err(e) => {
             sh.count_write_failure(&e);
@@ -93,11 +118,16 @@ async fn serve<H: Handler>(
     let mut head_deadline: Option<Instant> = None;
     let mut drain_deadline: Option<Instant> = None;
     let mut eof = false;
+    // Evicted with a request already arrived: it is the last one.
+    let mut last = false;
     loop {
         date.refresh(conn);
         match conn.poll_event() {
             Ok(ServerEvent::Request(view)) => {
                 let connect = view.method() == Method::Connect;
+                if !take_turn(slot).await {
+                    return End::Close;
+                }
                 slot.set(BUSY);
                 head_deadline = None;
                 drain_deadline = None;
@@ -110,7 +140,7 @@ async fn serve<H: Handler>(
                     }
                     continue;
                 }
-                if sh.stopping() || (s.max_requests != 0 && requests >= s.max_requests) {
+                if last || sh.stopping() || (s.max_requests != 0 && requests >= s.max_requests) {
                     conn.close_after_response();
                 }
                 st.reset();
@@ -130,8 +160,15 @@ async fn serve<H: Handler>(
             Ok(ServerEvent::Data(_) | ServerEvent::End(_)) => {}
             Ok(ServerEvent::NeedInput) => {
                 let bounds = s.write_bounds();
-                if let Err(e) =
-                    wire::flush_with(stream, conn, &[], &mut st.write_meter, bounds).await
+                if let Err(e) = wire::flush_with(
+                    stream,
+                    conn,
+                    &[],
+                    &mut st.write_meter,
+                    bounds,
+                    st.slot.as_deref(),
+                )
+                .await
                 {
                     sh.count_write_failure(&e);
                     return End::Close;
@@ -144,7 +181,7 @@ async fn serve<H: Handler>(
                     Phase::Idle => {
                         // Marked idle before the check: a shutdown after the
                         // mark wakes us, one before it is seen here.
-                        slot.set(IDLE);
+                        slot.set(if requests == 0 { FRESH } else { IDLE });
                         if sh.stopping() {
                             return End::Close;
                         }
@@ -161,7 +198,13 @@ async fn serve<H: Handler>(
                     Phase::Draining | Phase::Closed | Phase::Switched => return End::Linger,
                     // The rest of a body the handler left unread: drained
                     // within one body timeout in all, however it trickles.
+                    // The answer is out, so the connection counts as idle
+                    // (evictable; closed by a shutdown).
                     Phase::Body | Phase::Responding => {
+                        slot.set(IDLE);
+                        if sh.stopping() {
+                            return End::Close;
+                        }
                         let d = *drain_deadline.get_or_insert(now + s.body_timeout);
                         if d <= now {
                             return End::Close;
@@ -169,7 +212,7 @@ async fn serve<H: Handler>(
                         (d, Stage::Body)
                     }
                 };
-                let wake = matches!(stage, Stage::Idle | Stage::Head).then_some(&slot.slot.wake);
+                let wake = Some(&slot.slot.wake);
                 match wire::fill(stream, conn, deadline, false, stage, wake).await {
                     Ok(Filled::Bytes(_)) => {
                         if stage == Stage::Idle {
@@ -179,7 +222,20 @@ async fn serve<H: Handler>(
                     Ok(Filled::Eof) => eof = true,
                     Ok(Filled::Full) => return End::Close,
                     Ok(Filled::Woken) if slot.slot.evicted() => {
-                        if stage == Stage::Idle {
+                        if stage == Stage::Idle && !last {
+                            // A request may be in the socket that the
+                            // reactor has not reported yet: look once more
+                            // after a turn; if one came, answer it, then close.
+                            tokio::task::yield_now().await;
+                            if let Some(n) = wire::fill_now(stream, conn) {
+                                last = true;
+                                head_deadline = Some(Instant::now() + s.head_timeout);
+                                if n > 0 {
+                                    continue;
+                                }
+                            }
+                        }
+                        if stage != Stage::Head {
                             return End::Close;
                         }
                         // Mid-head: tell the peer to come back later.
@@ -189,7 +245,8 @@ async fn serve<H: Handler>(
                         }
                         return send_and_linger(stream, conn, st, sh).await;
                     }
-                    // Shutdown (seen at the top when idle), or a stale wake.
+                    // Shutdown (seen at the top when idle or draining), or a
+                    // stale wake.
                     Ok(Filled::Woken) => {}
                     Err(Error::Timeout(Stage::Idle)) => {
                         sh.counters.timed_out_idle.fetch_add(1, Ordering::Relaxed);
@@ -207,8 +264,15 @@ async fn serve<H: Handler>(
                     return End::Close;
                 }
                 let bounds = s.write_bounds();
-                if let Err(e) =
-                    wire::flush_with(stream, conn, &[], &mut st.write_meter, bounds).await
+                if let Err(e) = wire::flush_with(
+                    stream,
+                    conn,
+                    &[],
+                    &mut st.write_meter,
+                    bounds,
+                    st.slot.as_deref(),
+                )
+                .await
                 {
                     sh.count_write_failure(&e);
                     return End::Close;
@@ -276,7 +340,15 @@ async fn after_handler(
         // queued and close.
         _ => {
             let bounds = sh.settings.write_bounds();
-            let _ = wire::flush_with(stream, conn, &[], &mut st.write_meter, bounds).await;
+            let _ = wire::flush_with(
+                stream,
+                conn,
+                &[],
+                &mut st.write_meter,
+                bounds,
+                st.slot.as_deref(),
+            )
+            .await;
             Some(End::Close)
         }
     }

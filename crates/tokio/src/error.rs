@@ -56,6 +56,9 @@ pub enum Error {
     BodyUnavailable,
     /// The peer closed the connection before a response arrived.
     ConnectionClosed,
+    /// The server evicted the connection for a new one (the connection
+    /// limit) while a write waited on a peer that did not read.
+    Evicted,
 }
 
 impl Error {
@@ -77,6 +80,9 @@ impl fmt::Display for Error {
                 f.write_str("the connection was not switched to another protocol")
             }
             Error::BodyUnavailable => f.write_str("the body can no longer be read"),
+            Error::Evicted => {
+                f.write_str("evicted at the connection limit while the peer was not reading")
+            }
             Error::ConnectionClosed => {
                 f.write_str("the peer closed the connection before sending a response")
             }

@@ -3,6 +3,7 @@
 use std::io;
 use std::net::SocketAddr;
 use std::pin::Pin;
+use std::sync::Arc;
 use std::task::{Context, Poll};
 
 use http_net_conn::{
@@ -13,7 +14,7 @@ use tokio::io::{AsyncRead, AsyncWrite, ReadBuf};
 use tokio::time::Instant;
 
 use crate::error::{Error, Stage};
-use crate::server::Shared;
+use crate::server::{Shared, Slot};
 use crate::wire::{self, Filled, Meter, Stream};
 
 /// Output is written as soon as this much is queued (smaller answers wait
@@ -38,12 +39,16 @@ pub(crate) struct Cycle {
     pub(crate) read_meter: Meter,
     pub(crate) write_meter: Meter,
     pub(crate) peer: Option<SocketAddr>,
+    /// The connection's place in the server's registry (writes waiting on
+    /// the peer mark it, and can be evicted).
+    pub(crate) slot: Option<Arc<Slot>>,
 }
 
 impl Cycle {
-    pub(crate) fn new(peer: Option<SocketAddr>) -> Cycle {
+    pub(crate) fn new(peer: Option<SocketAddr>, slot: Arc<Slot>) -> Cycle {
         Cycle {
             peer,
+            slot: Some(slot),
             ..Cycle::default()
         }
     }
@@ -170,8 +175,14 @@ impl<'a> Exchange<'a> {
                 }
                 Ok(ServerEvent::NeedInput) => {
                     let bounds = s.write_bounds();
-                    let r =
-                        wire::flush_with(self.stream, self.conn, &[], &mut st.write_meter, bounds);
+                    let r = wire::flush_with(
+                        self.stream,
+                        self.conn,
+                        &[],
+                        &mut st.write_meter,
+                        bounds,
+                        st.slot.as_deref(),
+                    );
                     if let Err(e) = r.await {
                         st.broken = true;
                         self.shared.count_write_failure(&e);
@@ -339,6 +350,7 @@ impl<'a> Exchange<'a> {
             body,
             &mut self.st.write_meter,
             bounds,
+            self.st.slot.as_deref(),
         )
         .await;
         if let Err(e) = &r {

@@ -73,7 +73,9 @@
 //! The server runs over any [`Listener`] whose streams are a [`Stream`]
 //! (`AsyncRead + AsyncWrite + Unpin + Send`): a TLS acceptor wraps a
 //! `TcpListener` and hands out its TLS streams. The client opens its
-//! connections through a [`Connector`], which may wrap them likewise.
+//! connections through a [`Connector`], which may wrap them likewise. The
+//! `tls_tokio` example serves HTTPS so, with tokio-rustls (a dev-dependency
+//! only: this crate depends on no TLS library).
 #![forbid(unsafe_code)]
 #![deny(missing_docs)]
 

@@ -161,12 +161,17 @@ impl Default for ServerBuilder {
 
 impl ServerBuilder {
     /// The connection limit (default 1,024). A connection beyond it first
-    /// evicts the open connection making least progress: one closing after
-    /// an error response, else the longest-idle keep-alive connection, else
-    /// the one whose request head has been arriving longest (it is answered
-    /// `503`). A connection whose request is being handled is never evicted:
-    /// when every open connection is such, the new one is answered `503`
-    /// with `Retry-After: 1` and closed.
+    /// evicts the open connection making least progress, in this order:
+    /// one closing after an error response; one that pipelines so much
+    /// that it waits for its turn to run between requests; the
+    /// longest-idle keep-alive connection (or one draining the unread rest
+    /// of a request body after its answer); the one waiting longest for
+    /// room to write its response, which a peer that does not read never
+    /// makes (the response is cut); the one waiting longest for the rest
+    /// of its request head (it is answered `503`) or for its first request. A connection whose handler is
+    /// running and not waiting on such a write is never evicted: when no
+    /// open connection can be, the new one is answered `503` with
+    /// `Retry-After: 1` and closed.
     pub fn max_connections(mut self, n: usize) -> Self {
         self.s.max_connections = n.max(1);
         self
@@ -436,8 +441,9 @@ fn admit<H: Handler, S: Stream + 'static>(
         reg.next += 1;
         let slot = Arc::new(Slot {
             id,
-            state: AtomicU8::new(BUSY),
+            state: AtomicU8::new(FRESH),
             since: AtomicU64::new(shared.millis()),
+            epoch: shared.epoch,
             evicted: AtomicBool::new(false),
             wake: Notify::new(),
         });
@@ -453,15 +459,20 @@ fn admit<H: Handler, S: Stream + 'static>(
     tasks.spawn(connection::run(stream, peer, guard, Arc::clone(handler)));
 }
 
-/// Picks and signals the connection to evict: closing first, then the
-/// longest idle, then the oldest partial head. Busy ones are never picked.
+/// Picks and signals the connection to evict: closing first, then one
+/// waiting for its turn between pipelined requests, then the longest idle,
+/// then the one waiting longest for room to write, then the one waiting
+/// longest for the rest of its head or for its first request. Busy ones
+/// are never picked.
 fn evict_one(shared: &Shared, reg: &mut Registry) -> bool {
     let mut best: Option<(u8, u64, u64)> = None; // (rank, since, id)
     for slot in reg.slots.values() {
         let rank = match slot.state.load(Ordering::SeqCst) {
             CLOSING => 0,
-            IDLE => 1,
-            HEAD => 2,
+            YIELDED => 1,
+            IDLE => 2,
+            STALLED => 3,
+            HEAD | FRESH => 4,
             _ => continue,
         };
         let key = (rank, slot.since.load(Ordering::SeqCst), slot.id);
@@ -469,16 +480,17 @@ fn evict_one(shared: &Shared, reg: &mut Registry) -> bool {
             best = Some(key);
         }
     }
-    let Some((rank, _, id)) = best else {
+    let Some((_, _, id)) = best else {
         return false;
     };
     let Some(victim) = reg.slots.remove(&id) else {
         return false;
     };
     let c = &shared.counters;
-    match rank {
-        0 => c.evicted_closing.fetch_add(1, Ordering::Relaxed),
-        1 => c.evicted_idle.fetch_add(1, Ordering::Relaxed),
+    match victim.state.load(Ordering::SeqCst) {
+        CLOSING => c.evicted_closing.fetch_add(1, Ordering::Relaxed),
+        IDLE | YIELDED | FRESH => c.evicted_idle.fetch_add(1, Ordering::Relaxed),
+        STALLED => c.evicted_write.fetch_add(1, Ordering::Relaxed),
         _ => c.evicted_head.fetch_add(1, Ordering::Relaxed),
     };
     victim.evicted.store(true, Ordering::SeqCst);
@@ -550,12 +562,17 @@ pub struct Counters {
     pub accepted: u64,
     /// Connections answered `503` beyond the connection limit.
     pub refused: u64,
-    /// Connections evicted while idle between requests.
+    /// Connections evicted between requests: idle, waiting for their first
+    /// request, draining the unread rest of a request body after its
+    /// answer, or waiting for their turn between pipelined requests.
     pub evicted_idle: u64,
     /// Connections evicted while their request head was arriving.
     pub evicted_head: u64,
     /// Connections evicted while draining after an error response.
     pub evicted_closing: u64,
+    /// Connections evicted while a response waited on a peer that does not
+    /// read it (the response is cut).
+    pub evicted_write: u64,
     /// Idle connections closed by the idle timeout.
     pub timed_out_idle: u64,
     /// Connections answered `408` by the head deadline.
@@ -581,6 +598,7 @@ pub(crate) struct AtomicCounters {
     evicted_idle: AtomicU64,
     evicted_head: AtomicU64,
     evicted_closing: AtomicU64,
+    evicted_write: AtomicU64,
     pub(crate) timed_out_idle: AtomicU64,
     pub(crate) timed_out_head: AtomicU64,
     timed_out_body: AtomicU64,
@@ -600,6 +618,7 @@ impl AtomicCounters {
             evicted_idle: g(&self.evicted_idle),
             evicted_head: g(&self.evicted_head),
             evicted_closing: g(&self.evicted_closing),
+            evicted_write: g(&self.evicted_write),
             timed_out_idle: g(&self.timed_out_idle),
             timed_out_head: g(&self.timed_out_head),
             timed_out_body: g(&self.timed_out_body),
@@ -617,14 +636,25 @@ pub(crate) const BUSY: u8 = 0;
 pub(crate) const IDLE: u8 = 1;
 pub(crate) const HEAD: u8 = 2;
 pub(crate) const CLOSING: u8 = 3;
+/// A write is waiting on the peer to take bytes (its receive window is full).
+pub(crate) const STALLED: u8 = 4;
+/// Between two pipelined requests, waiting for its turn to run.
+pub(crate) const YIELDED: u8 = 5;
+/// Accepted, waiting for its first request: evicted after the idle ones,
+/// which have been served (the bytes of a request that has just arrived
+/// may not have been read yet), the oldest first.
+pub(crate) const FRESH: u8 = 6;
 
 /// One open connection, as the accept loop and the shutdown see it.
+#[derive(Debug)]
 pub(crate) struct Slot {
     id: u64,
-    /// `BUSY`, `IDLE`, `HEAD` or `CLOSING`.
+    /// `BUSY`, `IDLE`, `HEAD`, `CLOSING`, `STALLED`, `YIELDED` or `FRESH`.
     state: AtomicU8,
     /// When that state began, in milliseconds since the server started.
     since: AtomicU64,
+    /// When the server started.
+    epoch: Instant,
     /// Set by the accept loop when it evicts this connection.
     pub(crate) evicted: AtomicBool,
     /// Notified on eviction and on shutdown.
@@ -634,6 +664,28 @@ pub(crate) struct Slot {
 impl Slot {
     pub(crate) fn evicted(&self) -> bool {
         self.evicted.load(Ordering::SeqCst)
+    }
+
+    /// Records what the connection is doing (only a change moves `since`).
+    pub(crate) fn set(&self, state: u8) {
+        if self.state.load(Ordering::Relaxed) != state {
+            let ms = u64::try_from(self.epoch.elapsed().as_millis()).unwrap_or(u64::MAX);
+            self.since.store(ms, Ordering::SeqCst);
+            self.state.store(state, Ordering::SeqCst);
+        }
+    }
+
+    /// The state and when it began, to [`restore`](Slot::restore) later.
+    pub(crate) fn save(&self) -> (u8, u64) {
+        (
+            self.state.load(Ordering::SeqCst),
+            self.since.load(Ordering::SeqCst),
+        )
+    }
+
+    pub(crate) fn restore(&self, (state, since): (u8, u64)) {
+        self.since.store(since, Ordering::SeqCst);
+        self.state.store(state, Ordering::SeqCst);
     }
 }
 
@@ -646,12 +698,7 @@ pub(crate) struct SlotGuard {
 impl SlotGuard {
     /// Records what the connection is doing (only a change moves `since`).
     pub(crate) fn set(&self, state: u8) {
-        if self.slot.state.load(Ordering::Relaxed) != state {
-            self.slot
-                .since
-                .store(self.shared.millis(), Ordering::SeqCst);
-            self.slot.state.store(state, Ordering::SeqCst);
-        }
+        self.slot.set(state);
     }
 }
 
@@ -704,7 +751,7 @@ impl Shared {
     fn wake_idle(&self) {
         let reg = lock(&self.registry);
         for slot in reg.slots.values() {
-            if slot.state.load(Ordering::SeqCst) == IDLE {
+            if matches!(slot.state.load(Ordering::SeqCst), IDLE | FRESH) {
                 slot.wake.notify_one();
             }
         }

@@ -15,6 +15,7 @@ use tokio::sync::Notify;
 use tokio::time::{timeout_at, Instant};
 
 use crate::error::{Error, Stage};
+use crate::server::{Slot, STALLED};
 
 /// A byte stream the server can run over: a `TcpStream`, a TLS stream over
 /// one, a `tokio::io::DuplexStream` in tests. Implemented for every
@@ -171,15 +172,70 @@ pub(crate) async fn fill(
     }
 }
 
+/// Reads what the stream has now into the connection, without waiting:
+/// `Some(n)` bytes committed (0 at the end of the stream, after
+/// `recv_eof`), `None` when nothing is there (or the read failed).
+pub(crate) fn fill_now(stream: &mut (dyn Stream + '_), conn: &mut ServerConn) -> Option<usize> {
+    let spare = conn.spare_mut();
+    if spare.is_empty() {
+        return None;
+    }
+    let waker = std::task::Waker::noop();
+    let mut cx = std::task::Context::from_waker(waker);
+    let mut buf = tokio::io::ReadBuf::new(spare);
+    match std::pin::Pin::new(&mut *stream).poll_read(&mut cx, &mut buf) {
+        Poll::Ready(Ok(())) => {
+            let n = buf.filled().len();
+            if n == 0 {
+                conn.recv_eof();
+            } else {
+                conn.commit(n);
+            }
+            Some(n)
+        }
+        _ => None,
+    }
+}
+
+/// Runs a write `fut`; while it waits on the peer, `slot` is marked
+/// [`STALLED`] (evictable at the connection limit), and an eviction ends
+/// the wait (`None`). A write ready at its first poll changes nothing.
+async fn watched<F: Future>(fut: F, slot: &Slot) -> Option<F::Output> {
+    let mut fut = pin!(fut);
+    let first_poll = poll_fn(|cx| {
+        Poll::Ready(match fut.as_mut().poll(cx) {
+            Poll::Ready(v) => Some(v),
+            Poll::Pending => None,
+        })
+    })
+    .await;
+    if let Some(v) = first_poll {
+        return Some(v);
+    }
+    let before = slot.save();
+    slot.set(STALLED);
+    let out = loop {
+        match first(fut.as_mut(), slot.wake.notified()).await {
+            First::A(v) => break Some(v),
+            First::B(()) if slot.evicted() => break None,
+            First::B(()) => {}
+        }
+    };
+    slot.restore(before);
+    out
+}
+
 /// Writes the connection's whole output and then `body` (a body left to the
 /// caller: `Placement::AfterOutput`), with vectored writes, each bounded by
-/// the stall timeout and the minimum rate; then flushes the stream.
+/// the stall timeout and the minimum rate; then flushes the stream. With a
+/// `slot`, a write waiting on the peer can be evicted ([`watched`]).
 pub(crate) async fn flush_with(
     stream: &mut (dyn Stream + '_),
     conn: &mut ServerConn,
     mut body: &[u8],
     meter: &mut Meter,
     bounds: WriteBounds,
+    slot: Option<&Slot>,
 ) -> Result<(), Error> {
     let mut wrote = false;
     loop {
@@ -189,13 +245,22 @@ pub(crate) async fn flush_with(
         }
         let now = Instant::now();
         let (deadline, by_rate) = meter.deadline(now, bounds.stall, bounds.rate);
-        let r = if out_len == 0 {
-            bounded(deadline, stream.write(body)).await
-        } else if body.is_empty() {
-            bounded(deadline, stream.write(conn.output())).await
-        } else {
-            let bufs = [IoSlice::new(conn.output()), IoSlice::new(body)];
-            bounded(deadline, stream.write_vectored(&bufs)).await
+        let bufs = [IoSlice::new(conn.output()), IoSlice::new(body)];
+        let write = async {
+            if out_len == 0 {
+                bounded(deadline, stream.write(body)).await
+            } else if body.is_empty() {
+                bounded(deadline, stream.write(&bufs[0])).await
+            } else {
+                bounded(deadline, stream.write_vectored(&bufs)).await
+            }
+        };
+        let r = match slot {
+            Some(slot) => match watched(write, slot).await {
+                Some(r) => r,
+                None => return Err(Error::Evicted),
+            },
+            None => write.await,
         };
         meter.waited(now.elapsed());
         let n = match r {

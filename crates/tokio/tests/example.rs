@@ -9,38 +9,7 @@ use std::net::SocketAddr;
 use std::process::{Child, Command, Stdio};
 use std::time::{Duration, Instant};
 
-use common::{connect, read_response, roundtrip};
-
-/// The example's binary: `cargo test` builds examples beside the tests;
-/// when only this test target was built, the example is built here, in a
-/// target directory of its own (the test's own one may be locked by the
-/// running `cargo test`).
-fn example_binary() -> std::path::PathBuf {
-    // target/<profile>/deps/<test> -> target/<profile>/examples/hello_tokio
-    let exe = std::env::current_exe().unwrap();
-    let profile_dir = exe.parent().unwrap().parent().unwrap();
-    let path = profile_dir.join("examples").join("hello_tokio");
-    if path.exists() {
-        return path;
-    }
-    let target = profile_dir.parent().unwrap().join("tokio-examples");
-    let cargo = std::env::var("CARGO").unwrap_or_else(|_| "cargo".into());
-    let status = Command::new(cargo)
-        .args([
-            "build",
-            "-q",
-            "-p",
-            "http-net-tokio",
-            "--example",
-            "hello_tokio",
-        ])
-        .arg("--target-dir")
-        .arg(&target)
-        .status()
-        .expect("cargo build");
-    assert!(status.success());
-    target.join("debug").join("examples").join("hello_tokio")
-}
+use common::{connect, example_binary, read_response, roundtrip};
 
 fn start() -> (Child, SocketAddr) {
     let mut child = Command::new(example_binary())

@@ -710,3 +710,53 @@ fn a_101_the_handler_does_not_take_over_is_still_sent_then_closed() {
     assert!(closed(&mut s));
     srv.stop();
 }
+
+#[test]
+fn a_connection_draining_an_unread_body_after_its_answer_is_evicted_as_idle() {
+    let srv = start(builder().max_connections(1), app(), false);
+    // `/` answers without reading the body; the server then drains the
+    // announced megabyte, which never comes.
+    let mut slow = connect(srv.addr);
+    slow.write_all(b"POST / HTTP/1.1\r\nHost: a\r\nContent-Length: 1000000\r\n\r\nx")
+        .unwrap();
+    assert_eq!(
+        read_response(&mut slow, &mut Vec::new(), false)
+            .unwrap()
+            .status,
+        200
+    );
+    let r = roundtrip(srv.addr, b"GET / HTTP/1.1\r\nHost: a\r\n\r\n").unwrap();
+    assert_eq!(r.status, 200);
+    assert!(closed(&mut slow));
+    let c = srv.handle.counters();
+    assert_eq!((c.evicted_idle, c.refused), (1, 0));
+    srv.stop();
+}
+
+/// `/big`: 64 MiB; anything else: a short answer.
+struct BigOrSmall;
+
+impl Handler for BigOrSmall {
+    async fn handle(&self, ex: &mut Exchange<'_>) -> Result<(), Error> {
+        if ex.path() == b"/big" {
+            return Big.handle(ex).await;
+        }
+        ex.respond_with(200, &[], b"small").await
+    }
+}
+
+#[test]
+fn a_peer_that_does_not_read_its_response_is_evicted_at_the_limit() {
+    let srv = start(builder().max_connections(1), BigOrSmall, false);
+    let mut deaf = connect(srv.addr);
+    deaf.write_all(b"GET /big HTTP/1.1\r\nHost: a\r\n\r\n")
+        .unwrap();
+    // Its windows fill, and the handler's write waits on it.
+    std::thread::sleep(Duration::from_millis(300));
+    let r = roundtrip(srv.addr, b"GET / HTTP/1.1\r\nHost: a\r\n\r\n").unwrap();
+    assert_eq!((r.status, &r.body[..]), (200, &b"small"[..]));
+    let c = srv.handle.counters();
+    assert_eq!((c.evicted_write, c.refused), (1, 0));
+    drop(deaf);
+    srv.stop();
+}
