@@ -18,7 +18,7 @@ use std::process::exit;
 use std::sync::Arc;
 use std::time::Duration;
 
-use http_net_tokio::http_net_conn::Response;
+use http_net_tokio::http_net_conn::PreparedResponse;
 use http_net_tokio::{Error, Exchange, Handler, Listener, Server};
 use tokio::net::{TcpListener, TcpStream};
 use tokio::sync::mpsc;
@@ -74,7 +74,7 @@ impl Listener for TlsListener {
 }
 
 struct Hello {
-    plain: Response,
+    plain: PreparedResponse,
 }
 
 impl Handler for Hello {
@@ -127,7 +127,7 @@ fn main() {
             exit(1);
         }
     };
-    let plain = match Response::new(200, &[(b"Content-Type", b"text/plain")]) {
+    let plain = match PreparedResponse::new(200, &[(b"Content-Type", b"text/plain")]) {
         Ok(r) => r,
         Err(e) => {
             eprintln!("tls_tokio: {e:?}");
