@@ -10,8 +10,10 @@ use std::collections::{BTreeMap, BTreeSet};
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
+use crate::args::Args;
 use crate::criterion::{self, Timing};
-use crate::util::{self, Args, Result};
+use crate::figures;
+use crate::process::{self, Result};
 
 /// A change above this fraction is marked as a regression.
 const GATE: f64 = 0.05;
@@ -43,11 +45,11 @@ pub fn main(args: &[String]) -> Result {
         warm_up: args.value("warm-up", 1.0)?,
         measurement: args.value("measurement", 2.0)?,
     };
-    let cpu = Some(args.value("cpu", util::cpus().saturating_sub(1))?);
+    let cpu = Some(args.value("cpu", process::cpus().saturating_sub(1))?);
     let filter = args.options.get("filter").cloned();
-    let root = util::root();
+    let root = process::root();
 
-    let sha = util::output(
+    let sha = process::output(
         "resolve REF",
         Command::new("git")
             .current_dir(&root)
@@ -65,8 +67,8 @@ pub fn main(args: &[String]) -> Result {
         .map(PathBuf::from)
         .unwrap_or_else(|| root.join("target"));
     let ref_target = target.join("bench-ab-ref");
-    let worktree = util::temp_dir(&format!("bench-ab-{short}"))?.join("tree");
-    util::run(
+    let worktree = process::temp_dir(&format!("bench-ab-{short}"))?.join("tree");
+    process::run(
         "check out REF",
         Command::new("git")
             .current_dir(&root)
@@ -80,7 +82,7 @@ pub fn main(args: &[String]) -> Result {
             benches: build(&worktree, &ref_target)?,
         };
         let new = Side {
-            label: format!("working tree ({})", util::describe_commit(&root)),
+            label: format!("working tree ({})", process::describe_commit(&root)),
             benches: build(&root, &target)?,
         };
         compare(&old, &new, rounds, timing, cpu, filter.as_deref())
@@ -111,7 +113,7 @@ fn build(tree: &Path, target: &Path) -> Result<BTreeMap<String, PathBuf>> {
         "--no-run",
     ]);
     let artifacts =
-        util::cargo_executables(&format!("build benches in {}", tree.display()), &mut cmd)?;
+        process::cargo_executables(&format!("build benches in {}", tree.display()), &mut cmd)?;
     Ok(artifacts
         .into_iter()
         .filter(|a| a.kind == "bench")
@@ -131,10 +133,10 @@ fn compare(
     if names.is_empty() {
         return Err("neither side has a bench binary in http-net-benches".into());
     }
-    if !util::have_taskset() {
+    if !process::have_taskset() {
         eprintln!("xtask: taskset not found: running unpinned, expect more noise");
     }
-    let home = util::temp_dir("bench-ab-criterion")?;
+    let home = process::temp_dir("bench-ab-criterion")?;
     // samples[side][bench id] = one median per round
     let mut samples: [BTreeMap<String, Vec<f64>>; 2] = [BTreeMap::new(), BTreeMap::new()];
     for round in 0..rounds {
@@ -185,10 +187,10 @@ fn print_table(
     );
     let mut slower = 0;
     for id in ids {
-        let a = samples[0].get(id).and_then(|v| util::median(v));
-        let b = samples[1].get(id).and_then(|v| util::median(v));
-        let fa = a.map(util::fmt_ns).unwrap_or_else(|| "-".into());
-        let fb = b.map(util::fmt_ns).unwrap_or_else(|| "-".into());
+        let a = samples[0].get(id).and_then(|v| figures::median(v));
+        let b = samples[1].get(id).and_then(|v| figures::median(v));
+        let fa = a.map(figures::fmt_ns).unwrap_or_else(|| "-".into());
+        let fb = b.map(figures::fmt_ns).unwrap_or_else(|| "-".into());
         let (change, mark) = match (a, b) {
             (Some(a), Some(b)) => {
                 let c = b / a - 1.0;

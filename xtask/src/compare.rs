@@ -17,9 +17,11 @@ use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
+use crate::args::Args;
 use crate::criterion::{self, Timing};
+use crate::figures;
 use crate::guard;
-use crate::util::{self, Args, Result};
+use crate::process::{self, Result};
 
 /// Which build of the comparison bench a row runs in.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
@@ -463,13 +465,13 @@ pub fn main(args: &[String]) -> Result {
         warm_up: args.value("warm-up", 1.0)?,
         measurement: args.value("measurement", 2.0)?,
     };
-    let cpu = Some(args.value("cpu", util::cpus().saturating_sub(1))?);
+    let cpu = Some(args.value("cpu", process::cpus().saturating_sub(1))?);
     let only: Option<Vec<String>> = args
         .options
         .get("only")
         .map(|s| s.split(',').map(|w| w.trim().to_lowercase()).collect());
     let scalar = !args.flag("no-scalar");
-    let root = util::root();
+    let root = process::root();
     let compare = root.join("compare");
 
     let default_exe = build(&compare, Build::Default)?;
@@ -482,7 +484,7 @@ pub fn main(args: &[String]) -> Result {
     eprintln!("{simd_note}");
     if !args.flag("no-equivalence") {
         // Equal work first: the framing pass must still match http-net.
-        util::run(
+        process::run(
             "equivalence test",
             Command::new("cargo")
                 .current_dir(&compare)
@@ -511,7 +513,7 @@ pub fn main(args: &[String]) -> Result {
     if rows.is_empty() {
         return Err("no row selected (--only takes h1,h2,h3,h3c,h4,h4b,h5)".into());
     }
-    let home = util::temp_dir("compare-criterion")?;
+    let home = process::temp_dir("compare-criterion")?;
     // Builds and the equivalence test are done: wait idle, read the load.
     let watch = guard::Guard::start(settle);
     let mut samples: BTreeMap<(&str, Build), Vec<f64>> = BTreeMap::new();
@@ -580,7 +582,8 @@ fn build(compare: &Path, build: Build) -> Result<PathBuf> {
     } else {
         cmd.env("CARGO_TARGET_DIR", compare.join("target"));
     }
-    let artifacts = util::cargo_executables(&format!("build the {build:?} comparison"), &mut cmd)?;
+    let artifacts =
+        process::cargo_executables(&format!("build the {build:?} comparison"), &mut cmd)?;
     artifacts
         .into_iter()
         .find(|a| a.kind == "bench" && a.name == "compare")
@@ -640,13 +643,13 @@ fn report(
     cpu: Option<usize>,
     verdict: &guard::Verdict,
 ) -> String {
-    let med = |id: &str, b: Build| samples.get(&(id, b)).and_then(|v| util::median(v));
+    let med = |id: &str, b: Build| samples.get(&(id, b)).and_then(|v| figures::median(v));
     let mut s = String::new();
     s.push_str(&format!(
         "Measured {} on {}, http-net {}.\n\nCommand: `{command}`; every bench a separate process pinned to CPU {}; the sides of a workload alternate, in an order that rotates each round; {rounds} round(s); medians of the per-round criterion medians.\n\n{simd_note}.\n\n",
-        util::now_utc(),
-        util::machine(),
-        util::describe_commit(&util::root()),
+        process::now_utc(),
+        process::machine(),
+        process::describe_commit(&process::root()),
         cpu.map(|c| c.to_string()).unwrap_or_else(|| "none".into()),
     ));
     s.push_str(&verdict.render());
@@ -667,7 +670,7 @@ fn report(
             .map(|v| {
                 let lo = v.iter().cloned().fold(f64::INFINITY, f64::min);
                 let hi = v.iter().cloned().fold(0.0, f64::max);
-                format!("{} – {}", util::fmt_ns(lo), util::fmt_ns(hi))
+                format!("{} – {}", figures::fmt_ns(lo), figures::fmt_ns(hi))
             })
             .unwrap_or_else(|| "—".into());
         let ratio = match (ours, m) {
@@ -698,7 +701,8 @@ fn report(
             r.workload.to_uppercase(),
             r.footing.text(),
             r.label,
-            m.map(util::fmt_ns).unwrap_or_else(|| "not measured".into()),
+            m.map(figures::fmt_ns)
+                .unwrap_or_else(|| "not measured".into()),
         ));
     }
     s.push_str("\n| goal | SPEC §4 | measured | status |\n|---|---|---|---|\n");
@@ -724,8 +728,8 @@ fn report(
                 (
                     format!(
                         "whole {whole:.2}x; HTTP-only share not measurable (runtime {} of {})",
-                        util::fmt_ns(rt),
-                        util::fmt_ns(o)
+                        figures::fmt_ns(rt),
+                        figures::fmt_ns(o)
                     ),
                     false,
                     "runtime row at or above a side".to_string(),
@@ -735,8 +739,8 @@ fn report(
                 (
                     format!(
                         "HTTP-only {r:.2}x ({} vs {}); whole exchange {whole:.2}x",
-                        util::fmt_ns(oh),
-                        util::fmt_ns(th)
+                        figures::fmt_ns(oh),
+                        figures::fmt_ns(th)
                     ),
                     r >= g.target,
                     format!("needs {:.0}% less HTTP time", (1.0 - r / g.target) * 100.0),
@@ -770,7 +774,7 @@ fn signed_ns(d: f64) -> String {
     format!(
         "{}{}",
         if d < 0.0 { "-" } else { "+" },
-        util::fmt_ns(d.abs())
+        figures::fmt_ns(d.abs())
     )
 }
 
@@ -791,8 +795,8 @@ mod tests {
 
     #[test]
     fn pass_cost_keeps_its_sign_and_unit() {
-        assert_eq!(signed_ns(-2.5e6), format!("-{}", util::fmt_ns(2.5e6)));
-        assert_eq!(signed_ns(38.0), format!("+{}", util::fmt_ns(38.0)));
+        assert_eq!(signed_ns(-2.5e6), format!("-{}", figures::fmt_ns(2.5e6)));
+        assert_eq!(signed_ns(38.0), format!("+{}", figures::fmt_ns(38.0)));
     }
 
     #[test]

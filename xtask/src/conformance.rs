@@ -35,7 +35,7 @@ use std::fs::{self, File};
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 
-use crate::util::{self, Result};
+use crate::process::{self, Result};
 
 /// The inventory, relative to the repository root.
 const INVENTORY: &str = "xtask/data/requirements.tsv";
@@ -76,7 +76,7 @@ pub fn main(args: &[String]) -> Result {
         [a] if a == "--recorded" => (false, false),
         _ => return Err("usage: cargo xtask conformance [--check | --recorded]".into()),
     };
-    let root = util::root();
+    let root = process::root();
     let reqs = read_inventory(&root.join(INVENTORY))?;
     let tags = scan_tags(&root)?;
     let mut problems = validate(&reqs, &tags);
@@ -390,22 +390,22 @@ fn run_tests(root: &Path) -> Result<BTreeMap<String, String>> {
         "--no-run",
         "--message-format=json-render-diagnostics",
     ]);
-    eprintln!("==> build the tests: {}", util::show(&cmd));
-    let json = util::output("build the tests", &mut cmd)?;
+    eprintln!("==> build the tests: {}", process::show(&cmd));
+    let json = process::output("build the tests", &mut cmd)?;
     let mut exes = BTreeMap::new();
     for line in json.lines() {
         if !line.contains("\"reason\":\"compiler-artifact\"") {
             continue;
         }
         let (Some(exe), Some(manifest)) = (
-            util::json_string(line, "executable"),
-            util::json_string(line, "manifest_path"),
+            process::json_string(line, "executable"),
+            process::json_string(line, "manifest_path"),
         ) else {
             continue;
         };
         let target = line
             .find("\"target\":")
-            .and_then(|i| util::json_string(&line[i..], "name"))
+            .and_then(|i| process::json_string(&line[i..], "name"))
             .unwrap_or_default();
         let krate = Path::new(&manifest)
             .parent()
@@ -435,7 +435,7 @@ fn run_tests(root: &Path) -> Result<BTreeMap<String, String>> {
         .stderr(Stdio::from(err));
     eprintln!(
         "==> run the tests: {} (output in {})",
-        util::show(&cmd),
+        process::show(&cmd),
         log_path.display()
     );
     let status = cmd

@@ -8,7 +8,7 @@ use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 use std::process::Stdio;
 
-use crate::util::{self, Result};
+use crate::process::{self, Result};
 
 /// How long criterion warms up and measures each bench.
 #[derive(Clone, Copy, Debug)]
@@ -36,7 +36,7 @@ pub fn run(
 ) -> Result<BTreeMap<String, f64>> {
     let _ = std::fs::remove_dir_all(home);
     std::fs::create_dir_all(home).map_err(|e| format!("cannot create {}: {e}", home.display()))?;
-    let mut cmd = util::pinned(exe, cpu);
+    let mut cmd = process::pinned(exe, cpu);
     cmd.env("CRITERION_HOME", home)
         .arg("--bench")
         .arg("--noplot")
@@ -99,8 +99,8 @@ pub fn read_results(home: &Path) -> Result<BTreeMap<String, f64>> {
 fn read_one(new_dir: &Path) -> Option<(String, f64)> {
     let bench = std::fs::read_to_string(new_dir.join("benchmark.json")).ok()?;
     let estimates = std::fs::read_to_string(new_dir.join("estimates.json")).ok()?;
-    let id = util::json_string(&bench, "full_id")?;
+    let id = process::json_string(&bench, "full_id")?;
     let median = &estimates[estimates.find("\"median\"")?..];
-    let ns = util::json_number(median, "point_estimate")?;
+    let ns = process::json_number(median, "point_estimate")?;
     Some((id, ns))
 }

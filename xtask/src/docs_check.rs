@@ -9,7 +9,7 @@
 use std::collections::BTreeSet;
 use std::path::Path;
 
-use crate::util::{root, Result};
+use crate::process::{root, Result};
 
 /// The document checked.
 const DOC: &str = "docs/ARCHITECTURE.md";

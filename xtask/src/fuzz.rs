@@ -18,14 +18,15 @@ use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 use std::time::Instant;
 
-use crate::util::{self, Args, Result};
+use crate::args::Args;
+use crate::process::{self, Result};
 
 /// Entry point.
 pub fn main(args: &[String]) -> Result {
     let args = Args::parse(args, &["time", "jobs"])?;
     let smoke = args.flag("smoke");
     let seconds: u64 = args.value("time", if smoke { 20 } else { 60 })?;
-    let root = util::root();
+    let root = process::root();
     let fuzz = root.join("fuzz");
     let all = targets(&fuzz)?;
     let chosen: Vec<String> = match args.words.first() {
@@ -35,14 +36,14 @@ pub fn main(args: &[String]) -> Result {
     };
     ensure_cargo_fuzz()?;
     let started = Instant::now();
-    util::run(
+    process::run(
         "build the fuzz targets",
         cargo_fuzz(&root).args(["build", "--fuzz-dir"]).arg(&fuzz),
     )?;
     eprintln!("built in {:.0} s", started.elapsed().as_secs_f64());
     // Seed corpora from the conformance tables, security cases and bench
     // inputs (files named by content: nothing is added twice).
-    util::run(
+    process::run(
         "write the seed corpora",
         Command::new("cargo")
             .current_dir(&root)
@@ -73,7 +74,7 @@ pub fn main(args: &[String]) -> Result {
         if dict.exists() {
             cmd.arg(format!("-dict={}", dict.display()));
         }
-        eprintln!("==> fuzz {t} for {seconds} s: {}", util::show(&cmd));
+        eprintln!("==> fuzz {t} for {seconds} s: {}", process::show(&cmd));
         let out = cmd
             .stdout(Stdio::inherit())
             .stderr(Stdio::piped())
@@ -160,7 +161,7 @@ fn ensure_cargo_fuzz() -> Result {
     if ok {
         return Ok(());
     }
-    util::run(
+    process::run(
         "install cargo-fuzz",
         Command::new("cargo").args(["install", "cargo-fuzz", "--locked"]),
     )

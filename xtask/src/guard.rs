@@ -19,7 +19,7 @@
 
 use std::time::{Duration, Instant};
 
-use crate::util::Result;
+use crate::process::Result;
 
 /// The load average below which a run is quiet.
 pub const MAX_LOAD: f64 = 0.5;

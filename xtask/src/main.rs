@@ -21,23 +21,25 @@
 //! - `package [--baseline-rev REV]`: packaging, tests from the packages and
 //!   the semver check (see `package.rs`).
 
+mod args;
 mod bench_ab;
 mod compare;
 mod conformance;
 mod criterion;
 mod docs_check;
+mod figures;
 mod fuzz;
 mod guard;
 mod hostile;
 mod package;
+mod process;
 mod proxies;
 mod report;
 mod sockets;
-mod util;
 
 use std::process::{Command, ExitCode};
 
-use util::Result;
+use process::Result;
 
 const USAGE: &str = "usage: cargo xtask <command>
   ci                                  fmt check, clippy, tests, docs (what .ci/run runs)
@@ -96,13 +98,13 @@ fn main() -> ExitCode {
 
 fn cargo(args: &[&str]) -> Command {
     let mut c = Command::new("cargo");
-    c.current_dir(util::root()).args(args);
+    c.current_dir(process::root()).args(args);
     c
 }
 
 fn ci() -> Result {
-    util::run("format", &mut cargo(&["fmt", "--all", "--", "--check"]))?;
-    util::run(
+    process::run("format", &mut cargo(&["fmt", "--all", "--", "--check"]))?;
+    process::run(
         "lint",
         &mut cargo(&[
             "clippy",
@@ -113,8 +115,8 @@ fn ci() -> Result {
             "warnings",
         ]),
     )?;
-    util::run("test", &mut cargo(&["test", "--workspace"]))?;
-    util::run(
+    process::run("test", &mut cargo(&["test", "--workspace"]))?;
+    process::run(
         "docs",
         cargo(&["doc", "--workspace", "--no-deps"]).env("RUSTDOCFLAGS", "-D warnings"),
     )?;
@@ -124,12 +126,12 @@ fn ci() -> Result {
 /// `cargo bench -p http-net-benches`: built first on every core, then run
 /// pinned to the last CPU with taskset (extra arguments go to criterion).
 fn bench(args: &[String]) -> Result {
-    util::run(
+    process::run(
         "build the benches",
         &mut cargo(&["bench", "-p", "http-net-benches", "--no-run"]),
     )?;
-    let cpu = util::cpus().saturating_sub(1);
-    let mut cmd = if util::have_taskset() {
+    let cpu = process::cpus().saturating_sub(1);
+    let mut cmd = if process::have_taskset() {
         let mut c = Command::new("taskset");
         c.arg("-c").arg(cpu.to_string()).arg("cargo");
         c
@@ -137,10 +139,10 @@ fn bench(args: &[String]) -> Result {
         eprintln!("xtask: taskset not found: running unpinned");
         Command::new("cargo")
     };
-    cmd.current_dir(util::root())
+    cmd.current_dir(process::root())
         .args(["bench", "-p", "http-net-benches"]);
     if !args.is_empty() {
         cmd.arg("--").args(args);
     }
-    util::run("bench", &mut cmd)
+    process::run("bench", &mut cmd)
 }

@@ -28,7 +28,8 @@ use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 use std::time::Instant;
 
-use crate::util::{self, Args, Result};
+use crate::args::Args;
+use crate::process::{self, Result};
 
 /// A packaged source that still includes a file from outside its package,
 /// known and being fixed elsewhere: (package, file in the package, the
@@ -42,7 +43,7 @@ const OUTSIDE_INCLUDES: &[(&str, &str, &str, &str)] = &[];
 pub fn main(args: &[String]) -> Result {
     let args = Args::parse(args, &["baseline-rev"])?;
     let started = Instant::now();
-    let root = util::root();
+    let root = process::root();
     let crates = publishable(&root)?;
     let names: Vec<&str> = crates.iter().map(|c| c.name.as_str()).collect();
     eprintln!("==> publishable crates: {}", names.join(", "));
@@ -55,7 +56,7 @@ pub fn main(args: &[String]) -> Result {
     } else {
         &[]
     };
-    util::run(
+    process::run(
         "package and build every crate from its .crate (dry run, nothing uploaded)",
         cargo(&root)
             .args(["publish", "--workspace", "--dry-run", "--locked"])
@@ -70,11 +71,11 @@ pub fn main(args: &[String]) -> Result {
     for name in &names {
         package.args(["-p", name]);
     }
-    util::run("the .crate files", &mut package)?;
+    process::run("the .crate files", &mut package)?;
     let packages = root.join("target").join("package");
     for c in &crates {
         let file = packages.join(format!("{}-{}.crate", c.name, c.version));
-        let listing = util::output("list a .crate", Command::new("tar").arg("tzf").arg(&file))?;
+        let listing = process::output("list a .crate", Command::new("tar").arg("tzf").arg(&file))?;
         for wanted in ["README.md", "LICENSE-MIT", "LICENSE-APACHE", "Cargo.toml"] {
             let path = format!("{}-{}/{wanted}", c.name, c.version);
             if !listing.lines().any(|l| l == path) {
@@ -259,7 +260,7 @@ fn test_packages(root: &Path, packages: &Path, crates: &[Crate]) -> Result {
     let mut dirs = Vec::new();
     for c in crates {
         let file = packages.join(format!("{}-{}.crate", c.name, c.version));
-        util::run(
+        process::run(
             "unpack",
             Command::new("tar").arg("xzf").arg(&file).arg("-C").arg(&ws),
         )?;
@@ -307,7 +308,7 @@ fn test_packages(root: &Path, packages: &Path, crates: &[Crate]) -> Result {
             cmd.args(["--skip", s]);
         }
     }
-    util::run("every crate's tests, from its packaged sources", &mut cmd)?;
+    process::run("every crate's tests, from its packaged sources", &mut cmd)?;
     check_no_registry_crate(&ws, crates)?;
     Ok(())
 }
@@ -525,7 +526,7 @@ fn semver_checks(root: &Path, given: Option<String>) -> Result {
     }
     // The baseline is always a commit of this repository, never a registry
     // crate (`http-net` on crates.io is another project).
-    util::run(
+    process::run(
         &format!("semver check against {rev} (from {from})"),
         cargo(root).args(["semver-checks", "--workspace", "--baseline-rev", &rev]),
     )
@@ -537,7 +538,7 @@ mod tests {
 
     #[test]
     fn the_workspace_readme_examples_are_the_facades() {
-        check_readme_examples(&util::root()).unwrap();
+        check_readme_examples(&process::root()).unwrap();
     }
 
     #[test]
@@ -569,7 +570,7 @@ mod tests {
 
     #[test]
     fn lists_the_publishable_members() {
-        let names: Vec<String> = publishable(&util::root())
+        let names: Vec<String> = publishable(&process::root())
             .unwrap()
             .into_iter()
             .map(|c| c.name)

@@ -4,7 +4,7 @@
 
 use std::path::Path;
 
-use crate::util::Result;
+use crate::process::Result;
 
 /// Replaces (or appends) section `name` of the file at `path` with `body`.
 pub fn write_section(path: &Path, name: &str, body: &str) -> Result {

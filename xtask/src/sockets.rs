@@ -19,7 +19,9 @@ use std::path::{Path, PathBuf};
 use std::process::{Child, Command, Stdio};
 use std::time::Duration;
 
-use crate::util::{self, Args, Result};
+use crate::args::Args;
+use crate::figures;
+use crate::process::{self, Result};
 
 /// The wrk script that sends 16 requests per write (TechEmpower's pipeline.lua).
 const PIPELINE_LUA: &str = r#"-- 16 requests per write
@@ -92,15 +94,15 @@ pub fn main(args: &[String]) -> Result {
     let rounds: usize = args.value("rounds", 5)?;
     let duration: u32 = args.value("duration", 10)?;
     let server_cpu: usize = args.value("server-cpu", 0)?;
-    let wrk_cpu: usize = args.value("wrk-cpu", util::cpus().saturating_sub(1))?;
+    let wrk_cpu: usize = args.value("wrk-cpu", process::cpus().saturating_sub(1))?;
     if !cfg!(target_os = "linux") {
         return Err("compare sockets reads /proc: Linux only".into());
     }
     ensure_wrk()?;
-    if !util::have_taskset() {
+    if !process::have_taskset() {
         return Err("taskset not found (util-linux): servers must be pinned".into());
     }
-    let root = util::root();
+    let root = process::root();
     let bins = build(&root)?;
     let only: Option<Vec<String>> = args
         .options
@@ -110,7 +112,7 @@ pub fn main(args: &[String]) -> Result {
         .into_iter()
         .filter(|(n, _)| only.as_ref().is_none_or(|o| o.iter().any(|w| w == n)))
         .collect();
-    let dir = util::temp_dir("sockets")?;
+    let dir = process::temp_dir("sockets")?;
     let script = dir.join("pipeline.lua");
     std::fs::write(&script, PIPELINE_LUA).map_err(|e| format!("{}: {e}", script.display()))?;
     let ticks = clock_ticks()?;
@@ -206,7 +208,7 @@ fn ensure_wrk() -> Result {
         return Ok(());
     }
     if have("apt-get") {
-        util::run(
+        process::run(
             "install wrk",
             Command::new("apt-get").args(["install", "-y", "-qq", "wrk"]),
         )?;
@@ -224,7 +226,7 @@ fn build(root: &Path) -> Result<Vec<(&'static str, PathBuf)>> {
         let mut cmd = Command::new("cargo");
         cmd.current_dir(root)
             .args(["build", "--release", "-p", package, "--example", name]);
-        util::cargo_executables(&format!("build the {name} example"), &mut cmd)?
+        process::cargo_executables(&format!("build the {name} example"), &mut cmd)?
             .into_iter()
             .find(|a| a.kind == "example" && a.name == name)
             .map(|a| a.executable)
@@ -238,7 +240,7 @@ fn build(root: &Path) -> Result<Vec<(&'static str, PathBuf)>> {
         .env("CARGO_TARGET_DIR", compare.join("target"))
         .env_remove("RUSTFLAGS")
         .args(["build", "--release", "--bins"]);
-    let built = util::cargo_executables("build the comparison servers", &mut cmd)?;
+    let built = process::cargo_executables("build the comparison servers", &mut cmd)?;
     let find = |name: &str| -> Result<PathBuf> {
         built
             .iter()
@@ -262,7 +264,7 @@ fn start(name: &'static str, exe: &Path, cpu: usize) -> Result<Server> {
         .and_then(|l| l.local_addr())
         .map_err(|e| format!("cannot find a free port: {e}"))?
         .port();
-    let mut cmd = util::pinned(exe, Some(cpu));
+    let mut cmd = process::pinned(exe, Some(cpu));
     cmd.arg("--addr")
         .arg(format!("127.0.0.1:{port}"))
         .stdout(Stdio::piped())
@@ -315,7 +317,7 @@ fn wrk(
     script: &Path,
     cpu: usize,
 ) -> Result<WrkOut> {
-    let mut cmd = util::pinned(Path::new("wrk"), Some(cpu));
+    let mut cmd = process::pinned(Path::new("wrk"), Some(cpu));
     cmd.args(["-t1", "--timeout", "5s"])
         .arg(format!("-c{connections}"))
         .arg(format!("-d{seconds}s"));
@@ -323,7 +325,7 @@ fn wrk(
         cmd.arg("-s").arg(script);
     }
     cmd.arg(format!("http://{addr}/plaintext"));
-    let text = util::output("wrk", &mut cmd)?;
+    let text = process::output("wrk", &mut cmd)?;
     parse_wrk(&text).ok_or_else(|| format!("cannot read wrk's output:\n{text}"))
 }
 
@@ -389,7 +391,7 @@ fn cpu_ticks(pid: u32) -> Result<u64> {
 
 /// Clock ticks per second (`getconf CLK_TCK`).
 fn clock_ticks() -> Result<f64> {
-    let out = util::output("getconf", Command::new("getconf").arg("CLK_TCK"))?;
+    let out = process::output("getconf", Command::new("getconf").arg("CLK_TCK"))?;
     out.trim()
         .parse()
         .map_err(|_| format!("getconf CLK_TCK printed {out:?}"))
@@ -407,13 +409,13 @@ fn report(
     let med = |si: usize, name: &str, f: fn(&Sample) -> f64| {
         samples
             .get(&(si, name))
-            .and_then(|v| util::median(&v.iter().map(f).collect::<Vec<_>>()))
+            .and_then(|v| figures::median(&v.iter().map(f).collect::<Vec<_>>()))
     };
     let mut s = format!(
         "Measured {} on {}, http-net {}.\n\nCommand: `{command}`; each server pinned to CPU {server_cpu}, `wrk -t1` pinned to CPU {wrk_cpu}, {duration} s per run, servers in an order that rotates each round, {rounds} round(s), medians. CPU per request: the server's utime + stime from /proc/PID/stat over the run, divided by the requests wrk counted. Requests per CPU-second is its inverse.\n\n",
-        util::now_utc(),
-        util::machine(),
-        util::describe_commit(&util::root()),
+        process::now_utc(),
+        process::machine(),
+        process::describe_commit(&process::root()),
     );
     s.push_str("| H6 scenario | server | req/s | vs http-net | server CPU µs / request | req per server CPU-s | server core use |\n|---|---|---:|---:|---:|---:|---:|\n");
     for (si, sc) in SCENARIOS.iter().enumerate() {

@@ -55,7 +55,7 @@ use std::sync::{Arc, Mutex};
 use std::thread;
 use std::time::{Duration, Instant};
 
-use crate::util::{self, Result};
+use crate::process::{self, Result};
 use attack::Scenario;
 use target::{Target, Usage};
 
@@ -208,7 +208,7 @@ pub fn main(args: &[String]) -> Result {
 /// Builds the `hello` and `echo` examples (release) and returns their
 /// command lines.
 fn examples() -> Result<Vec<Vec<String>>> {
-    let built = util::cargo_executables(
+    let built = process::cargo_executables(
         "build the examples",
         crate::cargo(&[
             "build",
@@ -220,7 +220,7 @@ fn examples() -> Result<Vec<Vec<String>>> {
             "--example",
             "echo",
         ])
-        .current_dir(util::root()),
+        .current_dir(process::root()),
     )?;
     let path = |name: &str| -> Result<String> {
         built

@@ -10,7 +10,7 @@ use std::sync::mpsc;
 use std::thread;
 use std::time::{Duration, Instant};
 
-use crate::util::Result;
+use crate::process::Result;
 
 /// How long the server may take to print its address.
 const START_LIMIT: Duration = Duration::from_secs(30);

@@ -34,7 +34,8 @@ use std::net::{SocketAddr, TcpStream};
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
-use crate::util::{self, Args, Result};
+use crate::args::Args;
+use crate::process::{self, Result};
 use corpus::Payload;
 use relay::{NaiveRelay, Record, Relay};
 use servers::{Origin, Proxy};
@@ -215,7 +216,7 @@ pub fn main(args: &[String]) -> Result {
         .options
         .get("report")
         .map(PathBuf::from)
-        .unwrap_or_else(|| util::root().join("target/proxies-report.md"));
+        .unwrap_or_else(|| process::root().join("target/proxies-report.md"));
     if let Some(dir) = path.parent() {
         let _ = std::fs::create_dir_all(dir);
     }
@@ -259,12 +260,12 @@ fn verdict(reports: &[ChainReport], corpus: &[Payload], filtered: bool) -> Resul
 
 fn build_echo(release: bool) -> Result<PathBuf> {
     let mut cmd = std::process::Command::new("cargo");
-    cmd.current_dir(util::root())
+    cmd.current_dir(process::root())
         .args(["build", "-p", "http-net", "--example", "echo"]);
     if release {
         cmd.arg("--release");
     }
-    let found = util::cargo_executables("build echo", &mut cmd)?;
+    let found = process::cargo_executables("build echo", &mut cmd)?;
     found
         .into_iter()
         .find(|a| a.name == "echo")
@@ -293,7 +294,7 @@ fn run_chain(
         Front::Real(p) => p.name().to_string(),
         Front::Naive => format!("naive-{}", range.start),
     };
-    let dir = TempDir(util::temp_dir(&format!("proxies-{tag}"))?);
+    let dir = TempDir(process::temp_dir(&format!("proxies-{tag}"))?);
     // Declared in start order: dropped in reverse (front, relay, origin).
     let mut origin = Origin::start(echo, &dir.0, origin_args)?;
     let relay = Relay::start(origin.addr).map_err(|e| format!("relay: {e}"))?;
@@ -723,7 +724,7 @@ fn report(
     let _ = writeln!(
         s,
         "Proxies run: {}, `{command}`{}, {} payloads, {:.0} s wall.\n",
-        util::now_utc(),
+        process::now_utc(),
         if origin_args.is_empty() {
             String::new()
         } else {

@@ -9,7 +9,7 @@ use std::path::{Path, PathBuf};
 use std::process::{Child, Command, Stdio};
 use std::time::{Duration, Instant};
 
-use crate::util::Result;
+use crate::process::Result;
 
 /// A proxy the suite can put in front of the origin.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

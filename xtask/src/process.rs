@@ -1,7 +1,7 @@
-//! Small helpers shared by the commands: running programs, finding the
-//! executables cargo built, medians, pinning and a description of the machine.
+//! Running programs: commands with their output, the executables cargo
+//! built (and the JSON fields of what the tools print), pinning to a core,
+//! temporary directories, and a description of the machine and commit.
 
-use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 
@@ -123,34 +123,6 @@ pub fn json_number(json: &str, key: &str) -> Option<f64> {
     rest[..end].parse().ok()
 }
 
-/// The median of `values` (the mean of the middle two for an even count).
-pub fn median(values: &[f64]) -> Option<f64> {
-    if values.is_empty() {
-        return None;
-    }
-    let mut v = values.to_vec();
-    v.sort_by(|a, b| a.total_cmp(b));
-    let n = v.len();
-    Some(if n % 2 == 1 {
-        v[n / 2]
-    } else {
-        (v[n / 2 - 1] + v[n / 2]) / 2.0
-    })
-}
-
-/// Formats nanoseconds with a unit that keeps three or four significant digits.
-pub fn fmt_ns(ns: f64) -> String {
-    if ns < 1_000.0 {
-        format!("{ns:.1} ns")
-    } else if ns < 1_000_000.0 {
-        format!("{:.2} µs", ns / 1_000.0)
-    } else if ns < 1_000_000_000.0 {
-        format!("{:.2} ms", ns / 1_000_000.0)
-    } else {
-        format!("{:.2} s", ns / 1_000_000_000.0)
-    }
-}
-
 /// Whether `taskset` can pin processes here (Linux with util-linux).
 pub fn have_taskset() -> bool {
     cfg!(target_os = "linux")
@@ -257,51 +229,4 @@ pub fn temp_dir(tag: &str) -> Result<PathBuf> {
     let dir = std::env::temp_dir().join(format!("xtask-{tag}-{}-{nanos}", std::process::id()));
     std::fs::create_dir_all(&dir).map_err(|e| format!("cannot create {}: {e}", dir.display()))?;
     Ok(dir)
-}
-
-/// Options common to the commands: `--name value` pairs and bare words.
-#[derive(Debug, Default)]
-pub struct Args {
-    /// Positional words, in order.
-    pub words: Vec<String>,
-    /// `--flag` and `--key value` options (a flag maps to an empty string).
-    pub options: BTreeMap<String, String>,
-}
-
-impl Args {
-    /// Splits `args`; `valued` lists the options that take a value.
-    pub fn parse(args: &[String], valued: &[&str]) -> Result<Args> {
-        let mut out = Args::default();
-        let mut it = args.iter();
-        while let Some(a) = it.next() {
-            if let Some(name) = a.strip_prefix("--") {
-                if let Some((k, v)) = name.split_once('=') {
-                    out.options.insert(k.to_string(), v.to_string());
-                } else if valued.contains(&name) {
-                    let v = it.next().ok_or(format!("--{name} needs a value"))?;
-                    out.options.insert(name.to_string(), v.clone());
-                } else {
-                    out.options.insert(name.to_string(), String::new());
-                }
-            } else {
-                out.words.push(a.clone());
-            }
-        }
-        Ok(out)
-    }
-
-    /// Whether `--name` was given.
-    pub fn flag(&self, name: &str) -> bool {
-        self.options.contains_key(name)
-    }
-
-    /// The value of `--name`, parsed, or `default`.
-    pub fn value<T: std::str::FromStr>(&self, name: &str, default: T) -> Result<T> {
-        match self.options.get(name) {
-            None => Ok(default),
-            Some(v) => v
-                .parse()
-                .map_err(|_| format!("--{name}: cannot read {v:?}")),
-        }
-    }
 }
