@@ -57,7 +57,7 @@ const PROBE_EVERY: Duration = Duration::from_millis(20);
 const PROBE_WAIT: Duration = Duration::from_millis(1);
 
 #[derive(Clone)]
-struct Settings {
+struct ClientSettings {
     conn: Config,
     connect_timeout: Duration,
     read_timeout: Duration,
@@ -71,9 +71,9 @@ struct Settings {
     idle_ttl: Duration,
 }
 
-impl std::fmt::Debug for Settings {
+impl std::fmt::Debug for ClientSettings {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.debug_struct("Settings")
+        f.debug_struct("ClientSettings")
             .field("conn", &self.conn)
             .field("connect_timeout", &self.connect_timeout)
             .field("read_timeout", &self.read_timeout)
@@ -110,13 +110,13 @@ pub const CLIENT_CONFIG: Config =
 #[derive(Clone, Debug)]
 #[must_use]
 pub struct ClientBuilder {
-    s: Settings,
+    s: ClientSettings,
 }
 
 impl Default for ClientBuilder {
     fn default() -> Self {
         ClientBuilder {
-            s: Settings {
+            s: ClientSettings {
                 conn: CLIENT_CONFIG,
                 connect_timeout: Duration::from_secs(10),
                 read_timeout: Duration::from_secs(30),
@@ -290,7 +290,7 @@ impl RequestBody<'_> {
 /// ```
 #[derive(Clone)]
 pub struct Client {
-    s: Arc<Settings>,
+    s: Arc<ClientSettings>,
     idle: Idle,
 }
 
@@ -579,7 +579,7 @@ impl Client {
 /// One request on one connection: head, body (watching for an early
 /// response), response head.
 struct Exchange<'a> {
-    s: &'a Settings,
+    s: &'a ClientSettings,
     p: &'a mut Pooled,
     io: &'a mut Io,
 }
@@ -856,7 +856,7 @@ struct BodyState {
     trailers: Vec<(Vec<u8>, Vec<u8>)>,
     key: Key,
     idle: Idle,
-    s: Arc<Settings>,
+    s: Arc<ClientSettings>,
 }
 
 /// A response: the head, and the body as a `std::io::Read` (a malformed or
@@ -1002,7 +1002,7 @@ impl BodyState {
 struct ClientBody<'s> {
     conn: &'s mut ClientConn,
     stream: &'s mut dyn Transport,
-    s: &'s Settings,
+    s: &'s ClientSettings,
     io: &'s mut Io,
     trailers: &'s mut Vec<(Vec<u8>, Vec<u8>)>,
     /// The body ended with the connection reusable (not closed or switched).
