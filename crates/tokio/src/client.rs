@@ -50,7 +50,7 @@ impl Connector for TcpConnector {
 }
 
 #[derive(Clone, Copy, Debug)]
-struct Settings {
+struct ClientSettings {
     conn: Config,
     connect_timeout: Duration,
     read_timeout: Duration,
@@ -77,13 +77,13 @@ const MAX_IDLE_TOTAL: usize = 256;
 #[derive(Clone, Debug)]
 #[must_use]
 pub struct ClientBuilder {
-    s: Settings,
+    s: ClientSettings,
 }
 
 impl Default for ClientBuilder {
     fn default() -> Self {
         ClientBuilder {
-            s: Settings {
+            s: ClientSettings {
                 conn: Config::DEFAULT,
                 connect_timeout: Duration::from_secs(10),
                 read_timeout: Duration::from_secs(30),
@@ -159,7 +159,7 @@ struct Pooled<S> {
 }
 
 struct Inner<C: Connector> {
-    s: Settings,
+    s: ClientSettings,
     connector: C,
     idle: Mutex<HashMap<Key, Vec<Pooled<C::Stream>>>>,
 }
