@@ -155,6 +155,11 @@ pub(crate) enum Admission {
     PeerFull,
 }
 
+/// How the accept loop ranks eviction candidates, least progress first:
+/// the tier (0 idle, 1 slow), the bytes per second since the phase started,
+/// and when the connection entered its state.
+type Key = (u8, u64, u64);
+
 /// State shared by the accept loop, the connections and the handles.
 pub(crate) struct Shared {
     pub(crate) stopping: AtomicBool,
@@ -295,8 +300,11 @@ impl Shared {
     /// At the connection limit: closes the connection making least progress
     /// to admit a newcomer, and tells whether there was one. Idle ones first
     /// (the longest idle), then those at least `eviction_grace` into a head
-    /// or the drain of a body, or waiting that long for a byte of their body
-    /// or response, or below its minimum rate after that long, oldest first.
+    /// or the drain of a body, or whose body or response, at least
+    /// `eviction_grace` old, is below its minimum rate counted since it
+    /// started (its own rate grace does not protect it here), or has waited
+    /// that long for a byte: the fewest bytes per second first, then the
+    /// oldest.
     pub(crate) fn evict(&self, settings: &Settings) -> bool {
         let grace = settings.eviction_grace;
         let grace_ms = grace.as_millis() as u64;
@@ -305,7 +313,7 @@ impl Shared {
             Some(s) => s.body.ms(Instant::now()),
             None => return false,
         };
-        let mut best: Option<((u8, u64), &Arc<Slot>, Phase)> = None;
+        let mut best: Option<(Key, &Arc<Slot>, Phase)> = None;
         for slot in g.1.values() {
             if slot.released.load(Ordering::SeqCst) || slot.evicted.load(Ordering::SeqCst) != 0 {
                 continue;
@@ -313,29 +321,31 @@ impl Shared {
             let since = slot.since.load(Ordering::Relaxed);
             let age = now_ms.saturating_sub(since);
             let state = slot.state.load(Ordering::SeqCst);
+            // (tier, bytes/s since the phase started: least progress first).
             let pick = if state == State::Idle as u8 {
-                Some((0, Phase::Idle))
+                Some((0, 0, Phase::Idle))
             } else if state == State::Head as u8 && age >= grace_ms {
-                Some((1, Phase::Head))
+                Some((1, 0, Phase::Head))
             } else if state == State::Drain as u8 && age >= grace_ms {
-                Some((1, Phase::Body))
+                Some((1, 0, Phase::Body))
             } else if state == State::Handler as u8 {
-                if slot.body.below(now_ms, settings.min_body_rate, grace)
-                    || slot.body.stalled(now_ms, grace)
-                {
-                    Some((1, Phase::Body))
-                } else if slot.write.below(now_ms, settings.min_response_rate, grace)
-                    || slot.write.stalled(now_ms, grace)
-                {
-                    Some((1, Phase::Response))
-                } else {
-                    None
-                }
+                let slow = |g: &Gauge, rate| {
+                    g.slow(now_ms, rate, grace).or_else(|| {
+                        (g.below(now_ms, rate, grace) || g.stalled(now_ms, grace))
+                            .then(|| g.pace(now_ms))
+                    })
+                };
+                slow(&slot.body, settings.min_body_rate)
+                    .map(|r| (1, r, Phase::Body))
+                    .or_else(|| {
+                        slow(&slot.write, settings.min_response_rate)
+                            .map(|r| (1, r, Phase::Response))
+                    })
             } else {
                 None
             };
-            if let Some((tier, phase)) = pick {
-                let key = (tier, since);
+            if let Some((tier, rate, phase)) = pick {
+                let key = (tier, rate, since);
                 if best.as_ref().is_none_or(|(k, _, _)| key < *k) {
                     best = Some((key, slot, phase));
                 }
