@@ -9,7 +9,7 @@ use std::collections::HashMap;
 use std::net::{IpAddr, Shutdown, SocketAddr, TcpStream};
 use std::sync::atomic::{AtomicBool, AtomicU64, AtomicU8, AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex, RwLock};
-use std::time::Instant;
+use std::time::{Duration, Instant};
 
 use crate::counters::{Counters, Live, Phase};
 use crate::date::DateCache;
@@ -154,6 +154,10 @@ pub(crate) enum Admission {
     /// The peer address holds its cap of connections.
     PeerFull,
 }
+
+/// Under pressure, when nothing older than the eviction grace can go, a
+/// response whose peer took no byte for this long may (two write slices).
+const LAST_RESORT_STALL: Duration = Duration::from_millis(200);
 
 /// How the accept loop ranks eviction candidates, least progress first:
 /// the tier (0 idle, 1 slow), the bytes per second since the phase started,
@@ -326,8 +330,9 @@ impl Shared {
                 Some((0, 0, Phase::Idle))
             } else if state == State::Head as u8 && age >= grace_ms {
                 Some((1, 0, Phase::Head))
-            } else if state == State::Drain as u8 && age >= grace_ms {
-                Some((1, 0, Phase::Body))
+            } else if state == State::Drain as u8 {
+                // Its answer is sent: younger than the grace, a last resort.
+                Some((if age >= grace_ms { 1 } else { 2 }, 0, Phase::Body))
             } else if state == State::Handler as u8 {
                 let slow = |g: &Gauge, rate| {
                     g.slow(now_ms, rate, grace).or_else(|| {
@@ -335,11 +340,29 @@ impl Shared {
                             .then(|| g.pace(now_ms))
                     })
                 };
+                // A last resort when every other connection is younger than
+                // the grace (a wave of reconnects took the older ones): a
+                // body or response below its rate since it started.
+                let young = |g: &Gauge, rate| g.slow(now_ms, rate, Duration::ZERO);
                 slow(&slot.body, settings.min_body_rate)
                     .map(|r| (1, r, Phase::Body))
                     .or_else(|| {
                         slow(&slot.write, settings.min_response_rate)
                             .map(|r| (1, r, Phase::Response))
+                    })
+                    .or_else(|| {
+                        young(&slot.body, settings.min_body_rate).map(|r| (2, r, Phase::Body))
+                    })
+                    .or_else(|| {
+                        young(&slot.write, settings.min_response_rate)
+                            .or_else(|| {
+                                // Or a response whose peer took no byte in
+                                // two write slices (a non-reader).
+                                slot.write
+                                    .stalled(now_ms, LAST_RESORT_STALL.min(grace))
+                                    .then(|| slot.write.pace(now_ms))
+                            })
+                            .map(|r| (2, r, Phase::Response))
                     })
             } else {
                 None

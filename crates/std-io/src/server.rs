@@ -73,7 +73,10 @@ impl ServerBuilder {
     /// below its minimum rate counted since it started (the rate's own
     /// grace protects it only from being timed out when no newcomer needs
     /// its slot): the fewest bytes per second first, then the oldest (a
-    /// head or body gets `408`, a response is cut).
+    /// head or body gets `408`, a response is cut). When every connection
+    /// is younger than this, as a last resort: one draining an unread body
+    /// after its answer, a body below its minimum rate since it started, or
+    /// a response whose peer took no byte for 200 ms.
     pub fn eviction_grace(mut self, t: Duration) -> Self {
         self.s.eviction_grace = t;
         self

@@ -1022,3 +1022,57 @@ fn without_pressure_a_slow_body_and_a_pipeliner_are_left_within_their_grace() {
     let _ = stop.send(());
     trickle.join().unwrap();
 }
+
+#[test]
+fn at_the_cap_a_young_body_below_the_rate_is_a_last_resort() {
+    // Younger than the eviction grace (10 s here), but no byte of its body
+    // in 300 ms: with nothing else to evict, it makes way for a newcomer.
+    let srv = Running::start(
+        quick()
+            .max_connections(1)
+            .eviction_grace(Duration::from_secs(10))
+            .bind("127.0.0.1:0")
+            .unwrap(),
+        page,
+    );
+    let mut slow = connect(srv.addr);
+    slow.write_all(b"POST / HTTP/1.1\r\nHost: a\r\nContent-Length: 1000\r\n\r\n")
+        .unwrap();
+    eventually("the body admitted", || srv.stop.counters().current == 1);
+    thread::sleep(Duration::from_millis(300));
+    let mut newcomer = connect(srv.addr);
+    let head = get(&mut newcomer);
+    assert!(
+        head.starts_with("HTTP/1.1 200"),
+        "{head} {:?}",
+        srv.stop.counters()
+    );
+    assert!(read_head(&mut slow).starts_with("HTTP/1.1 408"));
+    assert_eq!(srv.stop.counters().evicted.body, 1);
+}
+
+#[test]
+fn at_the_cap_a_young_body_above_the_rate_is_kept() {
+    // 4 KiB in its first 300 ms: well above 240 bytes/s, not evicted.
+    let srv = Running::start(
+        quick()
+            .max_connections(1)
+            .eviction_grace(Duration::from_secs(10))
+            .bind("127.0.0.1:0")
+            .unwrap(),
+        page,
+    );
+    let mut up = connect(srv.addr);
+    up.write_all(b"POST / HTTP/1.1\r\nHost: a\r\nContent-Length: 100000\r\n\r\n")
+        .unwrap();
+    // (Sent after the head was read: bytes that come with the head are not
+    // counted as the body's progress.)
+    thread::sleep(Duration::from_millis(100));
+    up.write_all(&[b'x'; 4096]).unwrap();
+    eventually("the body admitted", || srv.stop.counters().current == 1);
+    thread::sleep(Duration::from_millis(300));
+    let mut newcomer = connect(srv.addr);
+    let head = get(&mut newcomer);
+    assert!(head.starts_with("HTTP/1.1 503"), "{head}");
+    assert_eq!(srv.stop.counters().evicted.body, 0);
+}
