@@ -9,7 +9,7 @@ use std::collections::HashMap;
 use std::net::{IpAddr, Shutdown, SocketAddr, TcpStream};
 use std::sync::atomic::{AtomicBool, AtomicU64, AtomicU8, AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex, RwLock};
-use std::time::Instant;
+use std::time::{Duration, Instant};
 
 use crate::counters::{Counters, Live, Phase};
 use crate::date::DateCache;
@@ -155,6 +155,15 @@ pub(crate) enum Admission {
     PeerFull,
 }
 
+/// Under pressure, when nothing older than the eviction grace can go, a
+/// response whose peer took no byte for this long may (two write slices).
+const LAST_RESORT_STALL: Duration = Duration::from_millis(200);
+
+/// How the accept loop ranks eviction candidates, least progress first:
+/// the tier (0 idle, 1 slow), the bytes per second since the phase started,
+/// and when the connection entered its state.
+type Key = (u8, u64, u64);
+
 /// State shared by the accept loop, the connections and the handles.
 pub(crate) struct Shared {
     pub(crate) stopping: AtomicBool,
@@ -295,8 +304,11 @@ impl Shared {
     /// At the connection limit: closes the connection making least progress
     /// to admit a newcomer, and tells whether there was one. Idle ones first
     /// (the longest idle), then those at least `eviction_grace` into a head
-    /// or the drain of a body, or waiting that long for a byte of their body
-    /// or response, or below its minimum rate after that long, oldest first.
+    /// or the drain of a body, or whose body or response, at least
+    /// `eviction_grace` old, is below its minimum rate counted since it
+    /// started (its own rate grace does not protect it here), or has waited
+    /// that long for a byte: the fewest bytes per second first, then the
+    /// oldest.
     pub(crate) fn evict(&self, settings: &Settings) -> bool {
         let grace = settings.eviction_grace;
         let grace_ms = grace.as_millis() as u64;
@@ -305,7 +317,7 @@ impl Shared {
             Some(s) => s.body.ms(Instant::now()),
             None => return false,
         };
-        let mut best: Option<((u8, u64), &Arc<Slot>, Phase)> = None;
+        let mut best: Option<(Key, &Arc<Slot>, Phase)> = None;
         for slot in g.1.values() {
             if slot.released.load(Ordering::SeqCst) || slot.evicted.load(Ordering::SeqCst) != 0 {
                 continue;
@@ -313,29 +325,50 @@ impl Shared {
             let since = slot.since.load(Ordering::Relaxed);
             let age = now_ms.saturating_sub(since);
             let state = slot.state.load(Ordering::SeqCst);
+            // (tier, bytes/s since the phase started: least progress first).
             let pick = if state == State::Idle as u8 {
-                Some((0, Phase::Idle))
+                Some((0, 0, Phase::Idle))
             } else if state == State::Head as u8 && age >= grace_ms {
-                Some((1, Phase::Head))
-            } else if state == State::Drain as u8 && age >= grace_ms {
-                Some((1, Phase::Body))
+                Some((1, 0, Phase::Head))
+            } else if state == State::Drain as u8 {
+                // Its answer is sent: younger than the grace, a last resort.
+                Some((if age >= grace_ms { 1 } else { 2 }, 0, Phase::Body))
             } else if state == State::Handler as u8 {
-                if slot.body.below(now_ms, settings.min_body_rate, grace)
-                    || slot.body.stalled(now_ms, grace)
-                {
-                    Some((1, Phase::Body))
-                } else if slot.write.below(now_ms, settings.min_response_rate, grace)
-                    || slot.write.stalled(now_ms, grace)
-                {
-                    Some((1, Phase::Response))
-                } else {
-                    None
-                }
+                let slow = |g: &Gauge, rate| {
+                    g.slow(now_ms, rate, grace).or_else(|| {
+                        (g.below(now_ms, rate, grace) || g.stalled(now_ms, grace))
+                            .then(|| g.pace(now_ms))
+                    })
+                };
+                // A last resort when every other connection is younger than
+                // the grace (a wave of reconnects took the older ones): a
+                // body or response below its rate since it started.
+                let young = |g: &Gauge, rate| g.slow(now_ms, rate, Duration::ZERO);
+                slow(&slot.body, settings.min_body_rate)
+                    .map(|r| (1, r, Phase::Body))
+                    .or_else(|| {
+                        slow(&slot.write, settings.min_response_rate)
+                            .map(|r| (1, r, Phase::Response))
+                    })
+                    .or_else(|| {
+                        young(&slot.body, settings.min_body_rate).map(|r| (2, r, Phase::Body))
+                    })
+                    .or_else(|| {
+                        young(&slot.write, settings.min_response_rate)
+                            .or_else(|| {
+                                // Or a response whose peer took no byte in
+                                // two write slices (a non-reader).
+                                slot.write
+                                    .stalled(now_ms, LAST_RESORT_STALL.min(grace))
+                                    .then(|| slot.write.pace(now_ms))
+                            })
+                            .map(|r| (2, r, Phase::Response))
+                    })
             } else {
                 None
             };
-            if let Some((tier, phase)) = pick {
-                let key = (tier, since);
+            if let Some((tier, rate, phase)) = pick {
+                let key = (tier, rate, since);
                 if best.as_ref().is_none_or(|(k, _, _)| key < *k) {
                     best = Some((key, slot, phase));
                 }

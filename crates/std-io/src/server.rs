@@ -69,8 +69,14 @@ impl ServerBuilder {
     /// (the longest idle; closed between requests), then one that has spent
     /// at least this long (default 1 s) on a request head, or waiting for a
     /// byte of its request body or response (a peer that does not send or
-    /// does not read), or below the minimum rate of either, oldest first (a
-    /// head or body gets `408`, a response is cut).
+    /// does not read), or whose body or response is at least this old and
+    /// below its minimum rate counted since it started (the rate's own
+    /// grace protects it only from being timed out when no newcomer needs
+    /// its slot): the fewest bytes per second first, then the oldest (a
+    /// head or body gets `408`, a response is cut). When every connection
+    /// is younger than this, as a last resort: one draining an unread body
+    /// after its answer, a body below its minimum rate since it started, or
+    /// a response whose peer took no byte for 200 ms.
     pub fn eviction_grace(mut self, t: Duration) -> Self {
         self.s.eviction_grace = t;
         self
@@ -244,7 +250,9 @@ impl ServerBuilder {
 ///   admit the newcomer: an idle keep-alive connection first (the longest
 ///   idle, closed between requests), then one at least the eviction grace
 ///   (1 s) into a request head, or waiting that long for a byte of its body
-///   or response, or below the minimum rate of either, oldest first (a head or body gets `408`, a response is cut).
+///   or response, or whose body or response is that old and below its
+///   minimum rate since it started, fewest bytes per second first (a head
+///   or body gets `408`, a response is cut).
 ///   Admissions are counted, not threads: a connection draining its peer's
 ///   input after its close holds no slot. Otherwise the newcomer gets `503`
 ///   with `Retry-After: 1`, written without waiting on any peer.

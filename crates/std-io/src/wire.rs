@@ -82,8 +82,10 @@ impl Rate {
 
 /// The longest single wait of a paced write: progress within a write call
 /// is seen this often, so that the stall timeout counts from the last
-/// byte the peer took, not from the start of a call that took some.
-const WRITE_SLICE: Duration = Duration::from_secs(1);
+/// byte the peer took, not from the start of a call that took some, and
+/// so that a non-reading peer's stall of the eviction grace (default 1 s)
+/// is seen although the kernel takes a few bytes at the end of each call.
+const WRITE_SLICE: Duration = Duration::from_millis(100);
 
 /// The pace of one direction of a connection (a request body, or the
 /// responses): the stall timeout (no progress at all), the minimum rate over
@@ -163,6 +165,8 @@ pub(crate) struct Gauge {
     wait_from: AtomicU64,
     /// When the current run of waits without a byte began (0: none).
     stalled_from: AtomicU64,
+    /// When the body or response first waited for the peer (0: not yet).
+    started: AtomicU64,
     /// The connection was evicted: a timeout is final, not waited out.
     ended: AtomicBool,
 }
@@ -175,6 +179,7 @@ impl Gauge {
             busy_ms: AtomicU64::new(0),
             wait_from: AtomicU64::new(0),
             stalled_from: AtomicU64::new(0),
+            started: AtomicU64::new(0),
             ended: AtomicBool::new(false),
         }
     }
@@ -189,6 +194,7 @@ impl Gauge {
         self.busy_ms.store(0, Ordering::Relaxed);
         self.wait_from.store(0, Ordering::Relaxed);
         self.stalled_from.store(0, Ordering::Relaxed);
+        self.started.store(0, Ordering::Relaxed);
     }
 
     /// Marks the connection evicted (see [`Gauge::ended`]).
@@ -204,6 +210,9 @@ impl Gauge {
     fn begin(&self, now: Instant) {
         let ms = self.ms(now);
         self.wait_from.store(ms, Ordering::Relaxed);
+        let _ = self
+            .started
+            .compare_exchange(0, ms, Ordering::Relaxed, Ordering::Relaxed);
         let _ = self
             .stalled_from
             .compare_exchange(0, ms, Ordering::Relaxed, Ordering::Relaxed);
@@ -225,6 +234,31 @@ impl Gauge {
         from != 0
             && self.wait_from.load(Ordering::Relaxed) != 0
             && now_ms.saturating_sub(from) >= grace.as_millis() as u64
+    }
+
+    /// The progress since the body or response started, in bytes per
+    /// second, as seen at `now_ms` (0 when it has not started).
+    pub(crate) fn pace(&self, now_ms: u64) -> u64 {
+        let from = self.started.load(Ordering::Relaxed);
+        let age = now_ms.saturating_sub(from);
+        if from == 0 || age == 0 {
+            return 0;
+        }
+        self.bytes.load(Ordering::Relaxed).saturating_mul(1000) / age
+    }
+
+    /// Under pressure: the progress since the body or response started (in
+    /// bytes per second), when it started at least `grace` ago and is below
+    /// `rate` (whose own grace does not count here); `None` otherwise.
+    pub(crate) fn slow(&self, now_ms: u64, rate: Rate, grace: Duration) -> Option<u64> {
+        let from = self.started.load(Ordering::Relaxed);
+        let age = now_ms.saturating_sub(from);
+        let bytes = self.bytes.load(Ordering::Relaxed);
+        (from != 0
+            && rate.bytes_per_sec != 0
+            && age >= grace.as_millis() as u64
+            && u128::from(bytes) * 1000 < u128::from(rate.bytes_per_sec) * u128::from(age))
+        .then(|| self.pace(now_ms))
     }
 
     /// Whether the connection is below `rate` after `grace` of waiting, as

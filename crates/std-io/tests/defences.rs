@@ -887,3 +887,193 @@ fn at_the_cap_a_slow_body_is_evicted_with_408_and_a_non_reader_is_cut() {
     );
     drop(deaf);
 }
+
+/// Sends a `POST` head for a 1,000-byte body, then one byte of it a
+/// second; stopped by the returned sender.
+fn slow_body(addr: SocketAddr) -> (TcpStream, mpsc::Sender<()>, JoinHandle<()>) {
+    let s = connect(addr);
+    let mut w = s.try_clone().unwrap();
+    w.write_all(b"POST / HTTP/1.1\r\nHost: a\r\nContent-Length: 1000\r\n\r\nx")
+        .unwrap();
+    let (tx, rx) = mpsc::channel::<()>();
+    let t = thread::spawn(move || {
+        while rx.recv_timeout(Duration::from_secs(1)).is_err() && w.write_all(b"x").is_ok() {}
+    });
+    (s, tx, t)
+}
+
+/// A peer that pipelines `n` requests for a 64 KiB answer and reads none.
+fn pipeliner(addr: SocketAddr, n: usize) -> TcpStream {
+    let s = connect(addr);
+    s.set_nonblocking(true).unwrap();
+    let mut s = s;
+    let req = b"GET /page HTTP/1.1\r\nHost: a\r\n\r\n".repeat(n);
+    let mut sent = 0;
+    let deadline = Instant::now() + Duration::from_secs(2);
+    while sent < req.len() && Instant::now() < deadline {
+        match s.write(&req[sent..]) {
+            Ok(k) => sent += k,
+            Err(_) => thread::sleep(Duration::from_millis(5)),
+        }
+    }
+    s
+}
+
+fn page(ex: &mut Exchange<'_>) -> Result<(), Error> {
+    match ex.path() {
+        b"/page" => ex.respond_with(200, &[], &[b'p'; 64 * 1024]),
+        _ => read_body(ex),
+    }
+}
+
+#[test]
+fn at_the_cap_a_slow_body_two_seconds_old_is_evicted_with_408_for_a_newcomer() {
+    // The default eviction grace (1 s) and minimum body rate (240 bytes/s
+    // after 10 s): the body at 1 byte/s is protected from its own timeout.
+    let srv = Running::start(
+        quick().max_connections(1).bind("127.0.0.1:0").unwrap(),
+        page,
+    );
+    let (mut slow, stop, trickle) = slow_body(srv.addr);
+    eventually("the slow body admitted", || {
+        srv.stop.counters().current == 1
+    });
+    thread::sleep(Duration::from_millis(2000));
+    let t0 = Instant::now();
+    let mut newcomer = connect(srv.addr);
+    let head = get(&mut newcomer);
+    assert!(
+        head.starts_with("HTTP/1.1 200"),
+        "{head} {:?}",
+        srv.stop.counters()
+    );
+    assert!(
+        t0.elapsed() < Duration::from_millis(500),
+        "{:?}",
+        t0.elapsed()
+    );
+    let head = read_head(&mut slow);
+    assert!(head.starts_with("HTTP/1.1 408"), "{head}");
+    let _ = stop.send(());
+    trickle.join().unwrap();
+    let c = srv.stop.counters();
+    assert_eq!((c.evicted.body, c.refused), (1, 0), "{c:?}");
+}
+
+#[test]
+fn at_the_cap_a_non_reading_pipeliner_whose_response_stalled_is_evicted() {
+    let srv = Running::start(
+        quick().max_connections(1).bind("127.0.0.1:0").unwrap(),
+        page,
+    );
+    let deaf = pipeliner(srv.addr, 200);
+    eventually("the pipeliner admitted", || {
+        srv.stop.counters().current == 1
+    });
+    // Its responses fill the socket buffers, then stall.
+    thread::sleep(Duration::from_millis(3000));
+    let t0 = Instant::now();
+    let mut newcomer = connect(srv.addr);
+    let head = get(&mut newcomer);
+    assert!(
+        head.starts_with("HTTP/1.1 200"),
+        "{head} {:?}",
+        srv.stop.counters()
+    );
+    assert!(
+        t0.elapsed() < Duration::from_millis(500),
+        "{:?}",
+        t0.elapsed()
+    );
+    let c = srv.stop.counters();
+    assert_eq!((c.evicted.response, c.refused), (1, 0), "{c:?}");
+    drop(deaf);
+}
+
+#[test]
+fn without_pressure_a_slow_body_and_a_pipeliner_are_left_within_their_grace() {
+    let srv = Running::start(
+        quick().max_connections(4).bind("127.0.0.1:0").unwrap(),
+        page,
+    );
+    let (mut slow, stop, trickle) = slow_body(srv.addr);
+    let _deaf = pipeliner(srv.addr, 200);
+    eventually("both admitted", || srv.stop.counters().current == 2);
+    thread::sleep(Duration::from_millis(3000));
+    // A newcomer below the cap evicts no one.
+    let mut newcomer = connect(srv.addr);
+    assert!(get(&mut newcomer).starts_with("HTTP/1.1 200"));
+    let c = srv.stop.counters();
+    assert_eq!(c.current, 3, "{c:?}");
+    assert_eq!(
+        (
+            c.evicted.body,
+            c.evicted.response,
+            c.timed_out.body,
+            c.timed_out.response
+        ),
+        (0, 0, 0, 0),
+        "{c:?}"
+    );
+    // The slow body is still being read: no answer yet.
+    slow.set_read_timeout(Some(Duration::from_millis(200)))
+        .unwrap();
+    let mut b = [0u8; 1];
+    assert!(slow.read(&mut b).is_err());
+    let _ = stop.send(());
+    trickle.join().unwrap();
+}
+
+#[test]
+fn at_the_cap_a_young_body_below_the_rate_is_a_last_resort() {
+    // Younger than the eviction grace (10 s here), but no byte of its body
+    // in 300 ms: with nothing else to evict, it makes way for a newcomer.
+    let srv = Running::start(
+        quick()
+            .max_connections(1)
+            .eviction_grace(Duration::from_secs(10))
+            .bind("127.0.0.1:0")
+            .unwrap(),
+        page,
+    );
+    let mut slow = connect(srv.addr);
+    slow.write_all(b"POST / HTTP/1.1\r\nHost: a\r\nContent-Length: 1000\r\n\r\n")
+        .unwrap();
+    eventually("the body admitted", || srv.stop.counters().current == 1);
+    thread::sleep(Duration::from_millis(300));
+    let mut newcomer = connect(srv.addr);
+    let head = get(&mut newcomer);
+    assert!(
+        head.starts_with("HTTP/1.1 200"),
+        "{head} {:?}",
+        srv.stop.counters()
+    );
+    assert!(read_head(&mut slow).starts_with("HTTP/1.1 408"));
+    assert_eq!(srv.stop.counters().evicted.body, 1);
+}
+
+#[test]
+fn at_the_cap_a_young_body_above_the_rate_is_kept() {
+    // 4 KiB in its first 300 ms: well above 240 bytes/s, not evicted.
+    let srv = Running::start(
+        quick()
+            .max_connections(1)
+            .eviction_grace(Duration::from_secs(10))
+            .bind("127.0.0.1:0")
+            .unwrap(),
+        page,
+    );
+    let mut up = connect(srv.addr);
+    up.write_all(b"POST / HTTP/1.1\r\nHost: a\r\nContent-Length: 100000\r\n\r\n")
+        .unwrap();
+    // (Sent after the head was read: bytes that come with the head are not
+    // counted as the body's progress.)
+    thread::sleep(Duration::from_millis(100));
+    up.write_all(&[b'x'; 4096]).unwrap();
+    eventually("the body admitted", || srv.stop.counters().current == 1);
+    thread::sleep(Duration::from_millis(300));
+    let mut newcomer = connect(srv.addr);
+    let head = get(&mut newcomer);
+    assert!(head.starts_with("HTTP/1.1 503"), "{head}");
+    assert_eq!(srv.stop.counters().evicted.body, 0);
+}
