@@ -1,4 +1,4 @@
-//! `http-net-conn` benches (SPEC §4 H2, H3, H5 and the seeds' server shapes):
+//! `http-net-conn` benches (H2, H3, H5 of docs/PERFORMANCE.md and the seeds' server shapes):
 //! whole requests read and answered by a `ServerConn`, responses read by a
 //! `ClientConn`, and full exchanges with the bytes moved in and out as an
 //! adapter would. Names are stable for A/B runs.

@@ -1,4 +1,4 @@
-//! H4 / H4b (SPEC §4): 1 MiB bodies through `http-net-framing`, beside a
+//! H4 / H4b (docs/PERFORMANCE.md): 1 MiB bodies through `http-net-framing`, beside a
 //! plain copy of the same bytes and httparse's `parse_chunk_size` loop.
 //!
 //! Run pinned: `taskset -c 1 cargo bench -p http-net-benches --bench framing

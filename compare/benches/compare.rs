@@ -1,10 +1,10 @@
-//! `cargo xtask compare`: the SPEC §4 workloads H1-H5, http-net against
+//! `cargo xtask compare`: the workloads H1-H5 of docs/PERFORMANCE.md, http-net against
 //! httparse, picohttpparser and hyper, on the same bytes. Each bench id is
 //! `<workload>/<side>`; `xtask` runs each one as its own process and
 //! interleaves the sides round after round.
 //!
 //! Every side of a workload does the same work: the bare parsers get the
-//! framing pass of `rules.rs` (http-net's SPEC §3 rules), proven equivalent
+//! framing pass of `rules.rs` (http-net's strictness rules), proven equivalent
 //! by `tests/equivalence.rs`, and each has a `_parse_only` twin so that the
 //! pass's own cost is reported. On the tokio duplex (H2, H3 client, H5),
 //! http-net runs through `http-net-tokio` on the same pipe and runtime as

@@ -10,7 +10,7 @@ use http_net_head::{
 
 use crate::rules::{Body, Framing, Verdict, MAX_FIELDS};
 
-/// The body limits (SPEC §3 defaults).
+/// The body limits (the defaults: 8 MiB budget, 1 KiB of extensions per chunk).
 pub const BODY_LIMITS: http_net_framing::Limits = http_net_framing::Limits::DEFAULT;
 
 /// Field storage, reused across calls.

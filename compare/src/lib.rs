@@ -1,9 +1,10 @@
-//! The comparison crate of http-net (SPEC §4): the same bytes through
+//! The comparison crate of http-net (the goals H1-H6 of docs/PERFORMANCE.md):
+//! the same bytes through
 //! http-net and through the implementations people would pick instead.
 //!
 //! - [`inputs`]: the bytes of `benches/inputs/` and the generated bodies.
 //! - [`rules`]: the framing pass that gives the bare parsers (httparse,
-//!   picohttpparser) exactly http-net's SPEC §3 rules, so that the H1, H3
+//!   picohttpparser) exactly http-net's strictness rules, so that the H1, H3
 //!   and H5 comparisons measure equal work.
 //! - [`httpnet`], [`httparse_side`], [`pico`]: each side's head + framing,
 //!   returning the same [`rules::Verdict`]; `tests/equivalence.rs` proves

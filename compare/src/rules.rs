@@ -1,4 +1,4 @@
-//! The framing pass: http-net's SPEC §3 rules for a head that a bare parser
+//! The framing pass: http-net's strictness rules for a head that a bare parser
 //! (httparse, picohttpparser) has split into method, target, version and
 //! fields. With it, the parsers do the work http-net does, so that H1, H3
 //! and H5 compare equal work:
@@ -31,15 +31,15 @@
 
 /// Empty lines (CR LF) skipped before a request line (http-net's limit).
 pub const MAX_LEADING_EMPTY_LINES: usize = 4;
-/// Head limit (SPEC §3): 16 KiB.
+/// Head limit (http-net's default): 16 KiB.
 pub const MAX_HEAD: usize = 16 * 1024;
-/// Field limit (SPEC §3).
+/// Field limit (http-net's default).
 pub const MAX_FIELDS: usize = 100;
-/// Target limit (SPEC §3): 8 KiB.
+/// Target limit (RFC 9112 §3 asks for at least 8000 octets): 8 KiB.
 pub const MAX_TARGET: usize = 8 * 1024;
 /// Method length limit (RFC 9112 §3: a longer method is 501).
 pub const MAX_METHOD: usize = 32;
-/// Body budget (SPEC §3): 8 MiB.
+/// Body budget (http-net's default): 8 MiB.
 pub const BODY_BUDGET: u64 = 8 * 1024 * 1024;
 
 /// How a message body is delimited.

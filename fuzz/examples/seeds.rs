@@ -14,7 +14,7 @@ mod head_cases;
 #[path = "../../crates/framing/tests/cases/mod.rs"]
 mod framing_cases;
 
-/// A security-cases row (the compare crate's generated list).
+/// A known-attack row (the compare crate's list in `compare/tests/rows/security.rs`).
 struct Row {
     #[allow(dead_code)]
     id: &'static str,

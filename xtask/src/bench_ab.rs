@@ -1,4 +1,5 @@
-//! `cargo xtask bench-ab REF [ROUNDS]`: the 5% regression gate (SPEC §4).
+//! `cargo xtask bench-ab REF [ROUNDS]`: the 5% regression gate (a hot-path bench more than
+//! 5% slower than the reference is a regression).
 //!
 //! Builds the hot-path benches of the `http-net-benches` package twice: REF,
 //! checked out in a temporary `git worktree`, and the working tree. Then runs

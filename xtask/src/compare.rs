@@ -1,5 +1,5 @@
 //! `cargo xtask compare`: http-net against httparse, picohttpparser and hyper
-//! on the SPEC §4 workloads H1-H5, in the comparison crate `compare/`
+//! on the workloads H1-H5 (the table in `docs/PERFORMANCE.md`), in the comparison crate `compare/`
 //! (outside the workspace: its own lockfile, built only here).
 //!
 //! Two builds of the comparison bench: the default one, and httparse's scalar
@@ -10,7 +10,7 @@
 //! Every bench runs as its own process (`--exact` id), pinned to one core;
 //! the sides of a workload run one after the other, in an order that rotates
 //! each round, for `--rounds` rounds (5 by default). The report gives the
-//! median of the per-round medians, the ratio to http-net, and the SPEC §4
+//! median of the per-round medians, the ratio to http-net, and the performance
 //! goal of each row, and is written to `docs/PERFORMANCE.md`.
 
 use std::collections::BTreeMap;
@@ -332,7 +332,8 @@ const ROWS: &[Row] = &[
     )),
 ];
 
-/// A SPEC §4 goal: `other / http-net` (a speed-up of http-net) compared with
+/// A performance goal (H1-H6 of `docs/PERFORMANCE.md`): `other / http-net`
+/// (a speed-up of http-net) compared with
 /// a target; `at_most` goals bound `http-net / other` instead.
 struct Goal {
     id: &'static str,
@@ -705,7 +706,7 @@ fn report(
                 .unwrap_or_else(|| "not measured".into()),
         ));
     }
-    s.push_str("\n| goal | SPEC §4 | measured | status |\n|---|---|---|---|\n");
+    s.push_str("\n| goal | target | measured | status |\n|---|---|---|---|\n");
     for g in GOALS {
         let (Some(o), Some(t)) = (med(g.ours.0, g.ours.1), med(g.other.0, g.other.1)) else {
             if rows.iter().any(|r| r.id == g.ours.0) {

@@ -1,4 +1,4 @@
-//! The load guard of the comparison commands (SPEC §4: figures in `docs/`
+//! The load guard of the comparison commands (figures in `docs/`
 //! come from quiet runs).
 //!
 //! Before a run: wait for the machine to be idle for a while (at least

@@ -7,7 +7,7 @@
 //! - `bench-ab REF [ROUNDS]`: the 5% regression gate, REF against the working
 //!   tree, interleaved rounds (see `bench_ab.rs`).
 //! - `compare [--rounds N] [--only h1,h2,..]`: http-net against httparse,
-//!   picohttpparser and hyper on SPEC §4 H1-H5 (see `compare.rs`).
+//!   picohttpparser and hyper on the workloads H1-H5 of docs/PERFORMANCE.md (see `compare.rs`).
 //! - `compare sockets [--rounds N] [--duration S]`: H6, whole servers under
 //!   wrk (see `sockets.rs`).
 //! - `fuzz [TARGET] [--time S] [--smoke]`: the cargo-fuzz targets (see `fuzz.rs`).

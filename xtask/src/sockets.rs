@@ -11,7 +11,7 @@
 //! server's CPU time is read from `/proc/PID/stat` (utime + stime, all
 //! threads) before and after, giving CPU seconds per request: the load
 //! generator saturates near 1.4 M req/s here, so that is what tells fast
-//! servers apart (SPEC §4).
+//! servers apart (goal H6 of `docs/PERFORMANCE.md`).
 
 use std::collections::BTreeMap;
 use std::io::{BufRead, BufReader};
@@ -442,7 +442,7 @@ fn report(
             ));
         }
     }
-    s.push_str("\n| goal | SPEC §4 | measured | status |\n|---|---|---|---|\n");
+    s.push_str("\n| goal | target | measured | status |\n|---|---|---|---|\n");
     for ours in ["http-net", "http-net-tokio"] {
         let ours_cpu = med(0, ours, |x| x.cpu_s_per_request);
         let may_cpu = med(0, "may_minihttp", |x| x.cpu_s_per_request);

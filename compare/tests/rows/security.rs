@@ -1,5 +1,6 @@
-// Generated from shared/research/security-cases.md: the rows whose bytes are
-// a literal (a row with several literals gives a, b, ...). Rows marked
+// Known attacks and bugs (ids C01-C117 as labels; each row's bytes are the
+// attack itself): the cases whose bytes are a literal (a row with several
+// literals gives a, b, ...). Rows marked
 // (client) are responses.
 &[
     Row { id: "C01", client: false, bytes: b"POST / HTTP/1.1\r\nHost: a\r\nContent-Length: 5\r\nTransfer-Encoding: chunked\r\n\r\n0\r\n\r\n" },

@@ -16,7 +16,9 @@ pub struct Config {
 }
 
 impl Config {
-    /// Head and body limits of SPEC §3; at most 100 informational responses
+    /// The default head and body limits (head 16 KiB, 100 fields, target
+    /// 8 KiB, 1 KiB of chunk extensions per chunk, body budget 8 MiB); at
+    /// most 100 informational responses
     /// per request (CPython's bound); up to 1 MiB of an unread request body is
     /// drained before the connection is closed instead; reading pauses while
     /// 64 KiB of output wait to be sent; the input buffer holds a whole head

@@ -1,4 +1,4 @@
-//! The connection state machines as tables (STYLE §1): each half of each
+//! The connection state machines as tables: each half of each
 //! connection has a data-free state kind, and one exhaustive `match` lists
 //! every legal move. A cell that is not listed is a misuse (`WrongState`) or,
 //! for the peer's moves, cannot happen. The connections store these kinds as

@@ -1,4 +1,5 @@
-//! Zero allocations per request after warm-up, on both sides (SPEC §2): a
+//! Zero allocations per request after warm-up, on both sides (a goal of the
+//! Sans-IO design: buffers are made with the connection and reused): a
 //! per-thread counting global allocator wraps the system allocator. This is
 //! the only file of the crate with `unsafe` (the `GlobalAlloc` contract).
 

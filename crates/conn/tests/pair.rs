@@ -1,5 +1,5 @@
 //! A client connection and a server connection wired to each other in
-//! memory, driven by a bounded loop (STYLE §14: a livelock fails instead of
+//! memory, driven by a bounded loop (a livelock fails instead of
 //! hanging), and the proptests: a random pipelined stream split at random
 //! points gives the same events as fed whole; random requests and responses
 //! exchanged between the two arrive exactly as sent.

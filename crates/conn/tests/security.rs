@@ -1,5 +1,7 @@
-//! Server side of every connection-related row of `shared/research/security-cases.md`
-//! (PIPE, SM, UPG, SPLIT, and the DOS/MEM rows a connection bounds) as a
+//! Server side of every connection-related known attack on a server connection
+//! (PIPE: pipelining and reuse desync; SM: state-machine confusion; UPG: Upgrade
+//! and CONNECT confusion; SPLIT: response splitting through the writer; and the
+//! DOS/MEM resource and overflow cases a connection bounds) as a
 //! scripted conversation. Server rows run whole, one byte at a time and at
 //! every split point; "400+close" rows assert the error, that no request is
 //! surfaced after the faulty message, and that the connection must close.

@@ -1,4 +1,4 @@
-//! The client rows (CLI) of `shared/research/security-cases.md`, plus the
+//! The client-side attacks (CLI: hostile or ambiguous responses), plus the
 //! client half of the SPLIT rows, as scripted conversations: response bytes
 //! run whole, one byte at a time and at every split point.
 

@@ -1,6 +1,6 @@
 //! Scripted server conversations: bytes in → events and bytes out, for every
 //! rule of the server connection. Most run whole, one byte at a time and at
-//! every split point (STYLE §12).
+//! every split point.
 
 mod common;
 

@@ -95,7 +95,7 @@ enum State {
 /// spans it returns are relative to one input). After an error, every call
 /// returns the same error.
 ///
-/// Strictness (SPEC §3): hex digits only, within `u64`; extensions
+/// Strictness (RFC 9112 §7.1, §7.1.1): hex digits only, within `u64`; extensions
 /// `;name[=token/quoted-string]` with BWS only around `;` and `=`, no CTL,
 /// bounded per chunk; CR LF after the size line and after the data, never a
 /// bare LF or CR; trailers with the head's field rules and limits; the body

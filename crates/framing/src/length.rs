@@ -22,7 +22,8 @@ pub enum BodyKind {
     Tunnel,
 }
 
-/// Decides the body of a request from its head (RFC 9112 §6.3, SPEC §3).
+/// Decides the body of a request from its head (RFC 9112 §6.3, with
+/// http-net's strictness policy: see README.md, "How strict").
 /// `fields` and `buf` are the storage and buffer the head was parsed with.
 ///
 /// The checks run in the order of RFC 9112 §6.3 (numbered in the code):
@@ -59,7 +60,8 @@ pub fn request_body(
             return Err(Error::TransferEncodingInHttp10);
         }
         // Step 3: TE and CL together "ought to be handled as an error";
-        // http-net rejects rather than letting TE override (SPEC §3).
+        // http-net rejects rather than letting TE override (the project's
+        // strictness policy: TE with CL is 400 and close).
         if !known.content_length.is_empty() {
             return Err(Error::ContentLengthWithTransferEncoding);
         }
@@ -90,7 +92,7 @@ pub fn request_body(
 }
 
 /// Decides the body of a response to a request with `request_method`
-/// (RFC 9112 §6.3, SPEC §3).
+/// (RFC 9112 §6.3, with http-net's strictness policy: see README.md, "How strict").
 ///
 /// No body for HEAD, 1xx, 204 and 304; a tunnel for 2xx to CONNECT;
 /// `Transfer-Encoding` in HTTP/1.0 or with `Content-Length` is an error, as is
@@ -136,7 +138,7 @@ pub fn response_body(
         if version == Version::Http10 {
             return Err(Error::TransferEncodingInHttp10);
         }
-        // Step 3: TE with CL is an error (SPEC §3), never "TE wins".
+        // Step 3: TE with CL is an error (strictness policy), never "TE wins".
         if !known.content_length.is_empty() {
             return Err(Error::ContentLengthWithTransferEncoding);
         }

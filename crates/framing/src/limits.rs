@@ -1,6 +1,7 @@
 /// Bounds on message bodies. Trailer sections are bounded by the head limits
 /// (`http_net_head::Limits`: bytes by `max_head_bytes`, field lines by
-/// `max_fields`), as SPEC §3 asks.
+/// `max_fields`): a trailer line follows the same field rules as the head
+/// (RFC 9112 §7.1.2) and counts in the same limits.
 ///
 /// ```
 /// use http_net_framing::Limits;
@@ -16,8 +17,8 @@ pub struct Limits {
 }
 
 impl Limits {
-    /// 1 KiB of chunk extensions per chunk (SPEC §3; hyper allows 16 KiB per
-    /// body, Twisted 4 KiB per line); a body budget of 8 MiB (SPEC §3); the
+    /// 1 KiB of chunk extensions per chunk (hyper allows 16 KiB per
+    /// body, Twisted 4 KiB per line); a body budget of 8 MiB; the
     /// framing-overhead guard armed at 100 KiB (picohttpparser's threshold).
     pub const DEFAULT: Limits = Limits {
         max_chunk_ext_bytes: 1024,

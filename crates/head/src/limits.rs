@@ -12,7 +12,7 @@ pub struct Limits {
 }
 
 impl Limits {
-    /// The SPEC §3 defaults: head 16 KiB (h11's default; IIS also uses 16 KiB),
+    /// The defaults: head 16 KiB (h11's default; IIS also uses 16 KiB),
     /// 100 fields (hyper's default), target 8 KiB (RFC 9112 §3 asks for at
     /// least 8000 octets of request line), method 32 bytes (the longest
     /// registered method, `UPDATEREDIRECTREF`, has 17).

@@ -1,5 +1,7 @@
-//! The head attack shapes of `research/security-cases.md` that are too big
-//! for the conformance table (C77–C80, C91), and the field known.
+//! The head attack shapes that are too big for the conformance table: an
+//! endless field line (C77), a flood of fields (C78), an overlong target
+//! (C79), a flood of empty lines before the request line (C80), and a field
+//! name over 255 bytes that once overflowed a length field (C91), and the field known.
 
 use http_net_head::{Error, Field, Limits, RequestParser, ResponseOptions, ResponseParser, Status};
 

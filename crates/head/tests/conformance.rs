@@ -219,7 +219,8 @@ fn conformance_table() {
     }
 }
 
-/// Every SPEC §3 head rule, with rows that show it both ways: accepted
+/// Every head rule of the strictness policy (RFC 9112 §2–§5), with rows that
+/// show it both ways: accepted
 /// near-misses and rejections (the names are rows of the table).
 const RULES: &[(&str, &[&str], &[&str])] = &[
     (

@@ -1,4 +1,4 @@
-//! SPEC §1: `http-net-std` depends on `http-net-conn` only; the head and
+//! The layering rule: `http-net-std` depends on `http-net-conn` only; the head and
 //! framing types it uses come through `conn`'s re-exports.
 
 use http_net_conn::{framing, head, BodyKind, Method, Version};

@@ -463,7 +463,7 @@ impl ServerConn {
 
     /// `408 Request Timeout` through [`reject`](ServerConn::reject): what an
     /// adapter sends when the head deadline expires with part of a head
-    /// received (SPEC §3), or a body read times out before any answer.
+    /// received (RFC 9110 §15.5.9), or a body read times out before any answer.
     pub fn time_out(&mut self) -> Result<(), LocalError> {
         self.reject(408)
     }

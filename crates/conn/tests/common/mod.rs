@@ -1,6 +1,7 @@
 //! Shared helpers of the conn integration tests: owned copies of events, a
 //! scripted server driver (bytes in, pieces as given → events and bytes out),
-//! a scripted client driver, and split runners (STYLE §12).
+//! a scripted client driver, and split runners (each case run whole, one
+//! byte at a time and at every split point).
 #![allow(dead_code)]
 
 use http_net_conn::{

@@ -1,7 +1,7 @@
 //! The framing conformance table of http-net-framing, as plain data.
 //!
-//! Every row names the rule it exercises (RFC section, and the row id of
-//! `shared/research/security-cases.md` where it comes from there). Rows are
+//! Every row names the rule it exercises (RFC section, and, as a label, the id
+//! `Cnn` of the known attack or bug it reproduces, where it reproduces one). Rows are
 //! `pub const` data so that a fuzzing step can export them as a seed corpus:
 //! [`LengthCase::raw_head`] renders a length row as a whole message head, and
 //! a [`ChunkCase`]'s `input` is the body bytes that follow a
@@ -62,7 +62,7 @@ pub struct LengthCase {
     pub expect: Expect,
 }
 
-/// SPEC §3's default body budget.
+/// The default body budget (8 MiB).
 pub const DEFAULT_BUDGET: u64 = 8 * 1024 * 1024;
 
 const fn req(
@@ -308,7 +308,7 @@ pub const LENGTH_CASES: &[LengthCase] = &[
     http10(resp("1.0 response CL", "RFC 9112 §6.3 item 6", "GET", 200, &[(CL, b"5")], Length(5))),
     resp("response CL 0", "RFC 9112 §6.3 item 6", "GET", 205, &[(CL, b"0")], Length(0)),
     resp("response TE chunked", "RFC 9112 §6.3 item 4", "POST", 201, &[(TE, b"chunked")], Chunked),
-    resp("C99 response CL and TE: an error (SPEC §3)", "RFC 9112 §6.3 item 3", "GET", 200, &[(CL, b"5"), (TE, b"chunked")], Error("ContentLengthWithTransferEncoding", 400)),
+    resp("C99 response CL and TE: an error (strictness policy)", "RFC 9112 §6.3 item 3", "GET", 200, &[(CL, b"5"), (TE, b"chunked")], Error("ContentLengthWithTransferEncoding", 400)),
     http10(resp("1.0 response TE chunked", "RFC 9112 §6.1", "GET", 200, &[(TE, b"chunked")], Error("TransferEncodingInHttp10", 400))),
     resp("response TE gzip: read to close", "RFC 9112 §6.3 item 4", "GET", 200, &[(TE, b"gzip")], Close),
     resp("response TE chunked, gzip: read to close", "RFC 9112 §6.3 item 4", "GET", 200, &[(TE, b"chunked, gzip")], Close),
@@ -353,7 +353,7 @@ pub struct ChunkLimits {
     pub max_ext: usize,
 }
 
-/// SPEC §3's defaults.
+/// The default chunk limits (1 KiB of extensions per chunk, 8 MiB body).
 pub const DEFAULTS: ChunkLimits = ChunkLimits {
     budget: DEFAULT_BUDGET,
     max_ext: 1024,

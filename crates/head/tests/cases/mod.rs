@@ -7,8 +7,8 @@
 // feeds it split at every position, one byte at a time, and followed by
 // trailing bytes that must be left unconsumed.
 //
-// Rows named `Cnn` carry the payload of that row of the project's
-// `research/security-cases.md`.
+// Rows named `Cnn` carry the payload of a known attack or bug;
+// `Cnn` is only a label, the row's name says what it is.
 
 use http_net_head::{Error, TargetForm, Version};
 
@@ -36,7 +36,7 @@ pub struct Lim {
     pub target: usize,
 }
 
-/// The SPEC §3 defaults.
+/// The default head limits (head 16 KiB, 100 fields, target 8 KiB).
 pub const DEFAULT: Lim = Lim {
     head: 16 * 1024,
     fields: 100,
