@@ -44,8 +44,9 @@ impl<'a> ResponseView<'a> {
     }
     head_view_accessors!("response");
     /// The transfer codings the body bytes still carry (RFC 9112 §6.1), in
-    /// the order applied: the coding names (lowercase as sent, without
-    /// parameters) of every `Transfer-Encoding` field when the list does not
+    /// the order applied: the coding names (as sent, without
+    /// parameters; compare them case-insensitively, RFC 9112 §7) of every
+    /// `Transfer-Encoding` field when the list does not
     /// end in `chunked`, so that the body is read until close
     /// ([`BodyKind::CloseDelimited`](http_net_framing::BodyKind)) with the
     /// codings left on. Empty otherwise: conn removes a final `chunked`
