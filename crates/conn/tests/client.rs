@@ -256,6 +256,39 @@ fn head_of_a_response_is_exposed() {
     }
 }
 
+/// A response whose codings do not end in `chunked` is read until close
+/// with the codings left on: the view names them, for the caller to decode
+/// or refuse; a chunked body carries none once conn has removed `chunked`.
+#[test]
+fn transfer_codings_left_on_the_body_are_named() {
+    let mut c = client_with(&[(b"GET", b"/")]);
+    c.recv(b"HTTP/1.1 200 OK\r\nTransfer-Encoding: gzip ; q=x\r\nTransfer-Encoding: , br\r\n\r\n\x1f\x8b");
+    match c.poll_event().unwrap() {
+        ClientEvent::Response(r) => {
+            assert_eq!(r.body_kind(), BodyKind::CloseDelimited);
+            let codings: Vec<&[u8]> = r.transfer_codings().collect();
+            assert_eq!(codings, [&b"gzip"[..], &b"br"[..]]);
+        }
+        other => panic!("{other:?}"),
+    }
+    assert!(matches!(
+        c.poll_event().unwrap(),
+        ClientEvent::Data(b"\x1f\x8b")
+    ));
+    for head in [
+        &b"HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\n"[..],
+        b"HTTP/1.1 200 OK\r\n\r\n",
+        b"HTTP/1.1 200 OK\r\nContent-Length: 0\r\n\r\n",
+    ] {
+        let mut c = client_with(&[(b"GET", b"/")]);
+        c.recv(head);
+        match c.poll_event().unwrap() {
+            ClientEvent::Response(r) => assert_eq!(r.transfer_codings().count(), 0),
+            other => panic!("{other:?}"),
+        }
+    }
+}
+
 #[test]
 fn pipeline_depth_is_bounded() {
     let mut c = ClientConn::new(Config::DEFAULT);

@@ -3,7 +3,9 @@
 //! Writes the response body to stdout (with `-i`, the status line and the
 //! fields first) and exits 0 on a well-formed response whatever its status
 //! (redirects are not followed); exits 1 with a message on stderr when the
-//! response is malformed, unsafe or truncated; exits 2 on usage, connection
+//! response is malformed, unsafe or truncated, or its body still carries a
+//! transfer coding (`Transfer-Encoding: gzip` without `chunked`: the client
+//! decodes only `chunked`); exits 2 on usage, connection
 //! errors and timeouts.
 
 use std::io::{Read, Write};
@@ -16,7 +18,9 @@ use http_net::{Client, Error};
 fn fail(e: &Error) -> ! {
     eprintln!("get: {e}");
     let code = match e {
-        Error::Protocol(http_net::conn::Error::Remote(_)) | Error::ConnectionClosed => 1,
+        Error::Protocol(http_net::conn::Error::Remote(_))
+        | Error::ConnectionClosed
+        | Error::UnsupportedTransferCoding(_) => 1,
         _ => 2,
     };
     exit(code)

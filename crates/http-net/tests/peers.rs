@@ -488,6 +488,15 @@ fn get_exit_codes() {
         assert!(err.starts_with("get: "), "{err}");
         t.join().unwrap();
     }
+    // A body left transfer-coded (read until close): refused, naming the
+    // coding, never written out as if the gzip bytes were the content.
+    let (t, port) =
+        bad_origin(b"HTTP/1.1 200 OK\r\nTransfer-Encoding: gzip\r\n\r\n\x1f\x8b\x08\x00");
+    let (code, out, err) = get(&[&format!("http://127.0.0.1:{port}/")]);
+    assert_eq!(code, Some(1), "{err}");
+    assert!(out.is_empty(), "{out:?}");
+    assert!(err.starts_with("get: ") && err.contains("gzip"), "{err}");
+    t.join().unwrap();
     // A well-formed error status is a success for `get`.
     let (t, port) = bad_origin(b"HTTP/1.1 500 Oops\r\nContent-Length: 2\r\n\r\nno");
     let (code, out, _) = get(&[&format!("http://127.0.0.1:{port}/")]);

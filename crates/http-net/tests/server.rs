@@ -127,9 +127,38 @@ fn upgrade_hands_over_the_stream_and_buffered_bytes() {
     assert_eq!(&later, b"LATER");
 }
 
+/// `CONNECT` is a proxy's method (RFC 9110 §9.3.6; no MUST or SHOULD of
+/// its own, a policy): by default the server answers `501` and closes, and
+/// the handler never sees it.
+#[test]
+fn connect_is_answered_501_without_tunnels() {
+    let srv = Running::start(Server::builder(), |ex: &mut Exchange<'_>| {
+        if ex.method() == http_net::head::Method::Connect {
+            // Not reached: the connection answers first.
+            return ex.send_head(200, &[], BodyLength::Empty);
+        }
+        plain(ex)
+    });
+    let mut s = connect(srv.addr);
+    s.write_all(b"CONNECT example.com:443 HTTP/1.1\r\nHost: example.com:443\r\n\r\nBYTES")
+        .unwrap();
+    let got = read_to_close(&mut s);
+    let text = String::from_utf8_lossy(&got);
+    assert!(text.starts_with("HTTP/1.1 501 "), "{text}");
+    assert!(text.contains("Connection: close\r\n"), "{text}");
+    assert_eq!(text.matches("HTTP/1.1 ").count(), 1, "{text}");
+    // The server still answers other requests on other connections.
+    let mut s = connect(srv.addr);
+    let (plain_answer, _) = roundtrip(&mut s, GET);
+    assert!(plain_answer.starts_with("HTTP/1.1 200 "), "{plain_answer}");
+}
+
+/// With tunnels on, the handler gets the `CONNECT` and the hand-off; the
+/// `2xx` carries no `Content-Length` or `Transfer-Encoding`.
+// proves: 9110-9.3.6-12a
 #[test]
 fn connect_tunnels_with_the_buffered_bytes() {
-    let srv = Running::start(Server::builder(), |ex: &mut Exchange<'_>| {
+    let srv = Running::start(Server::builder().tunnels(true), |ex: &mut Exchange<'_>| {
         if ex.method() != http_net::head::Method::Connect {
             return plain(ex);
         }
@@ -149,6 +178,9 @@ fn connect_tunnels_with_the_buffered_bytes() {
     let text = String::from_utf8_lossy(&got);
     assert!(text.starts_with("HTTP/1.1 200 "), "{text}");
     assert!(text.ends_with("\r\n\r\ntunnel:BYTES"), "{text}");
+    let head = &text[..text.find("\r\n\r\n").unwrap_or(0)];
+    assert!(!head.contains("Content-Length"), "{text}");
+    assert!(!head.contains("Transfer-Encoding"), "{text}");
 }
 
 // proves: 9112-9.6-1, 9112-9.6-7a
@@ -319,7 +351,7 @@ fn a_body_left_unsent_through_conn_closes_the_connection() {
 /// `2xx` to CONNECT without `upgrade`.
 #[test]
 fn what_conn_queued_is_sent_when_the_connection_ends() {
-    let srv = Running::start(Server::builder(), |ex: &mut Exchange<'_>| {
+    let srv = Running::start(Server::builder().tunnels(true), |ex: &mut Exchange<'_>| {
         if ex.method() == http_net::conn::Method::Connect {
             return ex.send_head(200, &[], BodyLength::Empty);
         }

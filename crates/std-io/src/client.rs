@@ -69,6 +69,7 @@ struct ClientSettings {
     connector: Option<Connector>,
     max_idle_per_host: usize,
     idle_ttl: Duration,
+    accept_transfer_codings: bool,
 }
 
 impl std::fmt::Debug for ClientSettings {
@@ -128,6 +129,7 @@ impl Default for ClientBuilder {
                 connector: None,
                 max_idle_per_host: 4,
                 idle_ttl: Duration::from_secs(30),
+                accept_transfer_codings: false,
             },
         }
     }
@@ -178,6 +180,18 @@ impl ClientBuilder {
     /// before sending its body anyway (default 1 s, RFC 9110 §10.1.1).
     pub fn expect_wait(mut self, t: Duration) -> Self {
         self.s.expect_wait = t;
+        self
+    }
+    /// Whether a response body that still carries transfer codings is
+    /// handed out (default: no). The client decodes `chunked` only; a
+    /// response whose `Transfer-Encoding` does not end in `chunked` (for
+    /// example `gzip`, read until close, RFC 9112 §6.3) is by default
+    /// [`Error::UnsupportedTransferCoding`] naming the codings. With this on,
+    /// the body is the coded bytes and
+    /// [`ClientResponse::transfer_codings`] lists the codings, for a caller
+    /// that decodes them.
+    pub fn accept_transfer_codings(mut self, on: bool) -> Self {
+        self.s.accept_transfer_codings = on;
         self
     }
     /// Which redirects are followed (default: none; see [`Redirects`]).
@@ -377,6 +391,7 @@ fn head_of(view: &ResponseView<'_>) -> Head {
             .fields()
             .map(|(n, v)| (n.to_vec(), v.to_vec()))
             .collect(),
+        codings: view.transfer_codings().map(<[u8]>::to_vec).collect(),
     }
 }
 
@@ -495,6 +510,9 @@ impl Client {
             }
             .run(method, &target, &all, len, expect, body);
             match sent {
+                Ok((head, _)) if !head.codings.is_empty() && !self.s.accept_transfer_codings => {
+                    return Err(Error::UnsupportedTransferCoding(head.codings));
+                }
                 Ok((head, complete)) => {
                     return Ok(ClientResponse {
                         head,
@@ -844,6 +862,9 @@ struct Head {
     version: Version,
     reason: Vec<u8>,
     fields: Vec<(Vec<u8>, Vec<u8>)>,
+    /// The transfer codings the body still carries (none but when the
+    /// caller accepts them).
+    codings: Vec<Vec<u8>>,
 }
 
 struct BodyState {
@@ -900,6 +921,14 @@ impl ClientResponse {
         self.fields()
             .find(|(n, _)| n.eq_ignore_ascii_case(name))
             .map(|(_, v)| v)
+    }
+    /// The transfer codings the body bytes still carry, in the order
+    /// applied (RFC 9112 §6.1): empty unless
+    /// [`ClientBuilder::accept_transfer_codings`] is on and the response's
+    /// `Transfer-Encoding` does not end in `chunked`; the body is then the
+    /// coded bytes, for the caller to decode.
+    pub fn transfer_codings(&self) -> impl Iterator<Item = &[u8]> {
+        self.head.codings.iter().map(|c| &c[..])
     }
     /// The trailer fields of a chunked body (RFC 9112 §7.1.2), in received
     /// order: empty until the body has been read to its end.

@@ -9,7 +9,7 @@ use std::sync::atomic::Ordering;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
-use http_net_conn::{AnswerState, Error as ConnError, Phase, ServerConn, ServerEvent};
+use http_net_conn::{AnswerState, Error as ConnError, Method, Phase, ServerConn, ServerEvent};
 
 use crate::counters::Phase as Count;
 use crate::date::now_secs;
@@ -260,7 +260,8 @@ fn serve(
         match conn.poll_event() {
             // The request's expectation, framing and persistence are the
             // connection's: the handler and `after_handler` ask it.
-            Ok(ServerEvent::Request(_)) => {
+            Ok(ServerEvent::Request(view)) => {
+                let connect = view.method() == Method::Connect;
                 head_deadline = None;
                 drain_deadline = None;
                 requests += 1;
@@ -270,6 +271,14 @@ fn serve(
                     conn.close_after_response();
                 }
                 refresh_date(conn, shared, &mut last_date);
+                if connect && !settings.tunnels {
+                    // A proxy's method (RFC 9110 §9.3.6): conn queues the
+                    // 501, then the connection is `Closed`.
+                    if conn.reject(501).is_err() {
+                        return End::Close;
+                    }
+                    continue;
+                }
                 let now = Instant::now();
                 st.reset(now);
                 slot.body.reset();

@@ -85,6 +85,11 @@ pub enum Error {
     OverLimit(Limit),
     /// A redirect was not followed (the client's redirect policy says why).
     Redirect(RedirectError),
+    /// The response body still carries these transfer codings (a
+    /// `Transfer-Encoding` that does not end in `chunked`, RFC 9112 §6.1),
+    /// which the client does not decode. `ClientBuilder::accept_transfer_codings`
+    /// hands such a body out.
+    UnsupportedTransferCoding(Vec<Vec<u8>>),
 }
 
 impl Error {
@@ -97,7 +102,9 @@ impl Error {
             Error::Timeout(_) => io::Error::new(io::ErrorKind::TimedOut, self),
             Error::Protocol(ConnError::Remote(http_net_conn::RemoteError::UnexpectedEof))
             | Error::ConnectionClosed => io::Error::new(io::ErrorKind::UnexpectedEof, self),
-            Error::Protocol(_) | Error::Url(_) => io::Error::new(io::ErrorKind::InvalidData, self),
+            Error::Protocol(_) | Error::Url(_) | Error::UnsupportedTransferCoding(_) => {
+                io::Error::new(io::ErrorKind::InvalidData, self)
+            }
             Error::NotSwitched
             | Error::BodyUnavailable
             | Error::OverLimit(_)
@@ -142,6 +149,14 @@ impl fmt::Display for Error {
             Error::BodyUnavailable => f.write_str("the body can no longer be read"),
             Error::OverLimit(limit) => write!(f, "the body is larger than {limit}"),
             Error::Redirect(e) => write!(f, "redirect not followed: {e}"),
+            Error::UnsupportedTransferCoding(codings) => {
+                f.write_str("the response body carries the transfer coding")?;
+                for (i, c) in codings.iter().enumerate() {
+                    let sep = if i == 0 { " " } else { ", " };
+                    write!(f, "{sep}{}", String::from_utf8_lossy(c))?;
+                }
+                f.write_str(", which the client does not decode (RFC 9112 §6.1)")
+            }
         }
     }
 }

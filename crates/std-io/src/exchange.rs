@@ -298,7 +298,9 @@ impl<'a> Exchange<'a> {
     }
 
     /// After answering `101 Switching Protocols` (to a request that offered
-    /// `Upgrade`) or `2xx` to `CONNECT` with [`send_head`](Exchange::send_head)
+    /// `Upgrade`) or `2xx` to `CONNECT` (which reaches a handler only with
+    /// [`ServerBuilder::tunnels`](crate::ServerBuilder::tunnels) on) with
+    /// [`send_head`](Exchange::send_head)
     /// (no `send_end`: such answers have no body): the stream and the bytes that arrived
     /// after the request, for the new protocol. The connection closes when
     /// the handler returns. The stream keeps the body read timeout; change it

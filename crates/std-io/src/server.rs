@@ -186,6 +186,24 @@ impl ServerBuilder {
         self.s.shutdown_timeout = t;
         self
     }
+    /// Whether `CONNECT` requests reach the handler (default: no, they are
+    /// answered `501` and the connection closes: RFC 9110 §9.3.6 makes
+    /// `CONNECT` a proxy's method, and an origin server has no tunnel to
+    /// open). With tunnels on, the handler gets every `CONNECT`; it answers
+    /// `2xx` with [`Exchange::send_head`](crate::Exchange::send_head) and
+    /// takes the stream with [`Exchange::upgrade`](crate::Exchange::upgrade).
+    ///
+    /// ```
+    /// let server = http_net_std::Server::builder()
+    ///     .tunnels(true)
+    ///     .bind("127.0.0.1:0")
+    ///     .unwrap();
+    /// # let _ = server;
+    /// ```
+    pub fn tunnels(mut self, on: bool) -> Self {
+        self.s.tunnels = on;
+        self
+    }
     /// The `Server` field written in every response (default: none): the
     /// handler's answers (unless their fields carry a `Server` of their
     /// own), the error responses the connection writes itself (400, 408,

@@ -26,6 +26,7 @@ pub(crate) struct Settings {
     pub(crate) stack_size: usize,
     pub(crate) keep_idle_threads: Duration,
     pub(crate) shutdown_timeout: Duration,
+    pub(crate) tunnels: bool,
     pub(crate) wipe: bool,
     /// Set by [`ServerBuilder::server_name`](crate::ServerBuilder::server_name); applied to `conn` when the
     /// server is made (so that `conn_config` may come before or after it).
@@ -52,6 +53,7 @@ impl Settings {
         stack_size: 2 * 1024 * 1024,
         keep_idle_threads: Duration::from_secs(60),
         shutdown_timeout: Duration::from_secs(30),
+        tunnels: false,
         wipe: false,
         server_name: None,
     };

@@ -248,3 +248,34 @@ fn an_unsolicited_408_on_an_idle_pooled_connection_is_a_dead_connection() {
         "each request was sent once, each on a new connection"
     );
 }
+
+/// A body whose `Transfer-Encoding` does not end in `chunked` is read until
+/// close with the coding left on: by default an error naming the coding,
+/// never the coded bytes as if they were the content; with
+/// `accept_transfer_codings`, the coded bytes and the codings.
+#[test]
+fn a_body_left_transfer_coded_is_refused_unless_accepted() {
+    const GZIPPED: &[u8] =
+        b"HTTP/1.1 200 OK\r\nTransfer-Encoding: gzip\r\n\r\n\x1f\x8b\x08\x00coded";
+    let e = fetch_err(GZIPPED);
+    match &e {
+        Error::UnsupportedTransferCoding(codings) => assert_eq!(codings, &[b"gzip".to_vec()]),
+        other => panic!("{other:?}"),
+    }
+    assert!(e.to_string().contains("gzip"), "{e}");
+    let (t, base) = origin(1, &[GZIPPED]);
+    let client = Client::builder().accept_transfer_codings(true).build();
+    let mut r = client.get(&format!("{base}/")).unwrap();
+    assert_eq!(r.transfer_codings().collect::<Vec<_>>(), [&b"gzip"[..]]);
+    assert_eq!(r.read_body(100).unwrap(), b"\x1f\x8b\x08\x00coded");
+    t.join().unwrap();
+    // A chunked body has no coding left on it.
+    let (t, base) = origin(
+        1,
+        &[b"HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\n2\r\nok\r\n0\r\n\r\n"],
+    );
+    let mut r = client.get(&format!("{base}/")).unwrap();
+    assert_eq!(r.transfer_codings().count(), 0);
+    assert_eq!(r.read_body(100).unwrap(), b"ok");
+    t.join().unwrap();
+}
