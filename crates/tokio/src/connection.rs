@@ -16,7 +16,7 @@ use crate::date::DateClock;
 use crate::error::{Error, Stage};
 use crate::exchange::{Cycle, Exchange};
 use crate::server::{Handler, Shared, SlotGuard, BUSY, CLOSING, FRESH, HEAD, IDLE, YIELDED};
-use crate::wire::{self, Filled, Stream};
+use crate::wire::{self, Filled, Scratched, Stream};
 
 /// How a connection ends.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -213,7 +213,12 @@ async fn serve<H: Handler>(
                     }
                 };
                 let wake = Some(&slot.slot.wake);
-                match wire::fill(stream, conn, deadline, false, stage, wake).await {
+                let filled = if stage == Stage::Idle {
+                    idle_fill(stream, conn, sh, deadline, wake).await
+                } else {
+                    wire::fill(stream, conn, deadline, false, stage, wake).await
+                };
+                match filled {
                     Ok(Filled::Bytes(_)) => {
                         if stage == Stage::Idle {
                             head_deadline = Some(Instant::now() + s.head_timeout);
@@ -289,6 +294,72 @@ async fn serve<H: Handler>(
     }
 }
 
+/// Bytes of the next request read while the connection's buffers are lent:
+/// enough to see that the peer sent something, small because the task
+/// holds it for as long as it is idle.
+const SCRATCH: usize = 16;
+
+/// Waits for the next request on an idle connection as [`wire::fill`] does,
+/// with the connection's buffers lent to the server's pool meanwhile, so
+/// that an idle keep-alive connection holds its state alone. Bytes already
+/// there (pipelined requests) are read with the buffers held; otherwise the
+/// first bytes land in a small scratch buffer, the connection takes buffers
+/// from the pool (or new ones), and the rest is read at once.
+async fn idle_fill(
+    stream: &mut dyn Stream,
+    conn: &mut ServerConn,
+    sh: &Shared,
+    deadline: Instant,
+    wake: Option<&tokio::sync::Notify>,
+) -> Result<Filled, Error> {
+    if !conn.buffers_lent() {
+        if let Some(n) = wire::fill_now(stream, conn) {
+            return Ok(if n == 0 {
+                Filled::Eof
+            } else {
+                Filled::Bytes(n)
+            });
+        }
+        match conn.take_buffers() {
+            Some(lent) => sh.buffers.put(lent),
+            None => return wire::fill(stream, conn, deadline, false, Stage::Idle, wake).await,
+        }
+    }
+    let mut scratch = [0u8; SCRATCH];
+    let r = wire::read_scratch(stream, &mut scratch, deadline, Stage::Idle, wake).await;
+    match r {
+        Ok(Scratched::Bytes(n)) => {
+            restore(conn, sh);
+            let taken = conn.recv(&scratch[..n]);
+            debug_assert_eq!(taken, n, "a restored idle connection takes a whole scratch");
+            let more = wire::fill_now(stream, conn).unwrap_or(0);
+            Ok(Filled::Bytes(n + more))
+        }
+        Ok(Scratched::Eof) => {
+            conn.recv_eof();
+            Ok(Filled::Eof)
+        }
+        Ok(Scratched::Woken) => {
+            // An eviction looks once more for a request, a shutdown or a
+            // stale wake goes round again: both with buffers.
+            restore(conn, sh);
+            Ok(Filled::Woken)
+        }
+        // The connection closes: it needs no buffers.
+        Err(e) => Err(e),
+    }
+}
+
+/// Gives a connection whose buffers are lent some from the pool.
+fn restore(conn: &mut ServerConn, sh: &Shared) {
+    if conn.buffers_lent() {
+        let b = sh.buffers.take(conn.config());
+        if let Err(b) = conn.restore_buffers(b) {
+            sh.buffers.put(b);
+        }
+    }
+}
+
 /// The head deadline passed mid-head: conn queues `408` with
 /// `Connection: close`; send it and linger.
 async fn head_timed_out(
@@ -351,5 +422,80 @@ async fn after_handler(
             .await;
             Some(End::Close)
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::server::Settings;
+    use http_net_conn::{Config, PreparedResponse};
+    use tokio::io::AsyncWriteExt;
+
+    fn idle_conn() -> ServerConn {
+        let mut conn = ServerConn::new(Config::DEFAULT);
+        conn.recv(b"GET / HTTP/1.1\r\nHost: a\r\n\r\n");
+        assert!(matches!(conn.poll_event(), Ok(ServerEvent::Request(_))));
+        let ok = PreparedResponse::new(204, &[]).unwrap();
+        conn.responder().respond(&ok, b"").unwrap();
+        let n = conn.output().len();
+        conn.consume_output(n);
+        assert!(matches!(conn.poll_event(), Ok(ServerEvent::NeedInput)));
+        conn
+    }
+
+    #[test]
+    fn an_idle_connection_lends_its_buffers_while_it_waits_then_reads_the_whole_request() {
+        let rt = tokio::runtime::Builder::new_current_thread()
+            .enable_all()
+            .build()
+            .unwrap();
+        rt.block_on(async {
+            let sh = Shared::new(Settings::DEFAULT);
+            let (mut server, mut client) = tokio::io::duplex(4096);
+            let mut conn = idle_conn();
+            let deadline = Instant::now() + std::time::Duration::from_secs(5);
+            let req = b"GET /a-target-longer-than-the-scratch HTTP/1.1\r\nHost: a\r\n\r\n";
+            let filled = {
+                let wait = idle_fill(&mut server, &mut conn, &sh, deadline, None);
+                let mut wait = pin!(wait);
+                // Nothing sent yet: the wait is pending, the buffers in the pool.
+                assert!(poll_fn(|cx| Poll::Ready(wait.as_mut().poll(cx).is_pending())).await);
+                assert_eq!(sh.buffers.len(), 1, "lent while idle");
+                client.write_all(req).await.unwrap();
+                wait.await.unwrap()
+            };
+            assert_eq!(filled, Filled::Bytes(req.len()), "scratch and the rest");
+            assert_eq!(sh.buffers.len(), 0, "taken back to read");
+            assert!(!conn.buffers_lent());
+            match conn.poll_event() {
+                Ok(ServerEvent::Request(v)) => {
+                    assert_eq!(v.target(), b"/a-target-longer-than-the-scratch");
+                }
+                e => panic!("{e:?}"),
+            }
+        });
+    }
+
+    #[test]
+    fn a_pipelined_request_already_there_is_read_without_lending() {
+        let rt = tokio::runtime::Builder::new_current_thread()
+            .enable_all()
+            .build()
+            .unwrap();
+        rt.block_on(async {
+            let sh = Shared::new(Settings::DEFAULT);
+            let (mut server, mut client) = tokio::io::duplex(4096);
+            let mut conn = idle_conn();
+            client
+                .write_all(b"GET / HTTP/1.1\r\nHost: a\r\n\r\n")
+                .await
+                .unwrap();
+            let deadline = Instant::now() + std::time::Duration::from_secs(5);
+            let filled = idle_fill(&mut server, &mut conn, &sh, deadline, None).await;
+            assert_eq!(filled.unwrap(), Filled::Bytes(27));
+            assert_eq!(sh.buffers.len(), 0);
+            assert!(!conn.buffers_lent());
+        });
     }
 }

@@ -11,7 +11,7 @@ use std::sync::{Arc, Mutex, MutexGuard};
 use std::task::Poll;
 use std::time::Duration;
 
-use http_net_conn::Config;
+use http_net_conn::{Buffers, Config};
 use tokio::net::{TcpListener, TcpStream, ToSocketAddrs};
 use tokio::sync::Notify;
 use tokio::task::JoinSet;
@@ -98,7 +98,7 @@ pub(crate) struct Settings {
 }
 
 impl Settings {
-    const DEFAULT: Settings = Settings {
+    pub(crate) const DEFAULT: Settings = Settings {
         conn: Config::DEFAULT,
         max_connections: 1024,
         max_requests: 0,
@@ -724,10 +724,54 @@ pub(crate) struct Shared {
     pub(crate) counters: AtomicCounters,
     refusing: AtomicUsize,
     epoch: Instant,
+    pub(crate) buffers: BufferPool,
+}
+
+/// The most buffers a server's pool keeps (each about 40 KiB with the
+/// default configuration); more are dropped, fewer are made on demand.
+const POOL_MAX: usize = 256;
+
+/// Buffers lent by the connections idle between requests, taken by those
+/// that read again: thousands of idle connections share these instead of
+/// each holding its own. Bounded by [`POOL_MAX`] and the connection limit.
+pub(crate) struct BufferPool {
+    free: Mutex<Vec<Buffers>>,
+    max: usize,
+}
+
+impl BufferPool {
+    fn new(max: usize) -> BufferPool {
+        BufferPool {
+            free: Mutex::new(Vec::new()),
+            max,
+        }
+    }
+
+    /// Keeps `b` for the next connection that reads, or drops it when the
+    /// pool is full.
+    pub(crate) fn put(&self, b: Buffers) {
+        let mut free = self.free.lock().unwrap_or_else(|p| p.into_inner());
+        if free.len() < self.max {
+            free.push(b);
+        }
+    }
+
+    /// Buffers from the pool, or new ones for `config` when it is empty.
+    pub(crate) fn take(&self, config: &Config) -> Buffers {
+        let b = self.free.lock().unwrap_or_else(|p| p.into_inner()).pop();
+        b.unwrap_or_else(|| Buffers::new(config))
+    }
+
+    /// How many buffers the pool holds now.
+    #[cfg(test)]
+    pub(crate) fn len(&self) -> usize {
+        self.free.lock().unwrap_or_else(|p| p.into_inner()).len()
+    }
 }
 
 impl Shared {
-    fn new(settings: Settings) -> Shared {
+    pub(crate) fn new(settings: Settings) -> Shared {
+        let pool = settings.max_connections.min(POOL_MAX);
         Shared {
             settings,
             stopping: AtomicBool::new(false),
@@ -736,6 +780,7 @@ impl Shared {
             counters: AtomicCounters::default(),
             refusing: AtomicUsize::new(0),
             epoch: Instant::now(),
+            buffers: BufferPool::new(pool),
         }
     }
 
@@ -791,5 +836,22 @@ mod tests {
     #[should_panic(expected = "invalid server name")]
     fn server_name_is_validated_once() {
         let _ = ServerBuilder::default().server_name("a\r\nSet-Cookie: x=y");
+    }
+
+    #[test]
+    fn the_buffer_pool_is_bounded_and_makes_buffers_when_empty() {
+        let pool = BufferPool::new(2);
+        let b = pool.take(&Config::DEFAULT);
+        assert!(b.allocated_bytes() > 0);
+        for _ in 0..5 {
+            pool.put(Buffers::new(&Config::DEFAULT));
+        }
+        assert_eq!(pool.len(), 2, "extras are dropped");
+        drop(pool.take(&Config::DEFAULT));
+        assert_eq!(pool.len(), 1);
+        let mut s = Settings::DEFAULT;
+        s.max_connections = 3;
+        assert_eq!(Shared::new(s).buffers.max, 3, "never more than connections");
+        assert_eq!(Shared::new(Settings::DEFAULT).buffers.max, POOL_MAX);
     }
 }

@@ -172,6 +172,44 @@ pub(crate) async fn fill(
     }
 }
 
+/// What the stream sent into a connection whose buffers are lent.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Scratched {
+    /// This many bytes were read into the scratch buffer.
+    Bytes(usize),
+    /// The peer closed its side.
+    Eof,
+    /// `wake` was notified before any byte arrived (shutdown, eviction).
+    Woken,
+}
+
+/// Reads once from the stream into `scratch` (a small buffer of the task's
+/// own, while the connection's buffers are lent), until `deadline`
+/// (`Err(Timeout(stage))`) or until `wake` is notified: the idle twin of
+/// [`fill`].
+pub(crate) async fn read_scratch(
+    stream: &mut (dyn Stream + '_),
+    scratch: &mut [u8],
+    deadline: Instant,
+    stage: Stage,
+    wake: Option<&Notify>,
+) -> Result<Scratched, Error> {
+    let read = bounded(deadline, stream.read(scratch));
+    let r = match wake {
+        Some(wake) => match first(read, wake.notified()).await {
+            First::A(r) => r,
+            First::B(()) => return Ok(Scratched::Woken),
+        },
+        None => read.await,
+    };
+    match r {
+        None => Err(Error::Timeout(stage)),
+        Some(Ok(0)) => Ok(Scratched::Eof),
+        Some(Ok(n)) => Ok(Scratched::Bytes(n)),
+        Some(Err(e)) => Err(Error::Io(e)),
+    }
+}
+
 /// Reads what the stream has now into the connection, without waiting:
 /// `Some(n)` bytes committed (0 at the end of the stream, after
 /// `recv_eof`), `None` when nothing is there (or the read failed).

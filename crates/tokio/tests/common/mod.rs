@@ -326,7 +326,8 @@ pub fn noise(len: usize, seed: u64) -> Vec<u8> {
 /// The example's binary: `cargo test` builds examples beside the tests;
 /// when only this test target was built, the example is built here, in a
 /// target directory of its own (the test's own one may be locked by the
-/// running `cargo test`).
+/// running `cargo test`), in the test's own profile (a `--release` test
+/// runs a release server).
 pub fn example_binary() -> std::path::PathBuf {
     // target/<profile>/deps/<test> -> target/<profile>/examples/hello_tokio
     let exe = std::env::current_exe().unwrap();
@@ -336,20 +337,26 @@ pub fn example_binary() -> std::path::PathBuf {
         return path;
     }
     let target = profile_dir.parent().unwrap().join("tokio-examples");
+    let release = profile_dir.file_name() == Some(std::ffi::OsStr::new("release"));
     let cargo = std::env::var("CARGO").unwrap_or_else(|_| "cargo".into());
-    let status = std::process::Command::new(cargo)
-        .args([
-            "build",
-            "-q",
-            "-p",
-            "http-net-tokio",
-            "--example",
-            "hello_tokio",
-        ])
+    let mut build = std::process::Command::new(cargo);
+    build.args([
+        "build",
+        "-q",
+        "-p",
+        "http-net-tokio",
+        "--example",
+        "hello_tokio",
+    ]);
+    if release {
+        build.arg("--release");
+    }
+    let status = build
         .arg("--target-dir")
         .arg(&target)
         .status()
         .expect("cargo build");
     assert!(status.success());
-    target.join("debug").join("examples").join("hello_tokio")
+    let profile = if release { "release" } else { "debug" };
+    target.join(profile).join("examples").join("hello_tokio")
 }
