@@ -82,6 +82,7 @@ fn main() {
     for r in &requests {
         write(dir, "request_head", &[1], r);
         write(dir, "differential_httparse", &[], r);
+        write(dir, "differential_front_line", &[1], r);
         for ctrl in 0..4u8 {
             write(dir, "server_conn", &[ctrl], r);
         }

@@ -137,17 +137,23 @@ impl Answer {
 /// [`run_server`] without the end of input, answering with [`Answer::Known`]
 /// (for the round trip, which reads one whole request).
 pub fn run_server_bytes(pieces: &[&[u8]]) -> Log {
-    run_server_inner(pieces, Answer::Known, false)
+    run_server_inner(pieces, Answer::Known, false, Config::DEFAULT)
 }
 
 /// A server connection fed `pieces` one after the other, every request
 /// answered with `answer`, every output taken; then the end of input.
 pub fn run_server(pieces: &[&[u8]], answer: Answer) -> Log {
-    run_server_inner(pieces, answer, true)
+    run_server_inner(pieces, answer, true, Config::DEFAULT)
 }
 
-fn run_server_inner(pieces: &[&[u8]], answer: Answer, eof: bool) -> Log {
-    let mut conn = ServerConn::new(Config::DEFAULT);
+/// [`run_server`] with another configuration (the front-line profile, for
+/// the differential target).
+pub fn run_server_with(pieces: &[&[u8]], answer: Answer, config: Config) -> Log {
+    run_server_inner(pieces, answer, true, config)
+}
+
+fn run_server_inner(pieces: &[&[u8]], answer: Answer, eof: bool, config: Config) -> Log {
+    let mut conn = ServerConn::new(config);
     let prebuilt =
         PreparedResponse::new(200, &[(b"Content-Type", b"text/plain")]).expect("a valid response");
     let mut log = Log::default();
