@@ -118,10 +118,48 @@ impl Config {
         self
     }
     /// Turns the front-line profile on or off in the head limits (off by
-    /// default): the stricter request rules for a server in front of or
-    /// behind other parsers, listed with their reasons at
+    /// default), for a connection in front of or behind other parsers,
+    /// where a message some parser reads differently is itself the risk.
+    /// A server connection applies the request rules (answered 400, or
+    /// 501 for an unregistered method, then closed); a client connection,
+    /// for a proxy's upstream side, the response rules (the response is an
+    /// [`Error::Remote`](crate::Error::Remote) and the connection closes):
+    ///
+    /// - `Content-Length` with leading zeros, whitespace around the digits
+    ///   other than one SP before them, a list, a second line or an
+    ///   obs-fold: [`NonCanonicalContentLength`](http_net_head::Error::NonCanonicalContentLength)
+    ///   (both sides; parsers disagree on the body length);
+    /// - a framing, routing, credential or content-handling field in a
+    ///   trailer section: [`ForbiddenTrailer`](http_net_head::Error::ForbiddenTrailer)
+    ///   inside [`framing::Error::Trailer`](http_net_framing::Error::Trailer)
+    ///   (both sides; a hop that merges trailers would act on them);
+    /// - requests: an unregistered method, `%00`/`%0D`/`%0A` in the target,
+    ///   an absolute-form target whose authority is not `Host`, an
+    ///   `Upgrade` that is not a list of protocols;
+    /// - responses: a 101 without `Upgrade` or with one that is not a list
+    ///   of protocols ([`InvalidUpgrade`](http_net_head::Error::InvalidUpgrade)).
+    ///
+    /// Each form's reason is at
     /// [`Limits::with_front_line`](http_net_head::Limits::with_front_line).
-    /// A later [`with_head_limits`](Config::with_head_limits) replaces it.
+    /// An obs-fold in a response is replaced with SP whether the profile is
+    /// on or not (RFC 9112 §5.2); a proxy that would rather reject it sets
+    /// [`ObsFold::Reject`](http_net_head::ObsFold::Reject) in
+    /// [`with_response_options`](Config::with_response_options). A later
+    /// [`with_head_limits`](Config::with_head_limits) replaces the profile.
+    ///
+    /// ```
+    /// use http_net_conn::head::Error as HeadError;
+    /// use http_net_conn::{BodyLength, ClientConn, Config, Error, RemoteError};
+    ///
+    /// let mut conn = ClientConn::new(Config::DEFAULT.with_front_line(true));
+    /// conn.send_request(b"GET", b"/", &[(b"Host", b"a")], BodyLength::Empty).unwrap();
+    /// conn.recv(b"HTTP/1.1 200 OK\r\nContent-Length: 02\r\n\r\nok");
+    /// assert_eq!(
+    ///     conn.poll_event().err(),
+    ///     Some(Error::Remote(RemoteError::Head(HeadError::NonCanonicalContentLength)))
+    /// );
+    /// assert!(conn.should_close());
+    /// ```
     pub const fn with_front_line(mut self, on: bool) -> Config {
         self.head = self.head.with_front_line(on);
         self

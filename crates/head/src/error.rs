@@ -63,17 +63,18 @@ pub enum Error {
     UnregisteredMethod,
     /// Front-line profile: `%00`, `%0D` or `%0A` in the target (RFC 3986 §7.3).
     EncodedControlInTarget,
-    /// Front-line profile: a `Content-Length` line other than one plain
-    /// number without leading zeros (RFC 9112 §6.3).
+    /// Front-line profile: a `Content-Length` line (of a request or a
+    /// response) other than one plain number without leading zeros
+    /// (RFC 9112 §6.3).
     NonCanonicalContentLength,
     /// Front-line profile: an absolute-form target whose authority is not
     /// the `Host` value (RFC 9112 §3.2.2).
     HostMismatch,
-    /// Front-line profile: a framing, routing or credential field in a
-    /// trailer section (RFC 9110 §6.5.1).
+    /// Front-line profile: a framing, routing, credential or
+    /// content-handling field in a trailer section (RFC 9110 §6.5.1).
     ForbiddenTrailer,
     /// Front-line profile: an `Upgrade` value that is not a list of
-    /// protocols (RFC 9110 §7.8).
+    /// protocols, or a 101 response without `Upgrade` (RFC 9110 §7.8).
     InvalidUpgrade,
 }
 
@@ -152,8 +153,10 @@ impl fmt::Display for Error {
                 "the Content-Length is not one plain number without leading zeros"
             }
             Error::HostMismatch => "the absolute-form target's authority is not the Host value",
-            Error::ForbiddenTrailer => "a framing, routing or credential field in a trailer",
-            Error::InvalidUpgrade => "the Upgrade value is not a list of protocols",
+            Error::ForbiddenTrailer => {
+                "a framing, routing, credential or content-handling field in a trailer"
+            }
+            Error::InvalidUpgrade => "the Upgrade value is missing or not a list of protocols",
         };
         write!(f, "{what} ({})", self.rfc())
     }

@@ -78,17 +78,19 @@
 //! | a method longer than `max_method_bytes` (32 by default: longer than any registered method) | [`Error::MethodTooLong`] | 501 |
 //!
 //! With the front-line profile on ([`Limits::with_front_line`], off by
-//! default; the reason for each form is in its doc) requests and trailers
-//! are also rejected for: a method outside the IANA registry
+//! default; the reason for each form is in its doc) requests are also
+//! rejected for: a method outside the IANA registry
 //! ([`Error::UnregisteredMethod`], 501); `%00`, `%0D` or `%0A` in the target
-//! ([`Error::EncodedControlInTarget`]); a `Content-Length` other than one
-//! line of `[SP] 1*DIGIT` without leading zeros
-//! ([`Error::NonCanonicalContentLength`]); an absolute-form target whose
-//! authority is not the `Host` value ([`Error::HostMismatch`]); a
-//! `Content-Length`, `Transfer-Encoding`, `Host`, `Authorization`,
-//! `Content-Type` or `Trailer` trailer ([`Error::ForbiddenTrailer`]); an
-//! `Upgrade` that is not a list of protocols ([`Error::InvalidUpgrade`]);
-//! all 400 but the first.
+//! ([`Error::EncodedControlInTarget`]); an absolute-form target whose
+//! authority is not the `Host` value ([`Error::HostMismatch`]); an
+//! `Upgrade` that is not a list of protocols ([`Error::InvalidUpgrade`]).
+//! Requests and responses are rejected for a `Content-Length` other than
+//! one line of `[SP] 1*DIGIT` without leading zeros, never folded
+//! ([`Error::NonCanonicalContentLength`]), and trailer sections of either
+//! for a framing, routing, credential or content-handling field
+//! ([`Error::ForbiddenTrailer`]); a 101 response is rejected when its
+//! `Upgrade` is missing or not a list of protocols
+//! ([`Error::InvalidUpgrade`]). All are 400 but the first.
 //!
 //! When several rules are broken, the error reported is the one whose
 //! offending byte comes first, however the input is split; incomplete

@@ -78,26 +78,34 @@ impl Limits {
 
     /// Turns the front-line profile on or off. It is for a server that sits
     /// in front of or behind other parsers (a proxy, a cache, a load
-    /// balancer), where a request that is valid but that some parser reads
-    /// differently is itself the risk. On top of the rules that always
-    /// hold, it rejects, each with its own [`Error`](crate::Error):
+    /// balancer), and for a client that forwards what it receives (a
+    /// proxy's client side), where a message that is valid but that some
+    /// parser reads differently is itself the risk. On top of the rules
+    /// that always hold, it rejects, each with its own
+    /// [`Error`](crate::Error):
     ///
-    /// | form | error | status | why |
-    /// |---|---|---|---|
-    /// | a method outside the IANA HTTP Method Registry (RFC 9110 §16.1) | `UnregisteredMethod` | 501 | an extension method is routed and cached by rules each hop makes up |
-    /// | `%00`, `%0D` or `%0A` (any case) in the target | `EncodedControlInTarget` | 400 | a hop that decodes the target gets a NUL or a line end, which ends strings or splits lines (RFC 3986 §7.3) |
-    /// | `Content-Length` other than `:` `[SP]` `1*DIGIT` CR LF: leading zeros, other whitespace around the digits, a list, or a second line | `NonCanonicalContentLength` | 400 | parsers disagree on `05`, `5 `, `5, 5`: the body length is where smuggling starts (RFC 9112 §6.3) |
-    /// | an absolute-form target whose authority is not the `Host` value (ASCII case aside) | `HostMismatch` | 400 | RFC 9112 §3.2.2 has a server use the target, but a hop that routes by `Host` sends the request elsewhere |
-    /// | `Content-Length`, `Transfer-Encoding`, `Host`, `Authorization`, `Content-Type` or `Trailer` in a trailer section | `ForbiddenTrailer` | 400 | framing, routing and credentials must not change after the content (RFC 9110 §6.5.1); a hop that merges trailers into the header would act on them |
-    /// | an `Upgrade` whose list is empty or has a member that is not `token ["/" token]` | `InvalidUpgrade` | 400 | hops that read the protocol list differently disagree on whether the connection switches (RFC 9110 §7.8) |
+    /// | form | side | error | status | why |
+    /// |---|---|---|---|---|
+    /// | a method outside the IANA HTTP Method Registry (RFC 9110 §16.1) | request | `UnregisteredMethod` | 501 | an extension method is routed and cached by rules each hop makes up |
+    /// | `%00`, `%0D` or `%0A` (any case) in the target | request | `EncodedControlInTarget` | 400 | a hop that decodes the target gets a NUL or a line end, which ends strings or splits lines (RFC 3986 §7.3) |
+    /// | `Content-Length` other than `:` `[SP]` `1*DIGIT` CR LF: leading zeros, other whitespace around the digits (the raw line is checked: the field parser trims OWS), a list, a second line, or an obs-fold | request and response | `NonCanonicalContentLength` | 400 | parsers disagree on `05`, `5 `, `5, 5`: the body length is where smuggling starts (RFC 9112 §6.3) |
+    /// | an absolute-form target whose authority is not the `Host` value (ASCII case aside) | request | `HostMismatch` | 400 | RFC 9112 §3.2.2 has a server use the target, but a hop that routes by `Host` sends the request elsewhere |
+    /// | in a trailer section: `Content-Length`, `Transfer-Encoding`, `Trailer` (framing), `Host` (routing), `Authorization`, `Proxy-Authorization`, `Set-Cookie` (credentials), `WWW-Authenticate`, `Proxy-Authenticate` (challenges), `Content-Type`, `Content-Encoding` (content handling) | request and response (one list) | `ForbiddenTrailer` | 400 | framing, routing, credentials and the reading of the content must not change after the content (RFC 9110 §6.5.1); a hop that merges trailers into the header would act on them |
+    /// | an `Upgrade` whose list is empty or has a member that is not `token ["/" token]` | request | `InvalidUpgrade` | 400 | hops that read the protocol list differently disagree on whether the connection switches (RFC 9110 §7.8) |
+    /// | a 101 (Switching Protocols) with no `Upgrade`, or one that is not such a list | response | `InvalidUpgrade` | 400 | a 101 must name the protocol switched to (RFC 9110 §7.8); a proxy relaying the bytes after it must know what they are |
     ///
     /// The profile only ever rejects more: what it accepts is parsed exactly
-    /// as without it. The trailer rule holds wherever these limits parse a
-    /// trailer section, a client's included; the other response-side
-    /// equivalents (for a proxy) are not built yet.
+    /// as without it. On the response side it applies to
+    /// [`ResponseParser`](crate::ResponseParser) and, for trailers, to
+    /// [`FieldBlockParser`](crate::FieldBlockParser) (which side's trailers
+    /// it reads makes no difference). An obs-fold in a response is not one
+    /// of its forms: RFC 9112 §5.2 has a user agent replace it with SP, and
+    /// a proxy either do that or reject the message;
+    /// [`ObsFold::Reject`](crate::ObsFold::Reject) is the option that
+    /// rejects it.
     ///
     /// ```
-    /// use http_net_head::{Error, Field, Limits, RequestParser, Status};
+    /// use http_net_head::{Error, Field, Limits, RequestParser, ResponseOptions, ResponseParser, Status};
     ///
     /// let buf = b"GET /a%00b HTTP/1.1\r\nHost: a\r\n\r\n";
     /// let mut fields = [Field::default(); 4];
@@ -106,6 +114,13 @@ impl Limits {
     /// let on = Limits::DEFAULT.with_front_line(true);
     /// let got = RequestParser::new(on).parse(buf, &mut fields);
     /// assert_eq!(got, Err(Error::EncodedControlInTarget));
+    ///
+    /// // The response side: the same switch.
+    /// let buf = b"HTTP/1.1 200 OK\r\nContent-Length: 007\r\n\r\n";
+    /// let off = ResponseParser::new(Limits::DEFAULT, ResponseOptions::DEFAULT).parse(buf, &mut fields);
+    /// assert!(matches!(off, Ok(Status::Complete(_))));
+    /// let got = ResponseParser::new(on, ResponseOptions::DEFAULT).parse(buf, &mut fields);
+    /// assert_eq!(got, Err(Error::NonCanonicalContentLength));
     /// ```
     pub const fn with_front_line(mut self, on: bool) -> Limits {
         self.front_line = on;

@@ -1,6 +1,6 @@
 use crate::section::{Rules, Section};
 use crate::work::Work;
-use crate::{version, Error, Field, KnownFields, Limits, Span, Status, Version};
+use crate::{front, version, Error, Field, KnownFields, Limits, Span, Status, Version};
 use http_net_scan::field_value_run;
 
 /// What a response parser does with an obs-fold (RFC 9112 §5.2).
@@ -290,6 +290,24 @@ impl ResponseParser {
         }
     }
 
+    /// The front-line rule on a 101 (Switching Protocols), at the end of its
+    /// head: at least one `Upgrade` line, each a list of protocols. Only a
+    /// 101 switches, so only a 101's `Upgrade` decides what the bytes after
+    /// the head are (RFC 9110 §7.8: a server sending 101 MUST send
+    /// `Upgrade`).
+    fn front_line_switch(&self, buf: &[u8], fields: &[Field]) -> Result<(), Error> {
+        let upgrade = &self.section.known.upgrade;
+        if upgrade.is_empty() {
+            return Err(Error::InvalidUpgrade);
+        }
+        for value in upgrade.values(b"upgrade", fields, buf) {
+            if !front::valid_upgrade(value.get(buf)) {
+                return Err(Error::InvalidUpgrade);
+            }
+        }
+        Ok(())
+    }
+
     /// Runs the stages on from where the last call stopped.
     fn step(&mut self, buf: &[u8], fields: &mut [Field]) -> Result<Option<usize>, Error> {
         loop {
@@ -402,12 +420,15 @@ impl ResponseParser {
                         host: false,
                         bare_lf: self.options.bare_lf,
                         ws_before_colon: self.options.whitespace_before_colon,
-                        canonical_length: false,
+                        canonical_length: self.limits.front_line(),
                         forbid_trailers: false,
                     };
                     let Some(len) = self.section.run(buf, fields, cap, rules)? else {
                         return Ok(None);
                     };
+                    if self.limits.front_line() && self.status == 101 {
+                        self.front_line_switch(buf, fields)?;
+                    }
                     return Ok(Some(len));
                 }
                 Stage::Done => return Ok(None),

@@ -28,8 +28,8 @@ pub(crate) struct Rules {
     /// Take whitespace between a name and its colon as part of neither
     /// (a client's opt-in leniency).
     pub ws_before_colon: bool,
-    /// Front-line profile, requests: `Content-Length` only as one line of
-    /// `[SP] 1*DIGIT` without leading zeros.
+    /// Front-line profile, requests and responses: `Content-Length` only
+    /// as one line of `[SP] 1*DIGIT` without leading zeros, never folded.
     pub canonical_length: bool,
     /// Front-line profile, trailers: no framing, routing or credential
     /// fields.
@@ -143,6 +143,11 @@ impl Section {
                             // whitespace after the start line (RFC 9112 §2.2).
                             if !rules.keep_fold || self.count == 0 {
                                 return Err(Error::ObsFold);
+                            }
+                            // A folded `Content-Length` is whitespace inside
+                            // its value: not one plain number.
+                            if rules.canonical_length && self.kind == Known::ContentLength {
+                                return Err(Error::NonCanonicalContentLength);
                             }
                             self.folded = true;
                             self.continuing = true;

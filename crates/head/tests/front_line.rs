@@ -4,12 +4,27 @@
 //! inputs the profile accepts parse the same either way. Every outcome is
 //! also checked fed in two pieces at every split and one byte at a time.
 
-use http_net_head::{Error, Field, FieldBlockParser, Limits, RequestParser, Status};
+use http_net_head::{
+    Error, Field, FieldBlockParser, Limits, ObsFold, RequestParser, ResponseOptions,
+    ResponseParser, Status,
+};
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 enum Kind {
     Request,
     Trailer,
+    /// A response head, strict options.
+    Response,
+    /// A response head, whitespace before a colon taken (a leniency).
+    ResponseWsColon,
+}
+
+/// The response options of a kind.
+fn options(kind: Kind) -> ResponseOptions {
+    match kind {
+        Kind::ResponseWsColon => ResponseOptions::DEFAULT.with_whitespace_before_colon(true),
+        _ => ResponseOptions::DEFAULT,
+    }
 }
 
 /// An outcome, owned: the head's length and its fields, or the error.
@@ -32,6 +47,12 @@ fn once(kind: Kind, limits: Limits, buf: &[u8]) -> Got {
             Status::Partial => Ok(None),
             Status::Complete(b) => Ok(Some((b.len, view(&fields, b.field_count)))),
         },
+        Kind::Response | Kind::ResponseWsColon => {
+            match ResponseParser::new(limits, options(kind)).parse(buf, &mut fields)? {
+                Status::Partial => Ok(None),
+                Status::Complete(h) => Ok(Some((h.len, view(&fields, h.field_count)))),
+            }
+        }
     }
 }
 
@@ -53,6 +74,16 @@ fn parse(kind: Kind, limits: Limits, buf: &[u8]) -> Got {
             }
             Kind::Trailer => {
                 let mut p = FieldBlockParser::new(limits);
+                let a = p
+                    .parse(&buf[..cut], &mut fields)
+                    .map(|s| s == Status::Partial);
+                let b = p
+                    .parse(buf, &mut fields)
+                    .map(|s| matches!(s, Status::Complete(_)));
+                (a, b)
+            }
+            Kind::Response | Kind::ResponseWsColon => {
+                let mut p = ResponseParser::new(limits, options(kind));
                 let a = p
                     .parse(&buf[..cut], &mut fields)
                     .map(|s| s == Status::Partial);
@@ -137,6 +168,39 @@ const TRAILERS: &[Row] = rows![
     Trailer "trailer-trailer" b"Trailer: X\r\n\r\n" => ForbiddenTrailer,
 ];
 
+const RESPONSE_LENGTH: &[Row] = rows![
+    Response "response-cl-leading-zero" b"HTTP/1.1 200 OK\r\nContent-Length: 05\r\n\r\n" => NonCanonicalContentLength,
+    Response "response-cl-zeros" b"HTTP/1.1 200 OK\r\nContent-Length: 00\r\n\r\n" => NonCanonicalContentLength,
+    Response "response-cl-trailing-sp" b"HTTP/1.1 200 OK\r\nContent-Length: 5 \r\n\r\n" => NonCanonicalContentLength,
+    Response "response-cl-two-sp" b"HTTP/1.1 200 OK\r\nContent-Length:  5\r\n\r\n" => NonCanonicalContentLength,
+    Response "response-cl-htab" b"HTTP/1.1 204 No Content\r\nContent-Length:\t0\r\n\r\n" => NonCanonicalContentLength,
+    Response "response-cl-list" b"HTTP/1.1 200 OK\r\nContent-Length: 5, 5\r\n\r\n" => NonCanonicalContentLength,
+    Response "response-cl-list-tight" b"HTTP/1.1 200 OK\r\nContent-Length: 5,5\r\n\r\n" => NonCanonicalContentLength,
+    Response "response-cl-two-lines" b"HTTP/1.1 200 OK\r\nContent-Length: 5\r\nX: y\r\ncontent-length: 5\r\n\r\n" => NonCanonicalContentLength,
+    Response "response-cl-after-common-lines" b"HTTP/1.1 200 OK\r\nDate: x\r\nServer: y\r\nContent-Length: 01\r\n\r\n" => NonCanonicalContentLength,
+    Response "response-cl-folded" b"HTTP/1.1 200 OK\r\nContent-Length: 5\r\n \r\n\r\n" => NonCanonicalContentLength,
+    Response "response-cl-folded-digits" b"HTTP/1.1 200 OK\r\nContent-Length: 5\r\n\t5\r\nX: y\r\n\r\n" => NonCanonicalContentLength,
+    ResponseWsColon "response-cl-ws-before-colon" b"HTTP/1.1 200 OK\r\nContent-Length : 5\r\n\r\n" => NonCanonicalContentLength,
+];
+
+const RESPONSE_TRAILERS: &[Row] = rows![
+    Trailer "trailer-set-cookie" b"Set-Cookie: id=1\r\n\r\n" => ForbiddenTrailer,
+    Trailer "trailer-www-authenticate" b"X: 1\r\nWWW-Authenticate: Basic realm=a\r\n\r\n" => ForbiddenTrailer,
+    Trailer "trailer-proxy-authenticate" b"proxy-authenticate: Basic realm=a\r\n\r\n" => ForbiddenTrailer,
+    Trailer "trailer-proxy-authorization" b"Proxy-Authorization: Basic YTpi\r\n\r\n" => ForbiddenTrailer,
+    Trailer "trailer-content-encoding" b"Content-Encoding: gzip\r\n\r\n" => ForbiddenTrailer,
+];
+
+const SWITCH: &[Row] = rows![
+    Response "101-no-upgrade" b"HTTP/1.1 101 Switching Protocols\r\nConnection: upgrade\r\n\r\n" => InvalidUpgrade,
+    Response "101-empty-upgrade" b"HTTP/1.1 101 Switching Protocols\r\nConnection: upgrade\r\nUpgrade:\r\n\r\n" => InvalidUpgrade,
+    Response "101-empty-member" b"HTTP/1.1 101 Switching Protocols\r\nUpgrade: websocket,\r\n\r\n" => InvalidUpgrade,
+    Response "101-not-token" b"HTTP/1.1 101 Switching Protocols\r\nUpgrade: web socket\r\n\r\n" => InvalidUpgrade,
+    Response "101-empty-version" b"HTTP/1.1 101 Switching Protocols\r\nUpgrade: h2c/\r\n\r\n" => InvalidUpgrade,
+    Response "101-second-line-bad" b"HTTP/1.1 101 Switching Protocols\r\nUpgrade: websocket\r\nUpgrade: a/b/c\r\n\r\n" => InvalidUpgrade,
+    Response "101-folded" b"HTTP/1.1 101 Switching Protocols\r\nUpgrade: websocket\r\n x\r\n\r\n" => InvalidUpgrade,
+];
+
 const UPGRADE: &[Row] = rows![
     Request "upgrade-empty" b"GET / HTTP/1.1\r\nHost: a\r\nConnection: upgrade\r\nUpgrade:\r\n\r\n" => InvalidUpgrade,
     Request "upgrade-empty-member" b"GET / HTTP/1.1\r\nHost: a\r\nUpgrade: websocket,\r\n\r\n" => InvalidUpgrade,
@@ -212,6 +276,42 @@ fn an_upgrade_naming_no_valid_protocol_is_400() {
     check_rows(UPGRADE);
 }
 
+#[test]
+fn response_content_length_other_than_one_plain_number_is_rejected() {
+    check_rows(RESPONSE_LENGTH);
+}
+
+#[test]
+fn response_trailers_with_credentials_challenges_or_content_handling_are_rejected() {
+    check_rows(RESPONSE_TRAILERS);
+}
+
+#[test]
+fn a_101_naming_no_valid_protocol_is_rejected() {
+    check_rows(SWITCH);
+}
+
+/// A response's obs-fold is the business of `ObsFold`, not of the profile:
+/// kept for unfolding by default, with the profile on or off (RFC 9112
+/// §5.2 has a user agent replace it with SP), rejected with
+/// `ObsFold::Reject` (for a proxy), with the profile on or off.
+#[test]
+fn response_obs_fold_is_replaced_by_default_and_rejected_by_the_option() {
+    let buf = b"HTTP/1.1 200 OK\r\nX: a\r\n b\r\nContent-Length: 0\r\n\r\n";
+    let reject = ResponseOptions::DEFAULT.with_obs_fold(ObsFold::Reject);
+    for limits in [Limits::DEFAULT, ON] {
+        let mut fields = [Field::default(); 8];
+        let got = ResponseParser::new(limits, ResponseOptions::DEFAULT).parse(buf, &mut fields);
+        let Ok(Status::Complete(head)) = got else {
+            panic!("{got:?}")
+        };
+        assert!(head.obs_fold);
+        assert_eq!(fields[0].value.get(buf), b"a\r\n b");
+        let got = ResponseParser::new(limits, reject).parse(buf, &mut fields);
+        assert_eq!(got, Err(Error::ObsFold));
+    }
+}
+
 /// What the profile accepts, it parses exactly as without it.
 #[test]
 fn accepted_heads_parse_the_same_either_way() {
@@ -229,6 +329,18 @@ fn accepted_heads_parse_the_same_either_way() {
         (Kind::Request, b"GET http://[::1]/ HTTP/1.0\r\n\r\n"),
         (Kind::Request, b"GET / HTTP/1.1\r\nHost: a\r\nConnection: upgrade\r\nUpgrade: websocket, h2c/1 , x/y\r\n\r\n"),
         (Kind::Trailer, b"X-Checksum: abc\r\nExpires: never\r\n\r\n"),
+        (Kind::Trailer, b"Server-Timing: db;dur=5\r\nDigest: x\r\n\r\n"),
+        (Kind::Response, b"HTTP/1.1 200 OK\r\nContent-Length: 5\r\n\r\n"),
+        (Kind::Response, b"HTTP/1.1 200 OK\r\nContent-Length:0\r\n\r\n"),
+        (Kind::Response, b"HTTP/1.0 200 OK\r\nDate: x\r\nContent-Length: 1234567890\r\nServer: y\r\n\r\n"),
+        (Kind::Response, b"HTTP/1.1 200 OK\r\nX: a\r\n b\r\nContent-Length: 5\r\n\r\n"),
+        (Kind::Response, b"HTTP/1.1 200 OK\r\nSet-Cookie: a=1\r\nContent-Type: text/plain\r\nTransfer-Encoding: chunked\r\n\r\n"),
+        (Kind::Response, b"HTTP/1.1 101 Switching Protocols\r\nConnection: upgrade\r\nUpgrade: websocket\r\n\r\n"),
+        (Kind::Response, b"HTTP/1.1 101 Switching Protocols\r\nUpgrade: h2c/1 , x/y\r\nUpgrade: z\r\n\r\n"),
+        // Only a 101 switches: another status's Upgrade is advice.
+        (Kind::Response, b"HTTP/1.1 426 Upgrade Required\r\nUpgrade: a b\r\nContent-Length: 0\r\n\r\n"),
+        (Kind::Response, b"HTTP/1.1 200 OK\r\nUpgrade:\r\nContent-Length: 0\r\n\r\n"),
+        (Kind::ResponseWsColon, b"HTTP/1.1 200 OK\r\nX : y\r\nContent-Length: 5\r\n\r\n"),
     ];
     for &(kind, input) in rows {
         let off = parse(kind, Limits::DEFAULT, input);
