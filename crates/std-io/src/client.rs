@@ -70,6 +70,8 @@ struct ClientSettings {
     max_idle_per_host: usize,
     idle_ttl: Duration,
     accept_transfer_codings: bool,
+    /// Set by [`ClientBuilder::front_line`]; applied to `conn` by `build`.
+    front_line: Option<bool>,
 }
 
 impl std::fmt::Debug for ClientSettings {
@@ -86,6 +88,8 @@ impl std::fmt::Debug for ClientSettings {
             .field("connector", &self.connector.is_some())
             .field("max_idle_per_host", &self.max_idle_per_host)
             .field("idle_ttl", &self.idle_ttl)
+            .field("accept_transfer_codings", &self.accept_transfer_codings)
+            .field("front_line", &self.front_line)
             .finish()
     }
 }
@@ -130,6 +134,7 @@ impl Default for ClientBuilder {
                 max_idle_per_host: 4,
                 idle_ttl: Duration::from_secs(30),
                 accept_transfer_codings: false,
+                front_line: None,
             },
         }
     }
@@ -194,6 +199,31 @@ impl ClientBuilder {
         self.s.accept_transfer_codings = on;
         self
     }
+    /// Turns the front-line profile on or off (default off), for a client
+    /// that forwards what it receives (a proxy's upstream side), where a
+    /// response some parser reads differently is itself the risk. With it
+    /// on, a response is an error (`Error::Protocol` with the head or
+    /// framing rule, and the connection is not reused) for: a
+    /// `Content-Length` with leading zeros, whitespace around the digits
+    /// other than one SP before them, a list, a second line or an
+    /// obs-fold; a framing, routing, credential or content-handling field
+    /// in the trailers; a `101` without `Upgrade` or with one that is not
+    /// a list of protocols. Each form's reason is at
+    /// [`http_net_conn::head::Limits::with_front_line`]. An obs-fold
+    /// elsewhere is still replaced with SP (RFC 9112 §5.2);
+    /// [`http_net_conn::head::ObsFold::Reject`] in the configuration's
+    /// response options rejects it. It sets the profile in the connection
+    /// configuration whether [`conn_config`](ClientBuilder::conn_config)
+    /// comes before or after it.
+    ///
+    /// ```
+    /// let client = http_net_std::Client::builder().front_line(true).build();
+    /// # let _ = client;
+    /// ```
+    pub fn front_line(mut self, on: bool) -> Self {
+        self.s.front_line = Some(on);
+        self
+    }
     /// Which redirects are followed (default: none; see [`Redirects`]).
     pub fn redirects(mut self, policy: Redirects) -> Self {
         self.s.redirects = policy;
@@ -226,7 +256,10 @@ impl ClientBuilder {
         self
     }
     /// The client.
-    pub fn build(self) -> Client {
+    pub fn build(mut self) -> Client {
+        if let Some(on) = self.s.front_line {
+            self.s.conn = self.s.conn.with_front_line(on);
+        }
         Client {
             s: Arc::new(self.s),
             idle: Arc::new(Mutex::new(HashMap::new())),

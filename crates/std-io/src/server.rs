@@ -231,6 +231,32 @@ impl ServerBuilder {
         self.s.server_name = Some(name.as_bytes());
         self
     }
+    /// Turns the front-line profile on or off (default off), for a server
+    /// in front of or behind other parsers (a proxy, a cache, a load
+    /// balancer), where a request some parser reads differently is itself
+    /// the risk. With it on, a request is answered `400` (`501` for a
+    /// method outside the IANA registry) and the connection closed for: a
+    /// method outside the registry; `%00`, `%0D` or `%0A` in the target; a
+    /// `Content-Length` with leading zeros, whitespace around the digits
+    /// other than one SP before them, a list or a second line; an
+    /// absolute-form target whose authority is not `Host`; a framing,
+    /// routing, credential or content-handling field in the trailers; an
+    /// `Upgrade` that is not a list of protocols. Each form's reason is at
+    /// [`http_net_conn::head::Limits::with_front_line`]. It sets the
+    /// profile in the connection configuration whether
+    /// [`conn_config`](ServerBuilder::conn_config) comes before or after it.
+    ///
+    /// ```
+    /// let server = http_net_std::Server::builder()
+    ///     .front_line(true)
+    ///     .bind("127.0.0.1:0")
+    ///     .unwrap();
+    /// # let _ = server;
+    /// ```
+    pub fn front_line(mut self, on: bool) -> Self {
+        self.s.front_line = Some(on);
+        self
+    }
     /// Zero consumed input and sent output of every connection.
     pub fn wipe_buffers(mut self, wipe: bool) -> Self {
         self.s.wipe = wipe;
@@ -249,6 +275,9 @@ impl ServerBuilder {
             if let Ok(conn) = settings.conn.with_server_name(name) {
                 settings.conn = conn;
             }
+        }
+        if let Some(on) = settings.front_line {
+            settings.conn = settings.conn.with_front_line(on);
         }
         Server {
             listener,

@@ -58,6 +58,9 @@ struct ClientSettings {
     request_timeout: Option<Duration>,
     max_idle_per_host: usize,
     idle_ttl: Duration,
+    /// Set by [`ClientBuilder::front_line`]; applied to `conn` when the
+    /// client is made.
+    front_line: Option<bool>,
 }
 
 /// Idle connections kept across all hosts.
@@ -91,6 +94,7 @@ impl Default for ClientBuilder {
                 request_timeout: None,
                 max_idle_per_host: 4,
                 idle_ttl: Duration::from_secs(30),
+                front_line: None,
             },
         }
     }
@@ -134,12 +138,40 @@ impl ClientBuilder {
         self.s.idle_ttl = t;
         self
     }
+    /// Turns the front-line profile on or off (default off), for a client
+    /// that forwards what it receives (a proxy's upstream side), where a
+    /// response some parser reads differently is itself the risk. With it
+    /// on, a response is an error (`Error::Protocol` with the head or
+    /// framing rule, and the connection is not reused) for: a
+    /// `Content-Length` with leading zeros, whitespace around the digits
+    /// other than one SP before them, a list, a second line or an
+    /// obs-fold; a framing, routing, credential or content-handling field
+    /// in the trailers; a `101` without `Upgrade` or with one that is not
+    /// a list of protocols. Each form's reason is at
+    /// [`http_net_conn::head::Limits::with_front_line`]. An obs-fold
+    /// elsewhere is still replaced with SP (RFC 9112 §5.2);
+    /// [`http_net_conn::head::ObsFold::Reject`] in the configuration's
+    /// response options rejects it. It sets the profile in the connection
+    /// configuration whether [`conn_config`](ClientBuilder::conn_config)
+    /// comes before or after it.
+    ///
+    /// ```
+    /// let client = http_net_tokio::Client::builder().front_line(true).build();
+    /// # let _ = client;
+    /// ```
+    pub fn front_line(mut self, on: bool) -> Self {
+        self.s.front_line = Some(on);
+        self
+    }
     /// The client, over plain TCP.
     pub fn build(self) -> Client {
         self.connector(TcpConnector)
     }
     /// The client, over the connections `connector` opens.
-    pub fn connector<C: Connector>(self, connector: C) -> Client<C> {
+    pub fn connector<C: Connector>(mut self, connector: C) -> Client<C> {
+        if let Some(on) = self.s.front_line {
+            self.s.conn = self.s.conn.with_front_line(on);
+        }
         Client {
             inner: Arc::new(Inner {
                 s: self.s,

@@ -95,6 +95,9 @@ pub(crate) struct Settings {
     pub(crate) tunnels: bool,
     pub(crate) wipe: bool,
     pub(crate) server_name: Option<&'static [u8]>,
+    /// Set by [`ServerBuilder::front_line`]; applied to `conn` when the
+    /// server is made (so that `conn_config` may come before or after it).
+    pub(crate) front_line: Option<bool>,
 }
 
 impl Settings {
@@ -120,6 +123,7 @@ impl Settings {
         tunnels: false,
         wipe: false,
         server_name: None,
+        front_line: None,
     };
 
     pub(crate) fn write_bounds(&self) -> WriteBounds {
@@ -277,6 +281,35 @@ impl ServerBuilder {
         self.s.server_name = Some(name.as_bytes());
         self
     }
+    /// Turns the front-line profile on or off (default off), for a server
+    /// in front of or behind other parsers (a proxy, a cache, a load
+    /// balancer), where a request some parser reads differently is itself
+    /// the risk. With it on, a request is answered `400` (`501` for a
+    /// method outside the IANA registry) and the connection closed for: a
+    /// method outside the registry; `%00`, `%0D` or `%0A` in the target; a
+    /// `Content-Length` with leading zeros, whitespace around the digits
+    /// other than one SP before them, a list or a second line; an
+    /// absolute-form target whose authority is not `Host`; a framing,
+    /// routing, credential or content-handling field in the trailers; an
+    /// `Upgrade` that is not a list of protocols. Each form's reason is at
+    /// [`http_net_conn::head::Limits::with_front_line`]. It sets the
+    /// profile in the connection configuration whether
+    /// [`conn_config`](ServerBuilder::conn_config) comes before or after it.
+    ///
+    /// ```
+    /// # tokio::runtime::Builder::new_current_thread().enable_all().build().unwrap().block_on(async {
+    /// let server = http_net_tokio::Server::builder()
+    ///     .front_line(true)
+    ///     .bind("127.0.0.1:0")
+    ///     .await
+    ///     .unwrap();
+    /// # let _ = server;
+    /// # });
+    /// ```
+    pub fn front_line(mut self, on: bool) -> Self {
+        self.s.front_line = Some(on);
+        self
+    }
     /// Zero consumed input and sent output of every connection.
     pub fn wipe_buffers(mut self, wipe: bool) -> Self {
         self.s.wipe = wipe;
@@ -295,6 +328,9 @@ impl ServerBuilder {
             if let Ok(conn) = settings.conn.with_server_name(name) {
                 settings.conn = conn;
             }
+        }
+        if let Some(on) = settings.front_line {
+            settings.conn = settings.conn.with_front_line(on);
         }
         Server {
             listener,
