@@ -90,6 +90,7 @@ fn main() {
     for r in &responses {
         write(dir, "response_head", &[1], r);
         write(dir, "response_head", &[0x81], r);
+        write(dir, "differential_front_line", &[0], r);
         for ctrl in 0..5u8 {
             write(dir, "client_conn", &[ctrl], r);
         }

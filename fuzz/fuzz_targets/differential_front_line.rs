@@ -1,45 +1,44 @@
 //! The front-line profile against the default: the profile only ever
-//! rejects more. Any bytes, parsed as a request head with and without
-//! `Limits::with_front_line`: a head the profile accepts is the same head,
-//! field for field, by default; a head the default rejects, the profile
-//! rejects too. The same bytes through a `ServerConn` with and without
-//! `Config::with_front_line`: the profile's events are the default's, up to
-//! the point where the profile reports an error.
+//! rejects more, on both sides. Any bytes, parsed as a request head and as a
+//! response head with and without `Limits::with_front_line`: a head the
+//! profile accepts is the same head, field for field, by default; a head the
+//! default rejects, the profile rejects too. The same bytes through a
+//! `ServerConn` (as requests) and a `ClientConn` (as answers) with and
+//! without `Config::with_front_line`: the profile's events are the
+//! default's, up to the point where the profile reports an error.
 #![no_main]
 
 use http_net_conn::Config;
-use http_net_fuzz::{run_server, run_server_with, Answer, Ev};
-use http_net_head::{Field, Limits, RequestParser, Status};
+use http_net_fuzz::{client_method, run_client, run_client_with, run_server, run_server_with, Answer, Ev, Log};
+use http_net_head::{Error, Field, Limits, RequestParser, ResponseOptions, ResponseParser, Status};
 use libfuzzer_sys::fuzz_target;
 
-fuzz_target!(|input: &[u8]| {
-    let Some((&ctrl, data)) = input.split_first() else {
-        return;
-    };
-
-    // The head parser alone.
-    let mut plain_fields = [Field::default(); 100];
-    let mut front_fields = [Field::default(); 100];
-    let plain = RequestParser::new(Limits::DEFAULT).parse(data, &mut plain_fields);
-    let front = RequestParser::new(Limits::DEFAULT.with_front_line(true)).parse(data, &mut front_fields);
-    match (&plain, &front) {
+/// The profile's parse agrees with the default's wherever it does not
+/// reject.
+fn heads_agree<H: PartialEq + core::fmt::Debug>(
+    plain: (Result<Status<H>, Error>, &[Field]),
+    front: (Result<Status<H>, Error>, &[Field]),
+    field_count: impl Fn(&H) -> usize,
+) {
+    match (&plain.0, &front.0) {
         (_, Err(_)) => {}
         (Ok(Status::Complete(a)), Ok(Status::Complete(b))) => {
             assert_eq!(a, b, "the profile accepted a different head");
             assert_eq!(
-                plain_fields[..a.field_count],
-                front_fields[..b.field_count],
+                plain.1[..field_count(a)],
+                front.1[..field_count(b)],
                 "the profile accepted different fields"
             );
         }
         (Ok(Status::Partial), Ok(Status::Partial)) => {}
-        (plain, front) => panic!("the profile accepted what the default did not: {plain:?} / {front:?}"),
+        (plain, front) => {
+            panic!("the profile accepted what the default did not: {plain:?} / {front:?}")
+        }
     }
+}
 
-    // The whole server connection.
-    let answer = Answer::from_byte(ctrl);
-    let plain = run_server(&[data], answer);
-    let front = run_server_with(&[data], answer, Config::DEFAULT.with_front_line(true));
+/// The profile's events are the default's until it reports an error.
+fn logs_agree(plain: &Log, front: &Log) {
     let same = plain
         .events
         .iter()
@@ -56,4 +55,35 @@ fuzz_target!(|input: &[u8]| {
     } else {
         assert_eq!(plain.events, front.events, "the profile stopped without an error");
     }
+}
+
+fuzz_target!(|input: &[u8]| {
+    let Some((&ctrl, data)) = input.split_first() else {
+        return;
+    };
+    let on = Limits::DEFAULT.with_front_line(true);
+
+    // The head parsers alone.
+    let mut plain_fields = [Field::default(); 100];
+    let mut front_fields = [Field::default(); 100];
+    let plain = RequestParser::new(Limits::DEFAULT).parse(data, &mut plain_fields);
+    let front = RequestParser::new(on).parse(data, &mut front_fields);
+    heads_agree((plain, &plain_fields), (front, &front_fields), |h| h.field_count);
+    let plain =
+        ResponseParser::new(Limits::DEFAULT, ResponseOptions::DEFAULT).parse(data, &mut plain_fields);
+    let front = ResponseParser::new(on, ResponseOptions::DEFAULT).parse(data, &mut front_fields);
+    heads_agree((plain, &plain_fields), (front, &front_fields), |h| h.field_count);
+
+    // The whole connections.
+    let front_config = Config::DEFAULT.with_front_line(true);
+    let answer = Answer::from_byte(ctrl);
+    logs_agree(
+        &run_server(&[data], answer),
+        &run_server_with(&[data], answer, front_config),
+    );
+    let method = client_method(ctrl);
+    logs_agree(
+        &run_client(&[data], method, 2),
+        &run_client_with(&[data], method, 2, front_config),
+    );
 });

@@ -340,7 +340,13 @@ pub fn run_client_bytes(mut conn: ClientConn, pieces: &[&[u8]]) -> Log {
 /// at once (pipelined, so that what it sends does not depend on how the
 /// answer is split), fed `pieces` as the server's bytes.
 pub fn run_client(pieces: &[&[u8]], method: &[u8], requests: usize) -> Log {
-    let mut conn = ClientConn::new(Config::DEFAULT);
+    run_client_with(pieces, method, requests, Config::DEFAULT)
+}
+
+/// [`run_client`] with another configuration (the front-line profile, for
+/// the differential target).
+pub fn run_client_with(pieces: &[&[u8]], method: &[u8], requests: usize, config: Config) -> Log {
+    let mut conn = ClientConn::new(config);
     let mut log = Log::default();
     if let Err(e) = send_client_request(&mut conn, method) {
         log.push(Ev::Error(format!("request: {e:?}")));
