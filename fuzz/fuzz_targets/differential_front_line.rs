@@ -9,7 +9,9 @@
 #![no_main]
 
 use http_net_conn::Config;
-use http_net_fuzz::{client_method, run_client, run_client_with, run_server, run_server_with, Answer, Ev, Log};
+use http_net_fuzz::{
+    client_method, run_client, run_client_with, run_server, run_server_with, Answer, Ev, Log,
+};
 use http_net_head::{Error, Field, Limits, RequestParser, ResponseOptions, ResponseParser, Status};
 use libfuzzer_sys::fuzz_target;
 
@@ -53,7 +55,10 @@ fn logs_agree(plain: &Log, front: &Log) {
             front.events[same]
         );
     } else {
-        assert_eq!(plain.events, front.events, "the profile stopped without an error");
+        assert_eq!(
+            plain.events, front.events,
+            "the profile stopped without an error"
+        );
     }
 }
 
@@ -68,11 +73,15 @@ fuzz_target!(|input: &[u8]| {
     let mut front_fields = [Field::default(); 100];
     let plain = RequestParser::new(Limits::DEFAULT).parse(data, &mut plain_fields);
     let front = RequestParser::new(on).parse(data, &mut front_fields);
-    heads_agree((plain, &plain_fields), (front, &front_fields), |h| h.field_count);
-    let plain =
-        ResponseParser::new(Limits::DEFAULT, ResponseOptions::DEFAULT).parse(data, &mut plain_fields);
+    heads_agree((plain, &plain_fields), (front, &front_fields), |h| {
+        h.field_count
+    });
+    let plain = ResponseParser::new(Limits::DEFAULT, ResponseOptions::DEFAULT)
+        .parse(data, &mut plain_fields);
     let front = ResponseParser::new(on, ResponseOptions::DEFAULT).parse(data, &mut front_fields);
-    heads_agree((plain, &plain_fields), (front, &front_fields), |h| h.field_count);
+    heads_agree((plain, &plain_fields), (front, &front_fields), |h| {
+        h.field_count
+    });
 
     // The whole connections.
     let front_config = Config::DEFAULT.with_front_line(true);

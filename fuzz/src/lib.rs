@@ -247,7 +247,11 @@ fn drive_server(
     }
 }
 
-fn respond(conn: &mut ServerConn, prebuilt: &PreparedResponse, answer: Answer) -> Result<(), Error> {
+fn respond(
+    conn: &mut ServerConn,
+    prebuilt: &PreparedResponse,
+    answer: Answer,
+) -> Result<(), Error> {
     let mut r = conn.responder();
     match answer {
         Answer::Prebuilt => r.respond(prebuilt, b"hello").map(drop),
