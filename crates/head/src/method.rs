@@ -42,6 +42,28 @@ impl Method {
         }
     }
 
+    /// Whether the method is idempotent (RFC 9110 §9.2.2: `GET`, `HEAD`,
+    /// `PUT`, `DELETE`, `OPTIONS`, `TRACE`): a request a client may send
+    /// again after a connection failed before its response arrived.
+    /// Extension methods are not known to be.
+    ///
+    /// ```
+    /// use http_net_head::Method;
+    /// assert!(Method::from_bytes(b"PUT").is_idempotent());
+    /// assert!(!Method::from_bytes(b"POST").is_idempotent());
+    /// ```
+    pub const fn is_idempotent(self) -> bool {
+        matches!(
+            self,
+            Method::Get
+                | Method::Head
+                | Method::Put
+                | Method::Delete
+                | Method::Options
+                | Method::Trace
+        )
+    }
+
     /// The method's name, or `None` for [`Method::Other`].
     pub const fn as_str(self) -> Option<&'static str> {
         Some(match self {
@@ -56,5 +78,30 @@ impl Method {
             Method::Patch => "PATCH",
             Method::Other => return None,
         })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::Method;
+
+    #[test]
+    fn idempotent_methods() {
+        for (name, idempotent) in [
+            (&b"GET"[..], true),
+            (b"HEAD", true),
+            (b"PUT", true),
+            (b"DELETE", true),
+            (b"OPTIONS", true),
+            (b"TRACE", true),
+            (b"POST", false),
+            (b"PATCH", false),
+            (b"CONNECT", false),
+            (b"get", false),
+            (b"PROPFIND", false),
+        ] {
+            let m = Method::from_bytes(name);
+            assert_eq!(m.is_idempotent(), idempotent, "{m:?}");
+        }
     }
 }

@@ -484,10 +484,7 @@ impl Client {
         if expect {
             all.push((b"Expect", b"100-continue"));
         }
-        let idempotent = matches!(
-            method,
-            b"GET" | b"HEAD" | b"PUT" | b"DELETE" | b"OPTIONS" | b"TRACE"
-        );
+        let idempotent = http_net_conn::Method::from_bytes(method).is_idempotent();
         let mut retried = false;
         loop {
             let mut io = Io {

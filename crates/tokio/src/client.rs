@@ -253,10 +253,7 @@ impl<C: Connector> Client<C> {
         } else {
             BodyLength::Known(body.len() as u64)
         };
-        let idempotent = matches!(
-            method,
-            b"GET" | b"HEAD" | b"PUT" | b"DELETE" | b"OPTIONS" | b"TRACE"
-        );
+        let idempotent = http_net_conn::Method::from_bytes(method).is_idempotent();
         let mut fresh = false;
         loop {
             let r = async {
