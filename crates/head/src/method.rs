@@ -64,6 +64,19 @@ impl Method {
         )
     }
 
+    /// Whether the method defines a meaning for enclosed content (`POST`,
+    /// `PUT`, `PATCH`): a client then sends `Content-Length: 0` with an
+    /// empty body rather than no length at all (RFC 9110 §8.6).
+    ///
+    /// ```
+    /// use http_net_head::Method;
+    /// assert!(Method::from_bytes(b"POST").defines_content());
+    /// assert!(!Method::from_bytes(b"GET").defines_content());
+    /// ```
+    pub const fn defines_content(self) -> bool {
+        matches!(self, Method::Post | Method::Put | Method::Patch)
+    }
+
     /// The method's name, or `None` for [`Method::Other`].
     pub const fn as_str(self) -> Option<&'static str> {
         Some(match self {
@@ -84,6 +97,22 @@ impl Method {
 #[cfg(test)]
 mod tests {
     use super::Method;
+
+    #[test]
+    fn methods_that_define_content() {
+        for (name, content) in [
+            (&b"POST"[..], true),
+            (b"PUT", true),
+            (b"PATCH", true),
+            (b"GET", false),
+            (b"DELETE", false),
+            (b"post", false),
+            (b"PROPFIND", false),
+        ] {
+            let m = Method::from_bytes(name);
+            assert_eq!(m.defines_content(), content, "{m:?}");
+        }
+    }
 
     #[test]
     fn idempotent_methods() {
