@@ -99,38 +99,25 @@ mod tests {
     use super::Method;
 
     #[test]
-    fn methods_that_define_content() {
-        for (name, content) in [
-            (&b"POST"[..], true),
-            (b"PUT", true),
-            (b"PATCH", true),
-            (b"GET", false),
-            (b"DELETE", false),
-            (b"post", false),
-            (b"PROPFIND", false),
+    fn idempotent_methods_and_methods_that_define_content() {
+        // (bytes, idempotent, defines content)
+        for (name, idempotent, content) in [
+            (&b"GET"[..], true, false),
+            (b"HEAD", true, false),
+            (b"PUT", true, true),
+            (b"DELETE", true, false),
+            (b"OPTIONS", true, false),
+            (b"TRACE", true, false),
+            (b"POST", false, true),
+            (b"PATCH", false, true),
+            (b"CONNECT", false, false),
+            (b"get", false, false),
+            (b"post", false, false),
+            (b"PROPFIND", false, false),
         ] {
             let m = Method::from_bytes(name);
-            assert_eq!(m.defines_content(), content, "{m:?}");
-        }
-    }
-
-    #[test]
-    fn idempotent_methods() {
-        for (name, idempotent) in [
-            (&b"GET"[..], true),
-            (b"HEAD", true),
-            (b"PUT", true),
-            (b"DELETE", true),
-            (b"OPTIONS", true),
-            (b"TRACE", true),
-            (b"POST", false),
-            (b"PATCH", false),
-            (b"CONNECT", false),
-            (b"get", false),
-            (b"PROPFIND", false),
-        ] {
-            let m = Method::from_bytes(name);
-            assert_eq!(m.is_idempotent(), idempotent, "{m:?}");
+            let got = (m.is_idempotent(), m.defines_content());
+            assert_eq!(got, (idempotent, content), "{m:?}");
         }
     }
 }
