@@ -42,6 +42,18 @@ fn server_reads(bytes: &[u8]) -> Option<(Vec<u8>, Vec<u8>, Fields)> {
     }
 }
 
+/// The field lines and the empty line that ends a head, as a writer that
+/// checks nothing would put them on the wire.
+fn push_fields(out: &mut Vec<u8>, fields: &Fields) {
+    for (n, v) in fields {
+        out.extend_from_slice(n);
+        out.extend_from_slice(b": ");
+        out.extend_from_slice(v);
+        out.extend_from_slice(b"\r\n");
+    }
+    out.extend_from_slice(b"\r\n");
+}
+
 /// The request line and fields as a writer that checks nothing would put
 /// them on the wire.
 fn raw_request(method: &[u8], target: &[u8], fields: &Fields) -> Vec<u8> {
@@ -50,13 +62,7 @@ fn raw_request(method: &[u8], target: &[u8], fields: &Fields) -> Vec<u8> {
     out.push(b' ');
     out.extend_from_slice(target);
     out.extend_from_slice(b" HTTP/1.1\r\n");
-    for (n, v) in fields {
-        out.extend_from_slice(n);
-        out.extend_from_slice(b": ");
-        out.extend_from_slice(v);
-        out.extend_from_slice(b"\r\n");
-    }
-    out.extend_from_slice(b"\r\n");
+    push_fields(&mut out, fields);
     out
 }
 
@@ -147,13 +153,7 @@ fn raw_response(status: u16, reason: &[u8], fields: &Fields) -> Vec<u8> {
     let mut out = format!("HTTP/1.1 {status} ").into_bytes();
     out.extend_from_slice(reason);
     out.extend_from_slice(b"\r\n");
-    for (n, v) in fields {
-        out.extend_from_slice(n);
-        out.extend_from_slice(b": ");
-        out.extend_from_slice(v);
-        out.extend_from_slice(b"\r\n");
-    }
-    out.extend_from_slice(b"\r\n");
+    push_fields(&mut out, fields);
     out
 }
 

@@ -76,6 +76,16 @@ fn matches(expect: Expect, got: Result<BodyKind, Error>) -> bool {
     }
 }
 
+/// Fails the test with every row in `failed`, if any.
+fn all_passed(failed: &[String]) {
+    assert!(
+        failed.is_empty(),
+        "{} rows failed:\n{}",
+        failed.len(),
+        failed.join("\n")
+    );
+}
+
 #[test]
 fn length_rows() {
     let mut failed = Vec::new();
@@ -93,12 +103,7 @@ fn length_rows() {
             ));
         }
     }
-    assert!(
-        failed.is_empty(),
-        "{} rows failed:\n{}",
-        failed.len(),
-        failed.join("\n")
-    );
+    all_passed(&failed);
 }
 
 /// The same rows as whole heads through the head parser: where the head
@@ -150,12 +155,7 @@ fn length_rows_through_the_head_parser() {
             ));
         }
     }
-    assert!(
-        failed.is_empty(),
-        "{} rows failed:\n{}",
-        failed.len(),
-        failed.join("\n")
-    );
+    all_passed(&failed);
     // Only the rows with a CTL in a value stop at the head parser.
     assert!(rejected_by_head.len() <= 6, "{rejected_by_head:?}");
 }

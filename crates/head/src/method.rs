@@ -42,6 +42,41 @@ impl Method {
         }
     }
 
+    /// Whether the method is idempotent (RFC 9110 §9.2.2: `GET`, `HEAD`,
+    /// `PUT`, `DELETE`, `OPTIONS`, `TRACE`): a request a client may send
+    /// again after a connection failed before its response arrived.
+    /// Extension methods are not known to be.
+    ///
+    /// ```
+    /// use http_net_head::Method;
+    /// assert!(Method::from_bytes(b"PUT").is_idempotent());
+    /// assert!(!Method::from_bytes(b"POST").is_idempotent());
+    /// ```
+    pub const fn is_idempotent(self) -> bool {
+        matches!(
+            self,
+            Method::Get
+                | Method::Head
+                | Method::Put
+                | Method::Delete
+                | Method::Options
+                | Method::Trace
+        )
+    }
+
+    /// Whether the method defines a meaning for enclosed content (`POST`,
+    /// `PUT`, `PATCH`): a client then sends `Content-Length: 0` with an
+    /// empty body rather than no length at all (RFC 9110 §8.6).
+    ///
+    /// ```
+    /// use http_net_head::Method;
+    /// assert!(Method::from_bytes(b"POST").defines_content());
+    /// assert!(!Method::from_bytes(b"GET").defines_content());
+    /// ```
+    pub const fn defines_content(self) -> bool {
+        matches!(self, Method::Post | Method::Put | Method::Patch)
+    }
+
     /// The method's name, or `None` for [`Method::Other`].
     pub const fn as_str(self) -> Option<&'static str> {
         Some(match self {
@@ -56,5 +91,33 @@ impl Method {
             Method::Patch => "PATCH",
             Method::Other => return None,
         })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::Method;
+
+    #[test]
+    fn idempotent_methods_and_methods_that_define_content() {
+        // (bytes, idempotent, defines content)
+        for (name, idempotent, content) in [
+            (&b"GET"[..], true, false),
+            (b"HEAD", true, false),
+            (b"PUT", true, true),
+            (b"DELETE", true, false),
+            (b"OPTIONS", true, false),
+            (b"TRACE", true, false),
+            (b"POST", false, true),
+            (b"PATCH", false, true),
+            (b"CONNECT", false, false),
+            (b"get", false, false),
+            (b"post", false, false),
+            (b"PROPFIND", false, false),
+        ] {
+            let m = Method::from_bytes(name);
+            let got = (m.is_idempotent(), m.defines_content());
+            assert_eq!(got, (idempotent, content), "{m:?}");
+        }
     }
 }

@@ -6,7 +6,6 @@ mod support;
 
 use std::io::{self, Read, Write};
 use std::net::TcpListener;
-use std::process::Command;
 use std::thread;
 use std::time::{Duration, Instant};
 
@@ -138,30 +137,12 @@ fn a_200_without_reading_the_body_is_seen_20_of_20_from_nginx() {
     }
     let dir = TempDir::new("nginx-early");
     let port = free_port();
-    let d = dir.0.display();
-    let conf = format!(
-        "daemon off;\nmaster_process off;\nworker_processes 1;\npid {d}/nginx.pid;\nerror_log {d}/error.log;\n\
-         events {{ worker_connections 64; }}\n\
-         http {{\n  access_log off;\n  client_max_body_size 0;\n  client_body_temp_path {d}/body;\n  proxy_temp_path {d}/proxy;\n\
-           fastcgi_temp_path {d}/fastcgi;\n  uwsgi_temp_path {d}/uwsgi;\n  scgi_temp_path {d}/scgi;\n\
-           server {{\n    listen 127.0.0.1:{port};\n    location / {{ return 200 \"nginx\"; }}\n  }}\n}}\n"
+    let _nginx = start_nginx(
+        &dir,
+        port,
+        "client_max_body_size 0;",
+        "location / { return 200 \"nginx\"; }",
     );
-    let conf_path = dir.0.join("nginx.conf");
-    std::fs::write(&conf_path, conf).unwrap();
-    let mut proc = Proc {
-        child: Command::new("nginx")
-            .arg("-c")
-            .arg(&conf_path)
-            .arg("-p")
-            .arg(&dir.0)
-            .arg("-e")
-            .arg(dir.0.join("error.log"))
-            .stdout(std::process::Stdio::null())
-            .stderr(std::process::Stdio::inherit())
-            .spawn()
-            .expect("nginx"),
-    };
-    wait_listening(port, &mut proc);
     let client = no_expect();
     let url = format!("http://127.0.0.1:{port}/up");
     for i in 0..20 {
@@ -610,18 +591,6 @@ fn https_needs_a_connector_and_downgrades_are_refused() {
     );
     drop(client);
     t.join().unwrap();
-}
-
-/// Waits until something accepts connections on `port`.
-fn wait_listening(port: u16, proc: &mut Proc) {
-    let deadline = Instant::now() + Duration::from_secs(20);
-    while std::net::TcpStream::connect(("127.0.0.1", port)).is_err() {
-        if let Ok(Some(st)) = proc.child.try_wait() {
-            panic!("nginx exited early: {st}");
-        }
-        assert!(Instant::now() < deadline, "nothing listens on port {port}");
-        thread::sleep(Duration::from_millis(50));
-    }
 }
 
 #[test]

@@ -9,7 +9,7 @@ mod support;
 use std::io::{Read, Write};
 use std::net::TcpListener;
 use std::process::Command;
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 use support::*;
 
@@ -335,18 +335,6 @@ fn get(args: &[&str]) -> (Option<i32>, Vec<u8>, String) {
     (code, out, String::from_utf8_lossy(&err).into_owned())
 }
 
-/// Waits until something accepts connections on `port`.
-fn wait_listening(port: u16, proc: &mut Proc) {
-    let deadline = Instant::now() + Duration::from_secs(20);
-    while std::net::TcpStream::connect(("127.0.0.1", port)).is_err() {
-        if let Ok(Some(st)) = proc.child.try_wait() {
-            panic!("server exited early: {st}");
-        }
-        assert!(Instant::now() < deadline, "nothing listens on port {port}");
-        std::thread::sleep(Duration::from_millis(50));
-    }
-}
-
 #[test]
 fn get_against_python_http_server() {
     if !have("python3") {
@@ -407,31 +395,13 @@ fn get_against_nginx() {
     )
     .unwrap();
     let port = free_port();
-    let d = dir.0.display();
-    let conf = format!(
-        "daemon off;\nmaster_process off;\nworker_processes 1;\npid {d}/nginx.pid;\nerror_log {d}/error.log;\n\
-         events {{ worker_connections 64; }}\n\
-         http {{\n  access_log off;\n  client_body_temp_path {d}/body;\n  proxy_temp_path {d}/proxy;\n\
-           fastcgi_temp_path {d}/fastcgi;\n  uwsgi_temp_path {d}/uwsgi;\n  scgi_temp_path {d}/scgi;\n\
-           types {{ text/html html shtml; application/octet-stream bin; }}\n\
-           server {{\n    listen 127.0.0.1:{port};\n    root {d}/www;\n    ssi on;\n  }}\n}}\n"
+    let www = www.display();
+    let _nginx = start_nginx(
+        &dir,
+        port,
+        "types { text/html html shtml; application/octet-stream bin; }",
+        &format!("root {www};\n    ssi on;"),
     );
-    let conf_path = dir.0.join("nginx.conf");
-    std::fs::write(&conf_path, conf).unwrap();
-    let mut proc = Proc {
-        child: Command::new("nginx")
-            .arg("-c")
-            .arg(&conf_path)
-            .arg("-p")
-            .arg(&dir.0)
-            .arg("-e")
-            .arg(dir.0.join("error.log"))
-            .stdout(std::process::Stdio::null())
-            .stderr(std::process::Stdio::inherit())
-            .spawn()
-            .expect("nginx"),
-    };
-    wait_listening(port, &mut proc);
     let base = format!("http://127.0.0.1:{port}");
     let (code, out, err) = get(&[&format!("{base}/big.bin")]);
     assert_eq!(code, Some(0), "{err}");

@@ -3,9 +3,8 @@
 
 mod support;
 
-use std::io::{BufRead, BufReader};
 use std::net::SocketAddr;
-use std::process::{Command, Stdio};
+use std::process::Command;
 use std::time::Duration;
 
 use support::*;
@@ -19,33 +18,9 @@ fn start(dir: &TempDir) -> (Proc, SocketAddr, String) {
     let key = dir.0.join("key.pem");
     std::fs::write(&cert, ck.cert.pem()).unwrap();
     std::fs::write(&key, ck.key_pair.serialize_pem()).unwrap();
-    let mut child = Command::new(example("tls_server"))
-        .args(["--addr", "127.0.0.1:0", "--cert"])
-        .arg(&cert)
-        .arg("--key")
-        .arg(&key)
-        .stdout(Stdio::piped())
-        .stderr(Stdio::inherit())
-        .spawn()
-        .expect("start tls_server");
-    let stdout = child.stdout.take().unwrap();
-    let proc = Proc { child };
-    let (tx, rx) = std::sync::mpsc::channel();
-    std::thread::spawn(move || {
-        let mut line = String::new();
-        let _ = BufReader::new(stdout).read_line(&mut line);
-        let _ = tx.send(line);
-    });
-    let line = rx
-        .recv_timeout(Duration::from_secs(20))
-        .expect("address line");
-    let addr = line
-        .trim()
-        .strip_prefix("listening on https://")
-        .unwrap_or_else(|| panic!("unexpected {line:?}"))
-        .parse()
-        .unwrap();
-    (proc, addr, cert.display().to_string())
+    let (cert, key) = (cert.display().to_string(), key.display().to_string());
+    let (proc, addr) = start_example_on("tls_server", &["--cert", &cert, "--key", &key], "https");
+    (proc, addr, cert)
 }
 
 #[test]

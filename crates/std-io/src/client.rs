@@ -10,11 +10,11 @@ use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
 use http_net_conn::framing::Error as FramingError;
-use http_net_conn::Version;
 use http_net_conn::{
     BodyLength, BodyLimits, ClientConn, ClientEvent, Config, Error as ConnError, FieldPair,
     Placement, RemoteError, ResponseView,
 };
+use http_net_conn::{Method, Version};
 
 use crate::body_reader::{BodyReader, BodySource, Step};
 use crate::error::{is_timeout, Error, Limit, Stage};
@@ -313,7 +313,7 @@ impl RequestBody<'_> {
             RequestBody::Bytes(b) if !b.is_empty() => BodyLength::Known(b.len() as u64),
             RequestBody::Reader { len: Some(n), .. } => BodyLength::Known(*n),
             RequestBody::Reader { len: None, .. } => BodyLength::Streamed,
-            _ if matches!(method, b"POST" | b"PUT" | b"PATCH") => BodyLength::Known(0),
+            _ if Method::from_bytes(method).defines_content() => BodyLength::Known(0),
             _ => BodyLength::Empty,
         }
     }
@@ -517,10 +517,7 @@ impl Client {
         if expect {
             all.push((b"Expect", b"100-continue"));
         }
-        let idempotent = matches!(
-            method,
-            b"GET" | b"HEAD" | b"PUT" | b"DELETE" | b"OPTIONS" | b"TRACE"
-        );
+        let idempotent = Method::from_bytes(method).is_idempotent();
         let mut retried = false;
         loop {
             let mut io = Io {

@@ -172,7 +172,7 @@ impl<'a> Exchange<'a> {
     /// The path part of the target: before `?`, and for an absolute-form
     /// target (`http://host/p?q`) after the authority (`/` when empty).
     pub fn path(&self) -> &[u8] {
-        path_of(self.target())
+        self.conn.request().map_or(&[][..], |r| r.path())
     }
     /// The value of the first field named `name` (ASCII case-insensitive).
     pub fn field(&self, name: &[u8]) -> Option<&[u8]> {
@@ -390,21 +390,6 @@ impl<'a> Exchange<'a> {
     }
 }
 
-/// The path of a request target (see [`Exchange::path`]).
-fn path_of(target: &[u8]) -> &[u8] {
-    let t = target.split(|&b| b == b'?').next().unwrap_or(target);
-    match t.windows(3).position(|w| w == b"://") {
-        Some(i) if !t.starts_with(b"/") => {
-            let rest = &t[i + 3..];
-            match rest.iter().position(|&b| b == b'/') {
-                Some(j) => &rest[j..],
-                None => b"/",
-            }
-        }
-        _ => t,
-    }
-}
-
 /// The request body as a `std::io::Read` (see [`Exchange::body`]).
 pub struct Body<'a> {
     conn: &'a mut ServerConn,
@@ -572,26 +557,5 @@ impl Write for Upgraded<'_> {
     }
     fn flush(&mut self) -> io::Result<()> {
         self.stream.flush()
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::path_of;
-
-    #[test]
-    fn paths() {
-        for (target, path) in [
-            (&b"/a/b?c=d"[..], &b"/a/b"[..]),
-            (b"/", b"/"),
-            (b"*", b"*"),
-            (b"http://h:80/x/y?z", b"/x/y"),
-            (b"http://h", b"/"),
-            (b"http://h?q", b"/"),
-            (b"/p?http://x/y", b"/p"),
-            (b"example.com:443", b"example.com:443"),
-        ] {
-            assert_eq!(path_of(target), path, "{:?}", core::str::from_utf8(target));
-        }
     }
 }

@@ -124,10 +124,10 @@ pub use client::{
     get, Client, ClientBuilder, ClientResponse, Connector, RequestBody, CLIENT_CONFIG,
 };
 pub use counters::{Counters, PhaseCounts};
-pub use date::imf_fixdate;
 pub use error::{Error, Limit, Stage};
 pub use exchange::{Body, BodyWriter, Exchange, Upgraded};
 pub use handler::Handler;
+pub use http_net_conn::imf_fixdate;
 pub use redirect::{RedirectError, Redirects};
 pub use server::{Server, ServerBuilder, ShutdownHandle};
 pub use transport::{Interrupter, Listener, Transport};

@@ -3,34 +3,15 @@
 //! across a server that closes, and the errors that name what was wrong.
 
 use std::io::{Read, Write};
-use std::net::{TcpListener, TcpStream};
+use std::net::TcpListener;
 use std::thread::{self, JoinHandle};
 use std::time::Duration;
 
 use http_net_conn::{Error as ConnError, RemoteError};
 use http_net_std::{Client, Error};
 
-/// Reads one request head (and its small Content-Length body) from `s`.
-fn read_request(s: &mut TcpStream) -> Option<Vec<u8>> {
-    let mut buf = Vec::new();
-    let mut b = [0u8; 1];
-    while !buf.ends_with(b"\r\n\r\n") {
-        match s.read(&mut b) {
-            Ok(1) => buf.push(b[0]),
-            _ => return None,
-        }
-    }
-    let head = String::from_utf8_lossy(&buf).to_ascii_lowercase();
-    if let Some(len) = head.lines().find_map(|l| {
-        l.strip_prefix("content-length:")
-            .map(|v| v.trim().parse::<usize>().unwrap_or(0))
-    }) {
-        let mut body = vec![0u8; len];
-        s.read_exact(&mut body).ok()?;
-        buf.extend_from_slice(&body);
-    }
-    Some(buf)
-}
+mod support;
+use support::read_request;
 
 /// An origin that answers each connection's requests with `replies` in
 /// turn, then closes that connection; it serves `conns` connections.

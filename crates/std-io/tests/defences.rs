@@ -491,27 +491,17 @@ fn child_server() {
     if std::env::var("DEFENCES_CHILD").as_deref() != Ok("1") {
         return;
     }
-    let server = Server::builder()
-        .shutdown_timeout(Duration::from_secs(1))
-        .bind("127.0.0.1:0")
-        .unwrap();
-    let addr = server.local_addr().unwrap();
-    let stop = server.handle();
-    let serving = thread::spawn(move || {
-        server.serve(|ex: &mut Exchange<'_>| -> Result<(), Error> {
+    serve_in_child(
+        Server::builder(),
+        |ex: &mut Exchange<'_>| -> Result<(), Error> {
             if ex.path() == b"/hold" {
                 // Holds its slot, answering nothing, for a bounded time.
                 thread::sleep(Duration::from_secs(30));
             }
             ex.respond_with(200, &[], b"ok")
-        })
-    });
-    println!("listening on {addr}");
-    let _ = io::stdout().flush();
-    let mut sink = Vec::new();
-    let _ = io::stdin().read_to_end(&mut sink);
-    stop.shutdown();
-    serving.join().unwrap().unwrap();
+        },
+        || {},
+    );
 }
 
 /// Run as a child by `out_of_descriptors_peers_get_503_not_the_backlog`:
@@ -524,15 +514,9 @@ fn child_leaking_server() {
         return;
     }
     static LEAKED: Mutex<Vec<std::fs::File>> = Mutex::new(Vec::new());
-    let server = Server::builder()
-        .max_connections(8)
-        .shutdown_timeout(Duration::from_secs(1))
-        .bind("127.0.0.1:0")
-        .unwrap();
-    let addr = server.local_addr().unwrap();
-    let stop = server.handle();
-    let serving = thread::spawn(move || {
-        server.serve(|ex: &mut Exchange<'_>| -> Result<(), Error> {
+    serve_in_child(
+        Server::builder().max_connections(8),
+        |ex: &mut Exchange<'_>| -> Result<(), Error> {
             if ex.path() == b"/leak" {
                 let mut leaked = LEAKED.lock().unwrap();
                 while let Ok(f) = std::fs::File::open("/dev/null") {
@@ -540,21 +524,45 @@ fn child_leaking_server() {
                 }
             }
             ex.respond_with(200, &[], b"ok")
-        })
-    });
+        },
+        // The descriptors back, so that the shutdown can wake `accept`.
+        || LEAKED.lock().unwrap().clear(),
+    );
+}
+
+/// A child's server: serves `handler` on a free port (shutdown timeout
+/// 1 s), prints its address, and when its standard input closes, runs
+/// `before_stop` and shuts down.
+fn serve_in_child(
+    builder: ServerBuilder,
+    handler: impl http_net_std::Handler,
+    before_stop: impl FnOnce(),
+) {
+    let server = builder
+        .shutdown_timeout(Duration::from_secs(1))
+        .bind("127.0.0.1:0")
+        .unwrap();
+    let addr = server.local_addr().unwrap();
+    let stop = server.handle();
+    let serving = thread::spawn(move || server.serve(handler));
     println!("listening on {addr}");
     let _ = io::stdout().flush();
     let mut sink = Vec::new();
     let _ = io::stdin().read_to_end(&mut sink);
-    LEAKED.lock().unwrap().clear();
+    before_stop();
     stop.shutdown();
     serving.join().unwrap().unwrap();
 }
 
 /// Starts this test binary as a child running the ignored test `name`
-/// (with `DEFENCES_CHILD=mode` and `ulimit -n files`); returns it and the
-/// address it printed.
-fn start_child(name: &str, mode: &str, files: u32) -> (std::process::Child, SocketAddr) {
+/// (with `DEFENCES_CHILD=mode` and `ulimit -n files`, its standard error
+/// to `stderr`); returns it and the address it printed.
+fn start_child(
+    name: &str,
+    mode: &str,
+    files: u32,
+    stderr: Stdio,
+) -> (std::process::Child, SocketAddr) {
     let exe = std::env::current_exe().unwrap();
     let mut child = Command::new("sh")
         .arg("-c")
@@ -565,7 +573,7 @@ fn start_child(name: &str, mode: &str, files: u32) -> (std::process::Child, Sock
         .env("DEFENCES_CHILD", mode)
         .stdin(Stdio::piped())
         .stdout(Stdio::piped())
-        .stderr(Stdio::null())
+        .stderr(stderr)
         .spawn()
         .unwrap();
     let mut out = child.stdout.take().unwrap();
@@ -597,7 +605,7 @@ fn out_of_descriptors_peers_get_503_not_the_backlog() {
         eprintln!("note: skipping: no /proc/self/limits");
         return;
     }
-    let (mut child, addr) = start_child("child_leaking_server", "leak", 128);
+    let (mut child, addr) = start_child("child_leaking_server", "leak", 128, Stdio::null());
     let mut leak = connect(addr);
     leak.write_all(b"GET /leak HTTP/1.1\r\nHost: a\r\n\r\n")
         .unwrap();
@@ -627,43 +635,13 @@ fn a_burst_beyond_the_cap_gets_503_with_a_low_open_file_limit() {
         eprintln!("note: skipping: no /proc/self/limits");
         return;
     }
-    let exe = std::env::current_exe().unwrap();
-    let mut child = Command::new("sh")
-        .arg("-c")
-        .arg("ulimit -n 256 && exec \"$0\" --exact child_server --ignored --nocapture --test-threads=1")
-        .arg(&exe)
-        .env("DEFENCES_CHILD", "1")
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .unwrap();
-    let mut out = child.stdout.take().unwrap();
+    let (mut child, addr) = start_child("child_server", "1", 256, Stdio::piped());
     let mut err = child.stderr.take().unwrap();
-    let (tx, rx) = mpsc::channel();
-    thread::spawn(move || {
-        let mut text = Vec::new();
-        let mut b = [0u8; 1];
-        while out.read(&mut b).unwrap_or(0) == 1 {
-            text.push(b[0]);
-            if b[0] == b'\n' {
-                let line = String::from_utf8_lossy(&text).into_owned();
-                // libtest's "test child_server ... " may come first.
-                if let Some(i) = line.find("listening on ") {
-                    let _ = tx.send(line[i + 13..].trim().parse::<SocketAddr>().unwrap());
-                }
-                text.clear();
-            }
-        }
-    });
     let stderr = thread::spawn(move || {
         let mut v = String::new();
         let _ = err.read_to_string(&mut v);
         v
     });
-    let addr = rx
-        .recv_timeout(Duration::from_secs(30))
-        .expect("child address");
     // Fill the effective cap with requests the handler holds: the first
     // connection answered 503 at once marks the cap.
     let mut held = Vec::new();
@@ -919,6 +897,21 @@ fn pipeliner(addr: SocketAddr, n: usize) -> TcpStream {
     s
 }
 
+/// Connects a newcomer and asserts that it is answered `200` (the
+/// counters in the message if not); returns its connection (kept open by
+/// the caller) and how long the answer took from the connect.
+fn newcomer_served(srv: &Running) -> (TcpStream, Duration) {
+    let t0 = Instant::now();
+    let mut newcomer = connect(srv.addr);
+    let head = get(&mut newcomer);
+    assert!(
+        head.starts_with("HTTP/1.1 200"),
+        "{head} {:?}",
+        srv.stop.counters()
+    );
+    (newcomer, t0.elapsed())
+}
+
 fn page(ex: &mut Exchange<'_>) -> Result<(), Error> {
     match ex.path() {
         b"/page" => ex.respond_with(200, &[], &[b'p'; 64 * 1024]),
@@ -939,19 +932,8 @@ fn at_the_cap_a_slow_body_two_seconds_old_is_evicted_with_408_for_a_newcomer() {
         srv.stop.counters().current == 1
     });
     thread::sleep(Duration::from_millis(2000));
-    let t0 = Instant::now();
-    let mut newcomer = connect(srv.addr);
-    let head = get(&mut newcomer);
-    assert!(
-        head.starts_with("HTTP/1.1 200"),
-        "{head} {:?}",
-        srv.stop.counters()
-    );
-    assert!(
-        t0.elapsed() < Duration::from_millis(500),
-        "{:?}",
-        t0.elapsed()
-    );
+    let (_newcomer, took) = newcomer_served(&srv);
+    assert!(took < Duration::from_millis(500), "{took:?}");
     let head = read_head(&mut slow);
     assert!(head.starts_with("HTTP/1.1 408"), "{head}");
     let _ = stop.send(());
@@ -972,19 +954,8 @@ fn at_the_cap_a_non_reading_pipeliner_whose_response_stalled_is_evicted() {
     });
     // Its responses fill the socket buffers, then stall.
     thread::sleep(Duration::from_millis(3000));
-    let t0 = Instant::now();
-    let mut newcomer = connect(srv.addr);
-    let head = get(&mut newcomer);
-    assert!(
-        head.starts_with("HTTP/1.1 200"),
-        "{head} {:?}",
-        srv.stop.counters()
-    );
-    assert!(
-        t0.elapsed() < Duration::from_millis(500),
-        "{:?}",
-        t0.elapsed()
-    );
+    let (_newcomer, took) = newcomer_served(&srv);
+    assert!(took < Duration::from_millis(500), "{took:?}");
     let c = srv.stop.counters();
     assert_eq!((c.evicted.response, c.refused), (1, 0), "{c:?}");
     drop(deaf);
@@ -1041,13 +1012,7 @@ fn at_the_cap_a_young_body_below_the_rate_is_a_last_resort() {
         .unwrap();
     eventually("the body admitted", || srv.stop.counters().current == 1);
     thread::sleep(Duration::from_millis(300));
-    let mut newcomer = connect(srv.addr);
-    let head = get(&mut newcomer);
-    assert!(
-        head.starts_with("HTTP/1.1 200"),
-        "{head} {:?}",
-        srv.stop.counters()
-    );
+    let _newcomer = newcomer_served(&srv);
     assert!(read_head(&mut slow).starts_with("HTTP/1.1 408"));
     assert_eq!(srv.stop.counters().evicted.body, 1);
 }

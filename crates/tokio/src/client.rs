@@ -13,7 +13,7 @@ use std::task::{Context, Poll, Waker};
 use std::time::Duration;
 
 use http_net_conn::{
-    BodyLength, ClientConn, ClientEvent, Config, Error as ConnError, FieldPair, Placement,
+    BodyLength, ClientConn, ClientEvent, Config, Error as ConnError, FieldPair, Method, Placement,
     RemoteError, Version,
 };
 use tokio::io::{AsyncWriteExt, ReadBuf};
@@ -280,15 +280,12 @@ impl<C: Connector> Client<C> {
         fields: &[FieldPair<'_>],
         body: &[u8],
     ) -> Result<ClientResponse<C>, Error> {
-        let len = if body.is_empty() && !matches!(method, b"POST" | b"PUT" | b"PATCH") {
+        let len = if body.is_empty() && !Method::from_bytes(method).defines_content() {
             BodyLength::Empty
         } else {
             BodyLength::Known(body.len() as u64)
         };
-        let idempotent = matches!(
-            method,
-            b"GET" | b"HEAD" | b"PUT" | b"DELETE" | b"OPTIONS" | b"TRACE"
-        );
+        let idempotent = Method::from_bytes(method).is_idempotent();
         let mut fresh = false;
         loop {
             let r = async {

@@ -118,7 +118,7 @@ impl<'a> Exchange<'a> {
     /// The path part of the target: before `?`, and for an absolute-form
     /// target (`http://host/p?q`) after the authority (`/` when empty).
     pub fn path(&self) -> &[u8] {
-        path_of(self.target())
+        self.conn.request().map_or(&[][..], |r| r.path())
     }
     /// The value of the first field named `name` (ASCII case-insensitive).
     pub fn field(&self, name: &[u8]) -> Option<&[u8]> {
@@ -361,24 +361,6 @@ impl<'a> Exchange<'a> {
     }
 }
 
-/// The path of a request target (see [`Exchange::path`]).
-fn path_of(target: &[u8]) -> &[u8] {
-    let t = target.split(|&b| b == b'?').next().unwrap_or(target);
-    if t.starts_with(b"/") {
-        return t;
-    }
-    match t.windows(3).position(|w| w == b"://") {
-        Some(i) => {
-            let rest = t.get(i + 3..).unwrap_or(&[]);
-            match rest.iter().position(|&b| b == b'/') {
-                Some(j) => rest.get(j..).unwrap_or(b"/"),
-                None => b"/",
-            }
-        }
-        None => t,
-    }
-}
-
 /// A connection handed over after `101` or a `2xx` to `CONNECT`: reads give
 /// the bytes that were already buffered first, then the stream's; writes go
 /// to the stream.
@@ -426,18 +408,5 @@ impl AsyncWrite for Upgraded<'_> {
     }
     fn poll_shutdown(self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<io::Result<()>> {
         Pin::new(&mut *self.get_mut().stream).poll_shutdown(cx)
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::path_of;
-
-    #[test]
-    fn paths() {
-        assert_eq!(path_of(b"/a?b"), b"/a");
-        assert_eq!(path_of(b"http://h/p?q"), b"/p");
-        assert_eq!(path_of(b"http://h"), b"/");
-        assert_eq!(path_of(b"*"), b"*");
     }
 }

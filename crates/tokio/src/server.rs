@@ -11,14 +11,14 @@ use std::sync::{Arc, Mutex, MutexGuard};
 use std::task::Poll;
 use std::time::Duration;
 
-use http_net_conn::{Buffers, Config};
+use http_net_conn::{imf_fixdate, Buffers, Config};
 use tokio::net::{TcpListener, TcpStream, ToSocketAddrs};
 use tokio::sync::Notify;
 use tokio::task::JoinSet;
 use tokio::time::Instant;
 
 use crate::connection;
-use crate::date::{imf_fixdate, now_secs};
+use crate::date::now_secs;
 use crate::error::{Error, Stage};
 use crate::exchange::Exchange;
 use crate::wire::{self, Rate, Stream, WriteBounds};

@@ -2,6 +2,8 @@
 //! peers: the pool, streamed bodies both ways, early responses, a stale
 //! pooled connection, deadlines, malformed responses.
 
+mod common;
+
 use std::time::Duration;
 
 use http_net_tokio::http_net_conn::BodyLength;
@@ -12,21 +14,15 @@ use tokio::io::{AsyncReadExt, AsyncWriteExt};
 use tokio::net::TcpListener;
 use tokio::task::JoinHandle;
 
+use common::read_whole;
+
 struct App;
 
 impl Handler for App {
     async fn handle(&self, ex: &mut Exchange<'_>) -> Result<(), Error> {
         match ex.path() {
             b"/echo" => {
-                let mut body = Vec::new();
-                let mut buf = [0u8; 8192];
-                loop {
-                    let n = ex.read_body(&mut buf).await?;
-                    if n == 0 {
-                        break;
-                    }
-                    body.extend_from_slice(&buf[..n]);
-                }
+                let body = read_whole(ex, &mut [0u8; 8192]).await?;
                 ex.respond_with(200, &[], &body).await
             }
             b"/stream" => {

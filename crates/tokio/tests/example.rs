@@ -4,12 +4,12 @@
 
 mod common;
 
-use std::io::{BufRead, BufReader, Write};
+use std::io::{BufRead, BufReader};
 use std::net::SocketAddr;
 use std::process::{Child, Command, Stdio};
 use std::time::{Duration, Instant};
 
-use common::{connect, example_binary, read_response, roundtrip};
+use common::{connect, example_binary, roundtrip, status_of};
 
 fn start() -> (Child, SocketAddr) {
     let mut child = Command::new(example_binary())
@@ -78,12 +78,8 @@ fn serves_the_three_routes_and_stops_on_sigterm() {
     assert_eq!((r.status, r.field("server")), (400, Some("http-net")));
     // A keep-alive connection open at the signal does not hold the exit up.
     let mut idle = connect(addr);
-    idle.write_all(b"GET /plaintext HTTP/1.1\r\nHost: a\r\n\r\n")
-        .unwrap();
     assert_eq!(
-        read_response(&mut idle, &mut Vec::new(), false)
-            .unwrap()
-            .status,
+        status_of(&mut idle, b"GET /plaintext HTTP/1.1\r\nHost: a\r\n\r\n"),
         200
     );
     let status = signal_and_wait(child, "-TERM");

@@ -43,15 +43,7 @@ fn peer() -> Peer {
 }
 
 async fn body(ex: &mut Exchange<'_>) -> Result<Vec<u8>, Error> {
-    let mut out = Vec::new();
-    let mut buf = vec![0u8; 16 * 1024];
-    loop {
-        let n = ex.read_body(&mut buf).await?;
-        if n == 0 {
-            return Ok(out);
-        }
-        out.extend_from_slice(&buf[..n]);
-    }
+    read_whole(ex, &mut vec![0u8; 16 * 1024]).await
 }
 
 impl Handler for Peer {

@@ -7,7 +7,7 @@ mod common;
 use std::io::{Read, Write};
 use std::time::{Duration, Instant};
 
-use common::{closed, connect, read_response, roundtrip, start};
+use common::{closed, connect, read_response, read_whole, roundtrip, start, status_of};
 use http_net_tokio::http_net_conn::{BodyLength, Method, PreparedResponse};
 use http_net_tokio::{Error, Exchange, Handler, Server};
 use tokio::io::{AsyncReadExt, AsyncWriteExt};
@@ -35,15 +35,7 @@ impl Handler for App {
         match ex.path() {
             b"/" => ex.respond(&self.hello, b"hello").await,
             b"/echo" => {
-                let mut body = Vec::new();
-                let mut buf = [0u8; 7];
-                loop {
-                    let n = ex.read_body(&mut buf).await?;
-                    if n == 0 {
-                        break;
-                    }
-                    body.extend_from_slice(&buf[..n]);
-                }
+                let body = read_whole(ex, &mut [0u8; 7]).await?;
                 ex.respond_with(200, &[], &body).await
             }
             b"/chunked" => {
@@ -370,13 +362,7 @@ fn an_idle_connection_is_closed_by_the_idle_timeout() {
         false,
     );
     let mut s = connect(srv.addr);
-    s.write_all(b"GET / HTTP/1.1\r\nHost: a\r\n\r\n").unwrap();
-    assert_eq!(
-        read_response(&mut s, &mut Vec::new(), false)
-            .unwrap()
-            .status,
-        200
-    );
+    assert_eq!(status_of(&mut s, b"GET / HTTP/1.1\r\nHost: a\r\n\r\n"), 200);
     let t = Instant::now();
     assert!(closed(&mut s));
     assert!(t.elapsed() < Duration::from_secs(3));
@@ -402,12 +388,8 @@ fn a_malformed_request_is_answered_by_conn_then_drained_and_closed() {
 fn graceful_shutdown_finishes_the_response_in_flight_and_closes_idle_ones() {
     let srv = start(builder(), app(), true);
     let mut idle = connect(srv.addr);
-    idle.write_all(b"GET / HTTP/1.1\r\nHost: a\r\n\r\n")
-        .unwrap();
     assert_eq!(
-        read_response(&mut idle, &mut Vec::new(), false)
-            .unwrap()
-            .status,
+        status_of(&mut idle, b"GET / HTTP/1.1\r\nHost: a\r\n\r\n"),
         200
     );
     let mut busy = connect(srv.addr);
@@ -660,12 +642,8 @@ fn a_connection_draining_after_an_error_is_evicted_first() {
     // The 400 is sent, then the server lingers on this connection (we keep
     // it open and silent).
     let mut bad = connect(srv.addr);
-    bad.write_all(b"GET / HTTP/1.1\r\nHost : a\r\n\r\n")
-        .unwrap();
     assert_eq!(
-        read_response(&mut bad, &mut Vec::new(), false)
-            .unwrap()
-            .status,
+        status_of(&mut bad, b"GET / HTTP/1.1\r\nHost : a\r\n\r\n"),
         400
     );
     let r = roundtrip(srv.addr, b"GET / HTTP/1.1\r\nHost: a\r\n\r\n").unwrap();
@@ -717,12 +695,11 @@ fn a_connection_draining_an_unread_body_after_its_answer_is_evicted_as_idle() {
     // `/` answers without reading the body; the server then drains the
     // announced megabyte, which never comes.
     let mut slow = connect(srv.addr);
-    slow.write_all(b"POST / HTTP/1.1\r\nHost: a\r\nContent-Length: 1000000\r\n\r\nx")
-        .unwrap();
     assert_eq!(
-        read_response(&mut slow, &mut Vec::new(), false)
-            .unwrap()
-            .status,
+        status_of(
+            &mut slow,
+            b"POST / HTTP/1.1\r\nHost: a\r\nContent-Length: 1000000\r\n\r\nx"
+        ),
         200
     );
     let r = roundtrip(srv.addr, b"GET / HTTP/1.1\r\nHost: a\r\n\r\n").unwrap();

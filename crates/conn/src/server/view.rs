@@ -105,5 +105,58 @@ impl<'a> RequestView<'a> {
     pub fn target_form(&self) -> TargetForm {
         self.msg.head.target_form
     }
+    /// The path part of the target (RFC 9112 §3.2): before `?`, and for an
+    /// absolute-form target (`http://host/p?q`) after the authority (`/`
+    /// when empty); an authority-form (`CONNECT`) or asterisk-form target
+    /// whole.
+    ///
+    /// ```
+    /// use http_net_conn::{Config, ServerConn, ServerEvent};
+    ///
+    /// let mut conn = ServerConn::new(Config::DEFAULT);
+    /// conn.recv(b"GET http://a.example/p/q?x=1 HTTP/1.1\r\nHost: a.example\r\n\r\n");
+    /// let Ok(ServerEvent::Request(req)) = conn.poll_event() else { panic!() };
+    /// assert_eq!(req.path(), b"/p/q");
+    /// ```
+    pub fn path(&self) -> &'a [u8] {
+        path_of(self.target())
+    }
     head_view_accessors!("request");
+}
+
+/// [`RequestView::path`] of `target`.
+fn path_of(target: &[u8]) -> &[u8] {
+    let t = target.split(|&b| b == b'?').next().unwrap_or(target);
+    match t.windows(3).position(|w| w == b"://") {
+        Some(i) if !t.starts_with(b"/") => {
+            let rest = &t[i + 3..];
+            match rest.iter().position(|&b| b == b'/') {
+                Some(j) => &rest[j..],
+                None => b"/",
+            }
+        }
+        _ => t,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::path_of;
+
+    #[test]
+    fn paths() {
+        for (target, path) in [
+            (&b"/a/b?c=d"[..], &b"/a/b"[..]),
+            (b"/", b"/"),
+            (b"*", b"*"),
+            (b"http://h:80/x/y?z", b"/x/y"),
+            (b"http://h", b"/"),
+            (b"http://h?q", b"/"),
+            (b"/p?http://x/y", b"/p"),
+            (b"example.com:443", b"example.com:443"),
+            (b"", b""),
+        ] {
+            assert_eq!(path_of(target), path, "{:?}", core::str::from_utf8(target));
+        }
+    }
 }

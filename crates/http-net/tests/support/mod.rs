@@ -100,6 +100,11 @@ impl Drop for Proc {
 /// Starts an example server on a free port and waits (at most 20 s) for its
 /// `listening on http://ADDR` line.
 pub fn start_example(name: &str, args: &[&str]) -> (Proc, SocketAddr) {
+    start_example_on(name, args, "http")
+}
+
+/// [`start_example`] for a server that prints `listening on SCHEME://ADDR`.
+pub fn start_example_on(name: &str, args: &[&str], scheme: &str) -> (Proc, SocketAddr) {
     let mut child = Command::new(example(name))
         .args(["--addr", "127.0.0.1:0"])
         .args(args)
@@ -120,7 +125,9 @@ pub fn start_example(name: &str, args: &[&str]) -> (Proc, SocketAddr) {
         .expect("example did not print its address");
     let addr = line
         .trim()
-        .strip_prefix("listening on http://")
+        .strip_prefix("listening on ")
+        .and_then(|l| l.strip_prefix(scheme))
+        .and_then(|l| l.strip_prefix("://"))
         .unwrap_or_else(|| panic!("unexpected first line {line:?}"))
         .parse()
         .expect("address");
@@ -321,3 +328,51 @@ pub fn plain(ex: &mut Exchange<'_>) -> Result<(), Error> {
 }
 
 pub const GET: &[u8] = b"GET / HTTP/1.1\r\nHost: a\r\n\r\n";
+
+/// Waits (at most 20 s) until something accepts connections on `port`;
+/// panics if `proc` exits first.
+pub fn wait_listening(port: u16, proc: &mut Proc) {
+    let deadline = std::time::Instant::now() + Duration::from_secs(20);
+    while std::net::TcpStream::connect(("127.0.0.1", port)).is_err() {
+        if let Ok(Some(st)) = proc.child.try_wait() {
+            panic!("server exited early: {st}");
+        }
+        assert!(
+            std::time::Instant::now() < deadline,
+            "nothing listens on port {port}"
+        );
+        std::thread::sleep(Duration::from_millis(50));
+    }
+}
+
+/// Starts nginx in the foreground on `127.0.0.1:port`, its files in `dir`,
+/// and waits until it listens. `http` is added to its `http` block and
+/// `server` to its one `server` block.
+pub fn start_nginx(dir: &TempDir, port: u16, http: &str, server: &str) -> Proc {
+    let d = dir.0.display();
+    let conf = format!(
+        "daemon off;\nmaster_process off;\nworker_processes 1;\npid {d}/nginx.pid;\nerror_log {d}/error.log;\n\
+         events {{ worker_connections 64; }}\n\
+         http {{\n  access_log off;\n  client_body_temp_path {d}/body;\n  proxy_temp_path {d}/proxy;\n\
+           fastcgi_temp_path {d}/fastcgi;\n  uwsgi_temp_path {d}/uwsgi;\n  scgi_temp_path {d}/scgi;\n\
+           {http}\n\
+           server {{\n    listen 127.0.0.1:{port};\n    {server}\n  }}\n}}\n"
+    );
+    let conf_path = dir.0.join("nginx.conf");
+    std::fs::write(&conf_path, conf).unwrap();
+    let mut proc = Proc {
+        child: Command::new("nginx")
+            .arg("-c")
+            .arg(&conf_path)
+            .arg("-p")
+            .arg(&dir.0)
+            .arg("-e")
+            .arg(dir.0.join("error.log"))
+            .stdout(Stdio::null())
+            .stderr(Stdio::inherit())
+            .spawn()
+            .expect("nginx"),
+    };
+    wait_listening(port, &mut proc);
+    proc
+}

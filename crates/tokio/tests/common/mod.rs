@@ -7,7 +7,7 @@ use std::net::{SocketAddr, TcpStream};
 use std::thread::JoinHandle;
 use std::time::Duration;
 
-use http_net_tokio::{Handler, ServerBuilder, ServerHandle};
+use http_net_tokio::{Error, Exchange, Handler, ServerBuilder, ServerHandle};
 
 /// A server running on a runtime of its own thread; `stop` shuts it down
 /// and waits for `serve` to return.
@@ -181,6 +181,25 @@ pub fn roundtrip(addr: SocketAddr, req: &[u8]) -> Option<Resp> {
     let mut s = connect(addr);
     s.write_all(req).ok()?;
     read_response(&mut s, &mut Vec::new(), req.starts_with(b"HEAD "))
+}
+
+/// Writes `req` on `s` and reads one response: its status.
+pub fn status_of(s: &mut TcpStream, req: &[u8]) -> u16 {
+    s.write_all(req).unwrap();
+    read_response(s, &mut Vec::new(), false).unwrap().status
+}
+
+/// A handler's read of the whole request body, `buf.len()` bytes at most a
+/// read.
+pub async fn read_whole(ex: &mut Exchange<'_>, buf: &mut [u8]) -> Result<Vec<u8>, Error> {
+    let mut out = Vec::new();
+    loop {
+        let n = ex.read_body(buf).await?;
+        if n == 0 {
+            return Ok(out);
+        }
+        out.extend_from_slice(&buf[..n]);
+    }
 }
 
 /// Whether the peer closed `s` (end of stream, or a reset) within the read
