@@ -7,8 +7,8 @@ use std::time::{Duration, Instant};
 
 use http_net_conn::Method;
 use http_net_conn::{
-    AnswerState, BodyLength, FieldPair, Placement, PreparedResponse, RequestView, ServerConn,
-    ServerEvent,
+    target_path, AnswerState, BodyLength, FieldPair, OwnedRequestHead, Placement, PreparedResponse,
+    QueryPairs, RequestView, ServerConn, ServerEvent,
 };
 
 use crate::body_reader::{BodyReader, BodySource, Step};
@@ -31,6 +31,8 @@ const FLUSH_AT: usize = 16 * 1024;
 pub(crate) struct Cycle {
     /// Body bytes taken from the connection but not yet read by the handler.
     reader: BodyReader,
+    /// The request's trailer fields, once its body was read to the end.
+    trailers: Vec<(Vec<u8>, Vec<u8>)>,
     /// Reading the body timed out.
     pub(crate) timed_out: bool,
     /// Writing to or reading from the stream failed: close without more.
@@ -51,6 +53,7 @@ impl Cycle {
     pub(crate) fn new(settings: &Settings, peer: Option<SocketAddr>) -> Cycle {
         Cycle {
             reader: BodyReader::default(),
+            trailers: Vec::new(),
             timed_out: false,
             broken: false,
             read_timeout: None,
@@ -65,6 +68,7 @@ impl Cycle {
     /// A new request: its body and response are paced afresh.
     pub(crate) fn reset(&mut self, now: Instant) {
         self.reader.clear();
+        self.trailers.clear();
         self.timed_out = false;
         self.body.restart(None);
         self.write.restart(self.response_timeout.map(|t| now + t));
@@ -161,18 +165,88 @@ impl<'a> Exchange<'a> {
     pub fn request(&self) -> Option<RequestView<'_>> {
         self.conn.request()
     }
-    /// The method (`Method::Other` once the response is complete).
+    /// An owned copy of the request head, which borrows nothing: keep it
+    /// across the answer, or move it to another thread (`None` once the
+    /// response is complete). It allocates; the borrowing accessors do not.
+    ///
+    /// A path borrowed from the exchange ([`path`](Exchange::path)) cannot
+    /// be used after a call that answers (`&mut self`); the copy can:
+    ///
+    /// ```
+    /// # mod http_net { pub mod io { pub use http_net_std::*; } }
+    /// use http_net::io::{Error, Exchange};
+    ///
+    /// fn echo_path(ex: &mut Exchange<'_>) -> Result<(), Error> {
+    ///     let Some(head) = ex.request_head() else { return Ok(()) };
+    ///     ex.respond_with(200, &[], head.path())
+    /// }
+    /// ```
+    pub fn request_head(&self) -> Option<OwnedRequestHead> {
+        self.conn.request().map(|r| r.to_owned_head())
+    }
+    /// The method (`Method::Other` for an extension method, whose name is
+    /// [`method_str`](Exchange::method_str); `Method::Other` too once the
+    /// response is complete).
     pub fn method(&self) -> Method {
         self.conn.request().map_or(Method::Other, |r| r.method())
+    }
+    /// The method's name as received, extension methods included (`""`
+    /// once the response is complete).
+    pub fn method_str(&self) -> &str {
+        self.conn.request().map_or("", |r| r.method_str())
+    }
+    /// Whether the request is `HEAD`: the response has no body (RFC 9110
+    /// §9.3.2), so a handler may skip making one. Whatever body it gives
+    /// anyway ([`respond`](Exchange::respond), [`respond_with`](Exchange::respond_with),
+    /// [`send_data`](Exchange::send_data)) is counted against the length its
+    /// head declared and discarded: the head is sent (with the
+    /// `Content-Length` a `GET` would get, RFC 9110 §8.6) and no body byte.
+    /// Sending `BodyLength::Known(n)` and no data answers `HEAD` with the
+    /// length of a body never made.
+    pub fn is_head(&self) -> bool {
+        self.method() == Method::Head
     }
     /// The request target as received (empty once the response is complete).
     pub fn target(&self) -> &[u8] {
         self.conn.request().map_or(&[][..], |r| r.target())
     }
-    /// The path part of the target: before `?`, and for an absolute-form
-    /// target (`http://host/p?q`) after the authority (`/` when empty).
+    /// The path part of the target, still percent-encoded: before `?`, and
+    /// for an absolute-form target (`http://host/p?q`) after the authority
+    /// (`/` when empty). Decode a segment with
+    /// [`percent_decode`](http_net_conn::percent_decode).
     pub fn path(&self) -> &[u8] {
-        path_of(self.target())
+        target_path(self.target())
+    }
+    /// The query part of the target (after `?`), still percent-encoded;
+    /// `None` without a `?`.
+    pub fn query(&self) -> Option<&[u8]> {
+        self.conn.request().and_then(|r| r.query())
+    }
+    /// The query's `key=value` pairs as received, split at `&`
+    /// ([`query_pairs`](http_net_conn::query_pairs)); decode each with
+    /// [`form_decode`](http_net_conn::form_decode).
+    ///
+    /// ```
+    /// # mod http_net { pub mod io { pub use http_net_std::*; } pub use http_net_std::http_net_conn as conn; }
+    /// use http_net::conn::form_decode;
+    /// use http_net::io::{Error, Exchange};
+    ///
+    /// fn search(ex: &mut Exchange<'_>) -> Result<(), Error> {
+    ///     let mut q = Vec::new();
+    ///     for (key, value) in ex.query_pairs() {
+    ///         if key == b"q" {
+    ///             // `q=a+b%21` is `a b!`; a malformed escape is a 400.
+    ///             match form_decode(value) {
+    ///                 Ok(v) => q = v.into_owned(),
+    ///                 Err(_) => return ex.respond_with(400, &[], b"bad escape"),
+    ///             }
+    ///         }
+    ///     }
+    ///     ex.respond_with(200, &[], &q)
+    /// }
+    /// ```
+    pub fn query_pairs(&self) -> QueryPairs<'_> {
+        http_net_conn::query_pairs(self.query().unwrap_or(&[]))
     }
     /// The value of the first field named `name` (ASCII case-insensitive).
     pub fn field(&self, name: &[u8]) -> Option<&[u8]> {
@@ -192,8 +266,23 @@ impl<'a> Exchange<'a> {
         self.conn
     }
 
+    /// The request's trailer fields (RFC 9112 §7.1.2), in received order:
+    /// empty until the body has been read to its end (and for a body that
+    /// is not chunked).
+    pub fn trailers(&self) -> impl Iterator<Item = (&[u8], &[u8])> {
+        self.st.trailers.iter().map(|(n, v)| (&n[..], &v[..]))
+    }
+    /// The value of the first trailer field named `name` (ASCII
+    /// case-insensitive), once the body has been read to its end.
+    pub fn trailer(&self, name: &[u8]) -> Option<&[u8]> {
+        self.trailers()
+            .find(|(n, _)| n.eq_ignore_ascii_case(name))
+            .map(|(_, v)| v)
+    }
+
     /// The request body as a `std::io::Read` (end of stream at the end of the
-    /// body; the trailers are dropped). Read it before the response is
+    /// body; then the trailers are in [`trailers`](Exchange::trailers)).
+    /// Read it before the response is
     /// complete: afterwards it reads as empty and the connection discards it.
     pub fn body(&mut self) -> Body<'_> {
         Body {
@@ -390,21 +479,6 @@ impl<'a> Exchange<'a> {
     }
 }
 
-/// The path of a request target (see [`Exchange::path`]).
-fn path_of(target: &[u8]) -> &[u8] {
-    let t = target.split(|&b| b == b'?').next().unwrap_or(target);
-    match t.windows(3).position(|w| w == b"://") {
-        Some(i) if !t.starts_with(b"/") => {
-            let rest = &t[i + 3..];
-            match rest.iter().position(|&b| b == b'/') {
-                Some(j) => &rest[j..],
-                None => b"/",
-            }
-        }
-        _ => t,
-    }
-}
-
 /// The request body as a `std::io::Read` (see [`Exchange::body`]).
 pub struct Body<'a> {
     conn: &'a mut ServerConn,
@@ -417,6 +491,7 @@ impl Body<'_> {
     fn read_inner(&mut self, buf: &mut [u8]) -> Result<usize, Error> {
         let Cycle {
             reader,
+            trailers,
             timed_out,
             broken,
             read_timeout,
@@ -458,6 +533,7 @@ impl Body<'_> {
             read_timeout,
             timed_out,
             broken,
+            trailers,
         };
         reader.read_more(&mut src, buf)
     }
@@ -473,6 +549,7 @@ struct ServerBody<'s> {
     read_timeout: &'s mut Option<Option<Duration>>,
     timed_out: &'s mut bool,
     broken: &'s mut bool,
+    trailers: &'s mut Vec<(Vec<u8>, Vec<u8>)>,
 }
 
 impl BodySource for ServerBody<'_> {
@@ -480,7 +557,12 @@ impl BodySource for ServerBody<'_> {
         match self.conn.poll_event() {
             Ok(ServerEvent::Data(d)) => Step::Data(d),
             Ok(ServerEvent::NeedInput) => Step::NeedInput,
-            // `End`, or `Paused` on every read after it.
+            Ok(ServerEvent::End(t)) => {
+                self.trailers
+                    .extend(t.iter().map(|(n, v)| (n.to_vec(), v.to_vec())));
+                Step::End
+            }
+            // `Paused` on every read after the end.
             Ok(_) => Step::End,
             Err(e) => Step::Failed(Error::Protocol(e)),
         }
@@ -572,26 +654,5 @@ impl Write for Upgraded<'_> {
     }
     fn flush(&mut self) -> io::Result<()> {
         self.stream.flush()
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::path_of;
-
-    #[test]
-    fn paths() {
-        for (target, path) in [
-            (&b"/a/b?c=d"[..], &b"/a/b"[..]),
-            (b"/", b"/"),
-            (b"*", b"*"),
-            (b"http://h:80/x/y?z", b"/x/y"),
-            (b"http://h", b"/"),
-            (b"http://h?q", b"/"),
-            (b"/p?http://x/y", b"/p"),
-            (b"example.com:443", b"example.com:443"),
-        ] {
-            assert_eq!(path_of(target), path, "{:?}", core::str::from_utf8(target));
-        }
     }
 }

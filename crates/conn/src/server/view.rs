@@ -97,6 +97,12 @@ impl<'a> RequestView<'a> {
     pub fn method_bytes(&self) -> &'a [u8] {
         self.msg.head.method_span.get(self.msg.list.buf)
     }
+    /// The method's name as received, extension methods included (a method
+    /// is a token, RFC 9110 §9.1: ASCII, so always text).
+    pub fn method_str(&self) -> &'a str {
+        // A parsed method is tchars only: never the empty fallback.
+        core::str::from_utf8(self.method_bytes()).unwrap_or("")
+    }
     /// The request target, as received.
     pub fn target(&self) -> &'a [u8] {
         self.msg.head.target.get(self.msg.list.buf)
@@ -104,6 +110,26 @@ impl<'a> RequestView<'a> {
     /// The target's form.
     pub fn target_form(&self) -> TargetForm {
         self.msg.head.target_form
+    }
+    /// The target's path, still percent-encoded
+    /// ([`target_path`](crate::target_path)).
+    pub fn path(&self) -> &'a [u8] {
+        crate::target::target_path(self.target())
+    }
+    /// The target's query, still percent-encoded, `None` without `?`
+    /// ([`target_query`](crate::target_query)).
+    pub fn query(&self) -> Option<&'a [u8]> {
+        crate::target::target_query(self.target())
+    }
+    /// The query's `key=value` pairs, as received
+    /// ([`query_pairs`](crate::query_pairs); empty without a query).
+    pub fn query_pairs(&self) -> crate::QueryPairs<'a> {
+        crate::target::query_pairs(self.query().unwrap_or(&[]))
+    }
+    /// An owned copy of the head, which borrows nothing (see
+    /// [`OwnedRequestHead`](crate::OwnedRequestHead)).
+    pub fn to_owned_head(&self) -> crate::OwnedRequestHead {
+        crate::server::OwnedRequestHead::of(self)
     }
     head_view_accessors!("request");
 }
