@@ -5,15 +5,17 @@ use std::net::SocketAddr;
 use std::sync::atomic::Ordering;
 use std::time::{Duration, Instant};
 
+use http_net_conn::framing::Error as FramingError;
 use http_net_conn::Method;
 use http_net_conn::{
-    target_path, AnswerState, BodyLength, FieldPair, OwnedRequestHead, Placement, PreparedResponse,
-    QueryPairs, RequestView, ServerConn, ServerEvent,
+    target_path, AnswerState, BodyKind, BodyLength, Error as ConnError, FieldPair,
+    OwnedRequestHead, Placement, PreparedResponse, QueryPairs, RemoteError, RequestView,
+    ServerConn, ServerEvent,
 };
 
 use crate::body_reader::{BodyReader, BodySource, Step};
 use crate::counters::Phase;
-use crate::error::{Error, Stage};
+use crate::error::{Error, Limit, Stage};
 use crate::registry::{Shared, Slot};
 use crate::settings::Settings;
 use crate::transport::Transport;
@@ -33,6 +35,22 @@ pub(crate) struct Cycle {
     reader: BodyReader,
     /// The request's trailer fields, once its body was read to the end.
     trailers: Vec<(Vec<u8>, Vec<u8>)>,
+    /// The request's body limit set by the handler ([`Exchange::limit_body`]).
+    body_limit: Option<u64>,
+    /// Body bytes handed to the handler.
+    body_read: u64,
+    /// The body went over a limit: the error every later read returns.
+    pub(crate) over_limit: Option<Limit>,
+    /// The peer's error that ended a body read.
+    pub(crate) body_error: Option<RemoteError>,
+    /// The final status the handler sent through the exchange, or the
+    /// server's error status.
+    pub(crate) status: Option<u16>,
+    /// The request's method and target, kept for the hooks (only when a
+    /// hook is set), and when it started.
+    pub(crate) method: String,
+    pub(crate) target: Vec<u8>,
+    pub(crate) started: Instant,
     /// Reading the body timed out.
     pub(crate) timed_out: bool,
     /// Writing to or reading from the stream failed: close without more.
@@ -54,6 +72,14 @@ impl Cycle {
         Cycle {
             reader: BodyReader::default(),
             trailers: Vec::new(),
+            body_limit: None,
+            body_read: 0,
+            over_limit: None,
+            body_error: None,
+            status: None,
+            method: String::new(),
+            target: Vec::new(),
+            started: Instant::now(),
             timed_out: false,
             broken: false,
             read_timeout: None,
@@ -69,6 +95,12 @@ impl Cycle {
     pub(crate) fn reset(&mut self, now: Instant) {
         self.reader.clear();
         self.trailers.clear();
+        self.body_limit = None;
+        self.body_read = 0;
+        self.over_limit = None;
+        self.body_error = None;
+        self.status = None;
+        self.started = now;
         self.timed_out = false;
         self.body.restart(None);
         self.write.restart(self.response_timeout.map(|t| now + t));
@@ -293,6 +325,46 @@ impl<'a> Exchange<'a> {
         }
     }
 
+    /// Lowers the body limit for this request to `max_bytes` (the server's
+    /// [`max_body_bytes`](crate::ServerBuilder::max_body_bytes) stays the
+    /// ceiling: a declared `Content-Length` over it was answered `413`
+    /// before the handler ran, so a limit can only be lowered here). Call
+    /// it before reading the body. A declared length over the limit is
+    /// refused at once, before `100 Continue`; a chunked body when its
+    /// reads pass the limit. Either way the call or the read fails with
+    /// [`Error::OverLimit`]`(`[`Limit::BodyBudget`]`(max_bytes))` and the
+    /// server answers `413 Content Too Large` (if no answer has started) and
+    /// closes the connection (RFC 9110 §15.5.14).
+    ///
+    /// ```
+    /// # mod http_net { pub mod io { pub use http_net_std::*; } }
+    /// use std::io::Read;
+    /// use http_net::io::{Error, Exchange};
+    ///
+    /// fn upload(ex: &mut Exchange<'_>) -> Result<(), Error> {
+    ///     let limit = if ex.path() == b"/avatar" { 64 * 1024 } else { 1 << 20 };
+    ///     ex.limit_body(limit)?;
+    ///     let mut body = Vec::new();
+    ///     ex.body().read_to_end(&mut body)?; // over the limit: 413
+    ///     ex.respond_with(201, &[], b"")
+    /// }
+    /// ```
+    pub fn limit_body(&mut self, max_bytes: u64) -> Result<(), Error> {
+        if let Some(limit) = self.st.over_limit {
+            return Err(Error::OverLimit(limit));
+        }
+        let n = self.st.body_limit.map_or(max_bytes, |l| l.min(max_bytes));
+        self.st.body_limit = Some(n);
+        let declared = match self.conn.request().map(|r| r.body_kind()) {
+            Some(BodyKind::Length(len)) => len,
+            _ => 0,
+        };
+        if declared > n || self.st.body_read > n {
+            return Err(over_limit(self.conn, self.st, n));
+        }
+        Ok(())
+    }
+
     /// Sends `100 Continue` now (the body reader does it on its first read).
     pub fn send_continue(&mut self) -> Result<(), Error> {
         if !self.conn.continue_sent() && self.conn.answer_state() == AnswerState::NotStarted {
@@ -316,6 +388,7 @@ impl<'a> Exchange<'a> {
     pub fn respond(&mut self, response: &PreparedResponse, body: &[u8]) -> Result<(), Error> {
         self.closing_check();
         let placement = self.conn.responder().respond(response, body)?;
+        self.st.status = Some(response.status());
         self.place(placement, body)
     }
 
@@ -350,6 +423,9 @@ impl<'a> Exchange<'a> {
     ) -> Result<(), Error> {
         self.closing_check();
         self.conn.responder().send_head(status, fields, body)?;
+        if status >= 200 {
+            self.st.status = Some(status);
+        }
         Ok(())
     }
 
@@ -487,8 +563,49 @@ pub struct Body<'a> {
     gauge: &'a Gauge,
 }
 
+/// The body went over the limit `n`: `413` queued (when no answer has
+/// started), and the error each later read returns.
+fn over_limit(conn: &mut ServerConn, st: &mut Cycle, n: u64) -> Error {
+    let limit = Limit::BodyBudget(n);
+    st.over_limit = Some(limit);
+    // When an answer has started it cannot be replaced: the handler's
+    // error closes the connection instead.
+    let _ = conn.reject(413);
+    Error::OverLimit(limit)
+}
+
 impl Body<'_> {
     fn read_inner(&mut self, buf: &mut [u8]) -> Result<usize, Error> {
+        if let Some(limit) = self.st.over_limit {
+            return Err(Error::OverLimit(limit));
+        }
+        match self.read_raw(buf) {
+            Ok(n) => {
+                self.st.body_read += n as u64;
+                match self.st.body_limit {
+                    Some(limit) if self.st.body_read > limit => {
+                        Err(over_limit(self.conn, self.st, limit))
+                    }
+                    _ => Ok(n),
+                }
+            }
+            Err(Error::Protocol(ConnError::Remote(e))) => {
+                self.st.body_error = Some(e);
+                if e == RemoteError::Framing(FramingError::BodyTooLarge) {
+                    // The server's own ceiling (`max_body_bytes`): the
+                    // connection queued its `413`.
+                    let budget = self.conn.config().body_limits().body_budget();
+                    let limit = Limit::BodyBudget(budget);
+                    self.st.over_limit = Some(limit);
+                    return Err(Error::OverLimit(limit));
+                }
+                Err(Error::Protocol(ConnError::Remote(e)))
+            }
+            Err(e) => Err(e),
+        }
+    }
+
+    fn read_raw(&mut self, buf: &mut [u8]) -> Result<usize, Error> {
         let Cycle {
             reader,
             trailers,

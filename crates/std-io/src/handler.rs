@@ -28,13 +28,16 @@ use crate::exchange::Exchange;
 /// | answered completely and returned `Err` | sends the answer, then closes |
 /// | started an answer and did not finish it | sends what it queued, then closes: the peer sees a cut-short response |
 /// | read a body the peer sent malformed (bad chunk framing, cut short) | sends the connection's `400`, then closes |
-/// | read a body larger than the body budget ([`ServerBuilder::conn_config`](crate::ServerBuilder::conn_config)) | sends `413 Content Too Large`, then closes |
+/// | read a body larger than the body limit ([`ServerBuilder::max_body_bytes`](crate::ServerBuilder::max_body_bytes), or lower: [`Exchange::limit_body`]) | sends `413 Content Too Large`, then closes (the read fails with [`Error::OverLimit`]) |
 /// | timed out reading the body | sends `408 Request Timeout`, then closes |
 /// | returned anything else without answering (`Ok`, `Err`, or a panic) | sends `500 Internal Server Error`, then closes |
 ///
 /// These `4xx`/`5xx` responses, and those sent before a handler runs (a
 /// malformed head `400`, a `Content-Length` over the body limit `413`, a
-/// head deadline `408`, ...), have a short text body naming the status.
+/// head deadline `408`, ...), have a short text body naming the status,
+/// unless [`ServerBuilder::error_body`](crate::ServerBuilder::error_body)
+/// supplies one; [`ServerBuilder::access_log`](crate::ServerBuilder::access_log)
+/// sees each request with its status and the handler's error.
 pub trait Handler: Send + Sync + 'static {
     /// Answers one request (see the table above for what a failure sends).
     fn handle(&self, exchange: &mut Exchange<'_>) -> Result<(), Error>;

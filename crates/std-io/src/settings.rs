@@ -31,6 +31,9 @@ pub(crate) struct Settings {
     /// Set by [`ServerBuilder::server_name`](crate::ServerBuilder::server_name); applied to `conn` when the
     /// server is made (so that `conn_config` may come before or after it).
     pub(crate) server_name: Option<&'static [u8]>,
+    /// Set by [`ServerBuilder::max_body_bytes`](crate::ServerBuilder::max_body_bytes);
+    /// applied to `conn` when the server is made, like `server_name`.
+    pub(crate) max_body_bytes: Option<u64>,
 }
 
 impl Settings {
@@ -56,5 +59,6 @@ impl Settings {
         tunnels: false,
         wipe: false,
         server_name: None,
+        max_body_bytes: None,
     };
 }
