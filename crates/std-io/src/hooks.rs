@@ -57,13 +57,13 @@ impl<'a> ErrorResponse<'a> {
     pub fn cause(&self) -> ErrorCause<'a> {
         self.cause
     }
-    /// The request's method, `""` when the error came before a whole
-    /// request line (a malformed head, a head deadline).
+    /// The request's method, `""` when the connection refused the request
+    /// before its head reached the server (a malformed head, a head
+    /// deadline, a declared `Content-Length` over the body limit).
     pub fn method(&self) -> &'a str {
         self.method
     }
-    /// The request's target as received, empty when the error came before
-    /// a whole request line.
+    /// The request's target as received, empty when `method` is.
     pub fn target(&self) -> &'a [u8] {
         self.target
     }
@@ -101,13 +101,12 @@ impl<'a> AccessRecord<'a> {
     pub fn peer(&self) -> Option<SocketAddr> {
         self.peer
     }
-    /// The method, as received (`""` for an error before a whole request
-    /// line).
+    /// The method, as received (`""` for a request the connection refused
+    /// before its head reached the server: see [`ErrorResponse::method`]).
     pub fn method(&self) -> &'a str {
         self.method
     }
-    /// The target, as received (empty for an error before a whole request
-    /// line).
+    /// The target, as received (empty when `method` is).
     pub fn target(&self) -> &'a [u8] {
         self.target
     }
@@ -123,8 +122,8 @@ impl<'a> AccessRecord<'a> {
     pub fn bytes(&self) -> u64 {
         self.bytes
     }
-    /// From the whole request head to the response written (for an error
-    /// before a whole head: from its first byte, at most the head deadline).
+    /// From the whole request head to the response written (for a request
+    /// refused before its head reached the server: from its first byte).
     pub fn duration(&self) -> Duration {
         self.duration
     }

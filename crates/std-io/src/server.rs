@@ -149,7 +149,8 @@ impl ServerBuilder {
     /// response is written (or the connection ended without one): the
     /// method, target, status, bytes written and duration, and the error
     /// the handler returned (which the peer never sees). Error responses
-    /// sent before a handler ran (a malformed head, a head deadline) are
+    /// to requests refused before their head reached the server (a
+    /// malformed head, a head deadline, a declared body over the limit) are
     /// recorded too, with an empty method and target. With a hook set,
     /// each response is written before the next request is read
     /// (pipelined responses no longer leave together). A hook that panics
