@@ -19,7 +19,8 @@ const MAX_SECS: u64 = 253_402_300_799;
 /// 9999 are written as its last second.
 ///
 /// ```
-/// assert_eq!(&http_net_std::imf_fixdate(784_111_777), b"Sun, 06 Nov 1994 08:49:37 GMT");
+/// # mod http_net { pub mod io { pub use http_net_std::*; } pub use http_net_std::http_net_conn as conn; }
+/// assert_eq!(&http_net::io::imf_fixdate(784_111_777), b"Sun, 06 Nov 1994 08:49:37 GMT");
 /// ```
 pub fn imf_fixdate(unix_secs: u64) -> [u8; 29] {
     let secs = unix_secs.min(MAX_SECS);

@@ -501,8 +501,9 @@ impl<'a> Exchange<'a> {
     /// output leaves with the rest.
     ///
     /// ```
-    /// use http_net_std::{Error, Exchange, Server};
-    /// use http_net_conn::PreparedResponse;
+    /// # mod http_net { pub mod io { pub use http_net_std::*; } pub use http_net_std::http_net_conn as conn; }
+    /// use http_net::io::{Error, Exchange, Server};
+    /// use http_net::conn::PreparedResponse;
     ///
     /// let ok = PreparedResponse::new(200, &[(b"Content-Type", b"text/plain")]).unwrap();
     /// let big = vec![b'x'; 64 * 1024];
@@ -517,7 +518,7 @@ impl<'a> Exchange<'a> {
     ///     })
     /// });
     ///
-    /// let mut resp = http_net_std::get(&format!("http://{addr}/"))?;
+    /// let mut resp = http_net::io::get(&format!("http://{addr}/"))?;
     /// assert_eq!(resp.read_body(1 << 20)?.len(), 64 * 1024);
     ///
     /// stop.shutdown();

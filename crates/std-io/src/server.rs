@@ -28,8 +28,9 @@ use crate::wire::Rate;
 /// [`ServerBuilder::listener`] makes it.
 ///
 /// ```
+/// # mod http_net { pub mod io { pub use http_net_std::*; } pub use http_net_std::http_net_conn as conn; }
 /// use std::time::Duration;
-/// let server = http_net_std::Server::builder()
+/// let server = http_net::io::Server::builder()
 ///     .max_connections(256)
 ///     .head_timeout(Duration::from_secs(5))
 ///     .bind("127.0.0.1:0")
@@ -106,7 +107,8 @@ impl ServerBuilder {
     /// for its request with [`Exchange::limit_body`](crate::Exchange::limit_body).
     ///
     /// ```
-    /// let server = http_net_std::Server::builder()
+    /// # mod http_net { pub mod io { pub use http_net_std::*; } pub use http_net_std::http_net_conn as conn; }
+    /// let server = http_net::io::Server::builder()
     ///     .max_body_bytes(1 << 20)
     ///     .bind("127.0.0.1:0")
     ///     .unwrap();
@@ -125,7 +127,8 @@ impl ServerBuilder {
     /// `Connection: close`, `Date` and `Server` stay). For a JSON API:
     ///
     /// ```
-    /// use http_net_std::{ErrorBody, Server};
+    /// # mod http_net { pub mod io { pub use http_net_std::*; } pub use http_net_std::http_net_conn as conn; }
+    /// use http_net::io::{ErrorBody, Server};
     ///
     /// let server = Server::builder()
     ///     .error_body(|e| {
@@ -157,7 +160,8 @@ impl ServerBuilder {
     /// is contained.
     ///
     /// ```
-    /// use http_net_std::Server;
+    /// # mod http_net { pub mod io { pub use http_net_std::*; } pub use http_net_std::http_net_conn as conn; }
+    /// use http_net::io::Server;
     ///
     /// let server = Server::builder()
     ///     .access_log(|r| {
@@ -280,7 +284,8 @@ impl ServerBuilder {
     /// takes the stream with [`Exchange::upgrade`](crate::Exchange::upgrade).
     ///
     /// ```
-    /// let server = http_net_std::Server::builder()
+    /// # mod http_net { pub mod io { pub use http_net_std::*; } pub use http_net_std::http_net_conn as conn; }
+    /// let server = http_net::io::Server::builder()
     ///     .tunnels(true)
     ///     .bind("127.0.0.1:0")
     ///     .unwrap();
@@ -304,7 +309,8 @@ impl ServerBuilder {
     /// [`conn_config`](ServerBuilder::conn_config) is the fallible way.
     ///
     /// ```
-    /// let server = http_net_std::Server::builder()
+    /// # mod http_net { pub mod io { pub use http_net_std::*; } pub use http_net_std::http_net_conn as conn; }
+    /// let server = http_net::io::Server::builder()
     ///     .server_name("http-net")
     ///     .bind("127.0.0.1:0")
     ///     .unwrap();
@@ -380,7 +386,8 @@ impl ServerBuilder {
 /// [`ShutdownHandle::counters`] counts what these do.
 ///
 /// ```
-/// use http_net_std::{Server, Exchange, Error};
+/// # mod http_net { pub mod io { pub use http_net_std::*; } pub use http_net_std::http_net_conn as conn; }
+/// use http_net::io::{Server, Exchange, Error};
 /// let server = Server::bind("127.0.0.1:0").unwrap();
 /// let addr = server.local_addr().unwrap();
 /// let stop = server.handle();
