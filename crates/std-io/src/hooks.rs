@@ -36,6 +36,10 @@ pub enum ErrorCause<'a> {
     /// A `CONNECT` with tunnels off
     /// ([`ServerBuilder::tunnels`](crate::ServerBuilder::tunnels)): `501`.
     Connect,
+    /// A connection beyond the connection limit, refused before any byte
+    /// of its request is read: `503` (the body is asked for once per
+    /// second and written without waiting: keep it within a few KiB).
+    Busy,
 }
 
 /// An error response the server is about to write itself, as

@@ -119,10 +119,10 @@ impl ServerBuilder {
         self
     }
     /// Supplies the body of the error responses the server writes itself
-    /// (`400`, `408`, `413`, `414`, `417`, `431`, `500`, `501`, `505`...; not
-    /// the `503` beyond the connection limit, written before any request
-    /// is read): `hook` is called with the status and its cause just before
-    /// one is sent, on the connection's thread; `Some(body)` replaces the
+    /// (`400`, `408`, `413`, `414`, `417`, `431`, `500`, `501`, `505`..., and
+    /// the `503` beyond the connection limit: [`ErrorCause::Busy`](crate::ErrorCause::Busy)):
+    /// `hook` is called with the status and its cause just before one is
+    /// sent, on the connection's thread; `Some(body)` replaces the
     /// short text the server writes otherwise (the status line,
     /// `Connection: close`, `Date` and `Server` stay). For a JSON API:
     ///

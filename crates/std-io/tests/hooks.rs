@@ -271,3 +271,36 @@ fn the_access_log_sees_each_request_and_the_errors_the_peer_does_not() {
     assert!(log[2].starts_with("  Some(400) "), "{log:?}");
     stop(s);
 }
+
+#[test]
+fn the_503_beyond_the_connection_limit_takes_the_hooks_body() {
+    let causes = Arc::new(Mutex::new(Vec::new()));
+    let builder = Server::builder()
+        .max_connections(1)
+        .eviction_grace(Duration::from_secs(30));
+    let s = serve(json_errors(builder, Arc::clone(&causes)), |ex| {
+        ex.respond_with(200, &[], b"")
+    });
+    // Holds the only slot, mid-head (within the eviction grace).
+    let mut holder = TcpStream::connect(&s.0).unwrap();
+    holder.write_all(b"GET / HTTP/1.1\r\nX-Slow: ").unwrap();
+    let deadline = std::time::Instant::now() + Duration::from_secs(5);
+    while s.1.counters().current < 1 {
+        assert!(std::time::Instant::now() < deadline, "not admitted");
+        thread::sleep(Duration::from_millis(10));
+    }
+    let resp = exchange(&s.0, b"GET / HTTP/1.1\r\nHost: a\r\n\r\n");
+    assert!(
+        resp.starts_with("HTTP/1.1 503 Service Unavailable\r\n"),
+        "{resp}"
+    );
+    assert!(resp.contains("\r\nRetry-After: 1\r\n"), "{resp}");
+    assert!(
+        resp.contains("\r\nContent-Type: application/json\r\n"),
+        "{resp}"
+    );
+    assert!(resp.ends_with("\r\n\r\n{\"error\":503}"), "{resp}");
+    assert_eq!(*causes.lock().unwrap(), ["503   Busy"]);
+    drop(holder);
+    stop(s);
+}

@@ -137,6 +137,48 @@ pub fn write_error_response(
     Ok(())
 }
 
+/// [`write_error_response`] with a body of the caller's in place of the
+/// short text: `body` with `Content-Type: content_type` (e.g.
+/// `application/json`) and its `Content-Length`; the rest of the head is
+/// the same. [`LocalError::InvalidStatus`] for a status outside 400..=599,
+/// [`LocalError::InvalidFieldValue`] for a content type that is not a field
+/// value (RFC 9110 §5.5); then nothing is written.
+///
+/// ```
+/// let mut buf = Vec::new();
+/// http_net_conn::write_error_response_with_body(
+///     &mut buf, 503, Some(1), None, None, b"application/json", br#"{"busy":true}"#,
+/// )
+/// .unwrap();
+/// assert!(buf.starts_with(b"HTTP/1.1 503 Service Unavailable\r\nContent-Type: application/json\r\n"));
+/// assert!(buf.ends_with(b"\r\n\r\n{\"busy\":true}"));
+/// ```
+pub fn write_error_response_with_body(
+    buf: &mut Vec<u8>,
+    status: u16,
+    retry_after: Option<u32>,
+    date: Option<&[u8; 29]>,
+    server: Option<&[u8]>,
+    content_type: &[u8],
+    body: &[u8],
+) -> Result<(), LocalError> {
+    if !(400..=599).contains(&status) {
+        return Err(LocalError::InvalidStatus);
+    }
+    if !crate::validate::is_field_value(content_type) {
+        return Err(LocalError::InvalidFieldValue);
+    }
+    let parts = ErrorParts {
+        status,
+        detail: None,
+        retry_after,
+        body: Some((content_type, body)),
+        content: true,
+    };
+    write_error(buf, &parts, date, server);
+    Ok(())
+}
+
 /// What an error response says: its status, the text's detail, a
 /// `Retry-After`, a body of the caller's in place of the text (content type
 /// and bytes), and whether the body is sent (not to HEAD).
