@@ -233,11 +233,15 @@ fn head_timed_out(
     slot: &Slot,
     shared: &Shared,
     last_date: &mut u64,
+    head_started: Option<Instant>,
 ) -> End {
     st.timed_out_in = Some(Count::Head);
     refresh_date(conn, shared, last_date);
     match conn.time_out() {
         Ok(()) => {
+            if let Some(started) = head_started {
+                st.started = started;
+            }
             error_body(conn, shared, st, ErrorCause::Timeout(Stage::Head));
             let end = send_and_linger(stream, conn, st, slot);
             access_log(shared, st, None, false);
@@ -383,7 +387,16 @@ fn serve(
                         let d = *head_deadline.get_or_insert(now + settings.head_timeout);
                         let left = d.saturating_duration_since(now);
                         if left.is_zero() {
-                            return head_timed_out(stream, conn, st, slot, shared, &mut last_date);
+                            let started = d.checked_sub(settings.head_timeout);
+                            return head_timed_out(
+                                stream,
+                                conn,
+                                st,
+                                slot,
+                                shared,
+                                &mut last_date,
+                                started,
+                            );
                         }
                         (left, Stage::Head)
                     }
@@ -413,7 +426,17 @@ fn serve(
                     Ok(Filled::Eof) => eof = true,
                     Ok(Filled::Full) => return End::Close,
                     Err(Error::Timeout(Stage::Head)) => {
-                        return head_timed_out(stream, conn, st, slot, shared, &mut last_date)
+                        let started =
+                            head_deadline.and_then(|d| d.checked_sub(settings.head_timeout));
+                        return head_timed_out(
+                            stream,
+                            conn,
+                            st,
+                            slot,
+                            shared,
+                            &mut last_date,
+                            started,
+                        );
                     }
                     Err(Error::Timeout(stage)) => {
                         st.timed_out_in = Some(match stage {

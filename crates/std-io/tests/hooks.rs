@@ -304,3 +304,51 @@ fn the_503_beyond_the_connection_limit_takes_the_hooks_body() {
     drop(holder);
     stop(s);
 }
+
+#[test]
+fn a_head_deadline_is_logged_from_the_heads_first_byte() {
+    let log = Arc::new(Mutex::new(Vec::new()));
+    let causes = Arc::new(Mutex::new(Vec::new()));
+    let l = Arc::clone(&log);
+    let builder = Server::builder()
+        .head_timeout(Duration::from_millis(300))
+        .access_log(move |r| {
+            l.lock()
+                .unwrap()
+                .push((r.method().to_string(), r.status(), r.duration()))
+        });
+    let s = serve(json_errors(builder, Arc::clone(&causes)), |ex| {
+        ex.respond_with(200, &[], b"")
+    });
+    // A keep-alive connection: one request, a pause, then a head that
+    // stalls: its time counts from its first byte, not from the first request.
+    let mut c = TcpStream::connect(&s.0).unwrap();
+    c.set_read_timeout(Some(Duration::from_secs(5))).unwrap();
+    c.write_all(b"GET / HTTP/1.1\r\nHost: a\r\n\r\n").unwrap();
+    let mut first = Vec::new();
+    let mut b = [0u8; 1];
+    while !first.ends_with(b"\r\n\r\n") {
+        c.read_exact(&mut b).unwrap();
+        first.push(b[0]);
+    }
+    assert!(first.starts_with(b"HTTP/1.1 200 OK\r\n"));
+    thread::sleep(Duration::from_millis(1500));
+    c.write_all(b"GET / HTTP/1.1\r\nHost: a\r\n").unwrap();
+    let mut rest = Vec::new();
+    let _ = c.read_to_end(&mut rest);
+    let resp = String::from_utf8_lossy(&rest);
+    assert!(resp.contains("HTTP/1.1 408 "), "{resp}");
+    assert!(resp.ends_with("\r\n\r\n{\"error\":408}"), "{resp}");
+    assert_eq!(*causes.lock().unwrap(), ["408   Timeout(Head)"]);
+    let log = log.lock().unwrap().clone();
+    assert_eq!(log.len(), 2, "{log:?}");
+    assert_eq!((log[0].0.as_str(), log[0].1), ("GET", Some(200)));
+    let (method, status, took) = &log[1];
+    assert_eq!((method.as_str(), *status), ("", Some(408)));
+    assert!(
+        *took >= Duration::from_millis(300) && *took < Duration::from_millis(1200),
+        "{took:?}"
+    );
+    drop(c);
+    stop(s);
+}
