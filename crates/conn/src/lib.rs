@@ -38,6 +38,7 @@ mod response;
 mod server;
 mod state;
 mod status;
+mod target;
 mod validate;
 mod writer;
 
@@ -49,7 +50,11 @@ pub use error::{Error, LocalError, RemoteError};
 pub use fields::Trailers;
 pub use response::{BodyLength, Placement, PreparedResponse};
 pub use server::{
-    write_error_response, AnswerState, Phase, RequestView, Responder, ServerConn, ServerEvent,
+    write_error_response, write_error_response_with_body, AnswerState, OwnedRequestHead, Phase,
+    RequestView, Responder, ServerConn, ServerEvent,
+};
+pub use target::{
+    form_decode, percent_decode, query_pairs, target_path, target_query, PercentError, QueryPairs,
 };
 
 /// The framing layer (`http-net-framing`) this crate's API exposes: body

@@ -110,6 +110,30 @@ impl Output {
         }
     }
 
+    /// Drops the last `len` bytes from `start` when they are the whole
+    /// unsent end of the output (no barrier, none of them sent, nothing
+    /// after them); false, and nothing dropped, otherwise.
+    pub(crate) fn truncate_unsent(&mut self, start: usize, len: usize) -> bool {
+        let whole = self.unsent_tail(start, len);
+        if whole {
+            if self.wipe {
+                self.buf[start..].fill(0);
+            }
+            self.buf.truncate(start);
+        }
+        whole
+    }
+
+    /// Whether the last `len` bytes from `start` are the whole unsent end of
+    /// the output (no barrier, none of them sent, nothing after them).
+    pub(crate) fn unsent_tail(&self, start: usize, len: usize) -> bool {
+        self.barrier.is_none()
+            && !self.crlf_due
+            && self.sent <= start
+            && len > 0
+            && start.checked_add(len) == Some(self.buf.len())
+    }
+
     /// The buffer to append to (with a deferred chunk CR LF written first).
     pub(crate) fn buf(&mut self) -> &mut Vec<u8> {
         if self.crlf_due {

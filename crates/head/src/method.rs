@@ -77,7 +77,11 @@ impl Method {
         matches!(self, Method::Post | Method::Put | Method::Patch)
     }
 
-    /// The method's name, or `None` for [`Method::Other`].
+    /// The method's name, or `None` for [`Method::Other`], which holds no
+    /// bytes (they stay in the head's method span). That is also why
+    /// `Method` has no `Display`: the text of any method, extension methods
+    /// included, is the span's (`RequestHead::method_span`, or the
+    /// connection's request view's `method_str`).
     pub const fn as_str(self) -> Option<&'static str> {
         Some(match self {
             Method::Get => "GET",

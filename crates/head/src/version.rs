@@ -18,6 +18,21 @@ impl Version {
             Version::Http11 => b"HTTP/1.1",
         }
     }
+
+    /// The version as text: `"HTTP/1.0"` or `"HTTP/1.1"`.
+    pub const fn as_str(self) -> &'static str {
+        match self {
+            Version::Http10 => "HTTP/1.0",
+            Version::Http11 => "HTTP/1.1",
+        }
+    }
+}
+
+/// Writes the version as on the wire (`HTTP/1.1`).
+impl core::fmt::Display for Version {
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        f.write_str(self.as_str())
+    }
 }
 
 /// `HTTP-version = HTTP-name "/" DIGIT "." DIGIT`, `HTTP-name = %s"HTTP"`
@@ -67,5 +82,17 @@ mod tests {
         assert_eq!(check(b"http/"), Err(Error::InvalidVersion));
         assert_eq!(check(b"HTTP/1,"), Err(Error::InvalidVersion));
         assert_eq!(check(b"HTTP/a"), Err(Error::InvalidVersion));
+    }
+
+    #[test]
+    fn display_is_the_wire_form() {
+        extern crate alloc;
+        use alloc::format;
+        assert_eq!(format!("{}", Version::Http10), "HTTP/1.0");
+        assert_eq!(format!("{}", Version::Http11), "HTTP/1.1");
+        assert_eq!(
+            Version::Http11.as_str().as_bytes(),
+            Version::Http11.as_bytes()
+        );
     }
 }

@@ -127,13 +127,140 @@
 //! assert!(out.starts_with(b"HTTP/1.1 200 OK\r\n"));
 //! assert!(out.ends_with(b"\r\n\r\nHello"));
 //! ```
+//!
+//! ## 5. What a handler reads
+//!
+//! Beyond the raw head ([`Exchange::request`]): the path and query
+//! ([`Exchange::path`], [`Exchange::query_pairs`]; decode them with
+//! [`conn::percent_decode`] and [`conn::form_decode`], which report a
+//! malformed escape as [`conn::PercentError`]), the method's name even for an
+//! extension method ([`Exchange::method_str`]), whether the request is
+//! `HEAD` ([`Exchange::is_head`]: its body is never sent, so skip making
+//! it), the trailers after the body ([`Exchange::trailers`]), and an owned
+//! copy of the head that outlives the answer ([`Exchange::request_head`]).
+//!
+//! ```
+//! use http_net::conn::form_decode;
+//! use http_net::{Error, Exchange};
+//!
+//! fn hello(ex: &mut Exchange<'_>) -> Result<(), Error> {
+//!     let head = ex.request_head().expect("until the answer is complete");
+//!     let name = head
+//!         .query_pairs()
+//!         .find(|(k, _)| *k == b"name")
+//!         .and_then(|(_, v)| form_decode(v).ok())
+//!         .map_or_else(|| "world".into(), |v| String::from_utf8_lossy(&v).into_owned());
+//!     let body = format!("{} {}: hello, {name}", head.method_str(), head.version());
+//!     // `head` is owned: it is still there after `respond_with` borrowed `ex`.
+//!     ex.respond_with(200, &[(b"Content-Type", b"text/plain")], body.as_bytes())?;
+//!     assert_eq!(head.path(), b"/greet");
+//!     Ok(())
+//! }
+//! # let server = http_net::Server::bind("127.0.0.1:0")?;
+//! # let addr = server.local_addr()?;
+//! # let stop = server.handle();
+//! # let t = std::thread::spawn(move || server.serve(hello));
+//! # let mut r = http_net::get(&format!("http://{addr}/greet?name=J+Doe"))?;
+//! # assert_eq!(r.read_body(100)?, b"GET HTTP/1.1: hello, J Doe");
+//! # stop.shutdown();
+//! # t.join().unwrap()?;
+//! # Ok::<(), Box<dyn std::error::Error>>(())
+//! ```
+//!
+//! ## 6. Limits and the server's own errors
+//!
+//! [`io::ServerBuilder::max_body_bytes`] caps every request body (a
+//! declared `Content-Length` over it is answered `413` before the handler
+//! runs); [`Exchange::limit_body`] lowers it for one request. The
+//! responses the server writes itself (`400`, `408`, `413`, `500`...) get
+//! the body [`io::ServerBuilder::error_body`] supplies, and
+//! [`io::ServerBuilder::access_log`] sees each request with its status,
+//! bytes, duration and the error a handler returned. Which status each
+//! failure gives is in [`io::Handler`].
+//!
+//! ```
+//! use std::io::Read;
+//! use http_net::io::ErrorBody;
+//! use http_net::{Client, Error, Exchange, Server};
+//!
+//! let server = Server::builder()
+//!     .max_body_bytes(64 * 1024)
+//!     .error_body(|e| {
+//!         let body = format!(r#"{{"error":{}}}"#, e.status()).into_bytes();
+//!         Some(ErrorBody { content_type: b"application/json".to_vec(), body })
+//!     })
+//!     .access_log(|r| eprintln!("{} {:?} {:?}", r.method(), r.status(), r.error()))
+//!     .bind("127.0.0.1:0")?;
+//! let addr = server.local_addr()?;
+//! let stop = server.handle();
+//! let t = std::thread::spawn(move || {
+//!     server.serve(|ex: &mut Exchange<'_>| -> Result<(), Error> {
+//!         ex.limit_body(16)?; // a 413 for more
+//!         let mut body = Vec::new();
+//!         ex.body().read_to_end(&mut body)?;
+//!         ex.respond_with(200, &[], &body)
+//!     })
+//! });
+//!
+//! let client = Client::new();
+//! let mut r = client.request(b"POST", &format!("http://{addr}/"), &[], &[b'x'; 100])?;
+//! assert_eq!(r.status(), 413);
+//! assert_eq!(r.field(b"content-type"), Some(&b"application/json"[..]));
+//! assert_eq!(r.read_body(100)?, br#"{"error":413}"#);
+//! stop.shutdown();
+//! t.join().unwrap()?;
+//! # Ok::<(), Box<dyn std::error::Error>>(())
+//! ```
+//!
+//! ## 7. Streamed responses, files, downloads, a proxy
+//!
+//! A body of unknown length is sent with [`conn::BodyLength::Streamed`]
+//! (chunked to HTTP/1.1 peers), piece by piece, each piece leaving at once
+//! after [`Exchange::flush`]:
+//!
+//! ```
+//! use http_net::conn::BodyLength;
+//! use http_net::{Error, Exchange};
+//!
+//! fn countdown(ex: &mut Exchange<'_>) -> Result<(), Error> {
+//!     ex.send_head(200, &[(b"Content-Type", b"text/plain")], BodyLength::Streamed)?;
+//!     for i in (1..=3).rev() {
+//!         ex.send_data(format!("{i}\n").as_bytes())?;
+//!         ex.flush()?;
+//!     }
+//!     ex.send_end(&[(b"X-Done", b"yes")]) // trailers end a chunked body
+//! }
+//! # let server = http_net::Server::bind("127.0.0.1:0")?;
+//! # let addr = server.local_addr()?;
+//! # let stop = server.handle();
+//! # let t = std::thread::spawn(move || server.serve(countdown));
+//! # let mut r = http_net::get(&format!("http://{addr}/"))?;
+//! # assert_eq!(r.read_body(100)?, b"3\n2\n1\n");
+//! # assert_eq!(r.trailer(b"x-done"), Some(&b"yes"[..]));
+//! # stop.shutdown();
+//! # t.join().unwrap()?;
+//! # Ok::<(), Box<dyn std::error::Error>>(())
+//! ```
+//!
+//! The crate's examples are whole programs, each tested end to end:
+//! `rest` (a JSON API: routes with path parameters and a query, a JSON
+//! `413`), `stream` (a streamed response; files with `HEAD` and a single
+//! `Range`), `download` (a large download to a file in flat memory),
+//! `proxy` (a reverse proxy streaming both ways), `hello`, `echo`, `get`,
+//! and `tls_server` / `tls_get` (HTTPS over rustls by composition). Run one
+//! with `cargo run -p http-net --example rest`.
 #![forbid(unsafe_code)]
 #![deny(missing_docs)]
 
+#[doc(inline)]
 pub use http_net_conn as conn;
+#[doc(inline)]
 pub use http_net_framing as framing;
+#[doc(inline)]
 pub use http_net_head as head;
+#[doc(inline)]
 pub use http_net_scan as scan;
+#[doc(inline)]
 pub use http_net_std as io;
 
 pub use http_net_std::{get, Client, Error, Exchange, Server};

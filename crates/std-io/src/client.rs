@@ -104,8 +104,9 @@ pub const CLIENT_CONFIG: Config =
 /// Configures a [`Client`].
 ///
 /// ```
+/// # mod http_net { pub mod io { pub use http_net_std::*; } pub use http_net_std::http_net_conn as conn; }
 /// use std::time::Duration;
-/// let client = http_net_std::Client::builder()
+/// let client = http_net::io::Client::builder()
 ///     .connect_timeout(Duration::from_secs(2))
 ///     .timeout(Duration::from_secs(30))
 ///     .max_idle_per_host(2)
@@ -270,7 +271,8 @@ impl ClientBuilder {
 /// A request body.
 ///
 /// ```no_run
-/// use http_net_std::{Client, RequestBody};
+/// # mod http_net { pub mod io { pub use http_net_std::*; } pub use http_net_std::http_net_conn as conn; }
+/// use http_net::io::{Client, RequestBody};
 /// let file = std::fs::File::open("upload.bin")?;
 /// let len = file.metadata()?.len();
 /// let mut file = std::io::BufReader::new(file);
@@ -327,8 +329,9 @@ impl RequestBody<'_> {
 /// idle connections.
 ///
 /// ```no_run
+/// # mod http_net { pub mod io { pub use http_net_std::*; } pub use http_net_std::http_net_conn as conn; }
 /// use std::io::Read;
-/// let client = http_net_std::Client::new();
+/// let client = http_net::io::Client::new();
 /// let mut resp = client.get("http://127.0.0.1:8080/plaintext")?;
 /// assert_eq!(resp.status(), 200);
 /// let mut body = String::new();

@@ -16,6 +16,7 @@ use crate::date::now_secs;
 use crate::error::{Error, Stage};
 use crate::exchange::{Cycle, Exchange};
 use crate::handler::Handler;
+use crate::hooks::{AccessRecord, ErrorCause, ErrorResponse};
 use crate::lock::read;
 use crate::registry::{Handle, Shared, Slot, State};
 use crate::settings::Settings;
@@ -232,13 +233,65 @@ fn head_timed_out(
     slot: &Slot,
     shared: &Shared,
     last_date: &mut u64,
+    head_started: Option<Instant>,
 ) -> End {
     st.timed_out_in = Some(Count::Head);
     refresh_date(conn, shared, last_date);
     match conn.time_out() {
-        Ok(()) => send_and_linger(stream, conn, st, slot),
+        Ok(()) => {
+            if let Some(started) = head_started {
+                st.started = started;
+            }
+            error_body(conn, shared, st, ErrorCause::Timeout(Stage::Head));
+            let end = send_and_linger(stream, conn, st, slot);
+            access_log(shared, st, None, false);
+            end
+        }
         Err(_) => End::Close,
     }
+}
+
+/// Gives the error response the connection queued the hook's body (when a
+/// hook is set and supplies one), and notes its status for the log.
+fn error_body(conn: &mut ServerConn, shared: &Shared, st: &mut Cycle, cause: ErrorCause<'_>) {
+    let Some(status) = conn.error_status() else {
+        return;
+    };
+    st.status = Some(status);
+    let Some(hook) = &shared.hooks.error_body else {
+        return;
+    };
+    let response = ErrorResponse {
+        status,
+        cause,
+        method: &st.method,
+        target: &st.target,
+    };
+    // A hook that panics leaves the server's own text.
+    if let Ok(Some(body)) = catch_unwind(AssertUnwindSafe(|| hook(&response))) {
+        let _ = conn.set_error_body(&body.content_type, &body.body);
+    }
+}
+
+/// Tells the access-log hook (when set) of the request `st` holds, then
+/// forgets its method and target (a later head-time error has none).
+fn access_log(shared: &Shared, st: &mut Cycle, error: Option<&Error>, panicked: bool) {
+    if let Some(hook) = &shared.hooks.access_log {
+        let record = AccessRecord {
+            peer: st.peer,
+            method: &st.method,
+            target: &st.target,
+            status: st.status,
+            bytes: st.write.bytes(),
+            duration: st.started.elapsed(),
+            error,
+            panicked,
+        };
+        let _ = catch_unwind(AssertUnwindSafe(|| hook(&record)));
+    }
+    st.method.clear();
+    st.target.clear();
+    st.status = None;
 }
 
 #[allow(clippy::too_many_arguments)]
@@ -262,6 +315,14 @@ fn serve(
             // connection's: the handler and `after_handler` ask it.
             Ok(ServerEvent::Request(view)) => {
                 let connect = view.method() == Method::Connect;
+                if shared.hooks.any() {
+                    st.method.clear();
+                    st.method.push_str(view.method_str());
+                    st.target.clear();
+                    st.target.extend_from_slice(view.target());
+                }
+                let now = Instant::now();
+                st.reset(now);
                 head_deadline = None;
                 drain_deadline = None;
                 requests += 1;
@@ -277,17 +338,28 @@ fn serve(
                     if conn.reject(501).is_err() {
                         return End::Close;
                     }
-                    continue;
+                    error_body(conn, shared, st, ErrorCause::Connect);
+                    let end = send_and_linger(stream, conn, st, slot);
+                    access_log(shared, st, None, false);
+                    return end;
                 }
-                let now = Instant::now();
-                st.reset(now);
                 slot.body.reset();
                 slot.write.reset();
                 slot.enter(State::Handler, now);
                 let outcome = catch_unwind(AssertUnwindSafe(|| {
                     handler.handle(&mut Exchange::new(conn, stream, st, shared, slot))
-                }));
-                if let Some(end) = after_handler(stream, conn, st, slot, outcome.ok()) {
+                }))
+                .ok();
+                let end = after_handler(stream, conn, st, slot, shared, &outcome);
+                if shared.hooks.any() {
+                    if end.is_none() && shared.hooks.access_log.is_some() {
+                        // Written before it is logged (its bytes counted).
+                        let _ = st.flush(stream, conn, &slot.write);
+                    }
+                    let error = outcome.as_ref().and_then(|r| r.as_ref().err());
+                    access_log(shared, st, error, outcome.is_none());
+                }
+                if let Some(end) = end {
                     return end;
                 }
             }
@@ -315,7 +387,16 @@ fn serve(
                         let d = *head_deadline.get_or_insert(now + settings.head_timeout);
                         let left = d.saturating_duration_since(now);
                         if left.is_zero() {
-                            return head_timed_out(stream, conn, st, slot, shared, &mut last_date);
+                            let started = d.checked_sub(settings.head_timeout);
+                            return head_timed_out(
+                                stream,
+                                conn,
+                                st,
+                                slot,
+                                shared,
+                                &mut last_date,
+                                started,
+                            );
                         }
                         (left, Stage::Head)
                     }
@@ -345,7 +426,17 @@ fn serve(
                     Ok(Filled::Eof) => eof = true,
                     Ok(Filled::Full) => return End::Close,
                     Err(Error::Timeout(Stage::Head)) => {
-                        return head_timed_out(stream, conn, st, slot, shared, &mut last_date)
+                        let started =
+                            head_deadline.and_then(|d| d.checked_sub(settings.head_timeout));
+                        return head_timed_out(
+                            stream,
+                            conn,
+                            st,
+                            slot,
+                            shared,
+                            &mut last_date,
+                            started,
+                        );
                     }
                     Err(Error::Timeout(stage)) => {
                         st.timed_out_in = Some(match stage {
@@ -367,9 +458,25 @@ fn serve(
             Ok(ServerEvent::Closed) => {
                 return send_and_linger(stream, conn, st, slot);
             }
-            Err(ConnError::Remote(_)) => {
-                // The error response is queued: send it, then half-close and drain.
-                return send_and_linger(stream, conn, st, slot);
+            Err(ConnError::Remote(e)) => {
+                // The error response is queued (unless an answer was out
+                // already): send it, then half-close and drain.
+                let answered_here = conn.error_status().is_some();
+                if answered_here {
+                    if st.method.is_empty() {
+                        // Before a whole head: from its first byte.
+                        st.started = head_deadline
+                            .and_then(|d| d.checked_sub(settings.head_timeout))
+                            .unwrap_or_else(Instant::now);
+                        st.write.restart(None);
+                    }
+                    error_body(conn, shared, st, ErrorCause::Peer(e));
+                }
+                let end = send_and_linger(stream, conn, st, slot);
+                if answered_here {
+                    access_log(shared, st, None, false);
+                }
+                return end;
             }
             Err(ConnError::Local(_)) => return End::Close,
         }
@@ -394,7 +501,8 @@ fn after_handler(
     conn: &mut ServerConn,
     st: &mut Cycle,
     slot: &Slot,
-    outcome: Option<Result<(), Error>>,
+    shared: &Shared,
+    outcome: &Option<Result<(), Error>>,
 ) -> Option<End> {
     if st.timed_out {
         st.timed_out_in = Some(Count::Body);
@@ -402,9 +510,20 @@ fn after_handler(
     if st.broken {
         return Some(End::Close);
     }
+    // What a failed handler's error response is for.
+    let cause = |st: &Cycle| match (st.over_limit, st.body_error, outcome) {
+        (Some(limit), _, _) => ErrorCause::OverLimit(limit),
+        (None, Some(e), _) => ErrorCause::Peer(e),
+        (None, None, _) if st.timed_out => ErrorCause::Timeout(Stage::Body),
+        (None, None, Some(Err(e))) => ErrorCause::Handler(e),
+        (None, None, None) => ErrorCause::Panic,
+        (None, None, Some(Ok(()))) => ErrorCause::NoAnswer,
+    };
     if conn.failed() {
         // A malformed body, or a reject: the connection queued its error
         // response (unless an answer had started, which is cut short).
+        let why = cause(st);
+        error_body(conn, shared, st, why);
         return Some(send_and_linger(stream, conn, st, slot));
     }
     let ok = matches!(outcome, Some(Ok(())));
@@ -437,6 +556,8 @@ fn after_handler(
             if conn.reject(status).is_err() {
                 return Some(End::Close);
             }
+            let why = cause(st);
+            error_body(conn, shared, st, why);
             Some(send_and_linger(stream, conn, st, slot))
         }
     }

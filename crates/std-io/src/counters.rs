@@ -23,7 +23,8 @@ pub struct PhaseCounts {
 /// [`ShutdownHandle::counters`](crate::ShutdownHandle::counters).
 ///
 /// ```
-/// let server = http_net_std::Server::bind("127.0.0.1:0").unwrap();
+/// # mod http_net { pub mod io { pub use http_net_std::*; } pub use http_net_std::http_net_conn as conn; }
+/// let server = http_net::io::Server::bind("127.0.0.1:0").unwrap();
 /// let c = server.handle().counters();
 /// assert_eq!((c.accepted, c.refused, c.current), (0, 0, 0));
 /// ```

@@ -33,8 +33,10 @@ pub enum Stage {
 pub enum Limit {
     /// The `limit` argument of `ClientResponse::read_body`, in bytes.
     ReadBody(usize),
-    /// The body budget of the connection's configuration
-    /// (`framing::Limits::with_body_budget`), in bytes.
+    /// The body limit in force, in bytes: the connection configuration's
+    /// body budget (`ServerBuilder::max_body_bytes`, or
+    /// `framing::Limits::with_body_budget`), or a lower one a handler set
+    /// for its request (`Exchange::limit_body`).
     BodyBudget(u64),
 }
 
@@ -42,7 +44,7 @@ impl fmt::Display for Limit {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
             Limit::ReadBody(n) => write!(f, "the read_body limit of {n} bytes"),
-            Limit::BodyBudget(n) => write!(f, "the configured body budget of {n} bytes"),
+            Limit::BodyBudget(n) => write!(f, "the body limit of {n} bytes"),
         }
     }
 }

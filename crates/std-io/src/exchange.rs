@@ -5,15 +5,17 @@ use std::net::SocketAddr;
 use std::sync::atomic::Ordering;
 use std::time::{Duration, Instant};
 
+use http_net_conn::framing::Error as FramingError;
 use http_net_conn::Method;
 use http_net_conn::{
-    AnswerState, BodyLength, FieldPair, Placement, PreparedResponse, RequestView, ServerConn,
-    ServerEvent,
+    target_path, AnswerState, BodyKind, BodyLength, Error as ConnError, FieldPair,
+    OwnedRequestHead, Placement, PreparedResponse, QueryPairs, RemoteError, RequestView,
+    ServerConn, ServerEvent,
 };
 
 use crate::body_reader::{BodyReader, BodySource, Step};
 use crate::counters::Phase;
-use crate::error::{Error, Stage};
+use crate::error::{Error, Limit, Stage};
 use crate::registry::{Shared, Slot};
 use crate::settings::Settings;
 use crate::transport::Transport;
@@ -31,6 +33,24 @@ const FLUSH_AT: usize = 16 * 1024;
 pub(crate) struct Cycle {
     /// Body bytes taken from the connection but not yet read by the handler.
     reader: BodyReader,
+    /// The request's trailer fields, once its body was read to the end.
+    trailers: Vec<(Vec<u8>, Vec<u8>)>,
+    /// The request's body limit set by the handler ([`Exchange::limit_body`]).
+    body_limit: Option<u64>,
+    /// Body bytes handed to the handler.
+    body_read: u64,
+    /// The body went over a limit: the error every later read returns.
+    pub(crate) over_limit: Option<Limit>,
+    /// The peer's error that ended a body read.
+    pub(crate) body_error: Option<RemoteError>,
+    /// The final status the handler sent through the exchange, or the
+    /// server's error status.
+    pub(crate) status: Option<u16>,
+    /// The request's method and target, kept for the hooks (only when a
+    /// hook is set), and when it started.
+    pub(crate) method: String,
+    pub(crate) target: Vec<u8>,
+    pub(crate) started: Instant,
     /// Reading the body timed out.
     pub(crate) timed_out: bool,
     /// Writing to or reading from the stream failed: close without more.
@@ -51,6 +71,15 @@ impl Cycle {
     pub(crate) fn new(settings: &Settings, peer: Option<SocketAddr>) -> Cycle {
         Cycle {
             reader: BodyReader::default(),
+            trailers: Vec::new(),
+            body_limit: None,
+            body_read: 0,
+            over_limit: None,
+            body_error: None,
+            status: None,
+            method: String::new(),
+            target: Vec::new(),
+            started: Instant::now(),
             timed_out: false,
             broken: false,
             read_timeout: None,
@@ -65,6 +94,13 @@ impl Cycle {
     /// A new request: its body and response are paced afresh.
     pub(crate) fn reset(&mut self, now: Instant) {
         self.reader.clear();
+        self.trailers.clear();
+        self.body_limit = None;
+        self.body_read = 0;
+        self.over_limit = None;
+        self.body_error = None;
+        self.status = None;
+        self.started = now;
         self.timed_out = false;
         self.body.restart(None);
         self.write.restart(self.response_timeout.map(|t| now + t));
@@ -161,18 +197,88 @@ impl<'a> Exchange<'a> {
     pub fn request(&self) -> Option<RequestView<'_>> {
         self.conn.request()
     }
-    /// The method (`Method::Other` once the response is complete).
+    /// An owned copy of the request head, which borrows nothing: keep it
+    /// across the answer, or move it to another thread (`None` once the
+    /// response is complete). It allocates; the borrowing accessors do not.
+    ///
+    /// A path borrowed from the exchange ([`path`](Exchange::path)) cannot
+    /// be used after a call that answers (`&mut self`); the copy can:
+    ///
+    /// ```
+    /// # mod http_net { pub mod io { pub use http_net_std::*; } }
+    /// use http_net::io::{Error, Exchange};
+    ///
+    /// fn echo_path(ex: &mut Exchange<'_>) -> Result<(), Error> {
+    ///     let Some(head) = ex.request_head() else { return Ok(()) };
+    ///     ex.respond_with(200, &[], head.path())
+    /// }
+    /// ```
+    pub fn request_head(&self) -> Option<OwnedRequestHead> {
+        self.conn.request().map(|r| r.to_owned_head())
+    }
+    /// The method (`Method::Other` for an extension method, whose name is
+    /// [`method_str`](Exchange::method_str); `Method::Other` too once the
+    /// response is complete).
     pub fn method(&self) -> Method {
         self.conn.request().map_or(Method::Other, |r| r.method())
+    }
+    /// The method's name as received, extension methods included (`""`
+    /// once the response is complete).
+    pub fn method_str(&self) -> &str {
+        self.conn.request().map_or("", |r| r.method_str())
+    }
+    /// Whether the request is `HEAD`: the response has no body (RFC 9110
+    /// §9.3.2), so a handler may skip making one. Whatever body it gives
+    /// anyway ([`respond`](Exchange::respond), [`respond_with`](Exchange::respond_with),
+    /// [`send_data`](Exchange::send_data)) is counted against the length its
+    /// head declared and discarded: the head is sent (with the
+    /// `Content-Length` a `GET` would get, RFC 9110 §8.6) and no body byte.
+    /// Sending `BodyLength::Known(n)` and no data answers `HEAD` with the
+    /// length of a body never made.
+    pub fn is_head(&self) -> bool {
+        self.method() == Method::Head
     }
     /// The request target as received (empty once the response is complete).
     pub fn target(&self) -> &[u8] {
         self.conn.request().map_or(&[][..], |r| r.target())
     }
-    /// The path part of the target: before `?`, and for an absolute-form
-    /// target (`http://host/p?q`) after the authority (`/` when empty).
+    /// The path part of the target, still percent-encoded: before `?`, and
+    /// for an absolute-form target (`http://host/p?q`) after the authority
+    /// (`/` when empty). Decode a segment with
+    /// [`percent_decode`](http_net_conn::percent_decode).
     pub fn path(&self) -> &[u8] {
-        self.conn.request().map_or(&[][..], |r| r.path())
+        target_path(self.target())
+    }
+    /// The query part of the target (after `?`), still percent-encoded;
+    /// `None` without a `?`.
+    pub fn query(&self) -> Option<&[u8]> {
+        self.conn.request().and_then(|r| r.query())
+    }
+    /// The query's `key=value` pairs as received, split at `&`
+    /// ([`query_pairs`](http_net_conn::query_pairs)); decode each with
+    /// [`form_decode`](http_net_conn::form_decode).
+    ///
+    /// ```
+    /// # mod http_net { pub mod io { pub use http_net_std::*; } pub use http_net_std::http_net_conn as conn; }
+    /// use http_net::conn::form_decode;
+    /// use http_net::io::{Error, Exchange};
+    ///
+    /// fn search(ex: &mut Exchange<'_>) -> Result<(), Error> {
+    ///     let mut q = Vec::new();
+    ///     for (key, value) in ex.query_pairs() {
+    ///         if key == b"q" {
+    ///             // `q=a+b%21` is `a b!`; a malformed escape is a 400.
+    ///             match form_decode(value) {
+    ///                 Ok(v) => q = v.into_owned(),
+    ///                 Err(_) => return ex.respond_with(400, &[], b"bad escape"),
+    ///             }
+    ///         }
+    ///     }
+    ///     ex.respond_with(200, &[], &q)
+    /// }
+    /// ```
+    pub fn query_pairs(&self) -> QueryPairs<'_> {
+        http_net_conn::query_pairs(self.query().unwrap_or(&[]))
     }
     /// The value of the first field named `name` (ASCII case-insensitive).
     pub fn field(&self, name: &[u8]) -> Option<&[u8]> {
@@ -192,8 +298,23 @@ impl<'a> Exchange<'a> {
         self.conn
     }
 
+    /// The request's trailer fields (RFC 9112 §7.1.2), in received order:
+    /// empty until the body has been read to its end (and for a body that
+    /// is not chunked).
+    pub fn trailers(&self) -> impl Iterator<Item = (&[u8], &[u8])> {
+        self.st.trailers.iter().map(|(n, v)| (&n[..], &v[..]))
+    }
+    /// The value of the first trailer field named `name` (ASCII
+    /// case-insensitive), once the body has been read to its end.
+    pub fn trailer(&self, name: &[u8]) -> Option<&[u8]> {
+        self.trailers()
+            .find(|(n, _)| n.eq_ignore_ascii_case(name))
+            .map(|(_, v)| v)
+    }
+
     /// The request body as a `std::io::Read` (end of stream at the end of the
-    /// body; the trailers are dropped). Read it before the response is
+    /// body; then the trailers are in [`trailers`](Exchange::trailers)).
+    /// Read it before the response is
     /// complete: afterwards it reads as empty and the connection discards it.
     pub fn body(&mut self) -> Body<'_> {
         Body {
@@ -202,6 +323,46 @@ impl<'a> Exchange<'a> {
             st: self.st,
             gauge: &self.slot.body,
         }
+    }
+
+    /// Lowers the body limit for this request to `max_bytes` (the server's
+    /// [`max_body_bytes`](crate::ServerBuilder::max_body_bytes) stays the
+    /// ceiling: a declared `Content-Length` over it was answered `413`
+    /// before the handler ran, so a limit can only be lowered here). Call
+    /// it before reading the body. A declared length over the limit is
+    /// refused at once, before `100 Continue`; a chunked body when its
+    /// reads pass the limit. Either way the call or the read fails with
+    /// [`Error::OverLimit`]`(`[`Limit::BodyBudget`]`(max_bytes))` and the
+    /// server answers `413 Content Too Large` (if no answer has started) and
+    /// closes the connection (RFC 9110 §15.5.14).
+    ///
+    /// ```
+    /// # mod http_net { pub mod io { pub use http_net_std::*; } }
+    /// use std::io::Read;
+    /// use http_net::io::{Error, Exchange};
+    ///
+    /// fn upload(ex: &mut Exchange<'_>) -> Result<(), Error> {
+    ///     let limit = if ex.path() == b"/avatar" { 64 * 1024 } else { 1 << 20 };
+    ///     ex.limit_body(limit)?;
+    ///     let mut body = Vec::new();
+    ///     ex.body().read_to_end(&mut body)?; // over the limit: 413
+    ///     ex.respond_with(201, &[], b"")
+    /// }
+    /// ```
+    pub fn limit_body(&mut self, max_bytes: u64) -> Result<(), Error> {
+        if let Some(limit) = self.st.over_limit {
+            return Err(Error::OverLimit(limit));
+        }
+        let n = self.st.body_limit.map_or(max_bytes, |l| l.min(max_bytes));
+        self.st.body_limit = Some(n);
+        let declared = match self.conn.request().map(|r| r.body_kind()) {
+            Some(BodyKind::Length(len)) => len,
+            _ => 0,
+        };
+        if declared > n || self.st.body_read > n {
+            return Err(over_limit(self.conn, self.st, n));
+        }
+        Ok(())
     }
 
     /// Sends `100 Continue` now (the body reader does it on its first read).
@@ -227,6 +388,7 @@ impl<'a> Exchange<'a> {
     pub fn respond(&mut self, response: &PreparedResponse, body: &[u8]) -> Result<(), Error> {
         self.closing_check();
         let placement = self.conn.responder().respond(response, body)?;
+        self.st.status = Some(response.status());
         self.place(placement, body)
     }
 
@@ -261,6 +423,9 @@ impl<'a> Exchange<'a> {
     ) -> Result<(), Error> {
         self.closing_check();
         self.conn.responder().send_head(status, fields, body)?;
+        if status >= 200 {
+            self.st.status = Some(status);
+        }
         Ok(())
     }
 
@@ -336,8 +501,9 @@ impl<'a> Exchange<'a> {
     /// output leaves with the rest.
     ///
     /// ```
-    /// use http_net_std::{Error, Exchange, Server};
-    /// use http_net_conn::PreparedResponse;
+    /// # mod http_net { pub mod io { pub use http_net_std::*; } pub use http_net_std::http_net_conn as conn; }
+    /// use http_net::io::{Error, Exchange, Server};
+    /// use http_net::conn::PreparedResponse;
     ///
     /// let ok = PreparedResponse::new(200, &[(b"Content-Type", b"text/plain")]).unwrap();
     /// let big = vec![b'x'; 64 * 1024];
@@ -352,7 +518,7 @@ impl<'a> Exchange<'a> {
     ///     })
     /// });
     ///
-    /// let mut resp = http_net_std::get(&format!("http://{addr}/"))?;
+    /// let mut resp = http_net::io::get(&format!("http://{addr}/"))?;
     /// assert_eq!(resp.read_body(1 << 20)?.len(), 64 * 1024);
     ///
     /// stop.shutdown();
@@ -398,10 +564,52 @@ pub struct Body<'a> {
     gauge: &'a Gauge,
 }
 
+/// The body went over the limit `n`: `413` queued (when no answer has
+/// started), and the error each later read returns.
+fn over_limit(conn: &mut ServerConn, st: &mut Cycle, n: u64) -> Error {
+    let limit = Limit::BodyBudget(n);
+    st.over_limit = Some(limit);
+    // When an answer has started it cannot be replaced: the handler's
+    // error closes the connection instead.
+    let _ = conn.reject(413);
+    Error::OverLimit(limit)
+}
+
 impl Body<'_> {
     fn read_inner(&mut self, buf: &mut [u8]) -> Result<usize, Error> {
+        if let Some(limit) = self.st.over_limit {
+            return Err(Error::OverLimit(limit));
+        }
+        match self.read_raw(buf) {
+            Ok(n) => {
+                self.st.body_read += n as u64;
+                match self.st.body_limit {
+                    Some(limit) if self.st.body_read > limit => {
+                        Err(over_limit(self.conn, self.st, limit))
+                    }
+                    _ => Ok(n),
+                }
+            }
+            Err(Error::Protocol(ConnError::Remote(e))) => {
+                self.st.body_error = Some(e);
+                if e == RemoteError::Framing(FramingError::BodyTooLarge) {
+                    // The server's own ceiling (`max_body_bytes`): the
+                    // connection queued its `413`.
+                    let budget = self.conn.config().body_limits().body_budget();
+                    let limit = Limit::BodyBudget(budget);
+                    self.st.over_limit = Some(limit);
+                    return Err(Error::OverLimit(limit));
+                }
+                Err(Error::Protocol(ConnError::Remote(e)))
+            }
+            Err(e) => Err(e),
+        }
+    }
+
+    fn read_raw(&mut self, buf: &mut [u8]) -> Result<usize, Error> {
         let Cycle {
             reader,
+            trailers,
             timed_out,
             broken,
             read_timeout,
@@ -443,6 +651,7 @@ impl Body<'_> {
             read_timeout,
             timed_out,
             broken,
+            trailers,
         };
         reader.read_more(&mut src, buf)
     }
@@ -458,6 +667,7 @@ struct ServerBody<'s> {
     read_timeout: &'s mut Option<Option<Duration>>,
     timed_out: &'s mut bool,
     broken: &'s mut bool,
+    trailers: &'s mut Vec<(Vec<u8>, Vec<u8>)>,
 }
 
 impl BodySource for ServerBody<'_> {
@@ -465,7 +675,12 @@ impl BodySource for ServerBody<'_> {
         match self.conn.poll_event() {
             Ok(ServerEvent::Data(d)) => Step::Data(d),
             Ok(ServerEvent::NeedInput) => Step::NeedInput,
-            // `End`, or `Paused` on every read after it.
+            Ok(ServerEvent::End(t)) => {
+                self.trailers
+                    .extend(t.iter().map(|(n, v)| (n.to_vec(), v.to_vec())));
+                Step::End
+            }
+            // `Paused` on every read after the end.
             Ok(_) => Step::End,
             Err(e) => Step::Failed(Error::Protocol(e)),
         }

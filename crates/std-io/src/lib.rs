@@ -20,8 +20,9 @@
 //! stops it gracefully.
 //!
 //! ```
-//! use http_net_std::{Error, Exchange, Server};
-//! use http_net_conn::PreparedResponse;
+//! # mod http_net { pub mod io { pub use http_net_std::*; } pub use http_net_std::http_net_conn as conn; }
+//! use http_net::io::{Error, Exchange, Server};
+//! use http_net::conn::PreparedResponse;
 //!
 //! let hello = PreparedResponse::new(200, &[(b"Content-Type", b"text/plain")]).unwrap();
 //! let server = Server::bind("127.0.0.1:0")?;
@@ -36,7 +37,7 @@
 //!     })
 //! });
 //!
-//! let mut resp = http_net_std::get(&format!("http://{addr}/"))?;
+//! let mut resp = http_net::io::get(&format!("http://{addr}/"))?;
 //! assert_eq!(resp.status(), 200);
 //! assert_eq!(resp.read_body(1024)?, b"Hello, World!");
 //!
@@ -66,7 +67,8 @@
 //! or unsafe response is an [`Error::Protocol`] naming the rule it broke.
 //!
 //! ```
-//! use http_net_std::{Client, Error, Exchange, RequestBody, Server};
+//! # mod http_net { pub mod io { pub use http_net_std::*; } pub use http_net_std::http_net_conn as conn; }
+//! use http_net::io::{Client, Error, Exchange, RequestBody, Server};
 //!
 //! let server = Server::bind("127.0.0.1:0")?;
 //! let addr = server.local_addr()?;
@@ -109,6 +111,7 @@ mod descriptors;
 mod error;
 mod exchange;
 mod handler;
+mod hooks;
 mod lock;
 mod pool;
 mod redirect;
@@ -128,6 +131,7 @@ pub use error::{Error, Limit, Stage};
 pub use exchange::{Body, BodyWriter, Exchange, Upgraded};
 pub use handler::Handler;
 pub use http_net_conn::imf_fixdate;
+pub use hooks::{AccessRecord, ErrorBody, ErrorCause, ErrorResponse};
 pub use redirect::{RedirectError, Redirects};
 pub use server::{Server, ServerBuilder, ShutdownHandle};
 pub use transport::{Interrupter, Listener, Transport};

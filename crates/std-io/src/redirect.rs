@@ -24,7 +24,8 @@ use crate::url::Url;
 /// hop is refused unless allowed.
 ///
 /// ```
-/// use http_net_std::{Client, Redirects};
+/// # mod http_net { pub mod io { pub use http_net_std::*; } pub use http_net_std::http_net_conn as conn; }
+/// use http_net::io::{Client, Redirects};
 /// let client = Client::builder().redirects(Redirects::follow(5)).build();
 /// # let _ = client;
 /// ```

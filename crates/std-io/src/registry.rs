@@ -5,6 +5,7 @@
 //! and progress, picks the connection to evict when the limit is reached,
 //! and lets a graceful stop end the blocked reads of idle connections.
 
+use crate::hooks::Hooks;
 use std::collections::HashMap;
 use std::net::{IpAddr, Shutdown, SocketAddr, TcpStream};
 use std::sync::atomic::{AtomicBool, AtomicU64, AtomicU8, AtomicUsize, Ordering};
@@ -180,11 +181,14 @@ pub(crate) struct Shared {
     /// Where [`ShutdownHandle::shutdown`](crate::ShutdownHandle::shutdown)
     /// connects to wake the accept loop (set when serving starts).
     pub(crate) wake_addr: Mutex<Option<SocketAddr>>,
+    /// The error-body and access-log hooks.
+    pub(crate) hooks: Hooks,
 }
 
 impl Shared {
-    pub(crate) fn new(per_peer: usize) -> Shared {
+    pub(crate) fn new(per_peer: usize, hooks: Hooks) -> Shared {
         Shared {
+            hooks,
             stopping: AtomicBool::new(false),
             date: DateCache::new(),
             counters: Live::default(),

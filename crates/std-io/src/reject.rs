@@ -11,9 +11,12 @@ use std::sync::mpsc::{Receiver, RecvTimeoutError};
 use std::thread;
 use std::time::{Duration, Instant};
 
-use http_net_conn::write_error_response;
+use std::panic::{catch_unwind, AssertUnwindSafe};
+
+use http_net_conn::{write_error_response, write_error_response_with_body};
 
 use crate::date::now_secs;
+use crate::hooks::{ErrorBodyFn, ErrorCause, ErrorResponse};
 use crate::registry::Shared;
 use crate::transport::Transport;
 
@@ -68,7 +71,8 @@ pub(crate) fn reject_loop<S: Transport>(rx: Receiver<S>, shared: &Shared, server
         while let Some(stream) = next {
             let now = now_secs();
             if now != second {
-                busy_response(&mut msg, &shared.date.get(now), server);
+                let hook = shared.hooks.error_body.as_deref();
+                busy_response(&mut msg, &shared.date.get(now), server, hook);
                 second = now;
             }
             if draining.len() >= IN_FLIGHT {
@@ -113,7 +117,8 @@ fn answer<S: Transport>(mut stream: S, msg: &[u8], drain: Duration) -> Option<Re
 /// for it: nothing may wait).
 pub(crate) fn answer_now<S: Transport>(stream: S, shared: &Shared, server: Option<&[u8]>) {
     let mut msg = Vec::new();
-    busy_response(&mut msg, &shared.date.get(now_secs()), server);
+    let hook = shared.hooks.error_body.as_deref();
+    busy_response(&mut msg, &shared.date.get(now_secs()), server, hook);
     if let Some(mut r) = answer(stream, &msg, Duration::ZERO) {
         let mut scratch = [0u8; 4096];
         r.until = Instant::now() + Duration::from_millis(1);
@@ -143,9 +148,41 @@ fn drain<S: Transport>(r: &mut Refused<S>, scratch: &mut [u8], now: Instant) -> 
 }
 
 /// The `503` beyond the connection limit, in `msg` (cleared first): the
-/// connection's own error-response bytes.
-fn busy_response(msg: &mut Vec<u8>, date: &[u8; 29], server: Option<&[u8]>) {
+/// connection's own error-response bytes, with the error-body hook's body
+/// when it gives one (asked once per second, as the `Date` changes).
+fn busy_response(
+    msg: &mut Vec<u8>,
+    date: &[u8; 29],
+    server: Option<&[u8]>,
+    hook: Option<&ErrorBodyFn>,
+) {
     msg.clear();
+    if let Some(hook) = hook {
+        let busy = ErrorResponse {
+            status: 503,
+            cause: ErrorCause::Busy,
+            method: "",
+            target: b"",
+        };
+        // A hook that panics, or a content type that is not a field
+        // value, leaves the server's own text.
+        if let Ok(Some(b)) = catch_unwind(AssertUnwindSafe(|| hook(&busy))) {
+            let (ct, body) = (&b.content_type[..], &b.body[..]);
+            let r = write_error_response_with_body(
+                msg,
+                503,
+                Some(RETRY_AFTER),
+                Some(date),
+                server,
+                ct,
+                body,
+            );
+            if r.is_ok() {
+                return;
+            }
+            msg.clear();
+        }
+    }
     // 503 is an error status: this cannot fail.
     let _ = write_error_response(msg, 503, Some(RETRY_AFTER), Some(date), server);
 }
@@ -162,7 +199,7 @@ mod tests {
     fn busy_response_bytes() {
         let date = b"Sun, 06 Nov 1994 08:49:37 GMT";
         let mut msg = b"left over".to_vec();
-        busy_response(&mut msg, date, Some(b"http-net"));
+        busy_response(&mut msg, date, Some(b"http-net"), None);
         let got = text(&msg);
         assert!(
             got.starts_with("HTTP/1.1 503 Service Unavailable\r\n"),
@@ -181,7 +218,7 @@ mod tests {
             head.contains(&format!("\r\nContent-Length: {}\r\n", body.len())),
             "{got}"
         );
-        busy_response(&mut msg, date, None);
+        busy_response(&mut msg, date, None, None);
         assert!(!text(&msg).contains("Server:"), "{}", text(&msg));
         assert!(text(&msg).starts_with("HTTP/1.1 503 Service Unavailable\r\n"));
     }

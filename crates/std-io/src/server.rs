@@ -15,6 +15,7 @@ use crate::connection;
 use crate::counters::Counters;
 use crate::descriptors;
 use crate::handler::Handler;
+use crate::hooks::{AccessRecord, ErrorBody, ErrorResponse, Hooks};
 use crate::lock::lock;
 use crate::pool::{transient_accept_error, Pool, Work};
 use crate::registry::{Admission, Shared};
@@ -27,8 +28,9 @@ use crate::wire::Rate;
 /// [`ServerBuilder::listener`] makes it.
 ///
 /// ```
+/// # mod http_net { pub mod io { pub use http_net_std::*; } pub use http_net_std::http_net_conn as conn; }
 /// use std::time::Duration;
-/// let server = http_net_std::Server::builder()
+/// let server = http_net::io::Server::builder()
 ///     .max_connections(256)
 ///     .head_timeout(Duration::from_secs(5))
 ///     .bind("127.0.0.1:0")
@@ -39,12 +41,14 @@ use crate::wire::Rate;
 #[must_use]
 pub struct ServerBuilder {
     s: Settings,
+    hooks: Hooks,
 }
 
 impl Default for ServerBuilder {
     fn default() -> Self {
         ServerBuilder {
             s: Settings::DEFAULT,
+            hooks: Hooks::default(),
         }
     }
 }
@@ -91,6 +95,92 @@ impl ServerBuilder {
     /// [`http_net_conn::Config`].
     pub fn conn_config(mut self, config: Config) -> Self {
         self.s.conn = config;
+        self
+    }
+    /// The largest request body, in bytes (default 8 MiB: the body budget
+    /// of [`Config::DEFAULT`]); it replaces the body budget of
+    /// [`conn_config`](ServerBuilder::conn_config), before or after it. A
+    /// declared `Content-Length` over it is answered `413 Content Too
+    /// Large` before the handler runs (RFC 9110 §15.5.14); a chunked body
+    /// when it passes the limit, and the handler's read fails with
+    /// [`Error::OverLimit`](crate::Error::OverLimit). A handler can lower it
+    /// for its request with [`Exchange::limit_body`](crate::Exchange::limit_body).
+    ///
+    /// ```
+    /// # mod http_net { pub mod io { pub use http_net_std::*; } pub use http_net_std::http_net_conn as conn; }
+    /// let server = http_net::io::Server::builder()
+    ///     .max_body_bytes(1 << 20)
+    ///     .bind("127.0.0.1:0")
+    ///     .unwrap();
+    /// # let _ = server;
+    /// ```
+    pub fn max_body_bytes(mut self, n: u64) -> Self {
+        self.s.max_body_bytes = Some(n);
+        self
+    }
+    /// Supplies the body of the error responses the server writes itself
+    /// (`400`, `408`, `413`, `414`, `417`, `431`, `500`, `501`, `505`..., and
+    /// the `503` beyond the connection limit: [`ErrorCause::Busy`](crate::ErrorCause::Busy)):
+    /// `hook` is called with the status and its cause just before one is
+    /// sent, on the connection's thread; `Some(body)` replaces the
+    /// short text the server writes otherwise (the status line,
+    /// `Connection: close`, `Date` and `Server` stay). For a JSON API:
+    ///
+    /// ```
+    /// # mod http_net { pub mod io { pub use http_net_std::*; } pub use http_net_std::http_net_conn as conn; }
+    /// use http_net::io::{ErrorBody, Server};
+    ///
+    /// let server = Server::builder()
+    ///     .error_body(|e| {
+    ///         let json = format!(r#"{{"error":{},"reason":"{:?}"}}"#, e.status(), e.cause());
+    ///         Some(ErrorBody { content_type: b"application/json".to_vec(), body: json.into_bytes() })
+    ///     })
+    ///     .bind("127.0.0.1:0")
+    ///     .unwrap();
+    /// # let _ = server;
+    /// ```
+    ///
+    /// A hook that panics is contained: the server's own text is sent.
+    pub fn error_body(
+        mut self,
+        hook: impl Fn(&ErrorResponse<'_>) -> Option<ErrorBody> + Send + Sync + 'static,
+    ) -> Self {
+        self.hooks.error_body = Some(Arc::new(hook));
+        self
+    }
+    /// Calls `hook` once per request, on the connection's thread, when its
+    /// response is written (or the connection ended without one): the
+    /// method, target, status, bytes written and duration, and the error
+    /// the handler returned (which the peer never sees). Error responses
+    /// to requests refused before their head reached the server (a
+    /// malformed head, a head deadline, a declared body over the limit) are
+    /// recorded too, with an empty method and target. With a hook set,
+    /// each response is written before the next request is read
+    /// (pipelined responses no longer leave together). A hook that panics
+    /// is contained.
+    ///
+    /// ```
+    /// # mod http_net { pub mod io { pub use http_net_std::*; } pub use http_net_std::http_net_conn as conn; }
+    /// use http_net::io::Server;
+    ///
+    /// let server = Server::builder()
+    ///     .access_log(|r| {
+    ///         eprintln!(
+    ///             "{} {} {:?} {}B {:?} {:?}",
+    ///             r.method(),
+    ///             String::from_utf8_lossy(r.target()),
+    ///             r.status(),
+    ///             r.bytes(),
+    ///             r.duration(),
+    ///             r.error()
+    ///         )
+    ///     })
+    ///     .bind("127.0.0.1:0")
+    ///     .unwrap();
+    /// # let _ = server;
+    /// ```
+    pub fn access_log(mut self, hook: impl Fn(&AccessRecord<'_>) + Send + Sync + 'static) -> Self {
+        self.hooks.access_log = Some(Arc::new(hook));
         self
     }
     /// How long a keep-alive connection may sit idle between requests
@@ -194,7 +284,8 @@ impl ServerBuilder {
     /// takes the stream with [`Exchange::upgrade`](crate::Exchange::upgrade).
     ///
     /// ```
-    /// let server = http_net_std::Server::builder()
+    /// # mod http_net { pub mod io { pub use http_net_std::*; } pub use http_net_std::http_net_conn as conn; }
+    /// let server = http_net::io::Server::builder()
     ///     .tunnels(true)
     ///     .bind("127.0.0.1:0")
     ///     .unwrap();
@@ -218,7 +309,8 @@ impl ServerBuilder {
     /// [`conn_config`](ServerBuilder::conn_config) is the fallible way.
     ///
     /// ```
-    /// let server = http_net_std::Server::builder()
+    /// # mod http_net { pub mod io { pub use http_net_std::*; } pub use http_net_std::http_net_conn as conn; }
+    /// let server = http_net::io::Server::builder()
     ///     .server_name("http-net")
     ///     .bind("127.0.0.1:0")
     ///     .unwrap();
@@ -270,6 +362,10 @@ impl ServerBuilder {
     /// out TLS streams).
     pub fn listener<L: Listener>(self, listener: L) -> Server<L> {
         let mut settings = self.s;
+        if let Some(n) = settings.max_body_bytes {
+            let limits = settings.conn.body_limits().with_body_budget(n);
+            settings.conn = settings.conn.with_body_limits(limits);
+        }
         if let Some(name) = settings.server_name {
             // Validated by `server_name`.
             if let Ok(conn) = settings.conn.with_server_name(name) {
@@ -282,7 +378,7 @@ impl ServerBuilder {
         Server {
             listener,
             settings,
-            shared: Arc::new(Shared::new(settings.max_connections_per_peer)),
+            shared: Arc::new(Shared::new(settings.max_connections_per_peer, self.hooks)),
         }
     }
 }
@@ -319,7 +415,8 @@ impl ServerBuilder {
 /// [`ShutdownHandle::counters`] counts what these do.
 ///
 /// ```
-/// use http_net_std::{Server, Exchange, Error};
+/// # mod http_net { pub mod io { pub use http_net_std::*; } pub use http_net_std::http_net_conn as conn; }
+/// use http_net::io::{Server, Exchange, Error};
 /// let server = Server::bind("127.0.0.1:0").unwrap();
 /// let addr = server.local_addr().unwrap();
 /// let stop = server.handle();

@@ -34,6 +34,9 @@ pub(crate) struct Settings {
     /// Set by [`ServerBuilder::front_line`](crate::ServerBuilder::front_line); applied to `conn` when the
     /// server is made (so that `conn_config` may come before or after it).
     pub(crate) front_line: Option<bool>,
+    /// Set by [`ServerBuilder::max_body_bytes`](crate::ServerBuilder::max_body_bytes);
+    /// applied to `conn` when the server is made, like `server_name`.
+    pub(crate) max_body_bytes: Option<u64>,
 }
 
 impl Settings {
@@ -60,5 +63,6 @@ impl Settings {
         wipe: false,
         server_name: None,
         front_line: None,
+        max_body_bytes: None,
     };
 }

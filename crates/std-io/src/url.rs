@@ -50,7 +50,8 @@ impl std::error::Error for UrlError {}
 /// A parsed `http://` or `https://` URL, borrowing the input.
 ///
 /// ```
-/// let u = http_net_std::Url::parse("http://[::1]:8080/a?b=c#frag").unwrap();
+/// # mod http_net { pub mod io { pub use http_net_std::*; } pub use http_net_std::http_net_conn as conn; }
+/// let u = http_net::io::Url::parse("http://[::1]:8080/a?b=c#frag").unwrap();
 /// assert_eq!((u.host(), u.port(), u.target()), ("::1", 8080, "/a?b=c"));
 /// assert_eq!(u.authority(), "[::1]:8080");
 /// ```

@@ -120,6 +120,11 @@ impl Meter {
         self.busy = Duration::ZERO;
     }
 
+    /// The bytes counted since the last restart.
+    pub(crate) fn bytes(&self) -> u64 {
+        self.bytes
+    }
+
     /// The stall timeout.
     pub(crate) fn stall(&self) -> Duration {
         self.stall

@@ -2,6 +2,7 @@
 //! the [`Responder`]), bytes out.
 
 mod exchange;
+mod owned;
 mod reject;
 mod responder;
 mod view;
@@ -19,9 +20,10 @@ use crate::validate::trim_ows;
 use crate::writer::Output;
 use crate::{Buffers, Config, Error, LocalError, RemoteError, COPY_LIMIT};
 use exchange::{Exchange, ReqInfo};
-use reject::{queue_error, queue_error_response};
+use reject::{queue_error, queue_error_response, replace_error_body, ErrorTail};
 
-pub use reject::write_error_response;
+pub use owned::OwnedRequestHead;
+pub use reject::{write_error_response, write_error_response_with_body};
 pub use responder::Responder;
 pub use view::{AnswerState, Phase, RequestView, ServerEvent};
 
@@ -67,6 +69,8 @@ pub struct ServerConn {
     input: Input,
     ex: Exchange,
     out: Output,
+    /// The connection's own error response, while it is wholly unsent.
+    error_tail: Option<ErrorTail>,
 }
 
 impl ServerConn {
@@ -79,6 +83,7 @@ impl ServerConn {
             input,
             ex: Exchange::new(config),
             out: Output::new(2 * COPY_LIMIT),
+            error_tail: None,
         }
     }
 
@@ -102,6 +107,7 @@ impl ServerConn {
         self.input.parser.reset();
         self.ex = Exchange::new(self.ex.config);
         self.out.reset();
+        self.error_tail = None;
     }
 
     /// Lends the connection's buffers out (to a pool) while it is idle
@@ -408,7 +414,9 @@ impl ServerConn {
         if unanswered {
             let server = self.ex.config.server_name();
             let to_head = self.ex.head_in_progress();
-            queue_error_response(&mut self.out, e, to_head, self.ex.date.as_ref(), server);
+            let tail =
+                queue_error_response(&mut self.out, e, to_head, self.ex.date.as_ref(), server);
+            self.error_tail = Some(tail);
         }
         self.ex.fail();
         if unanswered {
@@ -448,7 +456,7 @@ impl ServerConn {
         }
         let server = self.ex.config.server_name();
         let to_head = self.ex.head_in_progress();
-        queue_error(
+        let tail = queue_error(
             &mut self.out,
             status,
             None,
@@ -456,8 +464,63 @@ impl ServerConn {
             self.ex.date.as_ref(),
             server,
         );
+        self.error_tail = Some(tail);
         self.ex.fail();
         self.ex.closed_answer = AnswerState::Complete;
+        Ok(())
+    }
+
+    /// The status of the error response the connection queued (its own, for
+    /// a peer error, or through [`reject`](ServerConn::reject) /
+    /// [`time_out`](ServerConn::time_out)) while none of it has been sent:
+    /// the response [`set_error_body`](ServerConn::set_error_body) can
+    /// still rewrite. `None` otherwise (no error response, or part of it
+    /// already consumed from the output).
+    pub fn error_status(&self) -> Option<u16> {
+        let tail = self.error_tail?;
+        self.out
+            .unsent_tail(tail.start, tail.len)
+            .then_some(tail.status)
+    }
+
+    /// Gives the queued error response ([`error_status`](ServerConn::error_status))
+    /// a body of the caller's in place of the connection's text: `body` with
+    /// `Content-Type: content_type` (e.g. `application/json`) and its
+    /// `Content-Length`; the status, `Connection: close`, `Date` and
+    /// `Server` stay. To a HEAD request the head carries the body's length
+    /// and the body is not sent (RFC 9110 §9.3.2). May be called again,
+    /// until the output is consumed.
+    ///
+    /// [`LocalError::WrongState`] when no error response is wholly queued,
+    /// [`LocalError::InvalidFieldValue`] for a content type that is not a
+    /// field value (RFC 9110 §5.5); then nothing changes.
+    ///
+    /// ```
+    /// use http_net_conn::{Config, ServerConn};
+    ///
+    /// let mut conn = ServerConn::new(Config::DEFAULT);
+    /// conn.recv(b"GET / HTTP/1.1\r\nHost: a\r\nContent-Length: x\r\n\r\n");
+    /// assert!(conn.poll_event().is_err()); // 400 queued
+    /// assert_eq!(conn.error_status(), Some(400));
+    /// conn.set_error_body(b"application/json", br#"{"error":400}"#).unwrap();
+    /// let out = conn.output();
+    /// assert!(out.starts_with(b"HTTP/1.1 400 Bad Request\r\nContent-Type: application/json\r\n"));
+    /// assert!(out.ends_with(b"\r\n\r\n{\"error\":400}"));
+    /// ```
+    pub fn set_error_body(&mut self, content_type: &[u8], body: &[u8]) -> Result<(), LocalError> {
+        let Some(tail) = self.error_tail else {
+            return Err(LocalError::WrongState);
+        };
+        let server = self.ex.config.server_name();
+        let tail = replace_error_body(
+            &mut self.out,
+            tail,
+            content_type,
+            body,
+            self.ex.date.as_ref(),
+            server,
+        )?;
+        self.error_tail = Some(tail);
         Ok(())
     }
 

@@ -12,6 +12,17 @@ use alloc::vec::Vec;
 
 use crate::{LocalError, RemoteError};
 
+/// Where the connection's own error response sits in the output: the last
+/// `len` bytes from `start`, while none of them has been sent, so that
+/// [`replace_error_body`] can rewrite it with the adapter's body.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(super) struct ErrorTail {
+    pub(super) start: usize,
+    pub(super) len: usize,
+    pub(super) status: u16,
+    to_head: bool,
+}
+
 /// Queues the error response of a peer error: its status, a short text body
 /// (none to HEAD: `to_head`), `Connection: close` (RFC 9112 §9.6).
 pub(super) fn queue_error_response(
@@ -20,8 +31,8 @@ pub(super) fn queue_error_response(
     to_head: bool,
     date: Option<&[u8; 29]>,
     server: Option<&[u8]>,
-) {
-    queue_error(out, e.status(), Some(&e), to_head, date, server);
+) -> ErrorTail {
+    queue_error(out, e.status(), Some(&e), to_head, date, server)
 }
 
 /// Queues an error response with `status` (400..=599): a short text body
@@ -35,8 +46,56 @@ pub(super) fn queue_error(
     to_head: bool,
     date: Option<&[u8; 29]>,
     server: Option<&[u8]>,
-) {
-    write_error(out.buf(), status, detail, None, !to_head, date, server);
+) -> ErrorTail {
+    let buf = out.buf();
+    let start = buf.len();
+    let parts = ErrorParts {
+        status,
+        detail,
+        retry_after: None,
+        body: None,
+        content: !to_head,
+    };
+    write_error(buf, &parts, date, server);
+    ErrorTail {
+        start,
+        len: buf.len() - start,
+        status,
+        to_head,
+    }
+}
+
+/// Rewrites the error response `tail` marks with `content_type` and `body`
+/// in place of its text (the head otherwise the same; to HEAD the body's
+/// `Content-Length` and no body). [`LocalError::WrongState`] when part of
+/// it has been sent (or other bytes follow it), and nothing changes.
+pub(super) fn replace_error_body(
+    out: &mut Output,
+    tail: ErrorTail,
+    content_type: &[u8],
+    body: &[u8],
+    date: Option<&[u8; 29]>,
+    server: Option<&[u8]>,
+) -> Result<ErrorTail, LocalError> {
+    if !crate::validate::is_field_value(content_type) {
+        return Err(LocalError::InvalidFieldValue);
+    }
+    if !out.truncate_unsent(tail.start, tail.len) {
+        return Err(LocalError::WrongState);
+    }
+    let buf = out.buf();
+    let parts = ErrorParts {
+        status: tail.status,
+        detail: None,
+        retry_after: None,
+        body: Some((content_type, body)),
+        content: !tail.to_head,
+    };
+    write_error(buf, &parts, date, server);
+    Ok(ErrorTail {
+        len: buf.len() - tail.start,
+        ..tail
+    })
 }
 
 /// Appends to `buf` the error response a server sends without a connection
@@ -67,33 +126,98 @@ pub fn write_error_response(
     if !(400..=599).contains(&status) {
         return Err(LocalError::InvalidStatus);
     }
-    write_error(buf, status, None, retry_after, true, date, server);
+    let parts = ErrorParts {
+        status,
+        detail: None,
+        retry_after,
+        body: None,
+        content: true,
+    };
+    write_error(buf, &parts, date, server);
     Ok(())
+}
+
+/// [`write_error_response`] with a body of the caller's in place of the
+/// short text: `body` with `Content-Type: content_type` (e.g.
+/// `application/json`) and its `Content-Length`; the rest of the head is
+/// the same. [`LocalError::InvalidStatus`] for a status outside 400..=599,
+/// [`LocalError::InvalidFieldValue`] for a content type that is not a field
+/// value (RFC 9110 §5.5); then nothing is written.
+///
+/// ```
+/// let mut buf = Vec::new();
+/// http_net_conn::write_error_response_with_body(
+///     &mut buf, 503, Some(1), None, None, b"application/json", br#"{"busy":true}"#,
+/// )
+/// .unwrap();
+/// assert!(buf.starts_with(b"HTTP/1.1 503 Service Unavailable\r\nContent-Type: application/json\r\n"));
+/// assert!(buf.ends_with(b"\r\n\r\n{\"busy\":true}"));
+/// ```
+pub fn write_error_response_with_body(
+    buf: &mut Vec<u8>,
+    status: u16,
+    retry_after: Option<u32>,
+    date: Option<&[u8; 29]>,
+    server: Option<&[u8]>,
+    content_type: &[u8],
+    body: &[u8],
+) -> Result<(), LocalError> {
+    if !(400..=599).contains(&status) {
+        return Err(LocalError::InvalidStatus);
+    }
+    if !crate::validate::is_field_value(content_type) {
+        return Err(LocalError::InvalidFieldValue);
+    }
+    let parts = ErrorParts {
+        status,
+        detail: None,
+        retry_after,
+        body: Some((content_type, body)),
+        content: true,
+    };
+    write_error(buf, &parts, date, server);
+    Ok(())
+}
+
+/// What an error response says: its status, the text's detail, a
+/// `Retry-After`, a body of the caller's in place of the text (content type
+/// and bytes), and whether the body is sent (not to HEAD).
+struct ErrorParts<'a> {
+    status: u16,
+    detail: Option<&'a dyn fmt::Display>,
+    retry_after: Option<u32>,
+    body: Option<(&'a [u8], &'a [u8])>,
+    content: bool,
 }
 
 fn write_error(
     buf: &mut Vec<u8>,
-    status: u16,
-    detail: Option<&dyn fmt::Display>,
-    retry_after: Option<u32>,
-    content: bool,
+    parts: &ErrorParts<'_>,
     date: Option<&[u8; 29]>,
     server: Option<&[u8]>,
 ) {
+    let status = parts.status;
     let mut text = Text {
         buf: [0; 256],
         len: 0,
     };
     let reason = reason(status).unwrap_or("Error");
-    let _ = match detail {
-        Some(d) => writeln!(text, "{status} {reason}: {d}"),
-        None => writeln!(text, "{status} {reason}"),
-    };
+    if parts.body.is_none() {
+        let _ = match parts.detail {
+            Some(d) => writeln!(text, "{status} {reason}: {d}"),
+            None => writeln!(text, "{status} {reason}"),
+        };
+    }
+    let (content_type, body) = parts
+        .body
+        .unwrap_or((b"text/plain; charset=utf-8", &text.buf[..text.len]));
     write_status_line(buf, status, None);
-    buf.extend_from_slice(b"Content-Type: text/plain; charset=utf-8\r\n");
-    write_content_length(buf, text.len as u64);
+    buf.extend_from_slice(b"Content-Type: ");
+    buf.extend_from_slice(content_type);
+    buf.extend_from_slice(b"\r\n");
+    write_content_length(buf, body.len() as u64);
     buf.extend_from_slice(b"Connection: close\r\n");
-    if let Some(secs) = retry_after {
+    if let Some(secs) = parts.retry_after {
         buf.extend_from_slice(b"Retry-After: ");
         write_decimal(buf, u64::from(secs));
         buf.extend_from_slice(b"\r\n");
@@ -105,8 +229,8 @@ fn write_error(
         buf.extend_from_slice(b"\r\n");
     }
     buf.extend_from_slice(b"\r\n");
-    if content {
-        buf.extend_from_slice(&text.buf[..text.len]);
+    if parts.content {
+        buf.extend_from_slice(body);
     }
 }
 

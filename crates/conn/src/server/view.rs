@@ -97,6 +97,12 @@ impl<'a> RequestView<'a> {
     pub fn method_bytes(&self) -> &'a [u8] {
         self.msg.head.method_span.get(self.msg.list.buf)
     }
+    /// The method's name as received, extension methods included (a method
+    /// is a token, RFC 9110 §9.1: ASCII, so always text).
+    pub fn method_str(&self) -> &'a str {
+        // A parsed method is tchars only: never the empty fallback.
+        core::str::from_utf8(self.method_bytes()).unwrap_or("")
+    }
     /// The request target, as received.
     pub fn target(&self) -> &'a [u8] {
         self.msg.head.target.get(self.msg.list.buf)
@@ -108,7 +114,7 @@ impl<'a> RequestView<'a> {
     /// The path part of the target (RFC 9112 §3.2): before `?`, and for an
     /// absolute-form target (`http://host/p?q`) after the authority (`/`
     /// when empty); an authority-form (`CONNECT`) or asterisk-form target
-    /// whole.
+    /// whole. Still percent-encoded ([`target_path`](crate::target_path)).
     ///
     /// ```
     /// use http_net_conn::{Config, ServerConn, ServerEvent};
@@ -119,44 +125,22 @@ impl<'a> RequestView<'a> {
     /// assert_eq!(req.path(), b"/p/q");
     /// ```
     pub fn path(&self) -> &'a [u8] {
-        path_of(self.target())
+        crate::target::target_path(self.target())
+    }
+    /// The target's query, still percent-encoded, `None` without `?`
+    /// ([`target_query`](crate::target_query)).
+    pub fn query(&self) -> Option<&'a [u8]> {
+        crate::target::target_query(self.target())
+    }
+    /// The query's `key=value` pairs, as received
+    /// ([`query_pairs`](crate::query_pairs); empty without a query).
+    pub fn query_pairs(&self) -> crate::QueryPairs<'a> {
+        crate::target::query_pairs(self.query().unwrap_or(&[]))
+    }
+    /// An owned copy of the head, which borrows nothing (see
+    /// [`OwnedRequestHead`](crate::OwnedRequestHead)).
+    pub fn to_owned_head(&self) -> crate::OwnedRequestHead {
+        crate::server::OwnedRequestHead::of(self)
     }
     head_view_accessors!("request");
-}
-
-/// [`RequestView::path`] of `target`.
-fn path_of(target: &[u8]) -> &[u8] {
-    let t = target.split(|&b| b == b'?').next().unwrap_or(target);
-    match t.windows(3).position(|w| w == b"://") {
-        Some(i) if !t.starts_with(b"/") => {
-            let rest = &t[i + 3..];
-            match rest.iter().position(|&b| b == b'/') {
-                Some(j) => &rest[j..],
-                None => b"/",
-            }
-        }
-        _ => t,
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::path_of;
-
-    #[test]
-    fn paths() {
-        for (target, path) in [
-            (&b"/a/b?c=d"[..], &b"/a/b"[..]),
-            (b"/", b"/"),
-            (b"*", b"*"),
-            (b"http://h:80/x/y?z", b"/x/y"),
-            (b"http://h", b"/"),
-            (b"http://h?q", b"/"),
-            (b"/p?http://x/y", b"/p"),
-            (b"example.com:443", b"example.com:443"),
-            (b"", b""),
-        ] {
-            assert_eq!(path_of(target), path, "{:?}", core::str::from_utf8(target));
-        }
-    }
 }
