@@ -7,10 +7,19 @@
 //! test can prove, why (`n/a`: it does not apply to a library, such as a
 //! proxy's rule; `app`: it is left to the application).
 //!
+//! Below the requirements, policy rows (`rfc` column `policy`, id
+//! `policy-<name>`) list what the library chooses where the RFCs leave it
+//! free: each with the setting that switches it (the `keyword` column: a
+//! builder or `Config` method, or `default` for a fixed choice), the RFC
+//! section it rests on (`anchor`: `<rfc>#section-X.Y`), and what happens
+//! with the setting on and off. A policy row always needs a test, which
+//! shows both.
+//!
 //! Tests name the requirements they prove with a comment line right above
 //! them, `// proves: 9112-6.3-2.4, 9110-5.5-5`:
 //!
-//! - above a `#[test]` (or its attributes) in a test target file
+//! - above a `#[test]` or `#[tokio::test]` (or its attributes) in a test
+//!   target file
 //!   `crates/<crate>/tests/<target>.rs`: that test;
 //! - above a row of a conformance table (`crates/head/tests/cases/mod.rs`,
 //!   `crates/framing/tests/cases/mod.rs`): that row, whose result is the one
@@ -41,6 +50,8 @@ use crate::process::{self, Result};
 const INVENTORY: &str = "xtask/data/requirements.tsv";
 /// The generated matrix, relative to the repository root.
 const DOC: &str = "docs/CONFORMANCE.md";
+/// The `rfc` column of a policy row.
+const POLICY: &str = "policy";
 /// The heading of the recorded results; `--check` reads the table under it.
 const RESULTS_HEADING: &str = "## Recorded test results";
 
@@ -180,10 +191,37 @@ fn parse_inventory(text: &str) -> Result<Vec<Req>> {
         if scope != Scope::Library && note.is_empty() {
             return Err(format!("{}: {id} needs a reason", at()));
         }
-        if !matches!(keyword, "MUST" | "MUST NOT" | "SHOULD" | "SHOULD NOT") {
+        if rfc == POLICY {
+            let (on, section) = anchor.split_once('#').unwrap_or(("", ""));
+            let setting_ok = !keyword.is_empty()
+                && keyword
+                    .bytes()
+                    .all(|b| b.is_ascii_lowercase() || b.is_ascii_digit() || b == b'_');
+            if !id.starts_with("policy-")
+                || on.is_empty()
+                || !on.bytes().all(|b| b.is_ascii_digit())
+                || !section.starts_with("section-")
+            {
+                return Err(format!(
+                    "{}: policy {id}: id policy-<name>, anchor <rfc>#section-X.Y",
+                    at()
+                ));
+            }
+            if !setting_ok {
+                return Err(format!(
+                    "{}: policy {id}: unknown setting {keyword:?}",
+                    at()
+                ));
+            }
+            if scope != Scope::Library {
+                return Err(format!(
+                    "{}: policy {id} is the library's: it needs a test",
+                    at()
+                ));
+            }
+        } else if !matches!(keyword, "MUST" | "MUST NOT" | "SHOULD" | "SHOULD NOT") {
             return Err(format!("{}: unknown keyword {keyword:?}", at()));
-        }
-        if !id.starts_with(&format!("{rfc}-"))
+        } else if !id.starts_with(&format!("{rfc}-"))
             || !anchor.starts_with("section-")
             || !id.starts_with(&format!("{rfc}-{}", &anchor["section-".len()..]))
         {
@@ -285,7 +323,7 @@ fn scan_file(rel: &str, text: &str, tags: &mut Vec<Tag>) -> Result {
                 continue;
             }
             if l.starts_with("#[") {
-                saw_test |= l.starts_with("#[test]");
+                saw_test |= l.starts_with("#[test]") || l.starts_with("#[tokio::test");
                 continue;
             }
             next = Some(j);
@@ -335,6 +373,7 @@ fn const_table(line: &str) -> Option<&str> {
 /// `name` of a `fn name(` line.
 fn fn_name(line: &str) -> Option<&str> {
     let rest = line.strip_prefix("pub ").unwrap_or(line);
+    let rest = rest.strip_prefix("async ").unwrap_or(rest);
     let rest = rest.strip_prefix("fn ")?;
     let end = rest.find(|c: char| !(c.is_alphanumeric() || c == '_'))?;
     Some(&rest[..end])
@@ -549,6 +588,29 @@ fn full_name(
     }
 }
 
+/// The tests (and table rows) tagged with `r`'s id, with their results;
+/// empty when none is.
+fn proven_by(r: &Req, tags: &[Tag], result_of: &dyn Fn(&str) -> String) -> String {
+    let mut by: BTreeMap<&str, Vec<&str>> = BTreeMap::new();
+    for t in tags.iter().filter(|t| t.ids.contains(&r.id)) {
+        let rows = by.entry(t.test.as_str()).or_default();
+        if let Some(row) = &t.row {
+            rows.push(row);
+        }
+    }
+    let mut cell = Vec::new();
+    for (test, rows) in &by {
+        let rows = if rows.is_empty() {
+            String::new()
+        } else {
+            let list: Vec<String> = rows.iter().map(|r| format!("`{r}`")).collect();
+            format!(" rows {}", list.join(", "))
+        };
+        cell.push(format!("`{test}`{rows}: {}", result_of(test)));
+    }
+    cell.join("; ")
+}
+
 fn rfc_url(rfc: &str, anchor: &str) -> String {
     format!("https://www.rfc-editor.org/rfc/rfc{rfc}.html#{anchor}")
 }
@@ -579,6 +641,12 @@ fn render(reqs: &[Req], tags: &[Tag], resolved: &BTreeMap<String, String>) -> St
          test nor a reason, when a tag names an unknown id or a test without a\n\
          recorded result, or when a recorded result is not `ok`.\n\n",
     );
+    d.push_str(
+        "Below them, the policies: what the library chooses where the RFCs leave it\n\
+         free (an opt-in setting such as the front-line profile, or a default),\n\
+         each with the setting that switches it, the RFC section it rests on, what\n\
+         happens with the setting on and off, and the tests that show both.\n\n",
+    );
     d.push_str("| RFC | Requirements | Proven by tests | Do not apply | Left to the application | Untested |\n");
     d.push_str("|---|---:|---:|---:|---:|---:|\n");
     let tested = |r: &Req| tags.iter().any(|t| t.ids.contains(&r.id));
@@ -595,6 +663,14 @@ fn render(reqs: &[Req], tags: &[Tag], resolved: &BTreeMap<String, String>) -> St
             count(&|r| !tested(r) && r.scope == Scope::Library),
         );
     }
+    let policies: Vec<&Req> = reqs.iter().filter(|r| r.rfc == POLICY).collect();
+    let _ = writeln!(
+        d,
+        "| Policies | {} | {} | 0 | 0 | {} |",
+        policies.len(),
+        policies.iter().filter(|r| tested(r)).count(),
+        policies.iter().filter(|r| !tested(r)).count(),
+    );
     for (rfc, title) in [
         ("9112", "RFC 9112, HTTP/1.1"),
         (
@@ -607,25 +683,8 @@ fn render(reqs: &[Req], tags: &[Tag], resolved: &BTreeMap<String, String>) -> St
             "\n## {title}\n\n| Id | Keyword | Requirement | Proven by, or why not |\n|---|---|---|---|\n"
         );
         for r in reqs.iter().filter(|r| r.rfc == rfc) {
-            let mut by: BTreeMap<&str, Vec<&str>> = BTreeMap::new();
-            for t in tags.iter().filter(|t| t.ids.contains(&r.id)) {
-                let rows = by.entry(t.test.as_str()).or_default();
-                if let Some(row) = &t.row {
-                    rows.push(row);
-                }
-            }
-            let mut cell = Vec::new();
-            for (test, rows) in &by {
-                let rows = if rows.is_empty() {
-                    String::new()
-                } else {
-                    let list: Vec<String> = rows.iter().map(|r| format!("`{r}`")).collect();
-                    format!(" rows {}", list.join(", "))
-                };
-                cell.push(format!("`{test}`{rows}: {}", result_of(test)));
-            }
-            let mut cell = cell.join("; ");
-            if by.is_empty() {
+            let mut cell = proven_by(r, tags, &result_of);
+            if cell.is_empty() {
                 cell = match r.scope {
                     Scope::NotApplicable => format!("Does not apply: {}", r.note),
                     Scope::Application => format!("Left to the application: {}", r.note),
@@ -643,6 +702,29 @@ fn render(reqs: &[Req], tags: &[Tag], resolved: &BTreeMap<String, String>) -> St
                 cell.replace('|', "\\|")
             );
         }
+    }
+    let _ = write!(
+        d,
+        "\n## Policies\n\n| Id | Setting | Policy | Rests on | Proven by |\n|---|---|---|---|---|\n"
+    );
+    for r in &policies {
+        let (on, section) = r.anchor.split_once('#').unwrap_or(("", ""));
+        let cell = proven_by(r, tags, &result_of);
+        let cell = if cell.is_empty() {
+            "**Untested**".to_string()
+        } else {
+            cell
+        };
+        let _ = writeln!(
+            d,
+            "| {} | `{}` | {} | [RFC {on} §{}]({}) | {} |",
+            r.id,
+            r.keyword,
+            r.summary.replace('|', "\\|"),
+            section.trim_start_matches("section-"),
+            rfc_url(on, section),
+            cell.replace('|', "\\|")
+        );
     }
     let _ = write!(d, "\n{RESULTS_HEADING}\n\n| Test | Result |\n|---|---|\n");
     for (test, result) in resolved {
@@ -674,9 +756,22 @@ mod tests {
             "9112-6.3-2.4\t9112\tsection-6.3-2.4\tMUST\ts\tapp\t\n",
             "9112-6.1-15\t9112\tsection-6.1-15\tMUST\ts\t\t\n9112-6.1-15\t9112\tsection-6.1-15\tMUST\ts\t\t\n",
             "9112-6.1-15\t9112\tsection-6.1-15\tMUST\n",
+            // Policy rows: the id, the anchor, the setting, a test required.
+            "front-x\tpolicy\t9112#section-6.3\tfront_line\ts\t\t\n",
+            "policy-x\tpolicy\tsection-6.3\tfront_line\ts\t\t\n",
+            "policy-x\tpolicy\t9112#6.3\tfront_line\ts\t\t\n",
+            "policy-x\tpolicy\t9112#section-6.3\tFront Line\ts\t\t\n",
+            "policy-x\tpolicy\t9112#section-6.3\t\ts\t\t\n",
+            "policy-x\tpolicy\t9112#section-6.3\tfront_line\ts\tapp\tlater\n",
         ] {
             assert!(parse_inventory(bad).is_err(), "{bad:?}");
         }
+        let policy = "policy-x\tpolicy\t3986#section-7.3\tfront_line\ton: no; off: yes\t\t\n";
+        let reqs = parse_inventory(policy).unwrap();
+        assert_eq!(
+            (reqs[0].rfc.as_str(), reqs[0].scope),
+            ("policy", Scope::Library)
+        );
     }
 
     #[test]
@@ -689,10 +784,14 @@ mod tests {
             /// A doc comment.\n\
             // proves: 9110-7.6.1-5\n\
             #[test]\n\
-            fn two() {}\n";
+            fn two() {}\n\
+            // proves: 9110-7.6.1-5\n\
+            #[tokio::test]\n\
+            async fn three() {}\n";
         let mut tags = Vec::new();
         scan_file("crates/conn/tests/server.rs", test_file, &mut tags).unwrap();
-        assert_eq!(tags.len(), 2);
+        assert_eq!(tags.len(), 3);
+        assert_eq!(tags[2].test, "conn/server::three");
         assert_eq!(tags[0].ids, ["9112-6.3-2.4", "9112-6.1-15"]);
         assert_eq!(tags[0].test, "conn/server::one");
         assert_eq!(tags[1].test, "conn/server::two");
@@ -810,5 +909,35 @@ mod tests {
         let untested = doc.lines().find(|l| l.contains("[9112-6.3-2.4]")).unwrap();
         assert!(untested.ends_with("| **Untested** |"), "{untested}");
         assert!(doc.contains("| RFC 9112 | 2 | 1 | 0 | 0 | 1 |"), "{doc}");
+    }
+
+    #[test]
+    fn policies_render_with_their_setting_section_and_tests() {
+        let inv = format!(
+            "{INV}policy-a\tpolicy\t3986#section-7.3\tfront_line\ton: 400; off: kept\t\t\n\
+             policy-b\tpolicy\t9110#section-9.3.6\ttunnels\toff: 501\t\t\n"
+        );
+        let reqs = parse_inventory(&inv).unwrap();
+        let mut tags = Vec::new();
+        scan_file(
+            "crates/conn/tests/server.rs",
+            "// proves: policy-a\n#[test]\nfn t() {}\n",
+            &mut tags,
+        )
+        .unwrap();
+        assert!(validate(&reqs, &tags).is_empty());
+        let resolved = BTreeMap::from([("conn/server::t".to_string(), "ok".to_string())]);
+        let doc = render(&reqs, &tags, &resolved);
+        assert!(doc.contains("| Policies | 2 | 1 | 0 | 0 | 1 |"), "{doc}");
+        assert!(
+            doc.contains(
+                "| policy-a | `front_line` | on: 400; off: kept | \
+                 [RFC 3986 §7.3](https://www.rfc-editor.org/rfc/rfc3986.html#section-7.3) | \
+                 `conn/server::t`: ok |"
+            ),
+            "{doc}"
+        );
+        let b = doc.lines().find(|l| l.starts_with("| policy-b ")).unwrap();
+        assert!(b.ends_with("| **Untested** |"), "{b}");
     }
 }

@@ -126,20 +126,38 @@ impl Config {
     /// [`Error::Remote`](crate::Error::Remote) and the connection closes):
     ///
     /// - `Content-Length` with leading zeros, whitespace around the digits
-    ///   other than one SP before them, a list, a second line or an
-    ///   obs-fold: [`NonCanonicalContentLength`](http_net_head::Error::NonCanonicalContentLength)
-    ///   (both sides; parsers disagree on the body length);
-    /// - a framing, routing, credential or content-handling field in a
-    ///   trailer section: [`ForbiddenTrailer`](http_net_head::Error::ForbiddenTrailer)
-    ///   inside [`framing::Error::Trailer`](http_net_framing::Error::Trailer)
-    ///   (both sides; a hop that merges trailers would act on them);
-    /// - requests: an unregistered method, `%00`/`%0D`/`%0A` in the target,
-    ///   an absolute-form target whose authority is not `Host`, an
-    ///   `Upgrade` that is not a list of protocols;
+    ///   other than one SP before them (the raw line), a list, a second
+    ///   line or an obs-fold:
+    ///   [`NonCanonicalContentLength`](http_net_head::Error::NonCanonicalContentLength),
+    ///   both sides: parsers disagree on `05`, `5 ` and `5, 5`, and the
+    ///   body length is where smuggling starts (RFC 9112 §6.3);
+    /// - in a trailer section, `Content-Length`, `Transfer-Encoding`,
+    ///   `Trailer`, `Host`, `Authorization`, `Proxy-Authorization`,
+    ///   `Set-Cookie`, `WWW-Authenticate`, `Proxy-Authenticate`,
+    ///   `Content-Type` or `Content-Encoding`:
+    ///   [`ForbiddenTrailer`](http_net_head::Error::ForbiddenTrailer) inside
+    ///   [`framing::Error::Trailer`](http_net_framing::Error::Trailer), both
+    ///   sides: framing, routing, credentials and the reading of the content
+    ///   must not change after the content, and a hop that merges trailers
+    ///   would act on them (RFC 9110 §6.5.1);
+    /// - requests: a method outside the IANA registry
+    ///   ([`UnregisteredMethod`](http_net_head::Error::UnregisteredMethod),
+    ///   501: each hop makes up its own rules for an extension method);
+    ///   `%00`, `%0D` or `%0A` in the target
+    ///   ([`EncodedControlInTarget`](http_net_head::Error::EncodedControlInTarget):
+    ///   a hop that decodes it gets a NUL or a line end, RFC 3986 §7.3); an
+    ///   absolute-form target whose authority is not `Host`
+    ///   ([`HostMismatch`](http_net_head::Error::HostMismatch): this server
+    ///   uses the target, RFC 9112 §3.2.2, a hop routing by `Host` sends the
+    ///   request elsewhere); an `Upgrade` that is not a list of protocols
+    ///   ([`InvalidUpgrade`](http_net_head::Error::InvalidUpgrade): hops
+    ///   disagree on whether the connection switches, RFC 9110 §7.8);
     /// - responses: a 101 without `Upgrade` or with one that is not a list
-    ///   of protocols ([`InvalidUpgrade`](http_net_head::Error::InvalidUpgrade)).
+    ///   of protocols ([`InvalidUpgrade`](http_net_head::Error::InvalidUpgrade):
+    ///   a proxy relaying the bytes after a 101 must know what they are,
+    ///   RFC 9110 §7.8).
     ///
-    /// Each form's reason is at
+    /// The forms are tabled with their errors and reasons at
     /// [`Limits::with_front_line`](http_net_head::Limits::with_front_line).
     /// An obs-fold in a response is replaced with SP whether the profile is
     /// on or not (RFC 9112 §5.2); a proxy that would rather reject it sets

@@ -259,6 +259,7 @@ fn head_of_a_response_is_exposed() {
 /// A response whose codings do not end in `chunked` is read until close
 /// with the codings left on: the view names them, for the caller to decode
 /// or refuse; a chunked body carries none once conn has removed `chunked`.
+// proves: policy-client-transfer-coding
 #[test]
 fn transfer_codings_left_on_the_body_are_named() {
     let mut c = client_with(&[(b"GET", b"/")]);

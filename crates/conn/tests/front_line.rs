@@ -32,15 +32,23 @@ fn run(config: Config, input: &[u8]) -> (usize, Option<u16>) {
     panic!("no end");
 }
 
+// proves: policy-front-line-request-unregistered-method, policy-front-line-request-encoded-control, policy-front-line-request-cl-leading-zero, policy-front-line-request-cl-whitespace, policy-front-line-request-cl-list, policy-front-line-request-host-mismatch, policy-front-line-request-trailers, policy-front-line-request-upgrade
 #[test]
 fn front_line_rejects_what_the_default_accepts() {
     let on = Config::DEFAULT.with_front_line(true);
     assert!(!Config::DEFAULT.head_limits().front_line());
     assert!(on.head_limits().front_line());
-    let cases: [(&[u8], u16); 5] = [
+    let cases: [(&[u8], u16); 9] = [
         (b"FOO / HTTP/1.1\r\nHost: a\r\n\r\n", 501),
         (b"GET /%0d%0a HTTP/1.1\r\nHost: a\r\n\r\n", 400),
         (b"POST / HTTP/1.1\r\nHost: a\r\nContent-Length: 05\r\n\r\nhello", 400),
+        (b"POST / HTTP/1.1\r\nHost: a\r\nContent-Length: 5\t\r\n\r\nhello", 400),
+        (b"POST / HTTP/1.1\r\nHost: a\r\nContent-Length: 5, 5\r\n\r\nhello", 400),
+        (b"POST / HTTP/1.1\r\nHost: a\r\nContent-Length: 5\r\nContent-Length: 5\r\n\r\nhello", 400),
+        (
+            b"GET / HTTP/1.1\r\nHost: a\r\nConnection: upgrade\r\nUpgrade: web socket\r\n\r\n",
+            400,
+        ),
         (b"GET http://b/ HTTP/1.1\r\nHost: a\r\n\r\n", 400),
         (
             b"POST / HTTP/1.1\r\nHost: a\r\nTransfer-Encoding: chunked\r\n\r\n1\r\nx\r\n0\r\nHost: b\r\n\r\n",
@@ -116,6 +124,7 @@ fn fetch(config: Config, upgrade: bool, input: &[u8]) -> Fetched {
 /// The response side of the profile through `ClientConn` (for a proxy's
 /// client side): each response is read as before with the profile off,
 /// and rejected with the head rule's error with it on.
+// proves: policy-front-line-response-cl-leading-zero, policy-front-line-response-cl-whitespace, policy-front-line-response-cl-list, policy-front-line-response-trailers, policy-front-line-response-101-upgrade
 #[test]
 fn client_front_line_rejects_what_the_default_accepts() {
     let on = Config::DEFAULT.with_front_line(true);
@@ -190,6 +199,7 @@ fn client_front_line_rejects_what_the_default_accepts() {
 /// obs-fold in a response: replaced with SP by default, profile on or off
 /// (RFC 9112 §5.2, a user agent's duty); rejected with `ObsFold::Reject`
 /// (for a proxy, which RFC 9112 §5.2 lets answer 502 instead).
+// proves: policy-response-obs-fold-reject
 #[test]
 fn client_obs_fold_is_replaced_by_default_and_rejected_by_the_option() {
     let input = b"HTTP/1.1 200 OK\r\nX: a\r\n b\r\nContent-Length: 5\r\n\r\nhello";

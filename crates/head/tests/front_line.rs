@@ -246,46 +246,55 @@ fn the_profile_is_off_by_default() {
     assert!(Limits::DEFAULT.with_front_line(true).front_line());
 }
 
+// proves: policy-front-line-request-unregistered-method
 #[test]
 fn unregistered_methods_are_501() {
     check_rows(UNREGISTERED);
 }
 
+// proves: policy-front-line-request-encoded-control
 #[test]
 fn encoded_nul_cr_lf_in_the_target_are_400() {
     check_rows(ENCODED);
 }
 
+// proves: policy-front-line-request-cl-leading-zero, policy-front-line-request-cl-whitespace, policy-front-line-request-cl-list
 #[test]
 fn content_length_other_than_one_plain_number_is_400() {
     check_rows(LENGTH);
 }
 
+// proves: policy-front-line-request-host-mismatch
 #[test]
 fn an_absolute_target_naming_another_host_is_400() {
     check_rows(HOST);
 }
 
+// proves: policy-front-line-request-trailers, policy-front-line-response-trailers
 #[test]
 fn framing_routing_and_credential_trailers_are_400() {
     check_rows(TRAILERS);
 }
 
+// proves: policy-front-line-request-upgrade
 #[test]
 fn an_upgrade_naming_no_valid_protocol_is_400() {
     check_rows(UPGRADE);
 }
 
+// proves: policy-front-line-response-cl-leading-zero, policy-front-line-response-cl-whitespace, policy-front-line-response-cl-list
 #[test]
 fn response_content_length_other_than_one_plain_number_is_rejected() {
     check_rows(RESPONSE_LENGTH);
 }
 
+// proves: policy-front-line-response-trailers
 #[test]
 fn response_trailers_with_credentials_challenges_or_content_handling_are_rejected() {
     check_rows(RESPONSE_TRAILERS);
 }
 
+// proves: policy-front-line-response-101-upgrade
 #[test]
 fn a_101_naming_no_valid_protocol_is_rejected() {
     check_rows(SWITCH);
@@ -295,6 +304,7 @@ fn a_101_naming_no_valid_protocol_is_rejected() {
 /// kept for unfolding by default, with the profile on or off (RFC 9112
 /// §5.2 has a user agent replace it with SP), rejected with
 /// `ObsFold::Reject` (for a proxy), with the profile on or off.
+// proves: policy-response-obs-fold-reject
 #[test]
 fn response_obs_fold_is_replaced_by_default_and_rejected_by_the_option() {
     let buf = b"HTTP/1.1 200 OK\r\nX: a\r\n b\r\nContent-Length: 0\r\n\r\n";

@@ -130,6 +130,7 @@ fn upgrade_hands_over_the_stream_and_buffered_bytes() {
 /// `CONNECT` is a proxy's method (RFC 9110 §9.3.6; no MUST or SHOULD of
 /// its own, a policy): by default the server answers `501` and closes, and
 /// the handler never sees it.
+// proves: policy-connect-501
 #[test]
 fn connect_is_answered_501_without_tunnels() {
     let srv = Running::start(Server::builder(), |ex: &mut Exchange<'_>| {
@@ -155,7 +156,7 @@ fn connect_is_answered_501_without_tunnels() {
 
 /// With tunnels on, the handler gets the `CONNECT` and the hand-off; the
 /// `2xx` carries no `Content-Length` or `Transfer-Encoding`.
-// proves: 9110-9.3.6-12a
+// proves: 9110-9.3.6-12a, policy-connect-501
 #[test]
 fn connect_tunnels_with_the_buffered_bytes() {
     let srv = Running::start(Server::builder().tunnels(true), |ex: &mut Exchange<'_>| {

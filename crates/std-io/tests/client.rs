@@ -234,6 +234,7 @@ fn an_unsolicited_408_on_an_idle_pooled_connection_is_a_dead_connection() {
 /// close with the coding left on: by default an error naming the coding,
 /// never the coded bytes as if they were the content; with
 /// `accept_transfer_codings`, the coded bytes and the codings.
+// proves: policy-client-transfer-coding
 #[test]
 fn a_body_left_transfer_coded_is_refused_unless_accepted() {
     const GZIPPED: &[u8] =

@@ -89,6 +89,7 @@ const REJECTED: &[(&[u8], &str)] = &[
     ),
 ];
 
+// proves: policy-front-line-request-cl-leading-zero, policy-front-line-request-unregistered-method, policy-front-line-request-trailers
 #[test]
 fn server_builder_front_line_rejects_what_the_default_serves() {
     let off = Running::start(Server::builder());
@@ -155,6 +156,7 @@ fn fetch(client: &Client, reply: &'static [u8]) -> Result<Vec<u8>, Error> {
     got
 }
 
+// proves: policy-front-line-response-cl-leading-zero, policy-front-line-response-cl-whitespace, policy-front-line-response-trailers
 #[test]
 fn client_builder_front_line_refuses_what_the_default_reads() {
     let off = Client::new();

@@ -76,6 +76,7 @@ const REJECTED: &[(&[u8], &str)] = &[
     ),
 ];
 
+// proves: policy-front-line-request-cl-list, policy-front-line-request-encoded-control, policy-front-line-request-host-mismatch, policy-front-line-request-unregistered-method
 #[tokio::test]
 async fn server_builder_front_line_rejects_what_the_default_serves() {
     let (off, off_handle, off_task) = start(Server::builder()).await;
@@ -152,6 +153,7 @@ async fn fetch(client: &Client, reply: &'static [u8]) -> Result<Vec<u8>, Error> 
     got
 }
 
+// proves: policy-front-line-response-cl-leading-zero, policy-front-line-response-cl-whitespace, policy-front-line-response-trailers
 #[tokio::test]
 async fn client_builder_front_line_refuses_what_the_default_reads() {
     let off = Client::new();

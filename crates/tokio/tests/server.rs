@@ -209,6 +209,7 @@ fn upgrade_hands_over_the_stream_with_the_buffered_bytes() {
     srv.stop();
 }
 
+// proves: policy-connect-501
 #[test]
 fn connect_is_501_unless_tunnels_are_on() {
     let req = b"CONNECT example.test:443 HTTP/1.1\r\nHost: example.test:443\r\n\r\nping";
