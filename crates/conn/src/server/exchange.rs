@@ -186,6 +186,12 @@ impl Exchange {
     /// closes the connection: `100 Continue` was expected and not sent (the
     /// body is declined), or more is known to be left than the drain bound.
     pub(crate) fn unread_closes(&self) -> bool {
+        // Nothing of the body is unread outside `Body` (`body_unread` is
+        // `Some(0)` then, and `body_pending` false): the answer to every
+        // request without a body stops here.
+        if self.read != SRead::Body {
+            return false;
+        }
         let declined = self.req.expects_continue && !self.req.continue_sent && self.body_pending();
         let too_big = matches!(self.body_unread(), Some(n) if n > self.config.drain_limit());
         declined || too_big
