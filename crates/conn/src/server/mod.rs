@@ -408,7 +408,7 @@ impl ServerConn {
         if unanswered {
             let server = self.ex.config.server_name();
             let to_head = self.ex.head_in_progress();
-            queue_error_response(&mut self.out, e, to_head, self.ex.date.as_ref(), server);
+            queue_error_response(&mut self.out, e, to_head, self.ex.date(), server);
         }
         self.ex.fail();
         if unanswered {
@@ -453,7 +453,7 @@ impl ServerConn {
             status,
             None,
             to_head,
-            self.ex.date.as_ref(),
+            self.ex.date(),
             server,
         );
         self.ex.fail();
@@ -502,7 +502,7 @@ impl ServerConn {
     /// Sets the 29-byte IMF-fixdate written as `Date` in every response head
     /// (the adapter formats it at most once a second).
     pub fn set_date(&mut self, date: &[u8; 29]) {
-        self.ex.date = Some(*date);
+        self.ex.set_date(date);
     }
 
     /// Zero consumed input and sent output from now on.
