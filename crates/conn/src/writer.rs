@@ -278,9 +278,36 @@ pub(crate) fn write_server(out: &mut Vec<u8>, name: Option<&[u8]>) {
 
 /// Appends `Content-Length: n\r\n`.
 pub(crate) fn write_content_length(out: &mut Vec<u8>, n: u64) {
+    // Fast path, general twin the three appends below: below 10,000 the
+    // whole line is one fixed-size append a digit count (`length_line`).
+    if n < 10_000 && cfg!(not(http_net_general_path)) {
+        match n {
+            0..=9 => out.extend_from_slice(&length_line::<19>(n)),
+            10..=99 => out.extend_from_slice(&length_line::<20>(n)),
+            100..=999 => out.extend_from_slice(&length_line::<21>(n)),
+            _ => out.extend_from_slice(&length_line::<22>(n)),
+        }
+        return;
+    }
     out.extend_from_slice(b"Content-Length: ");
     write_decimal(out, n);
     out.extend_from_slice(b"\r\n");
+}
+
+/// `Content-Length: n\r\n` as `L` bytes: `L - 18` digits of `n` (the
+/// caller picks `L` from `n`'s digit count).
+#[inline(always)]
+fn length_line<const L: usize>(mut n: u64) -> [u8; L] {
+    const NAME: &[u8; 16] = b"Content-Length: ";
+    let mut line = [0u8; L];
+    line[..16].copy_from_slice(NAME);
+    line[L - 2] = b'\r';
+    line[L - 1] = b'\n';
+    for d in line[16..L - 2].iter_mut().rev() {
+        *d = b'0' + (n % 10) as u8;
+        n /= 10;
+    }
+    line
 }
 
 /// Appends `n` in decimal. Below 10,000 (most bodies a connection copies)
@@ -464,6 +491,37 @@ mod tests {
             let mut decimal = Vec::new();
             write_decimal(&mut decimal, n);
             assert_eq!(decimal, alloc::format!("{n}").as_bytes(), "{n}");
+        }
+    }
+
+    #[test]
+    fn content_length_line_every_digit_count() {
+        // The fixed-size lines below 10,000 (each digit count, both sides of
+        // each bound) and the general appends above.
+        for n in [
+            0u64,
+            7,
+            9,
+            10,
+            13,
+            99,
+            100,
+            512,
+            999,
+            1000,
+            1024,
+            9999,
+            10_000,
+            65_536,
+            u64::MAX,
+        ] {
+            let mut line = Vec::new();
+            write_content_length(&mut line, n);
+            assert_eq!(
+                line,
+                alloc::format!("Content-Length: {n}\r\n").as_bytes(),
+                "{n}"
+            );
         }
     }
 }

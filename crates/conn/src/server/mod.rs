@@ -448,14 +448,7 @@ impl ServerConn {
         }
         let server = self.ex.config.server_name();
         let to_head = self.ex.head_in_progress();
-        queue_error(
-            &mut self.out,
-            status,
-            None,
-            to_head,
-            self.ex.date(),
-            server,
-        );
+        queue_error(&mut self.out, status, None, to_head, self.ex.date(), server);
         self.ex.fail();
         self.ex.closed_answer = AnswerState::Complete;
         Ok(())
