@@ -233,20 +233,21 @@ pub(crate) fn check_field(
         return Err(LocalError::InvalidFieldValue);
     }
     // Field caller: names ruled out by length before any comparison.
+    // Fast path, general twin `eq_ignore_ascii_case` (inside `token_is`).
     match name.len() {
-        4 if name.eq_ignore_ascii_case(b"date") => caller.date = true,
-        4 if name.eq_ignore_ascii_case(b"host") => {
+        4 if token_is(name, b"date") => caller.date = true,
+        4 if token_is(name, b"host") => {
             caller.host = caller.host.saturating_add(1);
             caller.bad_host |= !crate::validate::is_host(value);
         }
-        6 if name.eq_ignore_ascii_case(b"server") => caller.server = true,
-        7 if name.eq_ignore_ascii_case(b"upgrade") => caller.upgrade = true,
-        10 if name.eq_ignore_ascii_case(b"connection") => {
+        6 if token_is(name, b"server") => caller.server = true,
+        7 if token_is(name, b"upgrade") => caller.upgrade = true,
+        10 if token_is(name, b"connection") => {
             caller.close |= list_has(value, b"close");
             caller.keep_alive |= list_has(value, b"keep-alive");
             caller.connection_upgrade |= list_has(value, b"upgrade");
         }
-        14 if name.eq_ignore_ascii_case(b"content-length") => {
+        14 if token_is(name, b"content-length") => {
             for member in value.split(|&b| b == b',') {
                 let n = content_length(trim_ows(member)).ok_or(LocalError::ConflictingFraming)?;
                 match caller.content_length {
@@ -255,7 +256,7 @@ pub(crate) fn check_field(
                 }
             }
         }
-        17 if name.eq_ignore_ascii_case(b"transfer-encoding") => {
+        17 if token_is(name, b"transfer-encoding") => {
             caller.transfer_encoding = caller.transfer_encoding.saturating_add(1);
             caller.te_chunked =
                 caller.transfer_encoding == 1 && value.eq_ignore_ascii_case(b"chunked");
@@ -263,6 +264,41 @@ pub(crate) fn check_field(
         _ => {}
     }
     Ok(())
+}
+
+/// `name.eq_ignore_ascii_case(lower)` for a `name` that is a token and a
+/// `lower` of lowercase letters and `-` of 4 to 17 bytes: each byte ORed
+/// with 0x20 and compared a word at a time (first and last four or eight
+/// bytes, and byte 8 of a longer name). Exact here: the only bytes that
+/// 0x20 turns into a lowercase letter are that letter in either case, and
+/// into `-` only `-` and CR, which no token holds.
+#[inline]
+fn token_is(name: &[u8], lower: &[u8]) -> bool {
+    #[cfg(not(http_net_general_path))]
+    {
+        fn words<const N: usize>(s: &[u8]) -> Option<([u8; N], [u8; N])> {
+            Some((*s.first_chunk::<N>()?, *s.last_chunk::<N>()?))
+        }
+        if name.len() != lower.len() {
+            return false;
+        }
+        if let (Some((a, b)), Some((x, y))) = (words::<8>(name), words::<8>(lower)) {
+            const FOLD: u64 = 0x2020_2020_2020_2020;
+            let mid = name
+                .get(8)
+                .zip(lower.get(8))
+                .is_none_or(|(n, l)| n | 0x20 == *l);
+            return u64::from_le_bytes(a) | FOLD == u64::from_le_bytes(x)
+                && u64::from_le_bytes(b) | FOLD == u64::from_le_bytes(y)
+                && mid;
+        }
+        if let (Some((a, b)), Some((x, y))) = (words::<4>(name), words::<4>(lower)) {
+            const FOLD: u32 = 0x2020_2020;
+            return u32::from_le_bytes(a) | FOLD == u32::from_le_bytes(x)
+                && u32::from_le_bytes(b) | FOLD == u32::from_le_bytes(y);
+        }
+    }
+    name.eq_ignore_ascii_case(lower)
 }
 
 /// Appends `Server: name\r\n` (a name validated by
@@ -491,6 +527,35 @@ mod tests {
             let mut decimal = Vec::new();
             write_decimal(&mut decimal, n);
             assert_eq!(decimal, alloc::format!("{n}").as_bytes(), "{n}");
+        }
+    }
+
+    #[test]
+    fn token_is_agrees_with_eq_ignore_ascii_case_on_tokens() {
+        // Every name `check_field` looks for, with each byte in turn
+        // replaced by every byte that keeps the name a token.
+        for lower in [
+            &b"date"[..],
+            b"host",
+            b"server",
+            b"upgrade",
+            b"connection",
+            b"content-length",
+            b"transfer-encoding",
+        ] {
+            assert!(token_is(lower, lower));
+            assert!(token_is(&lower.to_ascii_uppercase(), lower));
+            for i in 0..lower.len() {
+                for b in 0..=255u8 {
+                    let mut name = lower.to_vec();
+                    name[i] = b;
+                    if !crate::validate::is_token(&name) {
+                        continue;
+                    }
+                    let want = name.eq_ignore_ascii_case(lower);
+                    assert_eq!(token_is(&name, lower), want, "{name:?}");
+                }
+            }
         }
     }
 
