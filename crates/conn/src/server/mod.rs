@@ -289,11 +289,10 @@ impl ServerConn {
     /// A request head was parsed: decide its framing, persistence,
     /// expectation and upgrade, and surface it.
     fn start_request(&mut self, head: RequestHead) -> Result<Option<Ev>, Error> {
-        let config = self.ex.config;
         let hb = self.input.buf.unread();
         let fields = self.input.fields.get(..head.field_count).unwrap_or(&[]);
-        let kind = match request_body(head.version, &head.known, fields, hb, &config.body_limits())
-        {
+        let limits = self.ex.config.body_limits();
+        let kind = match request_body(head.version, &head.known, fields, hb, &limits) {
             Ok(kind) => kind,
             Err(e) => return Err(self.fail(RemoteError::Framing(e))),
         };
@@ -330,7 +329,7 @@ impl ServerConn {
             upgrade_offered: http11 && !known.upgrade.is_empty() && conn.upgrade(),
         };
         self.ex.persist = self.ex.persist.close_if(!keep_alive, CloseWhy::PeerAsked);
-        let body = BodyIn::start(kind, &mut self.ex.chunked, &config, head.len);
+        let body = BodyIn::start(kind, &mut self.ex.chunked, &self.ex.config, head.len);
         self.input.head_at = self.input.buf.pos;
         self.input.buf.pos += head.len;
         self.input.head = Some(head);
