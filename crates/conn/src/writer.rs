@@ -257,20 +257,21 @@ pub(crate) fn check_field(
         return Err(LocalError::InvalidFieldValue);
     }
     // Field caller: names ruled out by length before any comparison.
+    // Fast path, general twin `eq_ignore_ascii_case` (inside `token_is`).
     match name.len() {
-        4 if name.eq_ignore_ascii_case(b"date") => caller.date = true,
-        4 if name.eq_ignore_ascii_case(b"host") => {
+        4 if token_is(name, b"date") => caller.date = true,
+        4 if token_is(name, b"host") => {
             caller.host = caller.host.saturating_add(1);
             caller.bad_host |= !crate::validate::is_host(value);
         }
-        6 if name.eq_ignore_ascii_case(b"server") => caller.server = true,
-        7 if name.eq_ignore_ascii_case(b"upgrade") => caller.upgrade = true,
-        10 if name.eq_ignore_ascii_case(b"connection") => {
+        6 if token_is(name, b"server") => caller.server = true,
+        7 if token_is(name, b"upgrade") => caller.upgrade = true,
+        10 if token_is(name, b"connection") => {
             caller.close |= list_has(value, b"close");
             caller.keep_alive |= list_has(value, b"keep-alive");
             caller.connection_upgrade |= list_has(value, b"upgrade");
         }
-        14 if name.eq_ignore_ascii_case(b"content-length") => {
+        14 if token_is(name, b"content-length") => {
             for member in value.split(|&b| b == b',') {
                 let n = content_length(trim_ows(member)).ok_or(LocalError::ConflictingFraming)?;
                 match caller.content_length {
@@ -279,7 +280,7 @@ pub(crate) fn check_field(
                 }
             }
         }
-        17 if name.eq_ignore_ascii_case(b"transfer-encoding") => {
+        17 if token_is(name, b"transfer-encoding") => {
             caller.transfer_encoding = caller.transfer_encoding.saturating_add(1);
             caller.te_chunked =
                 caller.transfer_encoding == 1 && value.eq_ignore_ascii_case(b"chunked");
@@ -287,6 +288,41 @@ pub(crate) fn check_field(
         _ => {}
     }
     Ok(())
+}
+
+/// `name.eq_ignore_ascii_case(lower)` for a `name` that is a token and a
+/// `lower` of lowercase letters and `-` of 4 to 17 bytes: each byte ORed
+/// with 0x20 and compared a word at a time (first and last four or eight
+/// bytes, and byte 8 of a longer name). Exact here: the only bytes that
+/// 0x20 turns into a lowercase letter are that letter in either case, and
+/// into `-` only `-` and CR, which no token holds.
+#[inline]
+fn token_is(name: &[u8], lower: &[u8]) -> bool {
+    #[cfg(not(http_net_general_path))]
+    {
+        fn words<const N: usize>(s: &[u8]) -> Option<([u8; N], [u8; N])> {
+            Some((*s.first_chunk::<N>()?, *s.last_chunk::<N>()?))
+        }
+        if name.len() != lower.len() {
+            return false;
+        }
+        if let (Some((a, b)), Some((x, y))) = (words::<8>(name), words::<8>(lower)) {
+            const FOLD: u64 = 0x2020_2020_2020_2020;
+            let mid = name
+                .get(8)
+                .zip(lower.get(8))
+                .is_none_or(|(n, l)| n | 0x20 == *l);
+            return u64::from_le_bytes(a) | FOLD == u64::from_le_bytes(x)
+                && u64::from_le_bytes(b) | FOLD == u64::from_le_bytes(y)
+                && mid;
+        }
+        if let (Some((a, b)), Some((x, y))) = (words::<4>(name), words::<4>(lower)) {
+            const FOLD: u32 = 0x2020_2020;
+            return u32::from_le_bytes(a) | FOLD == u32::from_le_bytes(x)
+                && u32::from_le_bytes(b) | FOLD == u32::from_le_bytes(y);
+        }
+    }
+    name.eq_ignore_ascii_case(lower)
 }
 
 /// Appends `Server: name\r\n` (a name validated by
@@ -302,9 +338,36 @@ pub(crate) fn write_server(out: &mut Vec<u8>, name: Option<&[u8]>) {
 
 /// Appends `Content-Length: n\r\n`.
 pub(crate) fn write_content_length(out: &mut Vec<u8>, n: u64) {
+    // Fast path, general twin the three appends below: below 10,000 the
+    // whole line is one fixed-size append a digit count (`length_line`).
+    if n < 10_000 && cfg!(not(http_net_general_path)) {
+        match n {
+            0..=9 => out.extend_from_slice(&length_line::<19>(n)),
+            10..=99 => out.extend_from_slice(&length_line::<20>(n)),
+            100..=999 => out.extend_from_slice(&length_line::<21>(n)),
+            _ => out.extend_from_slice(&length_line::<22>(n)),
+        }
+        return;
+    }
     out.extend_from_slice(b"Content-Length: ");
     write_decimal(out, n);
     out.extend_from_slice(b"\r\n");
+}
+
+/// `Content-Length: n\r\n` as `L` bytes: `L - 18` digits of `n` (the
+/// caller picks `L` from `n`'s digit count).
+#[inline(always)]
+fn length_line<const L: usize>(mut n: u64) -> [u8; L] {
+    const NAME: &[u8; 16] = b"Content-Length: ";
+    let mut line = [0u8; L];
+    line[..16].copy_from_slice(NAME);
+    line[L - 2] = b'\r';
+    line[L - 1] = b'\n';
+    for d in line[16..L - 2].iter_mut().rev() {
+        *d = b'0' + (n % 10) as u8;
+        n /= 10;
+    }
+    line
 }
 
 /// Appends `n` in decimal. Below 10,000 (most bodies a connection copies)
@@ -488,6 +551,66 @@ mod tests {
             let mut decimal = Vec::new();
             write_decimal(&mut decimal, n);
             assert_eq!(decimal, alloc::format!("{n}").as_bytes(), "{n}");
+        }
+    }
+
+    #[test]
+    fn token_is_agrees_with_eq_ignore_ascii_case_on_tokens() {
+        // Every name `check_field` looks for, with each byte in turn
+        // replaced by every byte that keeps the name a token.
+        for lower in [
+            &b"date"[..],
+            b"host",
+            b"server",
+            b"upgrade",
+            b"connection",
+            b"content-length",
+            b"transfer-encoding",
+        ] {
+            assert!(token_is(lower, lower));
+            assert!(token_is(&lower.to_ascii_uppercase(), lower));
+            for i in 0..lower.len() {
+                for b in 0..=255u8 {
+                    let mut name = lower.to_vec();
+                    name[i] = b;
+                    if !crate::validate::is_token(&name) {
+                        continue;
+                    }
+                    let want = name.eq_ignore_ascii_case(lower);
+                    assert_eq!(token_is(&name, lower), want, "{name:?}");
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn content_length_line_every_digit_count() {
+        // The fixed-size lines below 10,000 (each digit count, both sides of
+        // each bound) and the general appends above.
+        for n in [
+            0u64,
+            7,
+            9,
+            10,
+            13,
+            99,
+            100,
+            512,
+            999,
+            1000,
+            1024,
+            9999,
+            10_000,
+            65_536,
+            u64::MAX,
+        ] {
+            let mut line = Vec::new();
+            write_content_length(&mut line, n);
+            assert_eq!(
+                line,
+                alloc::format!("Content-Length: {n}\r\n").as_bytes(),
+                "{n}"
+            );
         }
     }
 }

@@ -75,8 +75,11 @@ fn is_content_length(name: &[u8]) -> bool {
     let Ok(n) = <&[u8; 14]>::try_from(name) else {
         return false;
     };
-    let low = u64::from_le_bytes([n[0], n[1], n[2], n[3], n[4], n[5], n[6], n[7]]);
-    let high = u64::from_le_bytes([n[6], n[7], n[8], n[9], n[10], n[11], n[12], n[13]]);
+    // Two eight-byte loads (bytes 0..8 and 6..14), not sixteen byte moves.
+    let (Some(low), Some(high)) = (n.first_chunk::<8>(), n.last_chunk::<8>()) else {
+        return false;
+    };
+    let (low, high) = (u64::from_le_bytes(*low), u64::from_le_bytes(*high));
     low | LOW_MASK == LOW && high | HIGH_MASK == HIGH
 }
 

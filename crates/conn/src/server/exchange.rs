@@ -59,14 +59,33 @@ pub(crate) struct Exchange {
     pub persist: Persist,
     /// The released head still has to be wiped.
     pub head_dirty: bool,
-    pub date: Option<[u8; 29]>,
+    /// The `Date` field line, `Date: ` the 29-byte date CR LF, built once
+    /// in `set_date` so that an answer appends it with one copy.
+    pub date_line: Option<[u8; DATE_LINE]>,
     /// The answer's state when the write half closed (what
     /// [`ServerConn::answer_state`](super::ServerConn::answer_state) reports
     /// once it is `Closed`).
     pub closed_answer: AnswerState,
 }
 
+/// The length of the `Date` field line: `Date: `, 29 bytes, CR LF.
+pub(crate) const DATE_LINE: usize = 6 + 29 + 2;
+
 impl Exchange {
+    /// Sets the date written in every response head.
+    pub(crate) fn set_date(&mut self, date: &[u8; 29]) {
+        let mut line = [0; DATE_LINE];
+        line[..6].copy_from_slice(b"Date: ");
+        line[6..35].copy_from_slice(date);
+        line[35..].copy_from_slice(b"\r\n");
+        self.date_line = Some(line);
+    }
+
+    /// The date set, if any.
+    pub(crate) fn date(&self) -> Option<&[u8; 29]> {
+        self.date_line.as_ref()?.get(6..35)?.try_into().ok()
+    }
+
     pub(crate) fn new(config: Config) -> Exchange {
         Exchange {
             config,
@@ -79,7 +98,7 @@ impl Exchange {
             req: ReqInfo::NONE,
             persist: Persist::KeepAlive,
             head_dirty: false,
-            date: None,
+            date_line: None,
             closed_answer: AnswerState::NotStarted,
         }
     }
@@ -186,6 +205,12 @@ impl Exchange {
     /// closes the connection: `100 Continue` was expected and not sent (the
     /// body is declined), or more is known to be left than the drain bound.
     pub(crate) fn unread_closes(&self) -> bool {
+        // Nothing of the body is unread outside `Body` (`body_unread` is
+        // `Some(0)` then, and `body_pending` false): the answer to every
+        // request without a body stops here.
+        if self.read != SRead::Body {
+            return false;
+        }
         let declined = self.req.expects_continue && !self.req.continue_sent && self.body_pending();
         let too_big = matches!(self.body_unread(), Some(n) if n > self.config.drain_limit());
         declined || too_big

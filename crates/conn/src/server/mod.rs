@@ -295,11 +295,10 @@ impl ServerConn {
     /// A request head was parsed: decide its framing, persistence,
     /// expectation and upgrade, and surface it.
     fn start_request(&mut self, head: RequestHead) -> Result<Option<Ev>, Error> {
-        let config = self.ex.config;
         let hb = self.input.buf.unread();
         let fields = self.input.fields.get(..head.field_count).unwrap_or(&[]);
-        let kind = match request_body(head.version, &head.known, fields, hb, &config.body_limits())
-        {
+        let limits = self.ex.config.body_limits();
+        let kind = match request_body(head.version, &head.known, fields, hb, &limits) {
             Ok(kind) => kind,
             Err(e) => return Err(self.fail(RemoteError::Framing(e))),
         };
@@ -336,7 +335,7 @@ impl ServerConn {
             upgrade_offered: http11 && !known.upgrade.is_empty() && conn.upgrade(),
         };
         self.ex.persist = self.ex.persist.close_if(!keep_alive, CloseWhy::PeerAsked);
-        let body = BodyIn::start(kind, &mut self.ex.chunked, &config, head.len);
+        let body = BodyIn::start(kind, &mut self.ex.chunked, &self.ex.config, head.len);
         self.input.head_at = self.input.buf.pos;
         self.input.buf.pos += head.len;
         self.input.head = Some(head);
@@ -414,8 +413,7 @@ impl ServerConn {
         if unanswered {
             let server = self.ex.config.server_name();
             let to_head = self.ex.head_in_progress();
-            let tail =
-                queue_error_response(&mut self.out, e, to_head, self.ex.date.as_ref(), server);
+            let tail = queue_error_response(&mut self.out, e, to_head, self.ex.date(), server);
             self.error_tail = Some(tail);
         }
         self.ex.fail();
@@ -456,14 +454,7 @@ impl ServerConn {
         }
         let server = self.ex.config.server_name();
         let to_head = self.ex.head_in_progress();
-        let tail = queue_error(
-            &mut self.out,
-            status,
-            None,
-            to_head,
-            self.ex.date.as_ref(),
-            server,
-        );
+        let tail = queue_error(&mut self.out, status, None, to_head, self.ex.date(), server);
         self.error_tail = Some(tail);
         self.ex.fail();
         self.ex.closed_answer = AnswerState::Complete;
@@ -517,7 +508,7 @@ impl ServerConn {
             tail,
             content_type,
             body,
-            self.ex.date.as_ref(),
+            self.ex.date(),
             server,
         )?;
         self.error_tail = Some(tail);
@@ -565,7 +556,7 @@ impl ServerConn {
     /// Sets the 29-byte IMF-fixdate written as `Date` in every response head
     /// (the adapter formats it at most once a second).
     pub fn set_date(&mut self, date: &[u8; 29]) {
-        self.ex.date = Some(*date);
+        self.ex.set_date(date);
     }
 
     /// Zero consumed input and sent output from now on.

@@ -247,16 +247,13 @@ impl Responder<'_> {
             }
         };
         let http10 = req.version == Version::Http10;
-        let date = self.ex.date;
         let server = self.ex.config.server_name();
         let buf = self.out.buf();
         if !caller.server {
             write_server(buf, server);
         }
-        if let (Some(date), false) = (date, caller.date) {
-            buf.extend_from_slice(b"Date: ");
-            buf.extend_from_slice(&date);
-            buf.extend_from_slice(b"\r\n");
+        if let (Some(line), false) = (&self.ex.date_line, caller.date) {
+            buf.extend_from_slice(line);
         }
         match frame {
             Frame::None => {}
