@@ -8,7 +8,7 @@ use http_net_conn::{Config, Error, ServerConn, ServerEvent};
 /// any (after which the connection must close).
 fn run(config: Config, input: &[u8]) -> (usize, Option<u16>) {
     let mut c = ServerConn::new(config);
-    c.recv(input);
+    assert_eq!(c.recv(input), input.len());
     let mut requests = 0;
     for _ in 0..1000 {
         match c.poll_event() {

@@ -1054,7 +1054,9 @@ impl BodySource for ClientBody<'_> {
                 self.reusable = true;
                 Step::End
             }
-            Ok(ClientEvent::Switched(_) | ClientEvent::Closed) => Step::End,
+            // An event this adapter does not know (`ClientEvent` is
+            // non_exhaustive) ends the body without reuse, as a close does.
+            Ok(ClientEvent::Switched(_) | ClientEvent::Closed | _) => Step::End,
             Err(e) => Step::Failed(local(e, &self.s.conn)),
         }
     }

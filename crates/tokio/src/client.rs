@@ -765,7 +765,9 @@ impl<C: Connector> ClientResponse<C> {
                     self.give_back();
                     return Ok(0);
                 }
-                Ok(ClientEvent::Switched(_) | ClientEvent::Closed) => {
+                // An event this adapter does not know (`ClientEvent` is
+                // non_exhaustive) ends the body without reuse, as a close does.
+                Ok(ClientEvent::Switched(_) | ClientEvent::Closed | _) => {
                     self.done = true;
                     self.p = None;
                     return Ok(0);
