@@ -822,3 +822,20 @@ impl<C: Connector> ClientResponse<C> {
         }
     }
 }
+
+impl<C: Connector> std::fmt::Debug for Client<C> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Client")
+            .field("settings", &self.inner.s)
+            .finish_non_exhaustive()
+    }
+}
+
+impl<C: Connector> std::fmt::Debug for RequestBody<C> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("RequestBody")
+            .field("answered_early", &self.early.is_some())
+            .field("ended", &self.ended)
+            .finish_non_exhaustive()
+    }
+}

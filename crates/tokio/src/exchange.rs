@@ -429,6 +429,25 @@ impl AsyncWrite for Upgraded<'_> {
     }
 }
 
+// Debug for the borrowed handles: what the connection says about the
+// exchange, not the stream or the shared state behind it.
+impl std::fmt::Debug for Exchange<'_> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Exchange")
+            .field("phase", &self.conn.phase())
+            .field("answer_state", &self.conn.answer_state())
+            .finish_non_exhaustive()
+    }
+}
+
+impl std::fmt::Debug for Upgraded<'_> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Upgraded")
+            .field("buffered", &self.buffered().len())
+            .finish_non_exhaustive()
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::path_of;
