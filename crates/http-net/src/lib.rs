@@ -127,8 +127,17 @@
 //! assert!(out.starts_with(b"HTTP/1.1 200 OK\r\n"));
 //! assert!(out.ends_with(b"\r\n\r\nHello"));
 //! ```
+//!
+//! # Versions and threads
+//!
+//! Each layer's documentation says which of its types are
+//! `#[non_exhaustive]` (events, phases, errors, parsed heads: match them
+//! with a wildcard arm and read their fields) and which are `Send` and
+//! `Sync`. At the root, [`Server`], [`Client`] and [`Error`] are `Send` and
+//! `Sync`; an [`Exchange`] is `Send`.
 #![forbid(unsafe_code)]
 #![deny(missing_docs)]
+#![warn(missing_debug_implementations)]
 
 pub use http_net_conn as conn;
 pub use http_net_framing as framing;
