@@ -20,7 +20,7 @@
 //! fields, match with a wildcard: later versions may add members) and
 //! `#[must_use]` (a step dropped loses how much input it consumed):
 //!
-//! ```compile_fail
+//! ```compile_fail,E0639
 //! // Outside this crate a step cannot be built by a struct literal...
 //! let step = http_net_framing::Step { consumed: 0, data: 0..0, done: true };
 //! ```

@@ -114,7 +114,7 @@
 //! since later versions may add members. The parsers build the heads;
 //! [`ResponseOptions::DEFAULT`] and its `with_*` setters build options.
 //!
-//! ```compile_fail
+//! ```compile_fail,E0639
 //! // A struct literal of a head does not compile outside this crate.
 //! let known = http_net_head::KnownFields { ..http_net_head::KnownFields::EMPTY };
 //! ```
