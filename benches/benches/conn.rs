@@ -47,7 +47,8 @@ fn serve_one(
     input: &[u8],
     answer: &mut impl FnMut(&mut ServerConn),
 ) -> usize {
-    conn.recv(input);
+    let taken = conn.recv(input);
+    debug_assert_eq!(taken, input.len());
     loop {
         match conn.poll_event() {
             Ok(ServerEvent::End(_)) => answer(conn),
@@ -177,7 +178,8 @@ fn fetch_one(conn: &mut ClientConn, response: &[u8]) -> usize {
     .unwrap();
     let n = conn.output().len();
     conn.consume_output(n);
-    conn.recv(response);
+    let taken = conn.recv(response);
+    debug_assert_eq!(taken, response.len());
     let mut body = 0;
     loop {
         match conn.poll_event() {

@@ -18,7 +18,7 @@
 //!   against a server process (see `hostile/mod.rs`).
 //! - `proxies [--reduced] [--only NAMES]`: request smuggling behind real proxies
 //!   (see `proxies/mod.rs`).
-//! - `package [--baseline-rev REV]`: packaging, tests from the packages and
+//! - `package [--baseline-rev REV] [--semver-only]`: packaging, tests from the packages and
 //!   the semver check (see `package.rs`).
 
 mod args;
@@ -61,7 +61,7 @@ const USAGE: &str = "usage: cargo xtask <command>
   proxies [--reduced] [--only nginx,haproxy,apache,varnish] [--filter S] [--list]
           [--origin-args ARGS] [--release] [--report PATH]
                                       request smuggling behind real proxies (reduced: nginx, HAProxy)
-  package [--baseline-rev REV] [--allow-dirty] [--no-test]
+  package [--baseline-rev REV] [--semver-only] [--allow-dirty] [--no-test]
                                       package every crate (dry run), test it from its .crate, semver check";
 
 fn main() -> ExitCode {

@@ -1,4 +1,4 @@
-//! `cargo xtask package [--baseline-rev REV] [--allow-dirty] [--no-test]`:
+//! `cargo xtask package [--baseline-rev REV] [--semver-only] [--allow-dirty] [--no-test]`:
 //! every publishable crate packages, builds and passes its tests from its
 //! own packaged sources, and (when a baseline is known) keeps semver.
 //!
@@ -19,10 +19,16 @@
 //!    A packaged source that includes a file from outside its package
 //!    (`include_str!("../../..")`) is an error, except the known cases in
 //!    [`OUTSIDE_INCLUDES`], whose one test is skipped by name, with a note.
-//! 5. `cargo semver-checks --baseline-rev REV` when a baseline is given
-//!    (`--baseline-rev`, else the `Commit:` line of the newest release in
-//!    `CHANGELOG.md`) and cargo-semver-checks is installed; otherwise it
-//!    says it skipped and why.
+//! 5. `cargo semver-checks --baseline-rev REV -p NAME..` for the publishable
+//!    crates when a baseline is known and cargo-semver-checks is installed;
+//!    otherwise one line says it skipped and why. The baseline is
+//!    `--baseline-rev REV` (any revision git knows, e.g. `HEAD` to check the
+//!    wiring), else the `Commit:` line of the newest release in
+//!    `CHANGELOG.md` when it holds a full 40-hex commit. It is always a
+//!    commit of this repository: `--baseline-rev` makes cargo-semver-checks
+//!    build the baseline from that commit, never from the crates.io
+//!    registry (where `http-net` is another project's crate).
+//!    `--semver-only` runs this step alone (no packaging, no tests).
 
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
@@ -47,6 +53,10 @@ pub fn main(args: &[String]) -> Result {
     let crates = publishable(&root)?;
     let names: Vec<&str> = crates.iter().map(|c| c.name.as_str()).collect();
     eprintln!("==> publishable crates: {}", names.join(", "));
+
+    if args.flag("semver-only") {
+        return semver_checks(&root, &names, args.options.get("baseline-rev").cloned());
+    }
 
     check_licences(&root, &crates)?;
     check_readme_examples(&root)?;
@@ -90,7 +100,7 @@ pub fn main(args: &[String]) -> Result {
         test_packages(&root, &packages, &crates)?;
     }
 
-    semver_checks(&root, args.options.get("baseline-rev").cloned())?;
+    semver_checks(&root, &names, args.options.get("baseline-rev").cloned())?;
     eprintln!(
         "xtask package: done in {:.0} s",
         started.elapsed().as_secs_f64()
@@ -468,9 +478,9 @@ fn normalize(path: &Path) -> PathBuf {
     out
 }
 
-/// The baseline of the semver check: `--baseline-rev`, else the `Commit:`
-/// line of the newest release section of CHANGELOG.md, when it holds a
-/// commit (hex digits between backticks).
+/// The baseline of the semver check when `--baseline-rev` is not given: the
+/// `Commit:` line of the newest release section of CHANGELOG.md, when it
+/// holds a full commit hash (40 hex digits between backticks).
 fn changelog_baseline(changelog: &str) -> Option<String> {
     let mut in_release = false;
     for line in changelog.lines() {
@@ -484,7 +494,7 @@ fn changelog_baseline(changelog: &str) -> Option<String> {
         if in_release {
             if let Some(rest) = line.trim_start().strip_prefix("Commit: `") {
                 let rev = rest.split('`').next().unwrap_or("");
-                let hex = rev.len() >= 7 && rev.chars().all(|c| c.is_ascii_hexdigit());
+                let hex = rev.len() == 40 && rev.chars().all(|c| c.is_ascii_hexdigit());
                 return hex.then(|| rev.to_string());
             }
         }
@@ -492,7 +502,9 @@ fn changelog_baseline(changelog: &str) -> Option<String> {
     None
 }
 
-fn semver_checks(root: &Path, given: Option<String>) -> Result {
+/// `cargo semver-checks` for the publishable crates `names` against a
+/// baseline commit of this repository, or one line saying why not.
+fn semver_checks(root: &Path, names: &[&str], given: Option<String>) -> Result {
     let (rev, from) = match given {
         Some(rev) => (Some(rev), "--baseline-rev"),
         None => (
@@ -503,7 +515,7 @@ fn semver_checks(root: &Path, given: Option<String>) -> Result {
     let Some(rev) = rev else {
         eprintln!(
             "xtask package: semver check SKIPPED: no baseline (no --baseline-rev, and the \
-             newest release in CHANGELOG.md has no `Commit:` yet)"
+             newest release in CHANGELOG.md has no 40-hex `Commit:` yet)"
         );
         return Ok(());
     };
@@ -521,15 +533,38 @@ fn semver_checks(root: &Path, given: Option<String>) -> Result {
         if from == "--baseline-rev" {
             return Err(msg);
         }
-        eprintln!("xtask package: SKIPPED {msg}");
+        eprintln!("xtask package: semver check SKIPPED: {msg}");
         return Ok(());
     }
-    // The baseline is always a commit of this repository, never a registry
+    // The baseline must be a commit of this repository: a revision git does
+    // not know is an error here, never a reason to fall back to a registry
     // crate (`http-net` on crates.io is another project).
-    process::run(
-        &format!("semver check against {rev} (from {from})"),
-        cargo(root).args(["semver-checks", "--workspace", "--baseline-rev", &rev]),
+    let commit = process::output(
+        &format!("the baseline {rev} (from {from})"),
+        Command::new("git")
+            .current_dir(root)
+            .args(["rev-parse", "--verify", "--quiet"])
+            .arg(format!("{rev}^{{commit}}")),
     )
+    .map_err(|e| {
+        format!("semver check: {rev} (from {from}) is not a commit of this repository: {e}")
+    })?;
+    let commit = commit.trim().to_string();
+    let started = Instant::now();
+    let mut check = cargo(root);
+    check.args(["semver-checks", "--baseline-rev", &commit]);
+    for name in names {
+        check.args(["-p", name]);
+    }
+    process::run(
+        &format!("semver check against {commit} (from {from})"),
+        &mut check,
+    )?;
+    eprintln!(
+        "xtask package: semver check against {commit} passed in {:.0} s",
+        started.elapsed().as_secs_f64()
+    );
+    Ok(())
 }
 
 #[cfg(test)]
@@ -543,13 +578,19 @@ mod tests {
 
     #[test]
     fn reads_the_baseline_of_the_newest_release() {
-        let log = "# Changelog\n\n## [Unreleased]\n\nCommit: `deadbeef`\n\n## [0.2.0]\n\n\
-                   Commit: `0123abcd`\n\n## [0.1.0]\n\nCommit: `89abcdef`\n";
-        assert_eq!(changelog_baseline(log).as_deref(), Some("0123abcd"));
+        let full = "0123456789abcdef0123456789abcdef01234567";
+        let log = format!(
+            "# Changelog\n\n## [Unreleased]\n\nCommit: `deadbeef`\n\n## [0.2.0]\n\n\
+             Commit: `{full}`\n\n## [0.1.0]\n\nCommit: `89abcdef`\n"
+        );
+        assert_eq!(changelog_baseline(&log).as_deref(), Some(full));
+        // An abbreviated hash is not a baseline: it may become ambiguous.
+        let short = "## [0.2.0]\n\nCommit: `0123abcd`\n";
+        assert_eq!(changelog_baseline(short), None);
         let pending = "## [Unreleased]\n\n## [0.1.0]\n\nCommit: `TBD` (after the review)\n";
         assert_eq!(changelog_baseline(pending), None);
         assert_eq!(
-            changelog_baseline("## [0.1.0]\n\n## [0.0.1]\nCommit: `abcdef12`\n"),
+            changelog_baseline(&format!("## [0.1.0]\n\n## [0.0.1]\nCommit: `{full}`\n")),
             None
         );
     }

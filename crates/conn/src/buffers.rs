@@ -28,7 +28,8 @@ use crate::{Config, COPY_LIMIT};
 ///
 /// let mut pool: Vec<Buffers> = Vec::new();
 /// let mut conn = ServerConn::new(Config::DEFAULT);
-/// conn.recv(b"GET / HTTP/1.1\r\nHost: a\r\n\r\n");
+/// let input = b"GET / HTTP/1.1\r\nHost: a\r\n\r\n";
+/// assert_eq!(conn.recv(input), input.len());
 /// assert!(matches!(conn.poll_event(), Ok(ServerEvent::Request(_))));
 /// assert!(conn.take_buffers().is_none(), "a request is in progress");
 /// conn.responder().respond(&http_net_conn::PreparedResponse::new(204, &[]).unwrap(), b"").unwrap();
@@ -121,7 +122,7 @@ mod tests {
     use crate::{PreparedResponse, ServerConn, ServerEvent};
 
     fn serve(conn: &mut ServerConn) {
-        conn.recv(b"POST /secret HTTP/1.1\r\nHost: a\r\nTransfer-Encoding: chunked\r\n\r\n3\r\nabc\r\n0\r\nX-Token: t0p\r\n\r\n");
+        assert_eq!(conn.recv(b"POST /secret HTTP/1.1\r\nHost: a\r\nTransfer-Encoding: chunked\r\n\r\n3\r\nabc\r\n0\r\nX-Token: t0p\r\n\r\n"), b"POST /secret HTTP/1.1\r\nHost: a\r\nTransfer-Encoding: chunked\r\n\r\n3\r\nabc\r\n0\r\nX-Token: t0p\r\n\r\n".len());
         while !matches!(conn.poll_event(), Ok(ServerEvent::End(_))) {}
         let ok = PreparedResponse::new(200, &[(b"X-Answer", b"s3cret")]).unwrap();
         conn.responder().respond(&ok, b"private").unwrap();

@@ -89,6 +89,7 @@ impl Config {
         Ok(self)
     }
     /// Writes no `Server` field (the default).
+    #[must_use]
     pub const fn without_server_name(mut self) -> Config {
         self.server_name = None;
         self
@@ -110,6 +111,7 @@ impl Config {
     /// assert!(config.response_options().bare_lf);
     /// assert!(!Config::DEFAULT.response_options().bare_lf);
     /// ```
+    #[must_use]
     pub const fn with_response_options(
         mut self,
         options: http_net_head::ResponseOptions,
@@ -178,21 +180,25 @@ impl Config {
     /// );
     /// assert!(conn.should_close());
     /// ```
+    #[must_use]
     pub const fn with_front_line(mut self, on: bool) -> Config {
         self.head = self.head.with_front_line(on);
         self
     }
     /// Sets the head limits.
+    #[must_use]
     pub const fn with_head_limits(mut self, limits: http_net_head::Limits) -> Config {
         self.head = limits;
         self
     }
     /// Sets the body limits.
+    #[must_use]
     pub const fn with_body_limits(mut self, limits: http_net_framing::Limits) -> Config {
         self.body = limits;
         self
     }
     /// Sets the informational-response bound (saturates at `u16::MAX`).
+    #[must_use]
     pub const fn with_max_informational(mut self, n: usize) -> Config {
         self.max_informational = if n > u16::MAX as usize {
             u16::MAX
@@ -202,11 +208,13 @@ impl Config {
         self
     }
     /// Sets the drain bound.
+    #[must_use]
     pub const fn with_drain_limit(mut self, n: u64) -> Config {
         self.drain_limit = n;
         self
     }
     /// Sets the output high-water mark (saturates at `u32::MAX`).
+    #[must_use]
     pub const fn with_output_high_water(mut self, n: usize) -> Config {
         self.output_high_water = if n > u32::MAX as usize {
             u32::MAX
@@ -216,6 +224,7 @@ impl Config {
         self
     }
     /// Sets the input room beyond a head (saturates at `u32::MAX`).
+    #[must_use]
     pub const fn with_read_chunk(mut self, n: usize) -> Config {
         self.read_chunk = if n > u32::MAX as usize {
             u32::MAX

@@ -224,7 +224,10 @@ macro_rules! input_commands {
             }
         }
 
-        /// Copies as much of `bytes` as fits into the input buffer; returns how many.
+        /// Copies as much of `bytes` as fits into the input buffer; returns how
+        /// many. The rest did not go in: offer it again once events have
+        /// freed room.
+        #[must_use = "bytes that did not fit were not taken: offer the rest again"]
         pub fn recv(&mut self, bytes: &[u8]) -> usize {
             let n = crate::inbuf::copy_what_fits(self.spare_mut(), bytes);
             self.commit(n);

@@ -20,9 +20,35 @@
 //! Both connections are explicit state machines: a read half and a write
 //! half each, every move taken from one table (`docs/ARCHITECTURE.md`
 //! prints them).
+//!
+//! # Types that grow, threads
+//! [`ServerEvent`], [`ClientEvent`], [`Phase`], [`AnswerState`] and the
+//! errors [`RemoteError`] and [`LocalError`] are `#[non_exhaustive]`: match
+//! them with a wildcard arm (an adapter that meets an event or a phase it
+//! does not know closes the connection), since later versions may add
+//! members. [`Error`] (the peer's fault or the caller's), [`BodyLength`]
+//! (none, known, streamed) and [`Placement`] (copied or not) are complete
+//! as they are and stay exhaustive. [`Config`] and [`PreparedResponse`]
+//! have private fields: build them with [`Config::DEFAULT`] and its
+//! `with_*` setters, and [`PreparedResponse::new`].
+//! [`ServerConn::recv`] and [`ClientConn::recv`] are `#[must_use]`: what
+//! did not fit in the input buffer was not taken.
+//!
+//! ```compile_fail
+//! #![deny(unused_must_use)]
+//! let mut conn = http_net_conn::ServerConn::new(http_net_conn::Config::DEFAULT);
+//! conn.recv(b"GET / HTTP/1.1\r\n"); // bytes that did not fit would be lost
+//! ```
+//!
+//! Every public type is `Send` and `Sync`: a connection, its [`Buffers`],
+//! [`Config`] and [`PreparedResponse`] own plain bytes and state (no `Rc`,
+//! no interior mutability), so a connection can move between threads or
+//! tasks and a prepared response can be shared by reference; the borrowed
+//! events and views are `Send` and `Sync` as the bytes they borrow are.
 #![no_std]
 #![forbid(unsafe_code)]
 #![deny(missing_docs)]
+#![warn(missing_debug_implementations)]
 
 extern crate alloc;
 

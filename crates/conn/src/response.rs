@@ -19,7 +19,8 @@ use crate::{FieldPair, LocalError};
 /// assert_eq!(ok.status(), 200);
 ///
 /// let mut conn = ServerConn::new(Config::DEFAULT);
-/// conn.recv(b"GET / HTTP/1.1\r\nHost: a\r\n\r\n");
+/// let input = b"GET / HTTP/1.1\r\nHost: a\r\n\r\n";
+/// assert_eq!(conn.recv(input), input.len());
 /// assert!(matches!(conn.poll_event(), Ok(ServerEvent::Request(_))));
 /// assert!(matches!(conn.poll_event(), Ok(ServerEvent::End(_))));
 /// conn.responder().respond(&ok, b"hello").unwrap();

@@ -432,7 +432,10 @@ fn send_end_after_a_switch_is_a_no_op() {
     // adapter that always ends what it started gets `Ok` and nothing is
     // queued; trailers there are a misuse.
     let mut c = conn();
-    c.recv(b"GET /ws HTTP/1.1\r\nHost: a\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n\r\n");
+    assert_eq!(
+        c.recv(b"GET /ws HTTP/1.1\r\nHost: a\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n\r\n"),
+        b"GET /ws HTTP/1.1\r\nHost: a\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n\r\n".len()
+    );
     assert!(matches!(c.poll_event(), Ok(ServerEvent::Request(_))));
     c.responder()
         .send_head(101, &[(b"Upgrade", b"websocket")], BodyLength::Empty)
@@ -584,20 +587,23 @@ fn server_name_on_every_response_head_the_connection_writes() {
     ] {
         let mut c = ServerConn::new(config);
         c.set_date(DATE);
-        c.recv(bad);
+        assert_eq!(c.recv(bad), bad.len());
         assert!(c.poll_event().is_err());
         let out = take_output(&mut c);
         assert!(out.contains(server), "{out}");
         assert!(out.contains("\r\nDate: "), "{out}");
     }
     let mut c = ServerConn::new(config);
-    c.recv(b"GET / HT");
+    assert_eq!(c.recv(b"GET / HT"), b"GET / HT".len());
     c.poll_event().unwrap();
     c.time_out().unwrap();
     assert!(take_output(&mut c).contains(server));
     // None by default.
     let mut c = conn();
-    c.recv(b"GET / HTTP/1.1\r\nHost : a\r\n\r\n");
+    assert_eq!(
+        c.recv(b"GET / HTTP/1.1\r\nHost : a\r\n\r\n"),
+        b"GET / HTTP/1.1\r\nHost : a\r\n\r\n".len()
+    );
     assert!(c.poll_event().is_err());
     assert!(!take_output(&mut c).contains("Server"));
 }
@@ -609,7 +615,7 @@ type Act = fn(&mut ServerConn);
 /// and a GET request get the same head; HEAD's carries no content.
 fn error_answer(request: &[u8], act: Act) -> String {
     let mut c = conn();
-    c.recv(request);
+    assert_eq!(c.recv(request), request.len());
     let _ = c.poll_event();
     act(&mut c);
     take_output(&mut c)
@@ -623,7 +629,7 @@ fn error_responses_to_head_carry_no_content() {
         ("time_out", |c| c.time_out().unwrap()),
         // A peer error after the head: a bad chunk line (400 by the connection).
         ("peer error", |c| {
-            c.recv(b"zz\r\n");
+            assert_eq!(c.recv(b"zz\r\n"), b"zz\r\n".len());
             assert!(c.poll_event().is_err());
         }),
     ];

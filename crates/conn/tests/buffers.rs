@@ -32,10 +32,13 @@ fn buffers_are_lent_only_while_idle_between_requests() {
     c.restore_buffers(Buffers::new(c.config())).unwrap();
 
     // A head in progress: unread input.
-    c.recv(b"GET / HT");
+    assert_eq!(c.recv(b"GET / HT"), b"GET / HT".len());
     assert!(matches!(c.poll_event(), Ok(ServerEvent::NeedInput)));
     assert!(c.take_buffers().is_none(), "part of a head is unread");
-    c.recv(b"TP/1.1\r\nHost: a\r\n\r\n");
+    assert_eq!(
+        c.recv(b"TP/1.1\r\nHost: a\r\n\r\n"),
+        b"TP/1.1\r\nHost: a\r\n\r\n".len()
+    );
     assert!(matches!(c.poll_event(), Ok(ServerEvent::Request(_))));
     assert!(c.take_buffers().is_none(), "a request is in progress");
     answer(&mut c);
@@ -44,7 +47,7 @@ fn buffers_are_lent_only_while_idle_between_requests() {
     assert!(matches!(c.poll_event(), Ok(ServerEvent::NeedInput)));
 
     // A pipelined request waiting is unread input.
-    c.recv(GET);
+    assert_eq!(c.recv(GET), GET.len());
     assert!(c.take_buffers().is_none());
     serve(&mut c, b"");
 
@@ -169,7 +172,10 @@ fn a_client_lends_its_buffers_only_with_nothing_outstanding() {
     let n = c.output().len();
     c.consume_output(n);
     assert!(c.take_buffers().is_none(), "a response is outstanding");
-    c.recv(b"HTTP/1.1 200 OK\r\nContent-Length: 2\r\n\r\nok");
+    assert_eq!(
+        c.recv(b"HTTP/1.1 200 OK\r\nContent-Length: 2\r\n\r\nok"),
+        b"HTTP/1.1 200 OK\r\nContent-Length: 2\r\n\r\nok".len()
+    );
     assert!(c.take_buffers().is_none(), "unread input");
     loop {
         match c.poll_event().unwrap() {

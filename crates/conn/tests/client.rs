@@ -243,7 +243,10 @@ fn end_of_input() {
 #[test]
 fn head_of_a_response_is_exposed() {
     let mut c = client_with(&[(b"GET", b"/")]);
-    c.recv(b"HTTP/1.1 404 Nope\r\nX-A: 1\r\nContent-Length: 0\r\n\r\n");
+    assert_eq!(
+        c.recv(b"HTTP/1.1 404 Nope\r\nX-A: 1\r\nContent-Length: 0\r\n\r\n"),
+        b"HTTP/1.1 404 Nope\r\nX-A: 1\r\nContent-Length: 0\r\n\r\n".len()
+    );
     match c.poll_event().unwrap() {
         ClientEvent::Response(r) => {
             assert_eq!((r.status(), r.reason()), (404, &b"Nope"[..]));
@@ -263,7 +266,7 @@ fn head_of_a_response_is_exposed() {
 #[test]
 fn transfer_codings_left_on_the_body_are_named() {
     let mut c = client_with(&[(b"GET", b"/")]);
-    c.recv(b"HTTP/1.1 200 OK\r\nTransfer-Encoding: gzip ; q=x\r\nTransfer-Encoding: , br\r\n\r\n\x1f\x8b");
+    assert_eq!(c.recv(b"HTTP/1.1 200 OK\r\nTransfer-Encoding: gzip ; q=x\r\nTransfer-Encoding: , br\r\n\r\n\x1f\x8b"), b"HTTP/1.1 200 OK\r\nTransfer-Encoding: gzip ; q=x\r\nTransfer-Encoding: , br\r\n\r\n\x1f\x8b".len());
     match c.poll_event().unwrap() {
         ClientEvent::Response(r) => {
             assert_eq!(r.body_kind(), BodyKind::CloseDelimited);
@@ -282,7 +285,7 @@ fn transfer_codings_left_on_the_body_are_named() {
         b"HTTP/1.1 200 OK\r\nContent-Length: 0\r\n\r\n",
     ] {
         let mut c = client_with(&[(b"GET", b"/")]);
-        c.recv(head);
+        assert_eq!(c.recv(head), head.len());
         match c.poll_event().unwrap() {
             ClientEvent::Response(r) => assert_eq!(r.transfer_codings().count(), 0),
             other => panic!("{other:?}"),
@@ -314,7 +317,10 @@ fn send_end_after_a_switch_is_a_no_op() {
     )
     .unwrap();
     out(&mut c);
-    c.recv(b"HTTP/1.1 200 Connection Established\r\n\r\n\x16\x03");
+    assert_eq!(
+        c.recv(b"HTTP/1.1 200 Connection Established\r\n\r\n\x16\x03"),
+        b"HTTP/1.1 200 Connection Established\r\n\r\n\x16\x03".len()
+    );
     assert!(matches!(c.poll_event(), Ok(ClientEvent::Response(_))));
     assert!(matches!(
         c.poll_event(),

@@ -13,7 +13,7 @@ use http_net_conn::{
 /// any (after which the connection must close).
 fn run(config: Config, input: &[u8]) -> (usize, Option<u16>) {
     let mut c = ServerConn::new(config);
-    c.recv(input);
+    assert_eq!(c.recv(input), input.len());
     let mut requests = 0;
     for _ in 0..1000 {
         match c.poll_event() {
@@ -89,7 +89,7 @@ fn fetch(config: Config, upgrade: bool, input: &[u8]) -> Fetched {
         .unwrap();
     let n = c.output().len();
     c.consume_output(n);
-    c.recv(input);
+    assert_eq!(c.recv(input), input.len());
     c.recv_eof();
     let mut got = Fetched::default();
     for _ in 0..1000 {

@@ -5,7 +5,7 @@
 use http_net_conn::{AnswerState, BodyLength, Config, Phase, ServerConn, ServerEvent};
 
 fn request(conn: &mut ServerConn, bytes: &[u8]) -> bool {
-    conn.recv(bytes);
+    assert_eq!(conn.recv(bytes), bytes.len());
     match conn.poll_event() {
         Ok(ServerEvent::Request(view)) => view.expects_continue(),
         other => panic!("{other:?}"),
@@ -102,7 +102,10 @@ fn a_closing_answer_stays_complete_and_an_upgrade_is_switched() {
 #[test]
 fn an_error_response_written_by_the_connection_is_complete_and_failed() {
     let mut conn = ServerConn::new(Config::DEFAULT);
-    conn.recv(b"GET / HTTP/1.1\r\nHost : a\r\n\r\n");
+    assert_eq!(
+        conn.recv(b"GET / HTTP/1.1\r\nHost : a\r\n\r\n"),
+        b"GET / HTTP/1.1\r\nHost : a\r\n\r\n".len()
+    );
     assert!(conn.poll_event().is_err());
     assert!(conn.failed());
     assert_eq!(conn.phase(), Phase::Draining);
@@ -125,7 +128,7 @@ fn an_answer_cut_by_a_peer_error_stays_started() {
     conn.responder()
         .send_head(200, &[], BodyLength::Streamed)
         .unwrap();
-    conn.recv(b"zz\r\n");
+    assert_eq!(conn.recv(b"zz\r\n"), b"zz\r\n".len());
     assert!(conn.poll_event().is_err());
     assert!(conn.failed());
     assert_eq!(conn.answer_state(), AnswerState::Started);

@@ -31,7 +31,7 @@ fn send(method: &[u8], target: &[u8], host: &[u8]) -> Result<(), Error> {
 /// fields of the request it surfaces, or `None` when it refuses them.
 fn server_reads(bytes: &[u8]) -> Option<(Vec<u8>, Vec<u8>, Fields)> {
     let mut s = ServerConn::new(Config::DEFAULT);
-    s.recv(bytes);
+    assert_eq!(s.recv(bytes), bytes.len());
     match s.poll_event() {
         Ok(ServerEvent::Request(r)) => Some((
             r.method_bytes().to_vec(),
@@ -136,7 +136,7 @@ fn client_reads(bytes: &[u8]) -> Option<(u16, Vec<u8>, Fields)> {
         .ok()?;
     let n = c.output().len();
     c.consume_output(n);
-    c.recv(bytes);
+    assert_eq!(c.recv(bytes), bytes.len());
     match c.poll_event() {
         Ok(ClientEvent::Response(r)) => Some((
             r.status(),
@@ -398,7 +398,7 @@ proptest! {
         prebuilt in any::<bool>(),
     ) {
         let mut s = ServerConn::new(Config::DEFAULT);
-        s.recv(b"GET / HTTP/1.1\r\nHost: a\r\n\r\n");
+        assert_eq!(s.recv(b"GET / HTTP/1.1\r\nHost: a\r\n\r\n"), b"GET / HTTP/1.1\r\nHost: a\r\n\r\n".len());
         prop_assert!(matches!(s.poll_event(), Ok(ServerEvent::Request(_))));
         let sent: Result<(), Error> = if prebuilt {
             PreparedResponse::with_reason(status, &reason, &pairs(&fields))

@@ -412,7 +412,7 @@ fn bounded_drive_through_an_upgrade() {
         .unwrap();
     client_out(&mut pair.client, &mut pair.c2s);
     pair.c2s.extend_from_slice(b"client-frame");
-    pair.server.recv(&pair.c2s);
+    assert_eq!(pair.server.recv(&pair.c2s), pair.c2s.len());
     assert!(matches!(
         pair.server.poll_event(),
         Ok(ServerEvent::Request(_))
@@ -431,7 +431,7 @@ fn bounded_drive_through_an_upgrade() {
     ));
     flush(&mut pair.server, &mut pair.s2c);
     pair.s2c.extend_from_slice(b"server-frame");
-    pair.client.recv(&pair.s2c);
+    assert_eq!(pair.client.recv(&pair.s2c), pair.s2c.len());
     assert!(matches!(pair.client.poll_event(), Ok(ClientEvent::Response(r)) if r.status() == 101));
     assert!(matches!(
         pair.client.poll_event(),

@@ -8,7 +8,7 @@ use http_net_conn::{BodyLength, Config, Phase, PreparedResponse, ServerConn, Ser
 /// Feeds `bytes` and polls until the request's `End` (or `Request` when
 /// `head_only`).
 fn read(conn: &mut ServerConn, bytes: &[u8], head_only: bool) {
-    conn.recv(bytes);
+    assert_eq!(conn.recv(bytes), bytes.len());
     loop {
         match conn.poll_event() {
             Ok(ServerEvent::Request(_)) if head_only => return,
@@ -108,7 +108,10 @@ fn an_unread_body_within_the_drain_bound_is_drained_and_the_next_request_read() 
     conn.responder().respond(&ok(), b"").unwrap();
     assert!(!has(conn.output(), b"Connection: close"));
     assert_eq!(conn.phase(), Phase::Body, "draining");
-    conn.recv(b"bodyGET /next HTTP/1.1\r\nHost: a\r\n\r\n");
+    assert_eq!(
+        conn.recv(b"bodyGET /next HTTP/1.1\r\nHost: a\r\n\r\n"),
+        b"bodyGET /next HTTP/1.1\r\nHost: a\r\n\r\n".len()
+    );
     match conn.poll_event() {
         Ok(ServerEvent::Request(r)) => assert_eq!(r.target(), b"/next"),
         other => panic!("{other:?}"),

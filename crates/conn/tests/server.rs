@@ -92,7 +92,10 @@ POST /c HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: chunked\r\n\r\n3\r\nabc\r\n2;e
 #[test]
 fn pipelined_requests_wait_for_the_response() {
     let mut c = conn();
-    c.recv(b"GET /1 HTTP/1.1\r\nHost: x\r\n\r\nGET /2 HTTP/1.1\r\nHost: x\r\n\r\n");
+    assert_eq!(
+        c.recv(b"GET /1 HTTP/1.1\r\nHost: x\r\n\r\nGET /2 HTTP/1.1\r\nHost: x\r\n\r\n"),
+        b"GET /1 HTTP/1.1\r\nHost: x\r\n\r\nGET /2 HTTP/1.1\r\nHost: x\r\n\r\n".len()
+    );
     assert_eq!(Got::of(&c.poll_event().unwrap()).target(), Some(&b"/1"[..]));
     assert!(matches!(c.poll_event(), Ok(ServerEvent::End(_))));
     // Not answered yet: the second request waits in the buffer.
@@ -116,7 +119,10 @@ fn pipelined_requests_wait_for_the_response() {
 fn output_high_water_pauses_the_next_request() {
     let config = Config::DEFAULT.with_output_high_water(64);
     let mut c = ServerConn::new(config);
-    c.recv(b"GET /1 HTTP/1.1\r\nHost: x\r\n\r\nGET /2 HTTP/1.1\r\nHost: x\r\n\r\n");
+    assert_eq!(
+        c.recv(b"GET /1 HTTP/1.1\r\nHost: x\r\n\r\nGET /2 HTTP/1.1\r\nHost: x\r\n\r\n"),
+        b"GET /1 HTTP/1.1\r\nHost: x\r\n\r\nGET /2 HTTP/1.1\r\nHost: x\r\n\r\n".len()
+    );
     assert!(matches!(c.poll_event(), Ok(ServerEvent::Request(_))));
     assert!(matches!(c.poll_event(), Ok(ServerEvent::End(_))));
     let r = PreparedResponse::new(200, &[]).unwrap();
@@ -178,7 +184,10 @@ fn caller_connection_close_and_graceful_shutdown() {
     assert!(matches!(c.poll_event(), Ok(ServerEvent::Closed)));
 
     let mut c = conn();
-    c.recv(b"GET / HTTP/1.1\r\nHost: x\r\n\r\nGET /2 HTTP/1.1\r\nHost: x\r\n\r\n");
+    assert_eq!(
+        c.recv(b"GET / HTTP/1.1\r\nHost: x\r\n\r\nGET /2 HTTP/1.1\r\nHost: x\r\n\r\n"),
+        b"GET / HTTP/1.1\r\nHost: x\r\n\r\nGET /2 HTTP/1.1\r\nHost: x\r\n\r\n".len()
+    );
     assert!(matches!(c.poll_event(), Ok(ServerEvent::Request(_))));
     c.close_after_response();
     assert!(c.should_close());
@@ -208,7 +217,7 @@ GET /c HTTP/1.1\r\nHost: x\r\n\r\n";
         phase: Phase::Idle,
     };
     for piece in input.chunks(7) {
-        c.recv(piece);
+        assert_eq!(c.recv(piece), piece.len());
         loop {
             let got = Got::of(&c.poll_event().unwrap());
             t.events.push(got.clone());
@@ -232,7 +241,10 @@ GET /c HTTP/1.1\r\nHost: x\r\n\r\n";
 fn unread_body_past_the_drain_bound_closes() {
     let config = Config::DEFAULT.with_drain_limit(4);
     let mut c = ServerConn::new(config);
-    c.recv(b"POST /a HTTP/1.1\r\nHost: x\r\nContent-Length: 10\r\n\r\n01");
+    assert_eq!(
+        c.recv(b"POST /a HTTP/1.1\r\nHost: x\r\nContent-Length: 10\r\n\r\n01"),
+        b"POST /a HTTP/1.1\r\nHost: x\r\nContent-Length: 10\r\n\r\n01".len()
+    );
     assert!(matches!(c.poll_event(), Ok(ServerEvent::Request(_))));
     answer_ok(&mut c);
     assert!(
@@ -243,11 +255,17 @@ fn unread_body_past_the_drain_bound_closes() {
     assert!(matches!(c.poll_event(), Ok(ServerEvent::Closed)));
     // Chunked: discovered while draining.
     let mut c = ServerConn::new(config);
-    c.recv(b"POST /a HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: chunked\r\n\r\n");
+    assert_eq!(
+        c.recv(b"POST /a HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: chunked\r\n\r\n"),
+        b"POST /a HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: chunked\r\n\r\n".len()
+    );
     assert!(matches!(c.poll_event(), Ok(ServerEvent::Request(_))));
     answer_ok(&mut c);
     assert!(!c.should_close());
-    c.recv(b"a\r\n0123456789\r\n0\r\n\r\nGET / HTTP/1.1\r\nHost: x\r\n\r\n");
+    assert_eq!(
+        c.recv(b"a\r\n0123456789\r\n0\r\n\r\nGET / HTTP/1.1\r\nHost: x\r\n\r\n"),
+        b"a\r\n0123456789\r\n0\r\n\r\nGET / HTTP/1.1\r\nHost: x\r\n\r\n".len()
+    );
     assert!(matches!(c.poll_event(), Ok(ServerEvent::Closed)));
     assert!(c.should_close());
 }
@@ -257,13 +275,16 @@ fn unread_body_past_the_drain_bound_closes() {
 fn expect_100_continue_is_the_applications_call() {
     // The application sends 100, then reads the body.
     let mut c = conn();
-    c.recv(b"PUT /x HTTP/1.1\r\nHost: a\r\nExpect: 100-continue\r\nContent-Length: 5\r\n\r\n");
+    assert_eq!(
+        c.recv(b"PUT /x HTTP/1.1\r\nHost: a\r\nExpect: 100-continue\r\nContent-Length: 5\r\n\r\n"),
+        b"PUT /x HTTP/1.1\r\nHost: a\r\nExpect: 100-continue\r\nContent-Length: 5\r\n\r\n".len()
+    );
     assert!(matches!(c.poll_event(), Ok(ServerEvent::Request(_))));
     assert!(matches!(c.poll_event(), Ok(ServerEvent::NeedInput)));
     c.responder().send_continue().unwrap();
     c.responder().send_continue().unwrap(); // once only
     assert_eq!(take_output(&mut c), "HTTP/1.1 100 Continue\r\n\r\n");
-    c.recv(b"hello");
+    assert_eq!(c.recv(b"hello"), b"hello".len());
     assert!(matches!(c.poll_event(), Ok(ServerEvent::Data(b"hello"))));
     assert!(matches!(c.poll_event(), Ok(ServerEvent::End(_))));
     answer_ok(&mut c);
@@ -284,7 +305,7 @@ fn expect_100_continue_is_the_applications_call() {
 #[test]
 fn upgrade_hands_over_the_buffered_bytes() {
     let mut c = conn();
-    c.recv(b"GET /ws HTTP/1.1\r\nHost: a\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n\r\n\x81\x80rest");
+    assert_eq!(c.recv(b"GET /ws HTTP/1.1\r\nHost: a\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n\r\n\x81\x80rest"), b"GET /ws HTTP/1.1\r\nHost: a\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n\r\n\x81\x80rest".len());
     assert!(matches!(c.poll_event(), Ok(ServerEvent::Request(_))));
     c.responder()
         .send_head(
@@ -325,7 +346,10 @@ fn upgrade_hands_over_the_buffered_bytes() {
 #[test]
 fn connect_2xx_switches_and_other_answers_keep_http() {
     let mut c = conn();
-    c.recv(b"CONNECT a.example:443 HTTP/1.1\r\nHost: a.example:443\r\n\r\n\x16\x03\x01");
+    assert_eq!(
+        c.recv(b"CONNECT a.example:443 HTTP/1.1\r\nHost: a.example:443\r\n\r\n\x16\x03\x01"),
+        b"CONNECT a.example:443 HTTP/1.1\r\nHost: a.example:443\r\n\r\n\x16\x03\x01".len()
+    );
     assert!(matches!(c.poll_event(), Ok(ServerEvent::Request(_))));
     assert!(matches!(c.poll_event(), Ok(ServerEvent::End(_))));
     c.responder()
@@ -364,19 +388,25 @@ fn connect_2xx_switches_and_other_answers_keep_http() {
 fn phases_follow_the_exchange() {
     let mut c = conn();
     assert_eq!(c.phase(), Phase::Idle);
-    c.recv(b"POST / HTTP/1.1\r\nHo");
+    assert_eq!(
+        c.recv(b"POST / HTTP/1.1\r\nHo"),
+        b"POST / HTTP/1.1\r\nHo".len()
+    );
     assert!(matches!(c.poll_event(), Ok(ServerEvent::NeedInput)));
     assert_eq!(c.phase(), Phase::Head);
-    c.recv(b"st: a\r\nContent-Length: 2\r\n\r\n");
+    assert_eq!(
+        c.recv(b"st: a\r\nContent-Length: 2\r\n\r\n"),
+        b"st: a\r\nContent-Length: 2\r\n\r\n".len()
+    );
     assert!(matches!(c.poll_event(), Ok(ServerEvent::Request(_))));
     assert_eq!(c.phase(), Phase::Body);
-    c.recv(b"ok");
+    assert_eq!(c.recv(b"ok"), b"ok".len());
     assert!(matches!(c.poll_event(), Ok(ServerEvent::Data(_))));
     assert!(matches!(c.poll_event(), Ok(ServerEvent::End(_))));
     assert_eq!(c.phase(), Phase::Responding);
     answer_ok(&mut c);
     assert_eq!(c.phase(), Phase::Idle);
-    c.recv(b"\x01");
+    assert_eq!(c.recv(b"\x01"), b"\x01".len());
     assert!(c.poll_event().is_err());
     assert_eq!(c.phase(), Phase::Draining);
     assert!(
@@ -465,7 +495,10 @@ fn trailers_survive_a_read_between_the_last_data_and_the_end() {
         .with_head_limits(http_net_head::Limits::DEFAULT.with_max_head_bytes(200))
         .with_read_chunk(64);
     let mut c = ServerConn::new(config);
-    c.recv(b"POST / HTTP/1.1\r\nHost: a\r\nTransfer-Encoding: chunked\r\n\r\n");
+    assert_eq!(
+        c.recv(b"POST / HTTP/1.1\r\nHost: a\r\nTransfer-Encoding: chunked\r\n\r\n"),
+        b"POST / HTTP/1.1\r\nHost: a\r\nTransfer-Encoding: chunked\r\n\r\n".len()
+    );
     assert!(matches!(c.poll_event(), Ok(ServerEvent::Request(_))));
     assert!(matches!(c.poll_event(), Ok(ServerEvent::NeedInput)));
     let mut tail = b"50\r\n".to_vec();
@@ -478,7 +511,10 @@ fn trailers_survive_a_read_between_the_last_data_and_the_end() {
         if matches!(got, Got::Data(_)) {
             // The adapter reads again before polling the end.
             assert!(c.spare_mut().len() >= 64, "room for a read");
-            c.recv(b"GET /next HTTP/1.1\r\nHost: a\r\n\r\n");
+            assert_eq!(
+                c.recv(b"GET /next HTTP/1.1\r\nHost: a\r\n\r\n"),
+                b"GET /next HTTP/1.1\r\nHost: a\r\n\r\n".len()
+            );
         }
         events.push(got.clone());
         if matches!(got, Got::End(_)) {

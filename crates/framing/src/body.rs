@@ -43,6 +43,8 @@ pub enum BodyDecoder {
 
 /// One step of a [`BodyDecoder`]: as [`ChunkedStep`](crate::ChunkedStep),
 /// with the trailer fields counted.
+#[non_exhaustive]
+#[must_use]
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct BodyStep {
     /// Input bytes consumed.

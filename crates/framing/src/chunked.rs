@@ -6,6 +6,8 @@ use crate::class::{HEX, NOT_HEX};
 use crate::{Error, Limits};
 
 /// One step of the chunked decoder over a borrowed input.
+#[non_exhaustive]
+#[must_use]
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct ChunkedStep {
     /// Input bytes consumed.
@@ -23,6 +25,8 @@ pub struct ChunkedStep {
 }
 
 /// One step of the in-place decoder.
+#[non_exhaustive]
+#[must_use]
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct InPlaceStep {
     /// Input bytes consumed (the buffer from this offset on is untouched).

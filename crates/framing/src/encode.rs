@@ -47,6 +47,7 @@ impl ChunkedEncoder {
     /// The size line for a chunk of `len` bytes (`len` > 0: a size of 0 is
     /// the last chunk, written by [`write_last`](ChunkedEncoder::write_last)
     /// or [`LAST_CHUNK`](ChunkedEncoder::LAST_CHUNK)).
+    #[must_use]
     pub fn header(len: usize) -> ChunkHeader {
         let mut bytes = [0u8; 18];
         let len64 = len as u64;

@@ -168,6 +168,8 @@ pub fn response_body(
 
 /// What one decoding step did: bytes consumed from the input, the data in it
 /// (a range of the input), and whether the body is complete.
+#[non_exhaustive]
+#[must_use]
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Step {
     /// Input bytes consumed.

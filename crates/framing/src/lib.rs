@@ -15,11 +15,36 @@
 //! - Errors: [`Error`] is the peer's fault (with the status to answer),
 //!   [`EncodeError`] our own caller's.
 //!
+//! The step records ([`Step`], [`BodyStep`], [`ChunkedStep`],
+//! [`InPlaceStep`]) and the errors are `#[non_exhaustive]` (read their
+//! fields, match with a wildcard: later versions may add members) and
+//! `#[must_use]` (a step dropped loses how much input it consumed):
+//!
+//! ```compile_fail,E0639
+//! // Outside this crate a step cannot be built by a struct literal...
+//! let step = http_net_framing::Step { consumed: 0, data: 0..0, done: true };
+//! ```
+//!
+//! ```compile_fail
+//! #![deny(unused_must_use)]
+//! // ...and dropping one is a warning (an error here).
+//! http_net_framing::LengthDecoder::new(1).decode(b"x");
+//! ```
+//!
+//! [`BodyKind`], [`BodyDecoder`] and [`BodyEncoder`] are exhaustive: their
+//! variants are the closed list of RFC 9112 §6.3 (no body, a length,
+//! chunked, until close, a tunnel) and of the framings of RFC 9112 §6, so a
+//! match on them needs no wildcard that could hide a framing case.
+//!
+//! Every public type of this crate is `Send` and `Sync` (plain data, no
+//! interior mutability).
+//!
 //! The crate is `no_std` (with `alloc` for the encoder's trailer writer) and
 //! has no `unsafe` code.
 #![no_std]
 #![forbid(unsafe_code)]
 #![deny(missing_docs)]
+#![warn(missing_debug_implementations)]
 
 extern crate alloc;
 

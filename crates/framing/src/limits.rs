@@ -42,6 +42,7 @@ impl Limits {
         self.overhead_guard_bytes as u64
     }
     /// Sets the chunk-extension bound (saturates at `u32::MAX`).
+    #[must_use]
     pub const fn with_max_chunk_ext_bytes(mut self, n: usize) -> Limits {
         self.max_chunk_ext_bytes = if n > u32::MAX as usize {
             u32::MAX
@@ -51,12 +52,14 @@ impl Limits {
         self
     }
     /// Sets the body budget (0: none).
+    #[must_use]
     pub const fn with_body_budget(mut self, n: u64) -> Limits {
         self.body_budget = n;
         self
     }
     /// Sets the framing-overhead guard threshold (0: off; saturates at
     /// `u32::MAX`).
+    #[must_use]
     pub const fn with_overhead_guard_bytes(mut self, n: u64) -> Limits {
         self.overhead_guard_bytes = if n > u32::MAX as u64 {
             u32::MAX

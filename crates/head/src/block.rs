@@ -2,6 +2,7 @@ use crate::section::{Rules, Section};
 use crate::{Error, Field, KnownFields, Limits, Status};
 
 /// A parsed field block: field lines up to and including the empty line.
+#[non_exhaustive]
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct FieldBlock {
     /// How many field lines were stored.

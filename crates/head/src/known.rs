@@ -111,6 +111,7 @@ impl ConnectionOptions {
 
 /// What the next layers need to know about a field section, gathered while it
 /// is parsed so that no second pass over the fields is needed.
+#[non_exhaustive]
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct KnownFields {
     /// Every `Content-Length` field line.

@@ -109,6 +109,22 @@
 //! §7.6.1) and the `close`, `keep-alive` and `upgrade` options are kept as
 //! [`ConnectionOptions`]; other options are not recorded.
 //!
+//! # Types that grow, threads
+//! The parsed heads ([`RequestHead`], [`ResponseHead`], [`FieldBlock`]),
+//! [`KnownFields`], [`ResponseOptions`], [`Method`] and [`Error`] are
+//! `#[non_exhaustive]`: read their fields and match them with a wildcard,
+//! since later versions may add members. The parsers build the heads;
+//! [`ResponseOptions::DEFAULT`] and its `with_*` setters build options.
+//!
+//! ```compile_fail,E0639
+//! // A struct literal of a head does not compile outside this crate.
+//! let known = http_net_head::KnownFields { ..http_net_head::KnownFields::EMPTY };
+//! ```
+//!
+//! Every public type of this crate is `Send` and `Sync`: all are plain data
+//! (spans, counts, flags; no interior mutability, no pointers), so a parser
+//! or a parsed head can move to or be shared with another thread.
+//!
 //! # Checking what is sent
 //! [`valid_token`], [`valid_field_value`], [`valid_reason`], [`valid_host`]
 //! and [`check_target`] are the rules above on whole values, for a writer:
@@ -118,6 +134,7 @@
 #![no_std]
 #![forbid(unsafe_code)]
 #![deny(missing_docs)]
+#![warn(missing_debug_implementations)]
 
 mod block;
 mod error;

@@ -61,6 +61,7 @@ impl Limits {
     /// assert_eq!(got, Err(Error::MethodTooLong));
     /// assert_eq!(Error::MethodTooLong.status(), 501);
     /// ```
+    #[must_use]
     pub const fn with_max_method_bytes(mut self, n: usize) -> Limits {
         self.max_method_bytes = if n > u32::MAX as usize {
             u32::MAX
@@ -122,12 +123,14 @@ impl Limits {
     /// let got = ResponseParser::new(on, ResponseOptions::DEFAULT).parse(buf, &mut fields);
     /// assert_eq!(got, Err(Error::NonCanonicalContentLength));
     /// ```
+    #[must_use]
     pub const fn with_front_line(mut self, on: bool) -> Limits {
         self.front_line = on;
         self
     }
 
     /// Sets the head byte limit (saturates at `u32::MAX`).
+    #[must_use]
     pub const fn with_max_head_bytes(mut self, n: usize) -> Limits {
         self.max_head_bytes = if n > u32::MAX as usize {
             u32::MAX
@@ -138,6 +141,7 @@ impl Limits {
     }
 
     /// Sets the field count limit (saturates at `u16::MAX`).
+    #[must_use]
     pub const fn with_max_fields(mut self, n: usize) -> Limits {
         self.max_fields = if n > u16::MAX as usize {
             u16::MAX
@@ -148,6 +152,7 @@ impl Limits {
     }
 
     /// Sets the target length limit (saturates at `u32::MAX`).
+    #[must_use]
     pub const fn with_max_target_bytes(mut self, n: usize) -> Limits {
         self.max_target_bytes = if n > u32::MAX as usize {
             u32::MAX

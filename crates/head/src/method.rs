@@ -1,5 +1,8 @@
 /// A request method (RFC 9110 §9). Extension methods are accepted as
 /// [`Method::Other`]; their bytes are in the head's method span.
+/// `#[non_exhaustive]`: a method registered later (or one of the
+/// registry's others) may get a variant of its own and stop being `Other`.
+#[non_exhaustive]
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Method {
     /// GET

@@ -10,6 +10,7 @@ use http_net_scan::{target_run, token_run};
 /// A parsed request head. Spans refer to the buffer given to
 /// [`RequestParser::parse`]; fields are the first `field_count` entries of the
 /// field storage given to it.
+#[non_exhaustive]
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct RequestHead {
     /// The method, classified.

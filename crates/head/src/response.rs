@@ -42,6 +42,7 @@ pub enum ObsFold {
 /// assert_eq!(fields[0].name.get(buf), b"Content-Length");
 /// assert_eq!(&buf[head.len..], b"ok");
 /// ```
+#[non_exhaustive]
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct ResponseOptions {
     /// Obs-fold handling.
@@ -84,24 +85,28 @@ impl ResponseOptions {
     };
 
     /// Sets [`obs_fold`](ResponseOptions::obs_fold).
+    #[must_use]
     pub const fn with_obs_fold(mut self, obs_fold: ObsFold) -> ResponseOptions {
         self.obs_fold = obs_fold;
         self
     }
 
     /// Sets [`bare_lf`](ResponseOptions::bare_lf).
+    #[must_use]
     pub const fn with_bare_lf(mut self, on: bool) -> ResponseOptions {
         self.bare_lf = on;
         self
     }
 
     /// Sets [`whitespace_before_colon`](ResponseOptions::whitespace_before_colon).
+    #[must_use]
     pub const fn with_whitespace_before_colon(mut self, on: bool) -> ResponseOptions {
         self.whitespace_before_colon = on;
         self
     }
 
     /// Sets [`reason_without_space`](ResponseOptions::reason_without_space).
+    #[must_use]
     pub const fn with_reason_without_space(mut self, on: bool) -> ResponseOptions {
         self.reason_without_space = on;
         self
@@ -109,6 +114,7 @@ impl ResponseOptions {
 }
 
 /// A parsed response head; spans refer to the parsed buffer.
+#[non_exhaustive]
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct ResponseHead {
     /// The version.

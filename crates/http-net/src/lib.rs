@@ -249,8 +249,17 @@
 //! `proxy` (a reverse proxy streaming both ways), `hello`, `echo`, `get`,
 //! and `tls_server` / `tls_get` (HTTPS over rustls by composition). Run one
 //! with `cargo run -p http-net --example rest`.
+//!
+//! # Versions and threads
+//!
+//! Each layer's documentation says which of its types are
+//! `#[non_exhaustive]` (events, phases, errors, parsed heads: match them
+//! with a wildcard arm and read their fields) and which are `Send` and
+//! `Sync`. At the root, [`Server`], [`Client`] and [`Error`] are `Send` and
+//! `Sync`; an [`Exchange`] is `Send`.
 #![forbid(unsafe_code)]
 #![deny(missing_docs)]
+#![warn(missing_debug_implementations)]
 
 #[doc(inline)]
 pub use http_net_conn as conn;

@@ -309,7 +309,7 @@ fn the_whole_request_deadline_stops_a_trickling_server() {
     });
     let client = Client::builder()
         .read_timeout(Duration::from_secs(5))
-        .timeout(Duration::from_millis(500))
+        .request_timeout(Duration::from_millis(500))
         .build();
     let t0 = Instant::now();
     let mut r = client.get(&format!("{base}/")).unwrap();
@@ -328,7 +328,7 @@ fn the_whole_request_deadline_stops_a_trickling_server() {
 fn the_deadline_also_bounds_waiting_for_the_head() {
     let (t, base) = scripted(1, false, |_, _| thread::sleep(Duration::from_millis(800)));
     let client = Client::builder()
-        .timeout(Duration::from_millis(300))
+        .request_timeout(Duration::from_millis(300))
         .build();
     let e = client.get(&format!("{base}/")).unwrap_err();
     assert!(matches!(e, Error::Timeout(Stage::Deadline)), "{e:?}");

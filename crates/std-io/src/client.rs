@@ -108,7 +108,7 @@ pub const CLIENT_CONFIG: Config =
 /// use std::time::Duration;
 /// let client = http_net::io::Client::builder()
 ///     .connect_timeout(Duration::from_secs(2))
-///     .timeout(Duration::from_secs(30))
+///     .request_timeout(Duration::from_secs(30))
 ///     .max_idle_per_host(2)
 ///     .build();
 /// # let _ = client;
@@ -169,7 +169,7 @@ impl ClientBuilder {
     /// redirect hop, reading the head and the body. Past it, the call or the
     /// body read fails with [`Error::Timeout`]`(`[`Stage::Deadline`]`)`,
     /// however steadily the server trickles bytes.
-    pub fn timeout(mut self, t: Duration) -> Self {
+    pub fn request_timeout(mut self, t: Duration) -> Self {
         self.s.timeout = Some(t);
         self
     }
@@ -283,6 +283,7 @@ impl ClientBuilder {
 /// println!("{}", resp.status());
 /// # Ok::<(), Box<dyn std::error::Error>>(())
 /// ```
+#[non_exhaustive]
 pub enum RequestBody<'a> {
     /// No body (`Content-Length: 0` for methods that define content).
     Empty,
@@ -1087,7 +1088,9 @@ impl BodySource for ClientBody<'_> {
                 self.reusable = true;
                 Step::End
             }
-            Ok(ClientEvent::Switched(_) | ClientEvent::Closed) => Step::End,
+            // An event this adapter does not know (`ClientEvent` is
+            // non_exhaustive) ends the body without reuse, as a close does.
+            Ok(ClientEvent::Switched(_) | ClientEvent::Closed | _) => Step::End,
             Err(e) => Step::Failed(local(e, &self.s.conn)),
         }
     }

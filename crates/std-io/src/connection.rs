@@ -413,6 +413,10 @@ fn serve(
                         }
                         (left, Stage::Body)
                     }
+                    // A phase this adapter does not know (`Phase` is
+                    // non_exhaustive): end the connection rather than guess
+                    // its timeout.
+                    _ => return End::Linger,
                 };
                 let r = wire::fill(stream, conn, Some(timeout), &mut st.read_timeout, stage);
                 match r {
@@ -479,6 +483,9 @@ fn serve(
                 return end;
             }
             Err(ConnError::Local(_)) => return End::Close,
+            // An event this adapter does not know (`ServerEvent` is
+            // non_exhaustive): close rather than guess what it asks for.
+            Ok(_) => return End::Close,
         }
     }
 }

@@ -9,6 +9,7 @@ use crate::redirect::RedirectError;
 use crate::url::UrlError;
 
 /// What the adapter was waiting for when a timeout expired.
+#[non_exhaustive]
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Stage {
     /// Opening a connection (client).
@@ -22,7 +23,7 @@ pub enum Stage {
     Body,
     /// Sending bytes to the peer.
     Write,
-    /// The client's whole-request deadline (`ClientBuilder::timeout`):
+    /// The client's whole-request deadline (`ClientBuilder::request_timeout`):
     /// connecting, sending, and reading the response head and body.
     Deadline,
 }

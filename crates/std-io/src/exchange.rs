@@ -774,3 +774,38 @@ impl Write for Upgraded<'_> {
         self.stream.flush()
     }
 }
+
+// Debug for the borrowed handles: what the connection says about the
+// exchange, not the stream or the shared state behind it.
+impl std::fmt::Debug for Exchange<'_> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Exchange")
+            .field("phase", &self.conn.phase())
+            .field("answer_state", &self.conn.answer_state())
+            .finish_non_exhaustive()
+    }
+}
+
+impl std::fmt::Debug for Body<'_> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Body")
+            .field("phase", &self.conn.phase())
+            .finish_non_exhaustive()
+    }
+}
+
+impl std::fmt::Debug for BodyWriter<'_, '_> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("BodyWriter")
+            .field("exchange", &self.ex)
+            .finish()
+    }
+}
+
+impl std::fmt::Debug for Upgraded<'_> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Upgraded")
+            .field("buffered", &self.buffered().len())
+            .finish_non_exhaustive()
+    }
+}

@@ -62,7 +62,7 @@
 //! returned rather than lost in a failed write; above 1 MiB it sends
 //! `Expect: 100-continue` and waits up to 1 s for `100` (RFC 9110
 //! §10.1.1). Connecting, each read and each write have timeouts, and
-//! [`ClientBuilder::timeout`] bounds the whole request. Redirects are
+//! [`ClientBuilder::request_timeout`] bounds the whole request. Redirects are
 //! followed only when asked ([`Redirects`], RFC 9110 §15.4). A malformed
 //! or unsafe response is an [`Error::Protocol`] naming the rule it broke.
 //!
@@ -99,8 +99,30 @@
 //! [`Transport`] for a TLS wrapper. A single connection over any stream
 //! can also be driven directly with [`http_net_conn::ServerConn`] and the
 //! same read → `poll_event` → write loop this crate runs.
+//!
+//! # Types that grow, threads
+//!
+//! [`Error`], [`Stage`], [`Limit`], [`UrlError`], [`RedirectError`] and
+//! [`RequestBody`] are `#[non_exhaustive]` (match them with a wildcard arm),
+//! and so are [`Counters`] and [`PhaseCounts`] (read their fields; they are
+//! built by the server only). The builders ([`ServerBuilder`],
+//! [`ClientBuilder`]) are `#[must_use]`; their methods take and return the
+//! builder and are named for the setting (`max_connections`,
+//! `request_timeout`), while a `Copy` settings value has `with_*` setters
+//! ([`Redirects::with_https_to_http`], as `Config::with_*` in
+//! `http-net-conn`).
+//!
+//! [`Server`], [`ShutdownHandle`], [`Client`] (a shared pool of idle
+//! connections), the builders, [`Counters`], [`Url`], [`Redirects`] and
+//! [`Error`] are `Send` and `Sync`: a handle stops a server from any thread,
+//! a client is shared by reference or cloned. [`ClientResponse`] is `Send`
+//! but not `Sync` (it owns a connection's stream, and a [`Transport`] is only
+//! `Send`); so are the handler's [`Exchange`], [`Body`] and [`Upgraded`],
+//! which borrow that connection. [`RequestBody::Reader`] borrows any
+//! `Read` and is neither.
 #![forbid(unsafe_code)]
 #![deny(missing_docs)]
+#![warn(missing_debug_implementations)]
 
 mod body_reader;
 mod client;

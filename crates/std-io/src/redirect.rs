@@ -53,7 +53,8 @@ impl Redirects {
     }
     /// Whether an `https://` URL may redirect to an `http://` one (default
     /// `false`: such a hop is [`RedirectError::Downgrade`]).
-    pub const fn allow_https_to_http(mut self, allow: bool) -> Redirects {
+    #[must_use]
+    pub const fn with_https_to_http(mut self, allow: bool) -> Redirects {
         self.allow_downgrade = allow;
         self
     }

@@ -794,7 +794,9 @@ impl<C: Connector> ClientResponse<C> {
                     self.give_back();
                     return Ok(0);
                 }
-                Ok(ClientEvent::Switched(_) | ClientEvent::Closed) => {
+                // An event this adapter does not know (`ClientEvent` is
+                // non_exhaustive) ends the body without reuse, as a close does.
+                Ok(ClientEvent::Switched(_) | ClientEvent::Closed | _) => {
                     self.done = true;
                     self.p = None;
                     return Ok(0);
@@ -847,5 +849,22 @@ impl<C: Connector> ClientResponse<C> {
         if list.len() < s.max_idle_per_host && total < MAX_IDLE_TOTAL {
             list.push(p);
         }
+    }
+}
+
+impl<C: Connector> std::fmt::Debug for Client<C> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Client")
+            .field("settings", &self.inner.s)
+            .finish_non_exhaustive()
+    }
+}
+
+impl<C: Connector> std::fmt::Debug for RequestBody<C> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("RequestBody")
+            .field("answered_early", &self.early.is_some())
+            .field("ended", &self.ended)
+            .finish_non_exhaustive()
     }
 }

@@ -211,6 +211,10 @@ async fn serve<H: Handler>(
                         }
                         (d, Stage::Body)
                     }
+                    // A phase this adapter does not know (`Phase` is
+                    // non_exhaustive): end the connection rather than guess
+                    // its deadline.
+                    _ => return End::Linger,
                 };
                 let wake = Some(&slot.slot.wake);
                 let filled = if stage == Stage::Idle {
@@ -290,6 +294,9 @@ async fn serve<H: Handler>(
                 return send_and_linger(stream, conn, st, sh).await;
             }
             Err(ConnError::Local(_)) => return End::Close,
+            // An event this adapter does not know (`ServerEvent` is
+            // non_exhaustive): close rather than guess what it asks for.
+            Ok(_) => return End::Close,
         }
     }
 }
@@ -434,7 +441,10 @@ mod tests {
 
     fn idle_conn() -> ServerConn {
         let mut conn = ServerConn::new(Config::DEFAULT);
-        conn.recv(b"GET / HTTP/1.1\r\nHost: a\r\n\r\n");
+        assert_eq!(
+            conn.recv(b"GET / HTTP/1.1\r\nHost: a\r\n\r\n"),
+            b"GET / HTTP/1.1\r\nHost: a\r\n\r\n".len()
+        );
         assert!(matches!(conn.poll_event(), Ok(ServerEvent::Request(_))));
         let ok = PreparedResponse::new(204, &[]).unwrap();
         conn.responder().respond(&ok, b"").unwrap();

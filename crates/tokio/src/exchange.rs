@@ -410,3 +410,22 @@ impl AsyncWrite for Upgraded<'_> {
         Pin::new(&mut *self.get_mut().stream).poll_shutdown(cx)
     }
 }
+
+// Debug for the borrowed handles: what the connection says about the
+// exchange, not the stream or the shared state behind it.
+impl std::fmt::Debug for Exchange<'_> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Exchange")
+            .field("phase", &self.conn.phase())
+            .field("answer_state", &self.conn.answer_state())
+            .finish_non_exhaustive()
+    }
+}
+
+impl std::fmt::Debug for Upgraded<'_> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Upgraded")
+            .field("buffered", &self.buffered().len())
+            .finish_non_exhaustive()
+    }
+}

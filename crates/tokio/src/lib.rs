@@ -76,8 +76,24 @@
 //! connections through a [`Connector`], which may wrap them likewise. The
 //! `tls_tokio` example serves HTTPS so, with tokio-rustls (a dev-dependency
 //! only: this crate depends on no TLS library).
+//!
+//! # Types that grow, threads
+//!
+//! [`Error`] and [`Stage`] are `#[non_exhaustive]` (match them with a
+//! wildcard arm), and so is [`Counters`] (read its fields; the server builds
+//! it). [`Progress`] stays exhaustive: a write either went out or met the
+//! server's final answer. The builders are `#[must_use]`; their methods are
+//! named for the setting, as in `http-net-std`.
+//!
+//! [`Server`], [`ServerHandle`], [`Client`], the builders, [`Counters`] and
+//! [`Error`] are `Send` and `Sync`, so a server can be spawned on a
+//! multi-threaded runtime and a client shared between tasks.
+//! [`ClientResponse`], [`RequestBody`], [`Exchange`] and [`Upgraded`] own
+//! or borrow a connection's [`Stream`], which need only be `Send`: they are
+//! `Send` (and `Sync` only when the stream is).
 #![forbid(unsafe_code)]
 #![deny(missing_docs)]
+#![warn(missing_debug_implementations)]
 
 mod client;
 mod connection;

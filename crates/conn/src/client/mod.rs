@@ -45,7 +45,8 @@ struct ReqMeta {
 /// let n = conn.output().len();
 /// conn.consume_output(n);
 ///
-/// conn.recv(b"HTTP/1.1 200 OK\r\nContent-Length: 2\r\n\r\nok");
+/// let input = b"HTTP/1.1 200 OK\r\nContent-Length: 2\r\n\r\nok";
+/// assert_eq!(conn.recv(input), input.len());
 /// match conn.poll_event().unwrap() {
 ///     ClientEvent::Response(res) => assert_eq!(res.status(), 200),
 ///     other => panic!("unexpected {other:?}"),

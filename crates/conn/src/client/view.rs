@@ -4,6 +4,7 @@ use crate::fields::{connection_event, head_view_accessors, Received};
 
 connection_event! {
     /// An event of a client connection.
+    #[non_exhaustive]
     #[derive(Debug)]
     pub enum ClientEvent {
         /// An informational (1xx, not 101) response to the current request.

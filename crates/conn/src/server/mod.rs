@@ -41,7 +41,8 @@ type Input = crate::fields::Input<RequestParser, RequestHead>;
 /// use http_net_conn::{BodyLength, Config, ServerConn, ServerEvent};
 ///
 /// let mut conn = ServerConn::new(Config::DEFAULT);
-/// conn.recv(b"POST /echo HTTP/1.1\r\nHost: a\r\nContent-Length: 5\r\n\r\nhello");
+/// let input = b"POST /echo HTTP/1.1\r\nHost: a\r\nContent-Length: 5\r\n\r\nhello";
+/// assert_eq!(conn.recv(input), input.len());
 /// let mut body = Vec::new();
 /// loop {
 ///     match conn.poll_event().unwrap() {
@@ -599,7 +600,8 @@ impl ServerConn {
     /// use http_net_conn::{Config, Placement, PreparedResponse, ServerConn, ServerEvent};
     ///
     /// let mut conn = ServerConn::new(Config::DEFAULT);
-    /// conn.recv(b"GET /file HTTP/1.1\r\nHost: a\r\n\r\n");
+    /// let input = b"GET /file HTTP/1.1\r\nHost: a\r\n\r\n";
+    /// assert_eq!(conn.recv(input), input.len());
     /// assert!(matches!(conn.poll_event(), Ok(ServerEvent::Request(_))));
     /// let ok = PreparedResponse::new(200, &[]).unwrap();
     /// let placement = conn.responder().respond_head_only(&ok, 100_000).unwrap();

@@ -4,6 +4,7 @@ use crate::fields::{connection_event, head_view_accessors, Received};
 
 /// What a server connection is waiting for: the adapter picks its timeout
 /// from this (idle keep-alive, head deadline, body read, write, drain).
+#[non_exhaustive]
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Phase {
     /// Between requests: no byte of the next request yet.
@@ -42,6 +43,7 @@ pub enum AnswerState {
 
 connection_event! {
     /// An event of a server connection.
+    #[non_exhaustive]
     #[derive(Debug)]
     pub enum ServerEvent {
         /// A request head was read; the body (if any) follows as `Data` events.

@@ -53,6 +53,9 @@ impl Got {
             ServerEvent::NeedInput => Got::NeedInput,
             ServerEvent::Paused => Got::Paused,
             ServerEvent::Closed => Got::Closed,
+            // `ServerEvent` is non_exhaustive: a new event fails the tests
+            // until they record it.
+            _ => panic!("an event these tests do not know: {ev:?}"),
         }
     }
 
@@ -401,6 +404,9 @@ impl GotC {
             ClientEvent::NeedInput => GotC::NeedInput,
             ClientEvent::Idle => GotC::Idle,
             ClientEvent::Closed => GotC::Closed,
+            // `ClientEvent` is non_exhaustive: a new event fails the tests
+            // until they record it.
+            _ => panic!("an event these tests do not know: {ev:?}"),
         }
     }
 }

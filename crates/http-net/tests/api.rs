@@ -1,0 +1,13 @@
+//! The facade's root types are `Send` and `Sync` as its documentation
+//! says ("Versions and threads").
+
+fn assert_send_sync<T: Send + Sync>() {}
+fn assert_send<T: Send>() {}
+
+#[test]
+fn root_types_are_send_and_sync() {
+    assert_send_sync::<http_net::Server>();
+    assert_send_sync::<http_net::Client>();
+    assert_send_sync::<http_net::Error>();
+    assert_send::<http_net::Exchange<'static>>();
+}

@@ -1,0 +1,48 @@
+//! The API promises of the crate documentation ("Types that grow,
+//! threads"): which public types are `Send` and `Sync`, and the handles'
+//! `Debug`.
+
+use http_net_tokio::*;
+
+fn assert_send_sync<T: Send + Sync>() {}
+fn assert_send<T: Send>() {}
+
+#[test]
+fn owned_types_are_send_and_sync() {
+    assert_send_sync::<Server>();
+    assert_send_sync::<ServerBuilder>();
+    assert_send_sync::<ServerHandle>();
+    assert_send_sync::<Counters>();
+    assert_send_sync::<Client>();
+    assert_send_sync::<ClientBuilder>();
+    assert_send_sync::<TcpConnector>();
+    assert_send_sync::<Progress>();
+    assert_send_sync::<Error>();
+    assert_send_sync::<Stage>();
+}
+
+#[test]
+fn streams_are_send() {
+    // They own (or borrow) a connection's stream, which is `Send` only.
+    assert_send::<ClientResponse>();
+    assert_send::<RequestBody>();
+    assert_send::<Exchange<'static>>();
+    assert_send::<Upgraded<'static>>();
+}
+
+#[test]
+fn handles_have_debug() {
+    let rt = tokio::runtime::Builder::new_current_thread()
+        .enable_all()
+        .build()
+        .unwrap();
+    rt.block_on(async {
+        let server = Server::bind("127.0.0.1:0").await.unwrap();
+        let stop = server.handle();
+        assert_eq!(format!("{server:?}"), "Server { stopping: false, .. }");
+        stop.shutdown();
+        assert_eq!(format!("{stop:?}"), "ServerHandle { stopping: true, .. }");
+    });
+    let client = Client::new();
+    assert!(format!("{client:?}").starts_with("Client {"), "{client:?}");
+}
