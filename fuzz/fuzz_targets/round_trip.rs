@@ -164,7 +164,7 @@ fuzz_target!(|input: &[u8]| {
         _ => vec![],
     };
     let mut server = ServerConn::new(Config::DEFAULT);
-    server.recv(&wire);
+    assert_eq!(server.recv(&wire), wire.len(), "the request fits");
     loop {
         match server.poll_event().expect("the request again") {
             http_net_conn::ServerEvent::End(_) => break,

@@ -230,6 +230,7 @@ fn drive_server(
                 take_output(conn, log);
                 return true;
             }
+            Ok(_) => panic!("a server event this harness does not know"),
             Err(e) => {
                 log.push(Ev::Error(format!("{e:?}")));
                 take_output(conn, log);
@@ -427,6 +428,7 @@ fn drive_client(
                 log.push(Ev::Closed);
                 return true;
             }
+            Ok(_) => panic!("a client event this harness does not know"),
             Err(e) => {
                 log.push(Ev::Error(format!("{e:?}")));
                 return true;
