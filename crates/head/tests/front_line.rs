@@ -30,30 +30,53 @@ fn options(kind: Kind) -> ResponseOptions {
 /// An outcome, owned: the head's length and its fields, or the error.
 type Got = Result<Option<(usize, Vec<(Vec<u8>, Vec<u8>)>)>, Error>;
 
-fn once(kind: Kind, limits: Limits, buf: &[u8]) -> Got {
-    let mut fields = [Field::default(); 32];
-    let view = |fs: &[Field], n: usize| -> Vec<(Vec<u8>, Vec<u8>)> {
-        fs[..n]
-            .iter()
-            .map(|f| (f.name.get(buf).to_vec(), f.value.get(buf).to_vec()))
-            .collect()
-    };
-    match kind {
-        Kind::Request => match RequestParser::new(limits).parse(buf, &mut fields)? {
-            Status::Partial => Ok(None),
-            Status::Complete(h) => Ok(Some((h.len, view(&fields, h.field_count)))),
-        },
-        Kind::Trailer => match FieldBlockParser::new(limits).parse(buf, &mut fields)? {
-            Status::Partial => Ok(None),
-            Status::Complete(b) => Ok(Some((b.len, view(&fields, b.field_count)))),
-        },
-        Kind::Response | Kind::ResponseWsColon => {
-            match ResponseParser::new(limits, options(kind)).parse(buf, &mut fields)? {
-                Status::Partial => Ok(None),
-                Status::Complete(h) => Ok(Some((h.len, view(&fields, h.field_count)))),
+/// The parser of a kind, kept across calls for the split feeds.
+enum Parser {
+    Request(RequestParser),
+    Trailer(FieldBlockParser),
+    Response(ResponseParser),
+}
+
+impl Parser {
+    fn new(kind: Kind, limits: Limits) -> Self {
+        match kind {
+            Kind::Request => Self::Request(RequestParser::new(limits)),
+            Kind::Trailer => Self::Trailer(FieldBlockParser::new(limits)),
+            Kind::Response | Kind::ResponseWsColon => {
+                Self::Response(ResponseParser::new(limits, options(kind)))
             }
         }
     }
+
+    /// One call: `Some((len, field_count))` when complete, `None` when partial.
+    fn parse(&mut self, buf: &[u8], fields: &mut [Field]) -> Result<Option<(usize, usize)>, Error> {
+        Ok(match self {
+            Self::Request(p) => match p.parse(buf, fields)? {
+                Status::Partial => None,
+                Status::Complete(h) => Some((h.len, h.field_count)),
+            },
+            Self::Trailer(p) => match p.parse(buf, fields)? {
+                Status::Partial => None,
+                Status::Complete(b) => Some((b.len, b.field_count)),
+            },
+            Self::Response(p) => match p.parse(buf, fields)? {
+                Status::Partial => None,
+                Status::Complete(h) => Some((h.len, h.field_count)),
+            },
+        })
+    }
+}
+
+fn once(kind: Kind, limits: Limits, buf: &[u8]) -> Got {
+    let mut fields = [Field::default(); 32];
+    let got = Parser::new(kind, limits).parse(buf, &mut fields)?;
+    Ok(got.map(|(len, n)| {
+        let view = fields[..n]
+            .iter()
+            .map(|f| (f.name.get(buf).to_vec(), f.value.get(buf).to_vec()))
+            .collect();
+        (len, view)
+    }))
 }
 
 /// Whole, at every split, one byte at a time: all must agree.
@@ -61,38 +84,9 @@ fn parse(kind: Kind, limits: Limits, buf: &[u8]) -> Got {
     let whole = once(kind, limits, buf);
     for cut in 0..buf.len() {
         let mut fields = [Field::default(); 32];
-        let (first, again) = match kind {
-            Kind::Request => {
-                let mut p = RequestParser::new(limits);
-                let a = p
-                    .parse(&buf[..cut], &mut fields)
-                    .map(|s| s == Status::Partial);
-                let b = p
-                    .parse(buf, &mut fields)
-                    .map(|s| matches!(s, Status::Complete(_)));
-                (a, b)
-            }
-            Kind::Trailer => {
-                let mut p = FieldBlockParser::new(limits);
-                let a = p
-                    .parse(&buf[..cut], &mut fields)
-                    .map(|s| s == Status::Partial);
-                let b = p
-                    .parse(buf, &mut fields)
-                    .map(|s| matches!(s, Status::Complete(_)));
-                (a, b)
-            }
-            Kind::Response | Kind::ResponseWsColon => {
-                let mut p = ResponseParser::new(limits, options(kind));
-                let a = p
-                    .parse(&buf[..cut], &mut fields)
-                    .map(|s| s == Status::Partial);
-                let b = p
-                    .parse(buf, &mut fields)
-                    .map(|s| matches!(s, Status::Complete(_)));
-                (a, b)
-            }
-        };
+        let mut p = Parser::new(kind, limits);
+        let first = p.parse(&buf[..cut], &mut fields).map(|s| s.is_none());
+        let again = p.parse(buf, &mut fields).map(|s| s.is_some());
         match first {
             Ok(true) => assert_eq!(again, whole.clone().map(|w| w.is_some()), "split at {cut}"),
             Ok(false) => panic!("complete on a prefix of {cut} bytes"),
