@@ -11,43 +11,12 @@ use std::sync::{mpsc, Mutex};
 use std::thread::{self, JoinHandle};
 use std::time::{Duration, Instant};
 
-use http_net_std::{Error, Exchange, Listener, Server, ServerBuilder, ShutdownHandle};
+use http_net_std::{Error, Exchange, Listener, Server, ServerBuilder};
+
+mod support;
+use support::Running;
 
 const GET: &[u8] = b"GET / HTTP/1.1\r\nHost: a\r\n\r\n";
-
-/// A server on an ephemeral loopback port, stopped when dropped.
-struct Running {
-    addr: SocketAddr,
-    stop: ShutdownHandle,
-    thread: Option<JoinHandle<io::Result<()>>>,
-}
-
-impl Running {
-    fn start<L: Listener + 'static>(
-        server: Server<L>,
-        handler: impl Fn(&mut Exchange<'_>) -> Result<(), Error> + Send + Sync + 'static,
-    ) -> Running {
-        let addr = server.local_addr().unwrap();
-        let stop = server.handle();
-        let thread = Some(thread::spawn(move || server.serve(handler)));
-        Running { addr, stop, thread }
-    }
-}
-
-impl Drop for Running {
-    fn drop(&mut self) {
-        self.stop.shutdown();
-        if let Some(t) = self.thread.take() {
-            let deadline = Instant::now() + Duration::from_secs(10);
-            while !t.is_finished() && Instant::now() < deadline {
-                thread::sleep(Duration::from_millis(10));
-            }
-            if t.is_finished() && !thread::panicking() {
-                t.join().unwrap().unwrap();
-            }
-        }
-    }
-}
 
 fn quick() -> ServerBuilder {
     Server::builder()

@@ -4,55 +4,30 @@
 //! refuses a response the profile rejects with the rule that names it;
 //! with the switch off (the default) both are served and read as before.
 
-use std::io::{self, Read, Write};
+use std::io::{Read, Write};
 use std::net::{SocketAddr, TcpListener, TcpStream};
 use std::thread::{self, JoinHandle};
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 use http_net_conn::framing::Error as FramingError;
 use http_net_conn::head::Error as HeadError;
 use http_net_conn::{Config, Error as ConnError, RemoteError};
-use http_net_std::{Client, Error, Exchange, Server, ServerBuilder, ShutdownHandle};
+use http_net_std::{Client, Error, Exchange, Server, ServerBuilder};
 
-/// A server on an ephemeral loopback port, stopped when dropped.
-struct Running {
-    addr: SocketAddr,
-    stop: ShutdownHandle,
-    thread: Option<JoinHandle<io::Result<()>>>,
-}
+mod support;
+use support::Running;
 
-impl Running {
-    fn start(builder: ServerBuilder) -> Running {
-        let server = builder
-            .shutdown_timeout(Duration::from_secs(2))
-            .bind("127.0.0.1:0")
-            .unwrap();
-        let addr = server.local_addr().unwrap();
-        let stop = server.handle();
-        let thread = Some(thread::spawn(move || {
-            server.serve(|ex: &mut Exchange<'_>| {
-                let mut body = Vec::new();
-                ex.body().read_to_end(&mut body).map_err(Error::from_io)?;
-                ex.respond_with(200, &[], &body)
-            })
-        }));
-        Running { addr, stop, thread }
-    }
-}
-
-impl Drop for Running {
-    fn drop(&mut self) {
-        self.stop.shutdown();
-        if let Some(t) = self.thread.take() {
-            let deadline = Instant::now() + Duration::from_secs(10);
-            while !t.is_finished() && Instant::now() < deadline {
-                thread::sleep(Duration::from_millis(10));
-            }
-            if t.is_finished() && !thread::panicking() {
-                t.join().unwrap().unwrap();
-            }
-        }
-    }
+/// A server from `builder` that echoes each request's body with a `200`.
+fn start(builder: ServerBuilder) -> Running {
+    let server = builder
+        .shutdown_timeout(Duration::from_secs(2))
+        .bind("127.0.0.1:0")
+        .unwrap();
+    Running::start(server, |ex: &mut Exchange<'_>| {
+        let mut body = Vec::new();
+        ex.body().read_to_end(&mut body).map_err(Error::from_io)?;
+        ex.respond_with(200, &[], &body)
+    })
 }
 
 /// Sends `request` (which asks for `Connection: close`, or is rejected)
@@ -92,10 +67,10 @@ const REJECTED: &[(&[u8], &str)] = &[
 // proves: policy-front-line-request-cl-leading-zero, policy-front-line-request-unregistered-method, policy-front-line-request-trailers
 #[test]
 fn server_builder_front_line_rejects_what_the_default_serves() {
-    let off = Running::start(Server::builder());
-    let on = Running::start(Server::builder().front_line(true));
+    let off = start(Server::builder());
+    let on = start(Server::builder().front_line(true));
     // Set before a conn_config without it, the switch still holds.
-    let on_first = Running::start(
+    let on_first = start(
         Server::builder()
             .front_line(true)
             .conn_config(Config::DEFAULT),

@@ -1,7 +1,49 @@
-//! Shared by the std adapter's tests that script an origin by hand.
+//! Shared by the std adapter's tests: a server run on loopback for one
+//! test, and the helpers of the tests that script an origin by hand.
 
-use std::io::Read;
-use std::net::TcpStream;
+// Each test binary uses only some of these.
+#![allow(dead_code)]
+
+use std::io::{self, Read};
+use std::net::{SocketAddr, TcpStream};
+use std::thread::{self, JoinHandle};
+use std::time::{Duration, Instant};
+
+use http_net_std::{Error, Exchange, Listener, Server, ShutdownHandle};
+
+/// A server on an ephemeral loopback port, stopped when dropped.
+pub struct Running {
+    pub addr: SocketAddr,
+    pub stop: ShutdownHandle,
+    thread: Option<JoinHandle<io::Result<()>>>,
+}
+
+impl Running {
+    pub fn start<L: Listener + 'static>(
+        server: Server<L>,
+        handler: impl Fn(&mut Exchange<'_>) -> Result<(), Error> + Send + Sync + 'static,
+    ) -> Running {
+        let addr = server.local_addr().unwrap();
+        let stop = server.handle();
+        let thread = Some(thread::spawn(move || server.serve(handler)));
+        Running { addr, stop, thread }
+    }
+}
+
+impl Drop for Running {
+    fn drop(&mut self) {
+        self.stop.shutdown();
+        if let Some(t) = self.thread.take() {
+            let deadline = Instant::now() + Duration::from_secs(10);
+            while !t.is_finished() && Instant::now() < deadline {
+                thread::sleep(Duration::from_millis(10));
+            }
+            if t.is_finished() && !thread::panicking() {
+                t.join().unwrap().unwrap();
+            }
+        }
+    }
+}
 
 /// Reads one request head (and its small Content-Length body) from `s`.
 pub fn read_request(s: &mut TcpStream) -> Option<Vec<u8>> {
