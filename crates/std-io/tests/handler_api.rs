@@ -2,38 +2,13 @@
 //! method's name, the query and its pairs, an owned head that outlives the
 //! answer, `HEAD` without a body, request trailers; over real sockets.
 
-use std::io::{Read, Write};
-use std::net::TcpStream;
-use std::thread;
-use std::time::Duration;
+use std::io::Read;
 
 use http_net_std::http_net_conn::{form_decode, percent_decode, BodyLength};
-use http_net_std::{Error, Exchange, Server, ShutdownHandle};
+use http_net_std::{Error, Server};
 
-/// Serves `handler` on 127.0.0.1 until the returned handle is shut down.
-fn serve(
-    handler: impl Fn(&mut Exchange<'_>) -> Result<(), Error> + Send + Sync + 'static,
-) -> (
-    String,
-    ShutdownHandle,
-    thread::JoinHandle<std::io::Result<()>>,
-) {
-    let server = Server::bind("127.0.0.1:0").unwrap();
-    let addr = server.local_addr().unwrap().to_string();
-    let stop = server.handle();
-    let t = thread::spawn(move || server.serve(handler));
-    (addr, stop, t)
-}
-
-/// Sends `req` on a new connection and reads until the server closes.
-fn exchange(addr: &str, req: &[u8]) -> String {
-    let mut s = TcpStream::connect(addr).unwrap();
-    s.set_read_timeout(Some(Duration::from_secs(5))).unwrap();
-    s.write_all(req).unwrap();
-    let mut out = Vec::new();
-    let _ = s.read_to_end(&mut out);
-    String::from_utf8_lossy(&out).into_owned()
-}
+mod support;
+use support::{exchange, serve};
 
 fn body_of(resp: &str) -> &str {
     resp.split_once("\r\n\r\n").map_or("", |(_, b)| b)
@@ -41,7 +16,7 @@ fn body_of(resp: &str) -> &str {
 
 #[test]
 fn method_query_and_an_owned_head_across_the_answer() {
-    let (addr, stop, t) = serve(|ex| {
+    let (addr, stop, t) = serve(Server::builder(), |ex| {
         // The owned copy is used after `respond_with` borrowed `ex` mutably.
         let head = ex.request_head().expect("a request");
         let mut out = format!("{} {} ", ex.method_str(), head.version());
@@ -79,7 +54,7 @@ fn method_query_and_an_owned_head_across_the_answer() {
 
 #[test]
 fn a_head_handler_skips_the_body_and_a_body_given_is_not_sent() {
-    let (addr, stop, t) = serve(|ex| {
+    let (addr, stop, t) = serve(Server::builder(), |ex| {
         if ex.path() == b"/skip" {
             assert!(ex.is_head());
             // The length of a body never made.
@@ -114,7 +89,7 @@ fn a_head_handler_skips_the_body_and_a_body_given_is_not_sent() {
 
 #[test]
 fn request_trailers_follow_the_body() {
-    let (addr, stop, t) = serve(|ex| {
+    let (addr, stop, t) = serve(Server::builder(), |ex| {
         assert_eq!(ex.trailers().count(), 0);
         let mut body = String::new();
         ex.body().read_to_string(&mut body)?;

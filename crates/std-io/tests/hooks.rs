@@ -12,40 +12,10 @@ use std::time::Duration;
 
 use http_net_std::{
     AccessRecord, Error, ErrorBody, ErrorCause, Exchange, Limit, Server, ServerBuilder,
-    ShutdownHandle,
 };
 
-type Serving = (
-    String,
-    ShutdownHandle,
-    thread::JoinHandle<std::io::Result<()>>,
-);
-
-fn serve(
-    builder: ServerBuilder,
-    handler: impl Fn(&mut Exchange<'_>) -> Result<(), Error> + Send + Sync + 'static,
-) -> Serving {
-    let server = builder.bind("127.0.0.1:0").unwrap();
-    let addr = server.local_addr().unwrap().to_string();
-    let stop = server.handle();
-    let t = thread::spawn(move || server.serve(handler));
-    (addr, stop, t)
-}
-
-fn stop((_, stop, t): Serving) {
-    stop.shutdown();
-    t.join().unwrap().unwrap();
-}
-
-/// Sends `req` on a new connection and reads until the server closes.
-fn exchange(addr: &str, req: &[u8]) -> String {
-    let mut s = TcpStream::connect(addr).unwrap();
-    s.set_read_timeout(Some(Duration::from_secs(5))).unwrap();
-    s.write_all(req).unwrap();
-    let mut out = Vec::new();
-    let _ = s.read_to_end(&mut out);
-    String::from_utf8_lossy(&out).into_owned()
-}
+mod support;
+use support::{exchange, serve, stop};
 
 /// A chunked upload of `n` bytes to `target`, with the `extra` field lines.
 fn chunked(target: &str, extra: &str, n: usize) -> Vec<u8> {

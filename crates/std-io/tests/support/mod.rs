@@ -4,12 +4,12 @@
 // Each test binary uses only some of these.
 #![allow(dead_code)]
 
-use std::io::{self, Read};
+use std::io::{self, Read, Write};
 use std::net::{SocketAddr, TcpStream};
 use std::thread::{self, JoinHandle};
 use std::time::{Duration, Instant};
 
-use http_net_std::{Error, Exchange, Listener, Server, ShutdownHandle};
+use http_net_std::{Error, Exchange, Listener, Server, ServerBuilder, ShutdownHandle};
 
 /// A server on an ephemeral loopback port, stopped when dropped.
 pub struct Running {
@@ -43,6 +43,41 @@ impl Drop for Running {
             }
         }
     }
+}
+
+/// A server's address, its handle and its thread.
+pub type Serving = (
+    String,
+    ShutdownHandle,
+    thread::JoinHandle<std::io::Result<()>>,
+);
+
+/// Serves `handler` from `builder` on 127.0.0.1 until stopped.
+pub fn serve(
+    builder: ServerBuilder,
+    handler: impl Fn(&mut Exchange<'_>) -> Result<(), Error> + Send + Sync + 'static,
+) -> Serving {
+    let server = builder.bind("127.0.0.1:0").unwrap();
+    let addr = server.local_addr().unwrap().to_string();
+    let stop = server.handle();
+    let t = thread::spawn(move || server.serve(handler));
+    (addr, stop, t)
+}
+
+/// Shuts the server down and joins its thread.
+pub fn stop((_, stop, t): Serving) {
+    stop.shutdown();
+    t.join().unwrap().unwrap();
+}
+
+/// Sends `req` on a new connection and reads until the server closes.
+pub fn exchange(addr: &str, req: &[u8]) -> String {
+    let mut s = TcpStream::connect(addr).unwrap();
+    s.set_read_timeout(Some(Duration::from_secs(5))).unwrap();
+    s.write_all(req).unwrap();
+    let mut out = Vec::new();
+    let _ = s.read_to_end(&mut out);
+    String::from_utf8_lossy(&out).into_owned()
 }
 
 /// Reads one request head (and its small Content-Length body) from `s`.
