@@ -385,20 +385,8 @@ fn serve(
                     Phase::Head => {
                         slot.enter(State::Head, now);
                         let d = *head_deadline.get_or_insert(now + settings.head_timeout);
-                        let left = d.saturating_duration_since(now);
-                        if left.is_zero() {
-                            let started = d.checked_sub(settings.head_timeout);
-                            return head_timed_out(
-                                stream,
-                                conn,
-                                st,
-                                slot,
-                                shared,
-                                &mut last_date,
-                                started,
-                            );
-                        }
-                        (left, Stage::Head)
+                        // Zero when the deadline is past: timed out below.
+                        (d.saturating_duration_since(now), Stage::Head)
                     }
                     Phase::Draining | Phase::Closed | Phase::Switched => return End::Linger,
                     // The rest of a body the handler left unread: drained
@@ -418,7 +406,12 @@ fn serve(
                     // its timeout.
                     _ => return End::Linger,
                 };
-                let r = wire::fill(stream, conn, Some(timeout), &mut st.read_timeout, stage);
+                let r = if stage == Stage::Head && timeout.is_zero() {
+                    // The head deadline is past: no read, the same timeout.
+                    Err(Error::Timeout(Stage::Head))
+                } else {
+                    wire::fill(stream, conn, Some(timeout), &mut st.read_timeout, stage)
+                };
                 match r {
                     Ok(Filled::Bytes(_)) => {
                         // Error responses the connection writes carry it too.
