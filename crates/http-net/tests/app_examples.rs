@@ -37,6 +37,11 @@ fn raw(addr: SocketAddr, req: &[u8]) -> Vec<u8> {
     read_to_close(&mut s)
 }
 
+/// [`raw`], the answer as text.
+fn raw_text(addr: SocketAddr, req: &[u8]) -> String {
+    String::from_utf8_lossy(&raw(addr, req)).into_owned()
+}
+
 #[test]
 fn the_rest_example_answers_json_with_curl() {
     if !have("curl") {
@@ -78,11 +83,10 @@ fn the_rest_example_answers_json_with_curl() {
         "{got}"
     );
     // Over the server's 64 KiB, declared: refused before the handler.
-    let head = raw(
+    let head = raw_text(
         addr,
         b"POST /notes HTTP/1.1\r\nHost: a\r\nContent-Length: 100000\r\n\r\n",
     );
-    let head = String::from_utf8_lossy(&head);
     assert!(head.starts_with("HTTP/1.1 413 "), "{head}");
     assert!(
         head.contains("\r\nContent-Type: application/json\r\n"),
@@ -90,11 +94,10 @@ fn the_rest_example_answers_json_with_curl() {
     );
     assert!(head.ends_with("}"), "{head}");
     // A malformed head gets the JSON 400 too.
-    let bad = raw(
+    let bad = raw_text(
         addr,
         b"GET /notes HTTP/1.1\r\nHost: a\r\nBad Name: x\r\n\r\n",
     );
-    let bad = String::from_utf8_lossy(&bad);
     assert!(bad.starts_with("HTTP/1.1 400 "), "{bad}");
     assert!(
         bad.contains("\r\n\r\n{\"error\":400,\"message\":\"Peer("),
@@ -116,11 +119,10 @@ fn the_stream_example_streams_and_serves_files_with_head_and_range() {
 
     let lines: String = (1..=5).map(|i| format!("line {i}\n")).collect();
     assert_eq!(curl(&[&format!("{base}/count/5")]), lines);
-    let got = raw(
+    let got = raw_text(
         addr,
         b"GET /count/3 HTTP/1.1\r\nHost: a\r\nTE: trailers\r\nConnection: close\r\n\r\n",
     );
-    let got = String::from_utf8_lossy(&got);
     assert!(got.contains("\r\nTransfer-Encoding: chunked\r\n"), "{got}");
     assert!(
         got.ends_with("line 3\n\r\n0\r\nX-Lines: 3\r\n\r\n"),
@@ -135,11 +137,10 @@ fn the_stream_example_streams_and_serves_files_with_head_and_range() {
     ]);
     assert_eq!(std::fs::read(&out).unwrap(), data);
     // HEAD: the whole head, no body.
-    let got = raw(
+    let got = raw_text(
         addr,
         b"HEAD /files/blob%2Ebin HTTP/1.1\r\nHost: a\r\nConnection: close\r\n\r\n",
     );
-    let got = String::from_utf8_lossy(&got);
     assert!(got.starts_with("HTTP/1.1 200 OK\r\n"), "{got}");
     assert!(got.contains("\r\nContent-Length: 300000\r\n"), "{got}");
     assert!(got.ends_with("\r\n\r\n"), "{got}");
