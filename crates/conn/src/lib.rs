@@ -40,6 +40,20 @@
 //! conn.recv(b"GET / HTTP/1.1\r\n"); // bytes that did not fit would be lost
 //! ```
 //!
+//! [`Placement`] is `#[must_use]` too: a dropped
+//! [`Placement::AfterOutput`] loses the body bytes the caller had to write
+//! right after the output.
+//!
+//! ```compile_fail
+//! #![deny(unused_must_use)]
+//! use http_net_conn::{Config, PreparedResponse, ServerConn};
+//! let mut conn = ServerConn::new(Config::DEFAULT);
+//! let _ = conn.recv(b"GET / HTTP/1.1\r\nHost: a\r\n\r\n");
+//! let _ = conn.poll_event();
+//! let ok = PreparedResponse::new(200, &[]).unwrap();
+//! conn.responder().respond(&ok, &[b'x'; 8192]).unwrap(); // not copied: lost
+//! ```
+//!
 //! Every public type is `Send` and `Sync`: a connection, its [`Buffers`],
 //! [`Config`] and [`PreparedResponse`] own plain bytes and state (no `Rc`,
 //! no interior mutability), so a connection can move between threads or
