@@ -18,8 +18,9 @@
 //!    when to close and which timeout applies.
 //!
 //! Both connections are explicit state machines: a read half and a write
-//! half each, every move taken from one table (`docs/ARCHITECTURE.md`
-//! prints them).
+//! half each, every move taken from one table (one exhaustive `match` per
+//! half over a state without data and an event); a command the table does
+//! not list for the current state is [`LocalError::WrongState`].
 //!
 //! # Types that grow, threads
 //! [`ServerEvent`], [`ClientEvent`], [`Phase`], [`AnswerState`] and the
