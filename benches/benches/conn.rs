@@ -11,8 +11,8 @@ use std::hint::black_box;
 use criterion::{criterion_group, criterion_main, Criterion, Throughput};
 use http_net_benches::{BROWSER_GET, EXCHANGE_REQUEST, RESPONSE_1K, SMALL_GET};
 use http_net_conn::{
-    BodyLength, ClientConn, ClientEvent, Config, FieldPair, PreparedResponse, ServerConn,
-    ServerEvent,
+    BodyLength, ClientConn, ClientEvent, Config, FieldPair, Placement, PreparedResponse,
+    ServerConn, ServerEvent,
 };
 
 const READ: usize = 16 * 1024;
@@ -73,7 +73,8 @@ fn server(c: &mut Criterion) {
     let no_content = PreparedResponse::new(204, &[]).unwrap();
     let mut conn = ServerConn::new(Config::DEFAULT);
     let mut answer = |c: &mut ServerConn| {
-        c.responder().respond(&no_content, b"").unwrap();
+        let placed = c.responder().respond(&no_content, b"").unwrap();
+        debug_assert_eq!(placed, Placement::Queued);
     };
     assert_eq!(
         serve_one(&mut conn, BROWSER_GET, &mut answer),
@@ -92,7 +93,8 @@ fn server(c: &mut Criterion) {
     let prebuilt = PreparedResponse::new(200, &pairs).unwrap();
     let mut conn = ServerConn::new(Config::DEFAULT);
     let mut answer = |c: &mut ServerConn| {
-        c.responder().respond(&prebuilt, body).unwrap();
+        let placed = c.responder().respond(&prebuilt, body).unwrap();
+        debug_assert_eq!(placed, Placement::Queued);
     };
     assert_eq!(
         serve_one(&mut conn, EXCHANGE_REQUEST, &mut answer),
@@ -107,7 +109,8 @@ fn server(c: &mut Criterion) {
         let mut r = c.responder();
         r.send_head(200, black_box(&pairs), BodyLength::Known(body.len() as u64))
             .unwrap();
-        r.send_data(body).unwrap();
+        let placed = r.send_data(body).unwrap();
+        debug_assert_eq!(placed, Placement::Queued);
         r.send_end(&[]).unwrap();
     };
     assert_eq!(
@@ -133,7 +136,8 @@ fn server(c: &mut Criterion) {
             loop {
                 match conn.poll_event() {
                     Ok(ServerEvent::End(_)) => {
-                        conn.responder().respond(&ok, b"ok").unwrap();
+                        let placed = conn.responder().respond(&ok, b"ok").unwrap();
+                        debug_assert_eq!(placed, Placement::Queued);
                         answered += 1;
                     }
                     Ok(ServerEvent::NeedInput) => break,
@@ -230,7 +234,8 @@ fn exchange(c: &mut Criterion) {
                     black_box(r.field(b"accept"));
                 }
                 Ok(ServerEvent::End(_)) => {
-                    conn.responder().respond(&prebuilt, body).unwrap();
+                    let placed = conn.responder().respond(&prebuilt, body).unwrap();
+                    debug_assert_eq!(placed, Placement::Queued);
                 }
                 Ok(ServerEvent::NeedInput) => break,
                 other => panic!("{other:?}"),

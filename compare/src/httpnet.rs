@@ -164,7 +164,8 @@ pub fn request_parts(buf: &[u8]) -> Option<crate::httparse_side::Parts> {
 /// `http-net-conn` fed the same bytes, answers taken from its output.
 pub mod conn {
     use http_net_conn::{
-        BodyLength, ClientConn, ClientEvent, Config, PreparedResponse, ServerConn, ServerEvent,
+        BodyLength, ClientConn, ClientEvent, Config, Placement, PreparedResponse, ServerConn,
+        ServerEvent,
     };
 
     use crate::inputs::{ANSWER_DATE, ANSWER_FIELDS, READ, SMALL_ANSWER_BODY};
@@ -220,10 +221,12 @@ pub mod conn {
                     other => panic!("unexpected {other:?}"),
                 }
             }
-            self.conn
+            let placed = self
+                .conn
                 .responder()
                 .respond(&self.answer, body)
                 .expect("an answer");
+            debug_assert_eq!(placed, Placement::Queued);
             let out = self.conn.output().len();
             std::hint::black_box(self.conn.output());
             self.conn.consume_output(out);
@@ -246,10 +249,12 @@ pub mod conn {
                         match self.conn.poll_event().expect("a valid request") {
                             ServerEvent::Request(_) | ServerEvent::Data(_) => {}
                             ServerEvent::End(_) => {
-                                self.conn
+                                let placed = self
+                                    .conn
                                     .responder()
                                     .respond(&self.small, SMALL_ANSWER_BODY)
                                     .expect("an answer");
+                                debug_assert_eq!(placed, Placement::Queued);
                                 answered += 1;
                             }
                             ServerEvent::NeedInput => break,

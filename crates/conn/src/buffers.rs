@@ -119,13 +119,16 @@ pub(crate) fn restore<P, H: HeadSize>(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::{PreparedResponse, ServerConn, ServerEvent};
+    use crate::{Placement, PreparedResponse, ServerConn, ServerEvent};
 
     fn serve(conn: &mut ServerConn) {
         assert_eq!(conn.recv(b"POST /secret HTTP/1.1\r\nHost: a\r\nTransfer-Encoding: chunked\r\n\r\n3\r\nabc\r\n0\r\nX-Token: t0p\r\n\r\n"), b"POST /secret HTTP/1.1\r\nHost: a\r\nTransfer-Encoding: chunked\r\n\r\n3\r\nabc\r\n0\r\nX-Token: t0p\r\n\r\n".len());
         while !matches!(conn.poll_event(), Ok(ServerEvent::End(_))) {}
         let ok = PreparedResponse::new(200, &[(b"X-Answer", b"s3cret")]).unwrap();
-        conn.responder().respond(&ok, b"private").unwrap();
+        assert_eq!(
+            conn.responder().respond(&ok, b"private").unwrap(),
+            Placement::Queued
+        );
         let n = conn.output().len();
         conn.consume_output(n);
         assert!(matches!(conn.poll_event(), Ok(ServerEvent::NeedInput)));

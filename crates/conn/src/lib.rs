@@ -18,8 +18,9 @@
 //!    when to close and which timeout applies.
 //!
 //! Both connections are explicit state machines: a read half and a write
-//! half each, every move taken from one table (`docs/ARCHITECTURE.md`
-//! prints them).
+//! half each, every move taken from one table (one exhaustive `match` per
+//! half over a state without data and an event); a command the table does
+//! not list for the current state is [`LocalError::WrongState`].
 //!
 //! # Types that grow, threads
 //! [`ServerEvent`], [`ClientEvent`], [`Phase`], [`AnswerState`] and the
@@ -38,6 +39,20 @@
 //! #![deny(unused_must_use)]
 //! let mut conn = http_net_conn::ServerConn::new(http_net_conn::Config::DEFAULT);
 //! conn.recv(b"GET / HTTP/1.1\r\n"); // bytes that did not fit would be lost
+//! ```
+//!
+//! [`Placement`] is `#[must_use]` too: a dropped
+//! [`Placement::AfterOutput`] loses the body bytes the caller had to write
+//! right after the output.
+//!
+//! ```compile_fail
+//! #![deny(unused_must_use)]
+//! use http_net_conn::{Config, PreparedResponse, ServerConn};
+//! let mut conn = ServerConn::new(Config::DEFAULT);
+//! let _ = conn.recv(b"GET / HTTP/1.1\r\nHost: a\r\n\r\n");
+//! let _ = conn.poll_event();
+//! let ok = PreparedResponse::new(200, &[]).unwrap();
+//! conn.responder().respond(&ok, &[b'x'; 8192]).unwrap(); // not copied: lost
 //! ```
 //!
 //! Every public type is `Send` and `Sync`: a connection, its [`Buffers`],

@@ -112,6 +112,7 @@ pub enum BodyLength {
 
 /// Where the body bytes of a command went.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[must_use = "`Placement::AfterOutput` means the body bytes were not copied: write them right after the output, or they are lost"]
 pub enum Placement {
     /// Copied into the output buffer (or nothing to send).
     Queued,

@@ -10,7 +10,8 @@
 //! that follow from both halves and it together (h11's "state-triggered
 //! transitions") are decided in one place: [`server_joint`] and
 //! [`client_joint`], applied by the connections until they answer "none".
-//! `docs/ARCHITECTURE.md` prints the tables.
+//! The `render` module prints the tables as Markdown (`doc-tables`
+//! feature).
 
 /// Why a connection closes after the current response.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

@@ -528,8 +528,8 @@ mod tests {
     fn chunked_encoder_frames_and_ends() {
         let mut out = Output::new(64);
         let mut enc = BodyEncoder::Chunked;
-        enc.data(&mut out, b"hello").unwrap();
-        enc.data(&mut out, b"").unwrap();
+        assert_eq!(enc.data(&mut out, b"hello").unwrap(), Placement::Queued);
+        assert_eq!(enc.data(&mut out, b"").unwrap(), Placement::Queued);
         enc.end(&mut out, &[(b"X-Sum", b"1")]).unwrap();
         assert_eq!(out.pending(), b"5\r\nhello\r\n0\r\nX-Sum: 1\r\n\r\n");
         assert_eq!(
@@ -538,7 +538,7 @@ mod tests {
         );
         let mut len = BodyEncoder::Length(3);
         assert_eq!(len.data(&mut out, b"abcd"), Err(LocalError::BodyOverrun));
-        len.data(&mut out, b"ab").unwrap();
+        assert_eq!(len.data(&mut out, b"ab").unwrap(), Placement::Queued);
         assert_eq!(len.end(&mut out, &[]), Err(LocalError::BodyUnderrun));
         let mut decimal = Vec::new();
         write_decimal(&mut decimal, 0);

@@ -128,7 +128,7 @@ fn server_send_head_with_borrowed_fields_allocates_nothing() {
         let mut r = c.responder();
         r.send_head(200, &FIVE, BodyLength::Known(body.len() as u64))
             .unwrap();
-        r.send_data(&body).unwrap();
+        assert_eq!(r.send_data(&body).unwrap(), Placement::Queued);
         r.send_end(&[]).unwrap();
     };
     assert_eq!(steady_state(GET, &mut answer), 0);
@@ -140,8 +140,8 @@ fn server_chunked_bodies_both_ways_allocate_nothing() {
     let mut answer = |c: &mut ServerConn| {
         let mut r = c.responder();
         r.send_head(200, &FIVE, BodyLength::Streamed).unwrap();
-        r.send_data(b"hello").unwrap();
-        r.send_data(&[b'y'; 300]).unwrap();
+        assert_eq!(r.send_data(b"hello").unwrap(), Placement::Queued);
+        assert_eq!(r.send_data(&[b'y'; 300]).unwrap(), Placement::Queued);
         r.send_end(&[(b"X-Checksum", b"42")]).unwrap();
     };
     assert_eq!(steady_state(input, &mut answer), 0);
@@ -209,7 +209,7 @@ fn fetch_one(conn: &mut ClientConn, response: &[u8], streamed: bool) {
             BodyLength::Streamed,
         )
         .unwrap();
-        conn.send_data(b"hello").unwrap();
+        assert_eq!(conn.send_data(b"hello").unwrap(), Placement::Queued);
         conn.send_end(&[(b"X-Sum", b"1")]).unwrap();
     } else {
         conn.send_request(
@@ -289,7 +289,10 @@ fn reset_serves_the_next_connection_without_allocating() {
     // an answer half sent), the next one is served as by a new connection.
     let ok = PreparedResponse::new(200, &FIVE).unwrap();
     let mut answer = |c: &mut ServerConn| {
-        c.responder().respond(&ok, b"hello").unwrap();
+        assert_eq!(
+            c.responder().respond(&ok, b"hello").unwrap(),
+            Placement::Queued
+        );
     };
     let mut conn = ServerConn::new(Config::DEFAULT);
     conn.set_wipe(true);
@@ -316,7 +319,7 @@ fn reset_serves_the_next_connection_without_allocating() {
             assert!(matches!(c.poll_event(), Ok(ServerEvent::Request(_))));
             let mut r = c.responder();
             r.send_head(200, &[], BodyLength::Streamed).unwrap();
-            r.send_data(&[b'x'; 9000]).unwrap();
+            assert_eq!(r.send_data(&[b'x'; 9000]).unwrap(), Placement::AfterOutput);
         },
         &|c| {
             assert_eq!(c.recv(b"GET / HT"), b"GET / HT".len());

@@ -54,7 +54,7 @@ fn send_head_validates_borrowed_fields_and_writes_date() {
     c.responder()
         .send_head(200, &five, BodyLength::Known(3))
         .unwrap();
-    c.responder().send_data(b"abc").unwrap();
+    assert_eq!(c.responder().send_data(b"abc").unwrap(), Placement::Queued);
     c.responder().send_end(&[]).unwrap();
     assert_eq!(
         take_output(&mut c),
@@ -116,7 +116,7 @@ fn caller_framing_fields_must_agree_with_the_body() {
     c.responder()
         .send_head(200, &[(b"content-length", b"3")], BodyLength::Known(3))
         .unwrap();
-    c.responder().send_data(b"abc").unwrap();
+    assert_eq!(c.responder().send_data(b"abc").unwrap(), Placement::Queued);
     c.responder().send_end(&[]).unwrap();
     assert_eq!(
         take_output(&mut c),
@@ -149,7 +149,7 @@ fn body_length_overrun_and_underrun() {
         c.responder().send_data(b"abcd"),
         Err(LocalError::BodyOverrun.into())
     );
-    c.responder().send_data(b"ab").unwrap();
+    assert_eq!(c.responder().send_data(b"ab").unwrap(), Placement::Queued);
     assert_eq!(
         c.responder().send_end(&[]),
         Err(LocalError::BodyUnderrun.into())
@@ -271,8 +271,11 @@ fn streamed_bodies_are_chunked_to_11_and_close_delimited_to_10() {
     c.responder()
         .send_head(200, &[], BodyLength::Streamed)
         .unwrap();
-    c.responder().send_data(b"hello").unwrap();
-    c.responder().send_data(b"").unwrap();
+    assert_eq!(
+        c.responder().send_data(b"hello").unwrap(),
+        Placement::Queued
+    );
+    assert_eq!(c.responder().send_data(b"").unwrap(), Placement::Queued);
     c.responder().send_end(&[(b"X-Checksum", b"42")]).unwrap();
     assert_eq!(
         take_output(&mut c),
@@ -285,7 +288,10 @@ fn streamed_bodies_are_chunked_to_11_and_close_delimited_to_10() {
     c.responder()
         .send_head(200, &[], BodyLength::Streamed)
         .unwrap();
-    c.responder().send_data(b"hello").unwrap();
+    assert_eq!(
+        c.responder().send_data(b"hello").unwrap(),
+        Placement::Queued
+    );
     c.responder().send_end(&[(b"X-Dropped", b"1")]).unwrap();
     assert_eq!(
         take_output(&mut c),
@@ -302,7 +308,10 @@ fn no_body_leaves_for_head_204_304() {
     let r = PreparedResponse::new(200, &[]).unwrap();
     let mut c = conn();
     read_request(&mut c, b"HEAD / HTTP/1.1\r\nHost: x\r\n\r\n");
-    c.responder().respond(&r, b"hello").unwrap();
+    assert_eq!(
+        c.responder().respond(&r, b"hello").unwrap(),
+        Placement::Queued
+    );
     assert_eq!(
         take_output(&mut c),
         "HTTP/1.1 200 OK\r\nContent-Length: 5\r\n\r\n"
@@ -311,7 +320,10 @@ fn no_body_leaves_for_head_204_304() {
     c.responder()
         .send_head(200, &[], BodyLength::Streamed)
         .unwrap();
-    c.responder().send_data(b"dropped").unwrap();
+    assert_eq!(
+        c.responder().send_data(b"dropped").unwrap(),
+        Placement::Queued
+    );
     c.responder().send_end(&[]).unwrap();
     assert_eq!(
         take_output(&mut c),
@@ -322,15 +334,18 @@ fn no_body_leaves_for_head_204_304() {
         (304, "HTTP/1.1 304 Not Modified\r\n\r\n"),
     ] {
         read_request(&mut c, b"GET / HTTP/1.1\r\nHost: x\r\n\r\n");
-        c.responder()
-            .respond(&PreparedResponse::new(status, &[]).unwrap(), b"hello")
-            .unwrap();
+        assert_eq!(
+            c.responder()
+                .respond(&PreparedResponse::new(status, &[]).unwrap(), b"hello")
+                .unwrap(),
+            Placement::Queued
+        );
         assert_eq!(take_output(&mut c), line);
         read_request(&mut c, b"GET / HTTP/1.1\r\nHost: x\r\n\r\n");
         c.responder()
             .send_head(status, &[], BodyLength::Streamed)
             .unwrap();
-        c.responder().send_data(b"x").unwrap();
+        assert_eq!(c.responder().send_data(b"x").unwrap(), Placement::Queued);
         c.responder().send_end(&[]).unwrap();
         assert_eq!(take_output(&mut c), line);
     }
@@ -401,7 +416,7 @@ fn wrong_state_commands_are_refused() {
         c.responder().send_head(200, &[], BodyLength::Known(1)),
         wrong
     );
-    c.responder().send_data(b"x").unwrap();
+    assert_eq!(c.responder().send_data(b"x").unwrap(), Placement::Queued);
     assert_eq!(
         c.responder().send_end(&[(b"X", b"1")]),
         Err(LocalError::TrailersNotChunked.into())
@@ -420,7 +435,7 @@ fn nothing_shows_past_a_barrier_before_the_next_command() {
     assert!(wire.ends_with(b"1001\r\n"));
     assert_eq!(c.output(), b"", "the CR LF waits for the next command");
     wire.extend_from_slice(&big);
-    c.responder().send_data(b"xy").unwrap();
+    assert_eq!(c.responder().send_data(b"xy").unwrap(), Placement::Queued);
     c.responder().send_end(&[]).unwrap();
     flush(&mut c, &mut wire);
     assert!(wire.ends_with(b"c\r\n2\r\nxy\r\n0\r\n\r\n"));
@@ -559,7 +574,10 @@ fn server_name_on_every_response_head_the_connection_writes() {
     );
     c.responder().send_continue().unwrap();
     let ok = PreparedResponse::new(200, &[(b"Content-Type", b"text/plain")]).unwrap();
-    c.responder().respond(&ok, b"hi").unwrap();
+    assert_eq!(
+        c.responder().respond(&ok, b"hi").unwrap(),
+        Placement::Queued
+    );
     assert_eq!(
         take_output(&mut c),
         "HTTP/1.1 100 Continue\r\n\r\nHTTP/1.1 200 OK\r\nContent-Type: text/plain\r\nServer: http-net/0.1\r\nDate: Sun, 06 Nov 1994 08:49:37 GMT\r\nContent-Length: 2\r\n\r\nhi"
@@ -659,9 +677,12 @@ fn error_responses_to_head_carry_no_content() {
     // answer has its text.
     let mut c = conn();
     read_request(&mut c, b"HEAD / HTTP/1.1\r\nHost: x\r\n\r\n");
-    c.responder()
-        .respond(&PreparedResponse::new(200, &[]).unwrap(), b"")
-        .unwrap();
+    assert_eq!(
+        c.responder()
+            .respond(&PreparedResponse::new(200, &[]).unwrap(), b"")
+            .unwrap(),
+        Placement::Queued
+    );
     take_output(&mut c);
     assert!(matches!(c.poll_event(), Ok(ServerEvent::NeedInput)));
     c.reject(503).unwrap();

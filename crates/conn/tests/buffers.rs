@@ -5,15 +5,18 @@ mod common;
 
 use common::*;
 use http_net_conn::{
-    Buffers, Config, HeadLimits, Phase, PreparedResponse, ServerConn, ServerEvent,
+    Buffers, Config, HeadLimits, Phase, Placement, PreparedResponse, ServerConn, ServerEvent,
 };
 
 const GET: &[u8] = b"GET / HTTP/1.1\r\nHost: a\r\n\r\n";
 
 fn answer(c: &mut ServerConn) {
-    c.responder()
-        .respond(&PreparedResponse::new(200, &[]).unwrap(), b"ok")
-        .unwrap();
+    assert_eq!(
+        c.responder()
+            .respond(&PreparedResponse::new(200, &[]).unwrap(), b"ok")
+            .unwrap(),
+        Placement::Queued
+    );
 }
 
 /// Serves one request and leaves the connection idle (`NeedInput`).

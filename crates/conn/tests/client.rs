@@ -37,9 +37,9 @@ fn requests_are_written_with_their_framing() {
         c.send_request(b"GET", b"/", host, BodyLength::Empty),
         Err(LocalError::WrongState.into())
     );
-    c.send_data(b"hel").unwrap();
+    assert_eq!(c.send_data(b"hel").unwrap(), Placement::Queued);
     assert_eq!(c.send_data(b"loo"), Err(LocalError::BodyOverrun.into()));
-    c.send_data(b"lo").unwrap();
+    assert_eq!(c.send_data(b"lo").unwrap(), Placement::Queued);
     c.send_end(&[]).unwrap();
     assert_eq!(
         out(&mut c),
@@ -47,7 +47,7 @@ fn requests_are_written_with_their_framing() {
     );
     c.send_request(b"POST", b"http://a.example/s", host, BodyLength::Streamed)
         .unwrap();
-    c.send_data(b"abc").unwrap();
+    assert_eq!(c.send_data(b"abc").unwrap(), Placement::Queued);
     c.send_end(&[(b"X-Sum", b"3")]).unwrap();
     assert_eq!(
         out(&mut c),
@@ -108,7 +108,7 @@ fn caller_framing_fields_must_agree() {
         BodyLength::Known(2),
     )
     .unwrap();
-    c.send_data(b"ok").unwrap();
+    assert_eq!(c.send_data(b"ok").unwrap(), Placement::Queued);
     c.send_end(&[]).unwrap();
     assert_eq!(
         out(&mut c),

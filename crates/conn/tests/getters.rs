@@ -2,7 +2,7 @@
 //! protocol state): the expectation, whether `100` is due or sent, where the
 //! answer stands, and failure.
 
-use http_net_conn::{AnswerState, BodyLength, Config, Phase, ServerConn, ServerEvent};
+use http_net_conn::{AnswerState, BodyLength, Config, Phase, Placement, ServerConn, ServerEvent};
 
 fn request(conn: &mut ServerConn, bytes: &[u8]) -> bool {
     assert_eq!(conn.recv(bytes), bytes.len());
@@ -68,7 +68,10 @@ fn answer_state_follows_the_write_half() {
         .send_head(200, &[], BodyLength::Known(2))
         .unwrap();
     assert_eq!(conn.answer_state(), AnswerState::Started);
-    conn.responder().send_data(b"ok").unwrap();
+    assert_eq!(
+        conn.responder().send_data(b"ok").unwrap(),
+        Placement::Queued
+    );
     conn.responder().send_end(&[]).unwrap();
     assert_eq!(conn.answer_state(), AnswerState::Complete);
     assert!(!conn.failed());
@@ -173,7 +176,10 @@ fn body_owed_tells_a_body_left_to_the_caller() {
 
     // A head-only answer owes its length.
     request(&mut conn, b"GET / HTTP/1.1\r\nHost: a\r\n\r\n");
-    conn.responder().respond_head_only(&ok, 7).unwrap();
+    assert_eq!(
+        conn.responder().respond_head_only(&ok, 7).unwrap(),
+        Placement::AfterOutput
+    );
     assert_eq!(conn.body_owed(), Some(7));
     let n = conn.output().len();
     conn.consume_output(n);

@@ -3,7 +3,9 @@
 //! response head says (`Connection: close`) agree, whether or not
 //! `poll_event` ran since the last command.
 
-use http_net_conn::{BodyLength, Config, Phase, PreparedResponse, ServerConn, ServerEvent};
+use http_net_conn::{
+    BodyLength, Config, Phase, Placement, PreparedResponse, ServerConn, ServerEvent,
+};
 
 /// Feeds `bytes` and polls until the request's `End` (or `Request` when
 /// `head_only`).
@@ -36,7 +38,10 @@ fn the_peers_close_is_answered_with_close_and_read_before_polling() {
         false,
     );
     assert!(conn.should_close(), "decided with the request");
-    conn.responder().respond(&ok(), b"hi").unwrap();
+    assert_eq!(
+        conn.responder().respond(&ok(), b"hi").unwrap(),
+        Placement::Queued
+    );
     assert!(has(conn.output(), b"Connection: close\r\n"));
     // Before and after the poll that applies the close.
     assert_eq!(conn.phase(), Phase::Closed);
@@ -53,7 +58,10 @@ fn an_http10_keep_alive_request_persists() {
         b"GET / HTTP/1.0\r\nConnection: keep-alive\r\n\r\n",
         false,
     );
-    conn.responder().respond(&ok(), b"hi").unwrap();
+    assert_eq!(
+        conn.responder().respond(&ok(), b"hi").unwrap(),
+        Placement::Queued
+    );
     assert!(has(conn.output(), b"Connection: keep-alive\r\n"));
     assert!(!conn.should_close());
     assert_eq!(conn.phase(), Phase::Idle);
@@ -75,7 +83,10 @@ fn a_graceful_close_mid_request_closes_after_the_answer() {
     read(&mut conn, b"GET / HTTP/1.1\r\nHost: a\r\n\r\n", false);
     conn.close_after_response();
     assert_eq!(conn.phase(), Phase::Responding);
-    conn.responder().respond(&ok(), b"").unwrap();
+    assert_eq!(
+        conn.responder().respond(&ok(), b"").unwrap(),
+        Placement::Queued
+    );
     assert!(has(conn.output(), b"Connection: close\r\n"));
     assert_eq!(conn.phase(), Phase::Closed);
 }
@@ -105,7 +116,10 @@ fn an_unread_body_within_the_drain_bound_is_drained_and_the_next_request_read() 
         b"POST / HTTP/1.1\r\nHost: a\r\nContent-Length: 4\r\n\r\n",
         true,
     );
-    conn.responder().respond(&ok(), b"").unwrap();
+    assert_eq!(
+        conn.responder().respond(&ok(), b"").unwrap(),
+        Placement::Queued
+    );
     assert!(!has(conn.output(), b"Connection: close"));
     assert_eq!(conn.phase(), Phase::Body, "draining");
     assert_eq!(
@@ -139,7 +153,7 @@ fn a_body_ended_short_never_lets_the_connection_persist() {
     read(&mut conn, b"GET / HTTP/1.1\r\nHost: a\r\n\r\n", false);
     let mut r = conn.responder();
     r.send_head(200, &[], BodyLength::Known(5)).unwrap();
-    r.send_data(b"ab").unwrap();
+    assert_eq!(r.send_data(b"ab").unwrap(), Placement::Queued);
     assert!(r.send_end(&[]).is_err());
     assert!(conn.should_close());
     assert_eq!(conn.phase(), Phase::Closed);

@@ -5,7 +5,8 @@
 //! (`docs/CONFORMANCE.md`).
 
 use http_net_conn::{
-    BodyLength, ClientConn, Config, Error, LocalError, PreparedResponse, ServerConn, ServerEvent,
+    BodyLength, ClientConn, Config, Error, LocalError, Placement, PreparedResponse, ServerConn,
+    ServerEvent,
 };
 
 /// A server connection that read one `GET` and waits for its answer.
@@ -165,7 +166,7 @@ fn a_connect_target_is_authority_form() {
 fn an_absent_reason_keeps_the_space_before_it() {
     let mut c = answering();
     let r = PreparedResponse::with_reason(200, b"", &[]).unwrap();
-    c.responder().respond(&r, b"").unwrap();
+    assert_eq!(c.responder().respond(&r, b"").unwrap(), Placement::Queued);
     assert!(written(&mut c).starts_with("HTTP/1.1 200 \r\n"));
     // A code without a registered reason phrase.
     let mut c = answering();

@@ -10,8 +10,8 @@ mod common;
 
 use common::*;
 use http_net_conn::{
-    BodyLength, ClientConn, Config, Error, LocalError, Phase, PreparedResponse, RemoteError,
-    ServerConn, ServerEvent,
+    BodyLength, ClientConn, Config, Error, LocalError, Phase, Placement, PreparedResponse,
+    RemoteError, ServerConn, ServerEvent,
 };
 
 fn framing(e: http_net_framing::Error) -> RemoteError {
@@ -176,9 +176,12 @@ fn c67_final_answer_before_100_continue_closes() {
     let mut c = ServerConn::new(Config::DEFAULT);
     assert_eq!(c.recv(input), input.len());
     assert!(matches!(c.poll_event(), Ok(ServerEvent::Request(_))));
-    c.responder()
-        .respond(&PreparedResponse::new(413, &[]).unwrap(), b"")
-        .unwrap();
+    assert_eq!(
+        c.responder()
+            .respond(&PreparedResponse::new(413, &[]).unwrap(), b"")
+            .unwrap(),
+        Placement::Queued
+    );
     let mut out = Vec::new();
     flush(&mut c, &mut out);
     let out = String::from_utf8(out).unwrap();
@@ -561,7 +564,7 @@ fn c116_no_framing_where_it_is_forbidden() {
     c.responder()
         .send_head(200, &[], BodyLength::Streamed)
         .unwrap();
-    c.responder().send_data(b"body").unwrap();
+    assert_eq!(c.responder().send_data(b"body").unwrap(), Placement::Queued);
     c.responder().send_end(&[]).unwrap();
     assert!(!c.output().ends_with(b"body"));
     assert!(!String::from_utf8_lossy(c.output()).contains("0\r\n\r\n"));
@@ -570,7 +573,7 @@ fn c116_no_framing_where_it_is_forbidden() {
     c.responder()
         .send_head(204, &[], BodyLength::Streamed)
         .unwrap();
-    c.responder().send_data(b"body").unwrap();
+    assert_eq!(c.responder().send_data(b"body").unwrap(), Placement::Queued);
     c.responder().send_end(&[]).unwrap();
     assert_eq!(c.output(), b"HTTP/1.1 204 No Content\r\n\r\n");
     // HTTP/1.0: close-delimited, never chunked.
@@ -587,7 +590,7 @@ fn c116_no_framing_where_it_is_forbidden() {
         c.responder().send_head(200, &[], BodyLength::Streamed),
         Err(LocalError::WrongState.into())
     );
-    c.responder().send_data(b"body").unwrap();
+    assert_eq!(c.responder().send_data(b"body").unwrap(), Placement::Queued);
     c.responder().send_end(&[]).unwrap();
     assert_eq!(
         c.output(),
@@ -633,7 +636,7 @@ fn c117_a_short_body_aborts_the_connection() {
     c.responder()
         .send_head(200, &[], BodyLength::Known(10))
         .unwrap();
-    c.responder().send_data(b"1234").unwrap();
+    assert_eq!(c.responder().send_data(b"1234").unwrap(), Placement::Queued);
     assert_eq!(
         c.responder().send_end(&[]),
         Err(LocalError::BodyUnderrun.into())
@@ -644,7 +647,7 @@ fn c117_a_short_body_aborts_the_connection() {
     let mut c = ClientConn::new(Config::DEFAULT);
     c.send_request(b"POST", b"/", &[(b"Host", b"a")], BodyLength::Known(10))
         .unwrap();
-    c.send_data(b"1234").unwrap();
+    assert_eq!(c.send_data(b"1234").unwrap(), Placement::Queued);
     assert_eq!(c.send_end(&[]), Err(LocalError::BodyUnderrun.into()));
     assert!(c.should_close());
 }

@@ -6,8 +6,8 @@ mod common;
 
 use common::*;
 use http_net_conn::{
-    BodyLength, Config, Error, LocalError, Phase, PreparedResponse, RemoteError, ServerConn,
-    ServerEvent,
+    BodyLength, Config, Error, LocalError, Phase, Placement, PreparedResponse, RemoteError,
+    ServerConn, ServerEvent,
 };
 
 // proves: 9112-9.3-1, 9110-8.6-9, 9110-6.6.1-7, 9110-9.1-9
@@ -109,7 +109,7 @@ fn pipelined_requests_wait_for_the_response() {
         matches!(c.poll_event(), Ok(ServerEvent::Paused)),
         "body not sent yet"
     );
-    c.responder().send_data(b"hi").unwrap();
+    assert_eq!(c.responder().send_data(b"hi").unwrap(), Placement::Queued);
     c.responder().send_end(&[]).unwrap();
     assert_eq!(Got::of(&c.poll_event().unwrap()).target(), Some(&b"/2"[..]));
 }
@@ -126,7 +126,10 @@ fn output_high_water_pauses_the_next_request() {
     assert!(matches!(c.poll_event(), Ok(ServerEvent::Request(_))));
     assert!(matches!(c.poll_event(), Ok(ServerEvent::End(_))));
     let r = PreparedResponse::new(200, &[]).unwrap();
-    c.responder().respond(&r, &[b'x'; 100]).unwrap();
+    assert_eq!(
+        c.responder().respond(&r, &[b'x'; 100]).unwrap(),
+        Placement::Queued
+    );
     assert!(matches!(c.poll_event(), Ok(ServerEvent::Paused)));
     let n = c.output().len();
     c.consume_output(n);
@@ -352,9 +355,12 @@ fn connect_2xx_switches_and_other_answers_keep_http() {
     );
     assert!(matches!(c.poll_event(), Ok(ServerEvent::Request(_))));
     assert!(matches!(c.poll_event(), Ok(ServerEvent::End(_))));
-    c.responder()
-        .respond(&PreparedResponse::new(200, &[]).unwrap(), b"ignored")
-        .unwrap();
+    assert_eq!(
+        c.responder()
+            .respond(&PreparedResponse::new(200, &[]).unwrap(), b"ignored")
+            .unwrap(),
+        Placement::Queued
+    );
     assert_eq!(take_output(&mut c), "HTTP/1.1 200 OK\r\n\r\n");
     assert!(matches!(
         c.poll_event(),

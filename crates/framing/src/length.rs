@@ -22,8 +22,9 @@ pub enum BodyKind {
     Tunnel,
 }
 
-/// Decides the body of a request from its head (RFC 9112 §6.3, with
-/// http-net's strictness policy: see README.md, "How strict").
+/// Decides the body of a request from its head (RFC 9112 §6.3; where the
+/// section leaves the recipient a choice, the stricter one, as listed
+/// below).
 /// `fields` and `buf` are the storage and buffer the head was parsed with.
 ///
 /// The checks run in the order of RFC 9112 §6.3 (numbered in the code):
@@ -92,7 +93,8 @@ pub fn request_body(
 }
 
 /// Decides the body of a response to a request with `request_method`
-/// (RFC 9112 §6.3, with http-net's strictness policy: see README.md, "How strict").
+/// (RFC 9112 §6.3; where the section leaves the recipient a choice, the
+/// stricter one, as listed below).
 ///
 /// No body for HEAD, 1xx, 204 and 304; a tunnel for 2xx to CONNECT;
 /// `Transfer-Encoding` in HTTP/1.0 or with `Content-Length` is an error, as is

@@ -9,11 +9,10 @@
 //! reg-name  = *( unreserved / pct-encoded / sub-delims )
 //! port      = *DIGIT                                  ; RFC 3986 §3.2.3
 //! ```
-//! Stricter than the ABNF, and documented in `docs/ARCHITECTURE.md`: the host
-//! may not be empty (RFC 9110 §4.2.1: an `http` URI with an empty host is
-//! invalid, and every target form http-net accepts names or borrows an
-//! `http`-style authority), and a port, when its colon is present, is one to
-//! five digits with a value up to 65535.
+//! Stricter than the ABNF: the host may not be empty (RFC 9110 §4.2.1: an
+//! `http` URI with an empty host is invalid, and every target form http-net
+//! accepts names or borrows an `http`-style authority), and a port, when its
+//! colon is present, is one to five digits with a value up to 65535.
 
 use http_net_scan::class::{DIGIT, HEXDIG, REG_NAME, SUB_DELIMS, UNRESERVED};
 use http_net_scan::scalar_run;

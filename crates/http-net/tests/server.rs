@@ -8,7 +8,7 @@ use std::io::{Read, Write};
 use std::thread;
 use std::time::Duration;
 
-use http_net::conn::BodyLength;
+use http_net::conn::{BodyLength, Placement};
 use http_net::{Error, Exchange, Server};
 use support::*;
 
@@ -289,7 +289,10 @@ fn an_answer_through_conn_reaches_the_peer() {
     let ok =
         http_net::conn::PreparedResponse::new(200, &[(b"Content-Type", b"text/plain")]).unwrap();
     let srv = Running::start(Server::builder(), move |ex: &mut Exchange<'_>| {
-        ex.conn().responder().respond(&ok, b"hi")?;
+        assert_eq!(
+            ex.conn().responder().respond(&ok, b"hi")?,
+            Placement::Queued
+        );
         Ok(())
     });
     let mut s = connect(srv.addr);

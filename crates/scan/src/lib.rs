@@ -11,7 +11,7 @@
 //!   first byte outside it. SWAR where the class is a range (field values);
 //!   where it is a set (tokens, targets, reg-names) one table look-up per
 //!   byte, four per step, which measured faster than eight ANDed look-ups
-//!   per step on the short runs of names and paths (`docs/PERFORMANCE.md`).
+//!   per step on the short runs of names and paths.
 //!
 //! Every kernel is tested against a naive scalar version over every length,
 //! alignment and byte value (`tests/oracle.rs`).

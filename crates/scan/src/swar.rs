@@ -6,7 +6,7 @@
 //! flagged byte is then checked against the class table. Classes that are
 //! *sets* (token, target) use the tables: one look-up per byte, four per
 //! step ([`scalar_run`]), which measured faster than eight ANDed look-ups
-//! per step on names and paths (`docs/PERFORMANCE.md`).
+//! per step on names and paths.
 
 use crate::class::{FIELD_VALUE, TARGET, TCHAR};
 

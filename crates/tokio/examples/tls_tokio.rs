@@ -9,7 +9,7 @@
 //! `listening on https://ADDR` and serves `GET /plaintext` (`Hello, World!`)
 //! and `404` elsewhere, until SIGINT.
 //!
-//! `crates/tokio/tests/tls.rs` generates a certificate with rcgen, starts
+//! This crate's `tests/tls.rs` generates a certificate with rcgen, starts
 //! this example and fetches a page with `curl --cacert`.
 
 use std::io::{self, Write};

@@ -58,6 +58,7 @@ struct ClientSettings {
     request_timeout: Option<Duration>,
     max_idle_per_host: usize,
     idle_ttl: Duration,
+    accept_transfer_codings: bool,
     /// Set by [`ClientBuilder::front_line`]; applied to `conn` when the
     /// client is made.
     front_line: Option<bool>,
@@ -94,6 +95,7 @@ impl Default for ClientBuilder {
                 request_timeout: None,
                 max_idle_per_host: 4,
                 idle_ttl: Duration::from_secs(30),
+                accept_transfer_codings: false,
                 front_line: None,
             },
         }
@@ -136,6 +138,25 @@ impl ClientBuilder {
     /// How long an idle connection is kept (default 30 s).
     pub fn idle_ttl(mut self, t: Duration) -> Self {
         self.s.idle_ttl = t;
+        self
+    }
+    /// Whether a response body that still carries transfer codings is
+    /// handed out (default: no). The client decodes `chunked` only; a
+    /// response whose `Transfer-Encoding` does not end in `chunked` (for
+    /// example `gzip`, read until close, RFC 9112 §6.3) is by default
+    /// [`Error::UnsupportedTransferCoding`] naming the codings, from
+    /// [`Client::send`] or [`RequestBody::finish`]. With this on, the body
+    /// is the coded bytes and [`ClientResponse::transfer_codings`] lists the
+    /// codings, for a caller that decodes them.
+    ///
+    /// ```
+    /// let client = http_net_tokio::Client::builder()
+    ///     .accept_transfer_codings(true)
+    ///     .build();
+    /// # let _ = client;
+    /// ```
+    pub fn accept_transfer_codings(mut self, on: bool) -> Self {
+        self.s.accept_transfer_codings = on;
         self
     }
     /// Turns the front-line profile on or off (default off), for a client
@@ -455,6 +476,8 @@ struct Head {
     version: Version,
     reason: Vec<u8>,
     fields: Vec<(Vec<u8>, Vec<u8>)>,
+    /// The transfer codings the body still carries (RFC 9112 §6.1).
+    codings: Vec<Vec<u8>>,
 }
 
 impl Head {
@@ -467,6 +490,7 @@ impl Head {
                 .fields()
                 .map(|(n, v)| (n.to_vec(), v.to_vec()))
                 .collect(),
+            codings: view.transfer_codings().map(<[u8]>::to_vec).collect(),
         }
     }
 }
@@ -526,6 +550,10 @@ impl<C: Connector> RequestBody<C> {
             Some(h) => h,
             None => self.read_head().await?,
         };
+        if !head.codings.is_empty() && !self.client.s.accept_transfer_codings {
+            // The connection closes with `self`: the body runs to close.
+            return Err(Error::UnsupportedTransferCoding(head.codings));
+        }
         Ok(ClientResponse {
             head,
             p: self.p.take(),
@@ -749,6 +777,14 @@ impl<C: Connector> ClientResponse<C> {
         self.fields()
             .find(|(n, _)| n.eq_ignore_ascii_case(name))
             .map(|(_, v)| v)
+    }
+    /// The transfer codings the body bytes still carry, in the order
+    /// applied (RFC 9112 §6.1): empty unless
+    /// [`ClientBuilder::accept_transfer_codings`] is on and the response's
+    /// `Transfer-Encoding` does not end in `chunked`; the body is then the
+    /// coded bytes, for the caller to decode.
+    pub fn transfer_codings(&self) -> impl Iterator<Item = &[u8]> {
+        self.head.codings.iter().map(|c| &c[..])
     }
 
     /// Reads body bytes into `buf`; `Ok(0)` at the end of the body. A

@@ -436,7 +436,7 @@ async fn after_handler(
 mod tests {
     use super::*;
     use crate::server::Settings;
-    use http_net_conn::{Config, PreparedResponse};
+    use http_net_conn::{Config, Placement, PreparedResponse};
     use tokio::io::AsyncWriteExt;
 
     fn idle_conn() -> ServerConn {
@@ -447,7 +447,10 @@ mod tests {
         );
         assert!(matches!(conn.poll_event(), Ok(ServerEvent::Request(_))));
         let ok = PreparedResponse::new(204, &[]).unwrap();
-        conn.responder().respond(&ok, b"").unwrap();
+        assert_eq!(
+            conn.responder().respond(&ok, b"").unwrap(),
+            Placement::Queued
+        );
         let n = conn.output().len();
         conn.consume_output(n);
         assert!(matches!(conn.poll_event(), Ok(ServerEvent::NeedInput)));

@@ -59,6 +59,12 @@ pub enum Error {
     /// The server evicted the connection for a new one (the connection
     /// limit) while a write waited on a peer that did not read.
     Evicted,
+    /// The response body still carries these transfer codings (a
+    /// `Transfer-Encoding` that does not end in `chunked`, RFC 9112 §6.1),
+    /// which the client does not decode.
+    /// [`ClientBuilder::accept_transfer_codings`](crate::ClientBuilder::accept_transfer_codings)
+    /// hands such a body out.
+    UnsupportedTransferCoding(Vec<Vec<u8>>),
 }
 
 impl Error {
@@ -85,6 +91,14 @@ impl fmt::Display for Error {
             }
             Error::ConnectionClosed => {
                 f.write_str("the peer closed the connection before sending a response")
+            }
+            Error::UnsupportedTransferCoding(codings) => {
+                f.write_str("the response body carries the transfer coding")?;
+                for (i, c) in codings.iter().enumerate() {
+                    let sep = if i == 0 { " " } else { ", " };
+                    write!(f, "{sep}{}", String::from_utf8_lossy(c))?;
+                }
+                f.write_str(", which the client does not decode (RFC 9112 §6.1)")
             }
         }
     }

@@ -260,3 +260,71 @@ async fn malformed_and_truncated_responses_are_errors() {
     assert!(e.is_peer_fault(), "{e:?}");
     t.await.unwrap();
 }
+
+/// A peer that reads the request, writes `reply` and closes.
+async fn answers_and_closes(reply: &'static [u8]) -> (u16, JoinHandle<()>) {
+    let l = TcpListener::bind("127.0.0.1:0").await.unwrap();
+    let port = l.local_addr().unwrap().port();
+    let t = tokio::spawn(async move {
+        let Ok((mut s, _)) = l.accept().await else {
+            return;
+        };
+        let mut b = [0u8; 4096];
+        let _ = s.read(&mut b).await;
+        let _ = s.write_all(reply).await;
+    });
+    (port, t)
+}
+
+/// A body whose `Transfer-Encoding` does not end in `chunked` is read until
+/// close with the coding left on: by default an error naming the coding,
+/// never the coded bytes as if they were the content; with
+/// `accept_transfer_codings`, the coded bytes and the codings.
+// proves: policy-client-transfer-coding
+#[tokio::test]
+async fn a_body_left_transfer_coded_is_refused_unless_accepted() {
+    const GZIPPED: &[u8] =
+        b"HTTP/1.1 200 OK\r\nTransfer-Encoding: gzip\r\n\r\n\x1f\x8b\x08\x00coded";
+    let (port, t) = answers_and_closes(GZIPPED).await;
+    let e = Client::new()
+        .send("127.0.0.1", port, b"GET", b"/", &[], b"")
+        .await
+        .unwrap_err();
+    match &e {
+        Error::UnsupportedTransferCoding(codings) => assert_eq!(codings, &[b"gzip".to_vec()]),
+        other => panic!("{other:?}"),
+    }
+    assert!(e.to_string().contains("gzip"), "{e}");
+    assert!(!e.is_peer_fault(), "{e:?}");
+    t.await.unwrap();
+    // Streamed requests meet the same policy at `finish`.
+    let (port, t) = answers_and_closes(GZIPPED).await;
+    let req = Client::new()
+        .start("127.0.0.1", port, b"GET", b"/", &[], BodyLength::Empty)
+        .await
+        .unwrap();
+    let e = req.finish(&[]).await.unwrap_err();
+    assert!(matches!(e, Error::UnsupportedTransferCoding(_)), "{e:?}");
+    t.await.unwrap();
+    let client = Client::builder().accept_transfer_codings(true).build();
+    let (port, t) = answers_and_closes(GZIPPED).await;
+    let mut r = client
+        .send("127.0.0.1", port, b"GET", b"/", &[], b"")
+        .await
+        .unwrap();
+    assert_eq!(r.transfer_codings().collect::<Vec<_>>(), [&b"gzip"[..]]);
+    assert_eq!(r.body_to_vec(100).await.unwrap(), b"\x1f\x8b\x08\x00coded");
+    t.await.unwrap();
+    // A chunked body has no coding left on it.
+    let (port, t) = answers_and_closes(
+        b"HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\n2\r\nok\r\n0\r\n\r\n",
+    )
+    .await;
+    let mut r = client
+        .send("127.0.0.1", port, b"GET", b"/", &[], b"")
+        .await
+        .unwrap();
+    assert_eq!(r.transfer_codings().count(), 0);
+    assert_eq!(r.body_to_vec(100).await.unwrap(), b"ok");
+    t.await.unwrap();
+}

@@ -5,8 +5,8 @@
 #![allow(dead_code)]
 
 use http_net_conn::{
-    ClientConn, ClientEvent, Config, Error, Phase, PreparedResponse, RemoteError, ServerConn,
-    ServerEvent,
+    ClientConn, ClientEvent, Config, Error, Phase, Placement, PreparedResponse, RemoteError,
+    ServerConn, ServerEvent,
 };
 use http_net_framing::BodyKind;
 use http_net_head::Version;
@@ -195,7 +195,10 @@ pub fn flush(conn: &mut ServerConn, sink: &mut Vec<u8>) {
 /// The default answer: `200 OK` with body `ok`.
 pub fn answer_ok(conn: &mut ServerConn) {
     let ok = PreparedResponse::new(200, &[]).unwrap();
-    conn.responder().respond(&ok, b"ok").unwrap();
+    assert_eq!(
+        conn.responder().respond(&ok, b"ok").unwrap(),
+        Placement::Queued
+    );
 }
 
 /// Polls until the connection waits for input (or is done), answering each
