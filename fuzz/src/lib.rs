@@ -4,7 +4,8 @@
 //! the same bytes whole and in random splits can be compared).
 
 use http_net_conn::{
-    BodyLength, ClientConn, ClientEvent, Config, Error, PreparedResponse, ServerConn, ServerEvent,
+    BodyLength, ClientConn, ClientEvent, Config, Error, Placement, PreparedResponse, ServerConn,
+    ServerEvent,
 };
 
 /// Iterations of a drive loop before it is declared stuck (a livelock is a
@@ -258,13 +259,25 @@ fn respond(
         Answer::Prebuilt => r.respond(prebuilt, b"hello").map(drop),
         Answer::Known => {
             r.send_head(200, &[(b"X-A", b"b")], BodyLength::Known(5))?;
-            r.send_data(b"he")?;
-            r.send_data(b"llo")?;
+            assert_eq!(
+                r.send_data(b"he")?,
+                Placement::Queued,
+                "a small body is copied"
+            );
+            assert_eq!(
+                r.send_data(b"llo")?,
+                Placement::Queued,
+                "a small body is copied"
+            );
             r.send_end(&[])
         }
         Answer::Streamed => {
             r.send_head(200, &[], BodyLength::Streamed)?;
-            r.send_data(b"chunk")?;
+            assert_eq!(
+                r.send_data(b"chunk")?,
+                Placement::Queued,
+                "a small body is copied"
+            );
             r.send_end(&[(b"X-Trailer", b"t")])
         }
         Answer::ContinueThenEmpty => {
@@ -307,7 +320,11 @@ fn send_client_request(conn: &mut ClientConn, method: &[u8]) -> Result<(), Error
             &[(b"Host", b"a.example")],
             BodyLength::Known(2),
         )?;
-        conn.send_data(b"hi")?;
+        assert_eq!(
+            conn.send_data(b"hi")?,
+            Placement::Queued,
+            "a small body is copied"
+        );
         conn.send_end(&[])
     } else {
         conn.send_request(
