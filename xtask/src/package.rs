@@ -9,6 +9,14 @@
 //! 2. `cargo publish --workspace --dry-run --locked`: packages the crates in
 //!    dependency order and builds each from its `.crate`, the unpublished
 //!    siblings resolved from the packages just made; nothing is uploaded.
+//!    Cargo unpacks those packages under `$CARGO_HOME/registry/src/-HASH/`,
+//!    the hash taken from the checkout's path, and never unpacks a
+//!    `NAME-VERSION` again once it is there: a second run from the same path
+//!    with changed sources but the same version would build the first run's
+//!    sources. Nor does it look at a registry package's files to decide
+//!    whether its build is fresh. So the unpacked copies of our own packages
+//!    are deleted first ([`stale_unpacked`]), and the dry run builds in a
+//!    target directory of its own, emptied first (`target/publish-dry-run`).
 //! 3. `cargo package -p NAME.. --no-verify --locked` leaves the `.crate`
 //!    files in `target/package/`; each must hold its README and licences.
 //! 4. The `.crate` files are unpacked into `target/package-test/ws/`, a
@@ -66,10 +74,25 @@ pub fn main(args: &[String]) -> Result {
     } else {
         &[]
     };
+    for dir in stale_unpacked(&cargo_home(), &crates) {
+        std::fs::remove_dir_all(&dir)
+            .map_err(|e| format!("cannot remove {}: {e}", dir.display()))?;
+        eprintln!(
+            "==> removed an earlier run's unpacked package {}",
+            dir.display()
+        );
+    }
+    let dry_target = root.join("target").join("publish-dry-run");
+    if dry_target.exists() {
+        std::fs::remove_dir_all(&dry_target)
+            .map_err(|e| format!("cannot remove {}: {e}", dry_target.display()))?;
+    }
     process::run(
         "package and build every crate from its .crate (dry run, nothing uploaded)",
         cargo(&root)
             .args(["publish", "--workspace", "--dry-run", "--locked"])
+            .arg("--target-dir")
+            .arg(&dry_target)
             .args(dirty),
     )?;
     // `cargo package --workspace` would package the `publish = false`
@@ -120,6 +143,38 @@ fn cargo(root: &Path) -> Command {
     let mut c = Command::new(std::env::var("CARGO").unwrap_or_else(|_| "cargo".into()));
     c.current_dir(root);
     c
+}
+
+/// Cargo's home: `$CARGO_HOME`, else `$HOME/.cargo`.
+fn cargo_home() -> PathBuf {
+    match std::env::var_os("CARGO_HOME") {
+        Some(h) => PathBuf::from(h),
+        None => PathBuf::from(std::env::var_os("HOME").unwrap_or_default()).join(".cargo"),
+    }
+}
+
+/// The unpacked copies of our packages that an earlier `cargo publish
+/// --dry-run` left in a local overlay registry under `home/registry/src/`
+/// (the directories whose name starts with `-`: a registry with no host).
+/// A registry with a host (`index.crates.io-..`) is never touched.
+fn stale_unpacked(home: &Path, crates: &[Crate]) -> Vec<PathBuf> {
+    let Ok(sources) = std::fs::read_dir(home.join("registry").join("src")) else {
+        return Vec::new();
+    };
+    let mut out = Vec::new();
+    for source in sources.flatten() {
+        if !source.file_name().to_string_lossy().starts_with('-') {
+            continue;
+        }
+        for c in crates {
+            let dir = source.path().join(format!("{}-{}", c.name, c.version));
+            if dir.is_dir() {
+                out.push(dir);
+            }
+        }
+    }
+    out.sort();
+    out
 }
 
 /// The members of the root manifest's `members = [..]` whose manifest does
@@ -607,6 +662,37 @@ mod tests {
         assert!(inside(dir, from, "../README.md"));
         assert!(inside(dir, from, "data.bin"));
         assert!(!inside(dir, from, "../../../docs/A.md"));
+    }
+
+    #[test]
+    fn finds_only_our_packages_in_local_overlay_registries() {
+        let home = std::env::temp_dir().join(format!("xtask-stale-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&home);
+        let src = home.join("registry").join("src");
+        for d in [
+            "-0123abcd/http-net-conn-0.1.0",
+            "-0123abcd/http-net-conn-0.0.9",
+            "-0123abcd/serde-1.0.0",
+            "-4567ef/http-net-conn-0.1.0",
+            "index.crates.io-1949cf8c6b5b557f/http-net-conn-0.1.0",
+        ] {
+            std::fs::create_dir_all(src.join(d)).unwrap();
+        }
+        let crates = [Crate {
+            name: "http-net-conn".into(),
+            version: "0.1.0".into(),
+            dir: PathBuf::new(),
+        }];
+        let found = stale_unpacked(&home, &crates);
+        assert_eq!(
+            found,
+            [
+                src.join("-0123abcd/http-net-conn-0.1.0"),
+                src.join("-4567ef/http-net-conn-0.1.0")
+            ]
+        );
+        assert!(stale_unpacked(&home.join("none"), &crates).is_empty());
+        std::fs::remove_dir_all(&home).unwrap();
     }
 
     #[test]
