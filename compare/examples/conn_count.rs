@@ -16,6 +16,14 @@
 //!   answer out (`h2_server_exchange/http-net`); one exchange an iteration.
 //! - `h3c`: `ClientConn`, `GET /` out, `response_1k.http` in
 //!   (`h3_client_exchange/http-net`); one exchange an iteration.
+//! - `h2_tokio`, `h2_hyper`, `h2_runtime` (with the `hyper` feature): H2
+//!   over the tokio duplex, current-thread (`h2_server_exchange/http-net-tokio`,
+//!   `/hyper`, `/runtime_only`); one exchange an iteration. Everything runs
+//!   on the one runtime thread, so callgrind counts the whole exchange:
+//!   the peer, the runtime and the library.
+//! - `h5_tokio`, `h5_hyper` (with the `hyper` feature): H5 over the tokio
+//!   duplex (`h5_pipelined_100k/http-net-tokio`, `/hyper`); one iteration
+//!   is [`PIPELINED`] requests.
 //! - `h1`, `h3head`: the head benches' http-net sides (head parse and
 //!   framing decision of `browser_get.http`, of `response_1k.http`), the
 //!   guards for a change in `head` or `framing`.
@@ -79,6 +87,41 @@ fn main() {
                 done += usize::from(client.exchange(black_box(RESPONSE_1K)) == 1024);
             }
             assert_eq!(done, n);
+        }
+        #[cfg(feature = "hyper")]
+        "h2_tokio" | "h2_hyper" | "h2_runtime" => {
+            use http_net_compare::{hyper_side, tokio_side};
+            let iters = n as u64;
+            match workload {
+                "h2_tokio" => {
+                    tokio_side::ServerExchange::new().run(iters);
+                }
+                "h2_hyper" => {
+                    hyper_side::ServerExchange::new().run(iters);
+                }
+                _ => {
+                    let answer = hyper_side::ServerExchange::new().response;
+                    hyper_side::RuntimeExchange::new(inputs::EXCHANGE_REQUEST.to_vec(), answer)
+                        .run(iters);
+                }
+            }
+            done = n;
+        }
+        #[cfg(feature = "hyper")]
+        "h5_tokio" => {
+            let mut p = http_net_compare::tokio_side::Pipelined::new(Box::leak(inputs::pipelined().into_boxed_slice()));
+            for _ in 0..n {
+                p.run_once();
+            }
+            done = n;
+        }
+        #[cfg(feature = "hyper")]
+        "h5_hyper" => {
+            let mut p = http_net_compare::hyper_side::Pipelined::new(Box::leak(inputs::pipelined().into_boxed_slice()));
+            for _ in 0..n {
+                p.run_once();
+            }
+            done = n;
         }
         "h1" | "h3head" => {
             let mut req = httpnet::request_parser();

@@ -121,7 +121,7 @@ async fn serve<H: Handler>(
     // Evicted with a request already arrived: it is the last one.
     let mut last = false;
     loop {
-        date.refresh(conn);
+        date.refresh(conn, sh.date_secs());
         match conn.poll_event() {
             Ok(ServerEvent::Request(view)) => {
                 let connect = view.method() == Method::Connect;
@@ -181,14 +181,14 @@ async fn serve<H: Handler>(
                     Phase::Idle => {
                         // Marked idle before the check: a shutdown after the
                         // mark wakes us, one before it is seen here.
-                        slot.set(if requests == 0 { FRESH } else { IDLE });
+                        slot.set_at(if requests == 0 { FRESH } else { IDLE }, now);
                         if sh.stopping() {
                             return End::Close;
                         }
                         (now + s.idle_timeout, Stage::Idle)
                     }
                     Phase::Head => {
-                        slot.set(HEAD);
+                        slot.set_at(HEAD, now);
                         let d = *head_deadline.get_or_insert(now + s.head_timeout);
                         if d <= now {
                             return head_timed_out(stream, conn, st, sh, &mut date).await;
@@ -201,7 +201,7 @@ async fn serve<H: Handler>(
                     // The answer is out, so the connection counts as idle
                     // (evictable; closed by a shutdown).
                     Phase::Body | Phase::Responding => {
-                        slot.set(IDLE);
+                        slot.set_at(IDLE, now);
                         if sh.stopping() {
                             return End::Close;
                         }
@@ -223,11 +223,11 @@ async fn serve<H: Handler>(
                     wire::fill(stream, conn, deadline, false, stage, wake).await
                 };
                 match filled {
-                    Ok(Filled::Bytes(_)) => {
-                        if stage == Stage::Idle {
-                            head_deadline = Some(Instant::now() + s.head_timeout);
-                        }
-                    }
+                    // The first bytes of a request: its head deadline starts
+                    // at the first wait for the rest (above, `now` of the
+                    // next turn, microseconds later), so that a head that
+                    // came whole reads no clock.
+                    Ok(Filled::Bytes(_)) => {}
                     Ok(Filled::Eof) => eof = true,
                     Ok(Filled::Full) => return End::Close,
                     Ok(Filled::Woken) if slot.slot.evicted() => {
@@ -248,7 +248,7 @@ async fn serve<H: Handler>(
                             return End::Close;
                         }
                         // Mid-head: tell the peer to come back later.
-                        date.refresh(conn);
+                        date.refresh(conn, sh.date_secs());
                         if conn.reject(503).is_err() {
                             return End::Close;
                         }
@@ -377,7 +377,7 @@ async fn head_timed_out(
     date: &mut DateClock,
 ) -> End {
     sh.counters.timed_out_head.fetch_add(1, Ordering::Relaxed);
-    date.refresh(conn);
+    date.refresh(conn, sh.date_secs());
     match conn.time_out() {
         Ok(()) => send_and_linger(stream, conn, st, sh).await,
         Err(_) => End::Close,

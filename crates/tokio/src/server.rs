@@ -402,17 +402,26 @@ impl<L: Listener> Server<L> {
         let handler = Arc::new(handler);
         let mut tasks = JoinSet::new();
         let mut result = Ok(());
+        // The `Date` clock: the wall clock read at each second's start.
+        shared.tick_date();
+        let mut tick = pin!(tokio::time::sleep(crate::date::until_next_second()));
         while let Some(l) = listener.as_mut() {
             if shared.stopping() {
                 break;
             }
-            // The shutdown signal first, then finished tasks are reaped, then
-            // the next connection.
+            // The shutdown signal first, then the clock, then finished tasks
+            // are reaped, then the next connection.
             let mut stop = pin!(shared.stop.notified());
             let mut accept = pin!(l.accept());
             let next = poll_fn(|cx| {
                 if stop.as_mut().poll(cx).is_ready() {
                     return Poll::Ready(None);
+                }
+                if tick.as_mut().poll(cx).is_ready() {
+                    shared.tick_date();
+                    let next = Instant::now() + crate::date::until_next_second();
+                    tick.as_mut().reset(next);
+                    return Poll::Ready(Some(None));
                 }
                 if !tasks.is_empty() && tasks.poll_join_next(cx).is_ready() {
                     return Poll::Ready(Some(None));
@@ -705,8 +714,25 @@ impl Slot {
     /// Records what the connection is doing (only a change moves `since`).
     pub(crate) fn set(&self, state: u8) {
         if self.state.load(Ordering::Relaxed) != state {
-            let ms = u64::try_from(self.epoch.elapsed().as_millis()).unwrap_or(u64::MAX);
-            self.since.store(ms, Ordering::SeqCst);
+            let now = if state == BUSY {
+                self.epoch
+            } else {
+                Instant::now()
+            };
+            self.set_at(state, now);
+        }
+    }
+
+    /// [`Slot::set`] with the time already read by the caller (no clock
+    /// read); `since` of a `BUSY` connection is never read ([`evict_one`]
+    /// skips them), so `BUSY` takes none either.
+    pub(crate) fn set_at(&self, state: u8, now: Instant) {
+        if self.state.load(Ordering::Relaxed) != state {
+            if state != BUSY {
+                let ms = now.saturating_duration_since(self.epoch).as_millis();
+                self.since
+                    .store(u64::try_from(ms).unwrap_or(u64::MAX), Ordering::SeqCst);
+            }
             self.state.store(state, Ordering::SeqCst);
         }
     }
@@ -736,6 +762,11 @@ impl SlotGuard {
     pub(crate) fn set(&self, state: u8) {
         self.slot.set(state);
     }
+
+    /// [`Slot::set_at`].
+    pub(crate) fn set_at(&self, state: u8, now: Instant) {
+        self.slot.set_at(state, now);
+    }
 }
 
 impl Drop for SlotGuard {
@@ -760,6 +791,9 @@ pub(crate) struct Shared {
     pub(crate) counters: AtomicCounters,
     refusing: AtomicUsize,
     epoch: Instant,
+    /// The wall clock's second (since the Unix epoch), kept by the accept
+    /// loop at each second's start, for the connections' `Date`.
+    date_secs: AtomicU64,
     pub(crate) buffers: BufferPool,
 }
 
@@ -816,8 +850,20 @@ impl Shared {
             counters: AtomicCounters::default(),
             refusing: AtomicUsize::new(0),
             epoch: Instant::now(),
+            date_secs: AtomicU64::new(now_secs()),
             buffers: BufferPool::new(pool),
         }
+    }
+
+    /// The second of the connections' `Date` (read from the wall clock by
+    /// the accept loop at each second's start; [`Shared::tick_date`]).
+    pub(crate) fn date_secs(&self) -> u64 {
+        self.date_secs.load(Ordering::Relaxed)
+    }
+
+    /// Reads the wall clock for the connections' `Date`.
+    fn tick_date(&self) {
+        self.date_secs.store(now_secs(), Ordering::Relaxed);
     }
 
     pub(crate) fn stopping(&self) -> bool {

@@ -28,6 +28,15 @@ impl<T: AsyncRead + AsyncWrite + Unpin + Send + ?Sized> Stream for T {}
 /// future that is ready at its first poll (most reads and writes on a busy
 /// connection) never arms a timer; the general twin is `timeout_at` alone.
 pub(crate) async fn bounded<F: Future>(deadline: Instant, fut: F) -> Option<F::Output> {
+    bounded_by(|| deadline, fut).await
+}
+
+/// [`bounded`] with the deadline computed only when `fut` is not ready at
+/// its first poll, so that a ready future reads no clock.
+pub(crate) async fn bounded_by<F: Future>(
+    deadline: impl FnOnce() -> Instant,
+    fut: F,
+) -> Option<F::Output> {
     let mut fut = pin!(fut);
     let first = poll_fn(|cx| {
         Poll::Ready(match fut.as_mut().poll(cx) {
@@ -38,7 +47,7 @@ pub(crate) async fn bounded<F: Future>(deadline: Instant, fut: F) -> Option<F::O
     .await;
     match first {
         Some(v) => Some(v),
-        None => timeout_at(deadline, fut).await.ok(),
+        None => timeout_at(deadline(), fut).await.ok(),
     }
 }
 
@@ -281,16 +290,24 @@ pub(crate) async fn flush_with(
         if out_len == 0 && body.is_empty() {
             break;
         }
-        let now = Instant::now();
-        let (deadline, by_rate) = meter.deadline(now, bounds.stall, bounds.rate);
+        // The clock is read only when the write must wait (the first
+        // poll was not ready): when it started waiting, and whether the
+        // rate bounds it. A write ready at once waited for nothing.
+        let mut waiting: Option<(Instant, bool)> = None;
+        let deadline = || {
+            let now = Instant::now();
+            let (at, by_rate) = meter.deadline(now, bounds.stall, bounds.rate);
+            waiting = Some((now, by_rate));
+            at
+        };
         let bufs = [IoSlice::new(conn.output()), IoSlice::new(body)];
         let write = async {
             if out_len == 0 {
-                bounded(deadline, stream.write(body)).await
+                bounded_by(deadline, stream.write(body)).await
             } else if body.is_empty() {
-                bounded(deadline, stream.write(&bufs[0])).await
+                bounded_by(deadline, stream.write(&bufs[0])).await
             } else {
-                bounded(deadline, stream.write_vectored(&bufs)).await
+                bounded_by(deadline, stream.write_vectored(&bufs)).await
             }
         };
         let r = match slot {
@@ -300,7 +317,13 @@ pub(crate) async fn flush_with(
             },
             None => write.await,
         };
-        meter.waited(now.elapsed());
+        let by_rate = match waiting {
+            Some((since, by_rate)) => {
+                meter.waited(since.elapsed());
+                by_rate
+            }
+            None => false,
+        };
         let n = match r {
             None if by_rate => return Err(Error::TooSlow(Stage::Write)),
             None => return Err(Error::Timeout(Stage::Write)),
@@ -319,8 +342,7 @@ pub(crate) async fn flush_with(
         }
     }
     if wrote {
-        let deadline = Instant::now() + bounds.stall;
-        match bounded(deadline, stream.flush()).await {
+        match bounded_by(|| Instant::now() + bounds.stall, stream.flush()).await {
             None => return Err(Error::Timeout(Stage::Write)),
             Some(Err(e)) => return Err(Error::Io(e)),
             Some(Ok(())) => {}

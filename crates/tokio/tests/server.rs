@@ -119,6 +119,43 @@ fn keep_alive_serves_many_requests_on_one_connection() {
     }
 }
 
+/// The wall clock's second, as `Date` carries it.
+fn date_now() -> String {
+    let secs = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .unwrap()
+        .as_secs();
+    String::from_utf8(http_net_tokio::http_net_conn::imf_fixdate(secs).to_vec()).unwrap()
+}
+
+#[test]
+fn the_date_follows_the_wall_clock_on_a_kept_connection() {
+    // The server reads the wall clock once a second for every connection's
+    // `Date`, not per request: a connection kept across seconds still
+    // answers with the second it answers in (RFC 9110 §6.6.1).
+    for multi in [false, true] {
+        let srv = start(builder(), app(), multi);
+        let mut s = connect(srv.addr);
+        let mut rest = Vec::new();
+        let mut seen = Vec::new();
+        for _ in 0..3 {
+            let before = date_now();
+            s.write_all(b"GET / HTTP/1.1\r\nHost: a\r\n\r\n").unwrap();
+            let r = read_response(&mut s, &mut rest, false).unwrap();
+            let after = date_now();
+            let date = r.field("date").unwrap().to_string();
+            assert!(
+                date == before || date == after,
+                "Date {date} is neither {before} nor {after}"
+            );
+            seen.push(date);
+            std::thread::sleep(Duration::from_millis(1100));
+        }
+        assert!(seen[0] != seen[2], "{seen:?}");
+        srv.stop();
+    }
+}
+
 #[test]
 fn pipelined_requests_are_answered_in_order() {
     let srv = start(builder(), app(), false);
