@@ -21,6 +21,9 @@
 //!   `/hyper`, `/runtime_only`); one exchange an iteration. Everything runs
 //!   on the one runtime thread, so callgrind counts the whole exchange:
 //!   the peer, the runtime and the library.
+//! - `h3c_tokio`, `h3c_hyper` (with the `hyper` feature): the H3 client
+//!   exchange over the tokio duplex (`h3_client_exchange/http-net-tokio`,
+//!   `/hyper`); one exchange an iteration.
 //! - `h5_tokio`, `h5_hyper` (with the `hyper` feature): H5 over the tokio
 //!   duplex (`h5_pipelined_100k/http-net-tokio`, `/hyper`); one iteration
 //!   is [`PIPELINED`] requests.
@@ -105,6 +108,16 @@ fn main() {
                         .run(iters);
                 }
             }
+            done = n;
+        }
+        #[cfg(feature = "hyper")]
+        "h3c_tokio" => {
+            http_net_compare::tokio_side::ClientExchange::new().run(n as u64);
+            done = n;
+        }
+        #[cfg(feature = "hyper")]
+        "h3c_hyper" => {
+            http_net_compare::hyper_side::ClientExchange::new().run(n as u64);
             done = n;
         }
         #[cfg(feature = "hyper")]
