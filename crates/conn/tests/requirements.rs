@@ -4,21 +4,13 @@
 //! what those responses say. Each test names the requirements it proves
 //! (`docs/CONFORMANCE.md`).
 
+mod common;
+
+use common::answering;
 use http_net_conn::{
     BodyLength, ClientConn, Config, Error, LocalError, Placement, PreparedResponse, ServerConn,
     ServerEvent,
 };
-
-/// A server connection that read one `GET` and waits for its answer.
-fn answering() -> ServerConn {
-    let mut c = ServerConn::new(Config::DEFAULT);
-    assert_eq!(
-        c.recv(b"GET / HTTP/1.1\r\nHost: a\r\n\r\n"),
-        b"GET / HTTP/1.1\r\nHost: a\r\n\r\n".len()
-    );
-    assert!(matches!(c.poll_event(), Ok(ServerEvent::Request(_))));
-    c
-}
 
 /// The output queued so far, as text.
 fn written(c: &mut ServerConn) -> String {

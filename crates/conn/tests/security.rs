@@ -129,8 +129,7 @@ fn c64_a_get_body_is_framed_by_its_content_length() {
     // Unread (answered at the head): drained, still never a request.
     let at_head = |c: &mut ServerConn| answer_ok(c);
     let mut c = ServerConn::new(Config::DEFAULT);
-    assert_eq!(c.recv(b"GET / HTTP/1.1\r\nHost: a\r\nContent-Length: 35\r\n\r\nGET /smuggled HTTP/1.1\r\nHost: a\r\n\r\n"), b"GET / HTTP/1.1\r\nHost: a\r\nContent-Length: 35\r\n\r\nGET /smuggled HTTP/1.1\r\nHost: a\r\n\r\n".len());
-    assert!(matches!(c.poll_event(), Ok(ServerEvent::Request(_))));
+    accept_request(&mut c, b"GET / HTTP/1.1\r\nHost: a\r\nContent-Length: 35\r\n\r\nGET /smuggled HTTP/1.1\r\nHost: a\r\n\r\n");
     at_head(&mut c);
     assert!(matches!(c.poll_event(), Ok(ServerEvent::NeedInput)));
     assert_eq!(c.phase(), Phase::Idle);
@@ -174,8 +173,7 @@ fn c66_body_over_the_budget_is_413_and_close() {
 fn c67_final_answer_before_100_continue_closes() {
     let input = b"PUT /big HTTP/1.1\r\nHost: a\r\nExpect: 100-continue\r\nContent-Length: 5\r\n\r\nhelloGET /x HTTP/1.1\r\nHost: a\r\n\r\n";
     let mut c = ServerConn::new(Config::DEFAULT);
-    assert_eq!(c.recv(input), input.len());
-    assert!(matches!(c.poll_event(), Ok(ServerEvent::Request(_))));
+    accept_request(&mut c, input);
     assert_eq!(
         c.responder()
             .respond(&PreparedResponse::new(413, &[]).unwrap(), b"")
@@ -225,8 +223,7 @@ fn c71_c72_pipelined_requests_are_answered_in_order_and_none_is_lost() {
     assert!(out.find("X-For: /slow").unwrap() < out.find("X-For: /fast").unwrap());
     // The second request is not surfaced before the first is answered.
     let mut c = ServerConn::new(Config::DEFAULT);
-    assert_eq!(c.recv(input), input.len());
-    assert!(matches!(c.poll_event(), Ok(ServerEvent::Request(_))));
+    accept_request(&mut c, input);
     assert!(matches!(c.poll_event(), Ok(ServerEvent::End(_))));
     assert!(matches!(c.poll_event(), Ok(ServerEvent::Paused)));
 }
@@ -347,8 +344,7 @@ fn c93_bytes_after_the_upgrade_head_are_handed_over() {
     assert_eq!(t.phase, Phase::Switched);
     // Answered at the head (as the std adapter does): `Switched` stands for the end.
     let mut c = ServerConn::new(Config::DEFAULT);
-    assert_eq!(c.recv(input), input.len());
-    assert!(matches!(c.poll_event(), Ok(ServerEvent::Request(_))));
+    accept_request(&mut c, input);
     accept(&mut c);
     assert!(matches!(
         c.poll_event(),
@@ -360,8 +356,7 @@ fn c93_bytes_after_the_upgrade_head_are_handed_over() {
 fn c94_the_upgrade_request_body_comes_first() {
     let input = b"POST /up HTTP/1.1\r\nHost: a\r\nUpgrade: foo/2\r\nConnection: Upgrade\r\nContent-Length: 5\r\n\r\nhello\x00\x01";
     let mut c = ServerConn::new(Config::DEFAULT);
-    assert_eq!(c.recv(input), input.len());
-    assert!(matches!(c.poll_event(), Ok(ServerEvent::Request(_))));
+    accept_request(&mut c, input);
     c.responder()
         .send_head(
             101,
@@ -384,8 +379,7 @@ fn c95_connection_upgrade_without_upgrade_is_no_upgrade() {
     assert_eq!(t.targets(), vec![b"/".to_vec(), b"/next".to_vec()]);
     assert_eq!(t.body(), b"hello");
     let mut c = ServerConn::new(Config::DEFAULT);
-    assert_eq!(c.recv(input), input.len());
-    assert!(matches!(c.poll_event(), Ok(ServerEvent::Request(_))));
+    accept_request(&mut c, input);
     assert_eq!(
         c.responder().send_head(101, &[], BodyLength::Empty),
         Err(LocalError::UpgradeNotOffered.into())
@@ -396,11 +390,10 @@ fn c95_connection_upgrade_without_upgrade_is_no_upgrade() {
 #[test]
 fn c96_upgrade_in_http10_is_ignored() {
     let mut c = ServerConn::new(Config::DEFAULT);
-    assert_eq!(
-        c.recv(b"GET / HTTP/1.0\r\nHost: a\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n\r\n"),
-        b"GET / HTTP/1.0\r\nHost: a\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n\r\n".len()
+    accept_request(
+        &mut c,
+        b"GET / HTTP/1.0\r\nHost: a\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n\r\n",
     );
-    assert!(matches!(c.poll_event(), Ok(ServerEvent::Request(_))));
     assert_eq!(
         c.responder().send_head(101, &[], BodyLength::Empty),
         Err(LocalError::UpgradeNotOffered.into())
@@ -430,16 +423,6 @@ fn c97_connect_has_no_content_and_needs_authority_form() {
 }
 
 // ------------------------------------------------------------- SPLIT ----
-
-fn answering() -> ServerConn {
-    let mut c = ServerConn::new(Config::DEFAULT);
-    assert_eq!(
-        c.recv(b"GET / HTTP/1.1\r\nHost: a\r\n\r\n"),
-        b"GET / HTTP/1.1\r\nHost: a\r\n\r\n".len()
-    );
-    assert!(matches!(c.poll_event(), Ok(ServerEvent::Request(_))));
-    c
-}
 
 // proves: 9112-2.2-4a, 9112-5.2-3, 9110-6.5.1-2
 #[test]
@@ -556,11 +539,7 @@ fn c115_request_line_and_host_injection_is_refused() {
 fn c116_no_framing_where_it_is_forbidden() {
     // HEAD with a streamed body: no body bytes.
     let mut c = ServerConn::new(Config::DEFAULT);
-    assert_eq!(
-        c.recv(b"HEAD / HTTP/1.1\r\nHost: a\r\n\r\n"),
-        b"HEAD / HTTP/1.1\r\nHost: a\r\n\r\n".len()
-    );
-    assert!(matches!(c.poll_event(), Ok(ServerEvent::Request(_))));
+    accept_request(&mut c, b"HEAD / HTTP/1.1\r\nHost: a\r\n\r\n");
     c.responder()
         .send_head(200, &[], BodyLength::Streamed)
         .unwrap();
@@ -578,11 +557,7 @@ fn c116_no_framing_where_it_is_forbidden() {
     assert_eq!(c.output(), b"HTTP/1.1 204 No Content\r\n\r\n");
     // HTTP/1.0: close-delimited, never chunked.
     let mut c = ServerConn::new(Config::DEFAULT);
-    assert_eq!(
-        c.recv(b"GET / HTTP/1.0\r\n\r\n"),
-        b"GET / HTTP/1.0\r\n\r\n".len()
-    );
-    assert!(matches!(c.poll_event(), Ok(ServerEvent::Request(_))));
+    accept_request(&mut c, b"GET / HTTP/1.0\r\n\r\n");
     c.responder()
         .send_head(200, &[], BodyLength::Streamed)
         .unwrap();
@@ -598,11 +573,7 @@ fn c116_no_framing_where_it_is_forbidden() {
     );
     // A caller's Transfer-Encoding toward HTTP/1.0 is refused.
     let mut c = ServerConn::new(Config::DEFAULT);
-    assert_eq!(
-        c.recv(b"GET / HTTP/1.0\r\n\r\n"),
-        b"GET / HTTP/1.0\r\n\r\n".len()
-    );
-    assert!(matches!(c.poll_event(), Ok(ServerEvent::Request(_))));
+    accept_request(&mut c, b"GET / HTTP/1.0\r\n\r\n");
     assert_eq!(
         c.responder().send_head(
             200,
@@ -613,11 +584,7 @@ fn c116_no_framing_where_it_is_forbidden() {
     );
     // 2xx to CONNECT: no framing.
     let mut c = ServerConn::new(Config::DEFAULT);
-    assert_eq!(
-        c.recv(b"CONNECT a:443 HTTP/1.1\r\nHost: a:443\r\n\r\n"),
-        b"CONNECT a:443 HTTP/1.1\r\nHost: a:443\r\n\r\n".len()
-    );
-    assert!(matches!(c.poll_event(), Ok(ServerEvent::Request(_))));
+    accept_request(&mut c, b"CONNECT a:443 HTTP/1.1\r\nHost: a:443\r\n\r\n");
     assert_eq!(
         c.responder()
             .send_head(200, &[(b"Content-Length", b"0")], BodyLength::Empty),

@@ -112,6 +112,24 @@ pub fn conn() -> ServerConn {
     ServerConn::new(Config::DEFAULT)
 }
 
+/// Feeds `input`, which must be taken whole, and polls its `Request`.
+pub fn accept_request(conn: &mut ServerConn, input: &[u8]) {
+    assert_eq!(conn.recv(input), input.len());
+    let got = conn.poll_event().map(|ev| Got::of(&ev));
+    assert!(
+        matches!(got, Ok(Got::Request { .. })),
+        "not a request: {got:?} after {:?}",
+        String::from_utf8_lossy(input)
+    );
+}
+
+/// A server connection that read one `GET` and waits for its answer.
+pub fn answering() -> ServerConn {
+    let mut c = conn();
+    accept_request(&mut c, b"GET / HTTP/1.1\r\nHost: a\r\n\r\n");
+    c
+}
+
 /// Feeds `input` and polls until the request's `End`.
 pub fn read_request(conn: &mut ServerConn, input: &[u8]) -> Vec<Got> {
     assert_eq!(conn.recv(input), input.len());
