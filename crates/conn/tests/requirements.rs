@@ -168,6 +168,30 @@ fn an_absent_reason_keeps_the_space_before_it() {
     assert!(written(&mut c).starts_with("HTTP/1.1 599 \r\n"));
 }
 
+/// `input` is refused with `400` and a `Connection: close`; the answer.
+fn assert_400_and_close(input: &[u8]) -> String {
+    let shown = String::from_utf8_lossy(input);
+    let (status, out) = refused(input);
+    assert_eq!(status, 400, "{shown:?}");
+    assert!(
+        out.contains("\r\nConnection: close\r\n"),
+        "{shown:?}: {out}"
+    );
+    out
+}
+
+/// A `POST` with one field `name: value` and the body `hello`.
+fn post_with(name: &[u8], value: &[u8]) -> Vec<u8> {
+    [
+        b"POST / HTTP/1.1\r\nHost: a\r\n",
+        name,
+        b": ",
+        value,
+        b"\r\n\r\nhello",
+    ]
+    .concat()
+}
+
 // proves: 9112-6.1-15
 #[test]
 fn content_length_with_transfer_encoding_is_400_and_close() {
@@ -175,10 +199,8 @@ fn content_length_with_transfer_encoding_is_400_and_close() {
         &b"POST / HTTP/1.1\r\nHost: a\r\nContent-Length: 5\r\nTransfer-Encoding: chunked\r\n\r\n0\r\n\r\n"[..],
         b"POST / HTTP/1.1\r\nHost: a\r\nTransfer-Encoding: chunked\r\nContent-Length: 5\r\n\r\n0\r\n\r\n",
     ] {
-        let (status, out) = refused(input);
-        assert_eq!(status, 400);
+        let out = assert_400_and_close(input);
         assert!(out.starts_with("HTTP/1.1 400 Bad Request\r\n"), "{out}");
-        assert!(out.contains("\r\nConnection: close\r\n"), "{out}");
     }
 }
 
@@ -189,9 +211,7 @@ fn transfer_encoding_in_http10_is_faulty_framing_and_closes() {
         &b"POST / HTTP/1.0\r\nTransfer-Encoding: chunked\r\n\r\n0\r\n\r\n"[..],
         b"POST / HTTP/1.0\r\nTransfer-Encoding: chunked\r\nContent-Length: 5\r\n\r\nhello",
     ] {
-        let (status, out) = refused(input);
-        assert_eq!(status, 400);
-        assert!(out.contains("\r\nConnection: close\r\n"), "{out}");
+        assert_400_and_close(input);
     }
 }
 
@@ -199,12 +219,7 @@ fn transfer_encoding_in_http10_is_faulty_framing_and_closes() {
 #[test]
 fn a_request_whose_final_coding_is_not_chunked_is_400_and_close() {
     for te in [&b"gzip"[..], b"chunked, gzip", b"identity"] {
-        let mut input = b"POST / HTTP/1.1\r\nHost: a\r\nTransfer-Encoding: ".to_vec();
-        input.extend_from_slice(te);
-        input.extend_from_slice(b"\r\n\r\nhello");
-        let (status, out) = refused(&input);
-        assert_eq!(status, 400, "{te:?}");
-        assert!(out.contains("\r\nConnection: close\r\n"), "{out}");
+        assert_400_and_close(&post_with(b"Transfer-Encoding", te));
     }
 }
 
@@ -212,12 +227,7 @@ fn a_request_whose_final_coding_is_not_chunked_is_400_and_close() {
 #[test]
 fn an_invalid_content_length_is_400_and_close() {
     for cl in [&b"+5"[..], b"5, 6", b"0x5", b""] {
-        let mut input = b"POST / HTTP/1.1\r\nHost: a\r\nContent-Length: ".to_vec();
-        input.extend_from_slice(cl);
-        input.extend_from_slice(b"\r\n\r\nhello");
-        let (status, out) = refused(&input);
-        assert_eq!(status, 400, "{cl:?}");
-        assert!(out.contains("\r\nConnection: close\r\n"), "{out}");
+        assert_400_and_close(&post_with(b"Content-Length", cl));
     }
 }
 

@@ -197,8 +197,34 @@ impl Transcript {
     }
 }
 
+/// The output queue both connections share.
+pub trait Output {
+    /// The queued bytes.
+    fn output(&self) -> &[u8];
+    /// Marks `n` of them sent.
+    fn consume_output(&mut self, n: usize);
+}
+
+impl Output for ServerConn {
+    fn output(&self) -> &[u8] {
+        ServerConn::output(self)
+    }
+    fn consume_output(&mut self, n: usize) {
+        ServerConn::consume_output(self, n);
+    }
+}
+
+impl Output for ClientConn {
+    fn output(&self) -> &[u8] {
+        ClientConn::output(self)
+    }
+    fn consume_output(&mut self, n: usize) {
+        ClientConn::consume_output(self, n);
+    }
+}
+
 /// Moves the whole output of the connection into `sink`.
-pub fn flush(conn: &mut ServerConn, sink: &mut Vec<u8>) {
+pub fn flush(conn: &mut impl Output, sink: &mut Vec<u8>) {
     loop {
         let out = conn.output();
         if out.is_empty() {
