@@ -34,9 +34,7 @@ fn keep_alive_and_pipelining() {
 #[test]
 fn no_answer_is_500() {
     let srv = Running::start(Server::builder(), |_: &mut Exchange<'_>| Ok(()));
-    let mut s = connect(srv.addr);
-    s.write_all(GET).unwrap();
-    let got = read_to_close(&mut s);
+    let got = raw(srv.addr, GET);
     assert!(
         got.starts_with(b"HTTP/1.1 500 "),
         "{:?}",
@@ -140,11 +138,10 @@ fn connect_is_answered_501_without_tunnels() {
         }
         plain(ex)
     });
-    let mut s = connect(srv.addr);
-    s.write_all(b"CONNECT example.com:443 HTTP/1.1\r\nHost: example.com:443\r\n\r\nBYTES")
-        .unwrap();
-    let got = read_to_close(&mut s);
-    let text = String::from_utf8_lossy(&got);
+    let text = raw_text(
+        srv.addr,
+        b"CONNECT example.com:443 HTTP/1.1\r\nHost: example.com:443\r\n\r\nBYTES",
+    );
     assert!(text.starts_with("HTTP/1.1 501 "), "{text}");
     assert!(text.contains("Connection: close\r\n"), "{text}");
     assert_eq!(text.matches("HTTP/1.1 ").count(), 1, "{text}");
@@ -172,11 +169,10 @@ fn connect_tunnels_with_the_buffered_bytes() {
         up.write_all(&buf[..n])?;
         Ok(())
     });
-    let mut s = connect(srv.addr);
-    s.write_all(b"CONNECT example.com:443 HTTP/1.1\r\nHost: example.com:443\r\n\r\nBYTES")
-        .unwrap();
-    let got = read_to_close(&mut s);
-    let text = String::from_utf8_lossy(&got);
+    let text = raw_text(
+        srv.addr,
+        b"CONNECT example.com:443 HTTP/1.1\r\nHost: example.com:443\r\n\r\nBYTES",
+    );
     assert!(text.starts_with("HTTP/1.1 200 "), "{text}");
     assert!(text.ends_with("\r\n\r\ntunnel:BYTES"), "{text}");
     let head = &text[..text.find("\r\n\r\n").unwrap_or(0)];
@@ -369,9 +365,7 @@ fn what_conn_queued_is_sent_when_the_connection_ends() {
             b"HTTP/1.1 200 ",
         ),
     ] {
-        let mut s = connect(srv.addr);
-        s.write_all(req).unwrap();
-        let got = read_to_close(&mut s);
+        let got = raw(srv.addr, req);
         assert!(
             got.starts_with(status),
             "{:?}",

@@ -14,19 +14,9 @@ mod proxy;
 use std::io::{self, Read};
 
 use http_net::conn::BodyLength;
-use http_net::io::{Client, RequestBody, ServerBuilder};
+use http_net::io::{Client, ServerBuilder};
 use http_net::{Error, Exchange, Server};
 use support::*;
-
-/// VmHWM (peak resident memory) of this process, in bytes.
-fn peak() -> u64 {
-    let status = std::fs::read_to_string("/proc/self/status").unwrap_or_default();
-    status
-        .lines()
-        .find_map(|l| l.strip_prefix("VmHWM:"))
-        .and_then(|v| v.trim().trim_end_matches("kB").trim().parse::<u64>().ok())
-        .map_or(0, |kb| kb * 1024)
-}
 
 const MIB: u64 = 1024 * 1024;
 
@@ -93,17 +83,14 @@ fn big_bodies_stream_through_download_and_proxy_in_flat_memory() {
     });
     let before = peak();
     let mut body = io::repeat(b'u').take(200 * MIB);
-    let mut r = client
-        .send(
-            b"POST",
-            &format!("http://{}/upload", px.addr),
-            &[],
-            RequestBody::Reader {
-                reader: &mut body,
-                len: None,
-            },
-        )
-        .unwrap();
+    let mut r = upload(
+        &client,
+        b"POST",
+        &format!("http://{}/upload", px.addr),
+        &mut body,
+        None,
+    )
+    .unwrap();
     assert_eq!(r.status(), 200);
     assert_eq!(r.read_body(64).unwrap(), (200 * MIB).to_string().as_bytes());
     let mut r = client
