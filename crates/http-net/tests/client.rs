@@ -44,20 +44,6 @@ fn count_body(ex: &mut Exchange<'_>) -> Result<(), Error> {
     ex.respond_with(200, &[], n.to_string().as_bytes())
 }
 
-/// Reads the request body to its end; its length.
-fn body_len(ex: &mut Exchange<'_>) -> Result<u64, Error> {
-    let mut n = 0u64;
-    let mut buf = [0u8; 64 * 1024];
-    let mut body = ex.body();
-    loop {
-        match body.read(&mut buf) {
-            Ok(0) => return Ok(n),
-            Ok(k) => n += k as u64,
-            Err(e) => return Err(Error::from_io(e)),
-        }
-    }
-}
-
 #[test]
 fn a_64_mb_upload_answered_413_at_the_head_is_seen_20_of_20() {
     let srv = Running::start(Server::builder(), count_body);
@@ -65,8 +51,8 @@ fn a_64_mb_upload_answered_413_at_the_head_is_seen_20_of_20() {
     let url = format!("http://{}/up", srv.addr);
     for i in 0..20 {
         let mut body = pattern(64 << 20);
-        let r = upload(&client, b"PUT", &url, &mut body, Some(64 << 20));
-        let r = r.unwrap_or_else(|e| panic!("run {i}: {e:?}"));
+        let r = upload(&client, b"PUT", &url, &mut body, Some(64 << 20))
+            .unwrap_or_else(|e| panic!("run {i}: {e:?}"));
         assert_eq!(r.status(), 413, "run {i}");
     }
 }
@@ -78,8 +64,8 @@ fn a_chunked_upload_answered_413_after_8_mib_is_seen_20_of_20() {
     let url = format!("http://{}/up", srv.addr);
     for i in 0..20 {
         let mut body = Unknown(pattern(32 << 20));
-        let r = upload(&client, b"POST", &url, &mut body, None);
-        let r = r.unwrap_or_else(|e| panic!("run {i}: {e:?}"));
+        let r = upload(&client, b"POST", &url, &mut body, None)
+            .unwrap_or_else(|e| panic!("run {i}: {e:?}"));
         assert_eq!(r.status(), 413, "run {i}");
     }
 }
@@ -93,8 +79,8 @@ fn a_200_without_reading_the_body_is_seen_20_of_20_from_our_server() {
     const LEN: u64 = 6 << 20;
     for i in 0..20 {
         let mut body = pattern(LEN);
-        let r = upload(&client, b"PUT", &url, &mut body, Some(LEN));
-        let mut r = r.unwrap_or_else(|e| panic!("run {i}: {e:?}"));
+        let mut r = upload(&client, b"PUT", &url, &mut body, Some(LEN))
+            .unwrap_or_else(|e| panic!("run {i}: {e:?}"));
         assert_eq!(r.status(), 200, "run {i}");
         assert_eq!(r.read_body(100).unwrap(), b"not read", "run {i}");
     }
@@ -120,8 +106,8 @@ fn a_200_without_reading_the_body_is_seen_20_of_20_from_nginx() {
     let url = format!("http://127.0.0.1:{port}/up");
     for i in 0..20 {
         let mut body = pattern(16 << 20);
-        let r = upload(&client, b"POST", &url, &mut body, Some(16 << 20));
-        let mut r = r.unwrap_or_else(|e| panic!("run {i}: {e:?}"));
+        let mut r = upload(&client, b"POST", &url, &mut body, Some(16 << 20))
+            .unwrap_or_else(|e| panic!("run {i}: {e:?}"));
         assert_eq!(r.status(), 200, "run {i}");
         assert_eq!(r.read_body(100).unwrap(), b"nginx", "run {i}");
     }
@@ -131,15 +117,7 @@ fn a_200_without_reading_the_body_is_seen_20_of_20_from_nginx() {
 fn a_20_mb_body_is_read_with_the_defaults_and_read_body_limits_are_local() {
     const LEN: u64 = 20_000_000;
     let srv = Running::start(Server::builder(), |ex: &mut Exchange<'_>| {
-        ex.send_head(200, &[], BodyLength::Known(LEN))?;
-        let chunk = [b'y'; 64 * 1024];
-        let mut left = LEN;
-        while left > 0 {
-            let n = left.min(chunk.len() as u64) as usize;
-            ex.send_data(&chunk[..n])?;
-            left -= n as u64;
-        }
-        ex.send_end(&[])
+        send_generated(ex, LEN, b'y')
     });
     let url = format!("http://{}/big", srv.addr);
     let mut r = http_net::io::get(&url).unwrap();

@@ -13,7 +13,6 @@ mod proxy;
 
 use std::io::{self, Read};
 
-use http_net::conn::BodyLength;
 use http_net::io::{Client, ServerBuilder};
 use http_net::{Error, Exchange, Server};
 use support::*;
@@ -24,31 +23,14 @@ const MIB: u64 = 1024 * 1024;
 /// with the number of body bytes it read.
 fn origin(ex: &mut Exchange<'_>) -> Result<(), Error> {
     if ex.field(b"content-length").is_some() || ex.field(b"transfer-encoding").is_some() {
-        let mut n = 0u64;
-        let mut buf = vec![0u8; 64 * 1024];
-        let mut body = ex.body();
-        loop {
-            match body.read(&mut buf) {
-                Ok(0) => break,
-                Ok(k) => n += k as u64,
-                Err(e) => return Err(Error::from_io(e)),
-            }
-        }
+        let n = body_len(ex)?;
         return ex.respond_with(200, &[], n.to_string().as_bytes());
     }
     let len: u64 = std::str::from_utf8(&ex.path()[1..])
         .ok()
         .and_then(|s| s.parse().ok())
         .unwrap_or(0);
-    ex.send_head(200, &[], BodyLength::Known(len))?;
-    let chunk = [b'd'; 64 * 1024];
-    let mut left = len;
-    while left > 0 {
-        let k = left.min(chunk.len() as u64) as usize;
-        ex.send_data(&chunk[..k])?;
-        left -= k as u64;
-    }
-    ex.send_end(&[])
+    send_generated(ex, len, b'd')
 }
 
 fn streaming() -> ServerBuilder {

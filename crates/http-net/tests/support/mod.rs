@@ -9,6 +9,7 @@ use std::process::{Child, Command, Stdio};
 use std::sync::{Mutex, MutexGuard};
 use std::thread::{self, JoinHandle};
 
+use http_net::conn::BodyLength;
 use http_net::io::{Client, ClientResponse, RequestBody, ServerBuilder, ShutdownHandle};
 use http_net::{Error, Exchange};
 use std::time::{Duration, Instant};
@@ -23,6 +24,34 @@ pub fn upload(
     len: Option<u64>,
 ) -> Result<ClientResponse, Error> {
     client.send(method, url, &[], RequestBody::Reader { reader, len })
+}
+
+/// Reads the request body to its end; its length.
+pub fn body_len(ex: &mut Exchange<'_>) -> Result<u64, Error> {
+    let mut n = 0u64;
+    let mut buf = [0u8; 64 * 1024];
+    let mut body = ex.body();
+    loop {
+        match body.read(&mut buf) {
+            Ok(0) => return Ok(n),
+            Ok(k) => n += k as u64,
+            Err(e) => return Err(Error::from_io(e)),
+        }
+    }
+}
+
+/// Answers `200` with `len` bytes of `fill` under a `Content-Length`, sent
+/// in 64 KiB pieces (never held at once).
+pub fn send_generated(ex: &mut Exchange<'_>, len: u64, fill: u8) -> Result<(), Error> {
+    ex.send_head(200, &[], BodyLength::Known(len))?;
+    let chunk = [fill; 64 * 1024];
+    let mut left = len;
+    while left > 0 {
+        let k = left.min(chunk.len() as u64) as usize;
+        ex.send_data(&chunk[..k])?;
+        left -= k as u64;
+    }
+    ex.send_end(&[])
 }
 
 /// Heavy tests (load, browsers, hundreds of sockets) take this lock so that
