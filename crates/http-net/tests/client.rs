@@ -153,14 +153,8 @@ fn a_chunked_upload_of_unknown_length_streams_and_trailers_arrive() {
     });
     let client = no_expect();
     let mut body = Unknown(pattern(3 << 20));
-    let mut r = upload(
-        &client,
-        b"POST",
-        &format!("http://{}/up", srv.addr),
-        &mut body,
-        None,
-    )
-    .unwrap();
+    let url = format!("http://{}/up", srv.addr);
+    let mut r = upload(&client, b"POST", &url, &mut body, None).unwrap();
     assert_eq!(r.status(), 200);
     assert_eq!(r.trailer(b"x-count"), None);
     assert_eq!(r.read_body(100).unwrap(), b"chunked=true");
@@ -524,14 +518,8 @@ fn a_connection_whose_request_was_cut_short_is_not_reused() {
         .build();
     for _ in 0..2 {
         let mut body = pattern(8 << 20);
-        let mut r = upload(
-            &client,
-            b"PUT",
-            &format!("{base}/"),
-            &mut body,
-            Some(8 << 20),
-        )
-        .unwrap();
+        let url = format!("{base}/");
+        let mut r = upload(&client, b"PUT", &url, &mut body, Some(8 << 20)).unwrap();
         assert_eq!(r.read_body(10).unwrap(), b"ok");
     }
     drop(client);

@@ -65,14 +65,8 @@ fn big_bodies_stream_through_download_and_proxy_in_flat_memory() {
     });
     let before = peak();
     let mut body = io::repeat(b'u').take(200 * MIB);
-    let mut r = upload(
-        &client,
-        b"POST",
-        &format!("http://{}/upload", px.addr),
-        &mut body,
-        None,
-    )
-    .unwrap();
+    let url = format!("http://{}/upload", px.addr);
+    let mut r = upload(&client, b"POST", &url, &mut body, None).unwrap();
     assert_eq!(r.status(), 200);
     assert_eq!(r.read_body(64).unwrap(), (200 * MIB).to_string().as_bytes());
     let mut r = client
