@@ -27,10 +27,9 @@ fn curl(args: &[&str]) -> String {
 
 #[test]
 fn the_rest_example_answers_json_with_curl() {
-    if !have("curl") {
+    let Some((_p, addr)) = start_example_for("curl", "rest", &[]) else {
         return;
-    }
-    let (_p, addr) = start_example("rest", &[]);
+    };
     let url = format!("http://{addr}/notes");
     let code = ["-w", " %{http_code} %{content_type}"];
     let post = |text: &str| curl(&[&code[..], &["--data-binary", text, &url]].concat());

@@ -33,10 +33,9 @@ fn curl(args: &[&str]) -> (Option<i32>, Vec<u8>, String) {
 
 #[test]
 fn curl_against_hello() {
-    if !have("curl") {
+    let Some((_p, addr)) = start_example_for("curl", "hello", &[]) else {
         return;
-    }
-    let (_p, addr) = start_example("hello", &[]);
+    };
     let base = format!("http://{addr}");
     // Three routes over one connection.
     let (code, out, err) = curl(&[
@@ -107,10 +106,9 @@ fn curl_against_hello() {
 
 #[test]
 fn curl_against_echo() {
-    if !have("curl") {
+    let Some((_p, addr)) = start_example_for("curl", "echo", &["--format", "probe"]) else {
         return;
-    }
-    let (_p, addr) = start_example("echo", &["--format", "probe"]);
+    };
     let dir = TempDir::new("curl");
     let small = dir.0.join("small.bin");
     let big = dir.0.join("big.bin");
@@ -244,10 +242,9 @@ print("ok")
 
 #[test]
 fn python_against_echo_garden() {
-    if !have("python3") {
+    let Some((_p, addr)) = start_example_for("python3", "echo", &["--format", "garden"]) else {
         return;
-    }
-    let (_p, addr) = start_example("echo", &["--format", "garden"]);
+    };
     let dir = TempDir::new("py");
     let script = dir.0.join("garden.py");
     std::fs::write(&script, GARDEN_PY).unwrap();

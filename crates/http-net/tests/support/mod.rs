@@ -147,6 +147,12 @@ impl Drop for Proc {
     }
 }
 
+/// [`start_example`] for a test that drives it with the program `prog`:
+/// `None` when `prog` cannot be run (the test skips, see [`have`]).
+pub fn start_example_for(prog: &str, name: &str, args: &[&str]) -> Option<(Proc, SocketAddr)> {
+    have(prog).then(|| start_example(name, args))
+}
+
 /// Starts an example server on a free port and waits (at most 20 s) for its
 /// `listening on http://ADDR` line.
 pub fn start_example(name: &str, args: &[&str]) -> (Proc, SocketAddr) {
