@@ -34,12 +34,8 @@ fn keep_alive_and_pipelining() {
 #[test]
 fn no_answer_is_500() {
     let srv = Running::start(Server::builder(), |_: &mut Exchange<'_>| Ok(()));
-    let got = raw(srv.addr, GET);
-    assert!(
-        got.starts_with(b"HTTP/1.1 500 "),
-        "{:?}",
-        String::from_utf8_lossy(&got)
-    );
+    let text = raw_text(srv.addr, GET);
+    assert!(text.starts_with("HTTP/1.1 500 "), "{text}");
 }
 
 // proves: 9110-10.1.1-14, 9110-10.1.1-16
@@ -114,11 +110,8 @@ fn upgrade_hands_over_the_stream_and_buffered_bytes() {
         assert!(n > 0, "closed: {:?}", String::from_utf8_lossy(&got));
         got.extend_from_slice(&buf[..n]);
     }
-    assert!(
-        got.starts_with(b"HTTP/1.1 101 "),
-        "{:?}",
-        String::from_utf8_lossy(&got)
-    );
+    let text = String::from_utf8_lossy(&got);
+    assert!(text.starts_with("HTTP/1.1 101 "), "{text}");
     s.write_all(b"LATER").unwrap();
     let mut later = [0u8; 5];
     s.read_exact(&mut later).unwrap();
