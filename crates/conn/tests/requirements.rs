@@ -6,10 +6,9 @@
 
 mod common;
 
-use common::answering;
+use common::{answering, respond_queued, send_head};
 use http_net_conn::{
-    BodyLength, ClientConn, Config, Error, LocalError, Placement, PreparedResponse, ServerConn,
-    ServerEvent,
+    BodyLength, ClientConn, Config, Error, LocalError, PreparedResponse, ServerConn, ServerEvent,
 };
 
 /// The output queued so far, as text.
@@ -84,9 +83,7 @@ fn obs_fold_is_never_written() {
             .send_head(200, &[(b"X", fold)], BodyLength::Empty),
         Err(LocalError::InvalidFieldValue.into())
     );
-    c.responder()
-        .send_head(200, &[], BodyLength::Streamed)
-        .unwrap();
+    send_head(&mut c, 200, &[], BodyLength::Streamed);
     assert_eq!(
         c.responder().send_end(&[(b"X", fold)]),
         Err(LocalError::InvalidFieldValue.into())
@@ -158,13 +155,11 @@ fn a_connect_target_is_authority_form() {
 fn an_absent_reason_keeps_the_space_before_it() {
     let mut c = answering();
     let r = PreparedResponse::with_reason(200, b"", &[]).unwrap();
-    assert_eq!(c.responder().respond(&r, b"").unwrap(), Placement::Queued);
+    respond_queued(&mut c, &r, b"");
     assert!(written(&mut c).starts_with("HTTP/1.1 200 \r\n"));
     // A code without a registered reason phrase.
     let mut c = answering();
-    c.responder()
-        .send_head(599, &[], BodyLength::Empty)
-        .unwrap();
+    send_head(&mut c, 599, &[], BodyLength::Empty);
     assert!(written(&mut c).starts_with("HTTP/1.1 599 \r\n"));
 }
 

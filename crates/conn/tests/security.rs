@@ -213,9 +213,7 @@ fn c71_c72_pipelined_requests_are_answered_in_order_and_none_is_lost() {
     let input = b"GET /slow HTTP/1.1\r\nHost: a\r\n\r\nGET /fast HTTP/1.1\r\nHost: a\r\n\r\n";
     let mut answer = |c: &mut ServerConn| {
         let target = c.request().unwrap().target().to_vec();
-        c.responder()
-            .send_head(200, &[(b"X-For", &target)], BodyLength::Empty)
-            .unwrap();
+        send_head(c, 200, &[(b"X-For", &target)], BodyLength::Empty);
     };
     let t = serve_all_ways(Config::DEFAULT, input, false, &mut answer);
     assert_eq!(t.targets(), vec![b"/slow".to_vec(), b"/fast".to_vec()]);
@@ -357,13 +355,12 @@ fn c94_the_upgrade_request_body_comes_first() {
     let input = b"POST /up HTTP/1.1\r\nHost: a\r\nUpgrade: foo/2\r\nConnection: Upgrade\r\nContent-Length: 5\r\n\r\nhello\x00\x01";
     let mut c = ServerConn::new(Config::DEFAULT);
     accept_request(&mut c, input);
-    c.responder()
-        .send_head(
-            101,
-            &[(b"Upgrade", b"foo/2"), (b"Connection", b"Upgrade")],
-            BodyLength::Empty,
-        )
-        .unwrap();
+    send_head(
+        &mut c,
+        101,
+        &[(b"Upgrade", b"foo/2"), (b"Connection", b"Upgrade")],
+        BodyLength::Empty,
+    );
     assert!(matches!(c.poll_event(), Ok(ServerEvent::Data(b"hello"))));
     assert!(matches!(
         c.poll_event(),
@@ -454,9 +451,7 @@ fn c113_field_values_with_line_breaks_are_refused() {
         Err(LocalError::InvalidFieldName.into())
     );
     // Trailers too.
-    c.responder()
-        .send_head(200, &[], BodyLength::Streamed)
-        .unwrap();
+    send_head(&mut c, 200, &[], BodyLength::Streamed);
     assert_eq!(
         c.responder().send_end(&[(b"X", b"a\r\nb")]),
         Err(LocalError::InvalidFieldValue.into())
@@ -540,32 +535,26 @@ fn c116_no_framing_where_it_is_forbidden() {
     // HEAD with a streamed body: no body bytes.
     let mut c = ServerConn::new(Config::DEFAULT);
     accept_request(&mut c, b"HEAD / HTTP/1.1\r\nHost: a\r\n\r\n");
-    c.responder()
-        .send_head(200, &[], BodyLength::Streamed)
-        .unwrap();
-    assert_eq!(c.responder().send_data(b"body").unwrap(), Placement::Queued);
+    send_head(&mut c, 200, &[], BodyLength::Streamed);
+    send_queued(&mut c, b"body");
     c.responder().send_end(&[]).unwrap();
     assert!(!c.output().ends_with(b"body"));
     assert!(!String::from_utf8_lossy(c.output()).contains("0\r\n\r\n"));
     // 204: no Content-Length, no Transfer-Encoding, no body.
     let mut c = answering();
-    c.responder()
-        .send_head(204, &[], BodyLength::Streamed)
-        .unwrap();
-    assert_eq!(c.responder().send_data(b"body").unwrap(), Placement::Queued);
+    send_head(&mut c, 204, &[], BodyLength::Streamed);
+    send_queued(&mut c, b"body");
     c.responder().send_end(&[]).unwrap();
     assert_eq!(c.output(), b"HTTP/1.1 204 No Content\r\n\r\n");
     // HTTP/1.0: close-delimited, never chunked.
     let mut c = ServerConn::new(Config::DEFAULT);
     accept_request(&mut c, b"GET / HTTP/1.0\r\n\r\n");
-    c.responder()
-        .send_head(200, &[], BodyLength::Streamed)
-        .unwrap();
+    send_head(&mut c, 200, &[], BodyLength::Streamed);
     assert_eq!(
         c.responder().send_head(200, &[], BodyLength::Streamed),
         Err(LocalError::WrongState.into())
     );
-    assert_eq!(c.responder().send_data(b"body").unwrap(), Placement::Queued);
+    send_queued(&mut c, b"body");
     c.responder().send_end(&[]).unwrap();
     assert_eq!(
         c.output(),
@@ -590,9 +579,7 @@ fn c116_no_framing_where_it_is_forbidden() {
             .send_head(200, &[(b"Content-Length", b"0")], BodyLength::Empty),
         Err(LocalError::ConflictingFraming.into())
     );
-    c.responder()
-        .send_head(200, &[], BodyLength::Streamed)
-        .unwrap();
+    send_head(&mut c, 200, &[], BodyLength::Streamed);
     assert_eq!(c.output(), b"HTTP/1.1 200 OK\r\n\r\n");
 }
 
@@ -600,10 +587,8 @@ fn c116_no_framing_where_it_is_forbidden() {
 #[test]
 fn c117_a_short_body_aborts_the_connection() {
     let mut c = answering();
-    c.responder()
-        .send_head(200, &[], BodyLength::Known(10))
-        .unwrap();
-    assert_eq!(c.responder().send_data(b"1234").unwrap(), Placement::Queued);
+    send_head(&mut c, 200, &[], BodyLength::Known(10));
+    send_queued(&mut c, b"1234");
     assert_eq!(
         c.responder().send_end(&[]),
         Err(LocalError::BodyUnderrun.into())

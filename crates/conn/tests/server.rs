@@ -102,14 +102,12 @@ fn pipelined_requests_wait_for_the_response() {
     for _ in 0..3 {
         assert!(matches!(c.poll_event(), Ok(ServerEvent::Paused)));
     }
-    c.responder()
-        .send_head(200, &[], BodyLength::Known(2))
-        .unwrap();
+    send_head(&mut c, 200, &[], BodyLength::Known(2));
     assert!(
         matches!(c.poll_event(), Ok(ServerEvent::Paused)),
         "body not sent yet"
     );
-    assert_eq!(c.responder().send_data(b"hi").unwrap(), Placement::Queued);
+    send_queued(&mut c, b"hi");
     c.responder().send_end(&[]).unwrap();
     assert_eq!(Got::of(&c.poll_event().unwrap()).target(), Some(&b"/2"[..]));
 }
@@ -175,9 +173,7 @@ HTTP/1.1 200 OK\r\nContent-Length: 2\r\nConnection: close\r\n\r\nok"
 fn caller_connection_close_and_graceful_shutdown() {
     let mut c = conn();
     read_request(&mut c, b"GET / HTTP/1.1\r\nHost: x\r\n\r\n");
-    c.responder()
-        .send_head(200, &[(b"Connection", b"close")], BodyLength::Empty)
-        .unwrap();
+    send_head(&mut c, 200, &[(b"Connection", b"close")], BodyLength::Empty);
     assert_eq!(
         take_output(&mut c),
         "HTTP/1.1 200 OK\r\nConnection: close\r\nContent-Length: 0\r\n\r\n"
@@ -304,13 +300,12 @@ fn expect_100_continue_is_the_applications_call() {
 fn upgrade_hands_over_the_buffered_bytes() {
     let mut c = conn();
     accept_request(&mut c, b"GET /ws HTTP/1.1\r\nHost: a\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n\r\n\x81\x80rest");
-    c.responder()
-        .send_head(
-            101,
-            &[(b"Upgrade", b"websocket"), (b"Connection", b"Upgrade")],
-            BodyLength::Empty,
-        )
-        .unwrap();
+    send_head(
+        &mut c,
+        101,
+        &[(b"Upgrade", b"websocket"), (b"Connection", b"Upgrade")],
+        BodyLength::Empty,
+    );
     assert_eq!(
         take_output(&mut c),
         "HTTP/1.1 101 Switching Protocols\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n\r\n"

@@ -5,8 +5,8 @@
 #![allow(dead_code)]
 
 use http_net_conn::{
-    ClientConn, ClientEvent, Config, Error, Phase, Placement, PreparedResponse, RemoteError,
-    ServerConn, ServerEvent,
+    BodyLength, ClientConn, ClientEvent, Config, Error, FieldPair, Phase, Placement,
+    PreparedResponse, RemoteError, ServerConn, ServerEvent,
 };
 use http_net_framing::BodyKind;
 use http_net_head::Version;
@@ -128,6 +128,24 @@ pub fn answering() -> ServerConn {
     let mut c = conn();
     accept_request(&mut c, b"GET / HTTP/1.1\r\nHost: a\r\n\r\n");
     c
+}
+
+/// Answers with `r` and `body`, which must be queued whole.
+pub fn respond_queued(conn: &mut ServerConn, r: &PreparedResponse, body: &[u8]) {
+    assert_eq!(
+        conn.responder().respond(r, body).unwrap(),
+        Placement::Queued
+    );
+}
+
+/// Sends the head of an answer, which must be taken.
+pub fn send_head(conn: &mut ServerConn, status: u16, fields: &[FieldPair<'_>], body: BodyLength) {
+    conn.responder().send_head(status, fields, body).unwrap();
+}
+
+/// Sends `data` of a streamed answer, which must be queued.
+pub fn send_queued(conn: &mut ServerConn, data: &[u8]) {
+    assert_eq!(conn.responder().send_data(data).unwrap(), Placement::Queued);
 }
 
 /// Feeds `input` and polls until the request's `End`.
