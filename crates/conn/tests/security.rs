@@ -61,7 +61,7 @@ fn c56_c57_chunk_extensions_are_accepted() {
         &b"POST / HTTP/1.1\r\nHost: a\r\nTransfer-Encoding: chunked\r\n\r\n2 ; ext=1\r\naa\r\n0\r\n\r\n"[..],
         b"POST / HTTP/1.1\r\nHost: a\r\nTransfer-Encoding: chunked\r\n\r\n2;a=\"x;\\\"y\"\r\naa\r\n0\r\n\r\n",
     ] {
-        let t = serve_all_ways(Config::DEFAULT, input, false, &mut answer_ok);
+        let t = serve_ok(input);
         assert_eq!(t.error(), None);
         assert_eq!(t.body(), b"aa");
         assert!(!t.should_close);
@@ -73,7 +73,7 @@ fn c56_c57_chunk_extensions_are_accepted() {
 fn c61_trailers_are_delivered_apart_and_never_reframe() {
     let input = b"POST / HTTP/1.1\r\nHost: a\r\nTransfer-Encoding: chunked\r\n\r\n0\r\nContent-Length: 50\r\nHost: evil\r\n\r\n\
 GET /next HTTP/1.1\r\nHost: a\r\n\r\n";
-    let t = serve_all_ways(Config::DEFAULT, input, false, &mut answer_ok);
+    let t = serve_ok(input);
     // Delivered as trailers only: the head keeps its Host, and the next
     // request is read with its own framing.
     assert_eq!(t.error(), None);
@@ -118,12 +118,7 @@ fn c63_a_stray_byte_after_a_message_is_a_bad_next_request() {
 // proves: 9112-9.3-7a
 #[test]
 fn c64_a_get_body_is_framed_by_its_content_length() {
-    let t = serve_all_ways(
-        Config::DEFAULT,
-        b"GET / HTTP/1.1\r\nHost: a\r\nContent-Length: 35\r\n\r\nGET /smuggled HTTP/1.1\r\nHost: a\r\n\r\n",
-        false,
-        &mut answer_ok,
-    );
+    let t = serve_ok(b"GET / HTTP/1.1\r\nHost: a\r\nContent-Length: 35\r\n\r\nGET /smuggled HTTP/1.1\r\nHost: a\r\n\r\n");
     assert_eq!(t.targets(), vec![b"/".to_vec()]);
     assert_eq!(t.body(), b"GET /smuggled HTTP/1.1\r\nHost: a\r\n\r\n");
     // Unread (answered at the head): drained, still never a request.
@@ -137,12 +132,7 @@ fn c64_a_get_body_is_framed_by_its_content_length() {
 
 #[test]
 fn c65_content_length_zero_leaves_the_next_request() {
-    let t = serve_all_ways(
-        Config::DEFAULT,
-        b"POST / HTTP/1.1\r\nHost: a\r\nContent-Length: 0\r\n\r\nGET /next HTTP/1.1\r\nHost: a\r\n\r\n",
-        false,
-        &mut answer_ok,
-    );
+    let t = serve_ok(b"POST / HTTP/1.1\r\nHost: a\r\nContent-Length: 0\r\n\r\nGET /next HTTP/1.1\r\nHost: a\r\n\r\n");
     assert_eq!(t.targets(), vec![b"/".to_vec(), b"/next".to_vec()]);
     assert_eq!(t.body(), b"");
 }
@@ -196,12 +186,7 @@ fn c67_final_answer_before_100_continue_closes() {
 // proves: 9112-9.6-6a, 9112-9.6-6c
 #[test]
 fn c69_nothing_is_processed_after_close() {
-    let t = serve_all_ways(
-        Config::DEFAULT,
-        b"GET / HTTP/1.1\r\nHost: a\r\nConnection: close\r\n\r\nGET /second HTTP/1.1\r\nHost: a\r\n\r\n",
-        false,
-        &mut answer_ok,
-    );
+    let t = serve_ok(b"GET / HTTP/1.1\r\nHost: a\r\nConnection: close\r\n\r\nGET /second HTTP/1.1\r\nHost: a\r\n\r\n");
     assert_eq!(t.requests(), 1);
     assert!(t.should_close);
     assert_eq!(t.output_str().matches("HTTP/1.1 ").count(), 1);
@@ -372,7 +357,7 @@ fn c94_the_upgrade_request_body_comes_first() {
 #[test]
 fn c95_connection_upgrade_without_upgrade_is_no_upgrade() {
     let input = b"POST / HTTP/1.1\r\nHost: a\r\nConnection: upgrade\r\nContent-Length: 5\r\n\r\nhelloGET /next HTTP/1.1\r\nHost: a\r\n\r\n";
-    let t = serve_all_ways(Config::DEFAULT, input, false, &mut answer_ok);
+    let t = serve_ok(input);
     assert_eq!(t.targets(), vec![b"/".to_vec(), b"/next".to_vec()]);
     assert_eq!(t.body(), b"hello");
     let mut c = ServerConn::new(Config::DEFAULT);

@@ -13,12 +13,7 @@ use http_net_conn::{
 // proves: 9112-9.3-1, 9110-8.6-9, 9110-6.6.1-7, 9110-9.1-9
 #[test]
 fn get_answered_with_a_prebuilt_response_keeps_the_connection() {
-    let t = serve_all_ways(
-        Config::DEFAULT,
-        b"GET /a HTTP/1.1\r\nHost: x\r\n\r\n",
-        false,
-        &mut answer_ok,
-    );
+    let t = serve_ok(b"GET /a HTTP/1.1\r\nHost: x\r\n\r\n");
     assert_eq!(t.targets(), vec![b"/a".to_vec()]);
     assert_eq!(
         t.output_str(),
@@ -72,7 +67,7 @@ fn request_view_exposes_the_head() {
 fn content_length_and_chunked_bodies_with_trailers() {
     let input = b"POST /u HTTP/1.1\r\nHost: x\r\nContent-Length: 5\r\n\r\nhello\
 POST /c HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: chunked\r\n\r\n3\r\nabc\r\n2;e=1\r\nde\r\n0\r\nX-Sum: 9\r\nY: z\r\n\r\n";
-    let t = serve_all_ways(Config::DEFAULT, input, false, &mut answer_ok);
+    let t = serve_ok(input);
     let n = normalize(&t.events);
     assert_eq!(t.targets(), vec![b"/u".to_vec(), b"/c".to_vec()]);
     assert_eq!(n[1], Got::Data(b"hello".to_vec()));
@@ -138,12 +133,7 @@ fn output_high_water_pauses_the_next_request() {
 fn connection_persistence_rules() {
     // HTTP/1.1 with close: answered with Connection: close, then closed; the
     // pipelined second request is never surfaced (C69).
-    let t = serve_all_ways(
-        Config::DEFAULT,
-        b"GET / HTTP/1.1\r\nHost: a\r\nConnection: close\r\n\r\nGET /second HTTP/1.1\r\nHost: a\r\n\r\n",
-        false,
-        &mut answer_ok,
-    );
+    let t = serve_ok(b"GET / HTTP/1.1\r\nHost: a\r\nConnection: close\r\n\r\nGET /second HTTP/1.1\r\nHost: a\r\n\r\n");
     assert_eq!(t.targets(), vec![b"/".to_vec()]);
     assert_eq!(
         t.output_str(),

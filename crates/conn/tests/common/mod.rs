@@ -342,6 +342,12 @@ pub fn serve(input: &[u8]) -> Transcript {
     serve_with(&mut conn, &[input], false, &mut answer_ok)
 }
 
+/// [`serve_all_ways`] with the default configuration and the default
+/// answer to every request.
+pub fn serve_ok(input: &[u8]) -> Transcript {
+    serve_all_ways(Config::DEFAULT, input, false, &mut answer_ok)
+}
+
 /// `input` split into single bytes.
 pub fn bytewise(input: &[u8]) -> Vec<&[u8]> {
     input.chunks(1).collect()
