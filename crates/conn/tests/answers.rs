@@ -51,10 +51,8 @@ fn send_head_validates_borrowed_fields_and_writes_date() {
         (b"X-A", b"1"),
         (b"X-B", b"2"),
     ];
-    c.responder()
-        .send_head(200, &five, BodyLength::Known(3))
-        .unwrap();
-    assert_eq!(c.responder().send_data(b"abc").unwrap(), Placement::Queued);
+    send_head(&mut c, 200, &five, BodyLength::Known(3));
+    send_queued(&mut c, b"abc");
     c.responder().send_end(&[]).unwrap();
     assert_eq!(
         take_output(&mut c),
@@ -63,9 +61,7 @@ Date: Sun, 06 Nov 1994 08:49:37 GMT\r\nContent-Length: 3\r\n\r\nabc"
     );
     // A caller's Date wins.
     read_request(&mut c, b"GET / HTTP/1.1\r\nHost: x\r\n\r\n");
-    c.responder()
-        .send_head(204, &[(b"Date", b"today")], BodyLength::Empty)
-        .unwrap();
+    send_head(&mut c, 204, &[(b"Date", b"today")], BodyLength::Empty);
     assert_eq!(
         take_output(&mut c),
         "HTTP/1.1 204 No Content\r\nDate: today\r\n\r\n"
@@ -113,23 +109,25 @@ fn caller_framing_fields_must_agree_with_the_body() {
     );
     assert_eq!(c.output(), b"");
     // Agreeing fields are kept, and not written twice.
-    c.responder()
-        .send_head(200, &[(b"content-length", b"3")], BodyLength::Known(3))
-        .unwrap();
-    assert_eq!(c.responder().send_data(b"abc").unwrap(), Placement::Queued);
+    send_head(
+        &mut c,
+        200,
+        &[(b"content-length", b"3")],
+        BodyLength::Known(3),
+    );
+    send_queued(&mut c, b"abc");
     c.responder().send_end(&[]).unwrap();
     assert_eq!(
         take_output(&mut c),
         "HTTP/1.1 200 OK\r\ncontent-length: 3\r\n\r\nabc"
     );
     read_request(&mut c, b"GET / HTTP/1.1\r\nHost: x\r\n\r\n");
-    c.responder()
-        .send_head(
-            200,
-            &[(b"Transfer-Encoding", b"chunked")],
-            BodyLength::Streamed,
-        )
-        .unwrap();
+    send_head(
+        &mut c,
+        200,
+        &[(b"Transfer-Encoding", b"chunked")],
+        BodyLength::Streamed,
+    );
     c.responder().send_end(&[]).unwrap();
     assert_eq!(
         take_output(&mut c),
@@ -142,14 +140,12 @@ fn caller_framing_fields_must_agree_with_the_body() {
 fn body_length_overrun_and_underrun() {
     let mut c = conn();
     read_request(&mut c, b"GET / HTTP/1.1\r\nHost: x\r\n\r\n");
-    c.responder()
-        .send_head(200, &[], BodyLength::Known(3))
-        .unwrap();
+    send_head(&mut c, 200, &[], BodyLength::Known(3));
     assert_eq!(
         c.responder().send_data(b"abcd"),
         Err(LocalError::BodyOverrun.into())
     );
-    assert_eq!(c.responder().send_data(b"ab").unwrap(), Placement::Queued);
+    send_queued(&mut c, b"ab");
     assert_eq!(
         c.responder().send_end(&[]),
         Err(LocalError::BodyUnderrun.into())
@@ -179,10 +175,7 @@ fn bodies_over_the_copy_limit_are_left_to_the_caller() {
     let n = c.output().len();
     c.consume_output(n);
     read_request(&mut c, b"GET / HTTP/1.1\r\nHost: x\r\n\r\n");
-    assert_eq!(
-        c.responder().respond(&r, &big[..COPY_LIMIT]).unwrap(),
-        Placement::Queued
-    );
+    respond_queued(&mut c, &r, &big[..COPY_LIMIT]);
     assert!(c.output().ends_with(&big[..COPY_LIMIT]));
 }
 
@@ -191,9 +184,7 @@ fn bodies_over_the_copy_limit_are_left_to_the_caller() {
 fn streamed_past_the_copy_limit(big: &[u8]) -> ServerConn {
     let mut c = conn();
     read_request(&mut c, b"GET / HTTP/1.1\r\nHost: x\r\n\r\n");
-    c.responder()
-        .send_head(200, &[], BodyLength::Streamed)
-        .unwrap();
+    send_head(&mut c, 200, &[], BodyLength::Streamed);
     assert_eq!(
         c.responder().send_data(big).unwrap(),
         Placement::AfterOutput
@@ -244,9 +235,7 @@ fn head_only_answer_leaves_the_body_to_the_caller() {
     let n = c.output().len();
     c.consume_output(n);
     read_request(&mut c, b"GET /file HTTP/1.1\r\nHost: x\r\n\r\n");
-    c.responder()
-        .send_head(200, &[], BodyLength::Known(10))
-        .unwrap();
+    send_head(&mut c, 200, &[], BodyLength::Known(10));
     assert_eq!(
         c.responder().send_data_direct(10).unwrap(),
         Placement::AfterOutput
@@ -268,14 +257,9 @@ fn head_only_answer_leaves_the_body_to_the_caller() {
 fn streamed_bodies_are_chunked_to_11_and_close_delimited_to_10() {
     let mut c = conn();
     read_request(&mut c, b"GET / HTTP/1.1\r\nHost: x\r\n\r\n");
-    c.responder()
-        .send_head(200, &[], BodyLength::Streamed)
-        .unwrap();
-    assert_eq!(
-        c.responder().send_data(b"hello").unwrap(),
-        Placement::Queued
-    );
-    assert_eq!(c.responder().send_data(b"").unwrap(), Placement::Queued);
+    send_head(&mut c, 200, &[], BodyLength::Streamed);
+    send_queued(&mut c, b"hello");
+    send_queued(&mut c, b"");
     c.responder().send_end(&[(b"X-Checksum", b"42")]).unwrap();
     assert_eq!(
         take_output(&mut c),
@@ -285,13 +269,8 @@ fn streamed_bodies_are_chunked_to_11_and_close_delimited_to_10() {
 
     let mut c = conn();
     read_request(&mut c, b"GET / HTTP/1.0\r\nConnection: keep-alive\r\n\r\n");
-    c.responder()
-        .send_head(200, &[], BodyLength::Streamed)
-        .unwrap();
-    assert_eq!(
-        c.responder().send_data(b"hello").unwrap(),
-        Placement::Queued
-    );
+    send_head(&mut c, 200, &[], BodyLength::Streamed);
+    send_queued(&mut c, b"hello");
     c.responder().send_end(&[(b"X-Dropped", b"1")]).unwrap();
     assert_eq!(
         take_output(&mut c),
@@ -308,22 +287,14 @@ fn no_body_leaves_for_head_204_304() {
     let r = PreparedResponse::new(200, &[]).unwrap();
     let mut c = conn();
     read_request(&mut c, b"HEAD / HTTP/1.1\r\nHost: x\r\n\r\n");
-    assert_eq!(
-        c.responder().respond(&r, b"hello").unwrap(),
-        Placement::Queued
-    );
+    respond_queued(&mut c, &r, b"hello");
     assert_eq!(
         take_output(&mut c),
         "HTTP/1.1 200 OK\r\nContent-Length: 5\r\n\r\n"
     );
     read_request(&mut c, b"HEAD / HTTP/1.1\r\nHost: x\r\n\r\n");
-    c.responder()
-        .send_head(200, &[], BodyLength::Streamed)
-        .unwrap();
-    assert_eq!(
-        c.responder().send_data(b"dropped").unwrap(),
-        Placement::Queued
-    );
+    send_head(&mut c, 200, &[], BodyLength::Streamed);
+    send_queued(&mut c, b"dropped");
     c.responder().send_end(&[]).unwrap();
     assert_eq!(
         take_output(&mut c),
@@ -342,10 +313,8 @@ fn no_body_leaves_for_head_204_304() {
         );
         assert_eq!(take_output(&mut c), line);
         read_request(&mut c, b"GET / HTTP/1.1\r\nHost: x\r\n\r\n");
-        c.responder()
-            .send_head(status, &[], BodyLength::Streamed)
-            .unwrap();
-        assert_eq!(c.responder().send_data(b"x").unwrap(), Placement::Queued);
+        send_head(&mut c, status, &[], BodyLength::Streamed);
+        send_queued(&mut c, b"x");
         c.responder().send_end(&[]).unwrap();
         assert_eq!(take_output(&mut c), line);
     }
@@ -409,14 +378,12 @@ fn wrong_state_commands_are_refused() {
     assert_eq!(c.responder().send_continue(), wrong);
     read_request(&mut c, b"GET / HTTP/1.1\r\nHost: a\r\n\r\n");
     assert_eq!(c.responder().send_data(b"x").map(drop), wrong);
-    c.responder()
-        .send_head(200, &[], BodyLength::Known(1))
-        .unwrap();
+    send_head(&mut c, 200, &[], BodyLength::Known(1));
     assert_eq!(
         c.responder().send_head(200, &[], BodyLength::Known(1)),
         wrong
     );
-    assert_eq!(c.responder().send_data(b"x").unwrap(), Placement::Queued);
+    send_queued(&mut c, b"x");
     assert_eq!(
         c.responder().send_end(&[(b"X", b"1")]),
         Err(LocalError::TrailersNotChunked.into())
@@ -435,7 +402,7 @@ fn nothing_shows_past_a_barrier_before_the_next_command() {
     assert!(wire.ends_with(b"1001\r\n"));
     assert_eq!(c.output(), b"", "the CR LF waits for the next command");
     wire.extend_from_slice(&big);
-    assert_eq!(c.responder().send_data(b"xy").unwrap(), Placement::Queued);
+    send_queued(&mut c, b"xy");
     c.responder().send_end(&[]).unwrap();
     flush(&mut c, &mut wire);
     assert!(wire.ends_with(b"c\r\n2\r\nxy\r\n0\r\n\r\n"));
@@ -447,14 +414,16 @@ fn send_end_after_a_switch_is_a_no_op() {
     // adapter that always ends what it started gets `Ok` and nothing is
     // queued; trailers there are a misuse.
     let mut c = conn();
-    assert_eq!(
-        c.recv(b"GET /ws HTTP/1.1\r\nHost: a\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n\r\n"),
-        b"GET /ws HTTP/1.1\r\nHost: a\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n\r\n".len()
+    accept_request(
+        &mut c,
+        b"GET /ws HTTP/1.1\r\nHost: a\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n\r\n",
     );
-    assert!(matches!(c.poll_event(), Ok(ServerEvent::Request(_))));
-    c.responder()
-        .send_head(101, &[(b"Upgrade", b"websocket")], BodyLength::Empty)
-        .unwrap();
+    send_head(
+        &mut c,
+        101,
+        &[(b"Upgrade", b"websocket")],
+        BodyLength::Empty,
+    );
     let head = take_output(&mut c);
     assert_eq!(c.responder().send_end(&[]), Ok(()));
     assert_eq!(
@@ -470,9 +439,7 @@ fn send_end_after_a_switch_is_a_no_op() {
         &mut c,
         b"CONNECT a.example:443 HTTP/1.1\r\nHost: a.example:443\r\n\r\n",
     );
-    c.responder()
-        .send_head(200, &[], BodyLength::Streamed)
-        .unwrap();
+    send_head(&mut c, 200, &[], BodyLength::Streamed);
     assert_eq!(take_output(&mut c), "HTTP/1.1 200 OK\r\n\r\n");
     assert_eq!(c.responder().send_end(&[]), Ok(()));
     assert_eq!(c.output(), b"");
@@ -537,18 +504,14 @@ fn reject_only_before_a_final_head() {
     // Not once a final head went out: nothing is queued.
     let mut c = conn();
     read_request(&mut c, b"GET / HTTP/1.1\r\nHost: a\r\n\r\n");
-    c.responder()
-        .send_head(200, &[], BodyLength::Known(10))
-        .unwrap();
+    send_head(&mut c, 200, &[], BodyLength::Known(10));
     let before = c.output().len();
     assert_eq!(c.reject(500), Err(LocalError::WrongState));
     assert_eq!(c.output().len(), before);
     // Nor after the response completed (the next request has not started).
     let mut c = conn();
     read_request(&mut c, b"GET / HTTP/1.1\r\nHost: a\r\n\r\n");
-    c.responder()
-        .send_head(204, &[], BodyLength::Empty)
-        .unwrap();
+    send_head(&mut c, 204, &[], BodyLength::Empty);
     assert_eq!(c.time_out(), Err(LocalError::WrongState));
 }
 
@@ -574,24 +537,17 @@ fn server_name_on_every_response_head_the_connection_writes() {
     );
     c.responder().send_continue().unwrap();
     let ok = PreparedResponse::new(200, &[(b"Content-Type", b"text/plain")]).unwrap();
-    assert_eq!(
-        c.responder().respond(&ok, b"hi").unwrap(),
-        Placement::Queued
-    );
+    respond_queued(&mut c, &ok, b"hi");
     assert_eq!(
         take_output(&mut c),
         "HTTP/1.1 100 Continue\r\n\r\nHTTP/1.1 200 OK\r\nContent-Type: text/plain\r\nServer: http-net/0.1\r\nDate: Sun, 06 Nov 1994 08:49:37 GMT\r\nContent-Length: 2\r\n\r\nhi"
     );
     // Borrowed fields; a caller's own Server is not doubled.
     read_request(&mut c, b"GET / HTTP/1.1\r\nHost: a\r\n\r\n");
-    c.responder()
-        .send_head(404, &[], BodyLength::Empty)
-        .unwrap();
+    send_head(&mut c, 404, &[], BodyLength::Empty);
     assert!(take_output(&mut c).contains(server));
     read_request(&mut c, b"GET / HTTP/1.1\r\nHost: a\r\n\r\n");
-    c.responder()
-        .send_head(200, &[(b"server", b"mine")], BodyLength::Empty)
-        .unwrap();
+    send_head(&mut c, 200, &[(b"server", b"mine")], BodyLength::Empty);
     let out = take_output(&mut c);
     assert!(
         out.contains("\r\nserver: mine\r\n") && !out.contains(server),

@@ -38,11 +38,7 @@ fn buffers_are_lent_only_while_idle_between_requests() {
     assert_eq!(c.recv(b"GET / HT"), b"GET / HT".len());
     assert!(matches!(c.poll_event(), Ok(ServerEvent::NeedInput)));
     assert!(c.take_buffers().is_none(), "part of a head is unread");
-    assert_eq!(
-        c.recv(b"TP/1.1\r\nHost: a\r\n\r\n"),
-        b"TP/1.1\r\nHost: a\r\n\r\n".len()
-    );
-    assert!(matches!(c.poll_event(), Ok(ServerEvent::Request(_))));
+    accept_request(&mut c, b"TP/1.1\r\nHost: a\r\n\r\n");
     assert!(c.take_buffers().is_none(), "a request is in progress");
     answer(&mut c);
     assert!(c.take_buffers().is_none(), "the answer is not sent");

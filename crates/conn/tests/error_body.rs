@@ -2,6 +2,9 @@
 //! (`ServerConn::set_error_body`), and the request view's owned copy and
 //! target helpers.
 
+mod common;
+
+use common::{accept_request, send_head};
 use http_net_conn::{BodyKind, BodyLength, Config, LocalError, Method, ServerConn, ServerEvent};
 
 fn text(b: &[u8]) -> String {
@@ -44,8 +47,7 @@ fn a_peer_errors_response_takes_the_adapters_body() {
 fn a_reject_to_head_keeps_the_length_and_sends_no_body() {
     let mut conn = ServerConn::new(Config::DEFAULT);
     let input = b"HEAD / HTTP/1.1\r\nHost: a\r\n\r\n";
-    assert_eq!(conn.recv(input), input.len());
-    assert!(matches!(conn.poll_event(), Ok(ServerEvent::Request(_))));
+    accept_request(&mut conn, input);
     assert_eq!(conn.error_status(), None);
     assert_eq!(
         conn.set_error_body(b"application/json", b"{}"),
@@ -93,9 +95,7 @@ fn the_owned_head_outlives_the_view() {
     assert_eq!(view.path(), b"/a%20b/c");
     assert_eq!(view.query(), Some(&b"x=1&y=%7E&z"[..]));
     let head = view.to_owned_head();
-    conn.responder()
-        .send_head(204, &[], BodyLength::Empty)
-        .unwrap();
+    send_head(&mut conn, 204, &[], BodyLength::Empty);
     assert_eq!(head.method_str(), "PURGE");
     assert_eq!(head.target(), b"/a%20b/c?x=1&y=%7E&z");
     assert_eq!(

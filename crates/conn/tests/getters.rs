@@ -2,7 +2,10 @@
 //! protocol state): the expectation, whether `100` is due or sent, where the
 //! answer stands, and failure.
 
-use http_net_conn::{AnswerState, BodyLength, Config, Phase, Placement, ServerConn, ServerEvent};
+mod common;
+
+use common::{respond_queued, send_head, send_queued};
+use http_net_conn::{AnswerState, BodyLength, Config, Phase, ServerConn, ServerEvent};
 
 fn request(conn: &mut ServerConn, bytes: &[u8]) -> bool {
     assert_eq!(conn.recv(bytes), bytes.len());
@@ -50,9 +53,7 @@ fn no_continue_due_without_a_body_or_after_an_answer() {
         &mut conn,
         b"POST / HTTP/1.1\r\nHost: a\r\nContent-Length: 2\r\nExpect: 100-continue\r\n\r\n"
     ));
-    conn.responder()
-        .send_head(413, &[], BodyLength::Empty)
-        .unwrap();
+    send_head(&mut conn, 413, &[], BodyLength::Empty);
     assert!(!conn.continue_due());
 }
 
@@ -64,14 +65,9 @@ fn answer_state_follows_the_write_half() {
     assert_eq!(conn.answer_state(), AnswerState::NotStarted);
     conn.responder().send_informational(103, &[]).unwrap();
     assert_eq!(conn.answer_state(), AnswerState::NotStarted);
-    conn.responder()
-        .send_head(200, &[], BodyLength::Known(2))
-        .unwrap();
+    send_head(&mut conn, 200, &[], BodyLength::Known(2));
     assert_eq!(conn.answer_state(), AnswerState::Started);
-    assert_eq!(
-        conn.responder().send_data(b"ok").unwrap(),
-        Placement::Queued
-    );
+    send_queued(&mut conn, b"ok");
     conn.responder().send_end(&[]).unwrap();
     assert_eq!(conn.answer_state(), AnswerState::Complete);
     assert!(!conn.failed());
@@ -84,9 +80,7 @@ fn a_closing_answer_stays_complete_and_an_upgrade_is_switched() {
         &mut conn,
         b"GET / HTTP/1.1\r\nHost: a\r\nConnection: close\r\n\r\n",
     );
-    conn.responder()
-        .send_head(204, &[], BodyLength::Empty)
-        .unwrap();
+    send_head(&mut conn, 204, &[], BodyLength::Empty);
     conn.responder().send_end(&[]).unwrap();
     assert!(matches!(conn.poll_event(), Ok(ServerEvent::Closed)));
     assert_eq!(conn.answer_state(), AnswerState::Complete);
@@ -96,9 +90,7 @@ fn a_closing_answer_stays_complete_and_an_upgrade_is_switched() {
         &mut conn,
         b"GET / HTTP/1.1\r\nHost: a\r\nConnection: upgrade\r\nUpgrade: x\r\n\r\n",
     );
-    conn.responder()
-        .send_head(101, &[(b"Upgrade", b"x")], BodyLength::Empty)
-        .unwrap();
+    send_head(&mut conn, 101, &[(b"Upgrade", b"x")], BodyLength::Empty);
     assert_eq!(conn.answer_state(), AnswerState::Switched);
 }
 
@@ -128,9 +120,7 @@ fn an_answer_cut_by_a_peer_error_stays_started() {
         &mut conn,
         b"POST / HTTP/1.1\r\nHost: a\r\nTransfer-Encoding: chunked\r\n\r\n",
     );
-    conn.responder()
-        .send_head(200, &[], BodyLength::Streamed)
-        .unwrap();
+    send_head(&mut conn, 200, &[], BodyLength::Streamed);
     assert_eq!(conn.recv(b"zz\r\n"), b"zz\r\n".len());
     assert!(conn.poll_event().is_err());
     assert!(conn.failed());
@@ -166,10 +156,7 @@ fn body_owed_tells_a_body_left_to_the_caller() {
 
     // A copied body owes nothing.
     request(&mut conn, b"GET / HTTP/1.1\r\nHost: a\r\n\r\n");
-    assert_eq!(
-        conn.responder().respond(&ok, b"small").unwrap(),
-        Placement::Queued
-    );
+    respond_queued(&mut conn, &ok, b"small");
     assert_eq!(conn.body_owed(), None);
     let n = conn.output().len();
     conn.consume_output(n);
@@ -187,9 +174,6 @@ fn body_owed_tells_a_body_left_to_the_caller() {
 
     // To HEAD nothing may leave: nothing is owed.
     request(&mut conn, b"HEAD / HTTP/1.1\r\nHost: a\r\n\r\n");
-    assert_eq!(
-        conn.responder().respond(&ok, &big).unwrap(),
-        Placement::Queued
-    );
+    respond_queued(&mut conn, &ok, &big);
     assert_eq!(conn.body_owed(), None);
 }

@@ -82,18 +82,6 @@ struct Pair {
     server_events: Vec<Got>,
 }
 
-fn client_out(c: &mut ClientConn, wire: &mut Vec<u8>) {
-    loop {
-        let out = c.output();
-        if out.is_empty() {
-            return;
-        }
-        let n = out.len();
-        wire.extend_from_slice(out);
-        c.consume_output(n);
-    }
-}
-
 impl Pair {
     fn new(config: Config) -> Pair {
         Pair {
@@ -118,11 +106,11 @@ impl Pair {
             &m.pieces,
             &mut self.c2s,
             |p| client.borrow_mut().send_data(p).unwrap(),
-            |w| client_out(&mut client.borrow_mut(), w),
+            |w| flush(&mut **client.borrow_mut(), w),
         );
         let client = client.into_inner();
         client.send_end(&Msg::pairs(&m.trailers)).unwrap();
-        client_out(client, &mut self.c2s);
+        flush(client, &mut self.c2s);
     }
 
     /// Moves bytes and polls both sides until neither moves; the server
@@ -203,7 +191,7 @@ impl Pair {
             &m.pieces,
             &mut self.s2c,
             |p| server.borrow_mut().responder().send_data(p).unwrap(),
-            |w| flush(&mut server.borrow_mut(), w),
+            |w| flush(&mut **server.borrow_mut(), w),
         );
         let server = server.into_inner();
         server
@@ -410,7 +398,7 @@ fn bounded_drive_through_an_upgrade() {
             BodyLength::Empty,
         )
         .unwrap();
-    client_out(&mut pair.client, &mut pair.c2s);
+    flush(&mut pair.client, &mut pair.c2s);
     pair.c2s.extend_from_slice(b"client-frame");
     assert_eq!(pair.server.recv(&pair.c2s), pair.c2s.len());
     assert!(matches!(

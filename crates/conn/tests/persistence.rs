@@ -3,6 +3,9 @@
 //! response head says (`Connection: close`) agree, whether or not
 //! `poll_event` ran since the last command.
 
+mod common;
+
+use common::{respond_queued, send_head};
 use http_net_conn::{
     BodyLength, Config, Phase, Placement, PreparedResponse, ServerConn, ServerEvent,
 };
@@ -38,10 +41,7 @@ fn the_peers_close_is_answered_with_close_and_read_before_polling() {
         false,
     );
     assert!(conn.should_close(), "decided with the request");
-    assert_eq!(
-        conn.responder().respond(&ok(), b"hi").unwrap(),
-        Placement::Queued
-    );
+    respond_queued(&mut conn, &ok(), b"hi");
     assert!(has(conn.output(), b"Connection: close\r\n"));
     // Before and after the poll that applies the close.
     assert_eq!(conn.phase(), Phase::Closed);
@@ -58,10 +58,7 @@ fn an_http10_keep_alive_request_persists() {
         b"GET / HTTP/1.0\r\nConnection: keep-alive\r\n\r\n",
         false,
     );
-    assert_eq!(
-        conn.responder().respond(&ok(), b"hi").unwrap(),
-        Placement::Queued
-    );
+    respond_queued(&mut conn, &ok(), b"hi");
     assert!(has(conn.output(), b"Connection: keep-alive\r\n"));
     assert!(!conn.should_close());
     assert_eq!(conn.phase(), Phase::Idle);
@@ -83,10 +80,7 @@ fn a_graceful_close_mid_request_closes_after_the_answer() {
     read(&mut conn, b"GET / HTTP/1.1\r\nHost: a\r\n\r\n", false);
     conn.close_after_response();
     assert_eq!(conn.phase(), Phase::Responding);
-    assert_eq!(
-        conn.responder().respond(&ok(), b"").unwrap(),
-        Placement::Queued
-    );
+    respond_queued(&mut conn, &ok(), b"");
     assert!(has(conn.output(), b"Connection: close\r\n"));
     assert_eq!(conn.phase(), Phase::Closed);
 }
@@ -100,9 +94,7 @@ fn an_unread_body_past_the_drain_bound_closes_a_persistent_connection() {
         true,
     );
     assert!(!conn.should_close());
-    conn.responder()
-        .send_head(413, &[], BodyLength::Empty)
-        .unwrap();
+    send_head(&mut conn, 413, &[], BodyLength::Empty);
     assert!(has(conn.output(), b"Connection: close\r\n"));
     assert!(conn.should_close());
     assert_eq!(conn.phase(), Phase::Closed);
@@ -116,10 +108,7 @@ fn an_unread_body_within_the_drain_bound_is_drained_and_the_next_request_read() 
         b"POST / HTTP/1.1\r\nHost: a\r\nContent-Length: 4\r\n\r\n",
         true,
     );
-    assert_eq!(
-        conn.responder().respond(&ok(), b"").unwrap(),
-        Placement::Queued
-    );
+    respond_queued(&mut conn, &ok(), b"");
     assert!(!has(conn.output(), b"Connection: close"));
     assert_eq!(conn.phase(), Phase::Body, "draining");
     assert_eq!(

@@ -4,21 +4,12 @@
 //! what those responses say. Each test names the requirements it proves
 //! (`docs/CONFORMANCE.md`).
 
-use http_net_conn::{
-    BodyLength, ClientConn, Config, Error, LocalError, Placement, PreparedResponse, ServerConn,
-    ServerEvent,
-};
+mod common;
 
-/// A server connection that read one `GET` and waits for its answer.
-fn answering() -> ServerConn {
-    let mut c = ServerConn::new(Config::DEFAULT);
-    assert_eq!(
-        c.recv(b"GET / HTTP/1.1\r\nHost: a\r\n\r\n"),
-        b"GET / HTTP/1.1\r\nHost: a\r\n\r\n".len()
-    );
-    assert!(matches!(c.poll_event(), Ok(ServerEvent::Request(_))));
-    c
-}
+use common::{answering, respond_queued, send_head};
+use http_net_conn::{
+    BodyLength, ClientConn, Config, Error, LocalError, PreparedResponse, ServerConn, ServerEvent,
+};
 
 /// The output queued so far, as text.
 fn written(c: &mut ServerConn) -> String {
@@ -92,9 +83,7 @@ fn obs_fold_is_never_written() {
             .send_head(200, &[(b"X", fold)], BodyLength::Empty),
         Err(LocalError::InvalidFieldValue.into())
     );
-    c.responder()
-        .send_head(200, &[], BodyLength::Streamed)
-        .unwrap();
+    send_head(&mut c, 200, &[], BodyLength::Streamed);
     assert_eq!(
         c.responder().send_end(&[(b"X", fold)]),
         Err(LocalError::InvalidFieldValue.into())
@@ -166,14 +155,36 @@ fn a_connect_target_is_authority_form() {
 fn an_absent_reason_keeps_the_space_before_it() {
     let mut c = answering();
     let r = PreparedResponse::with_reason(200, b"", &[]).unwrap();
-    assert_eq!(c.responder().respond(&r, b"").unwrap(), Placement::Queued);
+    respond_queued(&mut c, &r, b"");
     assert!(written(&mut c).starts_with("HTTP/1.1 200 \r\n"));
     // A code without a registered reason phrase.
     let mut c = answering();
-    c.responder()
-        .send_head(599, &[], BodyLength::Empty)
-        .unwrap();
+    send_head(&mut c, 599, &[], BodyLength::Empty);
     assert!(written(&mut c).starts_with("HTTP/1.1 599 \r\n"));
+}
+
+/// `input` is refused with `400` and a `Connection: close`; the answer.
+fn assert_400_and_close(input: &[u8]) -> String {
+    let shown = String::from_utf8_lossy(input);
+    let (status, out) = refused(input);
+    assert_eq!(status, 400, "{shown:?}");
+    assert!(
+        out.contains("\r\nConnection: close\r\n"),
+        "{shown:?}: {out}"
+    );
+    out
+}
+
+/// A `POST` with one field `name: value` and the body `hello`.
+fn post_with(name: &[u8], value: &[u8]) -> Vec<u8> {
+    [
+        b"POST / HTTP/1.1\r\nHost: a\r\n",
+        name,
+        b": ",
+        value,
+        b"\r\n\r\nhello",
+    ]
+    .concat()
 }
 
 // proves: 9112-6.1-15
@@ -183,10 +194,8 @@ fn content_length_with_transfer_encoding_is_400_and_close() {
         &b"POST / HTTP/1.1\r\nHost: a\r\nContent-Length: 5\r\nTransfer-Encoding: chunked\r\n\r\n0\r\n\r\n"[..],
         b"POST / HTTP/1.1\r\nHost: a\r\nTransfer-Encoding: chunked\r\nContent-Length: 5\r\n\r\n0\r\n\r\n",
     ] {
-        let (status, out) = refused(input);
-        assert_eq!(status, 400);
+        let out = assert_400_and_close(input);
         assert!(out.starts_with("HTTP/1.1 400 Bad Request\r\n"), "{out}");
-        assert!(out.contains("\r\nConnection: close\r\n"), "{out}");
     }
 }
 
@@ -197,9 +206,7 @@ fn transfer_encoding_in_http10_is_faulty_framing_and_closes() {
         &b"POST / HTTP/1.0\r\nTransfer-Encoding: chunked\r\n\r\n0\r\n\r\n"[..],
         b"POST / HTTP/1.0\r\nTransfer-Encoding: chunked\r\nContent-Length: 5\r\n\r\nhello",
     ] {
-        let (status, out) = refused(input);
-        assert_eq!(status, 400);
-        assert!(out.contains("\r\nConnection: close\r\n"), "{out}");
+        assert_400_and_close(input);
     }
 }
 
@@ -207,12 +214,7 @@ fn transfer_encoding_in_http10_is_faulty_framing_and_closes() {
 #[test]
 fn a_request_whose_final_coding_is_not_chunked_is_400_and_close() {
     for te in [&b"gzip"[..], b"chunked, gzip", b"identity"] {
-        let mut input = b"POST / HTTP/1.1\r\nHost: a\r\nTransfer-Encoding: ".to_vec();
-        input.extend_from_slice(te);
-        input.extend_from_slice(b"\r\n\r\nhello");
-        let (status, out) = refused(&input);
-        assert_eq!(status, 400, "{te:?}");
-        assert!(out.contains("\r\nConnection: close\r\n"), "{out}");
+        assert_400_and_close(&post_with(b"Transfer-Encoding", te));
     }
 }
 
@@ -220,12 +222,7 @@ fn a_request_whose_final_coding_is_not_chunked_is_400_and_close() {
 #[test]
 fn an_invalid_content_length_is_400_and_close() {
     for cl in [&b"+5"[..], b"5, 6", b"0x5", b""] {
-        let mut input = b"POST / HTTP/1.1\r\nHost: a\r\nContent-Length: ".to_vec();
-        input.extend_from_slice(cl);
-        input.extend_from_slice(b"\r\n\r\nhello");
-        let (status, out) = refused(&input);
-        assert_eq!(status, 400, "{cl:?}");
-        assert!(out.contains("\r\nConnection: close\r\n"), "{out}");
+        assert_400_and_close(&post_with(b"Content-Length", cl));
     }
 }
 

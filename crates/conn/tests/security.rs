@@ -61,7 +61,7 @@ fn c56_c57_chunk_extensions_are_accepted() {
         &b"POST / HTTP/1.1\r\nHost: a\r\nTransfer-Encoding: chunked\r\n\r\n2 ; ext=1\r\naa\r\n0\r\n\r\n"[..],
         b"POST / HTTP/1.1\r\nHost: a\r\nTransfer-Encoding: chunked\r\n\r\n2;a=\"x;\\\"y\"\r\naa\r\n0\r\n\r\n",
     ] {
-        let t = serve_all_ways(Config::DEFAULT, input, false, &mut answer_ok);
+        let t = serve_ok(input);
         assert_eq!(t.error(), None);
         assert_eq!(t.body(), b"aa");
         assert!(!t.should_close);
@@ -73,7 +73,7 @@ fn c56_c57_chunk_extensions_are_accepted() {
 fn c61_trailers_are_delivered_apart_and_never_reframe() {
     let input = b"POST / HTTP/1.1\r\nHost: a\r\nTransfer-Encoding: chunked\r\n\r\n0\r\nContent-Length: 50\r\nHost: evil\r\n\r\n\
 GET /next HTTP/1.1\r\nHost: a\r\n\r\n";
-    let t = serve_all_ways(Config::DEFAULT, input, false, &mut answer_ok);
+    let t = serve_ok(input);
     // Delivered as trailers only: the head keeps its Host, and the next
     // request is read with its own framing.
     assert_eq!(t.error(), None);
@@ -118,19 +118,13 @@ fn c63_a_stray_byte_after_a_message_is_a_bad_next_request() {
 // proves: 9112-9.3-7a
 #[test]
 fn c64_a_get_body_is_framed_by_its_content_length() {
-    let t = serve_all_ways(
-        Config::DEFAULT,
-        b"GET / HTTP/1.1\r\nHost: a\r\nContent-Length: 35\r\n\r\nGET /smuggled HTTP/1.1\r\nHost: a\r\n\r\n",
-        false,
-        &mut answer_ok,
-    );
+    let t = serve_ok(b"GET / HTTP/1.1\r\nHost: a\r\nContent-Length: 35\r\n\r\nGET /smuggled HTTP/1.1\r\nHost: a\r\n\r\n");
     assert_eq!(t.targets(), vec![b"/".to_vec()]);
     assert_eq!(t.body(), b"GET /smuggled HTTP/1.1\r\nHost: a\r\n\r\n");
     // Unread (answered at the head): drained, still never a request.
     let at_head = |c: &mut ServerConn| answer_ok(c);
     let mut c = ServerConn::new(Config::DEFAULT);
-    assert_eq!(c.recv(b"GET / HTTP/1.1\r\nHost: a\r\nContent-Length: 35\r\n\r\nGET /smuggled HTTP/1.1\r\nHost: a\r\n\r\n"), b"GET / HTTP/1.1\r\nHost: a\r\nContent-Length: 35\r\n\r\nGET /smuggled HTTP/1.1\r\nHost: a\r\n\r\n".len());
-    assert!(matches!(c.poll_event(), Ok(ServerEvent::Request(_))));
+    accept_request(&mut c, b"GET / HTTP/1.1\r\nHost: a\r\nContent-Length: 35\r\n\r\nGET /smuggled HTTP/1.1\r\nHost: a\r\n\r\n");
     at_head(&mut c);
     assert!(matches!(c.poll_event(), Ok(ServerEvent::NeedInput)));
     assert_eq!(c.phase(), Phase::Idle);
@@ -138,12 +132,7 @@ fn c64_a_get_body_is_framed_by_its_content_length() {
 
 #[test]
 fn c65_content_length_zero_leaves_the_next_request() {
-    let t = serve_all_ways(
-        Config::DEFAULT,
-        b"POST / HTTP/1.1\r\nHost: a\r\nContent-Length: 0\r\n\r\nGET /next HTTP/1.1\r\nHost: a\r\n\r\n",
-        false,
-        &mut answer_ok,
-    );
+    let t = serve_ok(b"POST / HTTP/1.1\r\nHost: a\r\nContent-Length: 0\r\n\r\nGET /next HTTP/1.1\r\nHost: a\r\n\r\n");
     assert_eq!(t.targets(), vec![b"/".to_vec(), b"/next".to_vec()]);
     assert_eq!(t.body(), b"");
 }
@@ -174,8 +163,7 @@ fn c66_body_over_the_budget_is_413_and_close() {
 fn c67_final_answer_before_100_continue_closes() {
     let input = b"PUT /big HTTP/1.1\r\nHost: a\r\nExpect: 100-continue\r\nContent-Length: 5\r\n\r\nhelloGET /x HTTP/1.1\r\nHost: a\r\n\r\n";
     let mut c = ServerConn::new(Config::DEFAULT);
-    assert_eq!(c.recv(input), input.len());
-    assert!(matches!(c.poll_event(), Ok(ServerEvent::Request(_))));
+    accept_request(&mut c, input);
     assert_eq!(
         c.responder()
             .respond(&PreparedResponse::new(413, &[]).unwrap(), b"")
@@ -198,12 +186,7 @@ fn c67_final_answer_before_100_continue_closes() {
 // proves: 9112-9.6-6a, 9112-9.6-6c
 #[test]
 fn c69_nothing_is_processed_after_close() {
-    let t = serve_all_ways(
-        Config::DEFAULT,
-        b"GET / HTTP/1.1\r\nHost: a\r\nConnection: close\r\n\r\nGET /second HTTP/1.1\r\nHost: a\r\n\r\n",
-        false,
-        &mut answer_ok,
-    );
+    let t = serve_ok(b"GET / HTTP/1.1\r\nHost: a\r\nConnection: close\r\n\r\nGET /second HTTP/1.1\r\nHost: a\r\n\r\n");
     assert_eq!(t.requests(), 1);
     assert!(t.should_close);
     assert_eq!(t.output_str().matches("HTTP/1.1 ").count(), 1);
@@ -215,9 +198,7 @@ fn c71_c72_pipelined_requests_are_answered_in_order_and_none_is_lost() {
     let input = b"GET /slow HTTP/1.1\r\nHost: a\r\n\r\nGET /fast HTTP/1.1\r\nHost: a\r\n\r\n";
     let mut answer = |c: &mut ServerConn| {
         let target = c.request().unwrap().target().to_vec();
-        c.responder()
-            .send_head(200, &[(b"X-For", &target)], BodyLength::Empty)
-            .unwrap();
+        send_head(c, 200, &[(b"X-For", &target)], BodyLength::Empty);
     };
     let t = serve_all_ways(Config::DEFAULT, input, false, &mut answer);
     assert_eq!(t.targets(), vec![b"/slow".to_vec(), b"/fast".to_vec()]);
@@ -225,8 +206,7 @@ fn c71_c72_pipelined_requests_are_answered_in_order_and_none_is_lost() {
     assert!(out.find("X-For: /slow").unwrap() < out.find("X-For: /fast").unwrap());
     // The second request is not surfaced before the first is answered.
     let mut c = ServerConn::new(Config::DEFAULT);
-    assert_eq!(c.recv(input), input.len());
-    assert!(matches!(c.poll_event(), Ok(ServerEvent::Request(_))));
+    accept_request(&mut c, input);
     assert!(matches!(c.poll_event(), Ok(ServerEvent::End(_))));
     assert!(matches!(c.poll_event(), Ok(ServerEvent::Paused)));
 }
@@ -347,8 +327,7 @@ fn c93_bytes_after_the_upgrade_head_are_handed_over() {
     assert_eq!(t.phase, Phase::Switched);
     // Answered at the head (as the std adapter does): `Switched` stands for the end.
     let mut c = ServerConn::new(Config::DEFAULT);
-    assert_eq!(c.recv(input), input.len());
-    assert!(matches!(c.poll_event(), Ok(ServerEvent::Request(_))));
+    accept_request(&mut c, input);
     accept(&mut c);
     assert!(matches!(
         c.poll_event(),
@@ -360,15 +339,13 @@ fn c93_bytes_after_the_upgrade_head_are_handed_over() {
 fn c94_the_upgrade_request_body_comes_first() {
     let input = b"POST /up HTTP/1.1\r\nHost: a\r\nUpgrade: foo/2\r\nConnection: Upgrade\r\nContent-Length: 5\r\n\r\nhello\x00\x01";
     let mut c = ServerConn::new(Config::DEFAULT);
-    assert_eq!(c.recv(input), input.len());
-    assert!(matches!(c.poll_event(), Ok(ServerEvent::Request(_))));
-    c.responder()
-        .send_head(
-            101,
-            &[(b"Upgrade", b"foo/2"), (b"Connection", b"Upgrade")],
-            BodyLength::Empty,
-        )
-        .unwrap();
+    accept_request(&mut c, input);
+    send_head(
+        &mut c,
+        101,
+        &[(b"Upgrade", b"foo/2"), (b"Connection", b"Upgrade")],
+        BodyLength::Empty,
+    );
     assert!(matches!(c.poll_event(), Ok(ServerEvent::Data(b"hello"))));
     assert!(matches!(
         c.poll_event(),
@@ -380,12 +357,11 @@ fn c94_the_upgrade_request_body_comes_first() {
 #[test]
 fn c95_connection_upgrade_without_upgrade_is_no_upgrade() {
     let input = b"POST / HTTP/1.1\r\nHost: a\r\nConnection: upgrade\r\nContent-Length: 5\r\n\r\nhelloGET /next HTTP/1.1\r\nHost: a\r\n\r\n";
-    let t = serve_all_ways(Config::DEFAULT, input, false, &mut answer_ok);
+    let t = serve_ok(input);
     assert_eq!(t.targets(), vec![b"/".to_vec(), b"/next".to_vec()]);
     assert_eq!(t.body(), b"hello");
     let mut c = ServerConn::new(Config::DEFAULT);
-    assert_eq!(c.recv(input), input.len());
-    assert!(matches!(c.poll_event(), Ok(ServerEvent::Request(_))));
+    accept_request(&mut c, input);
     assert_eq!(
         c.responder().send_head(101, &[], BodyLength::Empty),
         Err(LocalError::UpgradeNotOffered.into())
@@ -396,11 +372,10 @@ fn c95_connection_upgrade_without_upgrade_is_no_upgrade() {
 #[test]
 fn c96_upgrade_in_http10_is_ignored() {
     let mut c = ServerConn::new(Config::DEFAULT);
-    assert_eq!(
-        c.recv(b"GET / HTTP/1.0\r\nHost: a\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n\r\n"),
-        b"GET / HTTP/1.0\r\nHost: a\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n\r\n".len()
+    accept_request(
+        &mut c,
+        b"GET / HTTP/1.0\r\nHost: a\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n\r\n",
     );
-    assert!(matches!(c.poll_event(), Ok(ServerEvent::Request(_))));
     assert_eq!(
         c.responder().send_head(101, &[], BodyLength::Empty),
         Err(LocalError::UpgradeNotOffered.into())
@@ -430,16 +405,6 @@ fn c97_connect_has_no_content_and_needs_authority_form() {
 }
 
 // ------------------------------------------------------------- SPLIT ----
-
-fn answering() -> ServerConn {
-    let mut c = ServerConn::new(Config::DEFAULT);
-    assert_eq!(
-        c.recv(b"GET / HTTP/1.1\r\nHost: a\r\n\r\n"),
-        b"GET / HTTP/1.1\r\nHost: a\r\n\r\n".len()
-    );
-    assert!(matches!(c.poll_event(), Ok(ServerEvent::Request(_))));
-    c
-}
 
 // proves: 9112-2.2-4a, 9112-5.2-3, 9110-6.5.1-2
 #[test]
@@ -471,9 +436,7 @@ fn c113_field_values_with_line_breaks_are_refused() {
         Err(LocalError::InvalidFieldName.into())
     );
     // Trailers too.
-    c.responder()
-        .send_head(200, &[], BodyLength::Streamed)
-        .unwrap();
+    send_head(&mut c, 200, &[], BodyLength::Streamed);
     assert_eq!(
         c.responder().send_end(&[(b"X", b"a\r\nb")]),
         Err(LocalError::InvalidFieldValue.into())
@@ -556,41 +519,27 @@ fn c115_request_line_and_host_injection_is_refused() {
 fn c116_no_framing_where_it_is_forbidden() {
     // HEAD with a streamed body: no body bytes.
     let mut c = ServerConn::new(Config::DEFAULT);
-    assert_eq!(
-        c.recv(b"HEAD / HTTP/1.1\r\nHost: a\r\n\r\n"),
-        b"HEAD / HTTP/1.1\r\nHost: a\r\n\r\n".len()
-    );
-    assert!(matches!(c.poll_event(), Ok(ServerEvent::Request(_))));
-    c.responder()
-        .send_head(200, &[], BodyLength::Streamed)
-        .unwrap();
-    assert_eq!(c.responder().send_data(b"body").unwrap(), Placement::Queued);
+    accept_request(&mut c, b"HEAD / HTTP/1.1\r\nHost: a\r\n\r\n");
+    send_head(&mut c, 200, &[], BodyLength::Streamed);
+    send_queued(&mut c, b"body");
     c.responder().send_end(&[]).unwrap();
     assert!(!c.output().ends_with(b"body"));
     assert!(!String::from_utf8_lossy(c.output()).contains("0\r\n\r\n"));
     // 204: no Content-Length, no Transfer-Encoding, no body.
     let mut c = answering();
-    c.responder()
-        .send_head(204, &[], BodyLength::Streamed)
-        .unwrap();
-    assert_eq!(c.responder().send_data(b"body").unwrap(), Placement::Queued);
+    send_head(&mut c, 204, &[], BodyLength::Streamed);
+    send_queued(&mut c, b"body");
     c.responder().send_end(&[]).unwrap();
     assert_eq!(c.output(), b"HTTP/1.1 204 No Content\r\n\r\n");
     // HTTP/1.0: close-delimited, never chunked.
     let mut c = ServerConn::new(Config::DEFAULT);
-    assert_eq!(
-        c.recv(b"GET / HTTP/1.0\r\n\r\n"),
-        b"GET / HTTP/1.0\r\n\r\n".len()
-    );
-    assert!(matches!(c.poll_event(), Ok(ServerEvent::Request(_))));
-    c.responder()
-        .send_head(200, &[], BodyLength::Streamed)
-        .unwrap();
+    accept_request(&mut c, b"GET / HTTP/1.0\r\n\r\n");
+    send_head(&mut c, 200, &[], BodyLength::Streamed);
     assert_eq!(
         c.responder().send_head(200, &[], BodyLength::Streamed),
         Err(LocalError::WrongState.into())
     );
-    assert_eq!(c.responder().send_data(b"body").unwrap(), Placement::Queued);
+    send_queued(&mut c, b"body");
     c.responder().send_end(&[]).unwrap();
     assert_eq!(
         c.output(),
@@ -598,11 +547,7 @@ fn c116_no_framing_where_it_is_forbidden() {
     );
     // A caller's Transfer-Encoding toward HTTP/1.0 is refused.
     let mut c = ServerConn::new(Config::DEFAULT);
-    assert_eq!(
-        c.recv(b"GET / HTTP/1.0\r\n\r\n"),
-        b"GET / HTTP/1.0\r\n\r\n".len()
-    );
-    assert!(matches!(c.poll_event(), Ok(ServerEvent::Request(_))));
+    accept_request(&mut c, b"GET / HTTP/1.0\r\n\r\n");
     assert_eq!(
         c.responder().send_head(
             200,
@@ -613,19 +558,13 @@ fn c116_no_framing_where_it_is_forbidden() {
     );
     // 2xx to CONNECT: no framing.
     let mut c = ServerConn::new(Config::DEFAULT);
-    assert_eq!(
-        c.recv(b"CONNECT a:443 HTTP/1.1\r\nHost: a:443\r\n\r\n"),
-        b"CONNECT a:443 HTTP/1.1\r\nHost: a:443\r\n\r\n".len()
-    );
-    assert!(matches!(c.poll_event(), Ok(ServerEvent::Request(_))));
+    accept_request(&mut c, b"CONNECT a:443 HTTP/1.1\r\nHost: a:443\r\n\r\n");
     assert_eq!(
         c.responder()
             .send_head(200, &[(b"Content-Length", b"0")], BodyLength::Empty),
         Err(LocalError::ConflictingFraming.into())
     );
-    c.responder()
-        .send_head(200, &[], BodyLength::Streamed)
-        .unwrap();
+    send_head(&mut c, 200, &[], BodyLength::Streamed);
     assert_eq!(c.output(), b"HTTP/1.1 200 OK\r\n\r\n");
 }
 
@@ -633,10 +572,8 @@ fn c116_no_framing_where_it_is_forbidden() {
 #[test]
 fn c117_a_short_body_aborts_the_connection() {
     let mut c = answering();
-    c.responder()
-        .send_head(200, &[], BodyLength::Known(10))
-        .unwrap();
-    assert_eq!(c.responder().send_data(b"1234").unwrap(), Placement::Queued);
+    send_head(&mut c, 200, &[], BodyLength::Known(10));
+    send_queued(&mut c, b"1234");
     assert_eq!(
         c.responder().send_end(&[]),
         Err(LocalError::BodyUnderrun.into())

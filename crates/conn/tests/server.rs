@@ -13,12 +13,7 @@ use http_net_conn::{
 // proves: 9112-9.3-1, 9110-8.6-9, 9110-6.6.1-7, 9110-9.1-9
 #[test]
 fn get_answered_with_a_prebuilt_response_keeps_the_connection() {
-    let t = serve_all_ways(
-        Config::DEFAULT,
-        b"GET /a HTTP/1.1\r\nHost: x\r\n\r\n",
-        false,
-        &mut answer_ok,
-    );
+    let t = serve_ok(b"GET /a HTTP/1.1\r\nHost: x\r\n\r\n");
     assert_eq!(t.targets(), vec![b"/a".to_vec()]);
     assert_eq!(
         t.output_str(),
@@ -72,7 +67,7 @@ fn request_view_exposes_the_head() {
 fn content_length_and_chunked_bodies_with_trailers() {
     let input = b"POST /u HTTP/1.1\r\nHost: x\r\nContent-Length: 5\r\n\r\nhello\
 POST /c HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: chunked\r\n\r\n3\r\nabc\r\n2;e=1\r\nde\r\n0\r\nX-Sum: 9\r\nY: z\r\n\r\n";
-    let t = serve_all_ways(Config::DEFAULT, input, false, &mut answer_ok);
+    let t = serve_ok(input);
     let n = normalize(&t.events);
     assert_eq!(t.targets(), vec![b"/u".to_vec(), b"/c".to_vec()]);
     assert_eq!(n[1], Got::Data(b"hello".to_vec()));
@@ -102,14 +97,12 @@ fn pipelined_requests_wait_for_the_response() {
     for _ in 0..3 {
         assert!(matches!(c.poll_event(), Ok(ServerEvent::Paused)));
     }
-    c.responder()
-        .send_head(200, &[], BodyLength::Known(2))
-        .unwrap();
+    send_head(&mut c, 200, &[], BodyLength::Known(2));
     assert!(
         matches!(c.poll_event(), Ok(ServerEvent::Paused)),
         "body not sent yet"
     );
-    assert_eq!(c.responder().send_data(b"hi").unwrap(), Placement::Queued);
+    send_queued(&mut c, b"hi");
     c.responder().send_end(&[]).unwrap();
     assert_eq!(Got::of(&c.poll_event().unwrap()).target(), Some(&b"/2"[..]));
 }
@@ -119,11 +112,10 @@ fn pipelined_requests_wait_for_the_response() {
 fn output_high_water_pauses_the_next_request() {
     let config = Config::DEFAULT.with_output_high_water(64);
     let mut c = ServerConn::new(config);
-    assert_eq!(
-        c.recv(b"GET /1 HTTP/1.1\r\nHost: x\r\n\r\nGET /2 HTTP/1.1\r\nHost: x\r\n\r\n"),
-        b"GET /1 HTTP/1.1\r\nHost: x\r\n\r\nGET /2 HTTP/1.1\r\nHost: x\r\n\r\n".len()
+    accept_request(
+        &mut c,
+        b"GET /1 HTTP/1.1\r\nHost: x\r\n\r\nGET /2 HTTP/1.1\r\nHost: x\r\n\r\n",
     );
-    assert!(matches!(c.poll_event(), Ok(ServerEvent::Request(_))));
     assert!(matches!(c.poll_event(), Ok(ServerEvent::End(_))));
     let r = PreparedResponse::new(200, &[]).unwrap();
     assert_eq!(
@@ -141,12 +133,7 @@ fn output_high_water_pauses_the_next_request() {
 fn connection_persistence_rules() {
     // HTTP/1.1 with close: answered with Connection: close, then closed; the
     // pipelined second request is never surfaced (C69).
-    let t = serve_all_ways(
-        Config::DEFAULT,
-        b"GET / HTTP/1.1\r\nHost: a\r\nConnection: close\r\n\r\nGET /second HTTP/1.1\r\nHost: a\r\n\r\n",
-        false,
-        &mut answer_ok,
-    );
+    let t = serve_ok(b"GET / HTTP/1.1\r\nHost: a\r\nConnection: close\r\n\r\nGET /second HTTP/1.1\r\nHost: a\r\n\r\n");
     assert_eq!(t.targets(), vec![b"/".to_vec()]);
     assert_eq!(
         t.output_str(),
@@ -176,9 +163,7 @@ HTTP/1.1 200 OK\r\nContent-Length: 2\r\nConnection: close\r\n\r\nok"
 fn caller_connection_close_and_graceful_shutdown() {
     let mut c = conn();
     read_request(&mut c, b"GET / HTTP/1.1\r\nHost: x\r\n\r\n");
-    c.responder()
-        .send_head(200, &[(b"Connection", b"close")], BodyLength::Empty)
-        .unwrap();
+    send_head(&mut c, 200, &[(b"Connection", b"close")], BodyLength::Empty);
     assert_eq!(
         take_output(&mut c),
         "HTTP/1.1 200 OK\r\nConnection: close\r\nContent-Length: 0\r\n\r\n"
@@ -187,11 +172,10 @@ fn caller_connection_close_and_graceful_shutdown() {
     assert!(matches!(c.poll_event(), Ok(ServerEvent::Closed)));
 
     let mut c = conn();
-    assert_eq!(
-        c.recv(b"GET / HTTP/1.1\r\nHost: x\r\n\r\nGET /2 HTTP/1.1\r\nHost: x\r\n\r\n"),
-        b"GET / HTTP/1.1\r\nHost: x\r\n\r\nGET /2 HTTP/1.1\r\nHost: x\r\n\r\n".len()
+    accept_request(
+        &mut c,
+        b"GET / HTTP/1.1\r\nHost: x\r\n\r\nGET /2 HTTP/1.1\r\nHost: x\r\n\r\n",
     );
-    assert!(matches!(c.poll_event(), Ok(ServerEvent::Request(_))));
     c.close_after_response();
     assert!(c.should_close());
     answer_ok(&mut c);
@@ -244,11 +228,10 @@ GET /c HTTP/1.1\r\nHost: x\r\n\r\n";
 fn unread_body_past_the_drain_bound_closes() {
     let config = Config::DEFAULT.with_drain_limit(4);
     let mut c = ServerConn::new(config);
-    assert_eq!(
-        c.recv(b"POST /a HTTP/1.1\r\nHost: x\r\nContent-Length: 10\r\n\r\n01"),
-        b"POST /a HTTP/1.1\r\nHost: x\r\nContent-Length: 10\r\n\r\n01".len()
+    accept_request(
+        &mut c,
+        b"POST /a HTTP/1.1\r\nHost: x\r\nContent-Length: 10\r\n\r\n01",
     );
-    assert!(matches!(c.poll_event(), Ok(ServerEvent::Request(_))));
     answer_ok(&mut c);
     assert!(
         take_output(&mut c).contains("Connection: close"),
@@ -258,11 +241,10 @@ fn unread_body_past_the_drain_bound_closes() {
     assert!(matches!(c.poll_event(), Ok(ServerEvent::Closed)));
     // Chunked: discovered while draining.
     let mut c = ServerConn::new(config);
-    assert_eq!(
-        c.recv(b"POST /a HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: chunked\r\n\r\n"),
-        b"POST /a HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: chunked\r\n\r\n".len()
+    accept_request(
+        &mut c,
+        b"POST /a HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: chunked\r\n\r\n",
     );
-    assert!(matches!(c.poll_event(), Ok(ServerEvent::Request(_))));
     answer_ok(&mut c);
     assert!(!c.should_close());
     assert_eq!(
@@ -278,11 +260,10 @@ fn unread_body_past_the_drain_bound_closes() {
 fn expect_100_continue_is_the_applications_call() {
     // The application sends 100, then reads the body.
     let mut c = conn();
-    assert_eq!(
-        c.recv(b"PUT /x HTTP/1.1\r\nHost: a\r\nExpect: 100-continue\r\nContent-Length: 5\r\n\r\n"),
-        b"PUT /x HTTP/1.1\r\nHost: a\r\nExpect: 100-continue\r\nContent-Length: 5\r\n\r\n".len()
+    accept_request(
+        &mut c,
+        b"PUT /x HTTP/1.1\r\nHost: a\r\nExpect: 100-continue\r\nContent-Length: 5\r\n\r\n",
     );
-    assert!(matches!(c.poll_event(), Ok(ServerEvent::Request(_))));
     assert!(matches!(c.poll_event(), Ok(ServerEvent::NeedInput)));
     c.responder().send_continue().unwrap();
     c.responder().send_continue().unwrap(); // once only
@@ -308,15 +289,13 @@ fn expect_100_continue_is_the_applications_call() {
 #[test]
 fn upgrade_hands_over_the_buffered_bytes() {
     let mut c = conn();
-    assert_eq!(c.recv(b"GET /ws HTTP/1.1\r\nHost: a\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n\r\n\x81\x80rest"), b"GET /ws HTTP/1.1\r\nHost: a\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n\r\n\x81\x80rest".len());
-    assert!(matches!(c.poll_event(), Ok(ServerEvent::Request(_))));
-    c.responder()
-        .send_head(
-            101,
-            &[(b"Upgrade", b"websocket"), (b"Connection", b"Upgrade")],
-            BodyLength::Empty,
-        )
-        .unwrap();
+    accept_request(&mut c, b"GET /ws HTTP/1.1\r\nHost: a\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n\r\n\x81\x80rest");
+    send_head(
+        &mut c,
+        101,
+        &[(b"Upgrade", b"websocket"), (b"Connection", b"Upgrade")],
+        BodyLength::Empty,
+    );
     assert_eq!(
         take_output(&mut c),
         "HTTP/1.1 101 Switching Protocols\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n\r\n"
@@ -349,11 +328,10 @@ fn upgrade_hands_over_the_buffered_bytes() {
 #[test]
 fn connect_2xx_switches_and_other_answers_keep_http() {
     let mut c = conn();
-    assert_eq!(
-        c.recv(b"CONNECT a.example:443 HTTP/1.1\r\nHost: a.example:443\r\n\r\n\x16\x03\x01"),
-        b"CONNECT a.example:443 HTTP/1.1\r\nHost: a.example:443\r\n\r\n\x16\x03\x01".len()
+    accept_request(
+        &mut c,
+        b"CONNECT a.example:443 HTTP/1.1\r\nHost: a.example:443\r\n\r\n\x16\x03\x01",
     );
-    assert!(matches!(c.poll_event(), Ok(ServerEvent::Request(_))));
     assert!(matches!(c.poll_event(), Ok(ServerEvent::End(_))));
     assert_eq!(
         c.responder()
@@ -400,11 +378,7 @@ fn phases_follow_the_exchange() {
     );
     assert!(matches!(c.poll_event(), Ok(ServerEvent::NeedInput)));
     assert_eq!(c.phase(), Phase::Head);
-    assert_eq!(
-        c.recv(b"st: a\r\nContent-Length: 2\r\n\r\n"),
-        b"st: a\r\nContent-Length: 2\r\n\r\n".len()
-    );
-    assert!(matches!(c.poll_event(), Ok(ServerEvent::Request(_))));
+    accept_request(&mut c, b"st: a\r\nContent-Length: 2\r\n\r\n");
     assert_eq!(c.phase(), Phase::Body);
     assert_eq!(c.recv(b"ok"), b"ok".len());
     assert!(matches!(c.poll_event(), Ok(ServerEvent::Data(_))));
@@ -501,11 +475,10 @@ fn trailers_survive_a_read_between_the_last_data_and_the_end() {
         .with_head_limits(http_net_head::Limits::DEFAULT.with_max_head_bytes(200))
         .with_read_chunk(64);
     let mut c = ServerConn::new(config);
-    assert_eq!(
-        c.recv(b"POST / HTTP/1.1\r\nHost: a\r\nTransfer-Encoding: chunked\r\n\r\n"),
-        b"POST / HTTP/1.1\r\nHost: a\r\nTransfer-Encoding: chunked\r\n\r\n".len()
+    accept_request(
+        &mut c,
+        b"POST / HTTP/1.1\r\nHost: a\r\nTransfer-Encoding: chunked\r\n\r\n",
     );
-    assert!(matches!(c.poll_event(), Ok(ServerEvent::Request(_))));
     assert!(matches!(c.poll_event(), Ok(ServerEvent::NeedInput)));
     let mut tail = b"50\r\n".to_vec();
     tail.extend_from_slice(&[b'd'; 0x50]);

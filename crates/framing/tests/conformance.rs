@@ -77,6 +77,11 @@ fn matches(expect: Expect, got: Result<BodyKind, Error>) -> bool {
 }
 
 /// Fails the test with every row in `failed`, if any.
+/// A row names the RFC section it checks.
+fn cites_an_rfc(name: &str, rfc: &str) {
+    assert!(rfc.starts_with("RFC "), "{name}: no RFC section");
+}
+
 fn all_passed(failed: &[String]) {
     assert!(
         failed.is_empty(),
@@ -90,11 +95,7 @@ fn all_passed(failed: &[String]) {
 fn length_rows() {
     let mut failed = Vec::new();
     for case in LENGTH_CASES {
-        assert!(
-            case.rfc.starts_with("RFC "),
-            "{}: no RFC section",
-            case.name
-        );
+        cites_an_rfc(case.name, case.rfc);
         let got = decide(case);
         if !matches(case.expect, got) {
             failed.push(format!(
@@ -273,11 +274,7 @@ fn check_chunked(case: &ChunkCase) -> Vec<String> {
 fn run_chunked(cases: &[ChunkCase]) {
     let mut failed = Vec::new();
     for case in cases {
-        assert!(
-            case.rfc.starts_with("RFC "),
-            "{}: no RFC section",
-            case.name
-        );
+        cites_an_rfc(case.name, case.rfc);
         failed.extend(check_chunked(case));
     }
     let shown: Vec<_> = failed.iter().take(30).cloned().collect();
@@ -304,26 +301,27 @@ fn whole(limits: Limits, head_limits: http_net_head::Limits, input: &[u8]) -> Ou
     feed(ChunkedDecoder::new(limits, head_limits), &[input], false)
 }
 
+/// A body of 1000 one-byte chunks, each line with an extension of `len`
+/// bytes.
+fn long_extensions(len: usize) -> Vec<u8> {
+    let mut input = Vec::new();
+    for _ in 0..1000 {
+        input.extend_from_slice(b"1;");
+        input.extend(std::iter::repeat_n(b'x', len));
+        input.extend_from_slice(b"\r\nA\r\n");
+    }
+    input.extend_from_slice(b"0\r\n\r\n");
+    input
+}
+
 #[test]
 fn c81_long_extensions_on_every_chunk() {
     // RFC 9112 §7.1.1: 10,000 bytes of extension on one chunk line.
-    let mut input = Vec::new();
-    for _ in 0..1000 {
-        input.extend_from_slice(b"1;");
-        input.extend(std::iter::repeat_n(b'x', 10_000));
-        input.extend_from_slice(b"\r\nA\r\n");
-    }
-    input.extend_from_slice(b"0\r\n\r\n");
+    let input = long_extensions(10_000);
     let got = whole(Limits::DEFAULT, http_net_head::Limits::DEFAULT, &input);
     assert_eq!(got, Outcome::Error(Error::ChunkExtensionTooLong));
     // Within the per-chunk bound, the overhead guard stops the same attack.
-    let mut input = Vec::new();
-    for _ in 0..1000 {
-        input.extend_from_slice(b"1;");
-        input.extend(std::iter::repeat_n(b'x', 1000));
-        input.extend_from_slice(b"\r\nA\r\n");
-    }
-    input.extend_from_slice(b"0\r\n\r\n");
+    let input = long_extensions(1000);
     let got = whole(Limits::DEFAULT, http_net_head::Limits::DEFAULT, &input);
     assert_eq!(got, Outcome::Error(Error::ExcessiveFramingOverhead));
     let unguarded = Limits::DEFAULT.with_overhead_guard_bytes(0);

@@ -25,57 +25,40 @@ fn parse_split(limits: Limits, head: &[u8]) -> Result<Vec<u8>, Error> {
     whole.unwrap()
 }
 
+/// A `GET` of `target` with a `Host`.
+fn get(target: &[u8]) -> Vec<u8> {
+    [b"GET ", target, b" HTTP/1.1\r\nHost: a\r\n\r\n"].concat()
+}
+
 #[test]
 fn escapes_within_and_at_the_target_limit() {
     let l5 = Limits::DEFAULT.with_max_target_bytes(5);
-    assert_eq!(
-        parse_split(l5, b"GET /a%20 HTTP/1.1\r\nHost: a\r\n\r\n"),
-        Ok(b"/a%20".to_vec())
-    );
-    assert_eq!(
-        parse_split(l5, b"GET /%20b HTTP/1.1\r\nHost: a\r\n\r\n"),
-        Ok(b"/%20b".to_vec())
-    );
-    assert_eq!(
-        parse_split(l5, b"GET /ab%20 HTTP/1.1\r\nHost: a\r\n\r\n"),
-        Err(Error::TargetTooLong)
-    );
-    assert_eq!(
-        parse_split(l5, b"GET /abc%2 HTTP/1.1\r\nHost: a\r\n\r\n"),
-        Err(Error::TargetTooLong)
-    );
     let d = Limits::DEFAULT;
-    assert_eq!(
-        parse_split(
+    let taken = |t: &[u8]| Ok(t.to_vec());
+    for (limits, head, want) in [
+        (l5, get(b"/a%20"), taken(b"/a%20")),
+        (l5, get(b"/%20b"), taken(b"/%20b")),
+        (l5, get(b"/ab%20"), Err(Error::TargetTooLong)),
+        (l5, get(b"/abc%2"), Err(Error::TargetTooLong)),
+        (
             d,
-            b"GET /a%20b/%C3%A9?q=%7e&r=%2F HTTP/1.1\r\nHost: a\r\n\r\n"
+            get(b"/a%20b/%C3%A9?q=%7e&r=%2F"),
+            taken(b"/a%20b/%C3%A9?q=%7e&r=%2F"),
         ),
-        Ok(b"/a%20b/%C3%A9?q=%7e&r=%2F".to_vec())
-    );
-    assert_eq!(
-        parse_split(d, b"GET /a%20%zz HTTP/1.1\r\nHost: a\r\n\r\n"),
-        Err(Error::InvalidTargetByte)
-    );
-    assert_eq!(
-        parse_split(d, b"GET /a%20%2 HTTP/1.1\r\nHost: a\r\n\r\n"),
-        Err(Error::InvalidTargetByte)
-    );
-    assert_eq!(
-        parse_split(d, b"GET /a%20% HTTP/1.1\r\nHost: a\r\n\r\n"),
-        Err(Error::InvalidTargetByte)
-    );
-    assert_eq!(
-        parse_split(d, b"GET /a%20#x HTTP/1.1\r\nHost: a\r\n\r\n"),
-        Err(Error::InvalidTargetByte)
-    );
-    assert_eq!(
-        parse_split(d, b"GET %20/ HTTP/1.1\r\nHost: a\r\n\r\n"),
-        Err(Error::InvalidTargetForm)
-    );
-    assert_eq!(
-        parse_split(d, b"GET /%41 HTTP/2.0\r\nHost: a\r\n\r\n"),
-        Err(Error::UnsupportedVersion)
-    );
+        (d, get(b"/a%20%zz"), Err(Error::InvalidTargetByte)),
+        (d, get(b"/a%20%2"), Err(Error::InvalidTargetByte)),
+        (d, get(b"/a%20%"), Err(Error::InvalidTargetByte)),
+        (d, get(b"/a%20#x"), Err(Error::InvalidTargetByte)),
+        (d, get(b"%20/"), Err(Error::InvalidTargetForm)),
+        (
+            d,
+            b"GET /%41 HTTP/2.0\r\nHost: a\r\n\r\n".to_vec(),
+            Err(Error::UnsupportedVersion),
+        ),
+    ] {
+        let shown = String::from_utf8_lossy(&head);
+        assert_eq!(parse_split(limits, &head), want, "{shown:?}");
+    }
 }
 
 /// The first byte over the target limit decides, inside an escape too: a `%`
@@ -85,36 +68,16 @@ fn escapes_within_and_at_the_target_limit() {
 fn the_limit_inside_an_escape() {
     let l5 = Limits::DEFAULT.with_max_target_bytes(5);
     for (head, want) in [
-        (
-            &b"GET /abcd%20 HTTP/1.1\r\nHost: a\r\n\r\n"[..],
-            Error::TargetTooLong,
-        ),
-        (
-            b"GET /abcd%zz HTTP/1.1\r\nHost: a\r\n\r\n",
-            Error::TargetTooLong,
-        ),
-        (
-            b"GET /abc%20 HTTP/1.1\r\nHost: a\r\n\r\n",
-            Error::TargetTooLong,
-        ),
-        (
-            b"GET /abc%2z HTTP/1.1\r\nHost: a\r\n\r\n",
-            Error::TargetTooLong,
-        ),
-        (
-            b"GET /abc%z0 HTTP/1.1\r\nHost: a\r\n\r\n",
-            Error::InvalidTargetByte,
-        ),
-        (
-            b"GET /ab%2z HTTP/1.1\r\nHost: a\r\n\r\n",
-            Error::InvalidTargetByte,
-        ),
-        (
-            b"GET /ab%z0 HTTP/1.1\r\nHost: a\r\n\r\n",
-            Error::InvalidTargetByte,
-        ),
+        (get(b"/abcd%20"), Error::TargetTooLong),
+        (get(b"/abcd%zz"), Error::TargetTooLong),
+        (get(b"/abc%20"), Error::TargetTooLong),
+        (get(b"/abc%2z"), Error::TargetTooLong),
+        (get(b"/abc%z0"), Error::InvalidTargetByte),
+        (get(b"/ab%2z"), Error::InvalidTargetByte),
+        (get(b"/ab%z0"), Error::InvalidTargetByte),
     ] {
-        assert_eq!(parse_split(l5, head), Err(want), "{head:?}");
+        let shown = String::from_utf8_lossy(&head);
+        assert_eq!(parse_split(l5, &head), Err(want), "{shown:?}");
     }
     // Known at the offending byte: the prefix ending with it is already an
     // error, not `Partial`.

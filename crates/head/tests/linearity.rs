@@ -3,7 +3,7 @@
 //! `count-work` feature), not on wall time.
 
 use http_net_head::{
-    Field, FieldBlockParser, Limits, RequestParser, ResponseOptions, ResponseParser, Status,
+    Error, Field, FieldBlockParser, Limits, RequestParser, ResponseOptions, ResponseParser, Status,
 };
 
 const LIMITS: Limits = Limits::DEFAULT
@@ -33,13 +33,25 @@ fn heads(size: usize) -> Vec<Vec<u8>> {
     vec![many, long_value, long_target, spaces]
 }
 
+/// Feeds `buf` one byte more per call: `Partial` on every proper prefix,
+/// complete with the whole length at the end (`parse` gives the length of
+/// a complete head, `None` for `Partial`).
+fn feed_bytewise(buf: &[u8], mut parse: impl FnMut(&[u8]) -> Result<Option<usize>, Error>) {
+    for end in 1..buf.len() {
+        assert_eq!(parse(&buf[..end]), Ok(None), "prefix of {end} bytes");
+    }
+    assert_eq!(parse(buf), Ok(Some(buf.len())));
+}
+
 fn byte_at_a_time(buf: &[u8]) -> u64 {
     let mut p = RequestParser::new(LIMITS);
     let mut fields = [Field::default(); 4096];
-    for end in 1..buf.len() {
-        assert_eq!(p.parse(&buf[..end], &mut fields), Ok(Status::Partial));
-    }
-    assert!(matches!(p.parse(buf, &mut fields), Ok(Status::Complete(h)) if h.len == buf.len()));
+    feed_bytewise(buf, |b| {
+        Ok(match p.parse(b, &mut fields)? {
+            Status::Partial => None,
+            Status::Complete(h) => Some(h.len),
+        })
+    });
     p.work()
 }
 
@@ -98,13 +110,12 @@ fn responses_and_blocks_are_linear_too() {
     resp.extend_from_slice(b"\r\n");
     let mut p = ResponseParser::new(LIMITS, ResponseOptions::default());
     let mut fields = [Field::default(); 4096];
-    for end in 1..resp.len() {
-        assert_eq!(p.parse(&resp[..end], &mut fields), Ok(Status::Partial));
-    }
-    assert!(matches!(
-        p.parse(&resp, &mut fields),
-        Ok(Status::Complete(_))
-    ));
+    feed_bytewise(&resp, |b| {
+        Ok(match p.parse(b, &mut fields)? {
+            Status::Partial => None,
+            Status::Complete(h) => Some(h.len),
+        })
+    });
     assert!(p.work() <= 4 * resp.len() as u64, "{}", p.work());
 
     let block = &resp[17..];
@@ -112,13 +123,12 @@ fn responses_and_blocks_are_linear_too() {
     let mut long = b"Trailer: ".to_vec();
     long.resize(32 * 1024, b't');
     long.extend_from_slice(b"\r\n\r\n");
-    for end in 1..long.len() {
-        assert_eq!(b.parse(&long[..end], &mut fields), Ok(Status::Partial));
-    }
-    assert!(matches!(
-        b.parse(&long, &mut fields),
-        Ok(Status::Complete(_))
-    ));
+    feed_bytewise(&long, |bytes| {
+        Ok(match b.parse(bytes, &mut fields)? {
+            Status::Partial => None,
+            Status::Complete(block) => Some(block.len),
+        })
+    });
     assert!(b.work() <= 4 * long.len() as u64, "{}", b.work());
     assert!(!block.is_empty());
 }

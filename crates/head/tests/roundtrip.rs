@@ -61,6 +61,13 @@ fn fields() -> impl Strategy<Value = Fields> {
     })
 }
 
+/// One field line: the name, a colon, the value between its whitespace.
+fn push_field(out: &mut Vec<u8>, (n, val, a, b): &(Vec<u8>, Vec<u8>, &[u8], &[u8])) {
+    for part in [n, &b":"[..], a, val, b, b"\r\n"] {
+        out.extend_from_slice(part);
+    }
+}
+
 fn serialise_request(m: &[u8], t: &[u8], v: Version, host_at: usize, fs: &Fields) -> Vec<u8> {
     let mut out = Vec::new();
     out.extend_from_slice(m);
@@ -69,16 +76,11 @@ fn serialise_request(m: &[u8], t: &[u8], v: Version, host_at: usize, fs: &Fields
     out.push(b' ');
     out.extend_from_slice(v.as_bytes());
     out.extend_from_slice(b"\r\n");
-    for (i, (n, val, a, b)) in fs.iter().enumerate() {
+    for (i, field) in fs.iter().enumerate() {
         if i == host_at {
             out.extend_from_slice(b"Host: example.com:8080\r\n");
         }
-        out.extend_from_slice(n);
-        out.push(b':');
-        out.extend_from_slice(a);
-        out.extend_from_slice(val);
-        out.extend_from_slice(b);
-        out.extend_from_slice(b"\r\n");
+        push_field(&mut out, field);
     }
     if host_at >= fs.len() {
         out.extend_from_slice(b"Host: example.com:8080\r\n");
@@ -150,13 +152,8 @@ proptest! {
         buf.extend_from_slice(format!(" {status} ").as_bytes());
         buf.extend_from_slice(&reason);
         buf.extend_from_slice(b"\r\n");
-        for (n, val, a, b) in &fs {
-            buf.extend_from_slice(n);
-            buf.push(b':');
-            buf.extend_from_slice(a);
-            buf.extend_from_slice(val);
-            buf.extend_from_slice(b);
-            buf.extend_from_slice(b"\r\n");
+        for field in &fs {
+            push_field(&mut buf, field);
         }
         buf.extend_from_slice(b"\r\n");
         let parse = |cut: Option<usize>| -> (ResponseHead, Pairs) {

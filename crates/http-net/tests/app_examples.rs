@@ -6,8 +6,6 @@
 
 mod support;
 
-use std::io::Write;
-use std::net::SocketAddr;
 use std::process::Command;
 use std::time::Duration;
 
@@ -15,39 +13,23 @@ use support::*;
 
 /// Runs curl with `args` (plus `-sS` and a time bound); its stdout.
 fn curl(args: &[&str]) -> String {
-    let (code, out, err) = run(
-        Command::new("curl")
-            .args(["-sS", "--max-time", "20"])
-            .args(args),
-        Duration::from_secs(30),
-    );
-    assert_eq!(
-        code,
-        Some(0),
-        "curl {args:?}: {}",
-        String::from_utf8_lossy(&err)
+    let out = succeeded(
+        &format!("curl {args:?}"),
+        run(
+            Command::new("curl")
+                .args(["-sS", "--max-time", "20"])
+                .args(args),
+            Duration::from_secs(30),
+        ),
     );
     String::from_utf8_lossy(&out).into_owned()
 }
 
-/// Sends `req` on a new connection and reads until the server closes.
-fn raw(addr: SocketAddr, req: &[u8]) -> Vec<u8> {
-    let mut s = connect(addr);
-    s.write_all(req).unwrap();
-    read_to_close(&mut s)
-}
-
-/// [`raw`], the answer as text.
-fn raw_text(addr: SocketAddr, req: &[u8]) -> String {
-    String::from_utf8_lossy(&raw(addr, req)).into_owned()
-}
-
 #[test]
 fn the_rest_example_answers_json_with_curl() {
-    if !have("curl") {
+    let Some((_p, addr)) = start_example_for("curl", "rest", &[]) else {
         return;
-    }
-    let (_p, addr) = start_example("rest", &[]);
+    };
     let url = format!("http://{addr}/notes");
     let code = ["-w", " %{http_code} %{content_type}"];
     let post = |text: &str| curl(&[&code[..], &["--data-binary", text, &url]].concat());

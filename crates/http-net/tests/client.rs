@@ -40,16 +40,7 @@ fn answer_unread(ex: &mut Exchange<'_>) -> Result<(), Error> {
 /// A handler that reads the body (an error over the server's budget is the
 /// server's `413`) and answers with its length.
 fn count_body(ex: &mut Exchange<'_>) -> Result<(), Error> {
-    let mut n = 0u64;
-    let mut buf = [0u8; 64 * 1024];
-    let mut body = ex.body();
-    loop {
-        match body.read(&mut buf) {
-            Ok(0) => break,
-            Ok(k) => n += k as u64,
-            Err(e) => return Err(Error::from_io(e)),
-        }
-    }
+    let n = body_len(ex)?;
     ex.respond_with(200, &[], n.to_string().as_bytes())
 }
 
@@ -60,19 +51,9 @@ fn a_64_mb_upload_answered_413_at_the_head_is_seen_20_of_20() {
     let url = format!("http://{}/up", srv.addr);
     for i in 0..20 {
         let mut body = pattern(64 << 20);
-        let r = client.send(
-            b"PUT",
-            &url,
-            &[],
-            RequestBody::Reader {
-                reader: &mut body,
-                len: Some(64 << 20),
-            },
-        );
-        match r {
-            Ok(r) => assert_eq!(r.status(), 413, "run {i}"),
-            Err(e) => panic!("run {i}: {e:?}"),
-        }
+        let r = upload(&client, b"PUT", &url, &mut body, Some(64 << 20))
+            .unwrap_or_else(|e| panic!("run {i}: {e:?}"));
+        assert_eq!(r.status(), 413, "run {i}");
     }
 }
 
@@ -83,19 +64,9 @@ fn a_chunked_upload_answered_413_after_8_mib_is_seen_20_of_20() {
     let url = format!("http://{}/up", srv.addr);
     for i in 0..20 {
         let mut body = Unknown(pattern(32 << 20));
-        let r = client.send(
-            b"POST",
-            &url,
-            &[],
-            RequestBody::Reader {
-                reader: &mut body,
-                len: None,
-            },
-        );
-        match r {
-            Ok(r) => assert_eq!(r.status(), 413, "run {i}"),
-            Err(e) => panic!("run {i}: {e:?}"),
-        }
+        let r = upload(&client, b"POST", &url, &mut body, None)
+            .unwrap_or_else(|e| panic!("run {i}: {e:?}"));
+        assert_eq!(r.status(), 413, "run {i}");
     }
 }
 
@@ -108,22 +79,10 @@ fn a_200_without_reading_the_body_is_seen_20_of_20_from_our_server() {
     const LEN: u64 = 6 << 20;
     for i in 0..20 {
         let mut body = pattern(LEN);
-        let r = client.send(
-            b"PUT",
-            &url,
-            &[],
-            RequestBody::Reader {
-                reader: &mut body,
-                len: Some(LEN),
-            },
-        );
-        match r {
-            Ok(mut r) => {
-                assert_eq!(r.status(), 200, "run {i}");
-                assert_eq!(r.read_body(100).unwrap(), b"not read", "run {i}");
-            }
-            Err(e) => panic!("run {i}: {e:?}"),
-        }
+        let mut r = upload(&client, b"PUT", &url, &mut body, Some(LEN))
+            .unwrap_or_else(|e| panic!("run {i}: {e:?}"));
+        assert_eq!(r.status(), 200, "run {i}");
+        assert_eq!(r.read_body(100).unwrap(), b"not read", "run {i}");
     }
     // The connection cut short is not reused; the next request works.
     let mut r = client.get(&url).unwrap();
@@ -147,22 +106,10 @@ fn a_200_without_reading_the_body_is_seen_20_of_20_from_nginx() {
     let url = format!("http://127.0.0.1:{port}/up");
     for i in 0..20 {
         let mut body = pattern(16 << 20);
-        let r = client.send(
-            b"POST",
-            &url,
-            &[],
-            RequestBody::Reader {
-                reader: &mut body,
-                len: Some(16 << 20),
-            },
-        );
-        match r {
-            Ok(mut r) => {
-                assert_eq!(r.status(), 200, "run {i}");
-                assert_eq!(r.read_body(100).unwrap(), b"nginx", "run {i}");
-            }
-            Err(e) => panic!("run {i}: {e:?}"),
-        }
+        let mut r = upload(&client, b"POST", &url, &mut body, Some(16 << 20))
+            .unwrap_or_else(|e| panic!("run {i}: {e:?}"));
+        assert_eq!(r.status(), 200, "run {i}");
+        assert_eq!(r.read_body(100).unwrap(), b"nginx", "run {i}");
     }
 }
 
@@ -170,15 +117,7 @@ fn a_200_without_reading_the_body_is_seen_20_of_20_from_nginx() {
 fn a_20_mb_body_is_read_with_the_defaults_and_read_body_limits_are_local() {
     const LEN: u64 = 20_000_000;
     let srv = Running::start(Server::builder(), |ex: &mut Exchange<'_>| {
-        ex.send_head(200, &[], BodyLength::Known(LEN))?;
-        let chunk = [b'y'; 64 * 1024];
-        let mut left = LEN;
-        while left > 0 {
-            let n = left.min(chunk.len() as u64) as usize;
-            ex.send_data(&chunk[..n])?;
-            left -= n as u64;
-        }
-        ex.send_end(&[])
+        send_generated(ex, LEN, b'y')
     });
     let url = format!("http://{}/big", srv.addr);
     let mut r = http_net::io::get(&url).unwrap();
@@ -207,33 +146,15 @@ fn a_20_mb_body_is_read_with_the_defaults_and_read_body_limits_are_local() {
 fn a_chunked_upload_of_unknown_length_streams_and_trailers_arrive() {
     let srv = Running::start(Server::builder(), |ex: &mut Exchange<'_>| {
         let chunked = ex.field(b"transfer-encoding") == Some(b"chunked");
-        let mut n = 0u64;
-        let mut buf = [0u8; 64 * 1024];
-        let mut body = ex.body();
-        loop {
-            match body.read(&mut buf) {
-                Ok(0) => break,
-                Ok(k) => n += k as u64,
-                Err(e) => return Err(Error::from_io(e)),
-            }
-        }
+        let n = body_len(ex)?;
         ex.send_head(200, &[(b"Trailer", b"x-count")], BodyLength::Streamed)?;
         ex.send_data(format!("chunked={chunked}").as_bytes())?;
         ex.send_end(&[(b"X-Count", n.to_string().as_bytes())])
     });
     let client = no_expect();
     let mut body = Unknown(pattern(3 << 20));
-    let mut r = client
-        .send(
-            b"POST",
-            &format!("http://{}/up", srv.addr),
-            &[],
-            RequestBody::Reader {
-                reader: &mut body,
-                len: None,
-            },
-        )
-        .unwrap();
+    let url = format!("http://{}/up", srv.addr);
+    let mut r = upload(&client, b"POST", &url, &mut body, None).unwrap();
     assert_eq!(r.status(), 200);
     assert_eq!(r.trailer(b"x-count"), None);
     assert_eq!(r.read_body(100).unwrap(), b"chunked=true");
@@ -499,17 +420,7 @@ fn a_307_with_a_streamed_body_is_not_followed_and_hops_are_limited() {
         .expect_continue(None)
         .build();
     let mut body = pattern(10);
-    let e = client
-        .send(
-            b"PUT",
-            &format!("{base}/a"),
-            &[],
-            RequestBody::Reader {
-                reader: &mut body,
-                len: Some(10),
-            },
-        )
-        .unwrap_err();
+    let e = upload(&client, b"PUT", &format!("{base}/a"), &mut body, Some(10)).unwrap_err();
     assert!(
         matches!(e, Error::Redirect(RedirectError::BodyNotReplayable)),
         "{e:?}"
@@ -607,17 +518,8 @@ fn a_connection_whose_request_was_cut_short_is_not_reused() {
         .build();
     for _ in 0..2 {
         let mut body = pattern(8 << 20);
-        let mut r = client
-            .send(
-                b"PUT",
-                &format!("{base}/"),
-                &[],
-                RequestBody::Reader {
-                    reader: &mut body,
-                    len: Some(8 << 20),
-                },
-            )
-            .unwrap();
+        let url = format!("{base}/");
+        let mut r = upload(&client, b"PUT", &url, &mut body, Some(8 << 20)).unwrap();
         assert_eq!(r.read_body(10).unwrap(), b"ok");
     }
     drop(client);

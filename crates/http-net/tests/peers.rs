@@ -15,6 +15,12 @@ use support::*;
 
 const LIMIT: Duration = Duration::from_secs(60);
 
+/// A run of a program (`curl`, `get`) that must succeed: its output.
+fn ok((code, out, err): (Option<i32>, Vec<u8>, String)) -> Vec<u8> {
+    assert_eq!(code, Some(0), "{err}");
+    out
+}
+
 fn curl(args: &[&str]) -> (Option<i32>, Vec<u8>, String) {
     let (code, out, err) = run(
         Command::new("curl")
@@ -27,10 +33,9 @@ fn curl(args: &[&str]) -> (Option<i32>, Vec<u8>, String) {
 
 #[test]
 fn curl_against_hello() {
-    if !have("curl") {
+    let Some((_p, addr)) = start_example_for("curl", "hello", &[]) else {
         return;
-    }
-    let (_p, addr) = start_example("hello", &[]);
+    };
     let base = format!("http://{addr}");
     // Three routes over one connection.
     let (code, out, err) = curl(&[
@@ -56,8 +61,7 @@ fn curl_against_hello() {
         ("/", "text/html"),
         ("/nope", "text/plain"),
     ] {
-        let (code, out, err) = curl(&["-i", &format!("{base}{path}")]);
-        assert_eq!(code, Some(0), "{err}");
+        let out = ok(curl(&["-i", &format!("{base}{path}")]));
         let text = String::from_utf8_lossy(&out).to_ascii_lowercase();
         assert!(text.contains("\r\nserver: http-net\r\n"), "{text}");
         assert!(text.contains("\r\ndate: "), "{text}");
@@ -68,8 +72,7 @@ fn curl_against_hello() {
     }
     // A 405 carries them too, and so does the 400 the connection writes
     // itself for a malformed request (raw socket: curl will not send one).
-    let (code, out, err) = curl(&["-i", "-X", "POST", &format!("{base}/plaintext")]);
-    assert_eq!(code, Some(0), "{err}");
+    let out = ok(curl(&["-i", "-X", "POST", &format!("{base}/plaintext")]));
     let text = String::from_utf8_lossy(&out).to_ascii_lowercase();
     assert!(text.starts_with("http/1.1 405 "), "{text}");
     assert!(text.contains("\r\nserver: http-net\r\n"), "{text}");
@@ -78,9 +81,7 @@ fn curl_against_hello() {
         &b"GET / HTTP/1.1\r\nHost : a\r\n\r\n"[..],
         b"GET /a b HTTP/1.1\r\nHost: a\r\n\r\n",
     ] {
-        let mut s = connect(addr);
-        s.write_all(bad).unwrap();
-        let text = String::from_utf8_lossy(&read_to_close(&mut s)).into_owned();
+        let text = raw_text(addr, bad);
         assert!(text.starts_with("HTTP/1.1 400 "), "{text}");
         assert!(text.contains("\r\nServer: http-net\r\n"), "{text}");
         assert!(text.contains("\r\nDate: "), "{text}");
@@ -98,18 +99,16 @@ fn curl_against_hello() {
         }
         let url = format!("{base}{path}");
         args.push(&url);
-        let (code, out, err) = curl(&args);
-        assert_eq!(code, Some(0), "{err}");
+        let out = ok(curl(&args));
         assert_eq!(String::from_utf8_lossy(&out), status, "{method} {path}");
     }
 }
 
 #[test]
 fn curl_against_echo() {
-    if !have("curl") {
+    let Some((_p, addr)) = start_example_for("curl", "echo", &["--format", "probe"]) else {
         return;
-    }
-    let (_p, addr) = start_example("echo", &["--format", "probe"]);
+    };
     let dir = TempDir::new("curl");
     let small = dir.0.join("small.bin");
     let big = dir.0.join("big.bin");
@@ -121,14 +120,13 @@ fn curl_against_echo() {
 
     // A chunked upload.
     let at_small = format!("@{}", small.display());
-    let (code, out, err) = curl(&[
+    let out = ok(curl(&[
         "-H",
         "Transfer-Encoding: chunked",
         "--data-binary",
         &at_small,
         &url,
-    ]);
-    assert_eq!(code, Some(0), "{err}");
+    ]));
     assert!(
         out == small_data,
         "chunked upload not echoed ({} bytes back)",
@@ -244,10 +242,9 @@ print("ok")
 
 #[test]
 fn python_against_echo_garden() {
-    if !have("python3") {
+    let Some((_p, addr)) = start_example_for("python3", "echo", &["--format", "garden"]) else {
         return;
-    }
-    let (_p, addr) = start_example("echo", &["--format", "garden"]);
+    };
     let dir = TempDir::new("py");
     let script = dir.0.join("garden.py");
     std::fs::write(&script, GARDEN_PY).unwrap();
@@ -363,17 +360,15 @@ fn get_against_python_http_server() {
     };
     wait_listening(port, &mut proc);
     let base = format!("http://127.0.0.1:{port}");
-    let (code, out, err) = get(&[&format!("{base}/big.bin")]);
-    assert_eq!(code, Some(0), "{err}");
+    let out = ok(get(&[&format!("{base}/big.bin")]));
     assert!(out == big, "streamed file differs ({} bytes)", out.len());
-    let (code, out, err) = get(&["-i", &format!("{base}/small.txt")]);
-    assert_eq!(code, Some(0), "{err}");
+    let out = ok(get(&["-i", &format!("{base}/small.txt")]));
     let text = String::from_utf8_lossy(&out);
     assert!(text.starts_with("HTTP/1.0 200 OK\r\n"), "{text}");
     assert!(text.contains("Content-Length: 6\r\n"), "{text}");
     assert!(text.ends_with("\r\n\r\nhello\n"), "{text}");
-    let (code, out, err) = get(&["-i", &format!("{base}/missing")]);
-    assert_eq!(code, Some(0), "a 404 is a well-formed response: {err}");
+    // A 404 is a well-formed response: success.
+    let out = ok(get(&["-i", &format!("{base}/missing")]));
     assert!(String::from_utf8_lossy(&out).starts_with("HTTP/1.0 404"));
 }
 
@@ -403,19 +398,15 @@ fn get_against_nginx() {
         &format!("root {www};\n    ssi on;"),
     );
     let base = format!("http://127.0.0.1:{port}");
-    let (code, out, err) = get(&[&format!("{base}/big.bin")]);
-    assert_eq!(code, Some(0), "{err}");
+    let out = ok(get(&[&format!("{base}/big.bin")]));
     assert!(out == big, "streamed file differs ({} bytes)", out.len());
-    let (code, out, err) = get(&["-i", &format!("{base}/page.shtml")]);
-    assert_eq!(code, Some(0), "{err}");
+    let out = ok(get(&["-i", &format!("{base}/page.shtml")]));
     let text = String::from_utf8_lossy(&out);
     assert!(text.starts_with("HTTP/1.1 200 OK\r\n"), "{text}");
     assert!(text.contains("Transfer-Encoding: chunked\r\n"), "{text}");
     assert!(text.ends_with("\r\n\r\na-ssi-b\n"), "{text}");
-    let (code, out, err) = get(&[&format!("{base}/")]);
-    assert_eq!((code, &out[..]), (Some(0), &b"<p>nginx</p>\n"[..]), "{err}");
-    let (code, out, _) = get(&["-i", &format!("{base}/missing")]);
-    assert_eq!(code, Some(0));
+    assert_eq!(ok(get(&[&format!("{base}/")])), b"<p>nginx</p>\n");
+    let out = ok(get(&["-i", &format!("{base}/missing")]));
     assert!(out.starts_with(b"HTTP/1.1 404"));
 }
 

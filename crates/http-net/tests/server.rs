@@ -34,14 +34,8 @@ fn keep_alive_and_pipelining() {
 #[test]
 fn no_answer_is_500() {
     let srv = Running::start(Server::builder(), |_: &mut Exchange<'_>| Ok(()));
-    let mut s = connect(srv.addr);
-    s.write_all(GET).unwrap();
-    let got = read_to_close(&mut s);
-    assert!(
-        got.starts_with(b"HTTP/1.1 500 "),
-        "{:?}",
-        String::from_utf8_lossy(&got)
-    );
+    let text = raw_text(srv.addr, GET);
+    assert!(text.starts_with("HTTP/1.1 500 "), "{text}");
 }
 
 // proves: 9110-10.1.1-14, 9110-10.1.1-16
@@ -116,11 +110,8 @@ fn upgrade_hands_over_the_stream_and_buffered_bytes() {
         assert!(n > 0, "closed: {:?}", String::from_utf8_lossy(&got));
         got.extend_from_slice(&buf[..n]);
     }
-    assert!(
-        got.starts_with(b"HTTP/1.1 101 "),
-        "{:?}",
-        String::from_utf8_lossy(&got)
-    );
+    let text = String::from_utf8_lossy(&got);
+    assert!(text.starts_with("HTTP/1.1 101 "), "{text}");
     s.write_all(b"LATER").unwrap();
     let mut later = [0u8; 5];
     s.read_exact(&mut later).unwrap();
@@ -140,11 +131,10 @@ fn connect_is_answered_501_without_tunnels() {
         }
         plain(ex)
     });
-    let mut s = connect(srv.addr);
-    s.write_all(b"CONNECT example.com:443 HTTP/1.1\r\nHost: example.com:443\r\n\r\nBYTES")
-        .unwrap();
-    let got = read_to_close(&mut s);
-    let text = String::from_utf8_lossy(&got);
+    let text = raw_text(
+        srv.addr,
+        b"CONNECT example.com:443 HTTP/1.1\r\nHost: example.com:443\r\n\r\nBYTES",
+    );
     assert!(text.starts_with("HTTP/1.1 501 "), "{text}");
     assert!(text.contains("Connection: close\r\n"), "{text}");
     assert_eq!(text.matches("HTTP/1.1 ").count(), 1, "{text}");
@@ -172,11 +162,10 @@ fn connect_tunnels_with_the_buffered_bytes() {
         up.write_all(&buf[..n])?;
         Ok(())
     });
-    let mut s = connect(srv.addr);
-    s.write_all(b"CONNECT example.com:443 HTTP/1.1\r\nHost: example.com:443\r\n\r\nBYTES")
-        .unwrap();
-    let got = read_to_close(&mut s);
-    let text = String::from_utf8_lossy(&got);
+    let text = raw_text(
+        srv.addr,
+        b"CONNECT example.com:443 HTTP/1.1\r\nHost: example.com:443\r\n\r\nBYTES",
+    );
     assert!(text.starts_with("HTTP/1.1 200 "), "{text}");
     assert!(text.ends_with("\r\n\r\ntunnel:BYTES"), "{text}");
     let head = &text[..text.find("\r\n\r\n").unwrap_or(0)];
@@ -369,9 +358,7 @@ fn what_conn_queued_is_sent_when_the_connection_ends() {
             b"HTTP/1.1 200 ",
         ),
     ] {
-        let mut s = connect(srv.addr);
-        s.write_all(req).unwrap();
-        let got = read_to_close(&mut s);
+        let got = raw(srv.addr, req);
         assert!(
             got.starts_with(status),
             "{:?}",

@@ -13,20 +13,9 @@ mod proxy;
 
 use std::io::{self, Read};
 
-use http_net::conn::BodyLength;
-use http_net::io::{Client, RequestBody, ServerBuilder};
+use http_net::io::{Client, ServerBuilder};
 use http_net::{Error, Exchange, Server};
 use support::*;
-
-/// VmHWM (peak resident memory) of this process, in bytes.
-fn peak() -> u64 {
-    let status = std::fs::read_to_string("/proc/self/status").unwrap_or_default();
-    status
-        .lines()
-        .find_map(|l| l.strip_prefix("VmHWM:"))
-        .and_then(|v| v.trim().trim_end_matches("kB").trim().parse::<u64>().ok())
-        .map_or(0, |kb| kb * 1024)
-}
 
 const MIB: u64 = 1024 * 1024;
 
@@ -34,31 +23,14 @@ const MIB: u64 = 1024 * 1024;
 /// with the number of body bytes it read.
 fn origin(ex: &mut Exchange<'_>) -> Result<(), Error> {
     if ex.field(b"content-length").is_some() || ex.field(b"transfer-encoding").is_some() {
-        let mut n = 0u64;
-        let mut buf = vec![0u8; 64 * 1024];
-        let mut body = ex.body();
-        loop {
-            match body.read(&mut buf) {
-                Ok(0) => break,
-                Ok(k) => n += k as u64,
-                Err(e) => return Err(Error::from_io(e)),
-            }
-        }
+        let n = body_len(ex)?;
         return ex.respond_with(200, &[], n.to_string().as_bytes());
     }
     let len: u64 = std::str::from_utf8(&ex.path()[1..])
         .ok()
         .and_then(|s| s.parse().ok())
         .unwrap_or(0);
-    ex.send_head(200, &[], BodyLength::Known(len))?;
-    let chunk = [b'd'; 64 * 1024];
-    let mut left = len;
-    while left > 0 {
-        let k = left.min(chunk.len() as u64) as usize;
-        ex.send_data(&chunk[..k])?;
-        left -= k as u64;
-    }
-    ex.send_end(&[])
+    send_generated(ex, len, b'd')
 }
 
 fn streaming() -> ServerBuilder {
@@ -93,17 +65,8 @@ fn big_bodies_stream_through_download_and_proxy_in_flat_memory() {
     });
     let before = peak();
     let mut body = io::repeat(b'u').take(200 * MIB);
-    let mut r = client
-        .send(
-            b"POST",
-            &format!("http://{}/upload", px.addr),
-            &[],
-            RequestBody::Reader {
-                reader: &mut body,
-                len: None,
-            },
-        )
-        .unwrap();
+    let url = format!("http://{}/upload", px.addr);
+    let mut r = upload(&client, b"POST", &url, &mut body, None).unwrap();
     assert_eq!(r.status(), 200);
     assert_eq!(r.read_body(64).unwrap(), (200 * MIB).to_string().as_bytes());
     let mut r = client

@@ -5,8 +5,8 @@
 #![allow(dead_code)]
 
 use http_net_conn::{
-    ClientConn, ClientEvent, Config, Error, Phase, Placement, PreparedResponse, RemoteError,
-    ServerConn, ServerEvent,
+    BodyLength, ClientConn, ClientEvent, Config, Error, FieldPair, Phase, Placement,
+    PreparedResponse, RemoteError, ServerConn, ServerEvent,
 };
 use http_net_framing::BodyKind;
 use http_net_head::Version;
@@ -112,6 +112,42 @@ pub fn conn() -> ServerConn {
     ServerConn::new(Config::DEFAULT)
 }
 
+/// Feeds `input`, which must be taken whole, and polls its `Request`.
+pub fn accept_request(conn: &mut ServerConn, input: &[u8]) {
+    assert_eq!(conn.recv(input), input.len());
+    let got = conn.poll_event().map(|ev| Got::of(&ev));
+    assert!(
+        matches!(got, Ok(Got::Request { .. })),
+        "not a request: {got:?} after {:?}",
+        String::from_utf8_lossy(input)
+    );
+}
+
+/// A server connection that read one `GET` and waits for its answer.
+pub fn answering() -> ServerConn {
+    let mut c = conn();
+    accept_request(&mut c, b"GET / HTTP/1.1\r\nHost: a\r\n\r\n");
+    c
+}
+
+/// Answers with `r` and `body`, which must be queued whole.
+pub fn respond_queued(conn: &mut ServerConn, r: &PreparedResponse, body: &[u8]) {
+    assert_eq!(
+        conn.responder().respond(r, body).unwrap(),
+        Placement::Queued
+    );
+}
+
+/// Sends the head of an answer, which must be taken.
+pub fn send_head(conn: &mut ServerConn, status: u16, fields: &[FieldPair<'_>], body: BodyLength) {
+    conn.responder().send_head(status, fields, body).unwrap();
+}
+
+/// Sends `data` of a streamed answer, which must be queued.
+pub fn send_queued(conn: &mut ServerConn, data: &[u8]) {
+    assert_eq!(conn.responder().send_data(data).unwrap(), Placement::Queued);
+}
+
 /// Feeds `input` and polls until the request's `End`.
 pub fn read_request(conn: &mut ServerConn, input: &[u8]) -> Vec<Got> {
     assert_eq!(conn.recv(input), input.len());
@@ -179,8 +215,34 @@ impl Transcript {
     }
 }
 
+/// The output queue both connections share.
+pub trait Output {
+    /// The queued bytes.
+    fn output(&self) -> &[u8];
+    /// Marks `n` of them sent.
+    fn consume_output(&mut self, n: usize);
+}
+
+impl Output for ServerConn {
+    fn output(&self) -> &[u8] {
+        ServerConn::output(self)
+    }
+    fn consume_output(&mut self, n: usize) {
+        ServerConn::consume_output(self, n);
+    }
+}
+
+impl Output for ClientConn {
+    fn output(&self) -> &[u8] {
+        ClientConn::output(self)
+    }
+    fn consume_output(&mut self, n: usize) {
+        ClientConn::consume_output(self, n);
+    }
+}
+
 /// Moves the whole output of the connection into `sink`.
-pub fn flush(conn: &mut ServerConn, sink: &mut Vec<u8>) {
+pub fn flush(conn: &mut impl Output, sink: &mut Vec<u8>) {
     loop {
         let out = conn.output();
         if out.is_empty() {
@@ -278,6 +340,12 @@ pub fn serve_with(
 pub fn serve(input: &[u8]) -> Transcript {
     let mut conn = ServerConn::new(Config::DEFAULT);
     serve_with(&mut conn, &[input], false, &mut answer_ok)
+}
+
+/// [`serve_all_ways`] with the default configuration and the default
+/// answer to every request.
+pub fn serve_ok(input: &[u8]) -> Transcript {
+    serve_all_ways(Config::DEFAULT, input, false, &mut answer_ok)
 }
 
 /// `input` split into single bytes.

@@ -9,9 +9,50 @@ use std::process::{Child, Command, Stdio};
 use std::sync::{Mutex, MutexGuard};
 use std::thread::{self, JoinHandle};
 
-use http_net::io::{ServerBuilder, ShutdownHandle};
+use http_net::conn::BodyLength;
+use http_net::io::{Client, ClientResponse, RequestBody, ServerBuilder, ShutdownHandle};
 use http_net::{Error, Exchange};
 use std::time::{Duration, Instant};
+
+/// Sends `method url` without fields and with `reader` as its body, of
+/// length `len` (`None`: unknown, sent chunked).
+pub fn upload(
+    client: &Client,
+    method: &[u8],
+    url: &str,
+    reader: &mut dyn Read,
+    len: Option<u64>,
+) -> Result<ClientResponse, Error> {
+    client.send(method, url, &[], RequestBody::Reader { reader, len })
+}
+
+/// Reads the request body to its end; its length.
+pub fn body_len(ex: &mut Exchange<'_>) -> Result<u64, Error> {
+    let mut n = 0u64;
+    let mut buf = [0u8; 64 * 1024];
+    let mut body = ex.body();
+    loop {
+        match body.read(&mut buf) {
+            Ok(0) => return Ok(n),
+            Ok(k) => n += k as u64,
+            Err(e) => return Err(Error::from_io(e)),
+        }
+    }
+}
+
+/// Answers `200` with `len` bytes of `fill` under a `Content-Length`, sent
+/// in 64 KiB pieces (never held at once).
+pub fn send_generated(ex: &mut Exchange<'_>, len: u64, fill: u8) -> Result<(), Error> {
+    ex.send_head(200, &[], BodyLength::Known(len))?;
+    let chunk = [fill; 64 * 1024];
+    let mut left = len;
+    while left > 0 {
+        let k = left.min(chunk.len() as u64) as usize;
+        ex.send_data(&chunk[..k])?;
+        left -= k as u64;
+    }
+    ex.send_end(&[])
+}
 
 /// Heavy tests (load, browsers, hundreds of sockets) take this lock so that
 /// they never overlap within a test binary.
@@ -70,19 +111,28 @@ pub fn example(name: &str) -> PathBuf {
     let target = dir.parent().expect("target dir").join("peer-examples");
     let built = target.join("debug").join("examples").join(name);
     let cargo = std::env::var("CARGO").unwrap_or_else(|_| "cargo".into());
-    let (code, _, err) = run(
-        Command::new(cargo)
-            .args(["build", "-p", "http-net", "--example", name, "--target-dir"])
-            .arg(&target),
-        Duration::from_secs(600),
+    succeeded(
+        &format!("building example {name}"),
+        run(
+            Command::new(cargo)
+                .args(["build", "-p", "http-net", "--example", name, "--target-dir"])
+                .arg(&target),
+            Duration::from_secs(600),
+        ),
     );
+    built
+}
+
+/// The output of a [`run`] that must succeed; `what` names it in the
+/// panic, with the error output.
+pub fn succeeded(what: &str, (code, out, err): (Option<i32>, Vec<u8>, Vec<u8>)) -> Vec<u8> {
     assert_eq!(
         code,
         Some(0),
-        "building example {name} failed: {}",
+        "{what} failed: {}",
         String::from_utf8_lossy(&err)
     );
-    built
+    out
 }
 
 /// A child process killed when dropped.
@@ -95,6 +145,12 @@ impl Drop for Proc {
         let _ = self.child.kill();
         let _ = self.child.wait();
     }
+}
+
+/// [`start_example`] for a test that drives it with the program `prog`:
+/// `None` when `prog` cannot be run (the test skips, see [`have`]).
+pub fn start_example_for(prog: &str, name: &str, args: &[&str]) -> Option<(Proc, SocketAddr)> {
+    have(prog).then(|| start_example(name, args))
 }
 
 /// Starts an example server on a free port and waits (at most 20 s) for its
@@ -190,6 +246,18 @@ pub fn connect(addr: SocketAddr) -> TcpStream {
     s
 }
 
+/// Sends `req` on a new connection and reads until the server closes.
+pub fn raw(addr: SocketAddr, req: &[u8]) -> Vec<u8> {
+    let mut s = connect(addr);
+    s.write_all(req).unwrap();
+    read_to_close(&mut s)
+}
+
+/// [`raw`], the answer as text.
+pub fn raw_text(addr: SocketAddr, req: &[u8]) -> String {
+    String::from_utf8_lossy(&raw(addr, req)).into_owned()
+}
+
 /// Reads until the peer closes (or the read timeout); returns what came.
 pub fn read_to_close(s: &mut TcpStream) -> Vec<u8> {
     let mut v = Vec::new();
@@ -237,10 +305,21 @@ pub fn roundtrip(s: &mut TcpStream, req: &[u8]) -> (String, Vec<u8>) {
 
 /// VmRSS of this process, in bytes.
 pub fn rss() -> u64 {
+    status_bytes("VmRSS:")
+}
+
+/// VmHWM (peak resident memory) of this process, in bytes.
+pub fn peak() -> u64 {
+    status_bytes("VmHWM:")
+}
+
+/// A size in `/proc/self/status` (given in kB there), in bytes; 0 where
+/// it is not known.
+fn status_bytes(key: &str) -> u64 {
     let status = std::fs::read_to_string("/proc/self/status").unwrap_or_default();
     status
         .lines()
-        .find_map(|l| l.strip_prefix("VmRSS:"))
+        .find_map(|l| l.strip_prefix(key))
         .and_then(|v| v.trim().trim_end_matches("kB").trim().parse::<u64>().ok())
         .map_or(0, |kb| kb * 1024)
 }
