@@ -68,7 +68,22 @@ pub fn main(args: &[String]) -> Result {
         .map(PathBuf::from)
         .unwrap_or_else(|| root.join("target"));
     let ref_target = target.join("bench-ab-ref");
-    let worktree = process::temp_dir(&format!("bench-ab-{short}"))?.join("tree");
+    // The checkout of REF is at a path of its own that does not change from
+    // run to run: cargo names a path package's build after its path, so a
+    // new path would rebuild everything in `ref_target`.
+    let worktree = ref_tree(&target, short);
+    if worktree.exists() {
+        let _ = Command::new("git")
+            .current_dir(&root)
+            .args(["worktree", "remove", "--force"])
+            .arg(&worktree)
+            .status();
+        let _ = std::fs::remove_dir_all(&worktree);
+    }
+    let _ = Command::new("git")
+        .current_dir(&root)
+        .args(["worktree", "prune"])
+        .status();
     process::run(
         "check out REF",
         Command::new("git")
@@ -97,10 +112,14 @@ pub fn main(args: &[String]) -> Result {
         .current_dir(&root)
         .args(["worktree", "prune"])
         .status();
-    if let Some(parent) = worktree.parent() {
-        let _ = std::fs::remove_dir_all(parent);
-    }
+    let _ = std::fs::remove_dir_all(&worktree);
     result
+}
+
+/// Where REF (a commit, `short` its abbreviated hash) is checked out: the
+/// same path on every run, so that its builds in `bench-ab-ref` are reused.
+fn ref_tree(target: &Path, short: &str) -> PathBuf {
+    target.join("bench-ab-trees").join(short)
 }
 
 /// Builds the bench binaries of `http-net-benches` in `tree` into `target`.
@@ -219,4 +238,26 @@ fn print_table(
         );
     }
     slower
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_checkout_of_ref_is_at_the_same_path_on_every_run() {
+        let target = Path::new("/w/target");
+        assert_eq!(
+            ref_tree(target, "e76f3ded82"),
+            Path::new("/w/target/bench-ab-trees/e76f3ded82")
+        );
+        assert_eq!(
+            ref_tree(target, "e76f3ded82"),
+            ref_tree(target, "e76f3ded82")
+        );
+        assert_ne!(
+            ref_tree(target, "e76f3ded82"),
+            ref_tree(target, "5864c21aaa")
+        );
+    }
 }
