@@ -8,9 +8,8 @@ use std::time::{Duration, Instant};
 use http_net_conn::framing::Error as FramingError;
 use http_net_conn::Method;
 use http_net_conn::{
-    target_path, AnswerState, BodyKind, BodyLength, Error as ConnError, FieldPair,
-    OwnedRequestHead, Placement, PreparedResponse, QueryPairs, RemoteError, RequestView,
-    ServerConn, ServerEvent,
+    target_path, AnswerState, BodyLength, Error as ConnError, FieldPair, OwnedRequestHead,
+    Placement, PreparedResponse, QueryPairs, RemoteError, RequestView, ServerConn, ServerEvent,
 };
 
 use crate::body_reader::{BodyReader, BodySource, Step};
@@ -35,17 +34,10 @@ pub(crate) struct Cycle {
     reader: BodyReader,
     /// The request's trailer fields, once its body was read to the end.
     trailers: Vec<(Vec<u8>, Vec<u8>)>,
-    /// The request's body limit set by the handler ([`Exchange::limit_body`]).
-    body_limit: Option<u64>,
-    /// Body bytes handed to the handler.
-    body_read: u64,
-    /// The body went over a limit: the error every later read returns.
+    /// The body went over its budget: the error every later read returns.
     pub(crate) over_limit: Option<Limit>,
     /// The peer's error that ended a body read.
     pub(crate) body_error: Option<RemoteError>,
-    /// The final status the handler sent through the exchange, or the
-    /// server's error status.
-    pub(crate) status: Option<u16>,
     /// The request's method and target, kept for the hooks (only when a
     /// hook is set), and when it started.
     pub(crate) method: String,
@@ -72,11 +64,8 @@ impl Cycle {
         Cycle {
             reader: BodyReader::default(),
             trailers: Vec::new(),
-            body_limit: None,
-            body_read: 0,
             over_limit: None,
             body_error: None,
-            status: None,
             method: String::new(),
             target: Vec::new(),
             started: Instant::now(),
@@ -95,11 +84,8 @@ impl Cycle {
     pub(crate) fn reset(&mut self, now: Instant) {
         self.reader.clear();
         self.trailers.clear();
-        self.body_limit = None;
-        self.body_read = 0;
         self.over_limit = None;
         self.body_error = None;
-        self.status = None;
         self.started = now;
         self.timed_out = false;
         self.body.restart(None);
@@ -353,16 +339,13 @@ impl<'a> Exchange<'a> {
         if let Some(limit) = self.st.over_limit {
             return Err(Error::OverLimit(limit));
         }
-        let n = self.st.body_limit.map_or(max_bytes, |l| l.min(max_bytes));
-        self.st.body_limit = Some(n);
-        let declared = match self.conn.request().map(|r| r.body_kind()) {
-            Some(BodyKind::Length(len)) => len,
-            _ => 0,
-        };
-        if declared > n || self.st.body_read > n {
-            return Err(over_limit(self.conn, self.st, n));
+        // The connection keeps the limit, counts the body against it and
+        // queues the `413`.
+        match self.conn.limit_body(max_bytes) {
+            Ok(()) => Ok(()),
+            Err(ConnError::Remote(_)) => Err(over_limit(self.conn, self.st)),
+            Err(e) => Err(Error::Protocol(e)),
         }
-        Ok(())
     }
 
     /// Sends `100 Continue` now (the body reader does it on its first read).
@@ -388,7 +371,6 @@ impl<'a> Exchange<'a> {
     pub fn respond(&mut self, response: &PreparedResponse, body: &[u8]) -> Result<(), Error> {
         self.closing_check();
         let placement = self.conn.responder().respond(response, body)?;
-        self.st.status = Some(response.status());
         self.place(placement, body)
     }
 
@@ -423,9 +405,6 @@ impl<'a> Exchange<'a> {
     ) -> Result<(), Error> {
         self.closing_check();
         self.conn.responder().send_head(status, fields, body)?;
-        if status >= 200 {
-            self.st.status = Some(status);
-        }
         Ok(())
     }
 
@@ -564,14 +543,13 @@ pub struct Body<'a> {
     gauge: &'a Gauge,
 }
 
-/// The body went over the limit `n`: `413` queued (when no answer has
-/// started), and the error each later read returns.
-fn over_limit(conn: &mut ServerConn, st: &mut Cycle, n: u64) -> Error {
-    let limit = Limit::BodyBudget(n);
+/// The body went over its budget (the server's
+/// [`max_body_bytes`](crate::ServerBuilder::max_body_bytes) or the
+/// request's [`Exchange::limit_body`]; the connection queued its `413` when
+/// no answer had started): the error this and each later read returns.
+fn over_limit(conn: &ServerConn, st: &mut Cycle) -> Error {
+    let limit = Limit::BodyBudget(conn.body_budget().unwrap_or(0));
     st.over_limit = Some(limit);
-    // When an answer has started it cannot be replaced: the handler's
-    // error closes the connection instead.
-    let _ = conn.reject(413);
     Error::OverLimit(limit)
 }
 
@@ -581,28 +559,14 @@ impl Body<'_> {
             return Err(Error::OverLimit(limit));
         }
         match self.read_raw(buf) {
-            Ok(n) => {
-                self.st.body_read += n as u64;
-                match self.st.body_limit {
-                    Some(limit) if self.st.body_read > limit => {
-                        Err(over_limit(self.conn, self.st, limit))
-                    }
-                    _ => Ok(n),
-                }
-            }
             Err(Error::Protocol(ConnError::Remote(e))) => {
                 self.st.body_error = Some(e);
                 if e == RemoteError::Framing(FramingError::BodyTooLarge) {
-                    // The server's own ceiling (`max_body_bytes`): the
-                    // connection queued its `413`.
-                    let budget = self.conn.config().body_limits().body_budget();
-                    let limit = Limit::BodyBudget(budget);
-                    self.st.over_limit = Some(limit);
-                    return Err(Error::OverLimit(limit));
+                    return Err(over_limit(self.conn, self.st));
                 }
                 Err(Error::Protocol(ConnError::Remote(e)))
             }
-            Err(e) => Err(e),
+            r => r,
         }
     }
 

@@ -269,6 +269,7 @@ impl Responder<'_> {
         if let Some(why) = close {
             self.ex.persist = self.ex.persist.close(why);
         }
+        self.ex.status = status;
         if switch {
             self.ex.answered(SWriteEv::Switch);
         } else {
