@@ -8,8 +8,9 @@ use std::time::{Duration, Instant};
 use http_net_conn::framing::Error as FramingError;
 use http_net_conn::Method;
 use http_net_conn::{
-    target_path, AnswerState, BodyLength, Error as ConnError, FieldPair, OwnedRequestHead,
-    Placement, PreparedResponse, QueryPairs, RemoteError, RequestView, ServerConn, ServerEvent,
+    target_path, AnswerState, BodyLength, Error as ConnError, FieldPair, OwnedFields,
+    OwnedRequestHead, Placement, PreparedResponse, QueryPairs, RemoteError, RequestView,
+    ServerConn, ServerEvent,
 };
 
 use crate::body_reader::{BodyReader, BodySource, Step};
@@ -33,7 +34,7 @@ pub(crate) struct Cycle {
     /// Body bytes taken from the connection but not yet read by the handler.
     reader: BodyReader,
     /// The request's trailer fields, once its body was read to the end.
-    trailers: Vec<(Vec<u8>, Vec<u8>)>,
+    trailers: OwnedFields,
     /// The body went over its budget: the error every later read returns.
     pub(crate) over_limit: Option<Limit>,
     /// The peer's error that ended a body read.
@@ -63,7 +64,7 @@ impl Cycle {
     pub(crate) fn new(settings: &Settings, peer: Option<SocketAddr>) -> Cycle {
         Cycle {
             reader: BodyReader::default(),
-            trailers: Vec::new(),
+            trailers: OwnedFields::new(),
             over_limit: None,
             body_error: None,
             method: String::new(),
@@ -288,14 +289,12 @@ impl<'a> Exchange<'a> {
     /// empty until the body has been read to its end (and for a body that
     /// is not chunked).
     pub fn trailers(&self) -> impl Iterator<Item = (&[u8], &[u8])> {
-        self.st.trailers.iter().map(|(n, v)| (&n[..], &v[..]))
+        self.st.trailers.iter()
     }
     /// The value of the first trailer field named `name` (ASCII
     /// case-insensitive), once the body has been read to its end.
     pub fn trailer(&self, name: &[u8]) -> Option<&[u8]> {
-        self.trailers()
-            .find(|(n, _)| n.eq_ignore_ascii_case(name))
-            .map(|(_, v)| v)
+        self.st.trailers.get(name)
     }
 
     /// The request body as a `std::io::Read` (end of stream at the end of the
@@ -631,7 +630,7 @@ struct ServerBody<'s> {
     read_timeout: &'s mut Option<Option<Duration>>,
     timed_out: &'s mut bool,
     broken: &'s mut bool,
-    trailers: &'s mut Vec<(Vec<u8>, Vec<u8>)>,
+    trailers: &'s mut OwnedFields,
 }
 
 impl BodySource for ServerBody<'_> {
@@ -640,8 +639,7 @@ impl BodySource for ServerBody<'_> {
             Ok(ServerEvent::Data(d)) => Step::Data(d),
             Ok(ServerEvent::NeedInput) => Step::NeedInput,
             Ok(ServerEvent::End(t)) => {
-                self.trailers
-                    .extend(t.iter().map(|(n, v)| (n.to_vec(), v.to_vec())));
+                self.trailers.extend(t.iter());
                 Step::End
             }
             // `Paused` on every read after the end.

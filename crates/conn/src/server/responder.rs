@@ -219,6 +219,9 @@ impl Responder<'_> {
         if !(100..=999).contains(&status) {
             return Err(LocalError::InvalidStatus.into());
         }
+        // Read only once the answer has started (`response_status`), so a
+        // head refused below leaves nothing wrong behind.
+        self.ex.status = status;
         let req = self.ex.req;
         let switch = match status {
             101 if req.upgrade_offered => true,
@@ -269,7 +272,6 @@ impl Responder<'_> {
         if let Some(why) = close {
             self.ex.persist = self.ex.persist.close(why);
         }
-        self.ex.status = status;
         if switch {
             self.ex.answered(SWriteEv::Switch);
         } else {
