@@ -27,6 +27,16 @@ fn expect_request(conn: &mut ServerConn) {
     }
 }
 
+/// A chunked POST whose streamed `200` answer has started.
+fn chunked_post_answered_200() -> ServerConn {
+    let mut conn = conn_with(b"POST / HTTP/1.1\r\nHost: a\r\nTransfer-Encoding: chunked\r\n\r\n");
+    expect_request(&mut conn);
+    conn.responder()
+        .send_head(200, &[], BodyLength::Streamed)
+        .unwrap();
+    conn
+}
+
 /// Polls body events until `End`, `NeedInput` or an error; the bytes.
 fn read_body(conn: &mut ServerConn) -> Result<Vec<u8>, Error> {
     let mut body = Vec::new();
@@ -100,11 +110,7 @@ fn response_status_reports_the_connections_own_error_responses() {
 
 #[test]
 fn a_peer_error_after_the_answer_started_keeps_the_callers_status() {
-    let mut conn = conn_with(b"POST / HTTP/1.1\r\nHost: a\r\nTransfer-Encoding: chunked\r\n\r\n");
-    expect_request(&mut conn);
-    conn.responder()
-        .send_head(200, &[], BodyLength::Streamed)
-        .unwrap();
+    let mut conn = chunked_post_answered_200();
     feed(&mut conn, b"zz\r\n");
     assert!(conn.poll_event().is_err());
     assert!(conn.failed());
@@ -227,11 +233,7 @@ fn limit_body_below_what_was_read_fails_at_once() {
 
 #[test]
 fn over_the_limit_after_the_answer_started_cuts_it_short() {
-    let mut conn = conn_with(b"POST / HTTP/1.1\r\nHost: a\r\nTransfer-Encoding: chunked\r\n\r\n");
-    expect_request(&mut conn);
-    conn.responder()
-        .send_head(200, &[], BodyLength::Streamed)
-        .unwrap();
+    let mut conn = chunked_post_answered_200();
     conn.limit_body(1).unwrap();
     let queued = conn.output().len();
     feed(&mut conn, b"2\r\nab\r\n");
@@ -300,4 +302,58 @@ fn a_limit_of_one_request_does_not_carry_to_the_next_with_a_body() {
     assert_eq!(conn.body_delivered(), 0);
     assert_eq!(read_body(&mut conn).unwrap(), b"abcdef");
     assert!(!conn.failed());
+}
+
+#[test]
+fn respond_with_is_send_head_send_data_send_end_in_one_command() {
+    let pairs = [(&b"Content-Type"[..], &b"text/plain"[..])];
+    // Each answer as the three commands would write it.
+    for (request, body) in [
+        (&b"GET / HTTP/1.1\r\nHost: a\r\n\r\n"[..], &b"hello"[..]),
+        (b"GET / HTTP/1.1\r\nHost: a\r\n\r\n", b""),
+        (b"HEAD / HTTP/1.1\r\nHost: a\r\n\r\n", b"hello"),
+        (b"GET / HTTP/1.0\r\n\r\n", b"hello"),
+    ] {
+        let mut one = conn_with(request);
+        expect_request(&mut one);
+        let placement = one.responder().respond_with(200, &pairs, body).unwrap();
+        assert_eq!(placement, Placement::Queued);
+
+        let mut three = conn_with(request);
+        expect_request(&mut three);
+        let len = if body.is_empty() {
+            BodyLength::Empty
+        } else {
+            BodyLength::Known(body.len() as u64)
+        };
+        let mut res = three.responder();
+        res.send_head(200, &pairs, len).unwrap();
+        if !body.is_empty() {
+            assert_eq!(res.send_data(body).unwrap(), Placement::Queued);
+        }
+        res.send_end(&[]).unwrap();
+        assert_eq!(one.output(), three.output(), "{request:?}");
+        assert_eq!(one.answer_state(), three.answer_state());
+        assert_eq!(one.should_close(), three.should_close());
+    }
+}
+
+#[test]
+fn respond_with_leaves_a_large_body_to_the_caller_and_refuses_a_bad_head() {
+    let mut conn = conn_with(b"GET / HTTP/1.1\r\nHost: a\r\n\r\n");
+    expect_request(&mut conn);
+    let big = vec![b'x'; 64 * 1024];
+    assert_eq!(
+        conn.responder().respond_with(200, &[], &big).unwrap(),
+        Placement::AfterOutput
+    );
+    assert!(conn.output().ends_with(b"Content-Length: 65536\r\n\r\n"));
+    assert_eq!(conn.response_status(), Some(200));
+
+    let mut conn = conn_with(b"GET / HTTP/1.1\r\nHost: a\r\n\r\n");
+    expect_request(&mut conn);
+    let bad = [(&b"Bad Name"[..], &b"v"[..])];
+    assert!(conn.responder().respond_with(200, &bad, b"x").is_err());
+    assert!(conn.output().is_empty());
+    assert_eq!(conn.response_status(), None);
 }

@@ -242,16 +242,9 @@ impl<'a> Exchange<'a> {
         fields: &[FieldPair<'_>],
         body: &[u8],
     ) -> Result<(), Error> {
-        let len = if body.is_empty() {
-            BodyLength::Empty
-        } else {
-            BodyLength::Known(body.len() as u64)
-        };
-        self.send_head(status, fields, len)?;
-        if !body.is_empty() {
-            self.send_data(body).await?;
-        }
-        self.send_end(&[])
+        self.closing_check();
+        let placement = self.conn.responder().respond_with(status, fields, body)?;
+        self.place(placement, body).await
     }
 
     /// Queues a response head; the body follows with
