@@ -39,9 +39,7 @@ impl<'a> FieldList<'a> {
 
     /// The value of the first field named `name` (ASCII case-insensitive).
     pub(crate) fn get(self, name: &[u8]) -> Option<&'a [u8]> {
-        self.iter()
-            .find(|(n, _)| n.eq_ignore_ascii_case(name))
-            .map(|(_, v)| v)
+        crate::owned_fields::first_named(self.iter(), name)
     }
 }
 

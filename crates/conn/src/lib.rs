@@ -75,6 +75,8 @@ mod date;
 mod error;
 mod fields;
 mod inbuf;
+mod leftover;
+mod owned_fields;
 mod response;
 mod server;
 mod state;
@@ -89,6 +91,8 @@ pub use config::Config;
 pub use date::imf_fixdate;
 pub use error::{Error, LocalError, RemoteError};
 pub use fields::Trailers;
+pub use leftover::Leftover;
+pub use owned_fields::OwnedFields;
 pub use response::{BodyLength, Placement, PreparedResponse};
 pub use server::{
     write_error_response, write_error_response_with_body, AnswerState, OwnedRequestHead, Phase,

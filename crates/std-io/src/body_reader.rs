@@ -3,6 +3,8 @@
 //! pieces from a connection, reads more input when the connection needs it, and keeps what
 //! did not fit the caller's buffer for the next read.
 
+use http_net_conn::Leftover;
+
 use crate::error::Error;
 
 /// The next move of a connection's body, as a [`BodySource`] reports it.
@@ -32,24 +34,18 @@ pub(crate) trait BodySource {
 /// buffer, handed out first on the next read.
 #[derive(Debug, Default)]
 pub(crate) struct BodyReader {
-    pending: Vec<u8>,
-    pos: usize,
+    kept: Leftover,
 }
 
 impl BodyReader {
     /// Forgets the kept bytes (keeping the allocation).
     pub(crate) fn clear(&mut self) {
-        self.pending.clear();
-        self.pos = 0;
+        self.kept.clear();
     }
 
     /// Copies kept bytes into `buf`; 0 when none are kept.
     pub(crate) fn take_pending(&mut self, buf: &mut [u8]) -> usize {
-        let rest = self.pending.get(self.pos..).unwrap_or(&[]);
-        let n = rest.len().min(buf.len());
-        buf[..n].copy_from_slice(&rest[..n]);
-        self.pos += n;
-        n
+        self.kept.take(buf)
     }
 
     /// Reads the next body bytes from `src` into `buf` (not empty), keeping
@@ -62,13 +58,7 @@ impl BodyReader {
         loop {
             match src.step() {
                 Step::Data(d) => {
-                    let n = d.len().min(buf.len());
-                    buf[..n].copy_from_slice(&d[..n]);
-                    if n < d.len() {
-                        self.pending.clear();
-                        self.pending.extend_from_slice(&d[n..]);
-                        self.pos = 0;
-                    }
+                    let n = self.kept.hand_out(d, buf);
                     if n > 0 {
                         return Ok(n);
                     }

@@ -12,7 +12,7 @@ use std::time::{Duration, Instant};
 use http_net_conn::framing::Error as FramingError;
 use http_net_conn::{
     BodyLength, BodyLimits, ClientConn, ClientEvent, Config, Error as ConnError, FieldPair,
-    Placement, RemoteError, ResponseView,
+    OwnedFields, Placement, RemoteError, ResponseView,
 };
 use http_net_conn::{Method, Version};
 
@@ -424,10 +424,7 @@ fn head_of(view: &ResponseView<'_>) -> Head {
         status: view.status(),
         version: view.version(),
         reason: view.reason().to_vec(),
-        fields: view
-            .fields()
-            .map(|(n, v)| (n.to_vec(), v.to_vec()))
-            .collect(),
+        fields: view.fields().collect(),
         codings: view.transfer_codings().map(<[u8]>::to_vec).collect(),
     }
 }
@@ -556,7 +553,7 @@ impl Client {
                             reusable_request: complete,
                             reader: BodyReader::default(),
                             io,
-                            trailers: Vec::new(),
+                            trailers: OwnedFields::new(),
                             key,
                             idle: Arc::clone(&self.idle),
                             s: Arc::clone(&self.s),
@@ -895,7 +892,7 @@ struct Head {
     status: u16,
     version: Version,
     reason: Vec<u8>,
-    fields: Vec<(Vec<u8>, Vec<u8>)>,
+    fields: OwnedFields,
     /// The transfer codings the body still carries (none but when the
     /// caller accepts them).
     codings: Vec<Vec<u8>>,
@@ -908,7 +905,7 @@ struct BodyState {
     reusable_request: bool,
     reader: BodyReader,
     io: Io,
-    trailers: Vec<(Vec<u8>, Vec<u8>)>,
+    trailers: OwnedFields,
     key: Key,
     idle: Idle,
     s: Arc<ClientSettings>,
@@ -948,13 +945,11 @@ impl ClientResponse {
     }
     /// The fields as (name, value), in received order.
     pub fn fields(&self) -> impl Iterator<Item = (&[u8], &[u8])> {
-        self.head.fields.iter().map(|(n, v)| (&n[..], &v[..]))
+        self.head.fields.iter()
     }
     /// The value of the first field named `name` (ASCII case-insensitive).
     pub fn field(&self, name: &[u8]) -> Option<&[u8]> {
-        self.fields()
-            .find(|(n, _)| n.eq_ignore_ascii_case(name))
-            .map(|(_, v)| v)
+        self.head.fields.get(name)
     }
     /// The transfer codings the body bytes still carry, in the order
     /// applied (RFC 9112 §6.1): empty unless
@@ -967,13 +962,11 @@ impl ClientResponse {
     /// The trailer fields of a chunked body (RFC 9112 §7.1.2), in received
     /// order: empty until the body has been read to its end.
     pub fn trailers(&self) -> impl Iterator<Item = (&[u8], &[u8])> {
-        self.body.trailers.iter().map(|(n, v)| (&n[..], &v[..]))
+        self.body.trailers.iter()
     }
     /// The value of the first trailer field named `name`.
     pub fn trailer(&self, name: &[u8]) -> Option<&[u8]> {
-        self.trailers()
-            .find(|(n, _)| n.eq_ignore_ascii_case(name))
-            .map(|(_, v)| v)
+        self.body.trailers.get(name)
     }
     /// Whether the body has been read to its end.
     pub fn is_done(&self) -> bool {
@@ -1067,7 +1060,7 @@ struct ClientBody<'s> {
     stream: &'s mut dyn Transport,
     s: &'s ClientSettings,
     io: &'s mut Io,
-    trailers: &'s mut Vec<(Vec<u8>, Vec<u8>)>,
+    trailers: &'s mut OwnedFields,
     /// The body ended with the connection reusable (not closed or switched).
     reusable: bool,
 }
@@ -1079,8 +1072,7 @@ impl BodySource for ClientBody<'_> {
             Ok(ClientEvent::NeedInput) => Step::NeedInput,
             Ok(ClientEvent::Informational(_) | ClientEvent::Response(_)) => Step::Again,
             Ok(ClientEvent::End(t)) => {
-                self.trailers
-                    .extend(t.iter().map(|(n, v)| (n.to_vec(), v.to_vec())));
+                self.trailers.extend(t.iter());
                 self.reusable = true;
                 Step::End
             }

@@ -244,7 +244,7 @@ fn head_timed_out(
             }
             error_body(conn, shared, st, ErrorCause::Timeout(Stage::Head));
             let end = send_and_linger(stream, conn, st, slot);
-            access_log(shared, st, None, false);
+            access_log(shared, conn, st, None, false);
             end
         }
         Err(_) => End::Close,
@@ -257,7 +257,6 @@ fn error_body(conn: &mut ServerConn, shared: &Shared, st: &mut Cycle, cause: Err
     let Some(status) = conn.error_status() else {
         return;
     };
-    st.status = Some(status);
     let Some(hook) = &shared.hooks.error_body else {
         return;
     };
@@ -275,13 +274,19 @@ fn error_body(conn: &mut ServerConn, shared: &Shared, st: &mut Cycle, cause: Err
 
 /// Tells the access-log hook (when set) of the request `st` holds, then
 /// forgets its method and target (a later head-time error has none).
-fn access_log(shared: &Shared, st: &mut Cycle, error: Option<&Error>, panicked: bool) {
+fn access_log(
+    shared: &Shared,
+    conn: &ServerConn,
+    st: &mut Cycle,
+    error: Option<&Error>,
+    panicked: bool,
+) {
     if let Some(hook) = &shared.hooks.access_log {
         let record = AccessRecord {
             peer: st.peer,
             method: &st.method,
             target: &st.target,
-            status: st.status,
+            status: conn.response_status(),
             bytes: st.write.bytes(),
             duration: st.started.elapsed(),
             error,
@@ -291,7 +296,6 @@ fn access_log(shared: &Shared, st: &mut Cycle, error: Option<&Error>, panicked: 
     }
     st.method.clear();
     st.target.clear();
-    st.status = None;
 }
 
 #[allow(clippy::too_many_arguments)]
@@ -340,7 +344,7 @@ fn serve(
                     }
                     error_body(conn, shared, st, ErrorCause::Connect);
                     let end = send_and_linger(stream, conn, st, slot);
-                    access_log(shared, st, None, false);
+                    access_log(shared, conn, st, None, false);
                     return end;
                 }
                 slot.body.reset();
@@ -357,7 +361,7 @@ fn serve(
                         let _ = st.flush(stream, conn, &slot.write);
                     }
                     let error = outcome.as_ref().and_then(|r| r.as_ref().err());
-                    access_log(shared, st, error, outcome.is_none());
+                    access_log(shared, conn, st, error, outcome.is_none());
                 }
                 if let Some(end) = end {
                     return end;
@@ -471,7 +475,7 @@ fn serve(
                 }
                 let end = send_and_linger(stream, conn, st, slot);
                 if answered_here {
-                    access_log(shared, st, None, false);
+                    access_log(shared, conn, st, None, false);
                 }
                 return end;
             }

@@ -8,7 +8,7 @@ use std::time::{Duration, Instant};
 use http_net_conn::framing::Error as FramingError;
 use http_net_conn::Method;
 use http_net_conn::{
-    target_path, AnswerState, BodyKind, BodyLength, Error as ConnError, FieldPair,
+    target_path, AnswerState, BodyLength, Error as ConnError, FieldPair, OwnedFields,
     OwnedRequestHead, Placement, PreparedResponse, QueryPairs, RemoteError, RequestView,
     ServerConn, ServerEvent,
 };
@@ -34,18 +34,11 @@ pub(crate) struct Cycle {
     /// Body bytes taken from the connection but not yet read by the handler.
     reader: BodyReader,
     /// The request's trailer fields, once its body was read to the end.
-    trailers: Vec<(Vec<u8>, Vec<u8>)>,
-    /// The request's body limit set by the handler ([`Exchange::limit_body`]).
-    body_limit: Option<u64>,
-    /// Body bytes handed to the handler.
-    body_read: u64,
-    /// The body went over a limit: the error every later read returns.
+    trailers: OwnedFields,
+    /// The body went over its budget: the error every later read returns.
     pub(crate) over_limit: Option<Limit>,
     /// The peer's error that ended a body read.
     pub(crate) body_error: Option<RemoteError>,
-    /// The final status the handler sent through the exchange, or the
-    /// server's error status.
-    pub(crate) status: Option<u16>,
     /// The request's method and target, kept for the hooks (only when a
     /// hook is set), and when it started.
     pub(crate) method: String,
@@ -71,12 +64,9 @@ impl Cycle {
     pub(crate) fn new(settings: &Settings, peer: Option<SocketAddr>) -> Cycle {
         Cycle {
             reader: BodyReader::default(),
-            trailers: Vec::new(),
-            body_limit: None,
-            body_read: 0,
+            trailers: OwnedFields::new(),
             over_limit: None,
             body_error: None,
-            status: None,
             method: String::new(),
             target: Vec::new(),
             started: Instant::now(),
@@ -95,11 +85,8 @@ impl Cycle {
     pub(crate) fn reset(&mut self, now: Instant) {
         self.reader.clear();
         self.trailers.clear();
-        self.body_limit = None;
-        self.body_read = 0;
         self.over_limit = None;
         self.body_error = None;
-        self.status = None;
         self.started = now;
         self.timed_out = false;
         self.body.restart(None);
@@ -302,14 +289,12 @@ impl<'a> Exchange<'a> {
     /// empty until the body has been read to its end (and for a body that
     /// is not chunked).
     pub fn trailers(&self) -> impl Iterator<Item = (&[u8], &[u8])> {
-        self.st.trailers.iter().map(|(n, v)| (&n[..], &v[..]))
+        self.st.trailers.iter()
     }
     /// The value of the first trailer field named `name` (ASCII
     /// case-insensitive), once the body has been read to its end.
     pub fn trailer(&self, name: &[u8]) -> Option<&[u8]> {
-        self.trailers()
-            .find(|(n, _)| n.eq_ignore_ascii_case(name))
-            .map(|(_, v)| v)
+        self.st.trailers.get(name)
     }
 
     /// The request body as a `std::io::Read` (end of stream at the end of the
@@ -353,16 +338,13 @@ impl<'a> Exchange<'a> {
         if let Some(limit) = self.st.over_limit {
             return Err(Error::OverLimit(limit));
         }
-        let n = self.st.body_limit.map_or(max_bytes, |l| l.min(max_bytes));
-        self.st.body_limit = Some(n);
-        let declared = match self.conn.request().map(|r| r.body_kind()) {
-            Some(BodyKind::Length(len)) => len,
-            _ => 0,
-        };
-        if declared > n || self.st.body_read > n {
-            return Err(over_limit(self.conn, self.st, n));
+        // The connection keeps the limit, counts the body against it and
+        // queues the `413`.
+        match self.conn.limit_body(max_bytes) {
+            Ok(()) => Ok(()),
+            Err(ConnError::Remote(_)) => Err(over_limit(self.conn, self.st)),
+            Err(e) => Err(Error::Protocol(e)),
         }
-        Ok(())
     }
 
     /// Sends `100 Continue` now (the body reader does it on its first read).
@@ -388,7 +370,6 @@ impl<'a> Exchange<'a> {
     pub fn respond(&mut self, response: &PreparedResponse, body: &[u8]) -> Result<(), Error> {
         self.closing_check();
         let placement = self.conn.responder().respond(response, body)?;
-        self.st.status = Some(response.status());
         self.place(placement, body)
     }
 
@@ -399,16 +380,9 @@ impl<'a> Exchange<'a> {
         fields: &[FieldPair<'_>],
         body: &[u8],
     ) -> Result<(), Error> {
-        let len = if body.is_empty() {
-            BodyLength::Empty
-        } else {
-            BodyLength::Known(body.len() as u64)
-        };
-        self.send_head(status, fields, len)?;
-        if !body.is_empty() {
-            self.send_data(body)?;
-        }
-        self.send_end(&[])
+        self.closing_check();
+        let placement = self.conn.responder().respond_with(status, fields, body)?;
+        self.place(placement, body)
     }
 
     /// Queues a response head; the body follows with
@@ -423,9 +397,6 @@ impl<'a> Exchange<'a> {
     ) -> Result<(), Error> {
         self.closing_check();
         self.conn.responder().send_head(status, fields, body)?;
-        if status >= 200 {
-            self.st.status = Some(status);
-        }
         Ok(())
     }
 
@@ -564,14 +535,13 @@ pub struct Body<'a> {
     gauge: &'a Gauge,
 }
 
-/// The body went over the limit `n`: `413` queued (when no answer has
-/// started), and the error each later read returns.
-fn over_limit(conn: &mut ServerConn, st: &mut Cycle, n: u64) -> Error {
-    let limit = Limit::BodyBudget(n);
+/// The body went over its budget (the server's
+/// [`max_body_bytes`](crate::ServerBuilder::max_body_bytes) or the
+/// request's [`Exchange::limit_body`]; the connection queued its `413` when
+/// no answer had started): the error this and each later read returns.
+fn over_limit(conn: &ServerConn, st: &mut Cycle) -> Error {
+    let limit = Limit::BodyBudget(conn.body_budget().unwrap_or(0));
     st.over_limit = Some(limit);
-    // When an answer has started it cannot be replaced: the handler's
-    // error closes the connection instead.
-    let _ = conn.reject(413);
     Error::OverLimit(limit)
 }
 
@@ -581,28 +551,14 @@ impl Body<'_> {
             return Err(Error::OverLimit(limit));
         }
         match self.read_raw(buf) {
-            Ok(n) => {
-                self.st.body_read += n as u64;
-                match self.st.body_limit {
-                    Some(limit) if self.st.body_read > limit => {
-                        Err(over_limit(self.conn, self.st, limit))
-                    }
-                    _ => Ok(n),
-                }
-            }
             Err(Error::Protocol(ConnError::Remote(e))) => {
                 self.st.body_error = Some(e);
                 if e == RemoteError::Framing(FramingError::BodyTooLarge) {
-                    // The server's own ceiling (`max_body_bytes`): the
-                    // connection queued its `413`.
-                    let budget = self.conn.config().body_limits().body_budget();
-                    let limit = Limit::BodyBudget(budget);
-                    self.st.over_limit = Some(limit);
-                    return Err(Error::OverLimit(limit));
+                    return Err(over_limit(self.conn, self.st));
                 }
                 Err(Error::Protocol(ConnError::Remote(e)))
             }
-            Err(e) => Err(e),
+            r => r,
         }
     }
 
@@ -667,7 +623,7 @@ struct ServerBody<'s> {
     read_timeout: &'s mut Option<Option<Duration>>,
     timed_out: &'s mut bool,
     broken: &'s mut bool,
-    trailers: &'s mut Vec<(Vec<u8>, Vec<u8>)>,
+    trailers: &'s mut OwnedFields,
 }
 
 impl BodySource for ServerBody<'_> {
@@ -676,8 +632,7 @@ impl BodySource for ServerBody<'_> {
             Ok(ServerEvent::Data(d)) => Step::Data(d),
             Ok(ServerEvent::NeedInput) => Step::NeedInput,
             Ok(ServerEvent::End(t)) => {
-                self.trailers
-                    .extend(t.iter().map(|(n, v)| (n.to_vec(), v.to_vec())));
+                self.trailers.extend(t.iter());
                 Step::End
             }
             // `Paused` on every read after the end.

@@ -115,9 +115,10 @@ impl<'a> AccessRecord<'a> {
         self.target
     }
     /// The final status sent: the handler's (through the [`Exchange`](crate::Exchange)
-    /// answers; `None` for one given through [`Exchange::conn`](crate::Exchange::conn)
-    /// only) or the server's own error status; `None` when no response
-    /// was sent.
+    /// answers or [`Exchange::conn`](crate::Exchange::conn)) or the server's
+    /// own error status, as the connection reports it
+    /// ([`ServerConn::response_status`](http_net_conn::ServerConn::response_status));
+    /// `None` when no response was sent.
     pub fn status(&self) -> Option<u16> {
         self.status
     }

@@ -475,7 +475,7 @@ struct Head {
     status: u16,
     version: Version,
     reason: Vec<u8>,
-    fields: Vec<(Vec<u8>, Vec<u8>)>,
+    fields: http_net_conn::OwnedFields,
     /// The transfer codings the body still carries (RFC 9112 §6.1).
     codings: Vec<Vec<u8>>,
 }
@@ -486,10 +486,7 @@ impl Head {
             status: view.status(),
             version: view.version(),
             reason: view.reason().to_vec(),
-            fields: view
-                .fields()
-                .map(|(n, v)| (n.to_vec(), v.to_vec()))
-                .collect(),
+            fields: view.fields().collect(),
             codings: view.transfer_codings().map(<[u8]>::to_vec).collect(),
         }
     }
@@ -562,8 +559,7 @@ impl<C: Connector> RequestBody<C> {
             deadline: self.deadline,
             reusable: self.ended,
             done: false,
-            pending: Vec::new(),
-            pos: 0,
+            pending: http_net_conn::Leftover::new(),
         })
     }
 
@@ -742,8 +738,7 @@ pub struct ClientResponse<C: Connector = TcpConnector> {
     /// The request was sent whole (not cut by an early response).
     reusable: bool,
     done: bool,
-    pending: Vec<u8>,
-    pos: usize,
+    pending: http_net_conn::Leftover,
 }
 
 impl<C: Connector> std::fmt::Debug for ClientResponse<C> {
@@ -770,13 +765,11 @@ impl<C: Connector> ClientResponse<C> {
     }
     /// The fields as (name, value), in received order.
     pub fn fields(&self) -> impl Iterator<Item = (&[u8], &[u8])> {
-        self.head.fields.iter().map(|(n, v)| (&n[..], &v[..]))
+        self.head.fields.iter()
     }
     /// The value of the first field named `name` (ASCII case-insensitive).
     pub fn field(&self, name: &[u8]) -> Option<&[u8]> {
-        self.fields()
-            .find(|(n, _)| n.eq_ignore_ascii_case(name))
-            .map(|(_, v)| v)
+        self.head.fields.get(name)
     }
     /// The transfer codings the body bytes still carry, in the order
     /// applied (RFC 9112 §6.1): empty unless
@@ -790,10 +783,8 @@ impl<C: Connector> ClientResponse<C> {
     /// Reads body bytes into `buf`; `Ok(0)` at the end of the body. A
     /// malformed or truncated body is an error naming the rule.
     pub async fn read_body(&mut self, buf: &mut [u8]) -> Result<usize, Error> {
-        if self.pos < self.pending.len() {
-            let n = (self.pending.len() - self.pos).min(buf.len());
-            buf[..n].copy_from_slice(&self.pending[self.pos..self.pos + n]);
-            self.pos += n;
+        let n = self.pending.take(buf);
+        if n > 0 {
             return Ok(n);
         }
         if self.done || buf.is_empty() {
@@ -806,13 +797,7 @@ impl<C: Connector> ClientResponse<C> {
         loop {
             match p.conn.poll_event() {
                 Ok(ClientEvent::Data(d)) => {
-                    let n = d.len().min(buf.len());
-                    buf[..n].copy_from_slice(&d[..n]);
-                    if n < d.len() {
-                        self.pending.clear();
-                        self.pending.extend_from_slice(&d[n..]);
-                        self.pos = 0;
-                    }
+                    let n = self.pending.hand_out(d, buf);
                     if n > 0 {
                         return Ok(n);
                     }

@@ -26,8 +26,7 @@ const FLUSH_AT: usize = 16 * 1024;
 #[derive(Debug, Default)]
 pub(crate) struct Cycle {
     /// Body bytes taken from the connection but not yet given to the reader.
-    pending: Vec<u8>,
-    pending_pos: usize,
+    pending: http_net_conn::Leftover,
     /// The body reader saw the end of the body.
     body_done: bool,
     /// Reading the body timed out or fell below the minimum rate.
@@ -55,7 +54,6 @@ impl Cycle {
 
     pub(crate) fn reset(&mut self) {
         self.pending.clear();
-        self.pending_pos = 0;
         self.body_done = false;
         self.timed_out = false;
         self.read_meter.reset();
@@ -142,10 +140,8 @@ impl<'a> Exchange<'a> {
     /// has not answered.
     pub async fn read_body(&mut self, buf: &mut [u8]) -> Result<usize, Error> {
         let st = &mut *self.st;
-        if st.pending_pos < st.pending.len() {
-            let n = (st.pending.len() - st.pending_pos).min(buf.len());
-            buf[..n].copy_from_slice(&st.pending[st.pending_pos..st.pending_pos + n]);
-            st.pending_pos += n;
+        let n = st.pending.take(buf);
+        if n > 0 {
             return Ok(n);
         }
         if st.body_done || buf.is_empty() || self.conn.answer_state() == AnswerState::Complete {
@@ -164,14 +160,7 @@ impl<'a> Exchange<'a> {
                     if d.is_empty() {
                         continue;
                     }
-                    let n = d.len().min(buf.len());
-                    buf[..n].copy_from_slice(&d[..n]);
-                    if n < d.len() {
-                        st.pending.clear();
-                        st.pending.extend_from_slice(&d[n..]);
-                        st.pending_pos = 0;
-                    }
-                    return Ok(n);
+                    return Ok(st.pending.hand_out(d, buf));
                 }
                 Ok(ServerEvent::NeedInput) => {
                     let bounds = s.write_bounds();
@@ -253,16 +242,9 @@ impl<'a> Exchange<'a> {
         fields: &[FieldPair<'_>],
         body: &[u8],
     ) -> Result<(), Error> {
-        let len = if body.is_empty() {
-            BodyLength::Empty
-        } else {
-            BodyLength::Known(body.len() as u64)
-        };
-        self.send_head(status, fields, len)?;
-        if !body.is_empty() {
-            self.send_data(body).await?;
-        }
-        self.send_end(&[])
+        self.closing_check();
+        let placement = self.conn.responder().respond_with(status, fields, body)?;
+        self.place(placement, body).await
     }
 
     /// Queues a response head; the body follows with

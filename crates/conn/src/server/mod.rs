@@ -7,7 +7,7 @@ mod reject;
 mod responder;
 mod view;
 
-use http_net_framing::{request_body, BodyKind};
+use http_net_framing::{request_body, BodyKind, Error as FramingError};
 use http_net_head::{Method, RequestHead, RequestParser, Status, Version};
 
 use crate::body::{BodyIn, BodyRead};
@@ -337,6 +337,12 @@ impl ServerConn {
         };
         self.ex.persist = self.ex.persist.close_if(!keep_alive, CloseWhy::PeerAsked);
         let body = BodyIn::start(kind, &mut self.ex.chunked, &self.ex.config, head.len);
+        if body.pending() {
+            // A body: its count and its own limit start afresh (a request
+            // without one is not counted: `has_body`).
+            self.ex.delivered = 0;
+            self.ex.body_limit = u64::MAX;
+        }
         self.input.head_at = self.input.buf.pos;
         self.input.buf.pos += head.len;
         self.input.head = Some(head);
@@ -363,7 +369,16 @@ impl ServerConn {
             &mut input.trailers,
             held,
         ) {
-            Ok(BodyRead::Data(range)) => Ok(Some(Ev::Data(range))),
+            Ok(BodyRead::Data(range)) => {
+                let delivered = self.ex.delivered + range.len() as u64;
+                if delivered > self.ex.body_limit {
+                    // Over the request's own limit (`limit_body`): the
+                    // same error as over the configured budget.
+                    return Err(self.fail(RemoteError::Framing(FramingError::BodyTooLarge)));
+                }
+                self.ex.delivered = delivered;
+                Ok(Some(Ev::Data(range)))
+            }
             Ok(BodyRead::Moved) => Ok(None),
             Ok(BodyRead::NeedInput) => Ok(Some(Ev::NeedInput)),
             Err(e) => Err(self.fail(e)),
@@ -421,6 +436,7 @@ impl ServerConn {
         if unanswered {
             // The connection's error response is the answer.
             self.ex.closed_answer = AnswerState::Complete;
+            self.ex.status = e.status();
         }
         Error::Remote(e)
     }
@@ -459,6 +475,7 @@ impl ServerConn {
         self.error_tail = Some(tail);
         self.ex.fail();
         self.ex.closed_answer = AnswerState::Complete;
+        self.ex.status = status;
         Ok(())
     }
 
@@ -621,6 +638,130 @@ impl ServerConn {
     /// without keeping a copy of the write state.
     pub fn answer_state(&self) -> AnswerState {
         self.ex.answer_state()
+    }
+
+    /// The status of the final response to the current request: the
+    /// caller's (through the [`Responder`]: `2xx` to `5xx`, or `101`), or
+    /// the error response the connection queued itself (for a peer error,
+    /// [`reject`](ServerConn::reject), [`time_out`](ServerConn::time_out),
+    /// a body over [`limit_body`](ServerConn::limit_body)). `None` while no
+    /// final head is queued (informational responses do not count), and
+    /// from the next request's head until it is answered: what an access
+    /// log records once the answer is complete, without keeping a copy.
+    ///
+    /// ```
+    /// use http_net_conn::{Config, PreparedResponse, ServerConn, ServerEvent};
+    ///
+    /// let mut conn = ServerConn::new(Config::DEFAULT);
+    /// conn.recv(b"GET / HTTP/1.1\r\nHost: a\r\n\r\nGET /x HTTP/1.1\r\nHost: a\r\n\r\n");
+    /// assert!(matches!(conn.poll_event(), Ok(ServerEvent::Request(_))));
+    /// assert_eq!(conn.response_status(), None);
+    /// conn.responder().send_informational(103, &[]).unwrap();
+    /// assert_eq!(conn.response_status(), None); // not a final response
+    /// let ok = PreparedResponse::new(204, &[]).unwrap();
+    /// conn.responder().respond(&ok, b"").unwrap();
+    /// assert_eq!(conn.response_status(), Some(204));
+    ///
+    /// // The next request: no answer yet, then the connection's own.
+    /// assert!(matches!(conn.poll_event(), Ok(ServerEvent::Request(_))));
+    /// assert_eq!(conn.response_status(), None);
+    /// conn.reject(503).unwrap();
+    /// assert_eq!(conn.response_status(), Some(503));
+    /// ```
+    pub fn response_status(&self) -> Option<u16> {
+        match self.ex.answer_state() {
+            AnswerState::NotStarted => None,
+            _ => Some(self.ex.status),
+        }
+    }
+
+    /// Whether the current request has a body (a `Content-Length` above 0,
+    /// or chunked).
+    fn has_body(&self) -> bool {
+        !matches!(self.input.body, BodyKind::None | BodyKind::Length(0))
+    }
+
+    /// The request body bytes surfaced for the current request so far (the
+    /// sum of its [`ServerEvent::Data`] lengths; what the connection drains
+    /// after the answer is not counted): 0 for a request without a body,
+    /// and until the next request with one. What
+    /// [`limit_body`](ServerConn::limit_body) compares with its limit.
+    pub fn body_delivered(&self) -> u64 {
+        if self.has_body() {
+            self.ex.delivered
+        } else {
+            0
+        }
+    }
+
+    /// Lowers the body limit of the current request to `max_bytes` (the
+    /// configured [`body_budget`](http_net_framing::Limits::body_budget)
+    /// stays the ceiling, and a limit set before for this request can only
+    /// be lowered): for a handler that accepts less on some paths than the
+    /// server does. A body over it is refused as a body over the configured
+    /// budget is, with `413 Content Too Large` (RFC 9110 §15.5.14): at once
+    /// when the declared `Content-Length` or the bytes surfaced so far
+    /// ([`body_delivered`](ServerConn::body_delivered)) are over it (before
+    /// any `100 Continue`), otherwise from
+    /// [`poll_event`](ServerConn::poll_event) at the `Data` that would take
+    /// the count past it (that `Data` is not surfaced). Either way the error
+    /// is `Error::Remote(RemoteError::Framing(BodyTooLarge))`, the `413` is
+    /// queued when no answer has started (an answer that has is cut short),
+    /// and the connection is [`failed`](ServerConn::failed).
+    ///
+    /// A no-op for a request without a body and once the answer is complete
+    /// (or the connection closed): there is nothing left to bound.
+    ///
+    /// ```
+    /// use http_net_conn::framing::Error as FramingError;
+    /// use http_net_conn::{Config, Error, RemoteError, ServerConn, ServerEvent};
+    ///
+    /// let mut conn = ServerConn::new(Config::DEFAULT);
+    /// conn.recv(b"POST /avatar HTTP/1.1\r\nHost: a\r\nTransfer-Encoding: chunked\r\n\r\n");
+    /// assert!(matches!(conn.poll_event(), Ok(ServerEvent::Request(_))));
+    /// conn.limit_body(4).unwrap();
+    /// assert_eq!(conn.body_budget(), Some(4));
+    /// conn.recv(b"3\r\nabc\r\n3\r\ndef\r\n0\r\n\r\n");
+    /// assert!(matches!(conn.poll_event(), Ok(ServerEvent::Data(b"abc"))));
+    /// assert_eq!(conn.body_delivered(), 3);
+    /// let too_large = Error::Remote(RemoteError::Framing(FramingError::BodyTooLarge));
+    /// assert_eq!(conn.poll_event().unwrap_err(), too_large);
+    /// assert_eq!(conn.response_status(), Some(413));
+    /// assert!(conn.output().starts_with(b"HTTP/1.1 413 "));
+    /// ```
+    pub fn limit_body(&mut self, max_bytes: u64) -> Result<(), Error> {
+        if !self.has_body() || !self.ex.req_alive() {
+            return Ok(());
+        }
+        let limit = self.ex.body_limit.min(max_bytes);
+        self.ex.body_limit = limit;
+        let declared = match self.input.body {
+            BodyKind::Length(n) => n,
+            _ => 0,
+        };
+        if declared > limit || self.ex.delivered > limit {
+            return Err(self.fail(RemoteError::Framing(FramingError::BodyTooLarge)));
+        }
+        Ok(())
+    }
+
+    /// The body budget of the current request: the lower of the configured
+    /// [`body_budget`](http_net_framing::Limits::body_budget) and the
+    /// request's own [`limit_body`](ServerConn::limit_body); `None` when
+    /// neither bounds it. What an adapter names when a body read fails with
+    /// `BodyTooLarge`.
+    pub fn body_budget(&self) -> Option<u64> {
+        let ceiling = match self.ex.config.body_limits().body_budget() {
+            0 => u64::MAX,
+            n => n,
+        };
+        let own = if self.has_body() {
+            self.ex.body_limit
+        } else {
+            u64::MAX
+        };
+        let budget = ceiling.min(own);
+        (budget != u64::MAX).then_some(budget)
     }
 
     /// Whether `100 Continue` is still due before the request body is read:

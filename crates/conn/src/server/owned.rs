@@ -8,7 +8,7 @@ use http_net_framing::BodyKind;
 use http_net_head::{Method, TargetForm, Version};
 
 use crate::target::{query_pairs, target_path, target_query, QueryPairs};
-use crate::RequestView;
+use crate::{OwnedFields, RequestView};
 
 /// A request head copied out of the connection's buffer
 /// ([`RequestView::to_owned_head`]): it borrows nothing, so a handler can
@@ -39,7 +39,7 @@ pub struct OwnedRequestHead {
     target: Vec<u8>,
     target_form: TargetForm,
     version: Version,
-    fields: Vec<(Vec<u8>, Vec<u8>)>,
+    fields: OwnedFields,
     body_kind: BodyKind,
 }
 
@@ -51,10 +51,7 @@ impl OwnedRequestHead {
             target: view.target().to_vec(),
             target_form: view.target_form(),
             version: view.version(),
-            fields: view
-                .fields()
-                .map(|(n, v)| (n.to_vec(), v.to_vec()))
-                .collect(),
+            fields: view.fields().collect(),
             body_kind: view.body_kind(),
         }
     }
@@ -92,13 +89,11 @@ impl OwnedRequestHead {
     }
     /// The fields as (name, value) bytes, in received order.
     pub fn fields(&self) -> impl Iterator<Item = (&[u8], &[u8])> {
-        self.fields.iter().map(|(n, v)| (&n[..], &v[..]))
+        self.fields.iter()
     }
     /// The value of the first field named `name` (ASCII case-insensitive).
     pub fn field(&self, name: &[u8]) -> Option<&[u8]> {
-        self.fields()
-            .find(|(n, _)| n.eq_ignore_ascii_case(name))
-            .map(|(_, v)| v)
+        self.fields.get(name)
     }
     /// How the request body is delimited.
     pub fn body_kind(&self) -> BodyKind {

@@ -121,6 +121,45 @@ impl Responder<'_> {
         }
     }
 
+    /// Answers with borrowed fields (validated on this call) and a whole
+    /// body: `Content-Length` is written for it (`0` for an empty one), and
+    /// the response is complete. The [`Placement`] is the body's, as
+    /// [`respond`](Responder::respond) gives it; no body leaves for HEAD,
+    /// 204 or 304, and a `101` (to a request that offered an upgrade) or a
+    /// 2xx to CONNECT hands the connection over with no body.
+    ///
+    /// ```
+    /// use http_net_conn::{Config, Placement, ServerConn, ServerEvent};
+    ///
+    /// let mut conn = ServerConn::new(Config::DEFAULT);
+    /// conn.recv(b"GET / HTTP/1.1\r\nHost: a\r\n\r\n");
+    /// assert!(matches!(conn.poll_event(), Ok(ServerEvent::Request(_))));
+    /// let fields = [(&b"Content-Type"[..], &b"text/plain"[..])];
+    /// let placement = conn.responder().respond_with(200, &fields, b"hi").unwrap();
+    /// assert_eq!(placement, Placement::Queued);
+    /// assert!(conn.output().ends_with(b"Content-Length: 2\r\n\r\nhi"));
+    /// ```
+    pub fn respond_with(
+        &mut self,
+        status: u16,
+        fields: &[FieldPair<'_>],
+        body: &[u8],
+    ) -> Result<Placement, Error> {
+        let len = if body.is_empty() {
+            BodyLength::Empty
+        } else {
+            BodyLength::Known(body.len() as u64)
+        };
+        self.final_head(status, HeadSrc::Borrowed(fields), len)?;
+        if self.ex.write != SWrite::Body {
+            // Complete already (an empty body), or handed over.
+            return Ok(Placement::Queued);
+        }
+        let placement = self.send_data(body)?;
+        self.send_end(&[])?;
+        Ok(placement)
+    }
+
     /// Answers with a prebuilt response whose body of `len` bytes the caller
     /// sends itself (e.g. from a file): `Content-Length: len` is written and
     /// the response is complete. With [`Placement::AfterOutput`] the caller
@@ -219,6 +258,9 @@ impl Responder<'_> {
         if !(100..=999).contains(&status) {
             return Err(LocalError::InvalidStatus.into());
         }
+        // Read only once the answer has started (`response_status`), so a
+        // head refused below leaves nothing wrong behind.
+        self.ex.status = status;
         let req = self.ex.req;
         let switch = match status {
             101 if req.upgrade_offered => true,
