@@ -21,7 +21,7 @@ use tokio::net::TcpStream;
 use tokio::time::Instant;
 
 use crate::error::{Error, Stage};
-use crate::wire::{bounded, Stream};
+use crate::wire::{bounded, bounded_by, Stream};
 
 /// Opens connections for a [`Client`]: plain TCP ([`TcpConnector`]), or
 /// your own (a TLS connector wrapping a `TcpStream` in its TLS stream).
@@ -575,9 +575,12 @@ impl<C: Connector> RequestBody<C> {
             if out_len == 0 && body.is_empty() {
                 break;
             }
-            let d = soonest(Instant::now() + s.write_timeout, self.deadline);
+            // The clock is read only when the write must wait.
+            let request_deadline = self.deadline;
+            let d = || soonest(Instant::now() + s.write_timeout, request_deadline);
             let Pooled { stream, conn, .. } = p;
-            let step = bounded(d, poll_fn(|cx| poll_write_or_read(stream, conn, body, cx))).await;
+            let step =
+                bounded_by(d, poll_fn(|cx| poll_write_or_read(stream, conn, body, cx))).await;
             match step {
                 None => return Err(Error::Timeout(Stage::Write)),
                 Some(Err(e)) => {
@@ -612,8 +615,9 @@ impl<C: Connector> RequestBody<C> {
         let Some(p) = self.p.as_mut() else {
             return Ok(());
         };
-        let d = soonest(Instant::now() + s.write_timeout, self.deadline);
-        match bounded(d, p.stream.flush()).await {
+        let request_deadline = self.deadline;
+        let d = || soonest(Instant::now() + s.write_timeout, request_deadline);
+        match bounded_by(d, p.stream.flush()).await {
             None => Err(Error::Timeout(Stage::Write)),
             Some(r) => r.map_err(Error::Io),
         }
@@ -656,7 +660,8 @@ impl<C: Connector> RequestBody<C> {
                 ClientEvent::Informational(_) => {}
                 ClientEvent::Response(view) => return Ok(Head::of(&view)),
                 ClientEvent::NeedInput => {
-                    let d = soonest(Instant::now() + s.read_timeout, self.deadline);
+                    let request_deadline = self.deadline;
+                    let d = || soonest(Instant::now() + s.read_timeout, request_deadline);
                     match fill(&mut p.stream, &mut p.conn, d, Stage::Head).await? {
                         0 if !self.got_bytes => return Err(Error::ConnectionClosed),
                         0 => {}
@@ -698,12 +703,13 @@ fn poll_write_or_read<S: Stream>(
     }
 }
 
-/// Reads once into the connection until `deadline`; the count (0 at end of
-/// stream, and `recv_eof` is called).
+/// Reads once into the connection until `deadline` (computed only when the
+/// read must wait: a read that is ready reads no clock); the count (0 at
+/// end of stream, and `recv_eof` is called).
 async fn fill<S: Stream>(
     stream: &mut S,
     conn: &mut ClientConn,
-    deadline: Instant,
+    deadline: impl FnOnce() -> Instant,
     stage: Stage,
 ) -> Result<usize, Error> {
     use tokio::io::AsyncReadExt;
@@ -711,7 +717,7 @@ async fn fill<S: Stream>(
     if spare.is_empty() {
         return Err(Error::BodyUnavailable);
     }
-    match bounded(deadline, stream.read(spare)).await {
+    match bounded_by(deadline, stream.read(spare)).await {
         None => Err(Error::Timeout(stage)),
         Some(Err(e)) => Err(Error::Io(e)),
         Some(Ok(0)) => {
@@ -803,7 +809,8 @@ impl<C: Connector> ClientResponse<C> {
                     }
                 }
                 Ok(ClientEvent::NeedInput) => {
-                    let d = soonest(Instant::now() + s.read_timeout, self.deadline);
+                    let request_deadline = self.deadline;
+                    let d = || soonest(Instant::now() + s.read_timeout, request_deadline);
                     if let Err(e) = fill(&mut p.stream, &mut p.conn, d, Stage::Body).await {
                         self.p = None;
                         return Err(e);
@@ -856,13 +863,15 @@ impl<C: Connector> ClientResponse<C> {
         if !self.reusable || p.conn.should_close() || s.max_idle_per_host == 0 {
             return;
         }
-        p.since = Instant::now();
+        // One clock read for the connection's return and the expiry of all.
+        let now = Instant::now();
+        p.since = now;
         let ttl = s.idle_ttl;
         let mut g = lock(&self.client.idle);
         // Expired connections of every host are closed here, so a host that
         // is never asked again does not keep its sockets open.
         g.retain(|_, list| {
-            list.retain(|q| q.since.elapsed() < ttl);
+            list.retain(|q| now.saturating_duration_since(q.since) < ttl);
             !list.is_empty()
         });
         let total: usize = g.values().map(Vec::len).sum();
