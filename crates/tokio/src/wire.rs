@@ -42,6 +42,23 @@ pub(crate) async fn bounded<F: Future>(deadline: Instant, fut: F) -> Option<F::O
     }
 }
 
+/// Runs `fut`, and tells whether it had to wait (it was pending at its
+/// first poll, so the task went back to the scheduler).
+pub(crate) async fn waited<F: Future>(fut: F) -> (F::Output, bool) {
+    let mut fut = pin!(fut);
+    let first = poll_fn(|cx| {
+        Poll::Ready(match fut.as_mut().poll(cx) {
+            Poll::Ready(v) => Some(v),
+            Poll::Pending => None,
+        })
+    })
+    .await;
+    match first {
+        Some(v) => (v, false),
+        None => (fut.await, true),
+    }
+}
+
 /// Which of two futures finished first ([`first`]).
 pub(crate) enum First<A, B> {
     A(A),
@@ -77,11 +94,19 @@ pub(crate) struct Rate {
 pub(crate) struct Meter {
     waited: Duration,
     bytes: u64,
+    /// The whole transfer's deadline, if any (a response's: the server's
+    /// `response_timeout`, counted from its request's head).
+    until: Option<Instant>,
 }
 
 impl Meter {
     pub(crate) fn reset(&mut self) {
         *self = Meter::default();
+    }
+
+    /// Sets the whole transfer's deadline (until the next `reset`).
+    pub(crate) fn set_deadline(&mut self, until: Option<Instant>) {
+        self.until = until;
     }
 
     pub(crate) fn add(&mut self, n: usize) {
@@ -282,7 +307,17 @@ pub(crate) async fn flush_with(
             break;
         }
         let now = Instant::now();
-        let (deadline, by_rate) = meter.deadline(now, bounds.stall, bounds.rate);
+        let (mut deadline, mut by_rate) = meter.deadline(now, bounds.stall, bounds.rate);
+        if let Some(until) = meter.until {
+            // Past the whole-response deadline no write is made, however
+            // ready the peer.
+            if until <= now {
+                return Err(Error::Timeout(Stage::Write));
+            }
+            if until < deadline {
+                (deadline, by_rate) = (until, false);
+            }
+        }
         let bufs = [IoSlice::new(conn.output()), IoSlice::new(body)];
         let write = async {
             if out_len == 0 {
