@@ -36,10 +36,11 @@ pub(crate) async fn run<S: Stream, H: Handler>(
 ) {
     let shared = Arc::clone(&slot.shared);
     let s = &shared.settings;
-    let mut conn = ServerConn::new(s.conn);
-    conn.set_wipe(s.wipe);
+    let mut conn = shared.conns.take(s.conn, s.wipe);
     let mut st = Cycle::new(peer, Arc::clone(&slot.slot));
     let end = serve(&mut stream, &mut conn, &mut st, &shared, &slot, &*handler).await;
+    // Its state machine and buffers serve the next connection.
+    shared.conns.put(conn, &shared.buffers);
     // An evicted connection gives its place up at once: its 503 (if any) is
     // sent, but it is not drained.
     if end == End::Linger && !slot.slot.evicted() {
