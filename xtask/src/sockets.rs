@@ -12,6 +12,15 @@
 //! threads) before and after, giving CPU seconds per request: the load
 //! generator saturates near 1.4 M req/s here, so that is what tells fast
 //! servers apart (goal H6 of `docs/PERFORMANCE.md`).
+//!
+//! The load guard of `compare` ([`crate::guard`]) watches the run: after the
+//! builds and the warm-up it waits `--settle` seconds idle (default 60) and
+//! reads the load average, then counts the CPU other processes use while
+//! wrk runs (the servers' own CPU, read from `/proc/PID/stat`, is the
+//! run's). The report states the verdict, the load average before and
+//! after; a run that fails the guard does not write `docs/PERFORMANCE.md`
+//! (an error says why), and `--unguarded` prints the tables, marked, and
+//! never writes them.
 
 use std::collections::BTreeMap;
 use std::io::{BufRead, BufReader};
@@ -21,6 +30,7 @@ use std::time::Duration;
 
 use crate::args::Args;
 use crate::figures;
+use crate::guard;
 use crate::process::{self, Result};
 
 /// The wrk script that sends 16 requests per write (TechEmpower's pipeline.lua).
@@ -89,8 +99,21 @@ struct Sample {
 pub fn main(args: &[String]) -> Result {
     let args = Args::parse(
         args,
-        &["rounds", "duration", "server-cpu", "wrk-cpu", "only"],
+        &[
+            "rounds",
+            "duration",
+            "server-cpu",
+            "wrk-cpu",
+            "only",
+            "settle",
+        ],
     )?;
+    if args.flag("help") {
+        println!("usage: cargo xtask compare sockets [--rounds N] [--duration S] [--server-cpu N] [--wrk-cpu N] [--only NAMES] [--no-write] [--settle S] [--unguarded]");
+        return Ok(());
+    }
+    let settle: u64 = args.value("settle", guard::MIN_SETTLE_S)?;
+    let unguarded = args.flag("unguarded");
     let rounds: usize = args.value("rounds", 5)?;
     let duration: u32 = args.value("duration", 10)?;
     let server_cpu: usize = args.value("server-cpu", 0)?;
@@ -130,6 +153,10 @@ pub fn main(args: &[String]) -> Result {
         eprintln!("{}: warm-up {:.0} req/s", s.name, out.requests as f64);
     }
 
+    // Builds and warm-up done: wait idle, read the load, count the CPU of
+    // others from here (the servers run on: their ticks are the run's own).
+    let watch = guard::Guard::start(settle);
+    let servers_before = servers_ticks(&servers)?;
     let mut samples: BTreeMap<(usize, &'static str), Vec<Sample>> = BTreeMap::new();
     for round in 0..rounds {
         eprintln!("==> round {} of {rounds}", round + 1);
@@ -168,6 +195,12 @@ pub fn main(args: &[String]) -> Result {
             }
         }
     }
+    let servers_ticks = servers_ticks(&servers)?.saturating_sub(servers_before);
+    let verdict = watch.finish_with(servers_ticks);
+    let load_after = std::fs::read_to_string("/proc/loadavg")
+        .ok()
+        .as_deref()
+        .and_then(guard::parse_loadavg);
     drop(servers);
     let _ = std::fs::remove_dir_all(&dir);
 
@@ -182,16 +215,36 @@ pub fn main(args: &[String]) -> Result {
         rounds,
         duration,
         command.trim_end(),
-        server_cpu,
-        wrk_cpu,
+        (server_cpu, wrk_cpu),
+        &guard_note(&verdict, load_after),
     );
     println!("{report}");
-    if !args.flag("no-write") {
+    if args.flag("no-write") {
+        return Ok(());
+    }
+    if guard::may_write(&verdict, unguarded)? {
         let path = root.join("docs/PERFORMANCE.md");
         crate::report::write_section(&path, "sockets", &report)?;
         eprintln!("wrote {}", path.display());
+    } else {
+        eprintln!("xtask: --unguarded: docs/PERFORMANCE.md not written");
     }
     Ok(())
+}
+
+/// The load guard's verdict and the load average after the run, for the
+/// report.
+fn guard_note(verdict: &guard::Verdict, load_after: Option<f64>) -> String {
+    format!(
+        "{} Load average after the run: {}.",
+        verdict.render(),
+        load_after.map_or_else(|| "unknown".to_string(), |l| format!("{l:.2}"))
+    )
+}
+
+/// The CPU ticks of every server so far (utime + stime, all threads).
+fn servers_ticks(servers: &[Server]) -> Result<u64> {
+    servers.iter().map(|s| cpu_ticks(s.child.id())).sum()
 }
 
 /// Installs wrk with apt-get when it is missing and apt-get is there.
@@ -403,8 +456,8 @@ fn report(
     rounds: usize,
     duration: u32,
     command: &str,
-    server_cpu: usize,
-    wrk_cpu: usize,
+    (server_cpu, wrk_cpu): (usize, usize),
+    guard_note: &str,
 ) -> String {
     let med = |si: usize, name: &str, f: fn(&Sample) -> f64| {
         samples
@@ -417,6 +470,8 @@ fn report(
         process::machine(),
         process::describe_commit(&process::root()),
     );
+    s.push_str(guard_note);
+    s.push_str("\n\n");
     s.push_str("| H6 scenario | server | req/s | vs http-net | server CPU µs / request | req per server CPU-s | server core use |\n|---|---|---:|---:|---:|---:|---:|\n");
     for (si, sc) in SCENARIOS.iter().enumerate() {
         let ours = med(si, "http-net", |x| x.requests_per_s);
@@ -486,6 +541,46 @@ fn report(
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn the_report_states_the_load_guard_and_the_load_after() {
+        let loaded = guard::Verdict {
+            settled_s: 60,
+            load_before: Some(3.2),
+            other_cores: Some(0.4),
+            run_s: 30.0,
+        };
+        let r = report(
+            &["http-net"],
+            &BTreeMap::new(),
+            1,
+            1,
+            "c",
+            (0, 1),
+            &guard_note(&loaded, Some(4.5)),
+        );
+        assert!(r.contains("load average 3.20 before the run"), "{r}");
+        assert!(r.contains("UNGUARDED run"), "{r}");
+        assert!(r.contains("Load average after the run: 4.50."), "{r}");
+        // A loaded run may not be written.
+        assert!(guard::may_write(&loaded, false).is_err());
+        let quiet = guard::Verdict {
+            load_before: Some(0.1),
+            other_cores: Some(0.01),
+            ..loaded
+        };
+        let r = report(
+            &["http-net"],
+            &BTreeMap::new(),
+            1,
+            1,
+            "c",
+            (0, 1),
+            &guard_note(&quiet, None),
+        );
+        assert!(r.contains("Guarded run."), "{r}");
+        assert!(r.contains("after the run: unknown"), "{r}");
+    }
 
     #[test]
     fn reads_wrk_summary() {

@@ -4,14 +4,15 @@
 use std::collections::HashMap;
 use std::future::{poll_fn, Future};
 use std::io;
-use std::net::SocketAddr;
-use std::pin::pin;
+use std::net::{IpAddr, SocketAddr};
+use std::panic::{catch_unwind, AssertUnwindSafe};
+use std::pin::{pin, Pin};
 use std::sync::atomic::{AtomicBool, AtomicU64, AtomicU8, AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex, MutexGuard};
 use std::task::Poll;
 use std::time::Duration;
 
-use http_net_conn::{imf_fixdate, Buffers, Config};
+use http_net_conn::{imf_fixdate, Buffers, Config, ServerConn};
 use tokio::net::{TcpListener, TcpStream, ToSocketAddrs};
 use tokio::sync::Notify;
 use tokio::task::JoinSet;
@@ -82,6 +83,8 @@ impl Listener for TcpListener {
 pub(crate) struct Settings {
     pub(crate) conn: Config,
     pub(crate) max_connections: usize,
+    pub(crate) max_connections_per_peer: usize,
+    pub(crate) eviction_grace: Duration,
     pub(crate) max_requests: u64,
     pub(crate) idle_timeout: Duration,
     pub(crate) head_timeout: Duration,
@@ -89,6 +92,7 @@ pub(crate) struct Settings {
     pub(crate) write_timeout: Duration,
     pub(crate) body_rate: Rate,
     pub(crate) write_rate: Rate,
+    pub(crate) response_timeout: Option<Duration>,
     pub(crate) drain_time: Duration,
     pub(crate) drain_bytes: u64,
     pub(crate) shutdown_timeout: Duration,
@@ -104,6 +108,8 @@ impl Settings {
     pub(crate) const DEFAULT: Settings = Settings {
         conn: Config::DEFAULT,
         max_connections: 1024,
+        max_connections_per_peer: 0,
+        eviction_grace: Duration::from_secs(1),
         max_requests: 0,
         idle_timeout: Duration::from_secs(30),
         head_timeout: Duration::from_secs(10),
@@ -117,6 +123,7 @@ impl Settings {
             bytes_per_sec: 240,
             grace: Duration::from_secs(5),
         },
+        response_timeout: None,
         drain_time: Duration::from_secs(2),
         drain_bytes: 1024 * 1024,
         shutdown_timeout: Duration::from_secs(30),
@@ -169,15 +176,41 @@ impl ServerBuilder {
     /// one closing after an error response; one that pipelines so much
     /// that it waits for its turn to run between requests; the
     /// longest-idle keep-alive connection (or one draining the unread rest
-    /// of a request body after its answer); the one waiting longest for
-    /// room to write its response, which a peer that does not read never
-    /// makes (the response is cut); the one waiting longest for the rest
-    /// of its request head (it is answered `503`) or for its first request. A connection whose handler is
+    /// of a request body after its answer); the one waiting longest, at
+    /// least the [eviction grace](ServerBuilder::eviction_grace), for room
+    /// to write its response, which a peer that does not read never makes
+    /// (the response is cut); the one waiting longest, at least the grace,
+    /// for the rest of its request head (it is answered `503`); as a last
+    /// resort, the oldest of those younger than the grace and of those
+    /// waiting for their first request. A connection whose handler is
     /// running and not waiting on such a write is never evicted: when no
     /// open connection can be, the new one is answered `503` with
     /// `Retry-After: 1` and closed.
+    ///
+    /// Each connection is a task, not a thread: the std server's
+    /// `thread_stack_size` and `keep_idle_threads` have no counterpart
+    /// here (the runtime's own builder sets its worker threads).
     pub fn max_connections(mut self, n: usize) -> Self {
         self.s.max_connections = n.max(1);
+        self
+    }
+    /// At the connection limit, how long a connection waiting for the rest
+    /// of its request head or for room to write its response is spared
+    /// (default 1 s): younger ones are evicted only as a last resort, after
+    /// every idle or closing connection and every older one (see
+    /// [`max_connections`](ServerBuilder::max_connections) for the order),
+    /// so that a burst of newcomers does not cut requests and responses
+    /// that are merely under way.
+    pub fn eviction_grace(mut self, t: Duration) -> Self {
+        self.s.eviction_grace = t;
+        self
+    }
+    /// The most connections one peer address may hold at once (default 0:
+    /// no such cap). Connections beyond it are answered `503` with
+    /// `Retry-After` and closed, whatever the free slots (they evict no
+    /// one). A connection counts until it is closed.
+    pub fn max_connections_per_peer(mut self, n: usize) -> Self {
+        self.s.max_connections_per_peer = n;
         self
     }
     /// Requests served on one connection before it is closed (default 0: no
@@ -240,6 +273,16 @@ impl ServerBuilder {
             bytes_per_sec,
             grace,
         };
+        self
+    }
+    /// A deadline for writing a whole response, counted from its request's
+    /// head (default: none, so that a large download to a slow but honest
+    /// client completes; the minimum response rate and the write timeout
+    /// bound it instead). Past it the connection is cut: the write fails
+    /// with [`Error::Timeout`]`(`[`Stage::Write`]`)`, counted in
+    /// [`Counters::timed_out_write`].
+    pub fn response_timeout(mut self, t: Option<Duration>) -> Self {
+        self.s.response_timeout = t;
         self
     }
     /// After an error response: how long, and how many bytes at most, the
@@ -435,7 +478,11 @@ impl<L: Listener> Server<L> {
                 Some(Some(r)) => r,
             };
             match accepted {
-                Ok((stream, peer)) => admit(&shared, &handler, &mut tasks, stream, peer),
+                Ok((stream, peer)) => {
+                    if let Some(conn) = admit(&shared, &handler, &mut tasks, stream, peer) {
+                        first_turn(conn, &mut tasks).await;
+                    }
+                }
                 Err(e) if transient_accept_error(&e) => {
                     // Out of descriptors, an aborted handshake: wait a little.
                     tokio::time::sleep(Duration::from_millis(10)).await;
@@ -465,22 +512,58 @@ impl<L: Listener> Server<L> {
     }
 }
 
-/// Takes a new connection in: under the limit it gets a task; at the limit
-/// the connection making least progress is evicted for it, or, when none
-/// can be, it is answered `503`.
+/// A new connection's future, before its first turn.
+type Connection = Pin<Box<dyn Future<Output = ()> + Send>>;
+
+/// Runs a new connection's first turn on the accept loop's task, then gives
+/// it a task of its own if it is not done. So a new connection's first
+/// request, usually in its socket by the time it is accepted, is answered
+/// at once rather than after one turn of every connection that is ready to
+/// run (on one thread, under a flood of pipelining peers, that is hundreds
+/// of milliseconds); the general twin is spawning it straight away. A panic
+/// outside the handler (which has its own guard) ends that connection only.
+async fn first_turn(mut conn: Connection, tasks: &mut JoinSet<()>) {
+    let done = poll_fn(|cx| {
+        Poll::Ready(
+            match catch_unwind(AssertUnwindSafe(|| conn.as_mut().poll(cx))) {
+                Ok(Poll::Pending) => false,
+                Ok(Poll::Ready(())) | Err(_) => true,
+            },
+        )
+    })
+    .await;
+    if !done {
+        tasks.spawn(conn);
+    }
+}
+
+/// Takes a new connection in: under the limit it gets a slot and its future
+/// is returned, to run; at the limit the connection making least progress
+/// is evicted for it, or, when none can be, it is answered `503`.
 fn admit<H: Handler, S: Stream + 'static>(
     shared: &Arc<Shared>,
     handler: &Arc<H>,
     tasks: &mut JoinSet<()>,
     stream: S,
     peer: Option<SocketAddr>,
-) {
+) -> Option<Connection> {
+    let per_peer = shared.settings.max_connections_per_peer;
+    let ip = peer.map(|p| p.ip()).filter(|_| per_peer != 0);
     let slot = {
         let mut reg = lock(&shared.registry);
+        // The per-peer cap first: a refused peer evicts no one.
+        if ip.is_some_and(|ip| reg.peers.get(&ip).is_some_and(|&n| n >= per_peer)) {
+            drop(reg);
+            refuse(shared, tasks, stream);
+            return None;
+        }
         if reg.slots.len() >= shared.settings.max_connections && !evict_one(shared, &mut reg) {
             drop(reg);
             refuse(shared, tasks, stream);
-            return;
+            return None;
+        }
+        if let Some(ip) = ip {
+            *reg.peers.entry(ip).or_insert(0) += 1;
         }
         let id = reg.next;
         reg.next += 1;
@@ -491,6 +574,7 @@ fn admit<H: Handler, S: Stream + 'static>(
             epoch: shared.epoch,
             evicted: AtomicBool::new(false),
             wake: Notify::new(),
+            peer: ip,
         });
         reg.slots.insert(id, Arc::clone(&slot));
         slot
@@ -501,26 +585,37 @@ fn admit<H: Handler, S: Stream + 'static>(
         shared: Arc::clone(shared),
         slot,
     };
-    tasks.spawn(connection::run(stream, peer, guard, Arc::clone(handler)));
+    Some(Box::pin(connection::run(
+        stream,
+        peer,
+        guard,
+        Arc::clone(handler),
+    )))
 }
 
 /// Picks and signals the connection to evict: closing first, then one
 /// waiting for its turn between pipelined requests, then the longest idle,
-/// then the one waiting longest for room to write, then the one waiting
-/// longest for the rest of its head or for its first request. Busy ones
-/// are never picked.
+/// then the one waiting longest (at least the eviction grace) for room to
+/// write, then the one waiting longest (at least the grace) for the rest
+/// of its head, then the oldest of those younger than the grace and of
+/// those waiting for their first request. Busy ones are never picked.
 fn evict_one(shared: &Shared, reg: &mut Registry) -> bool {
+    let grace = u64::try_from(shared.settings.eviction_grace.as_millis()).unwrap_or(u64::MAX);
+    let now = shared.millis();
     let mut best: Option<(u8, u64, u64)> = None; // (rank, since, id)
     for slot in reg.slots.values() {
+        let since = slot.since.load(Ordering::SeqCst);
+        let old = now.saturating_sub(since) >= grace;
         let rank = match slot.state.load(Ordering::SeqCst) {
             CLOSING => 0,
             YIELDED => 1,
             IDLE => 2,
-            STALLED => 3,
-            HEAD | FRESH => 4,
+            STALLED if old => 3,
+            HEAD if old => 4,
+            STALLED | HEAD | FRESH => 5,
             _ => continue,
         };
-        let key = (rank, slot.since.load(Ordering::SeqCst), slot.id);
+        let key = (rank, since, slot.id);
         if best.is_none_or(|b| key < b) {
             best = Some(key);
         }
@@ -605,7 +700,8 @@ impl ServerHandle {
 pub struct Counters {
     /// Connections taken in and served (refused ones not included).
     pub accepted: u64,
-    /// Connections answered `503` beyond the connection limit.
+    /// Connections answered `503`: beyond the connection limit with none
+    /// to evict, or beyond the per-peer cap.
     pub refused: u64,
     /// Connections evicted between requests: idle, waiting for their first
     /// request, draining the unread rest of a request body after its
@@ -624,7 +720,8 @@ pub struct Counters {
     pub timed_out_head: u64,
     /// Request body reads that timed out.
     pub timed_out_body: u64,
-    /// Writes that made no progress within the write timeout.
+    /// Writes that made no progress within the write timeout, or that
+    /// passed the response deadline.
     pub timed_out_write: u64,
     /// Request bodies below the minimum body rate.
     pub too_slow_body: u64,
@@ -704,6 +801,8 @@ pub(crate) struct Slot {
     pub(crate) evicted: AtomicBool,
     /// Notified on eviction and on shutdown.
     pub(crate) wake: Notify,
+    /// The peer's address, when the per-peer cap counts it.
+    peer: Option<IpAddr>,
 }
 
 impl Slot {
@@ -771,7 +870,17 @@ impl SlotGuard {
 
 impl Drop for SlotGuard {
     fn drop(&mut self) {
-        lock(&self.shared.registry).slots.remove(&self.slot.id);
+        let mut reg = lock(&self.shared.registry);
+        reg.slots.remove(&self.slot.id);
+        if let Some(ip) = self.slot.peer {
+            if let Some(n) = reg.peers.get_mut(&ip) {
+                *n = n.saturating_sub(1);
+                if *n == 0 {
+                    reg.peers.remove(&ip);
+                }
+            }
+        }
+        drop(reg);
         self.shared.counters.current.fetch_sub(1, Ordering::Relaxed);
     }
 }
@@ -780,6 +889,8 @@ impl Drop for SlotGuard {
 pub(crate) struct Registry {
     next: u64,
     slots: HashMap<u64, Arc<Slot>>,
+    /// Open connections by peer address (only with a per-peer cap).
+    peers: HashMap<IpAddr, usize>,
 }
 
 /// State shared by the accept loop, the connections and the handles.
@@ -795,6 +906,8 @@ pub(crate) struct Shared {
     /// loop at each second's start, for the connections' `Date`.
     date_secs: AtomicU64,
     pub(crate) buffers: BufferPool,
+    /// State machines of closed connections, for new ones.
+    pub(crate) conns: ConnPool,
 }
 
 /// The most buffers a server's pool keeps (each about 40 KiB with the
@@ -839,6 +952,52 @@ impl BufferPool {
     }
 }
 
+/// The state machines of closed connections, reset, their buffers given
+/// to the [`BufferPool`]: a new connection starts with one of these, its
+/// buffers lent, and takes buffers from the pool at its first read, so that
+/// under churn a new connection allocates nothing (where
+/// `ServerConn::new`, the general twin, allocates about 40 KiB with the
+/// default configuration). Bounded like the buffer pool.
+pub(crate) struct ConnPool {
+    free: Mutex<Vec<ServerConn>>,
+    max: usize,
+}
+
+impl ConnPool {
+    /// A connection in the state `ServerConn::new` leaves it in, from the
+    /// pool (buffers lent) or new.
+    pub(crate) fn take(&self, config: Config, wipe: bool) -> ServerConn {
+        let kept = lock(&self.free).pop();
+        kept.unwrap_or_else(|| {
+            let mut conn = ServerConn::new(config);
+            conn.set_wipe(wipe);
+            conn
+        })
+    }
+
+    /// Keeps a closed connection for the next one: reset (every byte it
+    /// saw forgotten, zeroed first when wiping), its buffers to `buffers`.
+    /// Dropped when the pool is full or its buffers cannot be lent.
+    pub(crate) fn put(&self, mut conn: ServerConn, buffers: &BufferPool) {
+        conn.reset();
+        if let Some(b) = conn.take_buffers() {
+            buffers.put(b);
+        }
+        if !conn.buffers_lent() {
+            return;
+        }
+        let mut free = lock(&self.free);
+        if free.len() < self.max {
+            free.push(conn);
+        }
+    }
+
+    #[cfg(test)]
+    pub(crate) fn len(&self) -> usize {
+        lock(&self.free).len()
+    }
+}
+
 impl Shared {
     pub(crate) fn new(settings: Settings) -> Shared {
         let pool = settings.max_connections.min(POOL_MAX);
@@ -852,6 +1011,10 @@ impl Shared {
             epoch: Instant::now(),
             date_secs: AtomicU64::new(now_secs()),
             buffers: BufferPool::new(pool),
+            conns: ConnPool {
+                free: Mutex::new(Vec::new()),
+                max: pool,
+            },
         }
     }
 
@@ -934,6 +1097,39 @@ mod tests {
     #[should_panic(expected = "invalid server name")]
     fn server_name_is_validated_once() {
         let _ = ServerBuilder::default().server_name("a\r\nSet-Cookie: x=y");
+    }
+
+    #[test]
+    fn a_closed_connection_starts_the_next_one_with_its_buffers_lent() {
+        use http_net_conn::ServerEvent;
+        let sh = Shared::new(Settings::DEFAULT);
+        let mut first = sh.conns.take(Config::DEFAULT, false);
+        assert!(!first.buffers_lent(), "an empty pool makes a new one");
+        // Closed mid-head: its bytes must not reach the next connection.
+        let partial = b"GET /secret HTTP/1.1\r\nHo";
+        assert_eq!(first.recv(partial), partial.len());
+        sh.conns.put(first, &sh.buffers);
+        assert_eq!((sh.conns.len(), sh.buffers.len()), (1, 1));
+        let mut next = sh.conns.take(Config::DEFAULT, false);
+        assert!(next.buffers_lent(), "nothing allocated for it");
+        assert_eq!(sh.conns.len(), 0);
+        assert!(next
+            .restore_buffers(sh.buffers.take(&Config::DEFAULT))
+            .is_ok());
+        let req = b"GET /b HTTP/1.1\r\nHost: a\r\n\r\n";
+        assert_eq!(next.recv(req), req.len());
+        match next.poll_event() {
+            Ok(ServerEvent::Request(v)) => assert_eq!(v.target(), b"/b"),
+            e => panic!("{e:?}"),
+        }
+        // Bounded like the buffer pool.
+        let mut s = Settings::DEFAULT;
+        s.max_connections = 1;
+        let sh = Shared::new(s);
+        for _ in 0..3 {
+            sh.conns.put(ServerConn::new(Config::DEFAULT), &sh.buffers);
+        }
+        assert_eq!((sh.conns.len(), sh.buffers.len()), (1, 1));
     }
 
     #[test]

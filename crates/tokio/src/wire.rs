@@ -51,6 +51,23 @@ pub(crate) async fn bounded_by<F: Future>(
     }
 }
 
+/// Runs `fut`, and tells whether it had to wait (it was pending at its
+/// first poll, so the task went back to the scheduler).
+pub(crate) async fn waited<F: Future>(fut: F) -> (F::Output, bool) {
+    let mut fut = pin!(fut);
+    let first = poll_fn(|cx| {
+        Poll::Ready(match fut.as_mut().poll(cx) {
+            Poll::Ready(v) => Some(v),
+            Poll::Pending => None,
+        })
+    })
+    .await;
+    match first {
+        Some(v) => (v, false),
+        None => (fut.await, true),
+    }
+}
+
 /// Which of two futures finished first ([`first`]).
 pub(crate) enum First<A, B> {
     A(A),
@@ -86,11 +103,19 @@ pub(crate) struct Rate {
 pub(crate) struct Meter {
     waited: Duration,
     bytes: u64,
+    /// The whole transfer's deadline, if any (a response's: the server's
+    /// `response_timeout`, counted from its request's head).
+    until: Option<Instant>,
 }
 
 impl Meter {
     pub(crate) fn reset(&mut self) {
         *self = Meter::default();
+    }
+
+    /// Sets the whole transfer's deadline (until the next `reset`).
+    pub(crate) fn set_deadline(&mut self, until: Option<Instant>) {
+        self.until = until;
     }
 
     pub(crate) fn add(&mut self, n: usize) {
@@ -290,13 +315,26 @@ pub(crate) async fn flush_with(
         if out_len == 0 && body.is_empty() {
             break;
         }
-        // The clock is read only when the write must wait (the first
-        // poll was not ready): when it started waiting, and whether the
-        // rate bounds it. A write ready at once waited for nothing.
+        // A whole-response deadline (`response_timeout`, an option, off by
+        // default) is checked before every write: past it no write is
+        // made, however ready the peer.
+        if let Some(until) = meter.until {
+            if until <= Instant::now() {
+                return Err(Error::Timeout(Stage::Write));
+            }
+        }
+        // Otherwise the clock is read only when the write must wait (the
+        // first poll was not ready): when it started waiting, and whether
+        // the rate bounds it. A write ready at once waited for nothing.
         let mut waiting: Option<(Instant, bool)> = None;
         let deadline = || {
             let now = Instant::now();
-            let (at, by_rate) = meter.deadline(now, bounds.stall, bounds.rate);
+            let (mut at, mut by_rate) = meter.deadline(now, bounds.stall, bounds.rate);
+            if let Some(until) = meter.until {
+                if until < at {
+                    (at, by_rate) = (until, false);
+                }
+            }
             waiting = Some((now, by_rate));
             at
         };
