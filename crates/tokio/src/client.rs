@@ -421,7 +421,7 @@ impl<C: Connector> Client<C> {
     ) -> Result<Pooled<C::Stream>, Error> {
         let d = soonest(Instant::now() + self.inner.s.connect_timeout, deadline);
         match bounded(d, self.inner.connector.connect(host, port)).await {
-            None => Err(Error::Timeout(Stage::Connect)),
+            None => Err(timed_out(Stage::Connect, deadline)),
             Some(Err(e)) => Err(Error::Io(e)),
             Some(Ok(stream)) => Ok(Pooled {
                 stream,
@@ -429,6 +429,15 @@ impl<C: Connector> Client<C> {
                 since: Instant::now(),
             }),
         }
+    }
+}
+
+/// The timeout of a wait at `stage`: [`Stage::Deadline`] when the
+/// whole-request deadline (`request_timeout`) has passed, which bounded it.
+fn timed_out(stage: Stage, request_deadline: Option<Instant>) -> Error {
+    match request_deadline {
+        Some(d) if d <= Instant::now() => Error::Timeout(Stage::Deadline),
+        _ => Error::Timeout(stage),
     }
 }
 
@@ -582,7 +591,7 @@ impl<C: Connector> RequestBody<C> {
             let step =
                 bounded_by(d, poll_fn(|cx| poll_write_or_read(stream, conn, body, cx))).await;
             match step {
-                None => return Err(Error::Timeout(Stage::Write)),
+                None => return Err(timed_out(Stage::Write, request_deadline)),
                 Some(Err(e)) => {
                     // The server may have answered and closed: read what it sent.
                     if self.read_early().await {
@@ -618,7 +627,7 @@ impl<C: Connector> RequestBody<C> {
         let request_deadline = self.deadline;
         let d = || soonest(Instant::now() + s.write_timeout, request_deadline);
         match bounded_by(d, p.stream.flush()).await {
-            None => Err(Error::Timeout(Stage::Write)),
+            None => Err(timed_out(Stage::Write, request_deadline)),
             Some(r) => r.map_err(Error::Io),
         }
     }
@@ -662,7 +671,8 @@ impl<C: Connector> RequestBody<C> {
                 ClientEvent::NeedInput => {
                     let request_deadline = self.deadline;
                     let d = || soonest(Instant::now() + s.read_timeout, request_deadline);
-                    match fill(&mut p.stream, &mut p.conn, d, Stage::Head).await? {
+                    match fill(&mut p.stream, &mut p.conn, d, Stage::Head, request_deadline).await?
+                    {
                         0 if !self.got_bytes => return Err(Error::ConnectionClosed),
                         0 => {}
                         _ => self.got_bytes = true,
@@ -711,6 +721,7 @@ async fn fill<S: Stream>(
     conn: &mut ClientConn,
     deadline: impl FnOnce() -> Instant,
     stage: Stage,
+    request_deadline: Option<Instant>,
 ) -> Result<usize, Error> {
     use tokio::io::AsyncReadExt;
     let spare = conn.spare_mut();
@@ -718,7 +729,7 @@ async fn fill<S: Stream>(
         return Err(Error::BodyUnavailable);
     }
     match bounded_by(deadline, stream.read(spare)).await {
-        None => Err(Error::Timeout(stage)),
+        None => Err(timed_out(stage, request_deadline)),
         Some(Err(e)) => Err(Error::Io(e)),
         Some(Ok(0)) => {
             conn.recv_eof();
@@ -811,7 +822,9 @@ impl<C: Connector> ClientResponse<C> {
                 Ok(ClientEvent::NeedInput) => {
                     let request_deadline = self.deadline;
                     let d = || soonest(Instant::now() + s.read_timeout, request_deadline);
-                    if let Err(e) = fill(&mut p.stream, &mut p.conn, d, Stage::Body).await {
+                    if let Err(e) =
+                        fill(&mut p.stream, &mut p.conn, d, Stage::Body, request_deadline).await
+                    {
                         self.p = None;
                         return Err(e);
                     }

@@ -20,6 +20,10 @@ pub enum Stage {
     Body,
     /// Writing to the peer.
     Write,
+    /// The client's whole-request deadline
+    /// ([`ClientBuilder::request_timeout`](crate::ClientBuilder::request_timeout)):
+    /// connecting, sending, and reading the response head and body.
+    Deadline,
 }
 
 impl fmt::Display for Stage {
@@ -30,6 +34,7 @@ impl fmt::Display for Stage {
             Stage::Head => "reading a message head",
             Stage::Body => "reading a message body",
             Stage::Write => "writing to the peer",
+            Stage::Deadline => "within the whole-request deadline",
         })
     }
 }

@@ -117,11 +117,11 @@ impl Settings {
         write_timeout: Duration::from_secs(30),
         body_rate: Rate {
             bytes_per_sec: 240,
-            grace: Duration::from_secs(5),
+            grace: Duration::from_secs(10),
         },
         write_rate: Rate {
             bytes_per_sec: 240,
-            grace: Duration::from_secs(5),
+            grace: Duration::from_secs(10),
         },
         response_timeout: None,
         drain_time: Duration::from_secs(2),
@@ -250,8 +250,8 @@ impl ServerBuilder {
         self.s.write_timeout = t;
         self
     }
-    /// The minimum request body rate (default 240 bytes/s after a 5 s
-    /// grace): once the handler's body reads have waited on the peer
+    /// The minimum request body rate (default 240 bytes/s after a 10 s
+    /// grace, as the std server's): once the handler's body reads have waited on the peer
     /// `grace` in all, the peer must have sent at least `bytes_per_sec`
     /// body bytes (with their framing) for every second they waited, else
     /// the read fails and `408` is answered if nothing was sent. Only time
@@ -264,7 +264,8 @@ impl ServerBuilder {
         };
         self
     }
-    /// The minimum response rate (default 240 bytes/s after a 5 s grace):
+    /// The minimum response rate (default 240 bytes/s after a 10 s grace,
+    /// as the std server's):
     /// once a response's writes have waited on the peer `grace` in all, the
     /// peer must have taken at least `bytes_per_sec` for every second they
     /// waited, else the connection is cut. 0 turns it off.
@@ -1092,6 +1093,17 @@ impl std::fmt::Debug for ServerHandle {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn the_default_minimum_rates_are_the_std_servers() {
+        // One name, one meaning: `min_body_rate` and `min_response_rate`
+        // default to 240 bytes/s after a 10 s grace on both adapters.
+        let s = Settings::DEFAULT;
+        for rate in [s.body_rate, s.write_rate] {
+            assert_eq!(rate.bytes_per_sec, 240);
+            assert_eq!(rate.grace, Duration::from_secs(10));
+        }
+    }
 
     #[test]
     #[should_panic(expected = "invalid server name")]

@@ -222,7 +222,27 @@ async fn read_and_request_deadlines() {
         .await
         .unwrap();
     let e = r.body_to_vec(1000).await.unwrap_err();
-    assert!(matches!(e, Error::Timeout(Stage::Body)), "{e:?}");
+    // Named as the std client names it: the whole-request deadline, not
+    // the read that was waiting when it passed.
+    assert!(matches!(e, Error::Timeout(Stage::Deadline)), "{e:?}");
+    t.abort();
+    // No answer, with the whole-request deadline before the read timeout.
+    let (port, t) = scripted(vec![]).await;
+    let client = Client::builder()
+        .read_timeout(Duration::from_secs(5))
+        .request_timeout(Duration::from_millis(300))
+        .build();
+    let started = std::time::Instant::now();
+    let e = client
+        .send("127.0.0.1", port, b"GET", b"/", &[], b"")
+        .await
+        .unwrap_err();
+    assert!(matches!(e, Error::Timeout(Stage::Deadline)), "{e:?}");
+    assert!(
+        started.elapsed() < Duration::from_secs(3),
+        "{:?}",
+        started.elapsed()
+    );
     t.abort();
 }
 
