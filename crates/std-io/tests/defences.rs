@@ -850,6 +850,60 @@ fn slow_body(addr: SocketAddr) -> (TcpStream, mpsc::Sender<()>, JoinHandle<()>) 
 }
 
 /// A peer that pipelines `n` requests for a 64 KiB answer and reads none.
+#[test]
+fn at_the_cap_a_new_connection_goes_after_an_idle_keep_alive_one() {
+    // The first connection has sent nothing yet; the second had its answer
+    // and sits idle since. A newcomer evicts the idle keep-alive one, not
+    // the new one, although the new one is older: its request, sent a
+    // moment later, is served.
+    let srv = Running::start(
+        quick()
+            .max_connections(2)
+            .idle_timeout(Duration::from_secs(60))
+            .bind("127.0.0.1:0")
+            .unwrap(),
+        ok,
+    );
+    let mut first = connect(srv.addr);
+    eventually("the first admitted", || srv.stop.counters().current == 1);
+    thread::sleep(Duration::from_millis(50));
+    let mut idle = connect(srv.addr);
+    assert!(get(&mut idle).starts_with("HTTP/1.1 200"));
+    // Its thread marks it idle just after the answer leaves.
+    thread::sleep(Duration::from_millis(50));
+    let (_newcomer, _) = newcomer_served(&srv);
+    let mut buf = [0u8; 64];
+    assert_eq!(idle.read(&mut buf).unwrap_or(0), 0, "the idle one closed");
+    let head = get(&mut first);
+    assert!(
+        head.starts_with("HTTP/1.1 200"),
+        "{head:?} {:?}",
+        srv.stop.counters()
+    );
+    assert_eq!(srv.stop.counters().evicted.idle, 1);
+}
+
+#[test]
+fn by_default_a_connection_closes_after_1000_requests() {
+    // As nginx's `keepalive_requests`: a pipeliner that never reads cannot
+    // keep its slot by sending requests forever.
+    let srv = Running::start(quick().bind("127.0.0.1:0").unwrap(), ok);
+    let mut s = connect(srv.addr);
+    let reader = {
+        let mut r = s.try_clone().unwrap();
+        thread::spawn(move || {
+            let mut all = Vec::new();
+            let _ = r.read_to_end(&mut all);
+            all
+        })
+    };
+    s.write_all(&GET.repeat(1001)).unwrap();
+    let all = String::from_utf8_lossy(&reader.join().unwrap()).into_owned();
+    assert_eq!(all.matches("HTTP/1.1 200").count(), 1000);
+    let last = all.rsplit("HTTP/1.1 200").next().unwrap();
+    assert!(last.contains("\r\nConnection: close\r\n"), "{last}");
+}
+
 fn pipeliner(addr: SocketAddr, n: usize) -> TcpStream {
     let s = connect(addr);
     s.set_nonblocking(true).unwrap();
