@@ -377,7 +377,16 @@ fn serve(
                 let now = Instant::now();
                 let (timeout, stage) = match conn.phase() {
                     Phase::Idle => {
-                        slot.enter(State::Idle, now);
+                        // Before its first request a connection is new,
+                        // not idle keep-alive (see `State::Fresh`).
+                        slot.enter(
+                            if requests == 0 {
+                                State::Fresh
+                            } else {
+                                State::Idle
+                            },
+                            now,
+                        );
                         // What is written next (a `408`, a `400`) is a response
                         // of its own.
                         st.write.restart(None);

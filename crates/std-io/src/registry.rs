@@ -30,6 +30,11 @@ pub(crate) enum State {
     Drain = 2,
     /// Running the handler: reading the body, writing the response.
     Handler = 3,
+    /// Accepted, waiting for the first byte of its first request: not an
+    /// idle keep-alive connection (it has had no answer yet, and its
+    /// request may be on its way), so it is evicted after every idle and
+    /// slow one, or once it is the eviction grace old, as a head.
+    Fresh = 4,
 }
 
 /// One open connection, as the accept loop and the shutdown see it.
@@ -62,7 +67,7 @@ pub(crate) enum Handle {
 impl Slot {
     fn new(epoch: Instant) -> Slot {
         Slot {
-            state: AtomicU8::new(State::Idle as u8),
+            state: AtomicU8::new(State::Fresh as u8),
             since: AtomicU64::new(0),
             body: Gauge::new(epoch),
             write: Gauge::new(epoch),
@@ -84,7 +89,8 @@ impl Slot {
 
     /// Whether the connection waits for a request (no byte of it yet).
     pub(crate) fn is_idle(&self) -> bool {
-        self.state.load(Ordering::SeqCst) == State::Idle as u8
+        let s = self.state.load(Ordering::SeqCst);
+        s == State::Idle as u8 || s == State::Fresh as u8
     }
 
     /// The phase the connection was in when the accept loop evicted it.
@@ -290,7 +296,7 @@ impl Shared {
             s.write.ended().store(false, Ordering::SeqCst);
             *s.evicted.get_mut() = 0;
             *s.released.get_mut() = false;
-            *s.state.get_mut() = State::Idle as u8;
+            *s.state.get_mut() = State::Fresh as u8;
             *s.since.get_mut() = s.body.ms(Instant::now());
         }
         let mut g = lock(&self.conns);
@@ -332,6 +338,10 @@ impl Shared {
             // (tier, bytes/s since the phase started: least progress first).
             let pick = if state == State::Idle as u8 {
                 Some((0, 0, Phase::Idle))
+            } else if state == State::Fresh as u8 {
+                // Not yet read from: after every idle and slow connection
+                // (it may be a client whose request is on its way).
+                Some((if age >= grace_ms { 1 } else { 2 }, 0, Phase::Idle))
             } else if state == State::Head as u8 && age >= grace_ms {
                 Some((1, 0, Phase::Head))
             } else if state == State::Drain as u8 {

@@ -85,8 +85,11 @@ impl ServerBuilder {
         self.s.eviction_grace = t;
         self
     }
-    /// Requests served on one connection before it is closed (default 0: no
-    /// limit); the last response carries `Connection: close`.
+    /// Requests served on one connection before it is closed (default
+    /// 1,000, as nginx's `keepalive_requests`; 0: no limit); the last
+    /// response carries `Connection: close`. It bounds how long a peer that
+    /// pipelines requests and never reads its responses (their bytes go to
+    /// the kernel's socket buffers until those fill) keeps its slot.
     pub fn max_requests_per_connection(mut self, n: u64) -> Self {
         self.s.max_requests = n;
         self

@@ -45,7 +45,7 @@ impl Settings {
         conn: Config::DEFAULT,
         max_connections: 1024,
         max_connections_per_peer: 0,
-        max_requests: 0,
+        max_requests: 1000,
         idle_timeout: Duration::from_secs(30),
         head_timeout: Duration::from_secs(10),
         body_timeout: Duration::from_secs(30),

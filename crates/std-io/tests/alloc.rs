@@ -57,7 +57,11 @@ static GLOBAL: Counting = Counting;
 #[test]
 fn serving_a_request_allocates_nothing() {
     let hello = PreparedResponse::new(200, &[(b"Content-Type", b"text/plain")]).unwrap();
-    let server = Server::bind("127.0.0.1:0").unwrap();
+    // 1,100 requests on one connection: no per-connection request limit.
+    let server = Server::builder()
+        .max_requests_per_connection(0)
+        .bind("127.0.0.1:0")
+        .unwrap();
     let addr = server.local_addr().unwrap();
     let stop = server.handle();
     let serving = std::thread::spawn(move || {
