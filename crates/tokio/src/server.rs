@@ -214,7 +214,11 @@ impl ServerBuilder {
         self
     }
     /// Requests served on one connection before it is closed (default 0: no
-    /// limit); the last response carries `Connection: close`.
+    /// limit); the last response carries `Connection: close`. The std
+    /// server defaults to 1,000, because a thread per connection cannot
+    /// otherwise take back the slot of a peer that pipelines and never
+    /// reads; this server yields such a connection its turn every 16
+    /// requests and evicts it by its progress instead.
     pub fn max_requests_per_connection(mut self, n: u64) -> Self {
         self.s.max_requests = n;
         self
