@@ -4,7 +4,7 @@
 
 use std::future::{poll_fn, Future};
 use std::io::{self, IoSlice};
-use std::pin::pin;
+use std::pin::{pin, Pin};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::task::Poll;
 use std::time::Duration;
@@ -24,6 +24,18 @@ pub trait Stream: AsyncRead + AsyncWrite + Unpin + Send {}
 
 impl<T: AsyncRead + AsyncWrite + Unpin + Send + ?Sized> Stream for T {}
 
+/// Polls `fut` once: its output when it is ready, `None` when it must wait
+/// (its waker registered, as by any poll, so it can be awaited on).
+pub(crate) async fn poll_once<F: Future>(mut fut: Pin<&mut F>) -> Option<F::Output> {
+    poll_fn(|cx| {
+        Poll::Ready(match fut.as_mut().poll(cx) {
+            Poll::Ready(v) => Some(v),
+            Poll::Pending => None,
+        })
+    })
+    .await
+}
+
 /// Runs `fut` until `deadline`; `None` when the deadline passed first. A
 /// future that is ready at its first poll (most reads and writes on a busy
 /// connection) never arms a timer; the general twin is `timeout_at` alone.
@@ -38,13 +50,7 @@ pub(crate) async fn bounded_by<F: Future>(
     fut: F,
 ) -> Option<F::Output> {
     let mut fut = pin!(fut);
-    let first = poll_fn(|cx| {
-        Poll::Ready(match fut.as_mut().poll(cx) {
-            Poll::Ready(v) => Some(v),
-            Poll::Pending => None,
-        })
-    })
-    .await;
+    let first = poll_once(fut.as_mut()).await;
     match first {
         Some(v) => Some(v),
         None => timeout_at(deadline(), fut).await.ok(),
@@ -55,13 +61,7 @@ pub(crate) async fn bounded_by<F: Future>(
 /// first poll, so the task went back to the scheduler).
 pub(crate) async fn waited<F: Future>(fut: F) -> (F::Output, bool) {
     let mut fut = pin!(fut);
-    let first = poll_fn(|cx| {
-        Poll::Ready(match fut.as_mut().poll(cx) {
-            Poll::Ready(v) => Some(v),
-            Poll::Pending => None,
-        })
-    })
-    .await;
+    let first = poll_once(fut.as_mut()).await;
     match first {
         Some(v) => (v, false),
         None => (fut.await, true),
@@ -274,13 +274,7 @@ pub(crate) fn fill_now(stream: &mut (dyn Stream + '_), conn: &mut ServerConn) ->
 /// the wait (`None`). A write ready at its first poll changes nothing.
 async fn watched<F: Future>(fut: F, slot: &Slot) -> Option<F::Output> {
     let mut fut = pin!(fut);
-    let first_poll = poll_fn(|cx| {
-        Poll::Ready(match fut.as_mut().poll(cx) {
-            Poll::Ready(v) => Some(v),
-            Poll::Pending => None,
-        })
-    })
-    .await;
+    let first_poll = poll_once(fut.as_mut()).await;
     if let Some(v) = first_poll {
         return Some(v);
     }
