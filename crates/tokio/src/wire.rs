@@ -26,14 +26,15 @@ impl<T: AsyncRead + AsyncWrite + Unpin + Send + ?Sized> Stream for T {}
 
 /// Polls `fut` once: its output when it is ready, `None` when it must wait
 /// (its waker registered, as by any poll, so it can be awaited on).
-pub(crate) async fn poll_once<F: Future>(mut fut: Pin<&mut F>) -> Option<F::Output> {
-    poll_fn(|cx| {
+pub(crate) fn poll_once<F: Future>(
+    mut fut: Pin<&mut F>,
+) -> impl Future<Output = Option<F::Output>> + '_ {
+    poll_fn(move |cx| {
         Poll::Ready(match fut.as_mut().poll(cx) {
             Poll::Ready(v) => Some(v),
             Poll::Pending => None,
         })
     })
-    .await
 }
 
 /// Runs `fut` until `deadline`; `None` when the deadline passed first. A
