@@ -6,8 +6,6 @@ fn assert_send<T: Send>() {}
 
 #[test]
 fn root_types_are_send_and_sync() {
-    assert_send_sync::<http_net::Server>();
-    assert_send_sync::<http_net::Client>();
-    assert_send_sync::<http_net::Error>();
+    assert_send_sync::<(http_net::Server, http_net::Client, http_net::Error)>();
     assert_send::<http_net::Exchange<'static>>();
 }

@@ -8,30 +8,34 @@ fn assert_send<T: Send>() {}
 
 #[test]
 fn owned_types_are_send_and_sync() {
-    assert_send_sync::<Server>();
-    assert_send_sync::<ServerBuilder>();
-    assert_send_sync::<ShutdownHandle>();
-    assert_send_sync::<Counters>();
-    assert_send_sync::<PhaseCounts>();
-    assert_send_sync::<Client>();
-    assert_send_sync::<ClientBuilder>();
-    assert_send_sync::<Redirects>();
-    assert_send_sync::<Url<'static>>();
-    assert_send_sync::<Interrupter>();
-    assert_send_sync::<Error>();
-    assert_send_sync::<Stage>();
-    assert_send_sync::<Limit>();
-    assert_send_sync::<UrlError>();
-    assert_send_sync::<RedirectError>();
+    assert_send_sync::<(
+        Server,
+        ServerBuilder,
+        ShutdownHandle,
+        Counters,
+        PhaseCounts,
+        Client,
+        ClientBuilder,
+        Redirects,
+        Url<'static>,
+        Interrupter,
+        Error,
+        Stage,
+        Limit,
+        UrlError,
+        RedirectError,
+    )>();
 }
 
 #[test]
 fn streams_are_send_only() {
     // It owns its connection's stream (`Transport: Send`, not `Sync`).
-    assert_send::<ClientResponse>();
-    assert_send::<Exchange<'static>>();
-    assert_send::<Body<'static>>();
-    assert_send::<Upgraded<'static>>();
+    assert_send::<(
+        ClientResponse,
+        Exchange<'static>,
+        Body<'static>,
+        Upgraded<'static>,
+    )>();
 }
 
 #[test]

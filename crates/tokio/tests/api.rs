@@ -9,25 +9,29 @@ fn assert_send<T: Send>() {}
 
 #[test]
 fn owned_types_are_send_and_sync() {
-    assert_send_sync::<Server>();
-    assert_send_sync::<ServerBuilder>();
-    assert_send_sync::<ServerHandle>();
-    assert_send_sync::<Counters>();
-    assert_send_sync::<Client>();
-    assert_send_sync::<ClientBuilder>();
-    assert_send_sync::<TcpConnector>();
-    assert_send_sync::<Progress>();
-    assert_send_sync::<Error>();
-    assert_send_sync::<Stage>();
+    assert_send_sync::<(
+        Server,
+        ServerBuilder,
+        ServerHandle,
+        Counters,
+        Client,
+        ClientBuilder,
+        TcpConnector,
+        Progress,
+        Error,
+        Stage,
+    )>();
 }
 
 #[test]
 fn streams_are_send() {
     // They own (or borrow) a connection's stream, which is `Send` only.
-    assert_send::<ClientResponse>();
-    assert_send::<RequestBody>();
-    assert_send::<Exchange<'static>>();
-    assert_send::<Upgraded<'static>>();
+    assert_send::<(
+        ClientResponse,
+        RequestBody,
+        Exchange<'static>,
+        Upgraded<'static>,
+    )>();
 }
 
 #[test]
