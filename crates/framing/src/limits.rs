@@ -44,11 +44,7 @@ impl Limits {
     /// Sets the chunk-extension bound (saturates at `u32::MAX`).
     #[must_use]
     pub const fn with_max_chunk_ext_bytes(mut self, n: usize) -> Limits {
-        self.max_chunk_ext_bytes = if n > u32::MAX as usize {
-            u32::MAX
-        } else {
-            n as u32
-        };
+        self.max_chunk_ext_bytes = saturate_u32(n as u64);
         self
     }
     /// Sets the body budget (0: none).
@@ -61,11 +57,7 @@ impl Limits {
     /// `u32::MAX`).
     #[must_use]
     pub const fn with_overhead_guard_bytes(mut self, n: u64) -> Limits {
-        self.overhead_guard_bytes = if n > u32::MAX as u64 {
-            u32::MAX
-        } else {
-            n as u32
-        };
+        self.overhead_guard_bytes = saturate_u32(n);
         self
     }
     /// Whether `len` body bytes are over the budget.
@@ -74,8 +66,38 @@ impl Limits {
     }
 }
 
+/// `n`, or `u32::MAX` where `n` does not fit.
+const fn saturate_u32(n: u64) -> u32 {
+    if n > u32::MAX as u64 {
+        u32::MAX
+    } else {
+        n as u32
+    }
+}
+
 impl Default for Limits {
     fn default() -> Limits {
         Limits::DEFAULT
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::Limits;
+
+    #[test]
+    fn setters_keep_what_fits_and_saturate_what_does_not() {
+        let l = Limits::DEFAULT
+            .with_max_chunk_ext_bytes(5)
+            .with_overhead_guard_bytes(u32::MAX as u64);
+        assert_eq!(l.max_chunk_ext_bytes(), 5);
+        assert_eq!(l.overhead_guard_bytes(), u32::MAX as u64);
+        let l = Limits::DEFAULT.with_overhead_guard_bytes(u64::MAX);
+        assert_eq!(l.overhead_guard_bytes(), u32::MAX as u64);
+        #[cfg(target_pointer_width = "64")]
+        {
+            let l = Limits::DEFAULT.with_max_chunk_ext_bytes(u32::MAX as usize + 1);
+            assert_eq!(l.max_chunk_ext_bytes(), u32::MAX as usize);
+        }
     }
 }

@@ -63,11 +63,7 @@ impl Limits {
     /// ```
     #[must_use]
     pub const fn with_max_method_bytes(mut self, n: usize) -> Limits {
-        self.max_method_bytes = if n > u32::MAX as usize {
-            u32::MAX
-        } else {
-            n as u32
-        };
+        self.max_method_bytes = saturate_u32(n);
         self
     }
 
@@ -132,39 +128,76 @@ impl Limits {
     /// Sets the head byte limit (saturates at `u32::MAX`).
     #[must_use]
     pub const fn with_max_head_bytes(mut self, n: usize) -> Limits {
-        self.max_head_bytes = if n > u32::MAX as usize {
-            u32::MAX
-        } else {
-            n as u32
-        };
+        self.max_head_bytes = saturate_u32(n);
         self
     }
 
     /// Sets the field count limit (saturates at `u16::MAX`).
     #[must_use]
     pub const fn with_max_fields(mut self, n: usize) -> Limits {
-        self.max_fields = if n > u16::MAX as usize {
-            u16::MAX
-        } else {
-            n as u16
-        };
+        self.max_fields = saturate_u16(n);
         self
     }
 
     /// Sets the target length limit (saturates at `u32::MAX`).
     #[must_use]
     pub const fn with_max_target_bytes(mut self, n: usize) -> Limits {
-        self.max_target_bytes = if n > u32::MAX as usize {
-            u32::MAX
-        } else {
-            n as u32
-        };
+        self.max_target_bytes = saturate_u32(n);
         self
+    }
+}
+
+/// `n`, or `u32::MAX` where `n` does not fit.
+const fn saturate_u32(n: usize) -> u32 {
+    if n > u32::MAX as usize {
+        u32::MAX
+    } else {
+        n as u32
+    }
+}
+
+/// `n`, or `u16::MAX` where `n` does not fit.
+const fn saturate_u16(n: usize) -> u16 {
+    if n > u16::MAX as usize {
+        u16::MAX
+    } else {
+        n as u16
     }
 }
 
 impl Default for Limits {
     fn default() -> Limits {
         Limits::DEFAULT
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::Limits;
+
+    #[test]
+    fn setters_keep_what_fits_and_saturate_what_does_not() {
+        let l = Limits::DEFAULT
+            .with_max_method_bytes(7)
+            .with_max_head_bytes(u32::MAX as usize)
+            .with_max_fields(u16::MAX as usize)
+            .with_max_target_bytes(9);
+        assert_eq!(l.max_method_bytes(), 7);
+        assert_eq!(l.max_head_bytes(), u32::MAX as usize);
+        assert_eq!(l.max_fields(), u16::MAX as usize);
+        assert_eq!(l.max_target_bytes(), 9);
+        let l = Limits::DEFAULT.with_max_fields(u16::MAX as usize + 1);
+        assert_eq!(l.max_fields(), u16::MAX as usize);
+        #[cfg(target_pointer_width = "64")]
+        {
+            let big = u32::MAX as usize + 1;
+            let l = Limits::DEFAULT
+                .with_max_method_bytes(big)
+                .with_max_head_bytes(big)
+                .with_max_target_bytes(usize::MAX);
+            assert_eq!(l.max_method_bytes(), u32::MAX as usize);
+            assert_eq!(l.max_head_bytes(), u32::MAX as usize);
+            assert_eq!(l.max_target_bytes(), u32::MAX as usize);
+        }
     }
 }
