@@ -172,17 +172,25 @@ fn cases() -> u32 {
         .unwrap_or(256)
 }
 
+/// Random bytes, or `valid` with up to six bytes replaced, inserted or removed.
+fn input(valid: &'static [u8]) -> impl Strategy<Value = Vec<u8>> {
+    prop_oneof![
+        prop::collection::vec(any::<u8>(), 0..400),
+        prop::collection::vec(
+            (any::<prop::sample::Index>(), any::<u8>(), any::<u8>()),
+            0..6
+        )
+        .prop_map(move |e| mutate(valid, &e)),
+    ]
+}
+
 proptest! {
     // 256 cases by default; `PROPTEST_CASES=100000` for a long run.
     #![proptest_config(ProptestConfig { cases: cases(), ..ProptestConfig::default() })]
 
     #[test]
     fn server_never_panics(
-        input in prop_oneof![
-            prop::collection::vec(any::<u8>(), 0..400),
-            prop::collection::vec((any::<prop::sample::Index>(), any::<u8>(), any::<u8>()), 0..6)
-                .prop_map(|e| mutate(VALID_REQUESTS, &e)),
-        ],
+        input in input(VALID_REQUESTS),
         cuts in prop::collection::vec(any::<prop::sample::Index>(), 0..8),
         choice in any::<u8>(),
         limits in any::<bool>(),
@@ -193,11 +201,7 @@ proptest! {
 
     #[test]
     fn client_never_panics(
-        input in prop_oneof![
-            prop::collection::vec(any::<u8>(), 0..400),
-            prop::collection::vec((any::<prop::sample::Index>(), any::<u8>(), any::<u8>()), 0..6)
-                .prop_map(|e| mutate(VALID_RESPONSES, &e)),
-        ],
+        input in input(VALID_RESPONSES),
         cuts in prop::collection::vec(any::<prop::sample::Index>(), 0..8),
         limits in any::<bool>(),
         eof in any::<bool>(),

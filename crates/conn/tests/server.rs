@@ -87,9 +87,9 @@ POST /c HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: chunked\r\n\r\n3\r\nabc\r\n2;e
 #[test]
 fn pipelined_requests_wait_for_the_response() {
     let mut c = conn();
-    assert_eq!(
-        c.recv(b"GET /1 HTTP/1.1\r\nHost: x\r\n\r\nGET /2 HTTP/1.1\r\nHost: x\r\n\r\n"),
-        b"GET /1 HTTP/1.1\r\nHost: x\r\n\r\nGET /2 HTTP/1.1\r\nHost: x\r\n\r\n".len()
+    feed(
+        &mut c,
+        b"GET /1 HTTP/1.1\r\nHost: x\r\n\r\nGET /2 HTTP/1.1\r\nHost: x\r\n\r\n",
     );
     assert_eq!(Got::of(&c.poll_event().unwrap()).target(), Some(&b"/1"[..]));
     assert!(matches!(c.poll_event(), Ok(ServerEvent::End(_))));
@@ -204,7 +204,7 @@ GET /c HTTP/1.1\r\nHost: x\r\n\r\n";
         phase: Phase::Idle,
     };
     for piece in input.chunks(7) {
-        assert_eq!(c.recv(piece), piece.len());
+        feed(&mut c, piece);
         loop {
             let got = Got::of(&c.poll_event().unwrap());
             t.events.push(got.clone());
@@ -247,9 +247,9 @@ fn unread_body_past_the_drain_bound_closes() {
     );
     answer_ok(&mut c);
     assert!(!c.should_close());
-    assert_eq!(
-        c.recv(b"a\r\n0123456789\r\n0\r\n\r\nGET / HTTP/1.1\r\nHost: x\r\n\r\n"),
-        b"a\r\n0123456789\r\n0\r\n\r\nGET / HTTP/1.1\r\nHost: x\r\n\r\n".len()
+    feed(
+        &mut c,
+        b"a\r\n0123456789\r\n0\r\n\r\nGET / HTTP/1.1\r\nHost: x\r\n\r\n",
     );
     assert!(matches!(c.poll_event(), Ok(ServerEvent::Closed)));
     assert!(c.should_close());
@@ -268,7 +268,7 @@ fn expect_100_continue_is_the_applications_call() {
     c.responder().send_continue().unwrap();
     c.responder().send_continue().unwrap(); // once only
     assert_eq!(take_output(&mut c), "HTTP/1.1 100 Continue\r\n\r\n");
-    assert_eq!(c.recv(b"hello"), b"hello".len());
+    feed(&mut c, b"hello");
     assert!(matches!(c.poll_event(), Ok(ServerEvent::Data(b"hello"))));
     assert!(matches!(c.poll_event(), Ok(ServerEvent::End(_))));
     answer_ok(&mut c);
@@ -372,21 +372,18 @@ fn connect_2xx_switches_and_other_answers_keep_http() {
 fn phases_follow_the_exchange() {
     let mut c = conn();
     assert_eq!(c.phase(), Phase::Idle);
-    assert_eq!(
-        c.recv(b"POST / HTTP/1.1\r\nHo"),
-        b"POST / HTTP/1.1\r\nHo".len()
-    );
+    feed(&mut c, b"POST / HTTP/1.1\r\nHo");
     assert!(matches!(c.poll_event(), Ok(ServerEvent::NeedInput)));
     assert_eq!(c.phase(), Phase::Head);
     accept_request(&mut c, b"st: a\r\nContent-Length: 2\r\n\r\n");
     assert_eq!(c.phase(), Phase::Body);
-    assert_eq!(c.recv(b"ok"), b"ok".len());
+    feed(&mut c, b"ok");
     assert!(matches!(c.poll_event(), Ok(ServerEvent::Data(_))));
     assert!(matches!(c.poll_event(), Ok(ServerEvent::End(_))));
     assert_eq!(c.phase(), Phase::Responding);
     answer_ok(&mut c);
     assert_eq!(c.phase(), Phase::Idle);
-    assert_eq!(c.recv(b"\x01"), b"\x01".len());
+    feed(&mut c, b"\x01");
     assert!(c.poll_event().is_err());
     assert_eq!(c.phase(), Phase::Draining);
     assert!(
@@ -483,17 +480,14 @@ fn trailers_survive_a_read_between_the_last_data_and_the_end() {
     let mut tail = b"50\r\n".to_vec();
     tail.extend_from_slice(&[b'd'; 0x50]);
     tail.extend_from_slice(b"\r\n0\r\nX-Trailer: kept\r\n\r\n");
-    assert_eq!(c.recv(&tail), tail.len());
+    feed(&mut c, &tail);
     let mut events = Vec::new();
     loop {
         let got = Got::of(&c.poll_event().unwrap());
         if matches!(got, Got::Data(_)) {
             // The adapter reads again before polling the end.
             assert!(c.spare_mut().len() >= 64, "room for a read");
-            assert_eq!(
-                c.recv(b"GET /next HTTP/1.1\r\nHost: a\r\n\r\n"),
-                b"GET /next HTTP/1.1\r\nHost: a\r\n\r\n".len()
-            );
+            feed(&mut c, b"GET /next HTTP/1.1\r\nHost: a\r\n\r\n");
         }
         events.push(got.clone());
         if matches!(got, Got::End(_)) {

@@ -114,7 +114,7 @@ pub fn conn() -> ServerConn {
 
 /// Feeds `input`, which must be taken whole, and polls its `Request`.
 pub fn accept_request(conn: &mut ServerConn, input: &[u8]) {
-    assert_eq!(conn.recv(input), input.len());
+    feed(conn, input);
     let got = conn.poll_event().map(|ev| Got::of(&ev));
     assert!(
         matches!(got, Ok(Got::Request { .. })),
@@ -150,7 +150,7 @@ pub fn send_queued(conn: &mut ServerConn, data: &[u8]) {
 
 /// Feeds `input` and polls until the request's `End`.
 pub fn read_request(conn: &mut ServerConn, input: &[u8]) -> Vec<Got> {
-    assert_eq!(conn.recv(input), input.len());
+    feed(conn, input);
     let mut events = Vec::new();
     loop {
         let got = Got::of(&conn.poll_event().unwrap());
@@ -239,6 +239,30 @@ impl Output for ClientConn {
     fn consume_output(&mut self, n: usize) {
         ClientConn::consume_output(self, n);
     }
+}
+
+/// The input side both connections share.
+pub trait Input {
+    /// Offers `input`; how much was taken.
+    fn recv(&mut self, input: &[u8]) -> usize;
+}
+
+impl Input for ServerConn {
+    fn recv(&mut self, input: &[u8]) -> usize {
+        ServerConn::recv(self, input)
+    }
+}
+
+impl Input for ClientConn {
+    fn recv(&mut self, input: &[u8]) -> usize {
+        ClientConn::recv(self, input)
+    }
+}
+
+/// Feeds `input` to the connection, which must take it whole.
+#[track_caller]
+pub fn feed(conn: &mut impl Input, input: &[u8]) {
+    assert_eq!(conn.recv(input), input.len(), "input not taken whole");
 }
 
 /// Moves the whole output of the connection into `sink`.
