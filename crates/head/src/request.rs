@@ -1,4 +1,4 @@
-use crate::section::{Rules, Section};
+use crate::section::{lf_after_cr, Rules, Section};
 use crate::work::Work;
 use crate::{
     front, target, version, Error, Field, KnownFields, Limits, Method, Span, Status, TargetForm,
@@ -232,12 +232,8 @@ impl RequestParser {
                     }
                 },
                 Stage::LeadingCr => {
-                    let Some(&b) = buf.get(self.pos) else {
+                    if !lf_after_cr(buf, self.pos, &mut self.work)? {
                         return Ok(None);
-                    };
-                    self.work.add(1);
-                    if b != b'\n' {
-                        return Err(Error::BareCr);
                     }
                     self.leading += 1;
                     if self.leading > MAX_LEADING_EMPTY_LINES {
@@ -318,12 +314,8 @@ impl RequestParser {
                     }
                 }
                 Stage::VersionCr => {
-                    let Some(&b) = buf.get(self.pos) else {
+                    if !lf_after_cr(buf, self.pos, &mut self.work)? {
                         return Ok(None);
-                    };
-                    self.work.add(1);
-                    if b != b'\n' {
-                        return Err(Error::BareCr);
                     }
                     self.pos += 1;
                     self.section = Section::new(self.pos);

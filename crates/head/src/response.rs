@@ -1,4 +1,4 @@
-use crate::section::{Rules, Section};
+use crate::section::{lf_after_cr, Rules, Section};
 use crate::work::Work;
 use crate::{front, version, Error, Field, KnownFields, Limits, Span, Status, Version};
 use http_net_scan::field_value_run;
@@ -408,12 +408,8 @@ impl ResponseParser {
                     }
                 }
                 Stage::ReasonCr => {
-                    let Some(&b) = buf.get(self.pos) else {
+                    if !lf_after_cr(buf, self.pos, &mut self.work)? {
                         return Ok(None);
-                    };
-                    self.work.add(1);
-                    if b != b'\n' {
-                        return Err(Error::BareCr);
                     }
                     self.pos += 1;
                     self.section = Section::new(self.pos);

@@ -163,12 +163,8 @@ impl Section {
                     }
                 }
                 Stage::EndCr => {
-                    let Some(&b) = buf.get(self.pos) else {
+                    if !lf_after_cr(buf, self.pos, &mut self.work)? {
                         return Ok(None);
-                    };
-                    self.work.add(1);
-                    if b != b'\n' {
-                        return Err(Error::BareCr);
                     }
                     return Ok(Some(self.pos + 1));
                 }
@@ -234,12 +230,8 @@ impl Section {
                     }
                 }
                 Stage::ValueCr => {
-                    let Some(&b) = buf.get(self.pos) else {
+                    if !lf_after_cr(buf, self.pos, &mut self.work)? {
                         return Ok(None);
-                    };
-                    self.work.add(1);
-                    if b != b'\n' {
-                        return Err(Error::BareCr);
                     }
                     let cr = self.pos - 1;
                     self.pos += 1;
@@ -424,4 +416,19 @@ impl Section {
         self.count += 1;
         Ok(())
     }
+}
+
+/// Whether `buf[pos]` is the LF that must follow the CR just read
+/// (RFC 9112 §2.2): `Ok(false)` when `buf` ends first, [`Error::BareCr`] for
+/// any other byte. The general stages' one line-end rule.
+#[inline(always)]
+pub(crate) fn lf_after_cr(buf: &[u8], pos: usize, work: &mut Work) -> Result<bool, Error> {
+    let Some(&b) = buf.get(pos) else {
+        return Ok(false);
+    };
+    work.add(1);
+    if b != b'\n' {
+        return Err(Error::BareCr);
+    }
+    Ok(true)
 }
