@@ -12,12 +12,22 @@ use http_net_conn::{
 
 const DATE: &[u8; 29] = b"Sun, 06 Nov 1994 08:49:37 GMT";
 
+/// The request most answers here answer.
+const GET: &[u8] = b"GET / HTTP/1.1\r\nHost: x\r\n\r\n";
+
+/// A connection that read all of [`GET`] and waits for its answer.
+fn after_get() -> ServerConn {
+    let mut c = conn();
+    read_request(&mut c, GET);
+    c
+}
+
 // proves: 9112-2.2-4a, 9110-6.6.1-6, 9110-5.3-3, 9110-5.6.3-2a, 9110-5.6.3-2b
 #[test]
 fn send_head_validates_borrowed_fields_and_writes_date() {
     let mut c = conn();
     c.set_date(DATE);
-    read_request(&mut c, b"GET / HTTP/1.1\r\nHost: x\r\n\r\n");
+    read_request(&mut c, GET);
     let mut res = c.responder();
     assert_eq!(
         res.send_head(200, &[(b"Bad Name", b"v")], BodyLength::Empty),
@@ -60,7 +70,7 @@ fn send_head_validates_borrowed_fields_and_writes_date() {
 Date: Sun, 06 Nov 1994 08:49:37 GMT\r\nContent-Length: 3\r\n\r\nabc"
     );
     // A caller's Date wins.
-    read_request(&mut c, b"GET / HTTP/1.1\r\nHost: x\r\n\r\n");
+    read_request(&mut c, GET);
     send_head(&mut c, 204, &[(b"Date", b"today")], BodyLength::Empty);
     assert_eq!(
         take_output(&mut c),
@@ -71,8 +81,7 @@ Date: Sun, 06 Nov 1994 08:49:37 GMT\r\nContent-Length: 3\r\n\r\nabc"
 // proves: 9112-6.2-2, 9110-8.6-8a, 9110-8.6-12, 9110-8.6-13, 9112-6.1-4b, 9112-6.1-4d, 9110-5.3-3
 #[test]
 fn caller_framing_fields_must_agree_with_the_body() {
-    let mut c = conn();
-    read_request(&mut c, b"GET / HTTP/1.1\r\nHost: x\r\n\r\n");
+    let mut c = after_get();
     let mut res = c.responder();
     let conflict = Err(Error::Local(LocalError::ConflictingFraming));
     assert_eq!(
@@ -121,7 +130,7 @@ fn caller_framing_fields_must_agree_with_the_body() {
         take_output(&mut c),
         "HTTP/1.1 200 OK\r\ncontent-length: 3\r\n\r\nabc"
     );
-    read_request(&mut c, b"GET / HTTP/1.1\r\nHost: x\r\n\r\n");
+    read_request(&mut c, GET);
     send_head(
         &mut c,
         200,
@@ -138,8 +147,7 @@ fn caller_framing_fields_must_agree_with_the_body() {
 // proves: 9110-8.6-12
 #[test]
 fn body_length_overrun_and_underrun() {
-    let mut c = conn();
-    read_request(&mut c, b"GET / HTTP/1.1\r\nHost: x\r\n\r\n");
+    let mut c = after_get();
     send_head(&mut c, 200, &[], BodyLength::Known(3));
     assert_eq!(
         c.responder().send_data(b"abcd"),
@@ -159,8 +167,7 @@ fn body_length_overrun_and_underrun() {
 #[test]
 fn bodies_over_the_copy_limit_are_left_to_the_caller() {
     let big = vec![b'b'; COPY_LIMIT + 1];
-    let mut c = conn();
-    read_request(&mut c, b"GET / HTTP/1.1\r\nHost: x\r\n\r\n");
+    let mut c = after_get();
     let r = PreparedResponse::new(200, &[]).unwrap();
     assert_eq!(
         c.responder().respond(&r, &big).unwrap(),
@@ -172,9 +179,8 @@ fn bodies_over_the_copy_limit_are_left_to_the_caller() {
     );
     // Exactly at the limit: copied.
     read_request(&mut c, b"");
-    let n = c.output().len();
-    c.consume_output(n);
-    read_request(&mut c, b"GET / HTTP/1.1\r\nHost: x\r\n\r\n");
+    discard_output(&mut c);
+    read_request(&mut c, GET);
     respond_queued(&mut c, &r, &big[..COPY_LIMIT]);
     assert!(c.output().ends_with(&big[..COPY_LIMIT]));
 }
@@ -182,8 +188,7 @@ fn bodies_over_the_copy_limit_are_left_to_the_caller() {
 /// A connection that read a GET, started a streamed answer and was handed
 /// `big` (over the copy limit): it stands behind the barrier.
 fn streamed_past_the_copy_limit(big: &[u8]) -> ServerConn {
-    let mut c = conn();
-    read_request(&mut c, b"GET / HTTP/1.1\r\nHost: x\r\n\r\n");
+    let mut c = after_get();
     send_head(&mut c, 200, &[], BodyLength::Streamed);
     assert_eq!(
         c.responder().send_data(big).unwrap(),
@@ -207,8 +212,7 @@ fn chunked_big_chunk_defers_its_crlf_behind_the_barrier() {
         c.output().len() + "\r\n0\r\nX-T: 1\r\n\r\n".len()
     );
     let mut wire = c.output().to_vec();
-    let n = c.output().len();
-    c.consume_output(n);
+    discard_output(&mut c);
     wire.extend_from_slice(&big); // the caller's vectored write
     flush(&mut c, &mut wire);
     let mut expect = b"HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\n100a\r\n".to_vec();
@@ -232,8 +236,7 @@ fn head_only_answer_leaves_the_body_to_the_caller() {
     );
     assert!(c.request().is_none(), "the response is complete");
     // With send_head + send_data_direct.
-    let n = c.output().len();
-    c.consume_output(n);
+    discard_output(&mut c);
     read_request(&mut c, b"GET /file HTTP/1.1\r\nHost: x\r\n\r\n");
     send_head(&mut c, 200, &[], BodyLength::Known(10));
     assert_eq!(
@@ -242,8 +245,7 @@ fn head_only_answer_leaves_the_body_to_the_caller() {
     );
     c.responder().send_end(&[]).unwrap();
     // To HEAD: nothing for the caller to send.
-    let n = c.output().len();
-    c.consume_output(n);
+    discard_output(&mut c);
     read_request(&mut c, b"HEAD /file HTTP/1.1\r\nHost: x\r\n\r\n");
     assert_eq!(
         c.responder().respond_head_only(&r, 7).unwrap(),
@@ -255,8 +257,7 @@ fn head_only_answer_leaves_the_body_to_the_caller() {
 // proves: 9112-6.1-13b, 9112-6.3-3, 9110-5.6.3-5a, 9112-2.3-6, 9110-6.2-7a, 9110-6.2-7b
 #[test]
 fn streamed_bodies_are_chunked_to_11_and_close_delimited_to_10() {
-    let mut c = conn();
-    read_request(&mut c, b"GET / HTTP/1.1\r\nHost: x\r\n\r\n");
+    let mut c = after_get();
     send_head(&mut c, 200, &[], BodyLength::Streamed);
     send_queued(&mut c, b"hello");
     send_queued(&mut c, b"");
@@ -304,7 +305,7 @@ fn no_body_leaves_for_head_204_304() {
         (204, "HTTP/1.1 204 No Content\r\n\r\n"),
         (304, "HTTP/1.1 304 Not Modified\r\n\r\n"),
     ] {
-        read_request(&mut c, b"GET / HTTP/1.1\r\nHost: x\r\n\r\n");
+        read_request(&mut c, GET);
         assert_eq!(
             c.responder()
                 .respond(&PreparedResponse::new(status, &[]).unwrap(), b"hello")
@@ -312,7 +313,7 @@ fn no_body_leaves_for_head_204_304() {
             Placement::Queued
         );
         assert_eq!(take_output(&mut c), line);
-        read_request(&mut c, b"GET / HTTP/1.1\r\nHost: x\r\n\r\n");
+        read_request(&mut c, GET);
         send_head(&mut c, status, &[], BodyLength::Streamed);
         send_queued(&mut c, b"x");
         c.responder().send_end(&[]).unwrap();

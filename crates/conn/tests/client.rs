@@ -10,13 +10,6 @@ use http_net_conn::{
 };
 use http_net_framing::BodyKind;
 
-fn out(c: &mut ClientConn) -> String {
-    let s = String::from_utf8(c.output().to_vec()).unwrap();
-    let n = c.output().len();
-    c.consume_output(n);
-    s
-}
-
 // proves: 9112-2.2-5a, 9112-6.3-6, 9112-6.3-7a, 9110-8.6-5a, 9110-8.6-5b, 9110-6.2-5a, 9110-6.2-5b
 #[test]
 fn requests_are_written_with_their_framing() {
@@ -24,11 +17,14 @@ fn requests_are_written_with_their_framing() {
     let host: &[(&[u8], &[u8])] = &[(b"Host", b"a.example")];
     c.send_request(b"GET", b"/", host, BodyLength::Empty)
         .unwrap();
-    assert_eq!(out(&mut c), "GET / HTTP/1.1\r\nHost: a.example\r\n\r\n");
+    assert_eq!(
+        take_output(&mut c),
+        "GET / HTTP/1.1\r\nHost: a.example\r\n\r\n"
+    );
     c.send_request(b"POST", b"/f?x=1", host, BodyLength::Empty)
         .unwrap();
     assert_eq!(
-        out(&mut c),
+        take_output(&mut c),
         "POST /f?x=1 HTTP/1.1\r\nHost: a.example\r\nContent-Length: 0\r\n\r\n"
     );
     c.send_request(b"PUT", b"/u", host, BodyLength::Known(5))
@@ -42,7 +38,7 @@ fn requests_are_written_with_their_framing() {
     assert_eq!(c.send_data(b"lo").unwrap(), Placement::Queued);
     c.send_end(&[]).unwrap();
     assert_eq!(
-        out(&mut c),
+        take_output(&mut c),
         "PUT /u HTTP/1.1\r\nHost: a.example\r\nContent-Length: 5\r\n\r\nhello"
     );
     c.send_request(b"POST", b"http://a.example/s", host, BodyLength::Streamed)
@@ -50,12 +46,15 @@ fn requests_are_written_with_their_framing() {
     assert_eq!(c.send_data(b"abc").unwrap(), Placement::Queued);
     c.send_end(&[(b"X-Sum", b"3")]).unwrap();
     assert_eq!(
-        out(&mut c),
+        take_output(&mut c),
         "POST http://a.example/s HTTP/1.1\r\nHost: a.example\r\nTransfer-Encoding: chunked\r\n\r\n3\r\nabc\r\n0\r\nX-Sum: 3\r\n\r\n"
     );
     c.send_request(b"OPTIONS", b"*", host, BodyLength::Empty)
         .unwrap();
-    assert_eq!(out(&mut c), "OPTIONS * HTTP/1.1\r\nHost: a.example\r\n\r\n");
+    assert_eq!(
+        take_output(&mut c),
+        "OPTIONS * HTTP/1.1\r\nHost: a.example\r\n\r\n"
+    );
     assert_eq!(c.outstanding(), 5);
 }
 
@@ -111,7 +110,7 @@ fn caller_framing_fields_must_agree() {
     assert_eq!(c.send_data(b"ok").unwrap(), Placement::Queued);
     c.send_end(&[]).unwrap();
     assert_eq!(
-        out(&mut c),
+        take_output(&mut c),
         "POST / HTTP/1.1\r\nHost: a\r\nContent-Length: 2\r\n\r\nok"
     );
 }
@@ -138,8 +137,7 @@ fn large_request_bodies_are_left_to_the_caller() {
         .as_bytes()
     );
     assert_eq!(c.body_owed(), Some(big.len() as u64));
-    let n = c.output().len();
-    c.consume_output(n);
+    discard_output(&mut c);
     assert_eq!(c.body_owed(), None);
 }
 
@@ -308,15 +306,8 @@ fn pipeline_depth_is_bounded() {
 
 #[test]
 fn send_end_after_a_switch_is_a_no_op() {
-    let mut c = ClientConn::new(Config::DEFAULT);
-    c.send_request(
-        b"CONNECT",
-        b"a.example:443",
-        &[(b"Host", b"a.example:443")],
-        BodyLength::Empty,
-    )
-    .unwrap();
-    out(&mut c);
+    let mut c = connecting(b"a.example:443");
+    take_output(&mut c);
     feed(
         &mut c,
         b"HTTP/1.1 200 Connection Established\r\n\r\n\x16\x03",

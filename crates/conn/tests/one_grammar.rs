@@ -7,20 +7,14 @@
 //! fields, statuses and reasons and check both directions: sending succeeds
 //! if and only if the peer parses the message back byte for byte.
 
+mod common;
+
+use common::{discard_output, feed, owned, pairs, push_lines, Fields};
 use http_net_conn::{
     BodyLength, ClientConn, ClientEvent, Config, Error, LocalError, PreparedResponse, ServerConn,
     ServerEvent,
 };
 use proptest::prelude::*;
-
-type Fields = Vec<(Vec<u8>, Vec<u8>)>;
-
-fn pairs(fields: &Fields) -> Vec<(&[u8], &[u8])> {
-    fields
-        .iter()
-        .map(|(n, v)| (n.as_slice(), v.as_slice()))
-        .collect()
-}
 
 fn send(method: &[u8], target: &[u8], host: &[u8]) -> Result<(), Error> {
     let mut c = ClientConn::new(Config::DEFAULT);
@@ -31,12 +25,12 @@ fn send(method: &[u8], target: &[u8], host: &[u8]) -> Result<(), Error> {
 /// fields of the request it surfaces, or `None` when it refuses them.
 fn server_reads(bytes: &[u8]) -> Option<(Vec<u8>, Vec<u8>, Fields)> {
     let mut s = ServerConn::new(Config::DEFAULT);
-    assert_eq!(s.recv(bytes), bytes.len());
+    feed(&mut s, bytes);
     match s.poll_event() {
         Ok(ServerEvent::Request(r)) => Some((
             r.method_bytes().to_vec(),
             r.target().to_vec(),
-            r.fields().map(|(n, v)| (n.to_vec(), v.to_vec())).collect(),
+            owned(r.fields()),
         )),
         _ => None,
     }
@@ -45,12 +39,7 @@ fn server_reads(bytes: &[u8]) -> Option<(Vec<u8>, Vec<u8>, Fields)> {
 /// The field lines and the empty line that ends a head, as a writer that
 /// checks nothing would put them on the wire.
 fn push_fields(out: &mut Vec<u8>, fields: &Fields) {
-    for (n, v) in fields {
-        out.extend_from_slice(n);
-        out.extend_from_slice(b": ");
-        out.extend_from_slice(v);
-        out.extend_from_slice(b"\r\n");
-    }
+    push_lines(out, fields, b": ");
     out.extend_from_slice(b"\r\n");
 }
 
@@ -134,15 +123,10 @@ fn client_reads(bytes: &[u8]) -> Option<(u16, Vec<u8>, Fields)> {
     let mut c = ClientConn::new(Config::DEFAULT);
     c.send_request(b"GET", b"/", &[(b"Host", b"a")], BodyLength::Empty)
         .ok()?;
-    let n = c.output().len();
-    c.consume_output(n);
-    assert_eq!(c.recv(bytes), bytes.len());
+    discard_output(&mut c);
+    feed(&mut c, bytes);
     match c.poll_event() {
-        Ok(ClientEvent::Response(r)) => Some((
-            r.status(),
-            r.reason().to_vec(),
-            r.fields().map(|(n, v)| (n.to_vec(), v.to_vec())).collect(),
-        )),
+        Ok(ClientEvent::Response(r)) => Some((r.status(), r.reason().to_vec(), owned(r.fields()))),
         _ => None,
     }
 }
@@ -398,7 +382,7 @@ proptest! {
         prebuilt in any::<bool>(),
     ) {
         let mut s = ServerConn::new(Config::DEFAULT);
-        assert_eq!(s.recv(b"GET / HTTP/1.1\r\nHost: a\r\n\r\n"), b"GET / HTTP/1.1\r\nHost: a\r\n\r\n".len());
+        feed(&mut s, b"GET / HTTP/1.1\r\nHost: a\r\n\r\n");
         prop_assert!(matches!(s.poll_event(), Ok(ServerEvent::Request(_))));
         let sent: Result<(), Error> = if prebuilt {
             PreparedResponse::with_reason(status, &reason, &pairs(&fields))

@@ -37,12 +37,6 @@ impl Msg {
             (false, n) => BodyLength::Known(n),
         }
     }
-    fn pairs(fields: &Fields) -> Vec<(&[u8], &[u8])> {
-        fields
-            .iter()
-            .map(|(n, v)| (n.as_slice(), v.as_slice()))
-            .collect()
-    }
 }
 
 /// Fields the connections add; removed before comparing.
@@ -97,7 +91,7 @@ impl Pair {
     /// Sends a request from the client.
     fn request(&mut self, m: &Msg) {
         let mut fields = vec![(&b"Host"[..], &b"pair.test"[..])];
-        fields.extend(Msg::pairs(&m.fields));
+        fields.extend(pairs(&m.fields));
         self.client
             .send_request(&m.head, &m.target, &fields, m.length())
             .unwrap();
@@ -109,7 +103,7 @@ impl Pair {
             |w| flush(&mut **client.borrow_mut(), w),
         );
         let client = client.into_inner();
-        client.send_end(&Msg::pairs(&m.trailers)).unwrap();
+        client.send_end(&pairs(&m.trailers)).unwrap();
         flush(client, &mut self.c2s);
     }
 
@@ -168,7 +162,7 @@ impl Pair {
         server
             .borrow_mut()
             .responder()
-            .send_head(m.status, &Msg::pairs(&m.fields), m.length())
+            .send_head(m.status, &pairs(&m.fields), m.length())
             .unwrap();
         send_pieces(
             &m.pieces,
@@ -177,10 +171,7 @@ impl Pair {
             |w| flush(&mut **server.borrow_mut(), w),
         );
         let server = server.into_inner();
-        server
-            .responder()
-            .send_end(&Msg::pairs(&m.trailers))
-            .unwrap();
+        server.responder().send_end(&pairs(&m.trailers)).unwrap();
     }
 }
 
@@ -288,16 +279,6 @@ fn response() -> impl Strategy<Value = Msg> {
             pieces,
             streamed,
         })
-}
-
-/// Appends `name sep value CRLF` for each field.
-fn push_lines(out: &mut Vec<u8>, fields: &Fields, sep: &[u8]) {
-    for (n, v) in fields {
-        out.extend_from_slice(n);
-        out.extend_from_slice(sep);
-        out.extend_from_slice(v);
-        out.extend_from_slice(b"\r\n");
-    }
 }
 
 /// Serialises a request the way a peer would (for the split proptest).

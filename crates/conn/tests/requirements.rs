@@ -6,7 +6,7 @@
 
 mod common;
 
-use common::{answering, respond_queued, send_head};
+use common::{answering, connecting, discard_output, respond_queued, send_head};
 use http_net_conn::{
     BodyLength, ClientConn, Config, Error, LocalError, PreparedResponse, ServerConn, ServerEvent,
 };
@@ -14,8 +14,7 @@ use http_net_conn::{
 /// The output queued so far, as text.
 fn written(c: &mut ServerConn) -> String {
     let out = String::from_utf8_lossy(c.output()).into_owned();
-    let n = c.output().len();
-    c.consume_output(n);
+    discard_output(c);
     out
 }
 
@@ -141,9 +140,7 @@ fn a_connect_target_is_authority_form() {
         );
         assert_eq!(c.output(), b"");
     }
-    let mut c = ClientConn::new(Config::DEFAULT);
-    c.send_request(b"CONNECT", b"a.example:443", host, BodyLength::Empty)
-        .unwrap();
+    let c = connecting(b"a.example:443");
     assert_eq!(
         c.output(),
         b"CONNECT a.example:443 HTTP/1.1\r\nHost: a.example:443\r\n\r\n"

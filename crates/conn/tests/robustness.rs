@@ -152,8 +152,7 @@ fn check_client(config: Config, input: &[u8], cuts: &[prop::sample::Index], eof:
             break;
         }
     }
-    let n = conn.output().len();
-    conn.consume_output(n);
+    discard_output(&mut conn);
     let events = fetch_with(&mut conn, &pieces(input, cuts), eof);
     if let Some(i) = events.iter().position(|e| matches!(e, GotC::Error(_))) {
         assert!(events[i + 1..].is_empty(), "{events:?}");

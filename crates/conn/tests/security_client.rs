@@ -66,14 +66,7 @@ fn c73_stale_bytes_are_never_the_next_requests_response() {
 // proves: 9112-6.3-2.2, 9110-9.3.6-12b
 #[test]
 fn c98_a_2xx_to_connect_starts_the_tunnel_after_the_head() {
-    let mut c = ClientConn::new(Config::DEFAULT);
-    c.send_request(
-        b"CONNECT",
-        b"a:443",
-        &[(b"Host", b"a:443")],
-        BodyLength::Empty,
-    )
-    .unwrap();
+    let mut c = connecting(b"a:443");
     assert_eq!(c.output(), b"CONNECT a:443 HTTP/1.1\r\nHost: a:443\r\n\r\n");
     let ev = fetch_with(
         &mut c,

@@ -123,8 +123,7 @@ fn output_high_water_pauses_the_next_request() {
         Placement::Queued
     );
     assert!(matches!(c.poll_event(), Ok(ServerEvent::Paused)));
-    let n = c.output().len();
-    c.consume_output(n);
+    discard_output(&mut c);
     assert!(matches!(c.poll_event(), Ok(ServerEvent::Request(_))));
 }
 

@@ -18,6 +18,25 @@ pub fn owned<'a>(pairs: impl Iterator<Item = (&'a [u8], &'a [u8])>) -> Fields {
     pairs.map(|(n, v)| (n.to_vec(), v.to_vec())).collect()
 }
 
+/// Borrowed (name, value) pairs of owned fields, as the connections take them.
+pub fn pairs(fields: &Fields) -> Vec<FieldPair<'_>> {
+    fields
+        .iter()
+        .map(|(n, v)| (n.as_slice(), v.as_slice()))
+        .collect()
+}
+
+/// Appends `name sep value CRLF` for each field, as a writer that checks
+/// nothing would put them on the wire.
+pub fn push_lines(out: &mut Vec<u8>, fields: &Fields, sep: &[u8]) {
+    for (n, v) in fields {
+        out.extend_from_slice(n);
+        out.extend_from_slice(sep);
+        out.extend_from_slice(v);
+        out.extend_from_slice(b"\r\n");
+    }
+}
+
 /// An owned server event (or error).
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Got {
@@ -165,10 +184,16 @@ pub fn read_request(conn: &mut ServerConn, input: &[u8]) -> Vec<Got> {
 }
 
 /// Flushes the whole output, as text.
-pub fn take_output(conn: &mut ServerConn) -> String {
+pub fn take_output(conn: &mut impl Output) -> String {
     let mut out = Vec::new();
     flush(conn, &mut out);
     String::from_utf8(out).unwrap()
+}
+
+/// Marks the whole output sent, unread.
+pub fn discard_output(conn: &mut impl Output) {
+    let n = conn.output().len();
+    conn.consume_output(n);
 }
 
 /// What a scripted server run produced.
@@ -566,6 +591,20 @@ pub fn fetch_with(conn: &mut ClientConn, pieces: &[&[u8]], eof: bool) -> Vec<Got
     events
 }
 
+/// A client that sent `CONNECT authority` with `Host: authority` and no
+/// body; its output is not taken.
+pub fn connecting(authority: &[u8]) -> ClientConn {
+    let mut conn = ClientConn::new(Config::DEFAULT);
+    conn.send_request(
+        b"CONNECT",
+        authority,
+        &[(b"Host", authority)],
+        BodyLength::Empty,
+    )
+    .unwrap();
+    conn
+}
+
 /// A client with the given requests sent (method, target), each with
 /// `Host: a` and no body.
 pub fn client_with(requests: &[(&[u8], &[u8])]) -> ClientConn {
@@ -574,8 +613,7 @@ pub fn client_with(requests: &[(&[u8], &[u8])]) -> ClientConn {
         conn.send_request(m, t, &[(b"Host", b"a")], http_net_conn::BodyLength::Empty)
             .unwrap();
     }
-    let n = conn.output().len();
-    conn.consume_output(n);
+    discard_output(&mut conn);
     conn
 }
 
