@@ -243,19 +243,8 @@ impl RequestParser {
                     self.stage = Stage::Leading;
                 }
                 Stage::Method => {
-                    // One byte past the method limit is enough to know the
-                    // method is too long: the scan never looks further.
-                    let limit = self
-                        .mark
-                        .saturating_add(self.limits.max_method_bytes())
-                        .saturating_add(1);
-                    let window = buf.get(self.pos..limit.min(buf.len())).unwrap_or(&[]);
-                    let n = token_run(window);
-                    self.work.add(n + 1);
-                    self.pos += n;
-                    if self.pos >= limit {
-                        return Err(Error::MethodTooLong);
-                    }
+                    let limit = self.limit(self.limits.max_method_bytes());
+                    self.bounded_run(buf, limit, token_run, Error::MethodTooLong)?;
                     match buf.get(self.pos) {
                         None => return Ok(None),
                         Some(b' ') if self.pos == self.mark => {
@@ -446,24 +435,41 @@ impl RequestParser {
         Ok(())
     }
 
+    /// Where a start-line part that began at `mark` and may hold `max`
+    /// bytes is known to be too long: one byte past the limit is enough, so
+    /// a scan never looks further (the same outcome for any split).
+    #[inline(always)]
+    fn limit(&self, max: usize) -> usize {
+        self.mark.saturating_add(max).saturating_add(1)
+    }
+
+    /// Moves `pos` over the bytes `run` accepts, up to `limit`: `too_long`
+    /// if it reaches it.
+    #[inline(always)]
+    fn bounded_run(
+        &mut self,
+        buf: &[u8],
+        limit: usize,
+        run: impl Fn(&[u8]) -> usize,
+        too_long: Error,
+    ) -> Result<(), Error> {
+        let window = buf.get(self.pos..limit.min(buf.len())).unwrap_or(&[]);
+        let n = run(window);
+        self.work.add(n + 1);
+        self.pos += n;
+        if self.pos >= limit {
+            return Err(too_long);
+        }
+        Ok(())
+    }
+
     /// Scans target bytes; `Ok(true)` once the SP after the target is met,
     /// `Ok(false)` if more bytes are
     /// needed.
     fn target_step(&mut self, buf: &[u8]) -> Result<bool, Error> {
-        // One byte past the limit is enough to know the target is too long,
-        // so the scan never looks further: the same outcome for any split.
-        let limit = self
-            .mark
-            .saturating_add(self.limits.max_target_bytes())
-            .saturating_add(1);
+        let limit = self.limit(self.limits.max_target_bytes());
         loop {
-            let window = buf.get(self.pos..limit.min(buf.len())).unwrap_or(&[]);
-            let n = target_run(window);
-            self.work.add(n + 1);
-            self.pos += n;
-            if self.pos >= limit {
-                return Err(Error::TargetTooLong);
-            }
+            self.bounded_run(buf, limit, target_run, Error::TargetTooLong)?;
             match buf.get(self.pos) {
                 None => return Ok(false),
                 Some(b' ') if self.pos == self.mark => return Err(Error::InvalidStartLineSpacing),
