@@ -15,6 +15,13 @@ fn request(conn: &mut ServerConn, bytes: &[u8]) -> bool {
     }
 }
 
+/// A new connection that surfaced the request in `bytes`.
+fn surfaced(bytes: &[u8]) -> ServerConn {
+    let mut conn = ServerConn::new(Config::DEFAULT);
+    request(&mut conn, bytes);
+    conn
+}
+
 #[test]
 fn every_member_of_every_expect_line_counts() {
     for (expect, want) in [
@@ -75,21 +82,14 @@ fn answer_state_follows_the_write_half() {
 
 #[test]
 fn a_closing_answer_stays_complete_and_an_upgrade_is_switched() {
-    let mut conn = ServerConn::new(Config::DEFAULT);
-    request(
-        &mut conn,
-        b"GET / HTTP/1.1\r\nHost: a\r\nConnection: close\r\n\r\n",
-    );
+    let mut conn = surfaced(b"GET / HTTP/1.1\r\nHost: a\r\nConnection: close\r\n\r\n");
     send_head(&mut conn, 204, &[], BodyLength::Empty);
     conn.responder().send_end(&[]).unwrap();
     assert!(matches!(conn.poll_event(), Ok(ServerEvent::Closed)));
     assert_eq!(conn.answer_state(), AnswerState::Complete);
 
-    let mut conn = ServerConn::new(Config::DEFAULT);
-    request(
-        &mut conn,
-        b"GET / HTTP/1.1\r\nHost: a\r\nConnection: upgrade\r\nUpgrade: x\r\n\r\n",
-    );
+    let mut conn =
+        surfaced(b"GET / HTTP/1.1\r\nHost: a\r\nConnection: upgrade\r\nUpgrade: x\r\n\r\n");
     send_head(&mut conn, 101, &[(b"Upgrade", b"x")], BodyLength::Empty);
     assert_eq!(conn.answer_state(), AnswerState::Switched);
 }
@@ -103,8 +103,7 @@ fn an_error_response_written_by_the_connection_is_complete_and_failed() {
     assert_eq!(conn.phase(), Phase::Draining);
     assert_eq!(conn.answer_state(), AnswerState::Complete);
 
-    let mut conn = ServerConn::new(Config::DEFAULT);
-    request(&mut conn, b"GET / HTTP/1.1\r\nHost: a\r\n\r\n");
+    let mut conn = surfaced(b"GET / HTTP/1.1\r\nHost: a\r\n\r\n");
     conn.reject(500).unwrap();
     assert!(conn.failed());
     assert_eq!(conn.answer_state(), AnswerState::Complete);
@@ -112,11 +111,7 @@ fn an_error_response_written_by_the_connection_is_complete_and_failed() {
 
 #[test]
 fn an_answer_cut_by_a_peer_error_stays_started() {
-    let mut conn = ServerConn::new(Config::DEFAULT);
-    request(
-        &mut conn,
-        b"POST / HTTP/1.1\r\nHost: a\r\nTransfer-Encoding: chunked\r\n\r\n",
-    );
+    let mut conn = surfaced(b"POST / HTTP/1.1\r\nHost: a\r\nTransfer-Encoding: chunked\r\n\r\n");
     send_head(&mut conn, 200, &[], BodyLength::Streamed);
     feed(&mut conn, b"zz\r\n");
     assert!(conn.poll_event().is_err());
@@ -130,8 +125,7 @@ fn an_answer_cut_by_a_peer_error_stays_started() {
 #[test]
 fn body_owed_tells_a_body_left_to_the_caller() {
     use http_net_conn::{Placement, PreparedResponse};
-    let mut conn = ServerConn::new(Config::DEFAULT);
-    request(&mut conn, b"GET / HTTP/1.1\r\nHost: a\r\n\r\n");
+    let mut conn = surfaced(b"GET / HTTP/1.1\r\nHost: a\r\n\r\n");
     assert_eq!(conn.body_owed(), None);
     let big = vec![b'x'; http_net_conn::COPY_LIMIT + 1];
     let ok = PreparedResponse::new(200, &[]).unwrap();
