@@ -5,6 +5,7 @@
 mod common;
 
 use std::io::{Read, Write};
+use std::net::TcpStream;
 use std::time::{Duration, Instant};
 
 use common::{
@@ -102,6 +103,20 @@ const GET: &[u8] = b"GET / HTTP/1.1\r\nHost: a\r\n\r\n";
 /// A `GET /` on a new connection to `srv`: its status.
 fn newcomer(srv: &Running) -> u16 {
     roundtrip(srv.addr, GET).unwrap().status
+}
+
+/// A new connection to `srv` whose request `req` was answered `status`.
+fn answered(srv: &Running, req: &[u8], status: u16) -> TcpStream {
+    let mut s = connect(srv.addr);
+    assert_eq!(status_of(&mut s, req), status);
+    s
+}
+
+/// A new connection to `srv` that has sent the head of a `POST` to `path`
+/// announcing `len` bytes of body, and none of the body yet.
+fn upload(srv: &Running, path: &str, len: usize) -> TcpStream {
+    let head = format!("POST {path} HTTP/1.1\r\nHost: a\r\nContent-Length: {len}\r\n\r\n");
+    sent(srv.addr, head.as_bytes())
 }
 
 /// The app on a current-thread runtime.
@@ -320,10 +335,7 @@ fn a_trickled_head_still_meets_the_whole_head_deadline() {
 #[test]
 fn a_body_below_the_minimum_rate_gets_408() {
     let srv = serve(builder().min_body_rate(1000, Duration::from_millis(300)));
-    let mut s = sent(
-        srv.addr,
-        b"POST /echo HTTP/1.1\r\nHost: a\r\nContent-Length: 100000\r\n\r\n",
-    );
+    let mut s = upload(&srv, "/echo", 100_000);
     // 10 bytes every 100 ms: 100 B/s, a tenth of the minimum; never a stall.
     let t = Instant::now();
     let mut rest = Vec::new();
@@ -354,10 +366,7 @@ fn a_body_below_the_minimum_rate_gets_408() {
 #[test]
 fn a_handler_pausing_between_body_reads_is_not_held_against_the_peer() {
     let srv = serve(builder().min_body_rate(1000, Duration::from_millis(600)));
-    let mut s = sent(
-        srv.addr,
-        b"POST /pause HTTP/1.1\r\nHost: a\r\nContent-Length: 10\r\n\r\n",
-    );
+    let mut s = upload(&srv, "/pause", 10);
     // The handler's first read waits 0.1 s for "first"; the rest comes 1.2 s
     // later, 0.2 s after the handler asks for it: 0.3 s of waiting in all,
     // within the grace, though 1.3 s pass.
@@ -390,8 +399,7 @@ fn a_body_that_stalls_times_out_with_408() {
 #[test]
 fn an_idle_connection_is_closed_by_the_idle_timeout() {
     let srv = serve(builder().idle_timeout(Duration::from_millis(200)));
-    let mut s = connect(srv.addr);
-    assert_eq!(status_of(&mut s, GET), 200);
+    let mut s = answered(&srv, GET, 200);
     let t = Instant::now();
     assert!(closed(&mut s));
     assert!(t.elapsed() < Duration::from_secs(3));
@@ -415,8 +423,7 @@ fn a_malformed_request_is_answered_by_conn_then_drained_and_closed() {
 #[test]
 fn graceful_shutdown_finishes_the_response_in_flight_and_closes_idle_ones() {
     let srv = start(builder(), app(), true);
-    let mut idle = connect(srv.addr);
-    assert_eq!(status_of(&mut idle, GET), 200);
+    let mut idle = answered(&srv, GET, 200);
     let mut busy = sent(srv.addr, b"GET /slow HTTP/1.1\r\nHost: a\r\n\r\n");
     std::thread::sleep(Duration::from_millis(100));
     let t = Instant::now();
@@ -434,11 +441,9 @@ fn graceful_shutdown_finishes_the_response_in_flight_and_closes_idle_ones() {
 #[test]
 fn at_the_limit_the_longest_idle_connection_is_evicted() {
     let srv = serve(builder().max_connections(2));
-    let mut older = connect(srv.addr);
-    assert_eq!(status_of(&mut older, GET), 200);
+    let mut older = answered(&srv, GET, 200);
     std::thread::sleep(Duration::from_millis(50));
-    let mut newer = connect(srv.addr);
-    assert_eq!(status_of(&mut newer, GET), 200);
+    let mut newer = answered(&srv, GET, 200);
     // A third connection: the older idle one makes room for it.
     assert_eq!(newcomer(&srv), 200);
     assert!(closed(&mut older));
@@ -632,11 +637,7 @@ fn a_connection_draining_after_an_error_is_evicted_first() {
     let srv = serve(builder().max_connections(1));
     // The 400 is sent, then the server lingers on this connection (we keep
     // it open and silent).
-    let mut bad = connect(srv.addr);
-    assert_eq!(
-        status_of(&mut bad, b"GET / HTTP/1.1\r\nHost : a\r\n\r\n"),
-        400
-    );
+    let _bad = answered(&srv, b"GET / HTTP/1.1\r\nHost : a\r\n\r\n", 400);
     assert_eq!(newcomer(&srv), 200);
     let c = srv.handle.counters();
     assert_eq!((c.evicted_closing, c.refused), (1, 0));
@@ -681,13 +682,10 @@ fn a_connection_draining_an_unread_body_after_its_answer_is_evicted_as_idle() {
     let srv = serve(builder().max_connections(1));
     // `/` answers without reading the body; the server then drains the
     // announced megabyte, which never comes.
-    let mut slow = connect(srv.addr);
-    assert_eq!(
-        status_of(
-            &mut slow,
-            b"POST / HTTP/1.1\r\nHost: a\r\nContent-Length: 1000000\r\n\r\nx"
-        ),
-        200
+    let mut slow = answered(
+        &srv,
+        b"POST / HTTP/1.1\r\nHost: a\r\nContent-Length: 1000000\r\n\r\nx",
+        200,
     );
     assert_eq!(newcomer(&srv), 200);
     assert!(closed(&mut slow));
