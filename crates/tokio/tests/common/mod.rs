@@ -267,6 +267,12 @@ pub fn have(prog: &str) -> bool {
     found
 }
 
+/// For a heavy test that runs `prog`: the [`heavy`] lock once `prog` is
+/// found; `None` (the caller skips, as [`have`] says) when it is not.
+pub fn heavy_peer(prog: &str) -> Option<MutexGuard<'static, ()>> {
+    have(prog).then(heavy)
+}
+
 /// Runs a command with a time bound; returns (exit code, stdout, stderr).
 pub fn run(cmd: &mut Command, limit: Duration) -> (Option<i32>, Vec<u8>, Vec<u8>) {
     let mut child = cmd
