@@ -267,8 +267,18 @@ pub fn raw_text(addr: SocketAddr, req: &[u8]) -> String {
 /// As [`raw_text`], asserting that the answer's status is `status`.
 pub fn raw_answer(addr: SocketAddr, req: &[u8], status: u16) -> String {
     let text = raw_text(addr, req);
-    assert!(text.starts_with(&format!("HTTP/1.1 {status} ")), "{text}");
+    assert_status(text.as_bytes(), status);
     text
+}
+
+/// Asserts that the bytes `got` begin with an HTTP/1.1 status line of
+/// `status` (all of them, as text, in the message if not).
+pub fn assert_status(got: &[u8], status: u16) {
+    assert!(
+        got.starts_with(format!("HTTP/1.1 {status} ").as_bytes()),
+        "{:?}",
+        String::from_utf8_lossy(got)
+    );
 }
 
 /// Reads until the peer closes (or the read timeout); returns what came.
