@@ -228,34 +228,22 @@ impl ServerBuilder {
         /// The longest wait for one write to make progress (default 30 s): a
         /// peer that does not read its responses is disconnected after it.
         write_timeout(t: Duration) => write_timeout = t;
-    }
-    /// The minimum request body rate (default 240 bytes/s after a 10 s
-    /// grace, as the std server's): once the handler's body reads have waited on the peer
-    /// `grace` in all, the peer must have sent at least `bytes_per_sec`
-    /// body bytes (with their framing) for every second they waited, else
-    /// the read fails and `408` is answered if nothing was sent. Only time
-    /// spent waiting on the peer counts: a handler that pauses between
-    /// reads is not held against it. 0 turns it off.
-    pub fn min_body_rate(mut self, bytes_per_sec: u64, grace: Duration) -> Self {
-        self.s.body_rate = Rate {
-            bytes_per_sec,
-            grace,
-        };
-        self
-    }
-    /// The minimum response rate (default 240 bytes/s after a 10 s grace,
-    /// as the std server's):
-    /// once a response's writes have waited on the peer `grace` in all, the
-    /// peer must have taken at least `bytes_per_sec` for every second they
-    /// waited, else the connection is cut. 0 turns it off.
-    pub fn min_response_rate(mut self, bytes_per_sec: u64, grace: Duration) -> Self {
-        self.s.write_rate = Rate {
-            bytes_per_sec,
-            grace,
-        };
-        self
-    }
-    setters! {
+        /// The minimum request body rate (default 240 bytes/s after a 10 s
+        /// grace, as the std server's): once the handler's body reads have
+        /// waited on the peer `grace` in all, the peer must have sent at least `bytes_per_sec`
+        /// body bytes (with their framing) for every second they waited, else
+        /// the read fails and `408` is answered if nothing was sent. Only time
+        /// spent waiting on the peer counts: a handler that pauses between
+        /// reads is not held against it. 0 turns it off.
+        min_body_rate(bytes_per_sec: u64, grace: Duration) =>
+            body_rate = Rate { bytes_per_sec, grace };
+        /// The minimum response rate (default 240 bytes/s after a 10 s grace,
+        /// as the std server's):
+        /// once a response's writes have waited on the peer `grace` in all, the
+        /// peer must have taken at least `bytes_per_sec` for every second they
+        /// waited, else the connection is cut. 0 turns it off.
+        min_response_rate(bytes_per_sec: u64, grace: Duration) =>
+            write_rate = Rate { bytes_per_sec, grace };
         /// A deadline for writing a whole response, counted from its request's
         /// head (default: none, so that a large download to a slow but honest
         /// client completes; the minimum response rate and the write timeout
