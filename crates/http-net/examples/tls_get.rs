@@ -4,45 +4,18 @@
 //! only the certificates in `CA.pem`, and writes the body to stdout (exit 0
 //! on any status, 1 on an error).
 
-use std::io::{self, Read, Write};
+use std::io;
 use std::net::TcpStream;
 use std::sync::Arc;
-use std::time::Duration;
 
-use http_net::io::{Client, Transport};
+use http_net::io::Client;
 use rustls::pki_types::pem::PemObject;
 use rustls::pki_types::{CertificateDer, ServerName};
 use rustls::{ClientConfig, ClientConnection, RootCertStore, StreamOwned};
 
-/// A TLS stream: `Read`/`Write` through rustls, timeouts on the socket.
-struct Tls(StreamOwned<ClientConnection, TcpStream>);
-
-impl Read for Tls {
-    fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
-        self.0.read(buf)
-    }
-}
-impl Write for Tls {
-    fn write(&mut self, buf: &[u8]) -> io::Result<usize> {
-        self.0.write(buf)
-    }
-    fn flush(&mut self) -> io::Result<()> {
-        self.0.flush()
-    }
-}
-impl Transport for Tls {
-    fn set_read_timeout(&mut self, t: Option<Duration>) -> io::Result<()> {
-        self.0.sock.set_read_timeout(t)
-    }
-    fn set_write_timeout(&mut self, t: Option<Duration>) -> io::Result<()> {
-        self.0.sock.set_write_timeout(t)
-    }
-    fn shutdown_write(&mut self) -> io::Result<()> {
-        self.0.conn.send_close_notify();
-        self.0.flush()?;
-        self.0.sock.shutdown(std::net::Shutdown::Write)
-    }
-}
+#[path = "support/tls.rs"]
+mod tls;
+use tls::Tls;
 
 fn main() -> Result<(), Box<dyn std::error::Error>> {
     let args: Vec<String> = std::env::args().skip(1).collect();

@@ -5,49 +5,19 @@
 //! handshake runs lazily, in the stream's first read, on the connection's
 //! own thread: a slow handshake never holds up the accept loop.
 
-use std::io::{self, Read, Write};
-use std::net::{SocketAddr, TcpListener, TcpStream};
+use std::io::{self, Write};
+use std::net::{SocketAddr, TcpListener};
 use std::sync::Arc;
-use std::time::Duration;
 
-use http_net::io::{Interrupter, Listener, Transport};
+use http_net::io::Listener;
 use http_net::{Error, Exchange, Server};
 use rustls::pki_types::pem::PemObject;
 use rustls::pki_types::{CertificateDer, PrivateKeyDer};
 use rustls::{ServerConfig, ServerConnection, StreamOwned};
 
-/// A TLS stream: `Read`/`Write` through rustls, timeouts on the socket.
-struct Tls(StreamOwned<ServerConnection, TcpStream>);
-
-impl Read for Tls {
-    fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
-        self.0.read(buf)
-    }
-}
-impl Write for Tls {
-    fn write(&mut self, buf: &[u8]) -> io::Result<usize> {
-        self.0.write(buf)
-    }
-    fn flush(&mut self) -> io::Result<()> {
-        self.0.flush()
-    }
-}
-impl Transport for Tls {
-    fn set_read_timeout(&mut self, t: Option<Duration>) -> io::Result<()> {
-        self.0.sock.set_read_timeout(t)
-    }
-    fn set_write_timeout(&mut self, t: Option<Duration>) -> io::Result<()> {
-        self.0.sock.set_write_timeout(t)
-    }
-    fn shutdown_write(&mut self) -> io::Result<()> {
-        self.0.conn.send_close_notify();
-        self.0.flush()?;
-        self.0.sock.shutdown(std::net::Shutdown::Write)
-    }
-    fn interrupter(&self) -> Option<Interrupter> {
-        Interrupter::for_tcp(&self.0.sock).ok()
-    }
-}
+#[path = "support/tls.rs"]
+mod tls;
+use tls::Tls;
 
 /// Accepts TCP connections and wraps each in a TLS session.
 struct TlsListener {
@@ -56,8 +26,8 @@ struct TlsListener {
 }
 
 impl Listener for TlsListener {
-    type Stream = Tls;
-    fn accept(&self) -> io::Result<(Tls, Option<SocketAddr>)> {
+    type Stream = Tls<ServerConnection>;
+    fn accept(&self) -> io::Result<(Tls<ServerConnection>, Option<SocketAddr>)> {
         let (sock, addr) = self.tcp.accept()?;
         let _ = sock.set_nodelay(true);
         let conn = ServerConnection::new(Arc::clone(&self.config)).map_err(io::Error::other)?;

@@ -31,6 +31,23 @@ fn curl(args: &[&str]) -> (Option<i32>, Vec<u8>, String) {
     (code, out, String::from_utf8_lossy(&err).into_owned())
 }
 
+/// Uploads `file` (holding `data`) to `url` with curl and `extra`
+/// arguments, and asserts that the answer echoes it; curl's stderr.
+fn curl_upload(extra: &[&str], url: &str, file: &std::path::Path, data: &[u8]) -> String {
+    let at = format!("@{}", file.display());
+    let mut args = extra.to_vec();
+    args.extend_from_slice(&["--data-binary", &at, url]);
+    let (code, out, err) = curl(&args);
+    assert_eq!(code, Some(0), "{err}");
+    assert!(
+        out == data,
+        "upload {extra:?} not echoed ({} of {} bytes back)",
+        out.len(),
+        data.len()
+    );
+    err
+}
+
 #[test]
 fn curl_against_hello() {
     let Some((_p, addr)) = start_example_for("curl", "hello", &[]) else {
@@ -81,8 +98,7 @@ fn curl_against_hello() {
         &b"GET / HTTP/1.1\r\nHost : a\r\n\r\n"[..],
         b"GET /a b HTTP/1.1\r\nHost: a\r\n\r\n",
     ] {
-        let text = raw_text(addr, bad);
-        assert!(text.starts_with("HTTP/1.1 400 "), "{text}");
+        let text = raw_answer(addr, bad, 400);
         assert!(text.contains("\r\nServer: http-net\r\n"), "{text}");
         assert!(text.contains("\r\nDate: "), "{text}");
         assert!(text.contains("\r\nConnection: close\r\n"), "{text}");
@@ -110,48 +126,25 @@ fn curl_against_echo() {
         return;
     };
     let dir = TempDir::new("curl");
-    let small = dir.0.join("small.bin");
-    let big = dir.0.join("big.bin");
     let small_data = noise(300 * 1024, 7);
     let big_data = noise(3 * 1024 * 1024, 11);
-    std::fs::write(&small, &small_data).unwrap();
-    std::fs::write(&big, &big_data).unwrap();
+    let small = dir.file("small.bin", &small_data);
+    let big = dir.file("big.bin", &big_data);
     let url = format!("http://{addr}/upload");
 
     // A chunked upload.
-    let at_small = format!("@{}", small.display());
-    let out = ok(curl(&[
-        "-H",
-        "Transfer-Encoding: chunked",
-        "--data-binary",
-        &at_small,
+    curl_upload(
+        &["-H", "Transfer-Encoding: chunked"],
         &url,
-    ]));
-    assert!(
-        out == small_data,
-        "chunked upload not echoed ({} bytes back)",
-        out.len()
+        &small,
+        &small_data,
     );
 
     // Expect: 100-continue with a large body.
-    let at_big = format!("@{}", big.display());
-    let (code, out, err) = curl(&[
-        "-v",
-        "-H",
-        "Expect: 100-continue",
-        "--data-binary",
-        &at_big,
-        &url,
-    ]);
-    assert_eq!(code, Some(0), "{err}");
+    let err = curl_upload(&["-v", "-H", "Expect: 100-continue"], &url, &big, &big_data);
     assert!(
         err.contains("HTTP/1.1 100 Continue"),
         "no 100 Continue seen:\n{err}"
-    );
-    assert!(
-        out == big_data,
-        "large upload not echoed ({} bytes back)",
-        out.len()
     );
 
     // /echo lists the fields; other GETs say OK; keep-alive across them.
@@ -246,8 +239,7 @@ fn python_against_echo_garden() {
         return;
     };
     let dir = TempDir::new("py");
-    let script = dir.0.join("garden.py");
-    std::fs::write(&script, GARDEN_PY).unwrap();
+    let script = dir.file("garden.py", GARDEN_PY.as_bytes());
     let (code, out, err) = run(
         Command::new("python3")
             .arg(&script)
@@ -262,10 +254,9 @@ fn python_against_echo_garden() {
 
 #[test]
 fn wrk_against_hello_plaintext() {
-    if !have("wrk") {
+    let Some(_heavy) = heavy_peer("wrk") else {
         return;
-    }
-    let _heavy = heavy();
+    };
     let (_p, addr) = start_example("hello", &[]);
     let (code, out, err) = run(
         Command::new("wrk").args([
@@ -296,10 +287,9 @@ fn wrk_against_hello_plaintext() {
 
 #[test]
 fn chromium_renders_hello() {
-    if !have("chromium") {
+    let Some(_heavy) = heavy_peer("chromium") else {
         return;
-    }
-    let _heavy = heavy();
+    };
     let (_p, addr) = start_example("hello", &[]);
     let profile = TempDir::new("chromium");
     let (code, out, err) = run(
@@ -332,6 +322,19 @@ fn get(args: &[&str]) -> (Option<i32>, Vec<u8>, String) {
     (code, out, String::from_utf8_lossy(&err).into_owned())
 }
 
+/// `get` against the file server at `base`: `/big.bin` comes back as
+/// `big`; `get -i` of `path` starts with the status line, holds the field
+/// line and ends with the tail given in `[status, field, tail]`.
+fn get_serves(base: &str, big: &[u8], path: &str, [status, field, tail]: [&str; 3]) {
+    let out = ok(get(&[&format!("{base}/big.bin")]));
+    assert!(out == big, "streamed file differs ({} bytes)", out.len());
+    let out = ok(get(&["-i", &format!("{base}{path}")]));
+    let text = String::from_utf8_lossy(&out);
+    assert!(text.starts_with(status), "{text}");
+    assert!(text.contains(field), "{text}");
+    assert!(text.ends_with(tail), "{text}");
+}
+
 #[test]
 fn get_against_python_http_server() {
     if !have("python3") {
@@ -339,8 +342,8 @@ fn get_against_python_http_server() {
     }
     let dir = TempDir::new("pyhttp");
     let big = noise(6 * 1024 * 1024, 3);
-    std::fs::write(dir.0.join("big.bin"), &big).unwrap();
-    std::fs::write(dir.0.join("small.txt"), b"hello\n").unwrap();
+    dir.file("big.bin", &big);
+    dir.file("small.txt", b"hello\n");
     let port = free_port();
     let mut proc = Proc {
         child: Command::new("python3")
@@ -360,13 +363,16 @@ fn get_against_python_http_server() {
     };
     wait_listening(port, &mut proc);
     let base = format!("http://127.0.0.1:{port}");
-    let out = ok(get(&[&format!("{base}/big.bin")]));
-    assert!(out == big, "streamed file differs ({} bytes)", out.len());
-    let out = ok(get(&["-i", &format!("{base}/small.txt")]));
-    let text = String::from_utf8_lossy(&out);
-    assert!(text.starts_with("HTTP/1.0 200 OK\r\n"), "{text}");
-    assert!(text.contains("Content-Length: 6\r\n"), "{text}");
-    assert!(text.ends_with("\r\n\r\nhello\n"), "{text}");
+    get_serves(
+        &base,
+        &big,
+        "/small.txt",
+        [
+            "HTTP/1.0 200 OK\r\n",
+            "Content-Length: 6\r\n",
+            "\r\n\r\nhello\n",
+        ],
+    );
     // A 404 is a well-formed response: success.
     let out = ok(get(&["-i", &format!("{base}/missing")]));
     assert!(String::from_utf8_lossy(&out).starts_with("HTTP/1.0 404"));
@@ -398,13 +404,16 @@ fn get_against_nginx() {
         &format!("root {www};\n    ssi on;"),
     );
     let base = format!("http://127.0.0.1:{port}");
-    let out = ok(get(&[&format!("{base}/big.bin")]));
-    assert!(out == big, "streamed file differs ({} bytes)", out.len());
-    let out = ok(get(&["-i", &format!("{base}/page.shtml")]));
-    let text = String::from_utf8_lossy(&out);
-    assert!(text.starts_with("HTTP/1.1 200 OK\r\n"), "{text}");
-    assert!(text.contains("Transfer-Encoding: chunked\r\n"), "{text}");
-    assert!(text.ends_with("\r\n\r\na-ssi-b\n"), "{text}");
+    get_serves(
+        &base,
+        &big,
+        "/page.shtml",
+        [
+            "HTTP/1.1 200 OK\r\n",
+            "Transfer-Encoding: chunked\r\n",
+            "\r\n\r\na-ssi-b\n",
+        ],
+    );
     assert_eq!(ok(get(&[&format!("{base}/")])), b"<p>nginx</p>\n");
     let out = ok(get(&["-i", &format!("{base}/missing")]));
     assert!(out.starts_with(b"HTTP/1.1 404"));

@@ -8,6 +8,8 @@
 //! process-wide count made this test fail now and then when one of them
 //! allocated.
 
+mod support;
+
 use std::alloc::{GlobalAlloc, Layout, System};
 use std::cell::Cell;
 use std::io::{Read, Write};
@@ -17,6 +19,7 @@ use std::time::Duration;
 
 use http_net_conn::PreparedResponse;
 use http_net_std::{Error, Exchange, Server};
+use support::{serve, stop};
 
 struct Counting;
 
@@ -58,19 +61,14 @@ static GLOBAL: Counting = Counting;
 fn serving_a_request_allocates_nothing() {
     let hello = PreparedResponse::new(200, &[(b"Content-Type", b"text/plain")]).unwrap();
     // 1,100 requests on one connection: no per-connection request limit.
-    let server = Server::builder()
-        .max_requests_per_connection(0)
-        .bind("127.0.0.1:0")
-        .unwrap();
-    let addr = server.local_addr().unwrap();
-    let stop = server.handle();
-    let serving = std::thread::spawn(move || {
-        server.serve(move |ex: &mut Exchange<'_>| -> Result<(), Error> {
+    let serving = serve(
+        Server::builder().max_requests_per_connection(0),
+        move |ex: &mut Exchange<'_>| -> Result<(), Error> {
             COUNTED.with(|c| c.set(true));
             ex.respond(&hello, b"Hello, World!")
-        })
-    });
-    let mut s = TcpStream::connect(addr).unwrap();
+        },
+    );
+    let mut s = TcpStream::connect(&serving.0).unwrap();
     s.set_read_timeout(Some(Duration::from_secs(10))).unwrap();
     let req = b"GET /plaintext HTTP/1.1\r\nHost: a\r\n\r\n";
     let mut buf = [0u8; 4096];
@@ -99,6 +97,5 @@ fn serving_a_request_allocates_nothing() {
     COUNTED.with(|c| c.set(false));
     assert_eq!(allocs, 0, "{allocs} allocations for 1,000 requests");
     drop(s);
-    stop.shutdown();
-    serving.join().unwrap().unwrap();
+    stop(serving);
 }

@@ -4,6 +4,8 @@
 //! handler (on the pool thread) publishes the thread's count, and each
 //! thread's count is compared with its count at its previous connection.
 
+mod support;
+
 use std::alloc::{GlobalAlloc, Layout, System};
 use std::cell::Cell;
 use std::io::{Read, Write};
@@ -13,6 +15,7 @@ use std::time::Duration;
 
 use http_net_conn::PreparedResponse;
 use http_net_std::{Error, Exchange, Server};
+use support::{serve, stop};
 
 thread_local! {
     static ALLOCS: Cell<u64> = const { Cell::new(0) };
@@ -61,14 +64,9 @@ static NEXT_TAG: AtomicU64 = AtomicU64::new(1);
 #[test]
 fn a_new_connection_on_a_warm_thread_allocates_nothing() {
     let hello = PreparedResponse::new(200, &[(b"Content-Type", b"text/plain")]).unwrap();
-    let server = Server::builder()
-        .server_name("http-net")
-        .bind("127.0.0.1:0")
-        .unwrap();
-    let addr = server.local_addr().unwrap();
-    let stop = server.handle();
-    let serving = std::thread::spawn(move || {
-        server.serve(move |ex: &mut Exchange<'_>| -> Result<(), Error> {
+    let serving = serve(
+        Server::builder().server_name("http-net"),
+        move |ex: &mut Exchange<'_>| -> Result<(), Error> {
             let tag = TAG.with(|t| {
                 if t.get() == 0 {
                     t.set(NEXT_TAG.fetch_add(1, Ordering::SeqCst));
@@ -78,8 +76,8 @@ fn a_new_connection_on_a_warm_thread_allocates_nothing() {
             COUNT.store(ALLOCS.with(Cell::get), Ordering::SeqCst);
             THREAD.store(tag, Ordering::SeqCst);
             ex.respond(&hello, b"Hello, World!")
-        })
-    });
+        },
+    );
     // One request per connection; the server closes (Connection: close), and
     // the client closes too, so the thread ends the connection and goes
     // back to the pool before the next one (the pause makes that likely).
@@ -90,7 +88,7 @@ fn a_new_connection_on_a_warm_thread_allocates_nothing() {
     let mut last: Vec<(u64, u64)> = Vec::new();
     let (mut compared, mut allocs) = (0, Vec::new());
     for i in 0..60 {
-        let mut s = TcpStream::connect(addr).unwrap();
+        let mut s = TcpStream::connect(&serving.0).unwrap();
         s.set_read_timeout(Some(Duration::from_secs(10))).unwrap();
         s.write_all(req).unwrap();
         let mut got = Vec::new();
@@ -121,6 +119,5 @@ fn a_new_connection_on_a_warm_thread_allocates_nothing() {
         allocs.iter().all(|&n| n == 0),
         "allocations per connection on a warm thread: {allocs:?}"
     );
-    stop.shutdown();
-    serving.join().unwrap().unwrap();
+    stop(serving);
 }

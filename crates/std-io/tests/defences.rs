@@ -24,6 +24,14 @@ fn quick() -> ServerBuilder {
         .shutdown_timeout(Duration::from_secs(2))
 }
 
+/// Starts `builder` on an ephemeral loopback port with `handler`.
+fn start(
+    builder: ServerBuilder,
+    handler: impl Fn(&mut Exchange<'_>) -> Result<(), Error> + Send + Sync + 'static,
+) -> Running {
+    Running::start(builder.bind("127.0.0.1:0").unwrap(), handler)
+}
+
 fn ok(ex: &mut Exchange<'_>) -> Result<(), Error> {
     ex.respond_with(200, &[], b"ok")
 }
@@ -32,6 +40,20 @@ fn connect(addr: SocketAddr) -> TcpStream {
     let s = TcpStream::connect(addr).unwrap();
     s.set_read_timeout(Some(Duration::from_secs(10))).unwrap();
     s
+}
+
+/// A connection to `addr` that has sent `req`.
+fn sent(addr: SocketAddr, req: &[u8]) -> TcpStream {
+    let mut s = connect(addr);
+    s.write_all(req).unwrap();
+    s
+}
+
+/// A connection to `addr` that has sent the head of a `POST /` announcing
+/// `len` body bytes, and none of them yet.
+fn upload(addr: SocketAddr, len: usize) -> TcpStream {
+    let head = format!("POST / HTTP/1.1\r\nHost: a\r\nContent-Length: {len}\r\n\r\n");
+    sent(addr, head.as_bytes())
 }
 
 /// Reads one response head (and what came with it), or what came before
@@ -63,16 +85,20 @@ fn eventually(what: &str, cond: impl Fn() -> bool) {
     }
 }
 
+/// A cap of `n` connections whose keep-alive ones may idle 60 s, serving
+/// `ok`.
+fn idle_cap(n: usize) -> Running {
+    start(
+        quick()
+            .max_connections(n)
+            .idle_timeout(Duration::from_secs(60)),
+        ok,
+    )
+}
+
 #[test]
 fn idle_keep_alive_connections_at_the_cap_are_evicted_for_a_newcomer() {
-    let srv = Running::start(
-        quick()
-            .max_connections(4)
-            .idle_timeout(Duration::from_secs(60))
-            .bind("127.0.0.1:0")
-            .unwrap(),
-        ok,
-    );
+    let srv = idle_cap(4);
     let mut held: Vec<TcpStream> = Vec::new();
     for _ in 0..4 {
         let mut s = connect(srv.addr);
@@ -101,21 +127,15 @@ fn idle_keep_alive_connections_at_the_cap_are_evicted_for_a_newcomer() {
 
 #[test]
 fn a_slow_head_at_the_cap_is_evicted_with_408_after_the_grace() {
-    let srv = Running::start(
+    let srv = start(
         quick()
             .max_connections(2)
             .eviction_grace(Duration::from_millis(300))
-            .head_timeout(Duration::from_secs(30))
-            .bind("127.0.0.1:0")
-            .unwrap(),
+            .head_timeout(Duration::from_secs(30)),
         ok,
     );
     let mut slow: Vec<TcpStream> = (0..2)
-        .map(|_| {
-            let mut s = connect(srv.addr);
-            s.write_all(b"GET / HTTP/1.1\r\nX-Slow: ").unwrap();
-            s
-        })
+        .map(|_| sent(srv.addr, b"GET / HTTP/1.1\r\nX-Slow: "))
         .collect();
     eventually("both admitted", || srv.stop.counters().current == 2);
     // Within the grace: refused.
@@ -147,17 +167,13 @@ fn read_body(ex: &mut Exchange<'_>) -> Result<(), Error> {
 #[test]
 fn a_slow_body_below_the_minimum_rate_gets_408_within_the_grace() {
     let grace = Duration::from_secs(2);
-    let srv = Running::start(
+    let srv = start(
         quick()
             .min_body_rate(240, grace)
-            .body_timeout(Duration::from_secs(30))
-            .bind("127.0.0.1:0")
-            .unwrap(),
+            .body_timeout(Duration::from_secs(30)),
         read_body,
     );
-    let mut s = connect(srv.addr);
-    s.write_all(b"POST / HTTP/1.1\r\nHost: a\r\nContent-Length: 1000\r\n\r\n")
-        .unwrap();
+    let mut s = upload(srv.addr, 1000);
     let t0 = Instant::now();
     // One byte every 200 ms: 5 bytes/s, far below 240.
     let (tx, rx) = mpsc::channel();
@@ -175,23 +191,17 @@ fn a_slow_body_below_the_minimum_rate_gets_408_within_the_grace() {
     let _ = tx.send(());
     trickle.join().unwrap();
     assert!(head.starts_with("HTTP/1.1 408"), "{head}");
-    assert!(took >= grace - Duration::from_millis(100), "{took:?}");
-    assert!(took <= grace + Duration::from_secs(2), "{took:?}");
+    assert_about(took, grace);
     assert_eq!(srv.stop.counters().timed_out.body, 1);
 }
 
 #[test]
 fn a_body_above_the_minimum_rate_is_read_whole() {
-    let srv = Running::start(
-        quick()
-            .min_body_rate(240, Duration::from_millis(500))
-            .bind("127.0.0.1:0")
-            .unwrap(),
+    let srv = start(
+        quick().min_body_rate(240, Duration::from_millis(500)),
         read_body,
     );
-    let mut s = connect(srv.addr);
-    s.write_all(b"POST / HTTP/1.1\r\nHost: a\r\nContent-Length: 1000\r\n\r\n")
-        .unwrap();
+    let mut s = upload(srv.addr, 1000);
     // 100 bytes every 100 ms: 1,000 bytes/s for a second.
     for _ in 0..10 {
         s.write_all(&[b'x'; 100]).unwrap();
@@ -206,17 +216,16 @@ fn a_body_above_the_minimum_rate_is_read_whole() {
 
 #[test]
 fn a_body_that_stalls_gets_408_after_the_body_timeout() {
-    let srv = Running::start(
+    let srv = start(
         quick()
             .min_body_rate(0, Duration::ZERO)
-            .body_timeout(Duration::from_secs(1))
-            .bind("127.0.0.1:0")
-            .unwrap(),
+            .body_timeout(Duration::from_secs(1)),
         read_body,
     );
-    let mut s = connect(srv.addr);
-    s.write_all(b"POST / HTTP/1.1\r\nHost: a\r\nContent-Length: 10\r\n\r\nabc")
-        .unwrap();
+    let mut s = sent(
+        srv.addr,
+        b"POST / HTTP/1.1\r\nHost: a\r\nContent-Length: 10\r\n\r\nabc",
+    );
     let t0 = Instant::now();
     let head = read_head(&mut s);
     assert!(head.starts_with("HTTP/1.1 408"), "{head}");
@@ -254,22 +263,39 @@ fn big_writer(
     }
 }
 
+/// A `GET` of 256 MiB from [`big_writer`] on a server made from
+/// `builder`: the server, the connection (nothing read yet), when the
+/// request was sent, and the writer's report.
+struct Download {
+    srv: Running,
+    s: TcpStream,
+    t0: Instant,
+    report: mpsc::Receiver<(Instant, Instant)>,
+}
+
+fn download(builder: ServerBuilder) -> Download {
+    let (tx, report) = mpsc::channel();
+    let srv = start(builder, big_writer(256, tx));
+    let s = sent(srv.addr, GET);
+    let t0 = Instant::now();
+    Download { srv, s, t0, report }
+}
+
+/// Asserts that `took` is `grace`, give or take the scheduling.
+fn assert_about(took: Duration, grace: Duration) {
+    assert!(took >= grace - Duration::from_millis(100), "{took:?}");
+    assert!(took <= grace + Duration::from_secs(2), "{took:?}");
+}
+
 #[test]
 fn a_non_reading_peer_is_dropped_within_the_stall_timeout() {
     let stall = Duration::from_secs(3);
-    let (tx, rx) = mpsc::channel();
-    let srv = Running::start(
+    let Download { srv, s, t0, report } = download(
         quick()
             .write_timeout(stall)
-            .min_response_rate(0, Duration::ZERO)
-            .bind("127.0.0.1:0")
-            .unwrap(),
-        big_writer(256, tx),
+            .min_response_rate(0, Duration::ZERO),
     );
-    let mut s = connect(srv.addr);
-    s.write_all(GET).unwrap();
-    let t0 = Instant::now();
-    let (last_progress, failed) = rx.recv_timeout(Duration::from_secs(30)).unwrap();
+    let (last_progress, failed) = report.recv_timeout(Duration::from_secs(30)).unwrap();
     // The last 64 KiB piece the server got rid of, and the drop: the stall
     // timeout apart (the kernel may take part of a piece after it).
     let stalled = failed - last_progress;
@@ -291,20 +317,18 @@ fn a_non_reading_peer_is_dropped_within_the_stall_timeout() {
 #[test]
 fn a_peer_reading_below_the_minimum_response_rate_is_dropped_after_the_grace() {
     let grace = Duration::from_secs(2);
-    let (tx, rx) = mpsc::channel();
-    let srv = Running::start(
+    let Download {
+        srv: _srv,
+        mut s,
+        t0,
+        report,
+    } = download(
         quick()
             .write_timeout(Duration::from_secs(30))
             // Above what the kernel's buffers take at once over the grace,
             // far above what the peer reads.
-            .min_response_rate(8 * 1024 * 1024, grace)
-            .bind("127.0.0.1:0")
-            .unwrap(),
-        big_writer(256, tx),
+            .min_response_rate(8 * 1024 * 1024, grace),
     );
-    let mut s = connect(srv.addr);
-    s.write_all(GET).unwrap();
-    let t0 = Instant::now();
     // Reads 4 KiB every 50 ms: some progress, far below 1 MiB/s.
     let (stop_tx, stop_rx) = mpsc::channel::<()>();
     let reader = thread::spawn(move || {
@@ -316,31 +340,19 @@ fn a_peer_reading_below_the_minimum_response_rate_is_dropped_after_the_grace() {
             }
         }
     });
-    let (_, failed) = rx.recv_timeout(Duration::from_secs(30)).unwrap();
+    let (_, failed) = report.recv_timeout(Duration::from_secs(30)).unwrap();
     let _ = stop_tx.send(());
     reader.join().unwrap();
-    let took = failed - t0;
-    assert!(took >= grace - Duration::from_millis(100), "{took:?}");
-    assert!(took <= grace + Duration::from_secs(2), "{took:?}");
+    assert_about(failed - t0, grace);
 }
 
 #[test]
 fn a_response_deadline_is_an_option() {
-    let (tx, rx) = mpsc::channel();
-    let srv = Running::start(
-        quick()
-            .response_timeout(Some(Duration::from_secs(1)))
-            .bind("127.0.0.1:0")
-            .unwrap(),
-        big_writer(256, tx),
-    );
-    let mut s = connect(srv.addr);
-    s.write_all(GET).unwrap();
-    let t0 = Instant::now();
-    let (_, failed) = rx.recv_timeout(Duration::from_secs(30)).unwrap();
-    let took = failed - t0;
+    let d = download(quick().response_timeout(Some(Duration::from_secs(1))));
+    let (_, failed) = d.report.recv_timeout(Duration::from_secs(30)).unwrap();
+    let took = failed - d.t0;
     assert!(took < Duration::from_secs(3), "{took:?}");
-    drop(s);
+    drop(d.s);
 }
 
 #[test]
@@ -429,18 +441,15 @@ fn the_per_peer_cap_refuses_a_third_connection_from_one_address() {
 
 #[test]
 fn counters_count_timeouts_by_phase() {
-    let srv = Running::start(
+    let srv = start(
         quick()
             .idle_timeout(Duration::from_millis(300))
-            .head_timeout(Duration::from_millis(300))
-            .bind("127.0.0.1:0")
-            .unwrap(),
+            .head_timeout(Duration::from_millis(300)),
         ok,
     );
     let mut idle = connect(srv.addr);
     assert!(get(&mut idle).starts_with("HTTP/1.1 200"));
-    let mut slow = connect(srv.addr);
-    slow.write_all(b"GET / HTTP/1.1\r\n").unwrap();
+    let mut slow = sent(srv.addr, b"GET / HTTP/1.1\r\n");
     assert!(read_head(&mut slow).starts_with("HTTP/1.1 408"));
     let mut buf = [0u8; 16];
     assert_eq!(idle.read(&mut buf).unwrap_or(0), 0);
@@ -567,18 +576,25 @@ fn start_child(
     (child, addr)
 }
 
+/// Whether the open-file limit tests can run here (they read
+/// `/proc/self/limits`); a note on stderr when not.
+fn have_proc_limits() -> bool {
+    let have = std::path::Path::new("/proc/self/limits").exists();
+    if !have {
+        eprintln!("note: skipping: no /proc/self/limits");
+    }
+    have
+}
+
 #[test]
 fn out_of_descriptors_peers_get_503_not_the_backlog() {
-    if !std::path::Path::new("/proc/self/limits").exists() {
-        eprintln!("note: skipping: no /proc/self/limits");
+    if !have_proc_limits() {
         return;
     }
     // 256 descriptors hold the child's 8 connections (no lowered limit, so
     // no eviction frees a descriptor).
     let (mut child, addr) = start_child("child_leaking_server", "leak", 256, Stdio::null());
-    let mut leak = connect(addr);
-    leak.write_all(b"GET /leak HTTP/1.1\r\nHost: a\r\n\r\n")
-        .unwrap();
+    let mut leak = sent(addr, b"GET /leak HTTP/1.1\r\nHost: a\r\n\r\n");
     assert!(read_head(&mut leak).starts_with("HTTP/1.1 200"));
     // The leak took every free descriptor but one: on Linux an `accept`
     // that waits holds the number of the descriptor it will return, so the
@@ -608,8 +624,7 @@ fn out_of_descriptors_peers_get_503_not_the_backlog() {
 
 #[test]
 fn a_burst_beyond_the_cap_gets_503_with_a_low_open_file_limit() {
-    if !std::path::Path::new("/proc/self/limits").exists() {
-        eprintln!("note: skipping: no /proc/self/limits");
+    if !have_proc_limits() {
         return;
     }
     let (mut child, addr) = start_child("child_server", "1", 256, Stdio::piped());
@@ -623,9 +638,7 @@ fn a_burst_beyond_the_cap_gets_503_with_a_low_open_file_limit() {
     // connection answered 503 at once marks the cap.
     let mut held = Vec::new();
     let cap = loop {
-        let mut s = connect(addr);
-        s.write_all(b"GET /hold HTTP/1.1\r\nHost: a\r\n\r\n")
-            .unwrap();
+        let mut s = sent(addr, b"GET /hold HTTP/1.1\r\nHost: a\r\n\r\n");
         s.set_read_timeout(Some(Duration::from_millis(100)))
             .unwrap();
         let mut buf = [0u8; 64];
@@ -711,13 +724,7 @@ fn descriptors_on_port(port: u16) -> Option<usize> {
 
 #[test]
 fn each_tcp_connection_takes_one_descriptor() {
-    let srv = Running::start(
-        quick()
-            .idle_timeout(Duration::from_secs(60))
-            .bind("127.0.0.1:0")
-            .unwrap(),
-        ok,
-    );
+    let srv = start(quick().idle_timeout(Duration::from_secs(60)), ok);
     let Some(listener_only) = descriptors_on_port(srv.addr.port()) else {
         eprintln!("note: skipping: no /proc");
         return;
@@ -751,9 +758,10 @@ fn a_connection_draining_after_its_close_holds_no_slot() {
     );
     // A malformed request: 400, then the server drains this peer's input
     // for up to 5 s (the peer neither sends more nor closes).
-    let mut bad = connect(srv.addr);
-    bad.write_all(b"GET / HTTP/1.1\r\nHost: a\r\nBad Field: x\r\n\r\n")
-        .unwrap();
+    let mut bad = sent(
+        srv.addr,
+        b"GET / HTTP/1.1\r\nHost: a\r\nBad Field: x\r\n\r\n",
+    );
     assert!(read_head(&mut bad).starts_with("HTTP/1.1 400"));
     let t0 = Instant::now();
     let mut next = connect(srv.addr);
@@ -767,12 +775,10 @@ fn a_connection_draining_after_its_close_holds_no_slot() {
 fn at_the_cap_a_slow_body_is_evicted_with_408_and_a_non_reader_is_cut() {
     let (tx, rx) = mpsc::channel();
     let writer = big_writer(256, tx);
-    let srv = Running::start(
+    let srv = start(
         quick()
             .max_connections(3)
-            .eviction_grace(Duration::from_millis(300))
-            .bind("127.0.0.1:0")
-            .unwrap(),
+            .eviction_grace(Duration::from_millis(300)),
         move |ex: &mut Exchange<'_>| match ex.path() {
             b"/big" => writer(ex),
             b"/hold" => {
@@ -783,9 +789,7 @@ fn at_the_cap_a_slow_body_is_evicted_with_408_and_a_non_reader_is_cut() {
         },
     );
     // A body at 5 bytes/s (within its own 10 s grace: not timed out yet).
-    let mut slow = connect(srv.addr);
-    slow.write_all(b"POST / HTTP/1.1\r\nHost: a\r\nContent-Length: 1000\r\n\r\n")
-        .unwrap();
+    let mut slow = upload(srv.addr, 1000);
     let mut w = slow.try_clone().unwrap();
     let (stop_tx, stop_rx) = mpsc::channel::<()>();
     let trickle = thread::spawn(move || {
@@ -798,22 +802,15 @@ fn at_the_cap_a_slow_body_is_evicted_with_408_and_a_non_reader_is_cut() {
     });
     thread::sleep(Duration::from_millis(50));
     // A peer that asks for 256 MiB and reads none of it.
-    let mut deaf = connect(srv.addr);
-    deaf.write_all(b"GET /big HTTP/1.1\r\nHost: a\r\n\r\n")
-        .unwrap();
+    let deaf = sent(srv.addr, b"GET /big HTTP/1.1\r\nHost: a\r\n\r\n");
     // A request its handler works on (not evictable).
-    let mut busy = connect(srv.addr);
-    busy.write_all(b"GET /hold HTTP/1.1\r\nHost: a\r\n\r\n")
-        .unwrap();
+    let mut busy = sent(srv.addr, b"GET /hold HTTP/1.1\r\nHost: a\r\n\r\n");
     eventually("all admitted", || srv.stop.counters().current == 3);
     thread::sleep(Duration::from_millis(600));
     // The first newcomer takes the slow body's slot (the oldest), the
     // second the non-reader's.
     // (It stays in its handler: not evictable either.)
-    let mut first = connect(srv.addr);
-    first
-        .write_all(b"GET /hold HTTP/1.1\r\nHost: a\r\n\r\n")
-        .unwrap();
+    let mut first = sent(srv.addr, b"GET /hold HTTP/1.1\r\nHost: a\r\n\r\n");
     let head = read_head(&mut slow);
     assert!(
         head.starts_with("HTTP/1.1 408"),
@@ -822,10 +819,10 @@ fn at_the_cap_a_slow_body_is_evicted_with_408_and_a_non_reader_is_cut() {
     );
     let _ = stop_tx.send(());
     trickle.join().unwrap();
-    let mut second = connect(srv.addr);
-    second
-        .write_all(b"GET / HTTP/1.1\r\nHost: a\r\nConnection: close\r\n\r\n")
-        .unwrap();
+    let mut second = sent(
+        srv.addr,
+        b"GET / HTTP/1.1\r\nHost: a\r\nConnection: close\r\n\r\n",
+    );
     let head = read_head(&mut second);
     assert!(head.starts_with("HTTP/1.1 200"), "{head}");
     // The non-reader's response was cut at once, long before its stall
@@ -864,14 +861,7 @@ fn at_the_cap_a_new_connection_goes_after_an_idle_keep_alive_one() {
     // and sits idle since. A newcomer evicts the idle keep-alive one, not
     // the new one, although the new one is older: its request, sent a
     // moment later, is served.
-    let srv = Running::start(
-        quick()
-            .max_connections(2)
-            .idle_timeout(Duration::from_secs(60))
-            .bind("127.0.0.1:0")
-            .unwrap(),
-        ok,
-    );
+    let srv = idle_cap(2);
     let mut first = connect(srv.addr);
     eventually("the first admitted", || srv.stop.counters().current == 1);
     thread::sleep(Duration::from_millis(50));
@@ -954,10 +944,7 @@ fn page(ex: &mut Exchange<'_>) -> Result<(), Error> {
 fn at_the_cap_a_slow_body_two_seconds_old_is_evicted_with_408_for_a_newcomer() {
     // The default eviction grace (1 s) and minimum body rate (240 bytes/s
     // after 10 s): the body at 1 byte/s is protected from its own timeout.
-    let srv = Running::start(
-        quick().max_connections(1).bind("127.0.0.1:0").unwrap(),
-        page,
-    );
+    let srv = start(quick().max_connections(1), page);
     let (mut slow, stop, trickle) = slow_body(srv.addr);
     eventually("the slow body admitted", || {
         srv.stop.counters().current == 1
@@ -975,10 +962,7 @@ fn at_the_cap_a_slow_body_two_seconds_old_is_evicted_with_408_for_a_newcomer() {
 
 #[test]
 fn at_the_cap_a_non_reading_pipeliner_whose_response_stalled_is_evicted() {
-    let srv = Running::start(
-        quick().max_connections(1).bind("127.0.0.1:0").unwrap(),
-        page,
-    );
+    let srv = start(quick().max_connections(1), page);
     let deaf = pipeliner(srv.addr, 200);
     eventually("the pipeliner admitted", || {
         srv.stop.counters().current == 1
@@ -994,10 +978,7 @@ fn at_the_cap_a_non_reading_pipeliner_whose_response_stalled_is_evicted() {
 
 #[test]
 fn without_pressure_a_slow_body_and_a_pipeliner_are_left_within_their_grace() {
-    let srv = Running::start(
-        quick().max_connections(4).bind("127.0.0.1:0").unwrap(),
-        page,
-    );
+    let srv = start(quick().max_connections(4), page);
     let (mut slow, stop, trickle) = slow_body(srv.addr);
     let _deaf = pipeliner(srv.addr, 200);
     eventually("both admitted", || srv.stop.counters().current == 2);
@@ -1026,21 +1007,22 @@ fn without_pressure_a_slow_body_and_a_pipeliner_are_left_within_their_grace() {
     trickle.join().unwrap();
 }
 
+/// A cap of one connection with an eviction grace of 10 s, serving `page`.
+fn young_body_cap() -> Running {
+    start(
+        quick()
+            .max_connections(1)
+            .eviction_grace(Duration::from_secs(10)),
+        page,
+    )
+}
+
 #[test]
 fn at_the_cap_a_young_body_below_the_rate_is_a_last_resort() {
     // Younger than the eviction grace (10 s here), but no byte of its body
     // in 300 ms: with nothing else to evict, it makes way for a newcomer.
-    let srv = Running::start(
-        quick()
-            .max_connections(1)
-            .eviction_grace(Duration::from_secs(10))
-            .bind("127.0.0.1:0")
-            .unwrap(),
-        page,
-    );
-    let mut slow = connect(srv.addr);
-    slow.write_all(b"POST / HTTP/1.1\r\nHost: a\r\nContent-Length: 1000\r\n\r\n")
-        .unwrap();
+    let srv = young_body_cap();
+    let mut slow = upload(srv.addr, 1000);
     eventually("the body admitted", || srv.stop.counters().current == 1);
     thread::sleep(Duration::from_millis(300));
     let _newcomer = newcomer_served(&srv);
@@ -1051,17 +1033,8 @@ fn at_the_cap_a_young_body_below_the_rate_is_a_last_resort() {
 #[test]
 fn at_the_cap_a_young_body_above_the_rate_is_kept() {
     // 4 KiB in its first 300 ms: well above 240 bytes/s, not evicted.
-    let srv = Running::start(
-        quick()
-            .max_connections(1)
-            .eviction_grace(Duration::from_secs(10))
-            .bind("127.0.0.1:0")
-            .unwrap(),
-        page,
-    );
-    let mut up = connect(srv.addr);
-    up.write_all(b"POST / HTTP/1.1\r\nHost: a\r\nContent-Length: 100000\r\n\r\n")
-        .unwrap();
+    let srv = young_body_cap();
+    let mut up = upload(srv.addr, 100_000);
     // (Sent after the head was read: bytes that come with the head are not
     // counted as the body's progress.)
     thread::sleep(Duration::from_millis(100));

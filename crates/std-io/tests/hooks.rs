@@ -88,6 +88,20 @@ fn max_body_bytes_is_the_ceiling_before_and_while_the_handler_reads() {
     stop(s);
 }
 
+/// The body `json_errors` answers an error of `status` with.
+fn json_error(status: u16) -> String {
+    format!("{{\"error\":{status}}}")
+}
+
+/// Asserts that the response `resp` ends with the JSON error body of
+/// `status`.
+fn assert_json_error(resp: &str, status: u16) {
+    assert!(
+        resp.ends_with(&format!("\r\n\r\n{}", json_error(status))),
+        "{resp}"
+    );
+}
+
 fn json_errors(b: ServerBuilder, causes: Arc<Mutex<Vec<String>>>) -> ServerBuilder {
     b.error_body(move |e| {
         let cause = match e.cause() {
@@ -104,7 +118,7 @@ fn json_errors(b: ServerBuilder, causes: Arc<Mutex<Vec<String>>>) -> ServerBuild
         ));
         Some(ErrorBody {
             content_type: b"application/json".to_vec(),
-            body: format!("{{\"error\":{}}}", e.status()).into_bytes(),
+            body: json_error(e.status()).into_bytes(),
         })
     })
 }
@@ -130,9 +144,9 @@ fn a_handler_lowers_the_limit_and_the_413_is_json() {
         resp.contains("\r\nContent-Type: application/json\r\n"),
         "{resp}"
     );
-    assert!(resp.ends_with("\r\n\r\n{\"error\":413}"), "{resp}");
+    assert_json_error(&resp, 413);
     let resp = exchange(&s.0, &chunked("/up?limit=10", "", 20));
-    assert!(resp.ends_with("\r\n\r\n{\"error\":413}"), "{resp}");
+    assert_json_error(&resp, 413);
     let resp = exchange(
         &s.0,
         b"POST /up?limit=10 HTTP/1.1\r\nHost: a\r\nContent-Length: 5\r\nConnection: close\r\n\r\nhello",
@@ -168,17 +182,17 @@ fn the_error_body_hook_sees_head_errors_and_handler_failures() {
     );
     let resp = exchange(&s.0, b"GET / HTTP/1.1\r\nHost : a\r\n\r\n");
     assert!(resp.starts_with("HTTP/1.1 400 Bad Request\r\n"), "{resp}");
-    assert!(resp.ends_with("\r\n\r\n{\"error\":400}"), "{resp}");
+    assert_json_error(&resp, 400);
     let resp = exchange(&s.0, b"GET /fail HTTP/1.1\r\nHost: a\r\n\r\n");
-    assert!(resp.ends_with("\r\n\r\n{\"error\":500}"), "{resp}");
+    assert_json_error(&resp, 500);
     let resp = exchange(&s.0, b"HEAD /panic HTTP/1.1\r\nHost: a\r\n\r\n");
     assert!(resp.starts_with("HTTP/1.1 500 "), "{resp}");
     assert!(resp.contains("\r\nContent-Length: 13\r\n"), "{resp}");
     assert!(resp.ends_with("\r\n\r\n"), "no body to HEAD: {resp}");
     let resp = exchange(&s.0, b"GET /none HTTP/1.1\r\nHost: a\r\n\r\n");
-    assert!(resp.ends_with("\r\n\r\n{\"error\":500}"), "{resp}");
+    assert_json_error(&resp, 500);
     let resp = exchange(&s.0, b"CONNECT a:443 HTTP/1.1\r\nHost: a:443\r\n\r\n");
-    assert!(resp.ends_with("\r\n\r\n{\"error\":501}"), "{resp}");
+    assert_json_error(&resp, 501);
     assert_eq!(
         *causes.lock().unwrap(),
         [
@@ -269,7 +283,7 @@ fn the_503_beyond_the_connection_limit_takes_the_hooks_body() {
         resp.contains("\r\nContent-Type: application/json\r\n"),
         "{resp}"
     );
-    assert!(resp.ends_with("\r\n\r\n{\"error\":503}"), "{resp}");
+    assert_json_error(&resp, 503);
     assert_eq!(*causes.lock().unwrap(), ["503   Busy"]);
     drop(holder);
     stop(s);
@@ -308,7 +322,7 @@ fn a_head_deadline_is_logged_from_the_heads_first_byte() {
     let _ = c.read_to_end(&mut rest);
     let resp = String::from_utf8_lossy(&rest);
     assert!(resp.contains("HTTP/1.1 408 "), "{resp}");
-    assert!(resp.ends_with("\r\n\r\n{\"error\":408}"), "{resp}");
+    assert_json_error(&resp, 408);
     assert_eq!(*causes.lock().unwrap(), ["408   Timeout(Head)"]);
     let log = log.lock().unwrap().clone();
     assert_eq!(log.len(), 2, "{log:?}");

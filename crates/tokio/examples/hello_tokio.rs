@@ -14,6 +14,9 @@
 //! responses the server writes itself. SIGINT or SIGTERM stops it
 //! gracefully (requests in flight finish), and it exits 0.
 
+#[path = "support/runtime.rs"]
+mod runtime;
+
 use std::io::Write;
 use std::process::exit;
 
@@ -116,17 +119,7 @@ fn main() {
             exit(1);
         }
     };
-    let rt = match tokio::runtime::Builder::new_current_thread()
-        .enable_all()
-        .build()
-    {
-        Ok(rt) => rt,
-        Err(e) => {
-            eprintln!("hello_tokio: no runtime: {e}");
-            exit(1);
-        }
-    };
-    let code = rt.block_on(async move {
+    runtime::run("hello_tokio", async move {
         let server = match Server::builder()
             .server_name("http-net")
             .max_connections(max_connections)
@@ -154,6 +147,5 @@ fn main() {
                 1
             }
         }
-    });
-    exit(code);
+    })
 }

@@ -12,6 +12,9 @@
 //! This crate's `tests/tls.rs` generates a certificate with rcgen, starts
 //! this example and fetches a page with `curl --cacert`.
 
+#[path = "support/runtime.rs"]
+mod runtime;
+
 use std::io::{self, Write};
 use std::net::SocketAddr;
 use std::process::exit;
@@ -134,17 +137,7 @@ fn main() {
             exit(1);
         }
     };
-    let rt = match tokio::runtime::Builder::new_current_thread()
-        .enable_all()
-        .build()
-    {
-        Ok(rt) => rt,
-        Err(e) => {
-            eprintln!("tls_tokio: no runtime: {e}");
-            exit(1);
-        }
-    };
-    let code = rt.block_on(async move {
+    runtime::run("tls_tokio", async move {
         let listener = match TcpListener::bind(&addr).await {
             Ok(tcp) => TlsListener::new(tcp, TlsAcceptor::from(Arc::new(config))),
             Err(e) => Err(e),
@@ -171,6 +164,5 @@ fn main() {
                 1
             }
         }
-    });
-    exit(code);
+    })
 }

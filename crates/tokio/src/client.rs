@@ -103,86 +103,61 @@ impl Default for ClientBuilder {
 }
 
 impl ClientBuilder {
-    /// Head and body limits and buffer sizes (see [`http_net_conn::Config`]).
-    pub fn conn_config(mut self, config: Config) -> Self {
-        self.s.conn = config;
-        self
-    }
-    /// The longest wait for a connection to open (default 10 s).
-    pub fn connect_timeout(mut self, t: Duration) -> Self {
-        self.s.connect_timeout = t;
-        self
-    }
-    /// The longest wait for the next bytes of a response (default 30 s).
-    pub fn read_timeout(mut self, t: Duration) -> Self {
-        self.s.read_timeout = t;
-        self
-    }
-    /// The longest wait for a write to make progress (default 30 s).
-    pub fn write_timeout(mut self, t: Duration) -> Self {
-        self.s.write_timeout = t;
-        self
-    }
-    /// The deadline of a whole request, from its start to the end of the
-    /// response body (default: none): every wait ends by it.
-    pub fn request_timeout(mut self, t: Duration) -> Self {
-        self.s.request_timeout = Some(t);
-        self
-    }
-    /// Idle connections kept per host and port for reuse (default 4; 0 keeps
-    /// none; 256 at most across all hosts).
-    pub fn max_idle_per_host(mut self, n: usize) -> Self {
-        self.s.max_idle_per_host = n;
-        self
-    }
-    /// How long an idle connection is kept (default 30 s).
-    pub fn idle_ttl(mut self, t: Duration) -> Self {
-        self.s.idle_ttl = t;
-        self
-    }
-    /// Whether a response body that still carries transfer codings is
-    /// handed out (default: no). The client decodes `chunked` only; a
-    /// response whose `Transfer-Encoding` does not end in `chunked` (for
-    /// example `gzip`, read until close, RFC 9112 §6.3) is by default
-    /// [`Error::UnsupportedTransferCoding`] naming the codings, from
-    /// [`Client::send`] or [`RequestBody::finish`]. With this on, the body
-    /// is the coded bytes and [`ClientResponse::transfer_codings`] lists the
-    /// codings, for a caller that decodes them.
-    ///
-    /// ```
-    /// let client = http_net_tokio::Client::builder()
-    ///     .accept_transfer_codings(true)
-    ///     .build();
-    /// # let _ = client;
-    /// ```
-    pub fn accept_transfer_codings(mut self, on: bool) -> Self {
-        self.s.accept_transfer_codings = on;
-        self
-    }
-    /// Turns the front-line profile on or off (default off), for a client
-    /// that forwards what it receives (a proxy's upstream side), where a
-    /// response some parser reads differently is itself the risk. With it
-    /// on, a response is an error (`Error::Protocol` with the head or
-    /// framing rule, and the connection is not reused) for: a
-    /// `Content-Length` with leading zeros, whitespace around the digits
-    /// other than one SP before them, a list, a second line or an
-    /// obs-fold; a framing, routing, credential or content-handling field
-    /// in the trailers; a `101` without `Upgrade` or with one that is not
-    /// a list of protocols. Each form's reason is at
-    /// [`http_net_conn::head::Limits::with_front_line`]. An obs-fold
-    /// elsewhere is still replaced with SP (RFC 9112 §5.2);
-    /// [`http_net_conn::head::ObsFold::Reject`] in the configuration's
-    /// response options rejects it. It sets the profile in the connection
-    /// configuration whether [`conn_config`](ClientBuilder::conn_config)
-    /// comes before or after it.
-    ///
-    /// ```
-    /// let client = http_net_tokio::Client::builder().front_line(true).build();
-    /// # let _ = client;
-    /// ```
-    pub fn front_line(mut self, on: bool) -> Self {
-        self.s.front_line = Some(on);
-        self
+    setters! {
+        /// Head and body limits and buffer sizes (see [`http_net_conn::Config`]).
+        conn_config(config: Config) => conn = config;
+        /// The longest wait for a connection to open (default 10 s).
+        connect_timeout(t: Duration) => connect_timeout = t;
+        /// The longest wait for the next bytes of a response (default 30 s).
+        read_timeout(t: Duration) => read_timeout = t;
+        /// The longest wait for a write to make progress (default 30 s).
+        write_timeout(t: Duration) => write_timeout = t;
+        /// The deadline of a whole request, from its start to the end of the
+        /// response body (default: none): every wait ends by it.
+        request_timeout(t: Duration) => request_timeout = Some(t);
+        /// Idle connections kept per host and port for reuse (default 4; 0 keeps
+        /// none; 256 at most across all hosts).
+        max_idle_per_host(n: usize) => max_idle_per_host = n;
+        /// How long an idle connection is kept (default 30 s).
+        idle_ttl(t: Duration) => idle_ttl = t;
+        /// Whether a response body that still carries transfer codings is
+        /// handed out (default: no). The client decodes `chunked` only; a
+        /// response whose `Transfer-Encoding` does not end in `chunked` (for
+        /// example `gzip`, read until close, RFC 9112 §6.3) is by default
+        /// [`Error::UnsupportedTransferCoding`] naming the codings, from
+        /// [`Client::send`] or [`RequestBody::finish`]. With this on, the body
+        /// is the coded bytes and [`ClientResponse::transfer_codings`] lists the
+        /// codings, for a caller that decodes them.
+        ///
+        /// ```
+        /// let client = http_net_tokio::Client::builder()
+        ///     .accept_transfer_codings(true)
+        ///     .build();
+        /// # let _ = client;
+        /// ```
+        accept_transfer_codings(on: bool) => accept_transfer_codings = on;
+        /// Turns the front-line profile on or off (default off), for a client
+        /// that forwards what it receives (a proxy's upstream side), where a
+        /// response some parser reads differently is itself the risk. With it
+        /// on, a response is an error (`Error::Protocol` with the head or
+        /// framing rule, and the connection is not reused) for: a
+        /// `Content-Length` with leading zeros, whitespace around the digits
+        /// other than one SP before them, a list, a second line or an
+        /// obs-fold; a framing, routing, credential or content-handling field
+        /// in the trailers; a `101` without `Upgrade` or with one that is not
+        /// a list of protocols. Each form's reason is at
+        /// [`http_net_conn::head::Limits::with_front_line`]. An obs-fold
+        /// elsewhere is still replaced with SP (RFC 9112 §5.2);
+        /// [`http_net_conn::head::ObsFold::Reject`] in the configuration's
+        /// response options rejects it. It sets the profile in the connection
+        /// configuration whether [`conn_config`](ClientBuilder::conn_config)
+        /// comes before or after it.
+        ///
+        /// ```
+        /// let client = http_net_tokio::Client::builder().front_line(true).build();
+        /// # let _ = client;
+        /// ```
+        front_line(on: bool) => front_line = Some(on);
     }
     /// The client, over plain TCP.
     pub fn build(self) -> Client {

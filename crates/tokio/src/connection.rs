@@ -81,6 +81,26 @@ async fn catch<F: Future>(fut: F) -> Option<F::Output> {
     .await
 }
 
+/// Sends what the connection queued, within the server's write bounds,
+/// through the cycle's meter and slot (a write waiting on the peer can be
+/// evicted). A plain function returning `flush_with`'s future, not an
+/// `async fn`: no state machine of its own on the per-request path.
+fn flush_queued<'a>(
+    stream: &'a mut dyn Stream,
+    conn: &'a mut ServerConn,
+    st: &'a mut Cycle,
+    sh: &Shared,
+) -> impl Future<Output = Result<(), Error>> + 'a {
+    wire::flush_with(
+        stream,
+        conn,
+        &[],
+        &mut st.write_meter,
+        sh.settings.write_bounds(),
+        st.slot.as_deref(),
+    )
+}
+
 /// Sends what the connection queued (an error response), then lingers.
 async fn send_and_linger(
     stream: &mut dyn Stream,
@@ -88,17 +108,7 @@ async fn send_and_linger(
     st: &mut Cycle,
     sh: &Shared,
 ) -> End {
-    let bounds = sh.settings.write_bounds();
-    match wire::flush_with(
-        stream,
-        conn,
-        &[],
-        &mut st.write_meter,
-        bounds,
-        st.slot.as_deref(),
-    )
-    .await
-    {
+    match flush_queued(stream, conn, st, sh).await {
         Ok(()) => End::Linger,
         Err(e) => {
             sh.count_write_failure(&e);
@@ -170,17 +180,7 @@ async fn serve<H: Handler>(
             // drains it (up to its bound) before the next request.
             Ok(ServerEvent::Data(_) | ServerEvent::End(_)) => {}
             Ok(ServerEvent::NeedInput) => {
-                let bounds = s.write_bounds();
-                if let Err(e) = wire::flush_with(
-                    stream,
-                    conn,
-                    &[],
-                    &mut st.write_meter,
-                    bounds,
-                    st.slot.as_deref(),
-                )
-                .await
-                {
+                if let Err(e) = flush_queued(stream, conn, st, sh).await {
                     sh.count_write_failure(&e);
                     return End::Close;
                 }
@@ -290,17 +290,7 @@ async fn serve<H: Handler>(
                     // Paused with nothing to send: the answer is incomplete.
                     return End::Close;
                 }
-                let bounds = s.write_bounds();
-                if let Err(e) = wire::flush_with(
-                    stream,
-                    conn,
-                    &[],
-                    &mut st.write_meter,
-                    bounds,
-                    st.slot.as_deref(),
-                )
-                .await
-                {
+                if let Err(e) = flush_queued(stream, conn, st, sh).await {
                     sh.count_write_failure(&e);
                     return End::Close;
                 }
@@ -435,16 +425,7 @@ async fn after_handler(
         // response cut short (the peer sees it truncated): send what is
         // queued and close.
         _ => {
-            let bounds = sh.settings.write_bounds();
-            let _ = wire::flush_with(
-                stream,
-                conn,
-                &[],
-                &mut st.write_meter,
-                bounds,
-                st.slot.as_deref(),
-            )
-            .await;
+            let _ = flush_queued(stream, conn, st, sh).await;
             Some(End::Close)
         }
     }
@@ -455,7 +436,7 @@ mod tests {
     use super::*;
     use crate::server::Settings;
     use http_net_conn::{Config, Placement, PreparedResponse};
-    use tokio::io::AsyncWriteExt;
+    use tokio::io::{AsyncWriteExt, DuplexStream};
 
     fn idle_conn() -> ServerConn {
         let mut conn = ServerConn::new(Config::DEFAULT);
@@ -475,17 +456,33 @@ mod tests {
         conn
     }
 
-    #[test]
-    fn an_idle_connection_lends_its_buffers_while_it_waits_then_reads_the_whole_request() {
-        let rt = tokio::runtime::Builder::new_current_thread()
+    /// The server's state, the two ends of a duplex, an [`idle_conn`] for
+    /// the server end, and a read deadline 5 s away.
+    fn idle_on_duplex() -> (Shared, DuplexStream, DuplexStream, ServerConn, Instant) {
+        let (server, client) = tokio::io::duplex(4096);
+        let deadline = Instant::now() + std::time::Duration::from_secs(5);
+        (
+            Shared::new(Settings::DEFAULT),
+            server,
+            client,
+            idle_conn(),
+            deadline,
+        )
+    }
+
+    /// Runs `f` on a current-thread runtime.
+    fn run(f: impl Future<Output = ()>) {
+        tokio::runtime::Builder::new_current_thread()
             .enable_all()
             .build()
-            .unwrap();
-        rt.block_on(async {
-            let sh = Shared::new(Settings::DEFAULT);
-            let (mut server, mut client) = tokio::io::duplex(4096);
-            let mut conn = idle_conn();
-            let deadline = Instant::now() + std::time::Duration::from_secs(5);
+            .unwrap()
+            .block_on(f);
+    }
+
+    #[test]
+    fn an_idle_connection_lends_its_buffers_while_it_waits_then_reads_the_whole_request() {
+        run(async {
+            let (sh, mut server, mut client, mut conn, deadline) = idle_on_duplex();
             let req = b"GET /a-target-longer-than-the-scratch HTTP/1.1\r\nHost: a\r\n\r\n";
             let filled = {
                 let wait = idle_fill(&mut server, &mut conn, &sh, deadline, None);
@@ -510,19 +507,12 @@ mod tests {
 
     #[test]
     fn a_pipelined_request_already_there_is_read_without_lending() {
-        let rt = tokio::runtime::Builder::new_current_thread()
-            .enable_all()
-            .build()
-            .unwrap();
-        rt.block_on(async {
-            let sh = Shared::new(Settings::DEFAULT);
-            let (mut server, mut client) = tokio::io::duplex(4096);
-            let mut conn = idle_conn();
+        run(async {
+            let (sh, mut server, mut client, mut conn, deadline) = idle_on_duplex();
             client
                 .write_all(b"GET / HTTP/1.1\r\nHost: a\r\n\r\n")
                 .await
                 .unwrap();
-            let deadline = Instant::now() + std::time::Duration::from_secs(5);
             let filled = idle_fill(&mut server, &mut conn, &sh, deadline, None).await;
             assert_eq!(filled.unwrap(), Filled::Bytes(27));
             assert_eq!(sh.buffers.len(), 0);

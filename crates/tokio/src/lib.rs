@@ -95,6 +95,20 @@
 #![deny(missing_docs)]
 #![warn(missing_debug_implementations)]
 
+/// Builder methods that each set one field of the builder's settings
+/// (`self.s`): `name(arg: Type, ...) => field = value;`, each with its doc.
+macro_rules! setters {
+    ($($(#[$doc:meta])* $name:ident($($arg:ident: $ty:ty),+) => $field:ident = $value:expr;)*) => {
+        $(
+            $(#[$doc])*
+            pub fn $name(mut self, $($arg: $ty),+) -> Self {
+                self.s.$field = $value;
+                self
+            }
+        )*
+    };
+}
+
 mod client;
 mod connection;
 mod date;

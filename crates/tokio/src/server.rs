@@ -171,124 +171,86 @@ impl Default for ServerBuilder {
 }
 
 impl ServerBuilder {
-    /// The connection limit (default 1,024). A connection beyond it first
-    /// evicts the open connection making least progress, in this order:
-    /// one closing after an error response; one that pipelines so much
-    /// that it waits for its turn to run between requests; the
-    /// longest-idle keep-alive connection (or one draining the unread rest
-    /// of a request body after its answer); the one waiting longest, at
-    /// least the [eviction grace](ServerBuilder::eviction_grace), for room
-    /// to write its response, which a peer that does not read never makes
-    /// (the response is cut); the one waiting longest, at least the grace,
-    /// for the rest of its request head (it is answered `503`); as a last
-    /// resort, the oldest of those younger than the grace and of those
-    /// waiting for their first request. A connection whose handler is
-    /// running and not waiting on such a write is never evicted: when no
-    /// open connection can be, the new one is answered `503` with
-    /// `Retry-After: 1` and closed.
-    ///
-    /// Each connection is a task, not a thread: the std server's
-    /// `thread_stack_size` and `keep_idle_threads` have no counterpart
-    /// here (the runtime's own builder sets its worker threads).
-    pub fn max_connections(mut self, n: usize) -> Self {
-        self.s.max_connections = n.max(1);
-        self
-    }
-    /// At the connection limit, how long a connection waiting for the rest
-    /// of its request head or for room to write its response is spared
-    /// (default 1 s): younger ones are evicted only as a last resort, after
-    /// every idle or closing connection and every older one (see
-    /// [`max_connections`](ServerBuilder::max_connections) for the order),
-    /// so that a burst of newcomers does not cut requests and responses
-    /// that are merely under way.
-    pub fn eviction_grace(mut self, t: Duration) -> Self {
-        self.s.eviction_grace = t;
-        self
-    }
-    /// The most connections one peer address may hold at once (default 0:
-    /// no such cap). Connections beyond it are answered `503` with
-    /// `Retry-After` and closed, whatever the free slots (they evict no
-    /// one). A connection counts until it is closed.
-    pub fn max_connections_per_peer(mut self, n: usize) -> Self {
-        self.s.max_connections_per_peer = n;
-        self
-    }
-    /// Requests served on one connection before it is closed (default 0: no
-    /// limit); the last response carries `Connection: close`. The std
-    /// server defaults to 1,000, because a thread per connection cannot
-    /// otherwise take back the slot of a peer that pipelines and never
-    /// reads; this server yields such a connection its turn every 16
-    /// requests and evicts it by its progress instead.
-    pub fn max_requests_per_connection(mut self, n: u64) -> Self {
-        self.s.max_requests = n;
-        self
-    }
-    /// The connection limits (head and body limits, buffers): see
-    /// [`http_net_conn::Config`].
-    pub fn conn_config(mut self, config: Config) -> Self {
-        self.s.conn = config;
-        self
-    }
-    /// How long a keep-alive connection may sit idle between requests
-    /// (default 30 s); then it is closed without a response.
-    pub fn idle_timeout(mut self, t: Duration) -> Self {
-        self.s.idle_timeout = t;
-        self
-    }
-    /// The whole-head deadline, counted from a request's first byte (default
-    /// 10 s): a head not complete by then gets `408` and the connection
-    /// closes (slowloris).
-    pub fn head_timeout(mut self, t: Duration) -> Self {
-        self.s.head_timeout = t;
-        self
-    }
-    /// The longest wait for the next bytes of a request body (default 30 s);
-    /// the body read then fails and, if nothing was sent, `408` is answered.
-    pub fn body_timeout(mut self, t: Duration) -> Self {
-        self.s.body_timeout = t;
-        self
-    }
-    /// The longest wait for one write to make progress (default 30 s): a
-    /// peer that does not read its responses is disconnected after it.
-    pub fn write_timeout(mut self, t: Duration) -> Self {
-        self.s.write_timeout = t;
-        self
-    }
-    /// The minimum request body rate (default 240 bytes/s after a 10 s
-    /// grace, as the std server's): once the handler's body reads have waited on the peer
-    /// `grace` in all, the peer must have sent at least `bytes_per_sec`
-    /// body bytes (with their framing) for every second they waited, else
-    /// the read fails and `408` is answered if nothing was sent. Only time
-    /// spent waiting on the peer counts: a handler that pauses between
-    /// reads is not held against it. 0 turns it off.
-    pub fn min_body_rate(mut self, bytes_per_sec: u64, grace: Duration) -> Self {
-        self.s.body_rate = Rate {
-            bytes_per_sec,
-            grace,
-        };
-        self
-    }
-    /// The minimum response rate (default 240 bytes/s after a 10 s grace,
-    /// as the std server's):
-    /// once a response's writes have waited on the peer `grace` in all, the
-    /// peer must have taken at least `bytes_per_sec` for every second they
-    /// waited, else the connection is cut. 0 turns it off.
-    pub fn min_response_rate(mut self, bytes_per_sec: u64, grace: Duration) -> Self {
-        self.s.write_rate = Rate {
-            bytes_per_sec,
-            grace,
-        };
-        self
-    }
-    /// A deadline for writing a whole response, counted from its request's
-    /// head (default: none, so that a large download to a slow but honest
-    /// client completes; the minimum response rate and the write timeout
-    /// bound it instead). Past it the connection is cut: the write fails
-    /// with [`Error::Timeout`]`(`[`Stage::Write`]`)`, counted in
-    /// [`Counters::timed_out_write`].
-    pub fn response_timeout(mut self, t: Option<Duration>) -> Self {
-        self.s.response_timeout = t;
-        self
+    setters! {
+        /// The connection limit (default 1,024). A connection beyond it first
+        /// evicts the open connection making least progress, in this order:
+        /// one closing after an error response; one that pipelines so much
+        /// that it waits for its turn to run between requests; the
+        /// longest-idle keep-alive connection (or one draining the unread rest
+        /// of a request body after its answer); the one waiting longest, at
+        /// least the [eviction grace](ServerBuilder::eviction_grace), for room
+        /// to write its response, which a peer that does not read never makes
+        /// (the response is cut); the one waiting longest, at least the grace,
+        /// for the rest of its request head (it is answered `503`); as a last
+        /// resort, the oldest of those younger than the grace and of those
+        /// waiting for their first request. A connection whose handler is
+        /// running and not waiting on such a write is never evicted: when no
+        /// open connection can be, the new one is answered `503` with
+        /// `Retry-After: 1` and closed.
+        ///
+        /// Each connection is a task, not a thread: the std server's
+        /// `thread_stack_size` and `keep_idle_threads` have no counterpart
+        /// here (the runtime's own builder sets its worker threads).
+        max_connections(n: usize) => max_connections = n.max(1);
+        /// At the connection limit, how long a connection waiting for the rest
+        /// of its request head or for room to write its response is spared
+        /// (default 1 s): younger ones are evicted only as a last resort, after
+        /// every idle or closing connection and every older one (see
+        /// [`max_connections`](ServerBuilder::max_connections) for the order),
+        /// so that a burst of newcomers does not cut requests and responses
+        /// that are merely under way.
+        eviction_grace(t: Duration) => eviction_grace = t;
+        /// The most connections one peer address may hold at once (default 0:
+        /// no such cap). Connections beyond it are answered `503` with
+        /// `Retry-After` and closed, whatever the free slots (they evict no
+        /// one). A connection counts until it is closed.
+        max_connections_per_peer(n: usize) => max_connections_per_peer = n;
+        /// Requests served on one connection before it is closed (default 0: no
+        /// limit); the last response carries `Connection: close`. The std
+        /// server defaults to 1,000, because a thread per connection cannot
+        /// otherwise take back the slot of a peer that pipelines and never
+        /// reads; this server yields such a connection its turn every 16
+        /// requests and evicts it by its progress instead.
+        max_requests_per_connection(n: u64) => max_requests = n;
+        /// The connection limits (head and body limits, buffers): see
+        /// [`http_net_conn::Config`].
+        conn_config(config: Config) => conn = config;
+        /// How long a keep-alive connection may sit idle between requests
+        /// (default 30 s); then it is closed without a response.
+        idle_timeout(t: Duration) => idle_timeout = t;
+        /// The whole-head deadline, counted from a request's first byte (default
+        /// 10 s): a head not complete by then gets `408` and the connection
+        /// closes (slowloris).
+        head_timeout(t: Duration) => head_timeout = t;
+        /// The longest wait for the next bytes of a request body (default 30 s);
+        /// the body read then fails and, if nothing was sent, `408` is answered.
+        body_timeout(t: Duration) => body_timeout = t;
+        /// The longest wait for one write to make progress (default 30 s): a
+        /// peer that does not read its responses is disconnected after it.
+        write_timeout(t: Duration) => write_timeout = t;
+        /// The minimum request body rate (default 240 bytes/s after a 10 s
+        /// grace, as the std server's): once the handler's body reads have
+        /// waited on the peer `grace` in all, the peer must have sent at least `bytes_per_sec`
+        /// body bytes (with their framing) for every second they waited, else
+        /// the read fails and `408` is answered if nothing was sent. Only time
+        /// spent waiting on the peer counts: a handler that pauses between
+        /// reads is not held against it. 0 turns it off.
+        min_body_rate(bytes_per_sec: u64, grace: Duration) =>
+            body_rate = Rate { bytes_per_sec, grace };
+        /// The minimum response rate (default 240 bytes/s after a 10 s grace,
+        /// as the std server's):
+        /// once a response's writes have waited on the peer `grace` in all, the
+        /// peer must have taken at least `bytes_per_sec` for every second they
+        /// waited, else the connection is cut. 0 turns it off.
+        min_response_rate(bytes_per_sec: u64, grace: Duration) =>
+            write_rate = Rate { bytes_per_sec, grace };
+        /// A deadline for writing a whole response, counted from its request's
+        /// head (default: none, so that a large download to a slow but honest
+        /// client completes; the minimum response rate and the write timeout
+        /// bound it instead). Past it the connection is cut: the write fails
+        /// with [`Error::Timeout`]`(`[`Stage::Write`]`)`, counted in
+        /// [`Counters::timed_out_write`].
+        response_timeout(t: Option<Duration>) => response_timeout = t;
     }
     /// After an error response: how long, and how many bytes at most, the
     /// peer's input is drained after half-closing (default 2 s, 1 MiB), so
@@ -298,19 +260,15 @@ impl ServerBuilder {
         self.s.drain_bytes = bytes;
         self
     }
-    /// The longest a graceful shutdown waits for requests in flight (default
-    /// 30 s); then the remaining connections are cut.
-    pub fn shutdown_timeout(mut self, t: Duration) -> Self {
-        self.s.shutdown_timeout = t;
-        self
-    }
-    /// Whether `CONNECT` requests reach the handler (default: no, they are
-    /// answered `501`: RFC 9110 §9.3.6 makes it a proxy's method). With
-    /// tunnels on, a handler answers `2xx` and takes the stream with
-    /// [`Exchange::upgrade`].
-    pub fn tunnels(mut self, on: bool) -> Self {
-        self.s.tunnels = on;
-        self
+    setters! {
+        /// The longest a graceful shutdown waits for requests in flight (default
+        /// 30 s); then the remaining connections are cut.
+        shutdown_timeout(t: Duration) => shutdown_timeout = t;
+        /// Whether `CONNECT` requests reach the handler (default: no, they are
+        /// answered `501`: RFC 9110 §9.3.6 makes it a proxy's method). With
+        /// tunnels on, a handler answers `2xx` and takes the stream with
+        /// [`Exchange::upgrade`].
+        tunnels(on: bool) => tunnels = on;
     }
     /// The `Server` field written in every response (default: none): the
     /// handler's answers (unless their fields carry a `Server` of their own),
@@ -329,39 +287,35 @@ impl ServerBuilder {
         self.s.server_name = Some(name.as_bytes());
         self
     }
-    /// Turns the front-line profile on or off (default off), for a server
-    /// in front of or behind other parsers (a proxy, a cache, a load
-    /// balancer), where a request some parser reads differently is itself
-    /// the risk. With it on, a request is answered `400` (`501` for a
-    /// method outside the IANA registry) and the connection closed for: a
-    /// method outside the registry; `%00`, `%0D` or `%0A` in the target; a
-    /// `Content-Length` with leading zeros, whitespace around the digits
-    /// other than one SP before them, a list or a second line; an
-    /// absolute-form target whose authority is not `Host`; a framing,
-    /// routing, credential or content-handling field in the trailers; an
-    /// `Upgrade` that is not a list of protocols. Each form's reason is at
-    /// [`http_net_conn::head::Limits::with_front_line`]. It sets the
-    /// profile in the connection configuration whether
-    /// [`conn_config`](ServerBuilder::conn_config) comes before or after it.
-    ///
-    /// ```
-    /// # tokio::runtime::Builder::new_current_thread().enable_all().build().unwrap().block_on(async {
-    /// let server = http_net_tokio::Server::builder()
-    ///     .front_line(true)
-    ///     .bind("127.0.0.1:0")
-    ///     .await
-    ///     .unwrap();
-    /// # let _ = server;
-    /// # });
-    /// ```
-    pub fn front_line(mut self, on: bool) -> Self {
-        self.s.front_line = Some(on);
-        self
-    }
-    /// Zero consumed input and sent output of every connection.
-    pub fn wipe_buffers(mut self, wipe: bool) -> Self {
-        self.s.wipe = wipe;
-        self
+    setters! {
+        /// Turns the front-line profile on or off (default off), for a server
+        /// in front of or behind other parsers (a proxy, a cache, a load
+        /// balancer), where a request some parser reads differently is itself
+        /// the risk. With it on, a request is answered `400` (`501` for a
+        /// method outside the IANA registry) and the connection closed for: a
+        /// method outside the registry; `%00`, `%0D` or `%0A` in the target; a
+        /// `Content-Length` with leading zeros, whitespace around the digits
+        /// other than one SP before them, a list or a second line; an
+        /// absolute-form target whose authority is not `Host`; a framing,
+        /// routing, credential or content-handling field in the trailers; an
+        /// `Upgrade` that is not a list of protocols. Each form's reason is at
+        /// [`http_net_conn::head::Limits::with_front_line`]. It sets the
+        /// profile in the connection configuration whether
+        /// [`conn_config`](ServerBuilder::conn_config) comes before or after it.
+        ///
+        /// ```
+        /// # tokio::runtime::Builder::new_current_thread().enable_all().build().unwrap().block_on(async {
+        /// let server = http_net_tokio::Server::builder()
+        ///     .front_line(true)
+        ///     .bind("127.0.0.1:0")
+        ///     .await
+        ///     .unwrap();
+        /// # let _ = server;
+        /// # });
+        /// ```
+        front_line(on: bool) => front_line = Some(on);
+        /// Zero consumed input and sent output of every connection.
+        wipe_buffers(wipe: bool) => wipe = wipe;
     }
     /// Binds a TCP listener.
     pub async fn bind(self, addr: impl ToSocketAddrs) -> io::Result<Server> {
@@ -699,84 +653,67 @@ impl ServerHandle {
     }
 }
 
-/// What a server has done so far ([`ServerHandle::counters`]).
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-#[non_exhaustive]
-pub struct Counters {
-    /// Connections taken in and served (refused ones not included).
-    pub accepted: u64,
-    /// Connections answered `503`: beyond the connection limit with none
-    /// to evict, or beyond the per-peer cap.
-    pub refused: u64,
-    /// Connections evicted between requests: idle, waiting for their first
-    /// request, draining the unread rest of a request body after its
-    /// answer, or waiting for their turn between pipelined requests.
-    pub evicted_idle: u64,
-    /// Connections evicted while their request head was arriving.
-    pub evicted_head: u64,
-    /// Connections evicted while draining after an error response.
-    pub evicted_closing: u64,
-    /// Connections evicted while a response waited on a peer that does not
-    /// read it (the response is cut).
-    pub evicted_write: u64,
-    /// Idle connections closed by the idle timeout.
-    pub timed_out_idle: u64,
-    /// Connections answered `408` by the head deadline.
-    pub timed_out_head: u64,
-    /// Request body reads that timed out.
-    pub timed_out_body: u64,
-    /// Writes that made no progress within the write timeout, or that
-    /// passed the response deadline.
-    pub timed_out_write: u64,
-    /// Request bodies below the minimum body rate.
-    pub too_slow_body: u64,
-    /// Responses below the minimum response rate.
-    pub too_slow_write: u64,
-    /// Handlers that panicked.
-    pub panics: u64,
-    /// Connections open now.
-    pub current: u64,
-}
-
-#[derive(Default)]
-pub(crate) struct AtomicCounters {
-    accepted: AtomicU64,
-    refused: AtomicU64,
-    evicted_idle: AtomicU64,
-    evicted_head: AtomicU64,
-    evicted_closing: AtomicU64,
-    evicted_write: AtomicU64,
-    pub(crate) timed_out_idle: AtomicU64,
-    pub(crate) timed_out_head: AtomicU64,
-    timed_out_body: AtomicU64,
-    timed_out_write: AtomicU64,
-    too_slow_body: AtomicU64,
-    too_slow_write: AtomicU64,
-    pub(crate) panics: AtomicU64,
-    current: AtomicU64,
-}
-
-impl AtomicCounters {
-    fn snapshot(&self) -> Counters {
-        let g = |a: &AtomicU64| a.load(Ordering::Relaxed);
-        Counters {
-            accepted: g(&self.accepted),
-            refused: g(&self.refused),
-            evicted_idle: g(&self.evicted_idle),
-            evicted_head: g(&self.evicted_head),
-            evicted_closing: g(&self.evicted_closing),
-            evicted_write: g(&self.evicted_write),
-            timed_out_idle: g(&self.timed_out_idle),
-            timed_out_head: g(&self.timed_out_head),
-            timed_out_body: g(&self.timed_out_body),
-            timed_out_write: g(&self.timed_out_write),
-            too_slow_body: g(&self.too_slow_body),
-            too_slow_write: g(&self.too_slow_write),
-            panics: g(&self.panics),
-            current: g(&self.current),
+/// Declares [`Counters`] and its atomic twin `AtomicCounters` (what the
+/// server's tasks add to) from one list of counter names, with `snapshot`
+/// between them.
+macro_rules! counters {
+    ($($(#[$doc:meta])* $name:ident,)*) => {
+        /// What a server has done so far ([`ServerHandle::counters`]).
+        #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+        #[non_exhaustive]
+        pub struct Counters {
+            $($(#[$doc])* pub $name: u64,)*
         }
-    }
+
+        #[derive(Default)]
+        pub(crate) struct AtomicCounters {
+            $(pub(crate) $name: AtomicU64,)*
+        }
+
+        impl AtomicCounters {
+            fn snapshot(&self) -> Counters {
+                Counters {
+                    $($name: self.$name.load(Ordering::Relaxed),)*
+                }
+            }
+        }
+    };
 }
+
+counters! {
+/// Connections taken in and served (refused ones not included).
+accepted,
+/// Connections answered `503`: beyond the connection limit with none
+/// to evict, or beyond the per-peer cap.
+refused,
+/// Connections evicted between requests: idle, waiting for their first
+/// request, draining the unread rest of a request body after its
+/// answer, or waiting for their turn between pipelined requests.
+evicted_idle,
+/// Connections evicted while their request head was arriving.
+evicted_head,
+/// Connections evicted while draining after an error response.
+evicted_closing,
+/// Connections evicted while a response waited on a peer that does not
+/// read it (the response is cut).
+evicted_write,
+/// Idle connections closed by the idle timeout.
+timed_out_idle,
+/// Connections answered `408` by the head deadline.
+timed_out_head,
+/// Request body reads that timed out.
+timed_out_body,
+/// Writes that made no progress within the write timeout, or that
+/// passed the response deadline.
+timed_out_write,
+/// Request bodies below the minimum body rate.
+too_slow_body,
+/// Responses below the minimum response rate.
+too_slow_write,
+/// Handlers that panicked.
+panics,
+/// Connections open now.
+current,}
 
 /// What an open connection is doing, as eviction and shutdown see it.
 pub(crate) const BUSY: u8 = 0;

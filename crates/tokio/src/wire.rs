@@ -169,6 +169,23 @@ pub(crate) enum Filled {
     Woken,
 }
 
+/// Awaits the future `read`, or, when `wake` (an `Option<&Notify>`) is
+/// notified first, returns `Ok(woken)` from the calling function: the wait
+/// [`fill`] and [`read_scratch`] share. A macro rather than an `async fn`,
+/// so that the per-read path gets no future of its own (one cost 355
+/// instructions per H2 exchange).
+macro_rules! unless_woken {
+    ($read:ident, $wake:expr, $woken:expr) => {
+        match $wake {
+            Some(wake) => match first($read, wake.notified()).await {
+                First::A(r) => r,
+                First::B(()) => return Ok($woken),
+            },
+            None => $read.await,
+        }
+    };
+}
+
 /// Reads once from the stream into the connection, until `deadline`
 /// (`Err(Timeout(stage))`, or `TooSlow(stage)` when `rate_bound`), or until
 /// `wake` is notified.
@@ -185,13 +202,7 @@ pub(crate) async fn fill(
         return Ok(Filled::Full);
     }
     let read = bounded(deadline, stream.read(spare));
-    let r = match wake {
-        Some(wake) => match first(read, wake.notified()).await {
-            First::A(r) => r,
-            First::B(()) => return Ok(Filled::Woken),
-        },
-        None => read.await,
-    };
+    let r = unless_woken!(read, wake, Filled::Woken);
     match r {
         None if rate_bound => Err(Error::TooSlow(stage)),
         None => Err(Error::Timeout(stage)),
@@ -230,13 +241,7 @@ pub(crate) async fn read_scratch(
     wake: Option<&Notify>,
 ) -> Result<Scratched, Error> {
     let read = bounded(deadline, stream.read(scratch));
-    let r = match wake {
-        Some(wake) => match first(read, wake.notified()).await {
-            First::A(r) => r,
-            First::B(()) => return Ok(Scratched::Woken),
-        },
-        None => read.await,
-    };
+    let r = unless_woken!(read, wake, Scratched::Woken);
     match r {
         None => Err(Error::Timeout(stage)),
         Some(Ok(0)) => Ok(Scratched::Eof),

@@ -8,13 +8,12 @@ use std::time::Duration;
 
 use http_net_tokio::http_net_conn::BodyLength;
 use http_net_tokio::{
-    Client, Error, Exchange, Handler, Progress, Server, ServerBuilder, ServerHandle, Stage,
+    Client, ClientResponse, Error, Exchange, Handler, Progress, Server, ServerBuilder,
+    ServerHandle, Stage,
 };
-use tokio::io::{AsyncReadExt, AsyncWriteExt};
-use tokio::net::TcpListener;
 use tokio::task::JoinHandle;
 
-use common::read_whole;
+use common::{answers_and_closes, read_whole, scripted_peer};
 
 struct App;
 
@@ -47,6 +46,11 @@ async fn serve(b: ServerBuilder) -> (u16, ServerHandle, JoinHandle<std::io::Resu
     (port, handle, tokio::spawn(server.serve(App)))
 }
 
+/// `GET /` from the loopback server on `port`.
+async fn get(client: &Client, port: u16) -> Result<ClientResponse, Error> {
+    client.send("127.0.0.1", port, b"GET", b"/", &[], b"").await
+}
+
 async fn stop(handle: ServerHandle, task: JoinHandle<std::io::Result<()>>) {
     handle.shutdown();
     task.await.unwrap().unwrap();
@@ -57,10 +61,7 @@ async fn the_pool_reuses_one_connection() {
     let (port, handle, task) = serve(Server::builder()).await;
     let client = Client::new();
     for _ in 0..5 {
-        let mut r = client
-            .send("127.0.0.1", port, b"GET", b"/", &[], b"")
-            .await
-            .unwrap();
+        let mut r = get(&client, port).await.unwrap();
         assert_eq!(r.status(), 200);
         assert_eq!(r.body_to_vec(100).await.unwrap(), b"hi");
     }
@@ -162,10 +163,7 @@ async fn a_pooled_connection_the_server_closed_is_replaced() {
         serve(Server::builder().idle_timeout(Duration::from_millis(100))).await;
     let client = Client::new();
     for _ in 0..2 {
-        let mut r = client
-            .send("127.0.0.1", port, b"GET", b"/", &[], b"")
-            .await
-            .unwrap();
+        let mut r = get(&client, port).await.unwrap();
         assert_eq!(r.body_to_vec(100).await.unwrap(), b"hi");
         tokio::time::sleep(Duration::from_millis(300)).await;
     }
@@ -174,25 +172,10 @@ async fn a_pooled_connection_the_server_closed_is_replaced() {
     stop(handle, task).await;
 }
 
-/// A peer that reads the request and then plays `script`: (pause, bytes).
+/// A peer that reads the request and then plays `script`: (pause, bytes),
+/// holding the connection open 2 s after.
 async fn scripted(script: Vec<(u64, &'static [u8])>) -> (u16, JoinHandle<()>) {
-    let l = TcpListener::bind("127.0.0.1:0").await.unwrap();
-    let port = l.local_addr().unwrap().port();
-    let t = tokio::spawn(async move {
-        let Ok((mut s, _)) = l.accept().await else {
-            return;
-        };
-        let mut b = [0u8; 4096];
-        let _ = s.read(&mut b).await;
-        for (pause, bytes) in script {
-            tokio::time::sleep(Duration::from_millis(pause)).await;
-            if s.write_all(bytes).await.is_err() {
-                return;
-            }
-        }
-        tokio::time::sleep(Duration::from_millis(2000)).await;
-    });
-    (port, t)
+    scripted_peer(script, Duration::from_millis(2000)).await
 }
 
 #[tokio::test]
@@ -202,10 +185,7 @@ async fn read_and_request_deadlines() {
     let client = Client::builder()
         .read_timeout(Duration::from_millis(200))
         .build();
-    let e = client
-        .send("127.0.0.1", port, b"GET", b"/", &[], b"")
-        .await
-        .unwrap_err();
+    let e = get(&client, port).await.unwrap_err();
     assert!(matches!(e, Error::Timeout(Stage::Head)), "{e:?}");
     t.abort();
     // A body that trickles within the read timeout, past the whole-request
@@ -217,10 +197,7 @@ async fn read_and_request_deadlines() {
         .read_timeout(Duration::from_secs(5))
         .request_timeout(Duration::from_millis(600))
         .build();
-    let mut r = client
-        .send("127.0.0.1", port, b"GET", b"/", &[], b"")
-        .await
-        .unwrap();
+    let mut r = get(&client, port).await.unwrap();
     let e = r.body_to_vec(1000).await.unwrap_err();
     // Named as the std client names it: the whole-request deadline, not
     // the read that was waiting when it passed.
@@ -233,10 +210,7 @@ async fn read_and_request_deadlines() {
         .request_timeout(Duration::from_millis(300))
         .build();
     let started = std::time::Instant::now();
-    let e = client
-        .send("127.0.0.1", port, b"GET", b"/", &[], b"")
-        .await
-        .unwrap_err();
+    let e = get(&client, port).await.unwrap_err();
     assert!(matches!(e, Error::Timeout(Stage::Deadline)), "{e:?}");
     assert!(
         started.elapsed() < Duration::from_secs(3),
@@ -254,46 +228,17 @@ async fn malformed_and_truncated_responses_are_errors() {
         b"HTTP/1.1 200 OK\r\nContent-Length: 5\r\nTransfer-Encoding: chunked\r\n\r\n0\r\n\r\n",
     ] {
         let (port, t) = scripted(vec![(0, reply)]).await;
-        let e = Client::new()
-            .send("127.0.0.1", port, b"GET", b"/", &[], b"")
-            .await
-            .unwrap_err();
+        let e = get(&Client::new(), port).await.unwrap_err();
         assert!(e.is_peer_fault(), "{e:?}");
         t.abort();
     }
     // Truncated body: the peer closes mid-body.
-    let l = TcpListener::bind("127.0.0.1:0").await.unwrap();
-    let port = l.local_addr().unwrap().port();
-    let t = tokio::spawn(async move {
-        let (mut s, _) = l.accept().await.unwrap();
-        let mut b = [0u8; 4096];
-        let _ = s.read(&mut b).await;
-        let _ = s
-            .write_all(b"HTTP/1.1 200 OK\r\nContent-Length: 100\r\n\r\nhello")
-            .await;
-    });
-    let mut r = Client::new()
-        .send("127.0.0.1", port, b"GET", b"/", &[], b"")
-        .await
-        .unwrap();
+    let (port, t) =
+        answers_and_closes(b"HTTP/1.1 200 OK\r\nContent-Length: 100\r\n\r\nhello").await;
+    let mut r = get(&Client::new(), port).await.unwrap();
     let e = r.body_to_vec(1000).await.unwrap_err();
     assert!(e.is_peer_fault(), "{e:?}");
     t.await.unwrap();
-}
-
-/// A peer that reads the request, writes `reply` and closes.
-async fn answers_and_closes(reply: &'static [u8]) -> (u16, JoinHandle<()>) {
-    let l = TcpListener::bind("127.0.0.1:0").await.unwrap();
-    let port = l.local_addr().unwrap().port();
-    let t = tokio::spawn(async move {
-        let Ok((mut s, _)) = l.accept().await else {
-            return;
-        };
-        let mut b = [0u8; 4096];
-        let _ = s.read(&mut b).await;
-        let _ = s.write_all(reply).await;
-    });
-    (port, t)
 }
 
 /// A body whose `Transfer-Encoding` does not end in `chunked` is read until
@@ -306,10 +251,7 @@ async fn a_body_left_transfer_coded_is_refused_unless_accepted() {
     const GZIPPED: &[u8] =
         b"HTTP/1.1 200 OK\r\nTransfer-Encoding: gzip\r\n\r\n\x1f\x8b\x08\x00coded";
     let (port, t) = answers_and_closes(GZIPPED).await;
-    let e = Client::new()
-        .send("127.0.0.1", port, b"GET", b"/", &[], b"")
-        .await
-        .unwrap_err();
+    let e = get(&Client::new(), port).await.unwrap_err();
     match &e {
         Error::UnsupportedTransferCoding(codings) => assert_eq!(codings, &[b"gzip".to_vec()]),
         other => panic!("{other:?}"),
@@ -328,10 +270,7 @@ async fn a_body_left_transfer_coded_is_refused_unless_accepted() {
     t.await.unwrap();
     let client = Client::builder().accept_transfer_codings(true).build();
     let (port, t) = answers_and_closes(GZIPPED).await;
-    let mut r = client
-        .send("127.0.0.1", port, b"GET", b"/", &[], b"")
-        .await
-        .unwrap();
+    let mut r = get(&client, port).await.unwrap();
     assert_eq!(r.transfer_codings().collect::<Vec<_>>(), [&b"gzip"[..]]);
     assert_eq!(r.body_to_vec(100).await.unwrap(), b"\x1f\x8b\x08\x00coded");
     t.await.unwrap();
@@ -340,10 +279,7 @@ async fn a_body_left_transfer_coded_is_refused_unless_accepted() {
         b"HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\n2\r\nok\r\n0\r\n\r\n",
     )
     .await;
-    let mut r = client
-        .send("127.0.0.1", port, b"GET", b"/", &[], b"")
-        .await
-        .unwrap();
+    let mut r = get(&client, port).await.unwrap();
     assert_eq!(r.transfer_codings().count(), 0);
     assert_eq!(r.body_to_vec(100).await.unwrap(), b"ok");
     t.await.unwrap();

@@ -10,7 +10,7 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
-use common::{connect, read_response, roundtrip, start};
+use common::{connect, next_status, read_response, roundtrip, sent, start, status_of};
 use http_net_tokio::http_net_conn::BodyLength;
 use http_net_tokio::{Error, Exchange, Handler, Server, ServerBuilder};
 
@@ -48,6 +48,13 @@ fn builder() -> ServerBuilder {
 const GET_A: &[u8] = b"GET /a HTTP/1.1\r\nHost: a\r\n\r\n";
 const GET_B: &[u8] = b"GET /b HTTP/1.1\r\nHost: a\r\n\r\n";
 
+/// A request that holds the runtime's thread, with 200 more behind it.
+fn blocking_burst() -> Vec<u8> {
+    let mut burst = b"GET /block HTTP/1.1\r\nHost: a\r\n\r\n".to_vec();
+    burst.extend(GET_A.repeat(200));
+    burst
+}
+
 #[test]
 fn a_connection_pipelining_without_end_yields_to_the_others() {
     let order = Arc::new(Order::default());
@@ -57,17 +64,9 @@ fn a_connection_pipelining_without_end_yields_to_the_others() {
     std::thread::sleep(Duration::from_millis(100));
     // `a` blocks the thread, with 200 requests behind it in its buffer; `b`
     // asks meanwhile.
-    let mut burst = b"GET /block HTTP/1.1\r\nHost: a\r\n\r\n".to_vec();
-    burst.extend(GET_A.repeat(200));
-    a.write_all(&burst).unwrap();
+    a.write_all(&blocking_burst()).unwrap();
     std::thread::sleep(Duration::from_millis(100));
-    b.write_all(GET_B).unwrap();
-    assert_eq!(
-        read_response(&mut b, &mut Vec::new(), false)
-            .unwrap()
-            .status,
-        200
-    );
+    assert_eq!(status_of(&mut b, GET_B), 200);
     let at = order.b_at.load(Ordering::SeqCst);
     // `a` yields after a turn of 16 requests (not after all 201).
     assert!(at <= 40, "b was served after {at} requests");
@@ -81,9 +80,7 @@ fn a_new_connection_is_answered_ahead_of_the_turns_already_queued() {
     let srv = start(builder(), Ordered(Arc::clone(&order)), false);
     let mut peers: Vec<_> = (0..8).map(|_| connect(srv.addr)).collect();
     std::thread::sleep(Duration::from_millis(100));
-    let mut burst = b"GET /block HTTP/1.1\r\nHost: a\r\n\r\n".to_vec();
-    burst.extend(GET_A.repeat(200));
-    peers[0].write_all(&burst).unwrap();
+    peers[0].write_all(&blocking_burst()).unwrap();
     std::thread::sleep(Duration::from_millis(100));
     // While the thread is held: seven more pipeliners get their requests,
     // and a new connection arrives with one.
@@ -91,13 +88,7 @@ fn a_new_connection_is_answered_ahead_of_the_turns_already_queued() {
         p.write_all(&GET_A.repeat(200)).unwrap();
     }
     let mut b = connect(srv.addr);
-    b.write_all(GET_B).unwrap();
-    assert_eq!(
-        read_response(&mut b, &mut Vec::new(), false)
-            .unwrap()
-            .status,
-        200
-    );
+    assert_eq!(status_of(&mut b, GET_B), 200);
     let at = order.b_at.load(Ordering::SeqCst);
     // Spawned behind the eight pipeliners it would wait for a turn of
     // each (about 8 × 16 requests); its first turn runs when it is accepted.
@@ -123,13 +114,7 @@ fn beyond_the_per_peer_cap_503_whatever_the_free_slots() {
     let mut held: Vec<_> = (0..2)
         .map(|_| {
             let mut s = connect(srv.addr);
-            s.write_all(GET_A).unwrap();
-            assert_eq!(
-                read_response(&mut s, &mut Vec::new(), false)
-                    .unwrap()
-                    .status,
-                200
-            );
+            assert_eq!(status_of(&mut s, GET_A), 200);
             s
         })
         .collect();
@@ -139,11 +124,7 @@ fn beyond_the_per_peer_cap_503_whatever_the_free_slots() {
     assert_eq!(r.status, 503);
     assert_eq!(r.field("retry-after"), Some("1"));
     for s in &mut held {
-        s.write_all(GET_A).unwrap();
-        assert_eq!(
-            read_response(s, &mut Vec::new(), false).unwrap().status,
-            200
-        );
+        assert_eq!(status_of(s, GET_A), 200);
     }
     let c = srv.handle.counters();
     assert_eq!((c.refused, c.evicted_idle), (1, 0));
@@ -171,26 +152,14 @@ fn a_head_older_than_the_eviction_grace_goes_before_a_new_connection() {
     // stops, then spends longer than the grace on it.
     let mut fresh = connect(srv.addr);
     std::thread::sleep(Duration::from_millis(50));
-    let mut slow = connect(srv.addr);
-    slow.write_all(b"GET / HTTP/1.1\r\nHo").unwrap();
+    let mut slow = sent(srv.addr, b"GET / HTTP/1.1\r\nHo");
     std::thread::sleep(Duration::from_millis(500));
     let r = roundtrip(srv.addr, GET_A).unwrap();
     assert_eq!(r.status, 200);
     // The head is evicted (503); the connection that is older but has not
     // been under way for the grace stays.
-    assert_eq!(
-        read_response(&mut slow, &mut Vec::new(), false)
-            .unwrap()
-            .status,
-        503
-    );
-    fresh.write_all(GET_A).unwrap();
-    assert_eq!(
-        read_response(&mut fresh, &mut Vec::new(), false)
-            .unwrap()
-            .status,
-        200
-    );
+    assert_eq!(next_status(&mut slow), 503);
+    assert_eq!(status_of(&mut fresh, GET_A), 200);
     assert_eq!(srv.handle.counters().evicted_head, 1);
     srv.stop();
 }
@@ -214,8 +183,7 @@ impl Handler for Drip {
 fn a_response_past_the_response_timeout_is_cut() {
     let b = builder().response_timeout(Some(Duration::from_millis(500)));
     let srv = start(b, Drip, false);
-    let mut s = connect(srv.addr);
-    s.write_all(GET_A).unwrap();
+    let mut s = sent(srv.addr, GET_A);
     let t = Instant::now();
     let mut got = Vec::new();
     let _ = s.read_to_end(&mut got);
@@ -232,8 +200,7 @@ fn a_response_past_the_response_timeout_is_cut() {
 #[test]
 fn without_a_response_timeout_a_slow_answer_completes() {
     let srv = start(builder(), Drip, false);
-    let mut s = connect(srv.addr);
-    s.write_all(GET_A).unwrap();
+    let mut s = sent(srv.addr, GET_A);
     let r = read_response(&mut s, &mut Vec::new(), false).unwrap();
     assert_eq!((r.status, r.body.len()), (200, 20));
     drop(s);

@@ -4,6 +4,8 @@
 //! refuses a response the profile rejects with the rule that names it;
 //! with the switch off (the default) both are served and read as before.
 
+mod common;
+
 use std::time::Duration;
 
 use http_net_tokio::http_net_conn::framing::Error as FramingError;
@@ -11,23 +13,17 @@ use http_net_tokio::http_net_conn::head::Error as HeadError;
 use http_net_tokio::http_net_conn::{Config, Error as ConnError, RemoteError};
 use http_net_tokio::{Client, Error, Exchange, Handler, Server, ServerBuilder, ServerHandle};
 use tokio::io::{AsyncReadExt, AsyncWriteExt};
-use tokio::net::{TcpListener, TcpStream};
+use tokio::net::TcpStream;
 use tokio::task::JoinHandle;
+
+use common::{answers_and_closes, read_whole};
 
 /// Echoes the request body.
 struct Echo;
 
 impl Handler for Echo {
     async fn handle(&self, ex: &mut Exchange<'_>) -> Result<(), Error> {
-        let mut body = Vec::new();
-        let mut buf = [0u8; 1024];
-        loop {
-            let n = ex.read_body(&mut buf).await?;
-            if n == 0 {
-                break;
-            }
-            body.extend_from_slice(&buf[..n]);
-        }
+        let body = read_whole(ex, &mut [0u8; 1024]).await?;
         ex.respond_with(200, &[], &body).await
     }
 }
@@ -119,32 +115,10 @@ async fn server_builder_front_line_rejects_what_the_default_serves() {
     }
 }
 
-/// An origin that answers the one request of one connection with `reply`,
-/// then closes it.
-async fn origin(reply: &'static [u8]) -> (u16, JoinHandle<()>) {
-    let l = TcpListener::bind("127.0.0.1:0").await.unwrap();
-    let port = l.local_addr().unwrap().port();
-    let t = tokio::spawn(async move {
-        let Ok((mut s, _)) = l.accept().await else {
-            return;
-        };
-        let mut head = Vec::new();
-        let mut b = [0u8; 1];
-        while !head.ends_with(b"\r\n\r\n") {
-            match s.read(&mut b).await {
-                Ok(1) => head.push(b[0]),
-                _ => return,
-            }
-        }
-        let _ = s.write_all(reply).await;
-    });
-    (port, t)
-}
-
 /// Fetches `/` from an origin answering `reply`, with `client`: the body,
 /// or the error.
 async fn fetch(client: &Client, reply: &'static [u8]) -> Result<Vec<u8>, Error> {
-    let (port, t) = origin(reply).await;
+    let (port, t) = answers_and_closes(reply).await;
     let got = match client.send("127.0.0.1", port, b"GET", b"/", &[], b"").await {
         Ok(mut r) => r.body_to_vec(1024).await,
         Err(e) => Err(e),

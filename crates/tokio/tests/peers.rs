@@ -112,6 +112,32 @@ fn curl(args: &[&str]) -> (Option<i32>, Vec<u8>, String) {
     (code, out, String::from_utf8_lossy(&err).into_owned())
 }
 
+/// Uploads `file` (holding `data`) to `{base}/upload` with curl and `extra`
+/// arguments, and asserts that the answer echoes it; curl's stderr.
+fn curl_upload(extra: &[&str], base: &str, file: &std::path::Path, data: &[u8]) -> String {
+    let at = format!("@{}", file.display());
+    let url = format!("{base}/upload");
+    let mut args = extra.to_vec();
+    args.extend_from_slice(&["--data-binary", &at, &url]);
+    let (code, out, err) = curl(&args);
+    assert_eq!(code, Some(0), "{err}");
+    assert!(
+        out == data,
+        "upload {extra:?} not echoed ({} of {} bytes back)",
+        out.len(),
+        data.len()
+    );
+    err
+}
+
+/// `{base}/stream` with curl: the 100 lines, de-chunked.
+fn curl_streams(base: &str) {
+    let (code, out, err) = curl(&[&format!("{base}/stream")]);
+    assert_eq!(code, Some(0), "{err}");
+    let want: String = (0..100).map(|i| format!("line {i}\n")).collect();
+    assert_eq!(String::from_utf8_lossy(&out), want);
+}
+
 #[test]
 fn curl_keep_alive_uploads_and_continue() {
     if !have("curl") {
@@ -149,45 +175,24 @@ fn curl_keep_alive_uploads_and_continue() {
     let big_data = noise(3 * 1024 * 1024, 11);
     std::fs::write(&small, &small_data).unwrap();
     std::fs::write(&big, &big_data).unwrap();
-    let url = format!("{base}/upload");
-    let at_small = format!("@{}", small.display());
-    let (code, out, err) = curl(&[
-        "-H",
-        "Transfer-Encoding: chunked",
-        "--data-binary",
-        &at_small,
-        &url,
-    ]);
-    assert_eq!(code, Some(0), "{err}");
-    assert!(
-        out == small_data,
-        "chunked upload not echoed ({} bytes back)",
-        out.len()
+    curl_upload(
+        &["-H", "Transfer-Encoding: chunked"],
+        &base,
+        &small,
+        &small_data,
     );
-    let at_big = format!("@{}", big.display());
-    let (code, out, err) = curl(&[
-        "-v",
-        "-H",
-        "Expect: 100-continue",
-        "--data-binary",
-        &at_big,
-        &url,
-    ]);
-    assert_eq!(code, Some(0), "{err}");
+    let err = curl_upload(
+        &["-v", "-H", "Expect: 100-continue"],
+        &base,
+        &big,
+        &big_data,
+    );
     assert!(
         err.contains("HTTP/1.1 100 Continue"),
         "no 100 Continue seen:\n{err}"
     );
-    assert!(
-        out == big_data,
-        "large upload not echoed ({} bytes back)",
-        out.len()
-    );
     // A streamed answer, de-chunked by curl.
-    let (code, out, err) = curl(&[&format!("{base}/stream")]);
-    assert_eq!(code, Some(0), "{err}");
-    let want: String = (0..100).map(|i| format!("line {i}\n")).collect();
-    assert_eq!(String::from_utf8_lossy(&out), want);
+    curl_streams(&base);
     // Status codes.
     for (method, path, status) in [("GET", "/nope", "404"), ("DELETE", "/x", "405")] {
         let url = format!("{base}{path}");
@@ -298,10 +303,9 @@ fn python_http_client() {
 
 #[test]
 fn wrk_plaintext() {
-    if !have("wrk") {
+    let Some(_heavy) = heavy_peer("wrk") else {
         return;
-    }
-    let _heavy = heavy();
+    };
     for multi in [false, true] {
         let srv = start(builder(), peer(), multi);
         let (code, out, err) = run(
@@ -397,27 +401,13 @@ fn nginx_in_front() {
     let text = String::from_utf8_lossy(&out);
     assert!(text.starts_with("HTTP/1.1 200 OK\r\n"), "{text}");
     // A streamed answer through the proxy.
-    let (code, out, err) = curl(&[&format!("{base}/stream")]);
-    assert_eq!(code, Some(0), "{err}");
-    let want: String = (0..100).map(|i| format!("line {i}\n")).collect();
-    assert_eq!(String::from_utf8_lossy(&out), want);
+    curl_streams(&base);
     // Uploads through the proxy: a known length, and chunked.
     let file = dir.0.join("up.bin");
     let data = noise(2 * 1024 * 1024 + 3, 9);
     std::fs::write(&file, &data).unwrap();
-    let at = format!("@{}", file.display());
     for extra in [&[][..], &["-H", "Transfer-Encoding: chunked"][..]] {
-        let mut args = extra.to_vec();
-        args.extend_from_slice(&["--data-binary", &at]);
-        let url = format!("{base}/upload");
-        args.push(&url);
-        let (code, out, err) = curl(&args);
-        assert_eq!(code, Some(0), "{err}");
-        assert!(
-            out == data,
-            "upload through nginx not echoed ({} bytes)",
-            out.len()
-        );
+        curl_upload(extra, &base, &file, &data);
     }
     // nginx kept its upstream connections: fewer accepted than requests.
     let c = srv.handle.counters();
@@ -428,10 +418,9 @@ fn nginx_in_front() {
 
 #[test]
 fn chromium_renders_the_page() {
-    if !have("chromium") {
+    let Some(_heavy) = heavy_peer("chromium") else {
         return;
-    }
-    let _heavy = heavy();
+    };
     let srv = start(builder(), peer(), false);
     let profile = TempDir::new("chromium");
     let (code, out, err) = run(

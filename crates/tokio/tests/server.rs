@@ -5,9 +5,12 @@
 mod common;
 
 use std::io::{Read, Write};
+use std::net::TcpStream;
 use std::time::{Duration, Instant};
 
-use common::{closed, connect, read_response, read_whole, roundtrip, start, status_of};
+use common::{
+    ask, closed, connect, read_response, read_whole, roundtrip, sent, start, status_of, Running,
+};
 use http_net_tokio::http_net_conn::{BodyLength, Method, PreparedResponse};
 use http_net_tokio::{Error, Exchange, Handler, Server};
 use tokio::io::{AsyncReadExt, AsyncWriteExt};
@@ -95,6 +98,32 @@ impl Handler for App {
     }
 }
 
+const GET: &[u8] = b"GET / HTTP/1.1\r\nHost: a\r\n\r\n";
+
+/// A `GET /` on a new connection to `srv`: its status.
+fn newcomer(srv: &Running) -> u16 {
+    roundtrip(srv.addr, GET).unwrap().status
+}
+
+/// A new connection to `srv` whose request `req` was answered `status`.
+fn answered(srv: &Running, req: &[u8], status: u16) -> TcpStream {
+    let mut s = connect(srv.addr);
+    assert_eq!(status_of(&mut s, req), status);
+    s
+}
+
+/// A new connection to `srv` that has sent the head of a `POST` to `path`
+/// announcing `len` bytes of body, and none of the body yet.
+fn upload(srv: &Running, path: &str, len: usize) -> TcpStream {
+    let head = format!("POST {path} HTTP/1.1\r\nHost: a\r\nContent-Length: {len}\r\n\r\n");
+    sent(srv.addr, head.as_bytes())
+}
+
+/// The app on a current-thread runtime.
+fn serve(b: http_net_tokio::ServerBuilder) -> Running {
+    start(b, app(), false)
+}
+
 fn builder() -> http_net_tokio::ServerBuilder {
     Server::builder()
         .server_name("t")
@@ -106,10 +135,8 @@ fn keep_alive_serves_many_requests_on_one_connection() {
     for multi in [false, true] {
         let srv = start(builder(), app(), multi);
         let mut s = connect(srv.addr);
-        let mut rest = Vec::new();
         for _ in 0..5 {
-            s.write_all(b"GET / HTTP/1.1\r\nHost: a\r\n\r\n").unwrap();
-            let r = read_response(&mut s, &mut rest, false).unwrap();
+            let r = ask(&mut s, GET);
             assert_eq!((r.status, &r.body[..]), (200, &b"hello"[..]));
             assert_eq!(r.field("server"), Some("t"));
             assert_eq!(r.field("date").map(str::len), Some(29));
@@ -136,12 +163,10 @@ fn the_date_follows_the_wall_clock_on_a_kept_connection() {
     for multi in [false, true] {
         let srv = start(builder(), app(), multi);
         let mut s = connect(srv.addr);
-        let mut rest = Vec::new();
         let mut seen = Vec::new();
         for _ in 0..3 {
             let before = date_now();
-            s.write_all(b"GET / HTTP/1.1\r\nHost: a\r\n\r\n").unwrap();
-            let r = read_response(&mut s, &mut rest, false).unwrap();
+            let r = ask(&mut s, GET);
             let after = date_now();
             let date = r.field("date").unwrap().to_string();
             assert!(
@@ -158,7 +183,7 @@ fn the_date_follows_the_wall_clock_on_a_kept_connection() {
 
 #[test]
 fn pipelined_requests_are_answered_in_order() {
-    let srv = start(builder(), app(), false);
+    let srv = serve(builder());
     let mut s = connect(srv.addr);
     let req = b"GET / HTTP/1.1\r\nHost: a\r\n\r\nPOST /echo HTTP/1.1\r\nHost: a\r\nContent-Length: 3\r\n\r\nabcGET /nope HTTP/1.1\r\nHost: a\r\n\r\n";
     s.write_all(req).unwrap();
@@ -181,9 +206,7 @@ fn chunked_in_and_out() {
     )
     .unwrap();
     assert_eq!((r.status, &r.body[..]), (200, &b"hello world"[..]));
-    let mut s = connect(srv.addr);
-    s.write_all(b"GET /chunked HTTP/1.1\r\nHost: a\r\n\r\n")
-        .unwrap();
+    let mut s = sent(srv.addr, b"GET /chunked HTTP/1.1\r\nHost: a\r\n\r\n");
     let mut raw = Vec::new();
     let mut tmp = [0u8; 1024];
     while !raw.ends_with(b"0\r\nX-Trailer: t\r\n\r\n") {
@@ -202,26 +225,23 @@ fn chunked_in_and_out() {
 
 #[test]
 fn continue_is_sent_on_the_first_body_read_and_only_then() {
-    let srv = start(builder(), app(), false);
+    let srv = serve(builder());
     // The handler reads: 100 first, then the answer.
-    let mut s = connect(srv.addr);
-    s.write_all(
+    let mut s = sent(
+        srv.addr,
         b"POST /echo HTTP/1.1\r\nHost: a\r\nContent-Length: 4\r\nExpect: 100-continue\r\n\r\n",
-    )
-    .unwrap();
+    );
     let mut got = [0u8; 25];
     s.read_exact(&mut got).unwrap();
     assert_eq!(&got, b"HTTP/1.1 100 Continue\r\n\r\n");
-    s.write_all(b"body").unwrap();
-    let r = read_response(&mut s, &mut Vec::new(), false).unwrap();
+    let r = ask(&mut s, b"body");
     assert_eq!((r.status, &r.body[..]), (200, &b"body"[..]));
     // The handler answers without reading: no 100, the final answer closes.
     let mut s = connect(srv.addr);
-    s.write_all(
+    let r = ask(
+        &mut s,
         b"POST /refuse HTTP/1.1\r\nHost: a\r\nContent-Length: 4\r\nExpect: 100-continue\r\n\r\n",
-    )
-    .unwrap();
-    let r = read_response(&mut s, &mut Vec::new(), false).unwrap();
+    );
     assert_eq!(r.status, 413);
     assert_eq!(r.field("connection"), Some("close"));
     srv.stop();
@@ -232,11 +252,10 @@ fn upgrade_hands_over_the_stream_with_the_buffered_bytes() {
     let srv = start(builder(), app(), true);
     let mut s = connect(srv.addr);
     // "hel" arrives with the head, "lo" after the 101.
-    s.write_all(
+    let r = ask(
+        &mut s,
         b"GET /upgrade HTTP/1.1\r\nHost: a\r\nConnection: upgrade\r\nUpgrade: echo\r\n\r\nhel",
-    )
-    .unwrap();
-    let r = read_response(&mut s, &mut Vec::new(), false).unwrap();
+    );
     assert_eq!(r.status, 101);
     s.write_all(b"lo").unwrap();
     let mut b = [0u8; 5];
@@ -250,13 +269,13 @@ fn upgrade_hands_over_the_stream_with_the_buffered_bytes() {
 #[test]
 fn connect_is_501_unless_tunnels_are_on() {
     let req = b"CONNECT example.test:443 HTTP/1.1\r\nHost: example.test:443\r\n\r\nping";
-    let srv = start(builder(), app(), false);
+    let srv = serve(builder());
     let r = roundtrip(srv.addr, req).unwrap();
     assert_eq!(r.status, 501);
     assert_eq!(r.field("connection"), Some("close"));
     srv.stop();
 
-    let srv = start(builder().tunnels(true), app(), false);
+    let srv = serve(builder().tunnels(true));
     let mut s = connect(srv.addr);
     s.write_all(req).unwrap();
     // A 2xx to CONNECT has no body: read it as a head alone.
@@ -275,13 +294,8 @@ fn connect_is_501_unless_tunnels_are_on() {
 
 #[test]
 fn a_head_not_complete_by_the_deadline_gets_408() {
-    let srv = start(
-        builder().head_timeout(Duration::from_millis(300)),
-        app(),
-        false,
-    );
-    let mut s = connect(srv.addr);
-    s.write_all(b"GET / HTTP/1.1\r\nHost: a\r\n").unwrap();
+    let srv = serve(builder().head_timeout(Duration::from_millis(300)));
+    let mut s = sent(srv.addr, b"GET / HTTP/1.1\r\nHost: a\r\n");
     let t = Instant::now();
     let r = read_response(&mut s, &mut Vec::new(), false).unwrap();
     assert_eq!(r.status, 408);
@@ -299,11 +313,7 @@ fn a_head_not_complete_by_the_deadline_gets_408() {
 
 #[test]
 fn a_trickled_head_still_meets_the_whole_head_deadline() {
-    let srv = start(
-        builder().head_timeout(Duration::from_millis(400)),
-        app(),
-        false,
-    );
+    let srv = serve(builder().head_timeout(Duration::from_millis(400)));
     let mut s = connect(srv.addr);
     let t = Instant::now();
     // One byte every 50 ms: each read makes progress, the head never ends.
@@ -324,11 +334,8 @@ fn a_trickled_head_still_meets_the_whole_head_deadline() {
 
 #[test]
 fn a_body_below_the_minimum_rate_gets_408() {
-    let b = builder().min_body_rate(1000, Duration::from_millis(300));
-    let srv = start(b, app(), false);
-    let mut s = connect(srv.addr);
-    s.write_all(b"POST /echo HTTP/1.1\r\nHost: a\r\nContent-Length: 100000\r\n\r\n")
-        .unwrap();
+    let srv = serve(builder().min_body_rate(1000, Duration::from_millis(300)));
+    let mut s = upload(&srv, "/echo", 100_000);
     // 10 bytes every 100 ms: 100 B/s, a tenth of the minimum; never a stall.
     let t = Instant::now();
     let mut rest = Vec::new();
@@ -358,19 +365,15 @@ fn a_body_below_the_minimum_rate_gets_408() {
 
 #[test]
 fn a_handler_pausing_between_body_reads_is_not_held_against_the_peer() {
-    let b = builder().min_body_rate(1000, Duration::from_millis(600));
-    let srv = start(b, app(), false);
-    let mut s = connect(srv.addr);
-    s.write_all(b"POST /pause HTTP/1.1\r\nHost: a\r\nContent-Length: 10\r\n\r\n")
-        .unwrap();
+    let srv = serve(builder().min_body_rate(1000, Duration::from_millis(600)));
+    let mut s = upload(&srv, "/pause", 10);
     // The handler's first read waits 0.1 s for "first"; the rest comes 1.2 s
     // later, 0.2 s after the handler asks for it: 0.3 s of waiting in all,
     // within the grace, though 1.3 s pass.
     std::thread::sleep(Duration::from_millis(100));
     s.write_all(b"first").unwrap();
     std::thread::sleep(Duration::from_millis(1200));
-    s.write_all(b"-last").unwrap();
-    let r = read_response(&mut s, &mut Vec::new(), false).unwrap();
+    let r = ask(&mut s, b"-last");
     assert_eq!((r.status, &r.body[..]), (200, &b"first-last"[..]));
     assert_eq!(srv.handle.counters().too_slow_body, 0);
     srv.stop();
@@ -378,10 +381,11 @@ fn a_handler_pausing_between_body_reads_is_not_held_against_the_peer() {
 
 #[test]
 fn a_body_that_stalls_times_out_with_408() {
-    let b = builder()
-        .body_timeout(Duration::from_millis(300))
-        .min_body_rate(0, Duration::ZERO);
-    let srv = start(b, app(), false);
+    let srv = serve(
+        builder()
+            .body_timeout(Duration::from_millis(300))
+            .min_body_rate(0, Duration::ZERO),
+    );
     let r = roundtrip(
         srv.addr,
         b"POST /echo HTTP/1.1\r\nHost: a\r\nContent-Length: 10\r\n\r\nabc",
@@ -394,13 +398,8 @@ fn a_body_that_stalls_times_out_with_408() {
 
 #[test]
 fn an_idle_connection_is_closed_by_the_idle_timeout() {
-    let srv = start(
-        builder().idle_timeout(Duration::from_millis(200)),
-        app(),
-        false,
-    );
-    let mut s = connect(srv.addr);
-    assert_eq!(status_of(&mut s, b"GET / HTTP/1.1\r\nHost: a\r\n\r\n"), 200);
+    let srv = serve(builder().idle_timeout(Duration::from_millis(200)));
+    let mut s = answered(&srv, GET, 200);
     let t = Instant::now();
     assert!(closed(&mut s));
     assert!(t.elapsed() < Duration::from_secs(3));
@@ -410,10 +409,9 @@ fn an_idle_connection_is_closed_by_the_idle_timeout() {
 
 #[test]
 fn a_malformed_request_is_answered_by_conn_then_drained_and_closed() {
-    let srv = start(builder(), app(), false);
+    let srv = serve(builder());
     let mut s = connect(srv.addr);
-    s.write_all(b"GET / HTTP/1.1\r\nHost : a\r\n\r\n").unwrap();
-    let r = read_response(&mut s, &mut Vec::new(), false).unwrap();
+    let r = ask(&mut s, b"GET / HTTP/1.1\r\nHost : a\r\n\r\n");
     assert_eq!(r.status, 400);
     assert_eq!(r.field("connection"), Some("close"));
     // The server half-closed and drains: more bytes from us are no reset.
@@ -425,14 +423,8 @@ fn a_malformed_request_is_answered_by_conn_then_drained_and_closed() {
 #[test]
 fn graceful_shutdown_finishes_the_response_in_flight_and_closes_idle_ones() {
     let srv = start(builder(), app(), true);
-    let mut idle = connect(srv.addr);
-    assert_eq!(
-        status_of(&mut idle, b"GET / HTTP/1.1\r\nHost: a\r\n\r\n"),
-        200
-    );
-    let mut busy = connect(srv.addr);
-    busy.write_all(b"GET /slow HTTP/1.1\r\nHost: a\r\n\r\n")
-        .unwrap();
+    let mut idle = answered(&srv, GET, 200);
+    let mut busy = sent(srv.addr, b"GET /slow HTTP/1.1\r\nHost: a\r\n\r\n");
     std::thread::sleep(Duration::from_millis(100));
     let t = Instant::now();
     srv.handle.shutdown();
@@ -448,36 +440,14 @@ fn graceful_shutdown_finishes_the_response_in_flight_and_closes_idle_ones() {
 
 #[test]
 fn at_the_limit_the_longest_idle_connection_is_evicted() {
-    let srv = start(builder().max_connections(2), app(), false);
-    let mut rest = Vec::new();
-    let mut older = connect(srv.addr);
-    older
-        .write_all(b"GET / HTTP/1.1\r\nHost: a\r\n\r\n")
-        .unwrap();
-    assert_eq!(
-        read_response(&mut older, &mut rest, false).unwrap().status,
-        200
-    );
+    let srv = serve(builder().max_connections(2));
+    let mut older = answered(&srv, GET, 200);
     std::thread::sleep(Duration::from_millis(50));
-    let mut newer = connect(srv.addr);
-    newer
-        .write_all(b"GET / HTTP/1.1\r\nHost: a\r\n\r\n")
-        .unwrap();
-    assert_eq!(
-        read_response(&mut newer, &mut rest, false).unwrap().status,
-        200
-    );
+    let mut newer = answered(&srv, GET, 200);
     // A third connection: the older idle one makes room for it.
-    let r = roundtrip(srv.addr, b"GET / HTTP/1.1\r\nHost: a\r\n\r\n").unwrap();
-    assert_eq!(r.status, 200);
+    assert_eq!(newcomer(&srv), 200);
     assert!(closed(&mut older));
-    newer
-        .write_all(b"GET / HTTP/1.1\r\nHost: a\r\n\r\n")
-        .unwrap();
-    assert_eq!(
-        read_response(&mut newer, &mut rest, false).unwrap().status,
-        200
-    );
+    assert_eq!(status_of(&mut newer, GET), 200);
     let c = srv.handle.counters();
     assert_eq!((c.evicted_idle, c.refused), (1, 0));
     srv.stop();
@@ -487,15 +457,10 @@ fn at_the_limit_the_longest_idle_connection_is_evicted() {
 fn beyond_the_limit_with_every_connection_busy_503_and_retry_after() {
     let srv = start(builder().max_connections(2), app(), true);
     let mut busy: Vec<_> = (0..2)
-        .map(|_| {
-            let mut s = connect(srv.addr);
-            s.write_all(b"GET /wait HTTP/1.1\r\nHost: a\r\n\r\n")
-                .unwrap();
-            s
-        })
+        .map(|_| sent(srv.addr, b"GET /wait HTTP/1.1\r\nHost: a\r\n\r\n"))
         .collect();
     std::thread::sleep(Duration::from_millis(300));
-    let r = roundtrip(srv.addr, b"GET / HTTP/1.1\r\nHost: a\r\n\r\n").unwrap();
+    let r = roundtrip(srv.addr, GET).unwrap();
     assert_eq!(r.status, 503);
     assert_eq!(r.field("retry-after"), Some("1"));
     assert_eq!(r.field("connection"), Some("close"));
@@ -511,12 +476,10 @@ fn beyond_the_limit_with_every_connection_busy_503_and_retry_after() {
 
 #[test]
 fn a_partial_head_is_evicted_with_503_when_nothing_is_idle() {
-    let srv = start(builder().max_connections(1), app(), false);
-    let mut slow = connect(srv.addr);
-    slow.write_all(b"GET / HTTP/1.1\r\nHo").unwrap();
+    let srv = serve(builder().max_connections(1));
+    let mut slow = sent(srv.addr, b"GET / HTTP/1.1\r\nHo");
     std::thread::sleep(Duration::from_millis(100));
-    let r = roundtrip(srv.addr, b"GET / HTTP/1.1\r\nHost: a\r\n\r\n").unwrap();
-    assert_eq!(r.status, 200);
+    assert_eq!(newcomer(&srv), 200);
     let r = read_response(&mut slow, &mut Vec::new(), false).unwrap();
     assert_eq!(r.status, 503);
     assert_eq!(srv.handle.counters().evicted_head, 1);
@@ -532,8 +495,7 @@ fn a_panicking_handler_gets_500_and_the_server_goes_on() {
         assert_eq!(r.field("connection"), Some("close"));
         let r = roundtrip(srv.addr, b"GET /none HTTP/1.1\r\nHost: a\r\n\r\n").unwrap();
         assert_eq!(r.status, 500);
-        let r = roundtrip(srv.addr, b"GET / HTTP/1.1\r\nHost: a\r\n\r\n").unwrap();
-        assert_eq!(r.status, 200);
+        assert_eq!(newcomer(&srv), 200);
         assert_eq!(srv.handle.counters().panics, 1);
         srv.stop();
     }
@@ -541,12 +503,13 @@ fn a_panicking_handler_gets_500_and_the_server_goes_on() {
 
 #[test]
 fn http10_and_head_requests_follow_conn() {
-    let srv = start(builder(), app(), false);
+    let srv = serve(builder());
     let r = roundtrip(srv.addr, b"GET / HTTP/1.0\r\n\r\n").unwrap();
     assert_eq!((r.status, &r.body[..]), (200, &b"hello"[..]));
-    let mut s = connect(srv.addr);
-    s.write_all(b"HEAD / HTTP/1.1\r\nHost: a\r\n\r\nGET / HTTP/1.1\r\nHost: a\r\n\r\n")
-        .unwrap();
+    let mut s = sent(
+        srv.addr,
+        b"HEAD / HTTP/1.1\r\nHost: a\r\n\r\nGET / HTTP/1.1\r\nHost: a\r\n\r\n",
+    );
     let mut rest = Vec::new();
     let h = read_response(&mut s, &mut rest, true).unwrap();
     assert_eq!((h.status, h.field("content-length")), (200, Some("5")));
@@ -574,8 +537,7 @@ fn a_peer_reading_below_the_minimum_response_rate_is_cut() {
         .min_response_rate(20_000_000, Duration::from_millis(300))
         .write_timeout(Duration::from_secs(20));
     let srv = start(b, Big, false);
-    let mut s = connect(srv.addr);
-    s.write_all(b"GET / HTTP/1.1\r\nHost: a\r\n\r\n").unwrap();
+    let mut s = sent(srv.addr, GET);
     // Read nothing for a while: the socket buffers (a few MiB on loopback)
     // fill and writes stall; what was written earns well under 1.5 s at
     // 20 MB/s.
@@ -643,14 +605,11 @@ fn serves_any_async_stream() {
 
 #[test]
 fn the_last_request_a_connection_may_carry_says_close() {
-    let srv = start(builder().max_requests_per_connection(2), app(), false);
+    let srv = serve(builder().max_requests_per_connection(2));
     let mut s = connect(srv.addr);
-    let mut rest = Vec::new();
-    s.write_all(b"GET / HTTP/1.1\r\nHost: a\r\n\r\n").unwrap();
-    let r = read_response(&mut s, &mut rest, false).unwrap();
+    let r = ask(&mut s, GET);
     assert_eq!(r.field("connection"), None);
-    s.write_all(b"GET / HTTP/1.1\r\nHost: a\r\n\r\n").unwrap();
-    let r = read_response(&mut s, &mut rest, false).unwrap();
+    let r = ask(&mut s, GET);
     assert_eq!((r.status, r.field("connection")), (200, Some("close")));
     assert!(closed(&mut s));
     srv.stop();
@@ -662,8 +621,7 @@ fn a_peer_that_reads_nothing_is_cut_after_the_write_timeout() {
         .min_response_rate(0, Duration::ZERO)
         .write_timeout(Duration::from_millis(300));
     let srv = start(b, Big, false);
-    let mut s = connect(srv.addr);
-    s.write_all(b"GET / HTTP/1.1\r\nHost: a\r\n\r\n").unwrap();
+    let s = sent(srv.addr, GET);
     let t = Instant::now();
     while srv.handle.counters().timed_out_write == 0 {
         assert!(t.elapsed() < Duration::from_secs(10), "no write timeout");
@@ -676,16 +634,11 @@ fn a_peer_that_reads_nothing_is_cut_after_the_write_timeout() {
 
 #[test]
 fn a_connection_draining_after_an_error_is_evicted_first() {
-    let srv = start(builder().max_connections(1), app(), false);
+    let srv = serve(builder().max_connections(1));
     // The 400 is sent, then the server lingers on this connection (we keep
     // it open and silent).
-    let mut bad = connect(srv.addr);
-    assert_eq!(
-        status_of(&mut bad, b"GET / HTTP/1.1\r\nHost : a\r\n\r\n"),
-        400
-    );
-    let r = roundtrip(srv.addr, b"GET / HTTP/1.1\r\nHost: a\r\n\r\n").unwrap();
-    assert_eq!(r.status, 200);
+    let _bad = answered(&srv, b"GET / HTTP/1.1\r\nHost : a\r\n\r\n", 400);
+    assert_eq!(newcomer(&srv), 200);
     let c = srv.handle.counters();
     assert_eq!((c.evicted_closing, c.refused), (1, 0));
     srv.stop();
@@ -698,9 +651,7 @@ fn the_shutdown_timeout_bounds_a_handler_that_runs_on() {
         app(),
         true,
     );
-    let mut s = connect(srv.addr);
-    s.write_all(b"GET /wait HTTP/1.1\r\nHost: a\r\n\r\n")
-        .unwrap();
+    let mut s = sent(srv.addr, b"GET /wait HTTP/1.1\r\nHost: a\r\n\r\n");
     std::thread::sleep(Duration::from_millis(100));
     let t = Instant::now();
     srv.stop();
@@ -715,13 +666,12 @@ fn the_shutdown_timeout_bounds_a_handler_that_runs_on() {
 
 #[test]
 fn a_101_the_handler_does_not_take_over_is_still_sent_then_closed() {
-    let srv = start(builder(), app(), false);
+    let srv = serve(builder());
     let mut s = connect(srv.addr);
-    s.write_all(
+    let r = ask(
+        &mut s,
         b"GET /upgrade-only HTTP/1.1\r\nHost: a\r\nConnection: upgrade\r\nUpgrade: echo\r\n\r\n",
-    )
-    .unwrap();
-    let r = read_response(&mut s, &mut Vec::new(), false).unwrap();
+    );
     assert_eq!(r.status, 101);
     assert!(closed(&mut s));
     srv.stop();
@@ -729,19 +679,15 @@ fn a_101_the_handler_does_not_take_over_is_still_sent_then_closed() {
 
 #[test]
 fn a_connection_draining_an_unread_body_after_its_answer_is_evicted_as_idle() {
-    let srv = start(builder().max_connections(1), app(), false);
+    let srv = serve(builder().max_connections(1));
     // `/` answers without reading the body; the server then drains the
     // announced megabyte, which never comes.
-    let mut slow = connect(srv.addr);
-    assert_eq!(
-        status_of(
-            &mut slow,
-            b"POST / HTTP/1.1\r\nHost: a\r\nContent-Length: 1000000\r\n\r\nx"
-        ),
-        200
+    let mut slow = answered(
+        &srv,
+        b"POST / HTTP/1.1\r\nHost: a\r\nContent-Length: 1000000\r\n\r\nx",
+        200,
     );
-    let r = roundtrip(srv.addr, b"GET / HTTP/1.1\r\nHost: a\r\n\r\n").unwrap();
-    assert_eq!(r.status, 200);
+    assert_eq!(newcomer(&srv), 200);
     assert!(closed(&mut slow));
     let c = srv.handle.counters();
     assert_eq!((c.evicted_idle, c.refused), (1, 0));
@@ -763,12 +709,10 @@ impl Handler for BigOrSmall {
 #[test]
 fn a_peer_that_does_not_read_its_response_is_evicted_at_the_limit() {
     let srv = start(builder().max_connections(1), BigOrSmall, false);
-    let mut deaf = connect(srv.addr);
-    deaf.write_all(b"GET /big HTTP/1.1\r\nHost: a\r\n\r\n")
-        .unwrap();
+    let deaf = sent(srv.addr, b"GET /big HTTP/1.1\r\nHost: a\r\n\r\n");
     // Its windows fill, and the handler's write waits on it.
     std::thread::sleep(Duration::from_millis(300));
-    let r = roundtrip(srv.addr, b"GET / HTTP/1.1\r\nHost: a\r\n\r\n").unwrap();
+    let r = roundtrip(srv.addr, GET).unwrap();
     assert_eq!((r.status, &r.body[..]), (200, &b"small"[..]));
     let c = srv.handle.counters();
     assert_eq!((c.evicted_write, c.refused), (1, 0));

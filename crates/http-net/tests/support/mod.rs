@@ -86,6 +86,12 @@ pub fn have(prog: &str) -> bool {
     found
 }
 
+/// For a heavy test that runs `prog`: the [`heavy`] lock once `prog` is
+/// found; `None` (the caller skips, as [`have`] says) when it is not.
+pub fn heavy_peer(prog: &str) -> Option<MutexGuard<'static, ()>> {
+    have(prog).then(heavy)
+}
+
 /// The target directory's profile folder (`target/debug`) of this test binary.
 fn profile_dir() -> PathBuf {
     let exe = std::env::current_exe().expect("current_exe");
@@ -258,6 +264,23 @@ pub fn raw_text(addr: SocketAddr, req: &[u8]) -> String {
     String::from_utf8_lossy(&raw(addr, req)).into_owned()
 }
 
+/// As [`raw_text`], asserting that the answer's status is `status`.
+pub fn raw_answer(addr: SocketAddr, req: &[u8], status: u16) -> String {
+    let text = raw_text(addr, req);
+    assert_status(text.as_bytes(), status);
+    text
+}
+
+/// Asserts that the bytes `got` begin with an HTTP/1.1 status line of
+/// `status` (all of them, as text, in the message if not).
+pub fn assert_status(got: &[u8], status: u16) {
+    assert!(
+        got.starts_with(format!("HTTP/1.1 {status} ").as_bytes()),
+        "{:?}",
+        String::from_utf8_lossy(got)
+    );
+}
+
 /// Reads until the peer closes (or the read timeout); returns what came.
 pub fn read_to_close(s: &mut TcpStream) -> Vec<u8> {
     let mut v = Vec::new();
@@ -335,6 +358,13 @@ impl TempDir {
         let _ = std::fs::remove_dir_all(&p);
         std::fs::create_dir_all(&p).expect("temp dir");
         TempDir(p)
+    }
+
+    /// Writes `contents` to the file `name` in the directory; its path.
+    pub fn file(&self, name: &str, contents: &[u8]) -> PathBuf {
+        let path = self.0.join(name);
+        std::fs::write(&path, contents).expect("temp file");
+        path
     }
 }
 

@@ -69,6 +69,13 @@ pub fn connect(addr: SocketAddr) -> TcpStream {
     s
 }
 
+/// A connection to `addr` that has sent `req`.
+pub fn sent(addr: SocketAddr, req: &[u8]) -> TcpStream {
+    let mut s = connect(addr);
+    s.write_all(req).unwrap();
+    s
+}
+
 /// One response: status, head text, body (de-chunked).
 #[derive(Debug)]
 pub struct Resp {
@@ -185,7 +192,17 @@ pub fn roundtrip(addr: SocketAddr, req: &[u8]) -> Option<Resp> {
 
 /// Writes `req` on `s` and reads one response: its status.
 pub fn status_of(s: &mut TcpStream, req: &[u8]) -> u16 {
+    ask(s, req).status
+}
+
+/// Writes `req` on `s` and reads one response (to a `GET`-like request).
+pub fn ask(s: &mut TcpStream, req: &[u8]) -> Resp {
     s.write_all(req).unwrap();
+    read_response(s, &mut Vec::new(), false).unwrap()
+}
+
+/// Reads the next response on `s` (to a request already sent): its status.
+pub fn next_status(s: &mut TcpStream) -> u16 {
     read_response(s, &mut Vec::new(), false).unwrap().status
 }
 
@@ -248,6 +265,12 @@ pub fn have(prog: &str) -> bool {
         );
     }
     found
+}
+
+/// For a heavy test that runs `prog`: the [`heavy`] lock once `prog` is
+/// found; `None` (the caller skips, as [`have`] says) when it is not.
+pub fn heavy_peer(prog: &str) -> Option<MutexGuard<'static, ()>> {
+    have(prog).then(heavy)
 }
 
 /// Runs a command with a time bound; returns (exit code, stdout, stderr).
@@ -378,4 +401,43 @@ pub fn example_binary() -> std::path::PathBuf {
     assert!(status.success());
     let profile = if release { "release" } else { "debug" };
     target.join(profile).join("examples").join("hello_tokio")
+}
+
+/// A loopback peer for the client's tests: accepts one connection, reads
+/// the request head, then plays `script` ((pause in ms, bytes) in order)
+/// and, unless the peer closed first, keeps the connection open `linger`
+/// before it closes. Returns its port and its task.
+pub async fn scripted_peer(
+    script: Vec<(u64, &'static [u8])>,
+    linger: Duration,
+) -> (u16, tokio::task::JoinHandle<()>) {
+    use tokio::io::{AsyncReadExt, AsyncWriteExt};
+    let l = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+    let port = l.local_addr().unwrap().port();
+    let t = tokio::spawn(async move {
+        let Ok((mut s, _)) = l.accept().await else {
+            return;
+        };
+        let mut head = Vec::new();
+        let mut b = [0u8; 1];
+        while !head.ends_with(b"\r\n\r\n") {
+            match s.read(&mut b).await {
+                Ok(1) => head.push(b[0]),
+                _ => return,
+            }
+        }
+        for (pause, bytes) in script {
+            tokio::time::sleep(Duration::from_millis(pause)).await;
+            if s.write_all(bytes).await.is_err() {
+                return;
+            }
+        }
+        tokio::time::sleep(linger).await;
+    });
+    (port, t)
+}
+
+/// A peer that reads the request head, writes `reply` and closes.
+pub async fn answers_and_closes(reply: &'static [u8]) -> (u16, tokio::task::JoinHandle<()>) {
+    scripted_peer(vec![(0, reply)], Duration::ZERO).await
 }
