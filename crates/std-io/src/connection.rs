@@ -9,7 +9,9 @@ use std::sync::atomic::Ordering;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
-use http_net_conn::{AnswerState, Error as ConnError, Method, Phase, ServerConn, ServerEvent};
+use http_net_conn::{
+    AnswerState, Config, Error as ConnError, Method, Phase, ServerConn, ServerEvent,
+};
 
 use crate::counters::Phase as Count;
 use crate::date::now_secs;
@@ -34,11 +36,64 @@ enum End {
 
 /// What a pool thread keeps from one connection to the next, so that a new
 /// connection on a warm thread allocates nothing: its `ServerConn` (reset per
-/// connection, buffers kept) and its slot in the shutdown registry.
+/// connection, buffers kept unless they grew) and its slot in the shutdown
+/// registry.
 #[derive(Default)]
 pub(crate) struct Warm {
-    conn: Option<ServerConn>,
+    conn: KeptConn,
     slot: Option<Arc<Slot>>,
+}
+
+/// A pool thread's `ServerConn`, with the bytes a new one's buffers hold.
+#[derive(Default)]
+struct KeptConn {
+    conn: Option<ServerConn>,
+    /// [`Buffers::allocated_bytes`](http_net_conn::Buffers::allocated_bytes)
+    /// of `conn` when it was new.
+    fresh: usize,
+}
+
+impl KeptConn {
+    /// The kept connection, reset (its buffers kept), or a new one.
+    fn get(&mut self, config: Config) -> &mut ServerConn {
+        if let Some(conn) = self.conn.as_mut() {
+            // Reset already by `keep_if_small`; cheap, and sure.
+            conn.reset();
+        }
+        let fresh = &mut self.fresh;
+        self.conn.get_or_insert_with(|| {
+            let mut conn = ServerConn::new(config);
+            *fresh = match conn.take_buffers() {
+                Some(b) => {
+                    let n = b.allocated_bytes();
+                    let _ = conn.restore_buffers(b);
+                    n
+                }
+                None => 0,
+            };
+            conn
+        })
+    }
+
+    /// After a connection: keeps it for the thread's next peer only if its
+    /// buffers are no larger than a new connection's. The output buffer
+    /// grows to the output high water and beyond under a peer that
+    /// pipelines requests without reading; kept, that memory would stay
+    /// resident for as long as the thread lives, on every thread such a
+    /// peer ever used.
+    fn keep_if_small(&mut self) {
+        let Some(conn) = self.conn.as_mut() else {
+            return;
+        };
+        conn.reset();
+        let small = match conn.take_buffers() {
+            Some(b) if b.allocated_bytes() <= self.fresh => conn.restore_buffers(b).is_ok(),
+            _ => false,
+        };
+        if !small {
+            self.conn = None;
+        }
+    }
 }
 
 /// The stream as the connection sees it: once the accept loop has evicted
@@ -172,7 +227,7 @@ fn run_on(
     shared: &Shared,
     slot: &Slot,
     handler: &dyn Handler,
-    conn: &mut Option<ServerConn>,
+    kept: &mut KeptConn,
 ) {
     let mut st = Cycle::new(settings, peer);
     // Writes wait in slices of at most a second (see `wire::write_paced`).
@@ -189,20 +244,16 @@ fn run_on(
     };
     // The pool thread's connection from its last peer, reset (its buffers
     // kept), or a new one on a new thread.
-    let conn = match conn {
-        Some(conn) => {
-            conn.reset();
-            conn
-        }
-        None => conn.insert(ServerConn::new(settings.conn)),
-    };
+    let conn = kept.get(settings.conn);
     conn.set_wipe(settings.wipe);
     let end = serve(&mut guarded, conn, &mut st, settings, shared, slot, handler);
     if let (Some(phase), None) = (st.timed_out_in, slot.evicted()) {
         shared.counters.timed_out(phase);
     }
-    // Closed: the slot goes to the next connection while this one drains.
+    // Closed: the slot goes to the next connection while this one drains,
+    // and buffers that grew are freed before the drain.
     shared.release(slot);
+    kept.keep_if_small();
     if end == End::Linger {
         // An evicted connection's reading side is shut: the drain reads what
         // had arrived and ends.
@@ -573,5 +624,36 @@ fn after_handler(
             error_body(conn, shared, st, why);
             Some(send_and_linger(stream, conn, st, slot))
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::settings::Settings;
+
+    #[test]
+    fn a_connection_whose_output_grew_is_not_kept_for_the_next_peer() {
+        let config = Settings::DEFAULT.conn;
+        let mut kept = KeptConn::default();
+        // A peer with one request: kept, buffers as new.
+        let conn = kept.get(config);
+        crate::settings::tests::pipelined_output(conn, 1);
+        kept.keep_if_small();
+        assert!(
+            kept.conn.is_some(),
+            "a connection that did not grow is kept"
+        );
+        assert!(kept.fresh > 0);
+        // A pipeliner that reads nothing: its output grew past 16 KiB.
+        let conn = kept.get(config);
+        assert!(crate::settings::tests::pipelined_output(conn, 1000) > 16 * 1024);
+        kept.keep_if_small();
+        assert!(kept.conn.is_none(), "its buffers are freed, not kept");
+        // The next peer gets a new connection.
+        let conn = kept.get(config);
+        assert_eq!(conn.phase(), Phase::Idle);
+        kept.keep_if_small();
+        assert!(kept.conn.is_some());
     }
 }

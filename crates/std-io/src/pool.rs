@@ -2,8 +2,10 @@
 //!
 //! `std` has no readiness API, so each connection gets a thread of its own
 //! for as long as it is open; the bound on busy threads is the server's
-//! connection limit. A finished thread waits for the next job for
-//! `keep_idle`, then exits.
+//! connection limit. A finished thread waits for the next job: up to
+//! `max_idle` idle threads wait `keep_idle`, the others (the surplus after a
+//! burst) only [`SURPLUS_IDLE`], then exit, so that after an attack the
+//! threads fall back to `max_idle` within a second or so.
 //!
 //! Each thread owns a state `S` (made with `S::default()` when the thread
 //! starts) that every job it runs gets: the server keeps the thread's
@@ -17,6 +19,10 @@ use std::thread;
 use std::time::{Duration, Instant};
 
 use crate::lock::{lock, wait_timeout};
+
+/// How long an idle thread beyond the pool's `max_idle` waits for a job
+/// before it exits.
+pub(crate) const SURPLUS_IDLE: Duration = Duration::from_secs(1);
 
 /// Runs one job (a connection) on a pool thread, with the thread's state.
 pub(crate) type Work<J, S> = Arc<dyn Fn(J, &mut S) + Send + Sync>;
@@ -40,6 +46,8 @@ struct Shared<J, S> {
     done: Condvar,
     max: usize,
     stack_size: usize,
+    /// Idle threads kept `keep_idle`; those beyond wait [`SURPLUS_IDLE`].
+    max_idle: usize,
     keep_idle: Duration,
     run: Work<J, S>,
 }
@@ -54,6 +62,7 @@ impl<J: Send + 'static, S: Default + 'static> Pool<J, S> {
     pub(crate) fn new(
         max: usize,
         stack_size: usize,
+        max_idle: usize,
         keep_idle: Duration,
         run: Work<J, S>,
     ) -> Pool<J, S> {
@@ -70,6 +79,7 @@ impl<J: Send + 'static, S: Default + 'static> Pool<J, S> {
                 done: Condvar::new(),
                 max: max.max(1),
                 stack_size,
+                max_idle,
                 keep_idle,
                 run,
             }),
@@ -209,14 +219,31 @@ fn worker<J, S: Default>(sh: Arc<Shared<J, S>>, first: Option<J>) {
             sh.done.notify_all();
         }
         st.idle += 1;
-        let deadline = Instant::now() + sh.keep_idle;
+        // A surplus thread (beyond `max_idle` idle ones) waits a short
+        // while; when it times out it exits only if it is still surplus,
+        // otherwise it stays for `keep_idle` (counted from going idle).
+        let idle_since = Instant::now();
+        let mut deadline = idle_since
+            + if st.idle > sh.max_idle {
+                SURPLUS_IDLE.min(sh.keep_idle)
+            } else {
+                sh.keep_idle
+            };
         job = loop {
             if let Some(j) = st.queue.pop_front() {
                 break Some(j);
             }
             let now = Instant::now();
-            if st.closing || now >= deadline {
+            if st.closing {
                 break None;
+            }
+            if now >= deadline {
+                let kept = idle_since + sh.keep_idle;
+                if st.idle > sh.max_idle || now >= kept {
+                    break None;
+                }
+                deadline = kept;
+                continue;
             }
             st = wait_timeout(&sh.work, st, deadline - now);
         };
@@ -255,6 +282,7 @@ mod tests {
         let pool = Pool::new(
             3,
             64 * 1024,
+            3,
             Duration::from_secs(5),
             Arc::new(move |_: u32, _: &mut ()| {
                 ran2.fetch_add(1, Ordering::SeqCst);
@@ -291,6 +319,7 @@ mod tests {
         let pool = Pool::new(
             4,
             64 * 1024,
+            4,
             Duration::from_millis(20),
             Arc::new(|_: (), _: &mut ()| {}),
         );
@@ -300,10 +329,52 @@ mod tests {
     }
 
     #[test]
+    fn idle_threads_beyond_the_keep_exit_soon_the_kept_ones_stay() {
+        // Eight jobs held at once, so eight threads; then all go idle.
+        let (tx, rx) = mpsc::channel::<()>();
+        let rx = Arc::new(Mutex::new(rx));
+        let pool = Pool::new(
+            8,
+            64 * 1024,
+            2,
+            Duration::from_secs(60),
+            Arc::new(move |_: u32, _: &mut ()| {
+                let _ = lock(&rx).recv_timeout(Duration::from_secs(10));
+            }),
+        );
+        for i in 0..8 {
+            pool.submit(i).unwrap();
+        }
+        assert_eq!(pool.threads(), 8);
+        for _ in 0..8 {
+            tx.send(()).unwrap();
+        }
+        assert!(pool.wait_idle(deadline()));
+        // The surplus exits after about `SURPLUS_IDLE`; two stay, well
+        // before their 60 s keep.
+        let t0 = Instant::now();
+        while pool.threads() > 2 && t0.elapsed() < Duration::from_secs(10) {
+            thread::sleep(Duration::from_millis(20));
+        }
+        assert_eq!(pool.threads(), 2, "the surplus exited, the keep stayed");
+        assert!(t0.elapsed() < SURPLUS_IDLE + Duration::from_secs(2));
+        thread::sleep(SURPLUS_IDLE + Duration::from_millis(300));
+        assert_eq!(pool.threads(), 2, "the kept threads wait for their keep");
+        // And they are reused.
+        pool.submit(1).unwrap();
+        tx.send(()).unwrap();
+        assert!(pool.wait_idle(deadline()));
+        assert_eq!(pool.threads(), 2);
+        pool.close();
+        assert!(pool.wait_threads(deadline()));
+    }
+
+    #[test]
     fn a_panicking_job_frees_its_slot() {
         let pool = Pool::new(
             1,
             64 * 1024,
+            1,
             Duration::from_secs(5),
             Arc::new(|n: u8, _: &mut ()| {
                 if n == 0 {
@@ -327,6 +398,7 @@ mod tests {
         let pool = Pool::new(
             1,
             64 * 1024,
+            1,
             Duration::from_secs(5),
             Arc::new(move |_: (), runs: &mut u32| {
                 *runs += 1;

@@ -95,7 +95,13 @@ impl ServerBuilder {
         self
     }
     /// The connection limits (head and body limits, buffers): see
-    /// [`http_net_conn::Config`].
+    /// [`http_net_conn::Config`]. The server's default is
+    /// [`Config::DEFAULT`] with an output high water of 16 KiB instead of
+    /// 64 KiB ([`Config::with_output_high_water`]): reading pauses once
+    /// 16 KiB of responses wait to be sent, so that a peer pipelining
+    /// requests without reading holds at most that (plus one response) in
+    /// the server's memory, per connection. A configuration given here has
+    /// its own high water.
     pub fn conn_config(mut self, config: Config) -> Self {
         self.s.conn = config;
         self
@@ -267,10 +273,31 @@ impl ServerBuilder {
         self.s.stack_size = bytes.max(32 * 1024);
         self
     }
-    /// How long a finished connection thread waits for the next connection
-    /// before it exits (default 60 s).
+    /// How long a kept idle connection thread (one of the
+    /// [`max_idle_threads`](ServerBuilder::max_idle_threads)) waits for the
+    /// next connection before it exits (default 60 s).
     pub fn keep_idle_threads(mut self, t: Duration) -> Self {
         self.s.keep_idle_threads = t;
+        self
+    }
+    /// The most idle connection threads kept for reuse (default 64), each
+    /// for [`keep_idle_threads`](ServerBuilder::keep_idle_threads). The
+    /// pool grows with the connections (up to twice the connection limit,
+    /// counting those draining after their close); once they end, the idle
+    /// threads beyond this many exit after 1 s without a new connection, so
+    /// that after a burst or an attack the server falls back to at most
+    /// this many connection threads (each holding its stack pages and its
+    /// connection's buffers) within a second or two.
+    ///
+    /// ```
+    /// let server = http_net_std::Server::builder()
+    ///     .max_idle_threads(16)
+    ///     .bind("127.0.0.1:0")
+    ///     .unwrap();
+    /// # let _ = server;
+    /// ```
+    pub fn max_idle_threads(mut self, n: usize) -> Self {
+        self.s.max_idle_threads = n;
         self
     }
     /// The longest a graceful shutdown waits for requests in flight (default
@@ -387,7 +414,8 @@ impl ServerBuilder {
 }
 
 /// A blocking HTTP/1.1 server: one thread per open connection, from a pool
-/// that grows with the connections and keeps idle threads for reuse.
+/// that grows with the connections and keeps up to 64 idle threads for
+/// reuse ([`ServerBuilder::max_idle_threads`]).
 ///
 /// # Defences
 ///
@@ -504,6 +532,7 @@ impl<L: Listener> Server<L> {
         let pool = Pool::new(
             limit.saturating_mul(2),
             settings.stack_size,
+            settings.max_idle_threads,
             settings.keep_idle_threads,
             work,
         );

@@ -13,13 +13,18 @@
 //! latency percentiles, and the server's RSS, threads and descriptors (from
 //! `/proc/<pid>/status` and `/proc/<pid>/fd`) at their peak during the
 //! scenario and after it (once its descriptors are back to the figure
-//! before the attack, or after the settle time). It exits non-zero when a
-//! well-behaved request fails, and, with `--max-p99-ms` or `--max-rss-mb`,
-//! when the p99 latency or the peak RSS reaches that bound.
+//! before the attack and its threads at most the idle keep above it, or
+//! after the settle time). It exits non-zero when a well-behaved request
+//! fails, when a descriptor is left after the settle, when more threads
+//! than the idle keep are left (threads after the settle minus threads
+//! before the attack, over `--idle-threads`), and, with `--max-p99-ms` or
+//! `--max-rss-mb`, when the p99 latency or the peak RSS reaches that bound.
 //!
 //! Options: `--connections N` hostile sockets per scenario (default 2,000),
 //! `--seconds S` per scenario (default 30), `--only a,b` (scenario names),
-//! `--settle S` (default 5), `--ci`: the reduced form (200 sockets, 4 s a
+//! `--settle S` (default 5), `--idle-threads N` (default 64: the std
+//! server's `ServerBuilder::max_idle_threads` default; an async server
+//! keeps none beyond its runtime's, so it passes too), `--ci`: the reduced form (200 sockets, 4 s a
 //! scenario, 3 s settle, and `--max-connections 64` appended to the server
 //! command, which `hello` and `echo` take).
 //!
@@ -62,6 +67,10 @@ use target::{Target, Usage};
 /// The connection limit `--ci` gives the server (`--max-connections`).
 const CI_MAX_CONNECTIONS: usize = 64;
 
+/// The idle connection threads the std server keeps after a burst: the
+/// default of `ServerBuilder::max_idle_threads` in `http-net-std`.
+const IDLE_THREADS: u64 = 64;
+
 struct Options {
     connections: usize,
     seconds: Duration,
@@ -70,6 +79,8 @@ struct Options {
     ci: bool,
     max_p99: Option<Duration>,
     max_rss_kib: Option<u64>,
+    /// Threads the server may hold after the settle beyond those before.
+    idle_threads: u64,
     command: Vec<String>,
 }
 
@@ -82,6 +93,7 @@ fn parse(args: &[String]) -> Result<Options> {
         ci: false,
         max_p99: None,
         max_rss_kib: None,
+        idle_threads: IDLE_THREADS,
         command: Vec::new(),
     };
     let (mut connections, mut seconds, mut settle) = (None, None, None);
@@ -98,6 +110,7 @@ fn parse(args: &[String]) -> Result<Options> {
             "--settle" => settle = Some(Duration::from_secs(value("--settle")?)),
             "--max-p99-ms" => o.max_p99 = Some(Duration::from_millis(value("--max-p99-ms")?)),
             "--max-rss-mb" => o.max_rss_kib = Some(value("--max-rss-mb")? * 1024),
+            "--idle-threads" => o.idle_threads = value("--idle-threads")?,
             "--ci" => o.ci = true,
             "--only" => {
                 let names = it.next().ok_or("hostile: --only takes scenario names")?;
@@ -128,6 +141,8 @@ struct Row {
     server: String,
     scenario: Scenario,
     client: client::Results,
+    /// Before the suite's first scenario against this server.
+    before: Usage,
     peak: Usage,
     after: Usage,
     settled_in: Duration,
@@ -273,11 +288,11 @@ fn run_one(
     let tally = tally.map_err(|e| format!("hostile: {}: {e}", scenario.name()))?;
     let peak = peak.lock().map(|p| *p).unwrap_or_default();
     // Settle: until the descriptors are back to the figure before the
-    // attack, or the settle time is up.
+    // attack and the threads within the idle keep, or the settle time is up.
     let t0 = Instant::now();
     let after = loop {
         let u = server.usage();
-        if u.fds <= baseline.fds || t0.elapsed() >= o.settle {
+        if settled(baseline, u, o.idle_threads) || t0.elapsed() >= o.settle {
             break u;
         }
         thread::sleep(Duration::from_millis(100));
@@ -287,6 +302,7 @@ fn run_one(
         server: short_name(name),
         scenario,
         client,
+        before: baseline,
         peak,
         after,
         settled_in: t0.elapsed(),
@@ -295,9 +311,34 @@ fn run_one(
     })
 }
 
+/// Whether `after` is back to `before`: no descriptor left, and at most
+/// `idle_threads` threads more.
+fn settled(before: Usage, after: Usage, idle_threads: u64) -> bool {
+    after.fds <= before.fds && after.threads <= before.threads + idle_threads
+}
+
 /// Failures of one row.
 fn judge(row: &Row, o: &Options) -> Vec<String> {
     let mut p = Vec::new();
+    if row.after.fds > row.before.fds {
+        p.push(format!(
+            "{} / {}: {} descriptors after the settle, {} before the attack",
+            row.server,
+            row.scenario.name(),
+            row.after.fds,
+            row.before.fds
+        ));
+    }
+    if row.after.threads > row.before.threads + o.idle_threads {
+        p.push(format!(
+            "{} / {}: {} threads after the settle, over {} before the attack plus the idle keep of {}",
+            row.server,
+            row.scenario.name(),
+            row.after.threads,
+            row.before.threads,
+            o.idle_threads
+        ));
+    }
     let (ok, total) = (row.client.ok(), row.client.total());
     if total == 0 || ok < total {
         p.push(format!(
@@ -457,6 +498,50 @@ mod tests {
         assert!(parse(&args("--only nope")).is_err());
         assert!(parse(&args("--connections")).is_err());
         assert!(parse(&args("--bogus")).is_err());
+    }
+
+    #[test]
+    fn threads_and_descriptors_after_the_settle_are_judged() {
+        let before = Usage {
+            rss_kib: 1000,
+            threads: 3,
+            fds: 9,
+            cpu_ticks: 0,
+        };
+        let mut client = client::Results::default();
+        client.outcomes.insert(client::Outcome::Ok, 10);
+        client.latencies = vec![Duration::from_millis(1); 10];
+        let row = |after: Usage| Row {
+            server: "hello".into(),
+            scenario: Scenario::Pipeliner,
+            client: client.clone(),
+            before,
+            peak: after,
+            after,
+            settled_in: Duration::ZERO,
+            tally: attack::Tally::default(),
+            cpu: (0.0, 0.0),
+        };
+        let o = parse(&args("")).unwrap();
+        assert_eq!(o.idle_threads, 64);
+        let kept = Usage {
+            threads: 3 + 64,
+            ..before
+        };
+        assert!(settled(before, kept, o.idle_threads));
+        assert!(judge(&row(kept), &o).is_empty());
+        let one_more = Usage {
+            threads: 3 + 65,
+            ..before
+        };
+        assert!(!settled(before, one_more, o.idle_threads));
+        let p = judge(&row(one_more), &o);
+        assert!(p.len() == 1 && p[0].contains("68 threads"), "{p:?}");
+        let fd_left = Usage { fds: 10, ..before };
+        assert!(!settled(before, fd_left, o.idle_threads));
+        assert!(judge(&row(fd_left), &o)[0].contains("10 descriptors"));
+        let o = parse(&args("--idle-threads 0")).unwrap();
+        assert_eq!(judge(&row(kept), &o).len(), 1);
     }
 
     #[test]
