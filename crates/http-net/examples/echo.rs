@@ -181,7 +181,7 @@ fn main() {
             exit(2);
         }
     };
-    let server = match builder.bind(&addr) {
+    let server = match stop::listen(&addr).map(|l| builder.listener(l)) {
         Ok(s) => s,
         Err(e) => {
             eprintln!("echo: cannot listen on {addr}: {e}");

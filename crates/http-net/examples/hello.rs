@@ -97,7 +97,7 @@ fn main() {
             exit(1);
         }
     };
-    let server = match builder.bind(&addr) {
+    let server = match stop::listen(&addr).map(|l| builder.listener(l)) {
         Ok(s) => s,
         Err(e) => {
             eprintln!("hello: cannot listen on {addr}: {e}");

@@ -242,3 +242,33 @@ fn echo_streams_a_body_back_before_all_of_it_has_arrived() {
     }
     assert!(got[body_start..] == data[..], "the echoed body differs");
 }
+
+/// The listen backlog of `addr`'s listening socket, as `ss` reports it
+/// (its Send-Q column for a socket in LISTEN).
+fn listen_backlog(addr: SocketAddr) -> u32 {
+    let out = Command::new("ss")
+        .args(["-ltnH", &format!("sport = :{}", addr.port())])
+        .output()
+        .expect("run ss");
+    let text = String::from_utf8_lossy(&out.stdout).into_owned();
+    let line = text
+        .lines()
+        .next()
+        .unwrap_or_else(|| panic!("ss: no listener on {addr}: {text:?}"));
+    // State, Recv-Q (connections waiting to be accepted), Send-Q (the backlog).
+    line.split_whitespace()
+        .nth(2)
+        .and_then(|q| q.parse().ok())
+        .unwrap_or_else(|| panic!("ss: cannot read the backlog of {line:?}"))
+}
+
+#[test]
+fn hello_and_echo_listen_with_a_backlog_of_1024_not_std_s_128() {
+    if !have("ss") {
+        return;
+    }
+    for (name, args) in [("hello", &[][..]), ("echo", &["--format", "probe"][..])] {
+        let (_p, addr) = start_example(name, args);
+        assert_eq!(listen_backlog(addr), 1024, "{name}");
+    }
+}

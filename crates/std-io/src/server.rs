@@ -385,6 +385,14 @@ impl ServerBuilder {
         self
     }
     /// Binds a TCP listener.
+    ///
+    /// std's `TcpListener::bind` asks the kernel for a listen backlog of
+    /// 128 pending connections, and std cannot ask for more. Under a flood
+    /// of connects (thousands a second) that queue overflows and the kernel
+    /// drops SYNs, so a well-behaved client waits for its retry (a second
+    /// on Linux). For a deeper backlog, make the listener with a crate such
+    /// as `socket2` and pass it to [`listener`](Self::listener), as the
+    /// `hello` and `echo` examples do (1,024).
     pub fn bind(self, addr: impl ToSocketAddrs) -> io::Result<Server> {
         Ok(self.listener(TcpListener::bind(addr)?))
     }

@@ -1,5 +1,5 @@
 //! What `hello` and `echo` share: the graceful stop on SIGINT and SIGTERM,
-//! and the `--max-connections N` flag.
+//! the `--max-connections N` flag, and a listener with a deeper backlog.
 //!
 //! The first signal starts the server's graceful shutdown
 //! ([`ShutdownHandle::shutdown`]): it stops accepting, closes idle keep-alive
@@ -41,6 +41,41 @@ pub fn on_signals(name: &'static str, handle: ShutdownHandle) -> std::io::Result
 #[cfg(not(unix))]
 pub fn on_signals(_name: &'static str, _handle: ShutdownHandle) -> std::io::Result<()> {
     Ok(())
+}
+
+/// Pending connections the kernel may queue before `accept` takes them.
+/// std's `TcpListener::bind` asks for 128, and std has no way to ask for
+/// more; a burst of connects deeper than that (an attacker reconnecting
+/// thousands of times a second) overflows it, and a client whose SYN is
+/// dropped retries only after a second. nginx asks for 511; this asks for
+/// 1,024 (Linux caps it at `net.core.somaxconn`, 4,096 by default).
+pub const BACKLOG: i32 = 1024;
+
+/// A TCP listener on `addr` with a backlog of [`BACKLOG`] (through
+/// `socket2`: std cannot set it).
+pub fn listen(addr: &str) -> std::io::Result<std::net::TcpListener> {
+    use socket2::{Domain, Socket, Type};
+    use std::net::ToSocketAddrs;
+
+    let mut last = None;
+    for a in addr.to_socket_addrs()? {
+        let bound = (|| {
+            let socket = Socket::new(Domain::for_address(a), Type::STREAM, None)?;
+            // As std's bind does on Unix, so a restart can take the port at once.
+            #[cfg(unix)]
+            socket.set_reuse_address(true)?;
+            socket.bind(&a.into())?;
+            socket.listen(BACKLOG)?;
+            Ok::<_, std::io::Error>(std::net::TcpListener::from(socket))
+        })();
+        match bound {
+            Ok(l) => return Ok(l),
+            Err(e) => last = Some(e),
+        }
+    }
+    Err(last.unwrap_or_else(|| {
+        std::io::Error::new(std::io::ErrorKind::InvalidInput, "no address to listen on")
+    }))
 }
 
 /// The value of `--max-connections N` (a positive integer).
