@@ -189,7 +189,7 @@ impl ServerBuilder {
         /// `Retry-After: 1` and closed.
         ///
         /// Each connection is a task, not a thread: the std server's
-        /// `thread_stack_size` and `keep_idle_threads` have no counterpart
+        /// `thread_stack_size`, `keep_idle_threads` and `max_idle_threads` have no counterpart
         /// here (the runtime's own builder sets its worker threads).
         max_connections(n: usize) => max_connections = n.max(1);
         /// At the connection limit, how long a connection waiting for the rest
