@@ -260,6 +260,7 @@ impl Section {
         let fields = fields.get_mut(..cap).unwrap_or(&mut []);
         // The kind of the last line stored; its spans are in its field.
         let mut last: Option<Known> = None;
+        let front_line = rules.canonical_length | rules.forbid_trailers;
         while let Some(line) = buf.get(pos..) {
             let n = token_run(line);
             let Some((&b':', after)) = line.get(n..).and_then(<[u8]>::split_first) else {
@@ -289,16 +290,21 @@ impl Section {
             let cr = n + 1 + m;
             let kind = classify(line.get(..n).unwrap_or(&[]));
             // Front-line rules: the general path checks these lines.
-            if (rules.canonical_length && kind == Known::ContentLength)
-                || (rules.forbid_trailers && front::forbidden_trailer(line.get(..n).unwrap_or(&[])))
+            if front_line
+                && ((rules.canonical_length && kind == Known::ContentLength)
+                    || (rules.forbid_trailers
+                        && front::forbidden_trailer(line.get(..n).unwrap_or(&[]))))
             {
                 break;
             }
-            if rules.host
-                && kind == Known::Host
-                && (!self.known.host.is_empty() || !valid_host_port(value, false))
-            {
-                break;
+            if kind != Known::Other {
+                if rules.host
+                    && kind == Known::Host
+                    && (!self.known.host.is_empty() || !valid_host_port(value, false))
+                {
+                    break;
+                }
+                self.known.record(kind, count, value);
             }
             // An empty value (all OWS, or none) has `v == end == cr`: the
             // span is the empty one at the CR either way.
@@ -306,7 +312,6 @@ impl Section {
                 name: Span::ordered(pos, pos + n),
                 value: Span::ordered(pos + v, pos + end),
             };
-            self.known.record(kind, count, value);
             count += 1;
             last = Some(kind);
             self.work.add(cr + 2 + (cr - end));
