@@ -6,7 +6,6 @@
 use std::io::{self, ErrorKind, Read, Write};
 use std::net::{IpAddr, Ipv4Addr, SocketAddr, TcpListener, TcpStream};
 use std::process::{Command, Stdio};
-use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::{mpsc, Mutex};
 use std::thread::{self, JoinHandle};
 use std::time::{Duration, Instant};
@@ -654,25 +653,7 @@ fn a_burst_beyond_the_cap_gets_503_with_a_low_open_file_limit() {
     assert!(cap > 10 && cap < 128, "cap {cap}");
     // A burst beyond the cap, all at once: every one answered 503 within
     // 100 ms of its connect.
-    let slow = AtomicUsize::new(0);
-    let worst = Mutex::new(Duration::ZERO);
-    thread::scope(|scope| {
-        for _ in 0..200 {
-            scope.spawn(|| {
-                let t = Instant::now();
-                let mut s = connect(addr);
-                let head = get(&mut s);
-                let took = t.elapsed();
-                assert!(head.starts_with("HTTP/1.1 503"), "{head:?}");
-                if took > Duration::from_millis(100) {
-                    slow.fetch_add(1, Ordering::Relaxed);
-                }
-                let mut w = worst.lock().unwrap();
-                *w = (*w).max(took);
-            });
-        }
-    });
-    let worst = *worst.lock().unwrap();
+    let (late, worst) = support::burst_of_503s(200, || get(&mut connect(addr)));
     drop(held);
     drop(child.stdin.take());
     let status = child.wait().unwrap();
@@ -689,7 +670,6 @@ fn a_burst_beyond_the_cap_gets_503_with_a_low_open_file_limit() {
     // Every one answered; on a machine shared with other builds a thread
     // of this test may start late, so a few of 200 may pass 100 ms, none
     // a second (unanswered, they would wait in the backlog for good).
-    let late = slow.load(Ordering::Relaxed);
     assert!(
         late <= 4,
         "{late} of the burst over 100 ms (worst {worst:?})"

@@ -11,12 +11,13 @@
 use std::io::{BufRead, BufReader, ErrorKind, Read, Write};
 use std::net::{SocketAddr, TcpStream};
 use std::process::{Command, Stdio};
-use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::{mpsc, Condvar, Mutex};
 use std::thread;
 use std::time::{Duration, Instant};
 
 use http_net_std::{Error, Exchange, Server};
+
+mod support;
 
 /// What 1,024 descriptors hold: 2 per connection after the server's
 /// reserve of 165 (the standard streams, the listener, the reserve
@@ -180,32 +181,16 @@ fn clients_beyond_the_cap_get_503_within_100_ms_under_ulimit_1024() {
     // fit the listen backlog (128): those it drops retry their SYN a second
     // later. So 100 there, 200 in a release build.
     let burst = if cfg!(debug_assertions) { 100 } else { 200 };
-    let slow = AtomicUsize::new(0);
-    let worst = Mutex::new(Duration::ZERO);
-    thread::scope(|scope| {
-        for _ in 0..burst {
-            scope.spawn(|| {
-                let t = Instant::now();
-                let (_s, r) = ask(addr, "/", Duration::from_secs(5));
-                let took = t.elapsed();
-                let text = r.unwrap_or_else(|e| panic!("after {took:?}: {e}"));
-                assert!(text.starts_with("HTTP/1.1 503"), "after {took:?}: {text:?}");
-                if took > Duration::from_millis(100) {
-                    slow.fetch_add(1, Ordering::Relaxed);
-                }
-                let mut w = worst.lock().unwrap();
-                *w = (*w).max(took);
-            });
-        }
+    let (late, worst) = support::burst_of_503s(burst, || {
+        let (_s, r) = ask(addr, "/", Duration::from_secs(5));
+        r.unwrap_or_else(|e| panic!("{e}"))
     });
-    let worst = *worst.lock().unwrap();
     drop(held);
     drop(child.stdin.take());
     assert!(child.wait().unwrap().success());
     // On a machine shared with other builds a thread of this test may
     // start late, so a few of the burst may pass 100 ms; none a second
     // (unanswered, they would wait in the backlog for good).
-    let late = slow.load(Ordering::Relaxed);
     assert!(
         late <= 4,
         "{late} of the burst of {burst} over 100 ms (worst {worst:?})"

@@ -101,3 +101,31 @@ pub fn read_request(s: &mut TcpStream) -> Option<Vec<u8>> {
     }
     Some(buf)
 }
+
+/// Runs `n` requests at once, each on its own thread, each `ask` returning
+/// the answer's head: every one must be a `503`. Returns how many took over
+/// 100 ms and the slowest.
+pub fn burst_of_503s(n: usize, ask: impl Fn() -> String + Sync) -> (usize, Duration) {
+    use std::sync::atomic::{AtomicUsize, Ordering};
+    use std::sync::Mutex;
+
+    let slow = AtomicUsize::new(0);
+    let worst = Mutex::new(Duration::ZERO);
+    thread::scope(|scope| {
+        for _ in 0..n {
+            scope.spawn(|| {
+                let t = Instant::now();
+                let head = ask();
+                let took = t.elapsed();
+                assert!(head.starts_with("HTTP/1.1 503"), "after {took:?}: {head:?}");
+                if took > Duration::from_millis(100) {
+                    slow.fetch_add(1, Ordering::Relaxed);
+                }
+                let mut w = worst.lock().unwrap();
+                *w = (*w).max(took);
+            });
+        }
+    });
+    let worst = *worst.lock().unwrap();
+    (slow.into_inner(), worst)
+}
