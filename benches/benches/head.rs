@@ -1,7 +1,7 @@
 //! H1 / H3 (head part): parsing the browser GET and the 1 KiB response head
 //! with http-net and with httparse, in one run.
 //!
-//! httparse does less work: it gathers no framing known, checks no `Host`,
+//! httparse does less work: it records none of the fields framing depends on, checks no `Host`,
 //! and accepts more target and value bytes. The http-net figures include all
 //! of it.
 

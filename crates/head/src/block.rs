@@ -9,7 +9,7 @@ pub struct FieldBlock {
     pub field_count: usize,
     /// Bytes of the block, the final empty line included.
     pub len: usize,
-    /// Framing-relevant known about the fields.
+    /// What the fields say about framing and the connection (the known fields).
     pub known: KnownFields,
 }
 

@@ -27,7 +27,7 @@ pub struct RequestHead {
     pub field_count: usize,
     /// Bytes of the head, leading empty lines and the final empty line included.
     pub len: usize,
-    /// Framing-relevant known about the fields.
+    /// What the fields say about framing and the connection (the known fields).
     pub known: KnownFields,
 }
 

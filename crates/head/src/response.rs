@@ -129,7 +129,7 @@ pub struct ResponseHead {
     pub len: usize,
     /// Whether some field value holds an obs-fold still to be unfolded.
     pub obs_fold: bool,
-    /// Framing-relevant known about the fields.
+    /// What the fields say about framing and the connection (the known fields).
     pub known: KnownFields,
 }
 

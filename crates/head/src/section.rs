@@ -76,7 +76,7 @@ pub(crate) struct Section {
     continuing: bool,
     /// Field lines stored.
     pub count: usize,
-    /// Facts gathered so far.
+    /// The known fields gathered so far.
     pub known: KnownFields,
     /// Some value holds a kept obs-fold.
     pub folded: bool,
@@ -386,7 +386,7 @@ impl Section {
     }
 
     /// A field line ended with the CR at `cr`: store it (or extend the
-    /// previous field, for a kept fold) and gather its known.
+    /// previous field, for a kept fold) and record it in the known fields.
     fn end_line(
         &mut self,
         buf: &[u8],
