@@ -642,3 +642,41 @@ fn error_responses_to_head_carry_no_content() {
     c.reject(503).unwrap();
     assert!(take_output(&mut c).ends_with("\r\n\r\n503 Service Unavailable\n"));
 }
+
+/// The answers written without a connection (refusals at accept) check
+/// their status, then a caller's content type, and write nothing when
+/// either is wrong.
+#[test]
+fn standalone_error_responses_refuse_a_bad_status_or_content_type() {
+    use http_net_conn::{write_error_response, write_error_response_with_body};
+    let mut buf = Vec::new();
+    for status in [200, 399, 600] {
+        assert_eq!(
+            write_error_response(&mut buf, status, None, None, None),
+            Err(LocalError::InvalidStatus)
+        );
+        assert_eq!(
+            write_error_response_with_body(&mut buf, status, None, None, None, b"a\r\nb", b"x"),
+            Err(LocalError::InvalidStatus),
+            "the status is checked first"
+        );
+    }
+    assert_eq!(
+        write_error_response_with_body(&mut buf, 503, None, None, None, b"a\r\nb", b"x"),
+        Err(LocalError::InvalidFieldValue)
+    );
+    assert!(buf.is_empty());
+    write_error_response_with_body(&mut buf, 400, None, Some(DATE), None, b"text/plain", b"no")
+        .unwrap();
+    let out = String::from_utf8(buf).unwrap();
+    assert!(
+        out.starts_with("HTTP/1.1 400 Bad Request\r\nContent-Type: text/plain\r\n"),
+        "{out}"
+    );
+    assert!(out.ends_with("\r\n\r\nno"), "{out}");
+    let mut buf = Vec::new();
+    write_error_response(&mut buf, 599, Some(7), None, None).unwrap();
+    let out = String::from_utf8(buf).unwrap();
+    assert!(out.starts_with("HTTP/1.1 599 "), "{out}");
+    assert!(out.contains("\r\nRetry-After: 7\r\n"), "{out}");
+}

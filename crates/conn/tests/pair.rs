@@ -350,18 +350,7 @@ fn bounded_drive_of_a_simple_exchange() {
 #[test]
 fn bounded_drive_through_an_upgrade() {
     let mut pair = Pair::new(Config::DEFAULT);
-    pair.client
-        .send_request(
-            b"GET",
-            b"/ws",
-            &[
-                (b"Host", b"a"),
-                (b"Upgrade", b"websocket"),
-                (b"Connection", b"upgrade"),
-            ],
-            BodyLength::Empty,
-        )
-        .unwrap();
+    send_websocket_offer(&mut pair.client, b"/ws");
     flush(&mut pair.client, &mut pair.c2s);
     pair.c2s.extend_from_slice(b"client-frame");
     feed(&mut pair.server, &pair.c2s);

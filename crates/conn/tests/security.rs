@@ -287,11 +287,7 @@ fn c44_http2_preface_is_505() {
 #[test]
 fn c92_only_a_101_switches() {
     let input = b"GET /socket HTTP/1.1\r\nHost: a\r\nUpgrade: websocket\r\nConnection: Upgrade\r\nSec-WebSocket-Version: 1337\r\n\r\nGET /internal HTTP/1.1\r\nHost: a\r\n\r\n";
-    let mut refuse = |c: &mut ServerConn| {
-        c.responder()
-            .send_head(426, &[], BodyLength::Empty)
-            .unwrap()
-    };
+    let mut refuse = |c: &mut ServerConn| send_head(c, 426, &[], BodyLength::Empty);
     let t = serve_all_ways(Config::DEFAULT, input, false, &mut refuse);
     assert_eq!(
         t.targets(),
@@ -395,11 +391,7 @@ fn c97_connect_has_no_content_and_needs_authority_form() {
     assert_rejected(b"CONNECT / HTTP/1.1\r\nHost: a\r\n\r\n", 400, 0);
     // Tunnel data only after a 2xx; otherwise the connection stays HTTP.
     let input = b"CONNECT a.example:443 HTTP/1.1\r\nHost: a.example:443\r\n\r\nGET / HTTP/1.1\r\nHost: a\r\n\r\n";
-    let mut deny = |c: &mut ServerConn| {
-        c.responder()
-            .send_head(403, &[], BodyLength::Empty)
-            .unwrap()
-    };
+    let mut deny = |c: &mut ServerConn| send_head(c, 403, &[], BodyLength::Empty);
     let t = serve_all_ways(Config::DEFAULT, input, false, &mut deny);
     assert_eq!(t.requests(), 2);
 }

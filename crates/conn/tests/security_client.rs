@@ -213,17 +213,7 @@ fn c104_an_unoffered_101_is_an_error() {
     assert_eq!(client_error(&ev), Some(RemoteError::UnofferedUpgrade));
     // Offered: the head, then the hand-over.
     let mut c = ClientConn::new(Config::DEFAULT);
-    c.send_request(
-        b"GET",
-        b"/chat",
-        &[
-            (b"Host", b"a"),
-            (b"Upgrade", b"websocket"),
-            (b"Connection", b"Upgrade"),
-        ],
-        BodyLength::Empty,
-    )
-    .unwrap();
+    send_websocket_offer(&mut c, b"/chat");
     let ev = fetch_with(&mut c, &[b"HTTP/1.1 101 Switching Protocols\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n\r\n\x81\x00"], false);
     assert!(matches!(&ev[0], GotC::Response { status: 101, .. }));
     assert_eq!(ev[1], GotC::Switched(b"\x81\x00".to_vec()));

@@ -395,29 +395,16 @@ fn phases_follow_the_exchange() {
 // proves: 9112-6.3-2.6, 9112-9.5-2b
 #[test]
 fn end_of_input() {
+    // Each input in one piece, then the end of input.
+    let serve_to_eof = |input: &[u8]| serve_with(&mut conn(), &[input], true, &mut answer_ok);
     // Between requests: closed cleanly.
-    let t = serve_with(
-        &mut conn(),
-        &[b"GET / HTTP/1.1\r\nHost: a\r\n\r\n"],
-        true,
-        &mut answer_ok,
-    );
+    let t = serve_to_eof(b"GET / HTTP/1.1\r\nHost: a\r\n\r\n");
     assert_eq!(t.events.last(), Some(&Got::Closed));
     assert!(t.error().is_none());
     // Inside a head or a body: an error (RFC 9112 §8, C85).
-    let t = serve_with(
-        &mut conn(),
-        &[b"GET / HTTP/1.1\r\nHo"],
-        true,
-        &mut answer_ok,
-    );
+    let t = serve_to_eof(b"GET / HTTP/1.1\r\nHo");
     assert_eq!(t.error(), Some(Error::Remote(RemoteError::UnexpectedEof)));
-    let t = serve_with(
-        &mut conn(),
-        &[b"POST / HTTP/1.1\r\nHost: a\r\nContent-Length: 100\r\n\r\nabc"],
-        true,
-        &mut answer_ok,
-    );
+    let t = serve_to_eof(b"POST / HTTP/1.1\r\nHost: a\r\nContent-Length: 100\r\n\r\nabc");
     assert_eq!(t.error(), Some(Error::Remote(RemoteError::UnexpectedEof)));
     assert!(t.should_close);
     assert!(t.output_str().starts_with("HTTP/1.1 400 Bad Request\r\n"));

@@ -123,18 +123,7 @@ pub fn write_error_response(
     date: Option<&[u8; 29]>,
     server: Option<&[u8]>,
 ) -> Result<(), LocalError> {
-    if !(400..=599).contains(&status) {
-        return Err(LocalError::InvalidStatus);
-    }
-    let parts = ErrorParts {
-        status,
-        detail: None,
-        retry_after,
-        body: None,
-        content: true,
-    };
-    write_error(buf, &parts, date, server);
-    Ok(())
+    write_standalone_error(buf, status, retry_after, date, server, None)
 }
 
 /// [`write_error_response`] with a body of the caller's in place of the
@@ -162,17 +151,40 @@ pub fn write_error_response_with_body(
     content_type: &[u8],
     body: &[u8],
 ) -> Result<(), LocalError> {
+    write_standalone_error(
+        buf,
+        status,
+        retry_after,
+        date,
+        server,
+        Some((content_type, body)),
+    )
+}
+
+/// [`write_error_response`] and [`write_error_response_with_body`]: the
+/// status checked (400..=599), then the content type of a caller's body,
+/// then the whole answer written.
+fn write_standalone_error(
+    buf: &mut Vec<u8>,
+    status: u16,
+    retry_after: Option<u32>,
+    date: Option<&[u8; 29]>,
+    server: Option<&[u8]>,
+    body: Option<(&[u8], &[u8])>,
+) -> Result<(), LocalError> {
     if !(400..=599).contains(&status) {
         return Err(LocalError::InvalidStatus);
     }
-    if !crate::validate::is_field_value(content_type) {
-        return Err(LocalError::InvalidFieldValue);
+    if let Some((content_type, _)) = body {
+        if !crate::validate::is_field_value(content_type) {
+            return Err(LocalError::InvalidFieldValue);
+        }
     }
     let parts = ErrorParts {
         status,
         detail: None,
         retry_after,
-        body: Some((content_type, body)),
+        body,
         content: true,
     };
     write_error(buf, &parts, date, server);

@@ -605,6 +605,22 @@ pub fn connecting(authority: &[u8]) -> ClientConn {
     conn
 }
 
+/// Sends `GET target` with `Host: a` offering an upgrade to `websocket`
+/// (`Upgrade` and `Connection: upgrade`), no body; its output is not taken.
+pub fn send_websocket_offer(conn: &mut ClientConn, target: &[u8]) {
+    conn.send_request(
+        b"GET",
+        target,
+        &[
+            (b"Host", b"a"),
+            (b"Upgrade", b"websocket"),
+            (b"Connection", b"upgrade"),
+        ],
+        BodyLength::Empty,
+    )
+    .unwrap();
+}
+
 /// A client with the given requests sent (method, target), each with
 /// `Host: a` and no body.
 pub fn client_with(requests: &[(&[u8], &[u8])]) -> ClientConn {
