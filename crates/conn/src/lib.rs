@@ -79,6 +79,7 @@ mod leftover;
 mod owned_fields;
 mod response;
 mod server;
+mod stage;
 mod state;
 mod status;
 mod target;
@@ -87,7 +88,7 @@ mod writer;
 
 pub use buffers::Buffers;
 pub use client::{ClientConn, ClientEvent, ResponseView, MAX_PIPELINED};
-pub use config::Config;
+pub use config::{Config, ConfigOverrides};
 pub use date::imf_fixdate;
 pub use error::{Error, LocalError, RemoteError};
 pub use fields::Trailers;
@@ -98,6 +99,7 @@ pub use server::{
     write_error_response, write_error_response_with_body, AnswerState, OwnedRequestHead, Phase,
     RequestView, Responder, ServerConn, ServerEvent,
 };
+pub use stage::Stage;
 pub use target::{
     form_decode, percent_decode, query_pairs, target_path, target_query, PercentError, QueryPairs,
 };
