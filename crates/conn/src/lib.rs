@@ -23,15 +23,16 @@
 //! not list for the current state is [`LocalError::WrongState`].
 //!
 //! # Types that grow, threads
-//! [`ServerEvent`], [`ClientEvent`], [`Phase`], [`AnswerState`] and the
-//! errors [`RemoteError`] and [`LocalError`] are `#[non_exhaustive]`: match
+//! [`ServerEvent`], [`ClientEvent`], [`Phase`], [`AnswerState`], [`Stage`]
+//! and the errors [`RemoteError`] and [`LocalError`] are `#[non_exhaustive]`: match
 //! them with a wildcard arm (an adapter that meets an event or a phase it
 //! does not know closes the connection), since later versions may add
 //! members. [`Error`] (the peer's fault or the caller's), [`BodyLength`]
 //! (none, known, streamed) and [`Placement`] (copied or not) are complete
-//! as they are and stay exhaustive. [`Config`] and [`PreparedResponse`]
-//! have private fields: build them with [`Config::DEFAULT`] and its
-//! `with_*` setters, and [`PreparedResponse::new`].
+//! as they are and stay exhaustive. [`Config`], [`ConfigOverrides`] and
+//! [`PreparedResponse`] have private fields: build them with
+//! [`Config::DEFAULT`] and [`ConfigOverrides::NONE`] and their `with_*`
+//! setters, and [`PreparedResponse::new`].
 //! [`ServerConn::recv`] and [`ClientConn::recv`] are `#[must_use]`: what
 //! did not fit in the input buffer was not taken.
 //!

@@ -35,7 +35,8 @@ fn set_overrides_replace_the_configs_own_values_and_keep_the_rest() {
     assert_eq!(got.drain_limit(), 7);
     // The body limits other than the budget stay the configuration's.
     assert_eq!(
-        got.body_limits().with_body_budget(base.body_limits().body_budget()),
+        got.body_limits()
+            .with_body_budget(base.body_limits().body_budget()),
         base.body_limits()
     );
 }
@@ -81,4 +82,11 @@ fn a_server_name_is_validated_as_config_validates_it() {
         );
     }
     assert!(ConfigOverrides::NONE.with_server_name(b"a\tb").is_ok());
+}
+
+#[test]
+fn overrides_and_stage_are_send_and_sync_like_every_public_type() {
+    fn send_sync<T: Send + Sync + Copy + core::fmt::Debug>() {}
+    send_sync::<ConfigOverrides>();
+    send_sync::<http_net_conn::Stage>();
 }
