@@ -82,10 +82,7 @@ impl Config {
     /// );
     /// ```
     pub fn with_server_name(mut self, name: &'static [u8]) -> Result<Config, LocalError> {
-        if name.is_empty() || !is_field_value(name) {
-            return Err(LocalError::InvalidFieldValue);
-        }
-        self.server_name = Some(name);
+        self.server_name = Some(valid_server_name(name)?);
         Ok(self)
     }
     /// Writes no `Server` field (the default).
@@ -238,5 +235,90 @@ impl Config {
 impl Default for Config {
     fn default() -> Config {
         Config::DEFAULT
+    }
+}
+
+/// A `Server` value that cannot split a response: not empty, no CTL (HTAB
+/// allowed), no DEL, no surrounding whitespace (RFC 9110 §5.5, §10.2.4).
+fn valid_server_name(name: &'static [u8]) -> Result<&'static [u8], LocalError> {
+    if name.is_empty() || !is_field_value(name) {
+        return Err(LocalError::InvalidFieldValue);
+    }
+    Ok(name)
+}
+
+/// Settings an adapter's builder takes one at a time (the `Server` name,
+/// the front-line profile, the body budget) and lays over the whole
+/// [`Config`] its caller may also give it, whether that comes before or
+/// after them: kept apart until the connection configuration is final,
+/// then [`apply`](ConfigOverrides::apply)'d. Each is unset
+/// ([`ConfigOverrides::NONE`]) until its setter is called; an unset one
+/// leaves the configuration's own value.
+///
+/// ```
+/// use http_net_conn::{Config, ConfigOverrides};
+///
+/// let overrides = ConfigOverrides::NONE
+///     .with_server_name(b"http-net")
+///     .unwrap()
+///     .with_front_line(true)
+///     .with_body_budget(1 << 20);
+/// // A whole configuration given after the setters keeps them.
+/// let config = overrides.apply(Config::DEFAULT.with_output_high_water(16 * 1024));
+/// assert_eq!(config.server_name(), Some(&b"http-net"[..]));
+/// assert!(config.head_limits().front_line());
+/// assert_eq!(config.body_limits().body_budget(), 1 << 20);
+/// assert_eq!(config.output_high_water(), 16 * 1024);
+/// // Unset, they leave it as it is.
+/// assert_eq!(ConfigOverrides::NONE.apply(Config::DEFAULT), Config::DEFAULT);
+/// ```
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct ConfigOverrides {
+    server_name: Option<&'static [u8]>,
+    front_line: Option<bool>,
+    body_budget: Option<u64>,
+}
+
+impl ConfigOverrides {
+    /// Nothing set: [`apply`](ConfigOverrides::apply) returns the
+    /// configuration unchanged.
+    pub const NONE: ConfigOverrides = ConfigOverrides {
+        server_name: None,
+        front_line: None,
+        body_budget: None,
+    };
+
+    /// Sets the `Server` field, validated here as
+    /// [`Config::with_server_name`] validates it.
+    pub fn with_server_name(mut self, name: &'static [u8]) -> Result<ConfigOverrides, LocalError> {
+        self.server_name = Some(valid_server_name(name)?);
+        Ok(self)
+    }
+    /// Sets the front-line profile on or off ([`Config::with_front_line`]).
+    #[must_use]
+    pub const fn with_front_line(mut self, on: bool) -> ConfigOverrides {
+        self.front_line = Some(on);
+        self
+    }
+    /// Sets the body budget, in bytes (the body limits'
+    /// `with_body_budget`).
+    #[must_use]
+    pub const fn with_body_budget(mut self, n: u64) -> ConfigOverrides {
+        self.body_budget = Some(n);
+        self
+    }
+    /// `config` with every setting that was set replacing its own.
+    #[must_use]
+    pub const fn apply(self, mut config: Config) -> Config {
+        if let Some(n) = self.body_budget {
+            config.body = config.body.with_body_budget(n);
+        }
+        if let Some(name) = self.server_name {
+            config.server_name = Some(name);
+        }
+        if let Some(on) = self.front_line {
+            config = config.with_front_line(on);
+        }
+        config
     }
 }

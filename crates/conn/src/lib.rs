@@ -23,15 +23,16 @@
 //! not list for the current state is [`LocalError::WrongState`].
 //!
 //! # Types that grow, threads
-//! [`ServerEvent`], [`ClientEvent`], [`Phase`], [`AnswerState`] and the
-//! errors [`RemoteError`] and [`LocalError`] are `#[non_exhaustive]`: match
+//! [`ServerEvent`], [`ClientEvent`], [`Phase`], [`AnswerState`], [`Stage`]
+//! and the errors [`RemoteError`] and [`LocalError`] are `#[non_exhaustive]`: match
 //! them with a wildcard arm (an adapter that meets an event or a phase it
 //! does not know closes the connection), since later versions may add
 //! members. [`Error`] (the peer's fault or the caller's), [`BodyLength`]
 //! (none, known, streamed) and [`Placement`] (copied or not) are complete
-//! as they are and stay exhaustive. [`Config`] and [`PreparedResponse`]
-//! have private fields: build them with [`Config::DEFAULT`] and its
-//! `with_*` setters, and [`PreparedResponse::new`].
+//! as they are and stay exhaustive. [`Config`], [`ConfigOverrides`] and
+//! [`PreparedResponse`] have private fields: build them with
+//! [`Config::DEFAULT`] and [`ConfigOverrides::NONE`] and their `with_*`
+//! setters, and [`PreparedResponse::new`].
 //! [`ServerConn::recv`] and [`ClientConn::recv`] are `#[must_use]`: what
 //! did not fit in the input buffer was not taken.
 //!
@@ -79,6 +80,7 @@ mod leftover;
 mod owned_fields;
 mod response;
 mod server;
+mod stage;
 mod state;
 mod status;
 mod target;
@@ -87,7 +89,7 @@ mod writer;
 
 pub use buffers::Buffers;
 pub use client::{ClientConn, ClientEvent, ResponseView, MAX_PIPELINED};
-pub use config::Config;
+pub use config::{Config, ConfigOverrides};
 pub use date::imf_fixdate;
 pub use error::{Error, LocalError, RemoteError};
 pub use fields::Trailers;
@@ -98,6 +100,7 @@ pub use server::{
     write_error_response, write_error_response_with_body, AnswerState, OwnedRequestHead, Phase,
     RequestView, Responder, ServerConn, ServerEvent,
 };
+pub use stage::Stage;
 pub use target::{
     form_decode, percent_decode, query_pairs, target_path, target_query, PercentError, QueryPairs,
 };

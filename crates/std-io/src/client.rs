@@ -11,8 +11,8 @@ use std::time::{Duration, Instant};
 
 use http_net_conn::framing::Error as FramingError;
 use http_net_conn::{
-    BodyLength, BodyLimits, ClientConn, ClientEvent, Config, Error as ConnError, FieldPair,
-    OwnedFields, Placement, RemoteError, ResponseView,
+    BodyLength, BodyLimits, ClientConn, ClientEvent, Config, ConfigOverrides, Error as ConnError,
+    FieldPair, OwnedFields, Placement, RemoteError, ResponseView,
 };
 use http_net_conn::{Method, Version};
 
@@ -71,7 +71,7 @@ struct ClientSettings {
     idle_ttl: Duration,
     accept_transfer_codings: bool,
     /// Set by [`ClientBuilder::front_line`]; applied to `conn` by `build`.
-    front_line: Option<bool>,
+    overrides: ConfigOverrides,
 }
 
 impl std::fmt::Debug for ClientSettings {
@@ -89,7 +89,7 @@ impl std::fmt::Debug for ClientSettings {
             .field("max_idle_per_host", &self.max_idle_per_host)
             .field("idle_ttl", &self.idle_ttl)
             .field("accept_transfer_codings", &self.accept_transfer_codings)
-            .field("front_line", &self.front_line)
+            .field("overrides", &self.overrides)
             .finish()
     }
 }
@@ -135,7 +135,7 @@ impl Default for ClientBuilder {
                 max_idle_per_host: 4,
                 idle_ttl: Duration::from_secs(30),
                 accept_transfer_codings: false,
-                front_line: None,
+                overrides: ConfigOverrides::NONE,
             },
         }
     }
@@ -222,7 +222,7 @@ impl ClientBuilder {
     /// # let _ = client;
     /// ```
     pub fn front_line(mut self, on: bool) -> Self {
-        self.s.front_line = Some(on);
+        self.s.overrides = self.s.overrides.with_front_line(on);
         self
     }
     /// Which redirects are followed (default: none; see [`Redirects`]).
@@ -258,9 +258,7 @@ impl ClientBuilder {
     }
     /// The client.
     pub fn build(mut self) -> Client {
-        if let Some(on) = self.s.front_line {
-            self.s.conn = self.s.conn.with_front_line(on);
-        }
+        self.s.conn = self.s.overrides.apply(self.s.conn);
         Client {
             s: Arc::new(self.s),
             idle: Arc::new(Mutex::new(HashMap::new())),

@@ -8,25 +8,9 @@ use http_net_conn::Error as ConnError;
 use crate::redirect::RedirectError;
 use crate::url::UrlError;
 
-/// What the adapter was waiting for when a timeout expired.
-#[non_exhaustive]
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub enum Stage {
-    /// Opening a connection (client).
-    Connect,
-    /// An idle keep-alive connection between messages.
-    Idle,
-    /// A message head (the server's whole-head deadline, the client's wait
-    /// for a response head).
-    Head,
-    /// The next bytes of a message body.
-    Body,
-    /// Sending bytes to the peer.
-    Write,
-    /// The client's whole-request deadline (`ClientBuilder::request_timeout`):
-    /// connecting, sending, and reading the response head and body.
-    Deadline,
-}
+/// What the adapter was waiting for when a timeout expired (one type with
+/// the async adapter's, defined in `conn`).
+pub use http_net_conn::Stage;
 
 /// A limit the local side set, which a message went over.
 #[non_exhaustive]
@@ -47,19 +31,6 @@ impl fmt::Display for Limit {
             Limit::ReadBody(n) => write!(f, "the read_body limit of {n} bytes"),
             Limit::BodyBudget(n) => write!(f, "the body limit of {n} bytes"),
         }
-    }
-}
-
-impl fmt::Display for Stage {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(match self {
-            Stage::Connect => "connecting",
-            Stage::Idle => "waiting on an idle connection",
-            Stage::Head => "reading a message head",
-            Stage::Body => "reading a message body",
-            Stage::Write => "writing to the peer",
-            Stage::Deadline => "within the whole-request deadline",
-        })
     }
 }
 

@@ -148,15 +148,7 @@ impl<J: Send + 'static, S: Default + 'static> Pool<J, S> {
 
     /// Waits until no job runs, or `until` passes; returns whether none runs.
     pub(crate) fn wait_idle(&self, until: Instant) -> bool {
-        let mut st = lock(&self.shared.state);
-        while st.busy > 0 {
-            let now = Instant::now();
-            if now >= until {
-                return false;
-            }
-            st = wait_timeout(&self.shared.done, st, until - now);
-        }
-        true
+        self.wait_until(until, |st| st.busy == 0)
     }
 
     /// Refuses new jobs and lets idle threads exit.
@@ -167,8 +159,14 @@ impl<J: Send + 'static, S: Default + 'static> Pool<J, S> {
 
     /// Waits until every thread has exited, or `until` passes.
     pub(crate) fn wait_threads(&self, until: Instant) -> bool {
+        self.wait_until(until, |st| st.threads == 0)
+    }
+
+    /// Waits on `done` until `ready` holds of the state, or `until` passes;
+    /// returns whether it holds.
+    fn wait_until(&self, until: Instant, ready: impl Fn(&State<J>) -> bool) -> bool {
         let mut st = lock(&self.shared.state);
-        while st.threads > 0 {
+        while !ready(&st) {
             let now = Instant::now();
             if now >= until {
                 return false;

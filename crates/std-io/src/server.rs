@@ -124,7 +124,7 @@ impl ServerBuilder {
     /// # let _ = server;
     /// ```
     pub fn max_body_bytes(mut self, n: u64) -> Self {
-        self.s.max_body_bytes = Some(n);
+        self.s.overrides = self.s.overrides.with_body_budget(n);
         self
     }
     /// Supplies the body of the error responses the server writes itself
@@ -347,10 +347,10 @@ impl ServerBuilder {
     /// # let _ = server;
     /// ```
     pub fn server_name(mut self, name: &'static str) -> Self {
-        if let Err(e) = Config::DEFAULT.with_server_name(name.as_bytes()) {
-            panic!("invalid server name {name:?}: {e}");
+        match self.s.overrides.with_server_name(name.as_bytes()) {
+            Ok(overrides) => self.s.overrides = overrides,
+            Err(e) => panic!("invalid server name {name:?}: {e}"),
         }
-        self.s.server_name = Some(name.as_bytes());
         self
     }
     /// Turns the front-line profile on or off (default off), for a server
@@ -376,7 +376,7 @@ impl ServerBuilder {
     /// # let _ = server;
     /// ```
     pub fn front_line(mut self, on: bool) -> Self {
-        self.s.front_line = Some(on);
+        self.s.overrides = self.s.overrides.with_front_line(on);
         self
     }
     /// Zero consumed input and sent output of every connection.
@@ -400,19 +400,7 @@ impl ServerBuilder {
     /// out TLS streams).
     pub fn listener<L: Listener>(self, listener: L) -> Server<L> {
         let mut settings = self.s;
-        if let Some(n) = settings.max_body_bytes {
-            let limits = settings.conn.body_limits().with_body_budget(n);
-            settings.conn = settings.conn.with_body_limits(limits);
-        }
-        if let Some(name) = settings.server_name {
-            // Validated by `server_name`.
-            if let Ok(conn) = settings.conn.with_server_name(name) {
-                settings.conn = conn;
-            }
-        }
-        if let Some(on) = settings.front_line {
-            settings.conn = settings.conn.with_front_line(on);
-        }
+        settings.conn = settings.overrides.apply(settings.conn);
         Server {
             listener,
             settings,

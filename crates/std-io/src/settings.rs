@@ -2,7 +2,7 @@
 
 use std::time::Duration;
 
-use http_net_conn::Config;
+use http_net_conn::{Config, ConfigOverrides};
 
 use crate::wire::Rate;
 
@@ -29,15 +29,12 @@ pub(crate) struct Settings {
     pub(crate) shutdown_timeout: Duration,
     pub(crate) tunnels: bool,
     pub(crate) wipe: bool,
-    /// Set by [`ServerBuilder::server_name`](crate::ServerBuilder::server_name); applied to `conn` when the
-    /// server is made (so that `conn_config` may come before or after it).
-    pub(crate) server_name: Option<&'static [u8]>,
-    /// Set by [`ServerBuilder::front_line`](crate::ServerBuilder::front_line); applied to `conn` when the
-    /// server is made (so that `conn_config` may come before or after it).
-    pub(crate) front_line: Option<bool>,
-    /// Set by [`ServerBuilder::max_body_bytes`](crate::ServerBuilder::max_body_bytes);
-    /// applied to `conn` when the server is made, like `server_name`.
-    pub(crate) max_body_bytes: Option<u64>,
+    /// Set by [`ServerBuilder::server_name`](crate::ServerBuilder::server_name),
+    /// [`front_line`](crate::ServerBuilder::front_line) and
+    /// [`max_body_bytes`](crate::ServerBuilder::max_body_bytes); applied to
+    /// `conn` when the server is made (so that `conn_config` may come before
+    /// or after them).
+    pub(crate) overrides: ConfigOverrides,
 }
 
 impl Settings {
@@ -65,9 +62,7 @@ impl Settings {
         shutdown_timeout: Duration::from_secs(30),
         tunnels: false,
         wipe: false,
-        server_name: None,
-        front_line: None,
-        max_body_bytes: None,
+        overrides: ConfigOverrides::NONE,
     };
 }
 

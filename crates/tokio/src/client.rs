@@ -13,8 +13,8 @@ use std::task::{Context, Poll, Waker};
 use std::time::Duration;
 
 use http_net_conn::{
-    BodyLength, ClientConn, ClientEvent, Config, Error as ConnError, FieldPair, Method, Placement,
-    RemoteError, Version,
+    BodyLength, ClientConn, ClientEvent, Config, ConfigOverrides, Error as ConnError, FieldPair,
+    Method, Placement, RemoteError, Version,
 };
 use tokio::io::{AsyncWriteExt, ReadBuf};
 use tokio::net::TcpStream;
@@ -61,7 +61,7 @@ struct ClientSettings {
     accept_transfer_codings: bool,
     /// Set by [`ClientBuilder::front_line`]; applied to `conn` when the
     /// client is made.
-    front_line: Option<bool>,
+    overrides: ConfigOverrides,
 }
 
 /// Idle connections kept across all hosts.
@@ -96,7 +96,7 @@ impl Default for ClientBuilder {
                 max_idle_per_host: 4,
                 idle_ttl: Duration::from_secs(30),
                 accept_transfer_codings: false,
-                front_line: None,
+                overrides: ConfigOverrides::NONE,
             },
         }
     }
@@ -157,7 +157,7 @@ impl ClientBuilder {
         /// let client = http_net_tokio::Client::builder().front_line(true).build();
         /// # let _ = client;
         /// ```
-        front_line(on: bool) => front_line = Some(on);
+        front_line(on: bool) => overrides.with_front_line(on);
     }
     /// The client, over plain TCP.
     pub fn build(self) -> Client {
@@ -165,9 +165,7 @@ impl ClientBuilder {
     }
     /// The client, over the connections `connector` opens.
     pub fn connector<C: Connector>(mut self, connector: C) -> Client<C> {
-        if let Some(on) = self.s.front_line {
-            self.s.conn = self.s.conn.with_front_line(on);
-        }
+        self.s.conn = self.s.overrides.apply(self.s.conn);
         Client {
             inner: Arc::new(Inner {
                 s: self.s,

@@ -6,38 +6,9 @@ use std::io;
 
 use http_net_conn::Error as ConnError;
 
-/// Which wait a deadline or a minimum data rate bounded.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-#[non_exhaustive]
-pub enum Stage {
-    /// Connecting to a server.
-    Connect,
-    /// Waiting on an idle keep-alive connection for the next request.
-    Idle,
-    /// Reading a message head.
-    Head,
-    /// Reading a message body.
-    Body,
-    /// Writing to the peer.
-    Write,
-    /// The client's whole-request deadline
-    /// ([`ClientBuilder::request_timeout`](crate::ClientBuilder::request_timeout)):
-    /// connecting, sending, and reading the response head and body.
-    Deadline,
-}
-
-impl fmt::Display for Stage {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(match self {
-            Stage::Connect => "connecting",
-            Stage::Idle => "waiting on an idle connection",
-            Stage::Head => "reading a message head",
-            Stage::Body => "reading a message body",
-            Stage::Write => "writing to the peer",
-            Stage::Deadline => "within the whole-request deadline",
-        })
-    }
-}
+/// Which wait a deadline or a minimum data rate bounded (one type with the
+/// blocking adapter's, defined in `conn`).
+pub use http_net_conn::Stage;
 
 /// What went wrong in the adapter.
 #[non_exhaustive]

@@ -12,7 +12,7 @@ use std::sync::{Arc, Mutex, MutexGuard};
 use std::task::Poll;
 use std::time::Duration;
 
-use http_net_conn::{imf_fixdate, Buffers, Config, ServerConn};
+use http_net_conn::{imf_fixdate, Buffers, Config, ConfigOverrides, ServerConn};
 use tokio::net::{TcpListener, TcpStream, ToSocketAddrs};
 use tokio::sync::Notify;
 use tokio::task::JoinSet;
@@ -98,10 +98,10 @@ pub(crate) struct Settings {
     pub(crate) shutdown_timeout: Duration,
     pub(crate) tunnels: bool,
     pub(crate) wipe: bool,
-    pub(crate) server_name: Option<&'static [u8]>,
-    /// Set by [`ServerBuilder::front_line`]; applied to `conn` when the
-    /// server is made (so that `conn_config` may come before or after it).
-    pub(crate) front_line: Option<bool>,
+    /// Set by [`ServerBuilder::server_name`] and
+    /// [`ServerBuilder::front_line`]; applied to `conn` when the server is
+    /// made (so that `conn_config` may come before or after them).
+    pub(crate) overrides: ConfigOverrides,
 }
 
 impl Settings {
@@ -129,8 +129,7 @@ impl Settings {
         shutdown_timeout: Duration::from_secs(30),
         tunnels: false,
         wipe: false,
-        server_name: None,
-        front_line: None,
+        overrides: ConfigOverrides::NONE,
     };
 
     pub(crate) fn write_bounds(&self) -> WriteBounds {
@@ -281,10 +280,10 @@ impl ServerBuilder {
     /// (it could split a response). [`Config::with_server_name`] with
     /// [`conn_config`](ServerBuilder::conn_config) is the fallible way.
     pub fn server_name(mut self, name: &'static str) -> Self {
-        if let Err(e) = Config::DEFAULT.with_server_name(name.as_bytes()) {
-            panic!("invalid server name {name:?}: {e}");
+        match self.s.overrides.with_server_name(name.as_bytes()) {
+            Ok(overrides) => self.s.overrides = overrides,
+            Err(e) => panic!("invalid server name {name:?}: {e}"),
         }
-        self.s.server_name = Some(name.as_bytes());
         self
     }
     setters! {
@@ -313,7 +312,7 @@ impl ServerBuilder {
         /// # let _ = server;
         /// # });
         /// ```
-        front_line(on: bool) => front_line = Some(on);
+        front_line(on: bool) => overrides.with_front_line(on);
         /// Zero consumed input and sent output of every connection.
         wipe_buffers(wipe: bool) => wipe = wipe;
     }
@@ -325,15 +324,7 @@ impl ServerBuilder {
     /// out TLS streams), or a `TcpListener` made elsewhere.
     pub fn listener<L: Listener>(self, listener: L) -> Server<L> {
         let mut settings = self.s;
-        if let Some(name) = settings.server_name {
-            // Validated by `server_name`.
-            if let Ok(conn) = settings.conn.with_server_name(name) {
-                settings.conn = conn;
-            }
-        }
-        if let Some(on) = settings.front_line {
-            settings.conn = settings.conn.with_front_line(on);
-        }
+        settings.conn = settings.overrides.apply(settings.conn);
         Server {
             listener,
             shared: Arc::new(Shared::new(settings)),
