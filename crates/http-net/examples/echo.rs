@@ -22,7 +22,7 @@
 //! flight finished (for up to 30 s), then exit 0; a second signal exits at
 //! once.
 
-use std::io::{Read, Write};
+use std::io::Read;
 use std::process::exit;
 
 use http_net::conn::BodyLength;
@@ -181,20 +181,7 @@ fn main() {
             exit(2);
         }
     };
-    let server = match stop::listen(&addr).map(|l| builder.listener(l)) {
-        Ok(s) => s,
-        Err(e) => {
-            eprintln!("echo: cannot listen on {addr}: {e}");
-            exit(2);
-        }
-    };
-    if let Err(e) = stop::on_signals("echo", server.handle()) {
-        eprintln!("echo: cannot handle signals: {e}");
-        exit(1);
-    }
-    let local = server.local_addr().map_or(addr, |a| a.to_string());
-    println!("listening on http://{local}");
-    let _ = std::io::stdout().flush();
+    let server = stop::start("echo", &addr, builder);
     let served = if garden_format {
         server.serve(garden)
     } else {

@@ -15,7 +15,6 @@
 //! connections, idle ones closed, responses in flight finished (for up to
 //! 30 s), then exit 0; a second signal exits at once.
 
-use std::io::Write;
 use std::process::exit;
 
 use http_net::conn::PreparedResponse;
@@ -97,20 +96,7 @@ fn main() {
             exit(1);
         }
     };
-    let server = match stop::listen(&addr).map(|l| builder.listener(l)) {
-        Ok(s) => s,
-        Err(e) => {
-            eprintln!("hello: cannot listen on {addr}: {e}");
-            exit(2);
-        }
-    };
-    if let Err(e) = stop::on_signals("hello", server.handle()) {
-        eprintln!("hello: cannot handle signals: {e}");
-        exit(1);
-    }
-    let local = server.local_addr().map_or(addr, |a| a.to_string());
-    println!("listening on http://{local}");
-    let _ = std::io::stdout().flush();
+    let server = stop::start("hello", &addr, builder);
     if let Err(e) = server.serve(move |ex: &mut Exchange<'_>| handle(&a, ex)) {
         eprintln!("hello: {e}");
         exit(1);

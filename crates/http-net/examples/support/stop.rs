@@ -1,5 +1,6 @@
 //! What `hello` and `echo` share: the graceful stop on SIGINT and SIGTERM,
-//! the `--max-connections N` flag, and a listener with a deeper backlog.
+//! the `--max-connections N` flag, a listener with a deeper backlog, and
+//! the start that binds it and prints the address (`start`).
 //!
 //! The first signal starts the server's graceful shutdown
 //! ([`ShutdownHandle::shutdown`]): it stops accepting, closes idle keep-alive
@@ -50,6 +51,38 @@ pub fn on_signals(_name: &'static str, _handle: ShutdownHandle) -> std::io::Resu
 /// dropped retries only after a second. nginx asks for 511; this asks for
 /// 1,024 (Linux caps it at `net.core.somaxconn`, 4,096 by default).
 pub const BACKLOG: i32 = 1024;
+
+/// The server of `builder` on [`listen`]`(addr)`, stopped by [`on_signals`],
+/// once it has printed `listening on http://ADDR` (the address bound): what
+/// `hello` and `echo` do before they serve. It exits 2 when it cannot
+/// listen and 1 when it cannot handle signals, saying why on stderr after
+/// `name`.
+pub fn start(
+    name: &'static str,
+    addr: &str,
+    builder: http_net::io::ServerBuilder,
+) -> http_net::io::Server<std::net::TcpListener> {
+    use std::io::Write;
+    use std::process::exit;
+
+    let server = match listen(addr).map(|l| builder.listener(l)) {
+        Ok(s) => s,
+        Err(e) => {
+            eprintln!("{name}: cannot listen on {addr}: {e}");
+            exit(2);
+        }
+    };
+    if let Err(e) = on_signals(name, server.handle()) {
+        eprintln!("{name}: cannot handle signals: {e}");
+        exit(1);
+    }
+    let local = server
+        .local_addr()
+        .map_or_else(|_| addr.to_string(), |a| a.to_string());
+    println!("listening on http://{local}");
+    let _ = std::io::stdout().flush();
+    server
+}
 
 /// A TCP listener on `addr` with a backlog of [`BACKLOG`] (through
 /// `socket2`: std cannot set it).

@@ -1,63 +1,21 @@
-//! Zero allocations per request in steady state: a counting global
-//! allocator counts what the server's thread allocates (a current-thread
-//! runtime, so the accept loop, the connection task and the I/O driver all
-//! run there), while a client on another thread sends requests over one
+//! Zero allocations per request in steady state: the counting global
+//! allocator (`support/counting.rs`) counts what the server's thread
+//! allocates (a current-thread runtime, so the accept loop, the connection
+//! task and the I/O driver all run there), while a client on another thread sends requests over one
 //! keep-alive connection: after a warm-up, a thousand more requests (plain
 //! GETs, pipelined GETs, POSTs whose body the handler reads) allocate
 //! nothing on the server.
 
-use std::alloc::{GlobalAlloc, Layout, System};
-use std::cell::Cell;
+#[path = "support/counting.rs"]
+mod counting;
+
 use std::io::{Read, Write};
 use std::net::TcpStream;
-use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::Duration;
 
+use counting::{count_here, marked_count};
 use http_net_tokio::http_net_conn::PreparedResponse;
 use http_net_tokio::{Error, Exchange, Handler, Server};
-
-struct Counting;
-
-static ALLOCS: AtomicU64 = AtomicU64::new(0);
-
-thread_local! {
-    static COUNTED: Cell<bool> = const { Cell::new(false) };
-}
-
-fn note() {
-    // `try_with`: thread-local storage may be gone while a thread exits.
-    if COUNTED.try_with(Cell::get).unwrap_or(false) {
-        ALLOCS.fetch_add(1, Ordering::Relaxed);
-    }
-}
-
-// SAFETY: every call is forwarded unchanged to the system allocator; the
-// counter is a plain atomic, and the thread-local is const-initialised (it
-// never allocates).
-unsafe impl GlobalAlloc for Counting {
-    unsafe fn alloc(&self, layout: Layout) -> *mut u8 {
-        note();
-        // SAFETY: same contract as ours.
-        unsafe { System.alloc(layout) }
-    }
-    unsafe fn dealloc(&self, ptr: *mut u8, layout: Layout) {
-        // SAFETY: same contract as ours.
-        unsafe { System.dealloc(ptr, layout) }
-    }
-    unsafe fn alloc_zeroed(&self, layout: Layout) -> *mut u8 {
-        note();
-        // SAFETY: same contract as ours.
-        unsafe { System.alloc_zeroed(layout) }
-    }
-    unsafe fn realloc(&self, ptr: *mut u8, layout: Layout, new_size: usize) -> *mut u8 {
-        note();
-        // SAFETY: same contract as ours.
-        unsafe { System.realloc(ptr, layout, new_size) }
-    }
-}
-
-#[global_allocator]
-static GLOBAL: Counting = Counting;
 
 struct App(PreparedResponse);
 
@@ -152,9 +110,9 @@ fn steady_state_requests_allocate_nothing_on_the_server() {
                 .unwrap();
             let hello = PreparedResponse::new(200, &[(b"Content-Type", b"text/plain")]).unwrap();
             // Count from here on, on this thread only.
-            COUNTED.with(|c| c.set(true));
+            count_here(true);
             let r = server.serve(App(hello)).await;
-            COUNTED.with(|c| c.set(false));
+            count_here(false);
             r
         })
     });
@@ -164,9 +122,9 @@ fn steady_state_requests_allocate_nothing_on_the_server() {
     let mut buf = Vec::with_capacity(64 * 1024);
     // Warm-up: the connection's task, buffers and registrations.
     traffic(&mut s, &mut buf, 300);
-    let before = ALLOCS.load(Ordering::SeqCst);
+    let before = marked_count();
     traffic(&mut s, &mut buf, 1000);
-    let after = ALLOCS.load(Ordering::SeqCst);
+    let after = marked_count();
     handle.shutdown();
     drop(s);
     server_thread.join().unwrap().unwrap();

@@ -1,60 +1,28 @@
 //! A new connection on a warm pool thread reuses the `ServerConn` of the
 //! thread's last one (`ServerConn::reset`): accepting and serving it
-//! allocates nothing on that thread. A per-thread counting allocator; the
-//! handler (on the pool thread) publishes the thread's count, and each
-//! thread's count is compared with its count at its previous connection.
+//! allocates nothing on that thread. The per-thread count of the counting
+//! allocator (`support/counting.rs`): the handler (on the pool thread)
+//! publishes the thread's count, and each thread's count is compared with
+//! its count at its previous connection.
 
+#[path = "support/counting.rs"]
+mod counting;
 mod support;
 
-use std::alloc::{GlobalAlloc, Layout, System};
 use std::cell::Cell;
 use std::io::{Read, Write};
 use std::net::TcpStream;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::Duration;
 
+use counting::thread_count;
 use http_net_conn::PreparedResponse;
 use http_net_std::{Error, Exchange, Server};
-use support::{serve, stop};
+use support::std_io::{serve, stop};
 
 thread_local! {
-    static ALLOCS: Cell<u64> = const { Cell::new(0) };
     static TAG: Cell<u64> = const { Cell::new(0) };
 }
-
-struct Counting;
-
-fn count() {
-    // `try_with`: the allocator may run while the thread-local is torn down.
-    let _ = ALLOCS.try_with(|c| c.set(c.get() + 1));
-}
-
-// SAFETY: every method forwards to `System` with the same arguments, so the
-// `GlobalAlloc` contract is the system allocator's.
-unsafe impl GlobalAlloc for Counting {
-    unsafe fn alloc(&self, layout: Layout) -> *mut u8 {
-        count();
-        // SAFETY: forwarded unchanged.
-        unsafe { System.alloc(layout) }
-    }
-    unsafe fn alloc_zeroed(&self, layout: Layout) -> *mut u8 {
-        count();
-        // SAFETY: forwarded unchanged.
-        unsafe { System.alloc_zeroed(layout) }
-    }
-    unsafe fn realloc(&self, ptr: *mut u8, layout: Layout, new_size: usize) -> *mut u8 {
-        count();
-        // SAFETY: forwarded unchanged.
-        unsafe { System.realloc(ptr, layout, new_size) }
-    }
-    unsafe fn dealloc(&self, ptr: *mut u8, layout: Layout) {
-        // SAFETY: forwarded unchanged.
-        unsafe { System.dealloc(ptr, layout) }
-    }
-}
-
-#[global_allocator]
-static GLOBAL: Counting = Counting;
 
 /// Which pool thread served the last request, and its allocation count then.
 static THREAD: AtomicU64 = AtomicU64::new(0);
@@ -73,7 +41,7 @@ fn a_new_connection_on_a_warm_thread_allocates_nothing() {
                 }
                 t.get()
             });
-            COUNT.store(ALLOCS.with(Cell::get), Ordering::SeqCst);
+            COUNT.store(thread_count(), Ordering::SeqCst);
             THREAD.store(tag, Ordering::SeqCst);
             ex.respond(&hello, b"Hello, World!")
         },

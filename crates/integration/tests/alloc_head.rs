@@ -1,41 +1,14 @@
-//! Parsing a head allocates nothing: a counting global allocator, counting
-//! per thread so tests running in parallel do not disturb each other.
+//! Parsing a head (`http-net-head`) allocates nothing: the counting global
+//! allocator (`support/counting.rs`), counting per thread so tests running
+//! in parallel do not disturb each other.
 
-use std::alloc::{GlobalAlloc, Layout, System};
-use std::cell::Cell;
+#[path = "support/counting.rs"]
+mod counting;
 
+use counting::thread_count;
 use http_net_head::{
     Field, FieldBlockParser, Limits, RequestParser, ResponseOptions, ResponseParser, Status,
 };
-
-struct Counting;
-
-thread_local! {
-    static ALLOCATIONS: Cell<usize> = const { Cell::new(0) };
-}
-
-// SAFETY: every call is forwarded unchanged to the system allocator; the
-// thread-local counter is a `const`-initialised `Cell` that never allocates.
-unsafe impl GlobalAlloc for Counting {
-    unsafe fn alloc(&self, layout: Layout) -> *mut u8 {
-        let _ = ALLOCATIONS.try_with(|c| c.set(c.get() + 1));
-        unsafe { System.alloc(layout) }
-    }
-    unsafe fn dealloc(&self, ptr: *mut u8, layout: Layout) {
-        unsafe { System.dealloc(ptr, layout) }
-    }
-    unsafe fn realloc(&self, ptr: *mut u8, layout: Layout, new_size: usize) -> *mut u8 {
-        let _ = ALLOCATIONS.try_with(|c| c.set(c.get() + 1));
-        unsafe { System.realloc(ptr, layout, new_size) }
-    }
-}
-
-#[global_allocator]
-static GLOBAL: Counting = Counting;
-
-fn allocations() -> usize {
-    ALLOCATIONS.with(|c| c.get())
-}
 
 const REQUEST: &[u8] =
     b"\r\nPOST http://example.com:8080/a%20b?c HTTP/1.1\r\nHost: example.com:8080\r\n\
@@ -49,12 +22,12 @@ fn parsing_allocates_nothing() {
     let mut res = ResponseParser::new(Limits::DEFAULT, ResponseOptions::default());
     let mut block = FieldBlockParser::new(Limits::DEFAULT);
     // Warm-up (and a check that the allocator counts at all).
-    let before = allocations();
+    let before = thread_count();
     let v = vec![1u8; 10];
-    assert!(allocations() > before);
+    assert!(thread_count() > before);
     drop(v);
 
-    let before = allocations();
+    let before = thread_count();
     for _ in 0..100 {
         for cut in [0, 10, 60, REQUEST.len()] {
             let r = req.parse(&REQUEST[..cut], &mut fields);
@@ -81,5 +54,5 @@ fn parsing_allocates_nothing() {
             .is_err());
         req.reset();
     }
-    assert_eq!(allocations() - before, 0);
+    assert_eq!(thread_count() - before, 0);
 }

@@ -1,60 +1,17 @@
 //! Zero allocations per request after warm-up, on both sides (a goal of the
 //! Sans-IO design: buffers are made with the connection and reused): a
-//! per-thread counting global allocator wraps the system allocator. This is
-//! the only file of the crate with `unsafe` (the `GlobalAlloc` contract).
+//! per-thread counting global allocator (`support/counting.rs`) wraps the
+//! system allocator.
 
-use std::alloc::{GlobalAlloc, Layout, System};
-use std::cell::Cell;
+#[path = "support/counting.rs"]
+mod counting;
+
+use counting::allocations;
 
 use http_net_conn::{
     BodyLength, ClientConn, ClientEvent, Config, Phase, Placement, PreparedResponse, ServerConn,
     ServerEvent,
 };
-
-thread_local! {
-    static ALLOCS: Cell<usize> = const { Cell::new(0) };
-}
-
-struct Counting;
-
-fn count() {
-    // `try_with`: the allocator may run while the thread-local is torn down.
-    let _ = ALLOCS.try_with(|c| c.set(c.get() + 1));
-}
-
-// SAFETY: every method forwards to `System` with the same arguments, so the
-// `GlobalAlloc` contract is the system allocator's.
-unsafe impl GlobalAlloc for Counting {
-    unsafe fn alloc(&self, layout: Layout) -> *mut u8 {
-        count();
-        // SAFETY: forwarded unchanged.
-        unsafe { System.alloc(layout) }
-    }
-    unsafe fn alloc_zeroed(&self, layout: Layout) -> *mut u8 {
-        count();
-        // SAFETY: forwarded unchanged.
-        unsafe { System.alloc_zeroed(layout) }
-    }
-    unsafe fn realloc(&self, ptr: *mut u8, layout: Layout, new_size: usize) -> *mut u8 {
-        count();
-        // SAFETY: forwarded unchanged.
-        unsafe { System.realloc(ptr, layout, new_size) }
-    }
-    unsafe fn dealloc(&self, ptr: *mut u8, layout: Layout) {
-        // SAFETY: forwarded unchanged.
-        unsafe { System.dealloc(ptr, layout) }
-    }
-}
-
-#[global_allocator]
-static GLOBAL: Counting = Counting;
-
-/// Allocations made by `f` on this thread.
-fn allocations(f: impl FnOnce()) -> usize {
-    let before = ALLOCS.with(Cell::get);
-    f();
-    ALLOCS.with(Cell::get) - before
-}
 
 fn drain_output(conn: &mut ServerConn) -> usize {
     let n = conn.output().len();
@@ -81,7 +38,7 @@ fn serve_one(conn: &mut ServerConn, input: &[u8], answer: &mut dyn FnMut(&mut Se
     assert!(drain_output(conn) > 0);
 }
 
-fn steady_state(input: &[u8], answer: &mut dyn FnMut(&mut ServerConn)) -> usize {
+fn steady_state(input: &[u8], answer: &mut dyn FnMut(&mut ServerConn)) -> u64 {
     let mut conn = ServerConn::new(Config::DEFAULT);
     conn.set_date(b"Sun, 06 Nov 1994 08:49:37 GMT");
     for _ in 0..16 {

@@ -1,5 +1,6 @@
 //! After warm-up, serving a request through the blocking server allocates
-//! nothing: a counting global allocator over 1,000 keep-alive requests.
+//! nothing: the counting global allocator (`support/counting.rs`) over
+//! 1,000 keep-alive requests.
 //!
 //! Only the threads that take part in the exchange count: the server's
 //! connection thread (which marks itself from inside the handler) and the
@@ -8,54 +9,18 @@
 //! process-wide count made this test fail now and then when one of them
 //! allocated.
 
+#[path = "support/counting.rs"]
+mod counting;
 mod support;
 
-use std::alloc::{GlobalAlloc, Layout, System};
-use std::cell::Cell;
 use std::io::{Read, Write};
 use std::net::TcpStream;
-use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::Duration;
 
+use counting::{count_here, marked_count};
 use http_net_conn::PreparedResponse;
 use http_net_std::{Error, Exchange, Server};
-use support::{serve, stop};
-
-struct Counting;
-
-static ALLOCS: AtomicU64 = AtomicU64::new(0);
-
-thread_local! {
-    // Const-initialised and without a destructor: reading it never allocates.
-    static COUNTED: Cell<bool> = const { Cell::new(false) };
-}
-
-fn count() {
-    if COUNTED.with(Cell::get) {
-        ALLOCS.fetch_add(1, Ordering::Relaxed);
-    }
-}
-
-// SAFETY: forwards to the system allocator unchanged; only counts calls.
-unsafe impl GlobalAlloc for Counting {
-    unsafe fn alloc(&self, layout: Layout) -> *mut u8 {
-        count();
-        // SAFETY: same contract as the caller's.
-        unsafe { System.alloc(layout) }
-    }
-    unsafe fn dealloc(&self, ptr: *mut u8, layout: Layout) {
-        // SAFETY: same contract as the caller's.
-        unsafe { System.dealloc(ptr, layout) }
-    }
-    unsafe fn realloc(&self, ptr: *mut u8, layout: Layout, new_size: usize) -> *mut u8 {
-        count();
-        // SAFETY: same contract as the caller's.
-        unsafe { System.realloc(ptr, layout, new_size) }
-    }
-}
-
-#[global_allocator]
-static GLOBAL: Counting = Counting;
+use support::std_io::{serve, stop};
 
 #[test]
 fn serving_a_request_allocates_nothing() {
@@ -64,7 +29,7 @@ fn serving_a_request_allocates_nothing() {
     let serving = serve(
         Server::builder().max_requests_per_connection(0),
         move |ex: &mut Exchange<'_>| -> Result<(), Error> {
-            COUNTED.with(|c| c.set(true));
+            count_here(true);
             ex.respond(&hello, b"Hello, World!")
         },
     );
@@ -88,13 +53,13 @@ fn serving_a_request_allocates_nothing() {
     for _ in 0..100 {
         exchange(&mut s);
     }
-    COUNTED.with(|c| c.set(true));
-    let before = ALLOCS.load(Ordering::SeqCst);
+    count_here(true);
+    let before = marked_count();
     for _ in 0..1000 {
         exchange(&mut s);
     }
-    let allocs = ALLOCS.load(Ordering::SeqCst) - before;
-    COUNTED.with(|c| c.set(false));
+    let allocs = marked_count() - before;
+    count_here(false);
     assert_eq!(allocs, 0, "{allocs} allocations for 1,000 requests");
     drop(s);
     stop(serving);

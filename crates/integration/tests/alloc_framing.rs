@@ -1,46 +1,16 @@
-//! Steady-state decoding allocates nothing: a per-thread counting global
-//! allocator (the only `unsafe` in this crate's tests) counts the
+//! Steady-state decoding (`http-net-framing`) allocates nothing: the
+//! per-thread counting global allocator (`support/counting.rs`) counts the
 //! allocations made while decoding, after a warm-up message.
 
-use std::alloc::{GlobalAlloc, Layout, System};
-use std::cell::Cell;
+#[path = "support/counting.rs"]
+mod counting;
+
+use counting::thread_count;
 
 use http_net_framing::{
     request_body, BodyKind, ChunkedDecoder, ChunkedEncoder, LengthDecoder, Limits,
 };
 use http_net_head::{Field, RequestParser, Status};
-
-struct Counting;
-
-thread_local! {
-    static ALLOCATIONS: Cell<u64> = const { Cell::new(0) };
-}
-
-// SAFETY: every call is forwarded to `System`; the counter is a
-// thread-local `Cell` that does not allocate.
-unsafe impl GlobalAlloc for Counting {
-    unsafe fn alloc(&self, layout: Layout) -> *mut u8 {
-        let _ = ALLOCATIONS.try_with(|c| c.set(c.get() + 1));
-        // SAFETY: same contract as the caller's.
-        unsafe { System.alloc(layout) }
-    }
-    unsafe fn dealloc(&self, ptr: *mut u8, layout: Layout) {
-        // SAFETY: same contract as the caller's.
-        unsafe { System.dealloc(ptr, layout) }
-    }
-    unsafe fn realloc(&self, ptr: *mut u8, layout: Layout, new_size: usize) -> *mut u8 {
-        let _ = ALLOCATIONS.try_with(|c| c.set(c.get() + 1));
-        // SAFETY: same contract as the caller's.
-        unsafe { System.realloc(ptr, layout, new_size) }
-    }
-}
-
-#[global_allocator]
-static GLOBAL: Counting = Counting;
-
-fn allocations() -> u64 {
-    ALLOCATIONS.with(|c| c.get())
-}
 
 /// A request with a chunked body of `chunks` 4 KiB chunks and two trailers.
 fn message(chunks: usize) -> Vec<u8> {
@@ -130,7 +100,7 @@ fn steady_state_decoding_allocates_nothing() {
     let mut buf = input.clone();
     let body_at = input.windows(4).position(|w| w == b"\r\n\r\n").unwrap() + 4;
 
-    let before = allocations();
+    let before = thread_count();
     for _ in 0..3 {
         let again = server.serve(&input);
         assert_eq!(again, first);
@@ -146,14 +116,14 @@ fn steady_state_decoding_allocates_nothing() {
         let _ = length.decode(read);
     }
     assert_eq!(length.remaining(), 0);
-    let after = allocations();
+    let after = thread_count();
     assert_eq!(after - before, 0, "allocations in steady state");
 }
 
 #[test]
 fn the_counter_counts() {
-    let before = allocations();
+    let before = thread_count();
     let v = std::hint::black_box(vec![1u8; 10]);
-    assert!(allocations() > before);
+    assert!(thread_count() > before);
     drop(v);
 }
