@@ -61,7 +61,10 @@ pub(crate) const fn encoded_control(h: u8, l: u8) -> bool {
 }
 
 /// Whether a target holds `%00`, `%0A` or `%0D` (any case). The target's
-/// escapes are already known to be `%` HEXDIG HEXDIG.
+/// escapes are already known to be `%` HEXDIG HEXDIG. Only the one-pass
+/// request line uses it; its general twin is the target stage's test of each
+/// escape with [`encoded_control`].
+#[cfg(not(http_net_general_path))]
 pub(crate) fn has_encoded_control(target: &[u8]) -> bool {
     target
         .windows(3)

@@ -97,7 +97,7 @@ impl ServerConn {
     /// it in, for the next peer, keeping its buffers: an adapter that serves
     /// one connection after another on a thread (a pool) makes one
     /// `ServerConn` per thread and resets it per accepted connection, which
-    /// allocates nothing (`tests/alloc.rs`). Whatever state the connection
+    /// allocates nothing (the workspace test `crates/integration/tests/alloc_conn.rs`). Whatever state the connection
     /// was in (mid-request, failed, switched, closed), every byte received
     /// or queued is forgotten (zeroed first with [`set_wipe`](ServerConn::set_wipe)
     /// on), and so is the date given to [`set_date`](ServerConn::set_date).
