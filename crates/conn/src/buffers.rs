@@ -70,11 +70,28 @@ impl Buffers {
 
     /// The bytes these buffers hold allocated (capacities).
     pub fn allocated_bytes(&self) -> usize {
-        let field = core::mem::size_of::<Field>();
-        self.input.capacity()
-            + self.output.capacity()
-            + (self.fields.capacity() + self.trailers.capacity()) * field
+        allocated(
+            self.input.capacity(),
+            self.output.capacity(),
+            self.fields.capacity() + self.trailers.capacity(),
+        )
     }
+}
+
+/// The bytes a connection's buffers hold allocated: input and output bytes,
+/// and field slots.
+fn allocated(input: usize, output: usize, field_slots: usize) -> usize {
+    input + output + field_slots * core::mem::size_of::<Field>()
+}
+
+/// [`Buffers::allocated_bytes`] of the buffers a connection holds (none of
+/// them while they are lent).
+pub(crate) fn held_bytes<P, H>(input: &Input<P, H>, out: &Output) -> usize {
+    allocated(
+        input.buf.capacity(),
+        out.capacity(),
+        input.fields.capacity() + input.trailers.capacity(),
+    )
 }
 
 /// Lends a connection's buffers if it holds them, nothing is unread and no
@@ -153,5 +170,40 @@ mod tests {
         let b = conn.take_buffers().unwrap();
         assert!(b.input.windows(7).any(|w| w == b"/secret"));
         assert!(b.fields.iter().any(|f| *f != Field::default()));
+    }
+
+    /// `allocated_bytes` counts what the connection holds: a new one's
+    /// buffers, more once a peer that reads nothing has grown the output
+    /// past its high water, and still more after `reset` (which keeps the
+    /// allocation), so an adapter can tell a grown connection from a new one.
+    #[test]
+    fn allocated_bytes_follow_the_output_buffer() {
+        let config = Config::DEFAULT.with_output_high_water(16 * 1024);
+        let mut conn = ServerConn::new(config);
+        let fresh = conn.allocated_bytes();
+        assert_eq!(fresh, Buffers::new(&config).allocated_bytes());
+        // The peer pipelines and reads nothing, until the connection pauses
+        // at the high water.
+        let ok = PreparedResponse::new(200, &[]).unwrap();
+        let body = [b'x'; 1000];
+        let get = b"GET / HTTP/1.1\r\nHost: a\r\n\r\n";
+        'peer: for _ in 0..100 {
+            assert_eq!(conn.recv(get), get.len());
+            loop {
+                match conn.poll_event() {
+                    Ok(ServerEvent::Request(_)) => {
+                        assert_eq!(conn.responder().respond(&ok, &body), Ok(Placement::Queued));
+                    }
+                    Ok(ServerEvent::NeedInput) => break,
+                    Ok(ServerEvent::Paused) => break 'peer,
+                    other => panic!("{other:?}"),
+                }
+            }
+        }
+        assert!(conn.output().len() > 16 * 1024);
+        let grown = conn.allocated_bytes();
+        assert!(grown > fresh, "{grown} > {fresh}");
+        conn.reset();
+        assert_eq!(conn.allocated_bytes(), grown);
     }
 }

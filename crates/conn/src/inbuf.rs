@@ -165,6 +165,11 @@ impl InBuf {
         self.buf.is_empty()
     }
 
+    /// The bytes the buffer holds allocated (none while lent).
+    pub(crate) fn capacity(&self) -> usize {
+        self.buf.capacity()
+    }
+
     /// Hands the allocation out (zeroed whole first when wiping), leaving an
     /// empty buffer; only with nothing unread (the caller checks).
     pub(crate) fn lend(&mut self) -> Vec<u8> {

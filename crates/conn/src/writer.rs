@@ -61,6 +61,11 @@ impl Output {
         self.buf.is_empty() && self.barrier.is_none() && !self.crlf_due
     }
 
+    /// The bytes the output buffer holds allocated.
+    pub(crate) fn capacity(&self) -> usize {
+        self.buf.capacity()
+    }
+
     /// Swaps the allocation with `other`, keeping whatever is queued: the
     /// queued bytes (the rare case: queued while the buffers were lent) are
     /// copied into `other` first. Returns the allocation given up, empty.

@@ -48,8 +48,7 @@ pub(crate) struct Warm {
 #[derive(Default)]
 struct KeptConn {
     conn: Option<ServerConn>,
-    /// [`Buffers::allocated_bytes`](http_net_conn::Buffers::allocated_bytes)
-    /// of `conn` when it was new.
+    /// [`ServerConn::allocated_bytes`] of `conn` when it was new.
     fresh: usize,
 }
 
@@ -62,15 +61,8 @@ impl KeptConn {
         }
         let fresh = &mut self.fresh;
         self.conn.get_or_insert_with(|| {
-            let mut conn = ServerConn::new(config);
-            *fresh = match conn.take_buffers() {
-                Some(b) => {
-                    let n = b.allocated_bytes();
-                    let _ = conn.restore_buffers(b);
-                    n
-                }
-                None => 0,
-            };
+            let conn = ServerConn::new(config);
+            *fresh = conn.allocated_bytes();
             conn
         })
     }
@@ -86,11 +78,7 @@ impl KeptConn {
             return;
         };
         conn.reset();
-        let small = match conn.take_buffers() {
-            Some(b) if b.allocated_bytes() <= self.fresh => conn.restore_buffers(b).is_ok(),
-            _ => false,
-        };
-        if !small {
+        if conn.allocated_bytes() > self.fresh {
             self.conn = None;
         }
     }

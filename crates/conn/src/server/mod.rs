@@ -155,6 +155,29 @@ impl ServerConn {
         self.input.buf.is_lent()
     }
 
+    /// The bytes the connection's buffers hold allocated, as
+    /// [`Buffers::allocated_bytes`] counts them (none while they are lent).
+    /// The output buffer grows past its high water under a peer that
+    /// pipelines requests without reading, and keeps its size after
+    /// [`reset`](ServerConn::reset): an adapter that keeps one connection
+    /// per thread compares this with a new connection's figure to free
+    /// buffers that grew.
+    ///
+    /// ```
+    /// use http_net_conn::{Config, ServerConn};
+    ///
+    /// let mut conn = ServerConn::new(Config::DEFAULT);
+    /// let fresh = conn.allocated_bytes();
+    /// let buffers = conn.take_buffers().unwrap();
+    /// assert_eq!(buffers.allocated_bytes(), fresh);
+    /// assert_eq!(conn.allocated_bytes(), 0);
+    /// conn.restore_buffers(buffers).unwrap();
+    /// assert_eq!(conn.allocated_bytes(), fresh);
+    /// ```
+    pub fn allocated_bytes(&self) -> usize {
+        crate::buffers::held_bytes(&self.input, &self.out)
+    }
+
     fn held(&self) -> Held {
         match (&self.input.head, self.ex.req_alive()) {
             (Some(h), true) => Some((self.input.head_at, h.len)),
