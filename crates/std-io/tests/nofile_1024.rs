@@ -35,14 +35,9 @@ fn child_server_1024() {
     if std::env::var("NOFILE_CHILD").as_deref() != Ok("1") {
         return;
     }
-    let server = Server::builder()
-        .shutdown_timeout(Duration::from_secs(1))
-        .bind("127.0.0.1:0")
-        .unwrap();
-    let addr = server.local_addr().unwrap();
-    let stop = server.handle();
-    let serving = thread::spawn(move || {
-        server.serve(|ex: &mut Exchange<'_>| -> Result<(), Error> {
+    let serving = support::serve(
+        Server::builder().shutdown_timeout(Duration::from_secs(1)),
+        |ex: &mut Exchange<'_>| -> Result<(), Error> {
             if ex.path() == b"/hold" {
                 // Holds its slot, answering nothing, for a bounded time
                 // (asleep: 429 threads polling would load the machine).
@@ -52,15 +47,14 @@ fn child_server_1024() {
                     .unwrap();
             }
             ex.respond_with(200, &[], b"ok")
-        })
-    });
-    println!("listening on {addr}");
+        },
+    );
+    println!("listening on {}", serving.0);
     let _ = std::io::stdout().flush();
     let _ = std::io::stdin().read_to_end(&mut Vec::new());
     *STOP.lock().unwrap() = true;
     STOPPED.notify_all();
-    stop.shutdown();
-    serving.join().unwrap().unwrap();
+    support::stop(serving);
 }
 
 /// Sends a `GET` of `path` and reads the start of the answer, or the error.

@@ -9,7 +9,8 @@ use std::net::TcpStream;
 use std::time::{Duration, Instant};
 
 use common::{
-    ask, closed, connect, read_response, read_whole, roundtrip, sent, start, status_of, Running,
+    ask, closed, connect, fill_until, read_response, read_whole, roundtrip, sent, start, status_of,
+    Running,
 };
 use http_net_tokio::http_net_conn::{BodyLength, Method, PreparedResponse};
 use http_net_tokio::{Error, Exchange, Handler, Server};
@@ -208,13 +209,9 @@ fn chunked_in_and_out() {
     assert_eq!((r.status, &r.body[..]), (200, &b"hello world"[..]));
     let mut s = sent(srv.addr, b"GET /chunked HTTP/1.1\r\nHost: a\r\n\r\n");
     let mut raw = Vec::new();
-    let mut tmp = [0u8; 1024];
-    while !raw.ends_with(b"0\r\nX-Trailer: t\r\n\r\n") {
-        let n = s.read(&mut tmp).unwrap();
-        assert!(n > 0, "{}", String::from_utf8_lossy(&raw));
-        raw.extend_from_slice(&tmp[..n]);
-    }
+    let whole = fill_until(&mut s, &mut raw, b"0\r\nX-Trailer: t\r\n\r\n");
     let text = String::from_utf8_lossy(&raw);
+    assert!(whole, "{text}");
     assert!(text.contains("Transfer-Encoding: chunked\r\n"), "{text}");
     assert!(
         text.ends_with("\r\n\r\n4\r\none,\r\n4\r\ntwo,\r\n5\r\nthree\r\n0\r\nX-Trailer: t\r\n\r\n"),

@@ -4,7 +4,8 @@
 //! never packaged, so a path outside it is fine here). The counting
 //! allocator of the allocation tests is `counting.rs` beside this file,
 //! included only by those tests (it is their test binary's global
-//! allocator).
+//! allocator); the cases and checks of the front-line tests of both
+//! adapters are `front_line.rs`, included by those two.
 #![allow(dead_code)]
 
 /// The blocking server's: a server on loopback for one test (`serve`,

@@ -93,8 +93,9 @@ impl Resp {
     }
 }
 
-/// Reads bytes into `buf` until it holds `needle`; false at end of stream.
-fn fill_until(s: &mut TcpStream, buf: &mut Vec<u8>, needle: &[u8]) -> bool {
+/// Reads bytes into `buf` until it holds `needle`; false at end of stream
+/// (or a read error, the read timeout among them).
+pub fn fill_until(s: &mut TcpStream, buf: &mut Vec<u8>, needle: &[u8]) -> bool {
     let mut tmp = [0u8; 4096];
     while !buf.windows(needle.len()).any(|w| w == needle) {
         match s.read(&mut tmp) {
