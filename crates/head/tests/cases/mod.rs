@@ -222,6 +222,7 @@ pub const CASES: &[Case] = &[
     req!("method-at-limit", "RFC 9112 §3", b"ABCDEFGHIJKLMNOPQRSTUVWXYZ012345 / HTTP/1.1\r\nHost: a\r\n\r\n", b"ABCDEFGHIJKLMNOPQRSTUVWXYZ012345", b"/", Origin, Http11, [(b"Host", b"a")]),
     // proves: 9112-3-4a
     bad!(Request, "method-over-limit", "RFC 9112 §3", b"ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456 / HTTP/1.1\r\nHost: a\r\n\r\n", MethodTooLong),
+    bad!(Request, "method-twice-the-limit", "RFC 9112 §3", b"ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZ0123 / HTTP/1.1\r\nHost: a\r\n\r\n", MethodTooLong),
     bad!(Request, "bad-byte-before-method-limit", "RFC 9110 §9.1", b"ABCDEFGHIJKLMNOPQRSTUVWXYZ01234( / HTTP/1.1\r\nHost: a\r\n\r\n", InvalidMethod),
     // ---- Leading empty lines (RFC 9112 §2.2) ----
     // proves: 9112-2.2-6
