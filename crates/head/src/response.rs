@@ -75,6 +75,18 @@ pub struct ResponseOptions {
     pub reason_without_space: bool,
 }
 
+/// One `const` builder method a field: `with_x(value)` sets field `x`.
+macro_rules! option_setters {
+    ($($method:ident($field:ident: $ty:ty)),* $(,)?) => {$(
+        #[doc = concat!("Sets [`", stringify!($field), "`](ResponseOptions::", stringify!($field), ").")]
+        #[must_use]
+        pub const fn $method(mut self, $field: $ty) -> ResponseOptions {
+            self.$field = $field;
+            self
+        }
+    )*};
+}
+
 impl ResponseOptions {
     /// The strict default: obs-fold kept for unfolding, no leniency.
     pub const DEFAULT: ResponseOptions = ResponseOptions {
@@ -84,32 +96,11 @@ impl ResponseOptions {
         reason_without_space: false,
     };
 
-    /// Sets [`obs_fold`](ResponseOptions::obs_fold).
-    #[must_use]
-    pub const fn with_obs_fold(mut self, obs_fold: ObsFold) -> ResponseOptions {
-        self.obs_fold = obs_fold;
-        self
-    }
-
-    /// Sets [`bare_lf`](ResponseOptions::bare_lf).
-    #[must_use]
-    pub const fn with_bare_lf(mut self, on: bool) -> ResponseOptions {
-        self.bare_lf = on;
-        self
-    }
-
-    /// Sets [`whitespace_before_colon`](ResponseOptions::whitespace_before_colon).
-    #[must_use]
-    pub const fn with_whitespace_before_colon(mut self, on: bool) -> ResponseOptions {
-        self.whitespace_before_colon = on;
-        self
-    }
-
-    /// Sets [`reason_without_space`](ResponseOptions::reason_without_space).
-    #[must_use]
-    pub const fn with_reason_without_space(mut self, on: bool) -> ResponseOptions {
-        self.reason_without_space = on;
-        self
+    option_setters! {
+        with_obs_fold(obs_fold: ObsFold),
+        with_bare_lf(bare_lf: bool),
+        with_whitespace_before_colon(whitespace_before_colon: bool),
+        with_reason_without_space(reason_without_space: bool),
     }
 }
 
@@ -314,6 +305,32 @@ impl ResponseParser {
         Ok(())
     }
 
+    /// The SP after the version or the status code, at `pos`: taken, the
+    /// next element starts after it (`mark`) in stage `next`. A line end
+    /// there is [`Error::InvalidStartLineSpacing`], unless
+    /// `line_end_starts_next` (the lenient empty reason: `next` starts,
+    /// empty, at the line end); any other byte is `other`. `Ok(false)`: more
+    /// bytes are needed.
+    fn single_sp(
+        &mut self,
+        buf: &[u8],
+        next: Stage,
+        line_end_starts_next: bool,
+        other: Error,
+    ) -> Result<bool, Error> {
+        self.work.add(1);
+        match buf.get(self.pos) {
+            None => return Ok(false),
+            Some(b' ') => self.pos += 1,
+            Some(b'\r' | b'\n') if line_end_starts_next => {}
+            Some(b'\r' | b'\n') => return Err(Error::InvalidStartLineSpacing),
+            Some(_) => return Err(other),
+        }
+        self.mark = self.pos;
+        self.stage = next;
+        Ok(true)
+    }
+
     /// Runs the stages on from where the last call stopped.
     fn step(&mut self, buf: &[u8], fields: &mut [Field]) -> Result<Option<usize>, Error> {
         loop {
@@ -335,16 +352,8 @@ impl ResponseParser {
                     }
                 }
                 Stage::VersionEnd => {
-                    self.work.add(1);
-                    match buf.get(self.pos) {
-                        None => return Ok(None),
-                        Some(b' ') => {
-                            self.pos += 1;
-                            self.mark = self.pos;
-                            self.stage = Stage::Code;
-                        }
-                        Some(b'\r' | b'\n') => return Err(Error::InvalidStartLineSpacing),
-                        Some(_) => return Err(Error::InvalidVersion),
+                    if !self.single_sp(buf, Stage::Code, false, Error::InvalidVersion)? {
+                        return Ok(None);
                     }
                 }
                 Stage::Code => {
@@ -367,22 +376,16 @@ impl ResponseParser {
                     self.stage = Stage::CodeEnd;
                 }
                 Stage::CodeEnd => {
-                    self.work.add(1);
-                    match buf.get(self.pos) {
-                        None => return Ok(None),
-                        Some(b' ') => {
-                            self.pos += 1;
-                            self.mark = self.pos;
-                            self.stage = Stage::Reason;
-                        }
-                        // No SP before an empty reason (lenient only): the
-                        // reason stage ends the line.
-                        Some(b'\r' | b'\n') if self.options.reason_without_space => {
-                            self.mark = self.pos;
-                            self.stage = Stage::Reason;
-                        }
-                        Some(b'\r' | b'\n') => return Err(Error::InvalidStartLineSpacing),
-                        Some(_) => return Err(Error::InvalidStatusCode),
+                    // No SP before an empty reason (lenient only): the
+                    // reason stage ends the line.
+                    let empty_reason = self.options.reason_without_space;
+                    if !self.single_sp(
+                        buf,
+                        Stage::Reason,
+                        empty_reason,
+                        Error::InvalidStatusCode,
+                    )? {
+                        return Ok(None);
                     }
                 }
                 Stage::Reason => {
