@@ -66,12 +66,8 @@ impl FieldBlockParser {
         let view = buf.get(..max).unwrap_or(buf);
         let cap = self.limits.max_fields().min(fields.len());
         let rules = Rules {
-            keep_fold: false,
-            host: false,
-            bare_lf: false,
-            ws_before_colon: false,
-            canonical_length: false,
             forbid_trailers: self.limits.front_line(),
+            ..Rules::STRICT
         };
         let outcome = match self.section.run(view, fields, cap, rules) {
             Ok(None) if buf.len() > max => Err(Error::HeadTooLarge),

@@ -313,12 +313,9 @@ impl RequestParser {
                 Stage::Fields => {
                     let cap = self.limits.max_fields().min(fields.len());
                     let rules = Rules {
-                        keep_fold: false,
                         host: true,
-                        bare_lf: false,
-                        ws_before_colon: false,
                         canonical_length: self.limits.front_line(),
-                        forbid_trailers: false,
+                        ..Rules::STRICT
                     };
                     let Some(len) = self.section.run(buf, fields, cap, rules)? else {
                         return Ok(None);

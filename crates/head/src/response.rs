@@ -422,11 +422,10 @@ impl ResponseParser {
                     let cap = self.limits.max_fields().min(fields.len());
                     let rules = Rules {
                         keep_fold: self.options.obs_fold == ObsFold::Replace,
-                        host: false,
                         bare_lf: self.options.bare_lf,
                         ws_before_colon: self.options.whitespace_before_colon,
                         canonical_length: self.limits.front_line(),
-                        forbid_trailers: false,
+                        ..Rules::STRICT
                     };
                     let Some(len) = self.section.run(buf, fields, cap, rules)? else {
                         return Ok(None);

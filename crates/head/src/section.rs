@@ -36,6 +36,19 @@ pub(crate) struct Rules {
     pub forbid_trailers: bool,
 }
 
+impl Rules {
+    /// Every rule strict: no fold kept, no leniency, no profile; each
+    /// parser sets the few it differs in.
+    pub(crate) const STRICT: Rules = Rules {
+        keep_fold: false,
+        host: false,
+        bare_lf: false,
+        ws_before_colon: false,
+        canonical_length: false,
+        forbid_trailers: false,
+    };
+}
+
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 enum Stage {
     /// At the first byte of a line.
