@@ -36,7 +36,8 @@ impl ClientConn {
         {
             return Err(LocalError::PipelineFull.into());
         }
-        if !is_token(method) || !is_target(method, target) {
+        let kind = Method::from_bytes(method);
+        if !is_token(method) || !is_target(kind, target) {
             return Err(LocalError::InvalidRequestLine.into());
         }
         if self.queue.is_empty() && self.input.buf.has_unread() && self.read == CRead::Head {
@@ -45,7 +46,6 @@ impl ClientConn {
             // idle pooled connection): fail before sending anything.
             return Err(self.fail(RemoteError::UnsolicitedResponse));
         }
-        let kind = Method::from_bytes(method);
         let buf = self.out.buf();
         let start = buf.len();
         buf.extend_from_slice(method);
