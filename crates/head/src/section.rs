@@ -294,6 +294,8 @@ impl Section {
             // HTAB is above SP, so `c > b' '` means "not OWS": the common
             // value, one SP and then a non-OWS byte, and one with no
             // trailing OWS, take one test each; the loops are their twins.
+            // (`raw.get(1..)` rather than a `[b' ', rest @ ..]` pattern: the
+            // pattern form costs 15 more instructions a response head.)
             let mut value = match raw {
                 [b' ', c, ..] if *c > b' ' => raw.get(1..).unwrap_or(raw),
                 [c, ..] if *c > b' ' => raw,
