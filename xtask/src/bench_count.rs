@@ -28,13 +28,7 @@ const MAX_CALLS: u64 = 1_000;
 
 /// Whether callgrind can be run here.
 pub fn have_valgrind() -> bool {
-    Command::new("valgrind")
-        .arg("--version")
-        .stdout(Stdio::null())
-        .stderr(Stdio::null())
-        .status()
-        .map(|s| s.success())
-        .unwrap_or(false)
+    process::succeeds(Command::new("valgrind").arg("--version"))
 }
 
 /// The sections of a manifest, `[header]` (or `""` before the first) to

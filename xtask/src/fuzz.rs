@@ -151,14 +151,7 @@ fn cargo_fuzz(root: &Path) -> Command {
 }
 
 fn ensure_cargo_fuzz() -> Result {
-    let ok = Command::new("cargo")
-        .args(["fuzz", "--version"])
-        .stdout(Stdio::null())
-        .stderr(Stdio::null())
-        .status()
-        .map(|s| s.success())
-        .unwrap_or(false);
-    if ok {
+    if process::succeeds(Command::new("cargo").args(["fuzz", "--version"])) {
         return Ok(());
     }
     process::run(

@@ -39,7 +39,7 @@
 //!    `--semver-only` runs this step alone (no packaging, no tests).
 
 use std::path::{Path, PathBuf};
-use std::process::{Command, Stdio};
+use std::process::Command;
 use std::time::Instant;
 
 use crate::args::Args;
@@ -574,12 +574,7 @@ fn semver_checks(root: &Path, names: &[&str], given: Option<String>) -> Result {
         );
         return Ok(());
     };
-    let installed = cargo(root)
-        .args(["semver-checks", "--version"])
-        .stdout(Stdio::null())
-        .stderr(Stdio::null())
-        .status()
-        .is_ok_and(|s| s.success());
+    let installed = process::succeeds(cargo(root).args(["semver-checks", "--version"]));
     if !installed {
         let msg = format!(
             "semver check against {rev} (from {from}): cargo-semver-checks is not installed \

@@ -123,16 +123,18 @@ pub fn json_number(json: &str, key: &str) -> Option<f64> {
     rest[..end].parse().ok()
 }
 
+/// Whether `cmd` runs and exits with success, its output discarded (a
+/// tool's `--version`: is it installed?).
+pub fn succeeds(cmd: &mut Command) -> bool {
+    cmd.stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .status()
+        .is_ok_and(|s| s.success())
+}
+
 /// Whether `taskset` can pin processes here (Linux with util-linux).
 pub fn have_taskset() -> bool {
-    cfg!(target_os = "linux")
-        && Command::new("taskset")
-            .arg("-V")
-            .stdout(Stdio::null())
-            .stderr(Stdio::null())
-            .status()
-            .map(|s| s.success())
-            .unwrap_or(false)
+    cfg!(target_os = "linux") && succeeds(Command::new("taskset").arg("-V"))
 }
 
 /// The number of CPUs this process may run on.
