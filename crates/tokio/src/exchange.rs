@@ -208,8 +208,11 @@ impl<'a> Exchange<'a> {
         }
     }
 
-    /// Sends `100 Continue` now, if it is still due (the body reader does it
-    /// on its first read).
+    /// Sends `100 Continue` now, if it is still due
+    /// ([`ServerConn::continue_due`](http_net_conn::ServerConn::continue_due):
+    /// an HTTP/1.1 request that expects it, body bytes still to come, no
+    /// `100` or answer sent yet); otherwise does nothing. The body reader
+    /// does it on its first read.
     pub async fn send_continue(&mut self) -> Result<(), Error> {
         if self.conn.continue_due() {
             self.conn.responder().send_continue()?;
