@@ -107,8 +107,10 @@ pub enum LocalError {
     /// A request without exactly one `Host` field, or with an invalid value
     /// (RFC 9112 §3.2, RFC 9110 §7.2).
     InvalidHost,
-    /// A framing or routing field (`Content-Length`, `Transfer-Encoding`,
-    /// `Host`, `Trailer`) given as a trailer (RFC 9110 §6.5.1).
+    /// A field that must not be sent as a trailer, given as one: a field
+    /// that frames, routes or authenticates the message or describes its
+    /// content ([`forbidden_in_trailers`](http_net_head::forbidden_in_trailers);
+    /// RFC 9110 §6.5.1).
     ForbiddenTrailerField,
     /// Trailers on a body that is not chunked.
     TrailersNotChunked,
@@ -146,7 +148,7 @@ impl LocalError {
                 "a request needs exactly one valid Host field (RFC 9112 §3.2)"
             }
             LocalError::ForbiddenTrailerField => {
-                "a framing or routing field as a trailer (RFC 9110 §6.5.1)"
+                "a field that must not be sent as a trailer (RFC 9110 §6.5.1)"
             }
             LocalError::TrailersNotChunked => "trailers on a body that is not chunked",
             LocalError::PipelineFull => "no more requests can be sent on this connection now",

@@ -1,7 +1,7 @@
 use alloc::vec::Vec;
 
 use crate::EncodeError as Error;
-use http_net_head::{valid_field_value, valid_token};
+use http_net_head::{forbidden_in_trailers, valid_field_value, valid_token};
 
 /// The size line of one chunk, `HEX CR LF`, in a small inline buffer.
 #[derive(Clone, Copy, Debug)]
@@ -93,14 +93,14 @@ impl ChunkedEncoder {
 }
 
 /// A trailer to send: `field-name = token`, `field-value = *field-content`
-/// (RFC 9110 §5.1, §5.5), and not a field that frames or routes the message
-/// (RFC 9110 §6.5.1).
+/// (RFC 9110 §5.1, §5.5), and not a field that must not be sent in
+/// trailers (RFC 9110 §6.5.1: [`forbidden_in_trailers`], the list the
+/// strictest reader, head's front-line profile, rejects).
 fn check_trailer(name: &[u8], value: &[u8]) -> Result<(), Error> {
     if !valid_token(name) {
         return Err(Error::InvalidTrailerName);
     }
-    const FORBIDDEN: [&[u8]; 4] = [b"content-length", b"transfer-encoding", b"host", b"trailer"];
-    if FORBIDDEN.iter().any(|f| name.eq_ignore_ascii_case(f)) {
+    if forbidden_in_trailers(name) {
         return Err(Error::ForbiddenTrailerField);
     }
     if !valid_field_value(value) {
@@ -149,6 +149,30 @@ mod tests {
         }
         ChunkedEncoder::write_last(&mut out, &[]).unwrap();
         assert_eq!(out, b"x0\r\n\r\n");
+        out.clear();
+        // What the strictest reader (the front-line profile) rejects in a
+        // trailer section, the writer does not send (RFC 9110 §6.5.1).
+        for name in [
+            &b"Content-Length"[..],
+            b"Transfer-Encoding",
+            b"Trailer",
+            b"Host",
+            b"Authorization",
+            b"Proxy-Authorization",
+            b"set-cookie",
+            b"WWW-Authenticate",
+            b"Proxy-Authenticate",
+            b"Content-Type",
+            b"CONTENT-ENCODING",
+        ] {
+            assert_eq!(
+                ChunkedEncoder::write_last(&mut out, &[(name, b"v")]),
+                Err(Error::ForbiddenTrailerField),
+                "{}",
+                alloc::string::String::from_utf8_lossy(name)
+            );
+            assert!(out.is_empty());
+        }
         out.clear();
         ChunkedEncoder::write_last(&mut out, &[(b"a", b""), (b"b", b"x\ty\xff")]).unwrap();
         assert_eq!(out, b"0\r\na: \r\nb: x\ty\xff\r\n\r\n");

@@ -163,8 +163,10 @@ pub enum EncodeError {
     /// A trailer value with a CTL, DEL, or leading or trailing whitespace
     /// (RFC 9110 §5.5).
     InvalidTrailerValue,
-    /// A framing or routing field as a trailer (`Content-Length`,
-    /// `Transfer-Encoding`, `Host`, `Trailer`; RFC 9110 §6.5.1).
+    /// A field that must not be sent as a trailer: one that frames, routes
+    /// or authenticates the message or describes its content
+    /// ([`forbidden_in_trailers`](http_net_head::forbidden_in_trailers);
+    /// RFC 9110 §6.5.1).
     ForbiddenTrailerField,
 }
 
@@ -192,7 +194,7 @@ impl fmt::Display for EncodeError {
                 "a trailer value to send contains a control byte or surrounding whitespace"
             }
             EncodeError::ForbiddenTrailerField => {
-                "a framing or routing field cannot be sent as a trailer"
+                "a field that frames, routes or authenticates the message, or describes its content, cannot be sent as a trailer"
             }
         };
         write!(f, "{what} ({})", self.rfc())

@@ -80,32 +80,6 @@ pub(crate) fn canonical_content_length(raw: &[u8]) -> bool {
         && (digits.len() == 1 || digits[0] != b'0')
 }
 
-/// Whether `name` may not be sent in a trailer section under the profile,
-/// one list for requests and responses (RFC 9110 §6.5.1 names the kinds of
-/// field a sender must not put in trailers): framing (`Content-Length`,
-/// `Transfer-Encoding`, `Trailer`), routing (`Host`), credentials
-/// (`Authorization`, `Proxy-Authorization`, and a response's `Set-Cookie`),
-/// authentication challenges (`WWW-Authenticate`, `Proxy-Authenticate`)
-/// and content handling (`Content-Type`, `Content-Encoding`). A name of one
-/// side found in the other side's trailers is rejected too: it has no
-/// meaning there either.
-pub(crate) fn forbidden_trailer(name: &[u8]) -> bool {
-    const NAMES: &[&[u8]] = &[
-        b"content-length",
-        b"transfer-encoding",
-        b"trailer",
-        b"host",
-        b"authorization",
-        b"proxy-authorization",
-        b"set-cookie",
-        b"www-authenticate",
-        b"proxy-authenticate",
-        b"content-type",
-        b"content-encoding",
-    ];
-    NAMES.iter().any(|n| n.eq_ignore_ascii_case(name))
-}
-
 /// Whether an `Upgrade` value is a non-empty list of
 /// `protocol = protocol-name ["/" protocol-version]` (RFC 9110 §7.8), each
 /// part a token, members separated by commas with OWS around them; empty

@@ -49,6 +49,43 @@ pub fn valid_field_value(bytes: &[u8]) -> bool {
     edge(bytes.first()) && edge(bytes.last()) && field_value_run(bytes) == bytes.len()
 }
 
+/// Whether a field named `name` (any case) must not be sent in a trailer
+/// section (RFC 9110 §6.5.1: a sender must not generate a trailer field
+/// whose definition does not permit it, and fields that frame, route,
+/// authenticate or describe the content are needed before the content):
+/// framing (`Content-Length`, `Transfer-Encoding`, `Trailer`), routing
+/// (`Host`), credentials (`Authorization`, `Proxy-Authorization`,
+/// `Set-Cookie`), authentication challenges (`WWW-Authenticate`,
+/// `Proxy-Authenticate`) and content handling (`Content-Type`,
+/// `Content-Encoding`). One list for requests and responses: a name of one
+/// side has no meaning in the other side's trailers either.
+///
+/// The writers of `http-net-framing` refuse these names in the trailers
+/// they send; the parsers reject them in trailers they read under the
+/// front-line profile ([`Limits::front_line`](crate::Limits::front_line)).
+///
+/// ```
+/// use http_net_head::forbidden_in_trailers;
+/// assert!(forbidden_in_trailers(b"Content-Length") && forbidden_in_trailers(b"set-cookie"));
+/// assert!(!forbidden_in_trailers(b"X-Checksum") && !forbidden_in_trailers(b"Server-Timing"));
+/// ```
+pub fn forbidden_in_trailers(name: &[u8]) -> bool {
+    const NAMES: [&[u8]; 11] = [
+        b"content-length",
+        b"transfer-encoding",
+        b"trailer",
+        b"host",
+        b"authorization",
+        b"proxy-authorization",
+        b"set-cookie",
+        b"www-authenticate",
+        b"proxy-authenticate",
+        b"content-type",
+        b"content-encoding",
+    ];
+    NAMES.iter().any(|n| n.eq_ignore_ascii_case(name))
+}
+
 /// Whether `bytes` is a reason phrase the response parser reads back
 /// unchanged: `reason-phrase = 1*( HTAB / SP / VCHAR / obs-text )` (RFC 9112
 /// §4), or empty (the status line then ends in SP CR LF). Whitespace is kept

@@ -156,7 +156,9 @@ mod work;
 pub use block::{FieldBlock, FieldBlockParser};
 pub use error::Error;
 pub use field::{unfold_in_place, Field};
-pub use grammar::{check_target, valid_field_value, valid_host, valid_reason, valid_token};
+pub use grammar::{
+    check_target, forbidden_in_trailers, valid_field_value, valid_host, valid_reason, valid_token,
+};
 pub use known::{ConnectionOptions, FieldRefs, KnownFields};
 pub use limits::Limits;
 pub use method::Method;

@@ -8,6 +8,7 @@
 //! The state is where the scan stopped (stage and offset) plus what the
 //! current line has shown so far, so a resumed call examines only new bytes.
 
+use crate::grammar::forbidden_in_trailers;
 use crate::host::valid_host_port;
 use crate::known::{classify, Known};
 use crate::work::Work;
@@ -321,7 +322,7 @@ impl Section {
             if front_line
                 && ((rules.canonical_length && kind == Known::ContentLength)
                     || (rules.forbid_trailers
-                        && front::forbidden_trailer(line.get(..n).unwrap_or(&[]))))
+                        && forbidden_in_trailers(line.get(..n).unwrap_or(&[]))))
             {
                 break;
             }
@@ -368,7 +369,7 @@ impl Section {
     /// the name and go on to the value.
     fn colon(&mut self, buf: &[u8], rules: Rules) -> Result<(), Error> {
         let name = buf.get(self.line..self.name_end).unwrap_or(&[]);
-        if rules.forbid_trailers && front::forbidden_trailer(name) {
+        if rules.forbid_trailers && forbidden_in_trailers(name) {
             return Err(Error::ForbiddenTrailer);
         }
         self.kind = classify(name);
