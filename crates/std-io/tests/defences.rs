@@ -517,8 +517,7 @@ fn serve_in_child(
 ) {
     let server = builder
         .shutdown_timeout(Duration::from_secs(1))
-        .bind("127.0.0.1:0")
-        .unwrap();
+        .listener(support::deep_listener());
     let addr = server.local_addr().unwrap();
     let stop = server.handle();
     let serving = thread::spawn(move || server.serve(handler));
@@ -651,9 +650,9 @@ fn a_burst_beyond_the_cap_gets_503_with_a_low_open_file_limit() {
         assert!(held.len() < 1000, "no cap reached");
     };
     assert!(cap > 10 && cap < 128, "cap {cap}");
-    // A burst beyond the cap, all at once: every one answered 503 within
-    // 100 ms of its connect.
-    let (late, worst) = support::burst_of_503s(200, || get(&mut connect(addr)));
+    // A burst beyond the cap, all at once: every one answered 503, each
+    // within 100 ms of its connect (a few may pass it; none a second).
+    support::assert_burst_of_503s(200, || get(&mut connect(addr)));
     drop(held);
     drop(child.stdin.take());
     let status = child.wait().unwrap();
@@ -667,14 +666,6 @@ fn a_burst_beyond_the_cap_gets_503_with_a_low_open_file_limit() {
         warning.contains(&format!("serving at most {cap} connections")),
         "cap {cap}: {warning}"
     );
-    // Every one answered; on a machine shared with other builds a thread
-    // of this test may start late, so a few of 200 may pass 100 ms, none
-    // a second (unanswered, they would wait in the backlog for good).
-    assert!(
-        late <= 4,
-        "{late} of the burst over 100 ms (worst {worst:?})"
-    );
-    assert!(worst < Duration::from_secs(1), "worst {worst:?}");
 }
 
 /// The descriptors of this process open on sockets whose local port is

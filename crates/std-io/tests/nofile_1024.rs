@@ -169,25 +169,16 @@ fn clients_beyond_the_cap_get_503_within_100_ms_under_ulimit_1024() {
             "held {i}: {r:?}"
         );
     }
-    // A burst beyond the cap, at once: each answered 503 within 100 ms. In
-    // a debug build the accept loop (its eviction scan over 429
-    // connections, unoptimized) takes too long for 200 connects at once to
-    // fit the listen backlog (128): those it drops retry their SYN a second
-    // later. So 100 there, 200 in a release build.
+    // A burst beyond the cap, at once: each answered 503 within 100 ms (a
+    // few may pass it; none a second). In a debug build the accept loop
+    // (its eviction scan over 429 connections, unoptimized) is slower, so
+    // 100 there, 200 in a release build.
     let burst = if cfg!(debug_assertions) { 100 } else { 200 };
-    let (late, worst) = support::burst_of_503s(burst, || {
+    support::assert_burst_of_503s(burst, || {
         let (_s, r) = ask(addr, "/", Duration::from_secs(5));
         r.unwrap_or_else(|e| panic!("{e}"))
     });
     drop(held);
     drop(child.stdin.take());
     assert!(child.wait().unwrap().success());
-    // On a machine shared with other builds a thread of this test may
-    // start late, so a few of the burst may pass 100 ms; none a second
-    // (unanswered, they would wait in the backlog for good).
-    assert!(
-        late <= 4,
-        "{late} of the burst of {burst} over 100 ms (worst {worst:?})"
-    );
-    assert!(worst < Duration::from_secs(1), "worst {worst:?}");
 }

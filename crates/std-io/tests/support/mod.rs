@@ -52,12 +52,13 @@ pub type Serving = (
     thread::JoinHandle<std::io::Result<()>>,
 );
 
-/// Serves `handler` from `builder` on 127.0.0.1 until stopped.
+/// Serves `handler` from `builder` on 127.0.0.1 ([`deep_listener`]) until
+/// stopped.
 pub fn serve(
     builder: ServerBuilder,
     handler: impl Fn(&mut Exchange<'_>) -> Result<(), Error> + Send + Sync + 'static,
 ) -> Serving {
-    let server = builder.bind("127.0.0.1:0").unwrap();
+    let server = builder.listener(deep_listener());
     let addr = server.local_addr().unwrap().to_string();
     let stop = server.handle();
     let t = thread::spawn(move || server.serve(handler));
@@ -105,7 +106,7 @@ pub fn read_request(s: &mut TcpStream) -> Option<Vec<u8>> {
 /// Runs `n` requests at once, each on its own thread, each `ask` returning
 /// the answer's head: every one must be a `503`. Returns how many took over
 /// 100 ms and the slowest.
-pub fn burst_of_503s(n: usize, ask: impl Fn() -> String + Sync) -> (usize, Duration) {
+fn burst_of_503s(n: usize, ask: impl Fn() -> String + Sync) -> (usize, Duration) {
     use std::sync::atomic::{AtomicUsize, Ordering};
     use std::sync::Mutex;
 
@@ -128,4 +129,38 @@ pub fn burst_of_503s(n: usize, ask: impl Fn() -> String + Sync) -> (usize, Durat
     });
     let worst = *worst.lock().unwrap();
     (slow.into_inner(), worst)
+}
+
+/// [`burst_of_503s`] held to its time bar: at most 4 of the `n` over
+/// 100 ms, none over a second (unanswered, a peer would wait in the backlog
+/// for good). Every answer must be a `503` in every try; a burst that
+/// misses only the time bar is tried again, three tries in all, so that a
+/// stall of a shared host (another tenant, a thread of this test started
+/// late) passes while a server that leaves peers waiting fails each try.
+pub fn assert_burst_of_503s(n: usize, ask: impl Fn() -> String + Sync) {
+    let mut missed = Vec::new();
+    for _ in 0..3 {
+        let (late, worst) = burst_of_503s(n, &ask);
+        if late <= 4 && worst < Duration::from_secs(1) {
+            return;
+        }
+        missed.push(format!("{late} over 100 ms, worst {worst:?}"));
+    }
+    panic!("a burst of {n}, three tries: {}", missed.join("; "));
+}
+
+/// A TCP listener on 127.0.0.1 (an ephemeral port) with a backlog of 1,024,
+/// as the `hello` and `echo` examples make theirs: std's `bind` asks for
+/// 128, which a burst of 200 connects overflows whenever the accept loop
+/// is descheduled for a moment, and the kernel then drops SYNs that the
+/// client retries a second later. A test of the server's answer time must
+/// not measure std's backlog.
+pub fn deep_listener() -> std::net::TcpListener {
+    use socket2::{Domain, Socket, Type};
+    let socket = Socket::new(Domain::IPV4, Type::STREAM, None).unwrap();
+    socket
+        .bind(&SocketAddr::from(([127, 0, 0, 1], 0)).into())
+        .unwrap();
+    socket.listen(1024).unwrap();
+    socket.into()
 }
