@@ -41,21 +41,6 @@ impl http_net_tokio::Handler for Ask {
     }
 }
 
-fn connect(addr: SocketAddr) -> TcpStream {
-    let s = TcpStream::connect(addr).unwrap();
-    s.set_read_timeout(Some(Duration::from_secs(5))).unwrap();
-    s
-}
-
-/// Everything the server sends for `req` until it closes.
-fn answer(addr: SocketAddr, req: &[u8]) -> String {
-    let mut s = connect(addr);
-    s.write_all(req).unwrap();
-    let mut out = String::new();
-    let _ = s.read_to_string(&mut out);
-    out
-}
-
 /// The checks, against a server whose handler calls `send_continue` twice
 /// and echoes the body.
 fn continue_only_when_due(addr: SocketAddr, server: &str) {
@@ -68,13 +53,14 @@ fn continue_only_when_due(addr: SocketAddr, server: &str) {
         b"GET / HTTP/1.1\r\nHost: a\r\nExpect: 100-continue\r\nConnection: close\r\n\r\n",
     ];
     for req in no_100 {
-        let r = answer(addr, req);
+        let r = support::std_io::exchange(&addr.to_string(), req);
         assert!(r.starts_with("HTTP/1."), "{server}: {r}");
         assert!(r[..12].ends_with(" 200"), "{server}: {r}");
         assert!(!r.contains(" 100 Continue"), "{server}: {r}");
     }
     // Expected, with a body to come: one `100` before the body is sent.
-    let mut s = connect(addr);
+    let mut s = TcpStream::connect(addr).unwrap();
+    s.set_read_timeout(Some(Duration::from_secs(5))).unwrap();
     s.write_all(
         b"POST / HTTP/1.1\r\nHost: a\r\nContent-Length: 4\r\nExpect: 100-continue\r\nConnection: close\r\n\r\n",
     )
