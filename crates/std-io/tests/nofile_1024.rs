@@ -121,8 +121,9 @@ fn clients_beyond_the_cap_get_503_within_100_ms_under_ulimit_1024() {
         "{warning}"
     );
     // Fill the cap with requests the handler holds, 32 at a time (so that
-    // the listen backlog, 128, never overflows: a dropped handshake would
-    // be retried seconds later, and probes admitted meanwhile), then make
+    // the accept loop keeps up and the listen backlog never overflows: a
+    // dropped handshake would be retried a second later, and probes
+    // admitted meanwhile), then make
     // sure each is admitted (held, not answered): a probe gets 503 once
     // they all are.
     let mut held: Vec<TcpStream> = Vec::with_capacity(CAP);
