@@ -398,7 +398,9 @@ fn curl_against_echo() {
     let Some((_p, addr)) = start_example_for("curl", "echo", &["--format", "probe"]) else {
         return;
     };
-    curl_uploads(&format!("http://{addr}/upload"));
+    // A 3 MiB upload: over the 1 MiB the probe format holds, so through
+    // the streaming echo.
+    curl_uploads(&format!("http://{addr}/stream"));
 
     // /echo lists the fields; other GETs say OK; keep-alive across them.
     let (code, out, err) = curl(&[
