@@ -11,7 +11,9 @@
 //! responses the server writes itself (400, 408, 413, 414, 417, 431, 503...).
 //!
 //! `--max-connections N` sets the connection limit (default 1,024; beyond it
-//! clients get `503`). SIGINT or SIGTERM stops it gracefully: no new
+//! clients get `503`). `--front-line` turns the front-line strict profile
+//! on (`ServerBuilder::front_line`: forms the RFC allows but real parsers
+//! read differently, such as `Content-Length: 05`, get `400`). SIGINT or SIGTERM stops it gracefully: no new
 //! connections, idle ones closed, responses in flight finished (for up to
 //! 30 s), then exit 0; a second signal exits at once.
 
@@ -71,7 +73,7 @@ fn handle(a: &Answers, ex: &mut Exchange<'_>) -> Result<(), Error> {
 }
 
 fn usage() -> ! {
-    eprintln!("usage: hello [--addr ADDR] [--max-connections N]");
+    eprintln!("usage: hello [--addr ADDR] [--max-connections N] [--front-line]");
     exit(2)
 }
 
@@ -80,6 +82,10 @@ fn main() {
     let mut builder = Server::builder().server_name("http-net");
     let mut args = std::env::args().skip(1);
     while let Some(arg) = args.next() {
+        if arg == "--front-line" {
+            builder = builder.front_line(true);
+            continue;
+        }
         match (arg.as_str(), args.next()) {
             ("--addr", Some(a)) => addr = a,
             ("--max-connections", Some(n)) => match stop::max_connections(&n) {

@@ -167,6 +167,18 @@ fn hello_exits_0_on_sigint_and_closes_idle_connections() {
 }
 
 #[test]
+fn hello_front_line_flag_refuses_what_the_default_accepts() {
+    // A leading zero in Content-Length: the RFC allows it, the front-line
+    // profile refuses it (parsers disagree on `05`).
+    let req =
+        b"POST /plaintext HTTP/1.1\r\nHost: a\r\nContent-Length: 02\r\nConnection: close\r\n\r\nhi";
+    let (_p, addr) = start_example("hello", &[]);
+    raw_answer(addr, req, 405);
+    let (_p, addr) = start_example("hello", &["--front-line"]);
+    raw_answer(addr, req, 400);
+}
+
+#[test]
 fn hello_exits_0_on_sigterm() {
     let (mut p, addr) = start_example("hello", &[]);
     drop(idle_connection(

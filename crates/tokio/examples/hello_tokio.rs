@@ -4,7 +4,9 @@
 //! one) on a current-thread runtime and prints `listening on http://ADDR`
 //! with the real address (`--max-connections N` sets the connection limit,
 //! default 1,024: beyond it the connection making least progress is
-//! evicted, else the new one is answered `503`):
+//! evicted, else the new one is answered `503`; `--front-line` turns the
+//! front-line strict profile on: forms the RFC allows but real parsers read
+//! differently, such as `Content-Length: 05`, get `400`):
 //! - `GET /plaintext` → `Hello, World!` (`text/plain`)
 //! - `GET /json` → `{"message":"Hello, World!"}` (`application/json`)
 //! - `GET /` → a small HTML page
@@ -96,13 +98,18 @@ async fn stop_signal() {
 
 fn main() {
     let usage = || -> ! {
-        eprintln!("usage: hello_tokio [--addr ADDR] [--max-connections N]");
+        eprintln!("usage: hello_tokio [--addr ADDR] [--max-connections N] [--front-line]");
         exit(2);
     };
     let mut addr = String::from("127.0.0.1:8080");
     let mut max_connections = 1024;
+    let mut front_line = false;
     let mut args = std::env::args().skip(1);
     while let Some(arg) = args.next() {
+        if arg == "--front-line" {
+            front_line = true;
+            continue;
+        }
         match (arg.as_str(), args.next()) {
             ("--addr", Some(a)) => addr = a,
             ("--max-connections", Some(n)) => match n.parse() {
@@ -123,6 +130,7 @@ fn main() {
         let server = match Server::builder()
             .server_name("http-net")
             .max_connections(max_connections)
+            .front_line(front_line)
             .bind(&addr)
             .await
         {
