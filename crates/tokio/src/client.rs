@@ -2,7 +2,8 @@
 //! connections per host, bodies streamed both ways, a final response that
 //! arrives while the request body is still being written read and returned,
 //! and deadlines for connecting, for each read and write, and for the whole
-//! request.
+//! request. No response-body budget by default ([`CLIENT_CONFIG`]); a
+//! limit the caller sets is [`Error::OverLimit`], never the peer's fault.
 
 use std::collections::HashMap;
 use std::future::{poll_fn, Future};
@@ -12,15 +13,16 @@ use std::sync::{Arc, Mutex, MutexGuard};
 use std::task::{Context, Poll, Waker};
 use std::time::Duration;
 
+use http_net_conn::framing::Error as FramingError;
 use http_net_conn::{
-    BodyLength, ClientConn, ClientEvent, Config, ConfigOverrides, Error as ConnError, FieldPair,
-    Method, Placement, RemoteError, Version,
+    BodyLength, BodyLimits, ClientConn, ClientEvent, Config, ConfigOverrides, Error as ConnError,
+    FieldPair, Method, Placement, RemoteError, Version,
 };
 use tokio::io::{AsyncWriteExt, ReadBuf};
 use tokio::net::TcpStream;
 use tokio::time::Instant;
 
-use crate::error::{Error, Stage};
+use crate::error::{Error, Limit, Stage};
 use crate::wire::{bounded, bounded_by, Stream};
 
 /// Opens connections for a [`Client`]: plain TCP ([`TcpConnector`]), or
@@ -67,7 +69,27 @@ struct ClientSettings {
 /// Idle connections kept across all hosts.
 const MAX_IDLE_TOTAL: usize = 256;
 
+/// The client's default connection configuration: [`Config::DEFAULT`]
+/// without a body budget (the 8 MiB budget is a server's default; a client
+/// streams what it asked for, and bounds a whole-body read with
+/// [`ClientResponse::body_to_vec`]'s limit). The same as the blocking
+/// client's.
+///
+/// ```
+/// use http_net_tokio::CLIENT_CONFIG;
+/// assert_eq!(CLIENT_CONFIG.body_limits().body_budget(), 0); // none
+/// ```
+pub const CLIENT_CONFIG: Config =
+    Config::DEFAULT.with_body_limits(BodyLimits::DEFAULT.with_body_budget(0));
+
 /// Configures a [`Client`].
+///
+/// The defaults: the connection configuration [`CLIENT_CONFIG`] (no
+/// response-body budget: a body of any size is streamed; set one with
+/// [`conn_config`](ClientBuilder::conn_config), and a body over it is
+/// [`Error::OverLimit`], the caller's limit, not the peer's fault),
+/// connecting within 10 s, each read and write within 30 s, no
+/// whole-request deadline, 4 idle connections kept per host for 30 s.
 ///
 /// ```
 /// use std::time::Duration;
@@ -88,7 +110,7 @@ impl Default for ClientBuilder {
     fn default() -> Self {
         ClientBuilder {
             s: ClientSettings {
-                conn: Config::DEFAULT,
+                conn: CLIENT_CONFIG,
                 connect_timeout: Duration::from_secs(10),
                 read_timeout: Duration::from_secs(30),
                 write_timeout: Duration::from_secs(30),
@@ -104,7 +126,20 @@ impl Default for ClientBuilder {
 
 impl ClientBuilder {
     setters! {
-        /// Head and body limits and buffer sizes (see [`http_net_conn::Config`]).
+        /// Head and body limits and buffer sizes (see [`http_net_conn::Config`];
+        /// default [`CLIENT_CONFIG`], which has no body budget). A response
+        /// body over a budget set here is
+        /// [`Error::OverLimit`]`(`[`Limit::BodyBudget`]`)`, the caller's limit,
+        /// not the peer's fault.
+        ///
+        /// ```
+        /// use http_net_tokio::http_net_conn::BodyLimits;
+        /// // At most 64 MiB of response body.
+        /// let config = http_net_tokio::CLIENT_CONFIG
+        ///     .with_body_limits(BodyLimits::DEFAULT.with_body_budget(64 << 20));
+        /// let client = http_net_tokio::Client::builder().conn_config(config).build();
+        /// # let _ = client;
+        /// ```
         conn_config(config: Config) => conn = config;
         /// The longest wait for a connection to open (default 10 s).
         connect_timeout(t: Duration) => connect_timeout = t;
@@ -421,6 +456,17 @@ fn soonest(a: Instant, b: Option<Instant>) -> Instant {
     }
 }
 
+/// A connection error as the client reports it: a body over the budget the
+/// caller configured is a local limit, not the server's fault.
+fn local(e: ConnError, conn: &Config) -> Error {
+    match e {
+        ConnError::Remote(RemoteError::Framing(FramingError::BodyTooLarge)) => {
+            Error::OverLimit(Limit::BodyBudget(conn.body_limits().body_budget()))
+        }
+        e => Error::Protocol(e),
+    }
+}
+
 /// Whether a reused connection failed the way one the server had already
 /// closed does.
 fn stale(e: &Error) -> bool {
@@ -610,8 +656,9 @@ impl<C: Connector> RequestBody<C> {
         let Some(p) = self.p.as_mut() else {
             return Ok(false);
         };
+        let config = self.client.s.conn;
         loop {
-            match p.conn.poll_event()? {
+            match p.conn.poll_event().map_err(|e| local(e, &config))? {
                 ClientEvent::Informational(_) => {}
                 ClientEvent::Response(view) => {
                     self.early = Some(Head::of(&view));
@@ -638,7 +685,7 @@ impl<C: Connector> RequestBody<C> {
         let s = self.client.s;
         let p = self.p.as_mut().ok_or(Error::BodyUnavailable)?;
         loop {
-            match p.conn.poll_event()? {
+            match p.conn.poll_event().map_err(|e| local(e, &s.conn))? {
                 ClientEvent::Informational(_) => {}
                 ClientEvent::Response(view) => return Ok(Head::of(&view)),
                 ClientEvent::NeedInput => {
@@ -817,13 +864,16 @@ impl<C: Connector> ClientResponse<C> {
                 }
                 Err(e) => {
                     self.p = None;
-                    return Err(Error::Protocol(e));
+                    return Err(local(e, &s.conn));
                 }
             }
         }
     }
 
-    /// Reads the whole body (at most `limit` bytes: more is an error).
+    /// Reads the whole body, at most `limit` bytes: a longer body is
+    /// [`Error::OverLimit`]`(`[`Limit::ReadBody`]`)`, a local limit (not the
+    /// peer's fault), and the connection is not reused. To take bodies of
+    /// any size, read them with [`read_body`](ClientResponse::read_body).
     pub async fn body_to_vec(&mut self, limit: usize) -> Result<Vec<u8>, Error> {
         let mut out = Vec::new();
         let mut chunk = vec![0u8; 16 * 1024];
@@ -833,9 +883,8 @@ impl<C: Connector> ClientResponse<C> {
                 return Ok(out);
             }
             if out.len() + n > limit {
-                return Err(Error::Protocol(ConnError::Remote(RemoteError::Framing(
-                    http_net_conn::framing::Error::BodyTooLarge,
-                ))));
+                self.p = None;
+                return Err(Error::OverLimit(Limit::ReadBody(limit)));
             }
             out.extend_from_slice(&chunk[..n]);
         }

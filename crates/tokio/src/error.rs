@@ -1,5 +1,6 @@
 //! The adapter's error: an I/O failure, a protocol error from `conn`, a
-//! deadline or a data rate that was not met, or a misuse.
+//! deadline or a data rate that was not met, a limit the local side set,
+//! or a misuse.
 
 use core::fmt;
 use std::io;
@@ -9,6 +10,30 @@ use http_net_conn::Error as ConnError;
 /// Which wait a deadline or a minimum data rate bounded (one type with the
 /// blocking adapter's, defined in `conn`).
 pub use http_net_conn::Stage;
+
+/// A limit the local side set, which a message went over (the blocking
+/// adapter's `Limit`, with the same names and meaning).
+#[non_exhaustive]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Limit {
+    /// The `limit` argument of
+    /// [`ClientResponse::body_to_vec`](crate::ClientResponse::body_to_vec),
+    /// in bytes.
+    ReadBody(usize),
+    /// The body budget of the client's connection configuration
+    /// ([`ClientBuilder::conn_config`](crate::ClientBuilder::conn_config),
+    /// `framing::Limits::with_body_budget`), in bytes.
+    BodyBudget(u64),
+}
+
+impl fmt::Display for Limit {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Limit::ReadBody(n) => write!(f, "the body_to_vec limit of {n} bytes"),
+            Limit::BodyBudget(n) => write!(f, "the body limit of {n} bytes"),
+        }
+    }
+}
 
 /// What went wrong in the adapter.
 #[non_exhaustive]
@@ -41,6 +66,9 @@ pub enum Error {
     /// [`ClientBuilder::accept_transfer_codings`](crate::ClientBuilder::accept_transfer_codings)
     /// hands such a body out.
     UnsupportedTransferCoding(Vec<Vec<u8>>),
+    /// A body is larger than a limit the local side set (not the peer's
+    /// fault: the message may be well-formed).
+    OverLimit(Limit),
 }
 
 impl Error {
@@ -76,6 +104,7 @@ impl fmt::Display for Error {
                 }
                 f.write_str(", which the client does not decode (RFC 9112 §6.1)")
             }
+            Error::OverLimit(limit) => write!(f, "the body is larger than {limit}"),
         }
     }
 }
@@ -111,6 +140,22 @@ impl From<http_net_conn::LocalError> for Error {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn over_limit_names_the_setting_and_is_not_the_peers_fault() {
+        let e = Error::OverLimit(Limit::ReadBody(10));
+        assert!(!e.is_peer_fault());
+        assert_eq!(
+            e.to_string(),
+            "the body is larger than the body_to_vec limit of 10 bytes"
+        );
+        let e = Error::OverLimit(Limit::BodyBudget(1000));
+        assert!(!e.is_peer_fault());
+        assert_eq!(
+            e.to_string(),
+            "the body is larger than the body limit of 1000 bytes"
+        );
+    }
 
     #[test]
     fn display_names_the_stage() {

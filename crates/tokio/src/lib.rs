@@ -66,7 +66,10 @@
 //! a final response that arrives while the request body is still being
 //! written, and bounds connecting, each read and write, and (optionally)
 //! the whole request with deadlines. A malformed or unsafe response is an
-//! [`Error::Protocol`] naming the rule it broke.
+//! [`Error::Protocol`] naming the rule it broke. By default a response body
+//! has no size budget ([`CLIENT_CONFIG`], as the blocking client's); a body
+//! over a limit the caller set is [`Error::OverLimit`], never the peer's
+//! fault.
 //!
 //! # Other streams (TLS)
 //!
@@ -79,7 +82,7 @@
 //!
 //! # Types that grow, threads
 //!
-//! [`Error`] and [`Stage`] are `#[non_exhaustive]` (match them with a
+//! [`Error`], [`Limit`] and [`Stage`] are `#[non_exhaustive]` (match them with a
 //! wildcard arm), and so is [`Counters`] (read its fields; the server builds
 //! it). [`Progress`] stays exhaustive: a write either went out or met the
 //! server's final answer. The builders are `#[must_use]`; their methods are
@@ -129,8 +132,9 @@ mod wire;
 
 pub use client::{
     Client, ClientBuilder, ClientResponse, Connector, Progress, RequestBody, TcpConnector,
+    CLIENT_CONFIG,
 };
-pub use error::{Error, Stage};
+pub use error::{Error, Limit, Stage};
 pub use exchange::{Exchange, Upgraded};
 pub use server::{Counters, Handler, Listener, Server, ServerBuilder, ServerHandle};
 pub use wire::Stream;

@@ -8,7 +8,7 @@ use std::time::Duration;
 
 use http_net_tokio::http_net_conn::BodyLength;
 use http_net_tokio::{
-    Client, ClientResponse, Error, Exchange, Handler, Progress, Server, ServerBuilder,
+    Client, ClientResponse, Error, Exchange, Handler, Limit, Progress, Server, ServerBuilder,
     ServerHandle, Stage,
 };
 use tokio::task::JoinHandle;
@@ -283,4 +283,156 @@ async fn a_body_left_transfer_coded_is_refused_unless_accepted() {
     assert_eq!(r.transfer_codings().count(), 0);
     assert_eq!(r.body_to_vec(100).await.unwrap(), b"ok");
     t.await.unwrap();
+}
+
+/// The byte at `i` of the large bodies below: a pattern that a lost,
+/// repeated or reordered piece breaks.
+fn pattern(i: usize) -> u8 {
+    (i % 251) as u8
+}
+
+/// A peer that reads the request head, then answers `head` and `len` bytes
+/// of [`pattern`] (chunked in 64 KiB chunks when `chunked`), and closes.
+async fn large_peer(head: String, len: usize, chunked: bool) -> (u16, JoinHandle<()>) {
+    use tokio::io::{AsyncReadExt, AsyncWriteExt};
+    let l = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+    let port = l.local_addr().unwrap().port();
+    let t = tokio::spawn(async move {
+        let Ok((mut s, _)) = l.accept().await else {
+            return;
+        };
+        let mut got = Vec::new();
+        let mut b = [0u8; 1024];
+        while !got.windows(4).any(|w| w == b"\r\n\r\n") {
+            match s.read(&mut b).await {
+                Ok(0) | Err(_) => return,
+                Ok(n) => got.extend_from_slice(&b[..n]),
+            }
+        }
+        if s.write_all(head.as_bytes()).await.is_err() {
+            return;
+        }
+        let mut at = 0;
+        while at < len {
+            let n = (len - at).min(64 * 1024);
+            let piece: Vec<u8> = (at..at + n).map(pattern).collect();
+            let r = if chunked {
+                let mut c = format!("{n:x}\r\n").into_bytes();
+                c.extend_from_slice(&piece);
+                c.extend_from_slice(b"\r\n");
+                s.write_all(&c).await
+            } else {
+                s.write_all(&piece).await
+            };
+            if r.is_err() {
+                return;
+            }
+            at += n;
+        }
+        if chunked {
+            let _ = s.write_all(b"0\r\n\r\n").await;
+        }
+        let _ = s.shutdown().await;
+    });
+    (port, t)
+}
+
+/// Reads the whole body of `r` in 64 KiB reads, checking it against
+/// [`pattern`]; the number of bytes.
+async fn read_pattern(r: &mut ClientResponse) -> Result<usize, Error> {
+    let mut buf = vec![0u8; 64 * 1024];
+    let mut total = 0usize;
+    loop {
+        let n = r.read_body(&mut buf).await?;
+        if n == 0 {
+            return Ok(total);
+        }
+        for (k, b) in buf[..n].iter().enumerate() {
+            assert_eq!(*b, pattern(total + k), "byte {}", total + k);
+        }
+        total += n;
+    }
+}
+
+/// Issue 22: the client's default is the std client's, no response-body
+/// budget (8 MiB is a server's default): a 20,000,000-byte body arrives
+/// whole, with `Content-Length` and chunked, from `Client::new()` and from
+/// the builder's defaults.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_body_over_8_mib_arrives_whole_with_the_default_settings() {
+    const LEN: usize = 20_000_000;
+    for (chunked, client) in [(false, Client::new()), (true, Client::builder().build())] {
+        let head = if chunked {
+            "HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\n".to_string()
+        } else {
+            format!("HTTP/1.1 200 OK\r\nContent-Length: {LEN}\r\n\r\n")
+        };
+        let (port, peer) = large_peer(head, LEN, chunked).await;
+        let got = tokio::time::timeout(Duration::from_secs(60), async {
+            let mut r = get(&client, port).await?;
+            assert_eq!(r.status(), 200);
+            read_pattern(&mut r).await
+        })
+        .await
+        .expect("the download is bounded in time");
+        match got {
+            Ok(n) => assert_eq!(n, LEN, "chunked: {chunked}"),
+            Err(e) => panic!("chunked: {chunked}: {e:?}: {e}"),
+        }
+        peer.await.unwrap();
+    }
+}
+
+/// Issue 22: a body over a limit the caller set (a body budget in the
+/// client's connection configuration, or `body_to_vec`'s limit) is the
+/// caller's limit, never the peer's fault.
+#[tokio::test]
+async fn a_body_over_a_limit_the_caller_set_is_not_the_peers_fault() {
+    use http_net_tokio::http_net_conn::{BodyLimits, Config};
+    let budget = Config::DEFAULT.with_body_limits(BodyLimits::DEFAULT.with_body_budget(1000));
+    let client = Client::builder().conn_config(budget).build();
+    // A declared length over the budget: refused with the head.
+    let (port, peer) = large_peer(
+        "HTTP/1.1 200 OK\r\nContent-Length: 2000\r\n\r\n".to_string(),
+        2000,
+        false,
+    )
+    .await;
+    let e = get(&client, port).await.unwrap_err();
+    assert!(!e.is_peer_fault(), "{e:?}");
+    assert!(!e.to_string().contains("peer"), "{e}");
+    assert!(
+        matches!(e, Error::OverLimit(Limit::BodyBudget(1000))),
+        "{e:?}"
+    );
+    peer.abort();
+    // A chunked body that grows over it: refused while it is read.
+    let (port, peer) = large_peer(
+        "HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\n".to_string(),
+        2000,
+        true,
+    )
+    .await;
+    let mut r = get(&client, port).await.unwrap();
+    let e = read_pattern(&mut r).await.unwrap_err();
+    assert!(!e.is_peer_fault(), "{e:?}");
+    assert!(!e.to_string().contains("peer"), "{e}");
+    assert!(
+        matches!(e, Error::OverLimit(Limit::BodyBudget(1000))),
+        "{e:?}"
+    );
+    peer.abort();
+    // `body_to_vec`'s limit.
+    let (port, peer) = large_peer(
+        "HTTP/1.1 200 OK\r\nContent-Length: 100\r\n\r\n".to_string(),
+        100,
+        false,
+    )
+    .await;
+    let mut r = get(&Client::new(), port).await.unwrap();
+    let e = r.body_to_vec(10).await.unwrap_err();
+    assert!(!e.is_peer_fault(), "{e:?}");
+    assert!(!e.to_string().contains("peer"), "{e}");
+    assert!(matches!(e, Error::OverLimit(Limit::ReadBody(10))), "{e:?}");
+    peer.abort();
 }
