@@ -13,12 +13,15 @@
 //!   wrk (see `sockets.rs`).
 //! - `fuzz [TARGET] [--time S] [--smoke]`: the cargo-fuzz targets (see `fuzz.rs`).
 //! - `docs-check`: `docs/ARCHITECTURE.md` against the code (see `docs_check.rs`).
+//! - `rendered-docs [--no-build]`: no intra-doc link syntax left as text in
+//!   the HTML `cargo doc` renders (see `rendered_docs.rs`).
 //! - `conformance [--check | --recorded]`: the RFC requirements matrix, `docs/CONFORMANCE.md`
 //!   (see `conformance.rs`).
 //! - `hostile [OPTIONS] [-- SERVER COMMAND]`: the resource exhaustion suite
 //!   against a server process (see `hostile/mod.rs`).
-//! - `proxies [--reduced] [--only NAMES]`: request smuggling behind real proxies
-//!   (see `proxies/mod.rs`).
+//! - `proxies [--reduced] [--only NAMES] [--origin CMD]`: request smuggling behind
+//!   real proxies, in front of any origin serving the garden contract (see
+//!   `proxies/mod.rs`).
 //! - `package [--baseline-rev REV] [--semver-only]`: packaging, tests from the packages and
 //!   the semver check (see `package.rs`).
 
@@ -36,6 +39,7 @@ mod hostile;
 mod package;
 mod process;
 mod proxies;
+mod rendered_docs;
 mod report;
 mod sockets;
 
@@ -57,14 +61,18 @@ const USAGE: &str = "usage: cargo xtask <command>
                                       H6: hello vs hyper, tiny_http, may_minihttp under wrk
   fuzz [TARGET] [--time S] [--smoke]  cargo-fuzz targets (default 60 s each; smoke: 20 s)
   docs-check                          docs/ARCHITECTURE.md: its state tables are the code's, its paths exist
+  rendered-docs [--no-build]          cargo doc --workspace --no-deps, then fail on link syntax left as
+                                      text ([`Name`]) in the rendered HTML (known failures listed)
   conformance [--check | --recorded]  run the tests, write docs/CONFORMANCE.md
                                       (check: no tests, fail if stale; recorded: write from recorded results)
   hostile [--connections N] [--seconds S] [--only NAMES] [--ci] [--settle S]
           [--max-p99-ms MS] [--max-rss-mb MB] [-- SERVER COMMAND...]
                                       resource exhaustion suite (default: release hello, then echo)
   proxies [--reduced] [--only nginx,haproxy,apache,varnish] [--filter S] [--list]
-          [--origin-args ARGS] [--release] [--report PATH]
-                                      request smuggling behind real proxies (reduced: nginx, HAProxy)
+          [--origin CMD] [--origin-args ARGS] [--release] [--report PATH]
+                                      request smuggling behind real proxies (reduced: nginx, HAProxy);
+                                      origin: a garden-contract server (default \"echo --format garden\";
+                                      echo and echo_tokio are built), run with --addr 127.0.0.1:0
   package [--baseline-rev REV] [--semver-only] [--allow-dirty] [--no-test]
                                       package every crate (dry run), test it from its .crate, semver check";
 
@@ -77,6 +85,7 @@ fn main() -> ExitCode {
         Some("bench-ab") => bench_ab::main(rest),
         Some("compare") => compare::main(rest),
         Some("docs-check") => docs_check::main(rest),
+        Some("rendered-docs") => rendered_docs::main(rest),
         Some("fuzz") => fuzz::main(rest),
         Some("conformance") => conformance::main(rest),
         Some("hostile") => hostile::main(rest),

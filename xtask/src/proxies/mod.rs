@@ -1,7 +1,8 @@
 //! `cargo xtask proxies`: request smuggling behind real proxies.
 //!
 //! For each proxy (nginx, HAProxy, Apache httpd, Varnish) a chain runs on
-//! 127.0.0.1 ephemeral ports: `echo --format garden` as the origin, a
+//! 127.0.0.1 ephemeral ports: the origin (`echo --format garden` unless
+//! `--origin CMD` names another), a
 //! recording relay in front of it (it keeps, per upstream connection, the
 //! bytes the proxy sent and what the origin answered), and the proxy with
 //! HTTP/1.1 keep-alive and connection reuse toward the relay. A positive
@@ -20,7 +21,17 @@
 //! naive relay shows none (the suite would be blind), or when a payload
 //! written to be benign desyncs anywhere (the check would be wrong).
 //!
-//! `--reduced` (what `.ci/run` runs): nginx and HAProxy, the whole corpus.
+//! `--reduced` (what `.ci/run` runs, once per server): nginx and HAProxy,
+//! the whole corpus.
+//!
+//! `--origin CMD` runs the corpus against any origin that serves the
+//! garden contract (the HTTP Garden's JSON echo of each parsed request, as
+//! `echo --format garden` documents it): `CMD` is split on whitespace, run
+//! once per chain with `--addr 127.0.0.1:0` (and `--origin-args`) added, and
+//! must print `listening on http://ADDR` as its first line. A first word
+//! `echo` or `echo_tokio` (no path) is this workspace's example, built
+//! first (`--release` builds it optimised): `--origin "echo_tokio --format
+//! garden --front-line"` runs the tokio server with the front-line profile.
 
 mod corpus;
 mod relay;
@@ -88,7 +99,7 @@ struct ChainReport {
 
 /// Entry point.
 pub fn main(args: &[String]) -> Result {
-    let a = Args::parse(args, &["only", "filter", "origin-args", "report"])?;
+    let a = Args::parse(args, &["only", "filter", "origin", "origin-args", "report"])?;
     let reduced = a.flag("reduced");
     let mut corpus = corpus::all();
     if corpus.len() < MIN_PAYLOADS {
@@ -143,12 +154,38 @@ pub fn main(args: &[String]) -> Result {
             ));
         }
     }
-    let origin_args: Vec<String> = a
+    let origin_cmd = a
         .options
-        .get("origin-args")
-        .map(|s| s.split_whitespace().map(String::from).collect())
-        .unwrap_or_default();
-    let echo = build_echo(a.flag("release"))?;
+        .get("origin")
+        .cloned()
+        .unwrap_or_else(|| DEFAULT_ORIGIN.to_string());
+    let mut origin_args: Vec<String> = origin_cmd.split_whitespace().map(String::from).collect();
+    if origin_args.is_empty() {
+        return Err("--origin: an empty command".into());
+    }
+    let program = origin_args.remove(0);
+    origin_args.extend(
+        a.options
+            .get("origin-args")
+            .map(|s| s.split_whitespace().map(String::from).collect::<Vec<_>>())
+            .unwrap_or_default(),
+    );
+    let echo = match program.as_str() {
+        "echo" => build_example("http-net", "echo", a.flag("release"))?,
+        "echo_tokio" => build_example("http-net-tokio", "echo_tokio", a.flag("release"))?,
+        path => PathBuf::from(path),
+    };
+    // The origin as the report names it: the command with the program's
+    // file name.
+    let origin_label = std::iter::once(
+        Path::new(&program)
+            .file_name()
+            .map_or(program.clone(), |n| n.to_string_lossy().into_owned()),
+    )
+    .chain(origin_args.iter().cloned())
+    .collect::<Vec<_>>()
+    .join(" ");
+    eprintln!("==> proxies: origin `{origin_label}`");
     eprintln!(
         "==> proxies: {} payloads through {} and the naive relay",
         corpus.len(),
@@ -205,12 +242,15 @@ pub fn main(args: &[String]) -> Result {
     }
     let wall = started.elapsed();
 
-    let command = if reduced {
+    let mut command = if reduced {
         "cargo xtask proxies --reduced".to_string()
     } else {
         "cargo xtask proxies".to_string()
     };
-    let (summary, details) = report(&reports, &corpus, &command, wall, &origin_args);
+    if a.options.contains_key("origin") {
+        let _ = write!(command, " --origin \"{origin_cmd}\"");
+    }
+    let (summary, details) = report(&reports, &corpus, &command, wall, &origin_label);
     println!("{summary}");
     let path = a
         .options
@@ -258,19 +298,23 @@ fn verdict(reports: &[ChainReport], corpus: &[Payload], filtered: bool) -> Resul
     }
 }
 
-fn build_echo(release: bool) -> Result<PathBuf> {
+/// The origin when `--origin` is not given.
+const DEFAULT_ORIGIN: &str = "echo --format garden";
+
+/// Builds the example `name` of `package` and returns its path.
+fn build_example(package: &str, name: &str, release: bool) -> Result<PathBuf> {
     let mut cmd = std::process::Command::new("cargo");
     cmd.current_dir(process::root())
-        .args(["build", "-p", "http-net", "--example", "echo"]);
+        .args(["build", "-p", package, "--example", name]);
     if release {
         cmd.arg("--release");
     }
-    let found = process::cargo_executables("build echo", &mut cmd)?;
+    let found = process::cargo_executables(&format!("build {name}"), &mut cmd)?;
     found
         .into_iter()
-        .find(|a| a.name == "echo")
+        .find(|a| a.name == name)
         .map(|a| a.executable)
-        .ok_or_else(|| "cargo built no echo example".to_string())
+        .ok_or_else(|| format!("cargo built no {name} example"))
 }
 
 /// A temporary directory removed when dropped.
@@ -718,18 +762,13 @@ fn report(
     corpus: &[Payload],
     command: &str,
     wall: Duration,
-    origin_args: &[String],
+    origin: &str,
 ) -> (String, String) {
     let mut s = String::new();
     let _ = writeln!(
         s,
-        "Proxies run: {}, `{command}`{}, {} payloads, {:.0} s wall.\n",
+        "Proxies run: {}, `{command}` (origin: `{origin}`), {} payloads, {:.0} s wall.\n",
         process::now_utc(),
-        if origin_args.is_empty() {
-            String::new()
-        } else {
-            format!(" (origin: `{}`)", origin_args.join(" "))
-        },
         corpus.len(),
         wall.as_secs_f64()
     );

@@ -309,13 +309,14 @@ pub struct Origin {
 }
 
 impl Origin {
-    /// Starts `echo` (with `extra` arguments) in `dir`.
-    pub fn start(echo: &Path, dir: &Path, extra: &[String]) -> Result<Origin> {
+    /// Starts the origin `echo` with `args` (its format among them) and
+    /// `--addr 127.0.0.1:0`, in `dir`.
+    pub fn start(echo: &Path, dir: &Path, args: &[String]) -> Result<Origin> {
         let log = dir.join("echo.log");
         let f = std::fs::File::create(&log).map_err(|e| format!("{}: {e}", log.display()))?;
         let mut cmd = Command::new(echo);
-        cmd.args(["--addr", "127.0.0.1:0", "--format", "garden"])
-            .args(extra)
+        cmd.args(args)
+            .args(["--addr", "127.0.0.1:0"])
             .current_dir(dir)
             .stdin(Stdio::null())
             .stdout(Stdio::piped())
