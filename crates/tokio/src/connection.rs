@@ -10,6 +10,7 @@ use std::sync::Arc;
 use std::task::Poll;
 
 use http_net_conn::{AnswerState, Error as ConnError, Method, Phase, ServerConn, ServerEvent};
+use tokio::io::AsyncWriteExt;
 use tokio::time::Instant;
 
 use crate::date::DateClock;
@@ -392,8 +393,11 @@ async fn head_timed_out(
     }
 }
 
-/// Finishes what the handler left (`outcome` is `None` after a panic);
-/// `Some` ends the connection.
+/// Finishes what the handler left (`outcome` is `None` after a panic),
+/// from where the connection says the answer stands; `Some` ends the
+/// connection. Whatever the handler queued (through [`Exchange`] or
+/// [`Exchange::conn`]) is sent: at once when the connection ends here,
+/// otherwise before the next read.
 async fn after_handler(
     stream: &mut dyn Stream,
     conn: &mut ServerConn,
@@ -408,6 +412,15 @@ async fn after_handler(
         // A malformed body (conn queued its error response), or a reject.
         return Some(send_and_linger(stream, conn, st, sh).await);
     }
+    if conn.body_owed().is_some() {
+        // The handler answered through `conn()` and left the body the
+        // connection placed after its output unsent (no `send_placed`):
+        // the peer was promised those bytes, so nothing more may follow.
+        // Send what is due before them and close: the application's error.
+        sh.counters.unsent_bodies.fetch_add(1, Ordering::Relaxed);
+        send_until_owed(stream, conn, st, sh).await;
+        return Some(End::Close);
+    }
     let ok = matches!(outcome, Some(Ok(())));
     match conn.answer_state() {
         AnswerState::Complete if ok => None,
@@ -421,13 +434,54 @@ async fn after_handler(
             }
             Some(send_and_linger(stream, conn, st, sh).await)
         }
-        // A 101 or 2xx to CONNECT the handler did not take over, or a
-        // response cut short (the peer sees it truncated): send what is
-        // queued and close.
+        AnswerState::Started => {
+            // A response cut short (the peer sees it truncated when we
+            // close): the application's error, unless a body read timed out.
+            if !st.timed_out {
+                sh.counters.unsent_bodies.fetch_add(1, Ordering::Relaxed);
+            }
+            let _ = flush_queued(stream, conn, st, sh).await;
+            Some(End::Close)
+        }
+        // A 101 or 2xx to CONNECT the handler did not take over (and any
+        // state a later `conn` adds): send what is queued and close.
         _ => {
             let _ = flush_queued(stream, conn, st, sh).await;
             Some(End::Close)
         }
+    }
+}
+
+/// Sends the output queued before a body the handler left unsent
+/// ([`ServerConn::body_owed`]), and nothing past it (what follows belongs
+/// after the missing bytes): each write bounded by the write timeout and
+/// counted in the response's meter. A failed or timed-out write ends it;
+/// the connection closes either way.
+async fn send_until_owed(
+    stream: &mut dyn Stream,
+    conn: &mut ServerConn,
+    st: &mut Cycle,
+    sh: &Shared,
+) {
+    let stall = sh.settings.write_bounds().stall;
+    let mut wrote = false;
+    while conn.body_owed().is_some() {
+        let out = conn.output();
+        if out.is_empty() {
+            break;
+        }
+        match wire::bounded(Instant::now() + stall, stream.write(out)).await {
+            Some(Ok(n)) if n > 0 => {
+                st.write_meter.add(n);
+                conn.consume_output(n);
+                wrote = true;
+            }
+            Some(Err(e)) if e.kind() == std::io::ErrorKind::Interrupted => {}
+            _ => return,
+        }
+    }
+    if wrote {
+        let _ = wire::bounded(Instant::now() + stall, stream.flush()).await;
     }
 }
 

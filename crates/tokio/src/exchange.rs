@@ -74,11 +74,18 @@ impl Cycle {
 /// - [`respond_with`](Exchange::respond_with): borrowed fields and a whole body;
 /// - [`send_head`](Exchange::send_head), then [`send_data`](Exchange::send_data)
 ///   and [`send_end`](Exchange::send_end): a body of known length written
-///   piece by piece, or a chunked one with [`BodyLength::Streamed`].
+///   piece by piece, or a chunked one with [`BodyLength::Streamed`];
+/// - [`conn`](Exchange::conn): the connection's own commands, for what the
+///   shortcuts do not cover, with [`send_placed`](Exchange::send_placed) for
+///   a body it leaves to the caller.
 ///
 /// A handler that returns without a complete answer gets `500` sent for it
 /// if nothing was sent yet (`408` if its body read timed out), and the
-/// connection closes; one that panics likewise.
+/// connection closes; one that panics likewise. One that began an answer
+/// and did not send all of its body (a body the connection left to it and
+/// not sent with `send_placed`, or an answer not ended) has its connection
+/// closed after what was due before the missing bytes, never reused, and
+/// is counted in [`Counters::unsent_bodies`](crate::Counters::unsent_bodies).
 pub struct Exchange<'a> {
     conn: &'a mut ServerConn,
     stream: &'a mut (dyn Stream + 'a),
@@ -126,7 +133,12 @@ impl<'a> Exchange<'a> {
     pub fn peer_addr(&self) -> Option<SocketAddr> {
         self.st.peer
     }
-    /// The connection, for what the shortcuts do not cover.
+    /// The connection, for what the shortcuts do not cover (e.g.
+    /// [`Responder::respond_head_only`](http_net_conn::Responder::respond_head_only)).
+    /// What is queued through it is sent like the shortcuts' answers: with
+    /// [`flush`](Exchange::flush), or when the handler returns. A body the
+    /// connection leaves to the caller ([`Placement::AfterOutput`]) is
+    /// written with [`send_placed`](Exchange::send_placed).
     pub fn conn(&mut self) -> &mut ServerConn {
         self.conn
     }
@@ -280,6 +292,55 @@ impl<'a> Exchange<'a> {
     pub fn send_end(&mut self, trailers: &[FieldPair<'_>]) -> Result<(), Error> {
         self.conn.responder().send_end(trailers)?;
         Ok(())
+    }
+
+    /// Sends a body as the connection placed it, after a command given
+    /// through [`conn`](Exchange::conn) (`respond`, `respond_with`,
+    /// `respond_head_only`, `send_data`) returned `placement` for it. With
+    /// [`Placement::AfterOutput`] the connection left `body` to the caller:
+    /// the queued output and then `body` are written now, with a vectored
+    /// write (never copied), bounded as every response write is (the write
+    /// timeout, the minimum response rate, the response deadline); this
+    /// must come before the next command. With [`Placement::Queued`] the
+    /// connection holds the bytes already (or none may leave, as for
+    /// `HEAD`): `body` is not written again, and the output leaves with the
+    /// rest. A handler that returns without sending a body left to it has
+    /// its connection closed (see [`Exchange`]).
+    ///
+    /// ```
+    /// use http_net_tokio::{Error, Exchange, Handler, Server};
+    /// use http_net_tokio::http_net_conn::PreparedResponse;
+    ///
+    /// struct Big(PreparedResponse, Vec<u8>);
+    ///
+    /// impl Handler for Big {
+    ///     async fn handle(&self, ex: &mut Exchange<'_>) -> Result<(), Error> {
+    ///         // Over `COPY_LIMIT`: the connection leaves the body to us.
+    ///         let placement = ex.conn().responder().respond(&self.0, &self.1)?;
+    ///         ex.send_placed(placement, &self.1).await
+    ///     }
+    /// }
+    ///
+    /// # tokio::runtime::Builder::new_current_thread().enable_all().build().unwrap().block_on(async {
+    /// let ok = PreparedResponse::new(200, &[(b"Content-Type", b"text/plain")]).unwrap();
+    /// let server = Server::bind("127.0.0.1:0").await?;
+    /// let addr = server.local_addr()?;
+    /// let stop = server.handle();
+    /// let task = tokio::spawn(server.serve(Big(ok, vec![b'x'; 64 * 1024])));
+    ///
+    /// let client = http_net_tokio::Client::new();
+    /// let mut resp = client.send("127.0.0.1", addr.port(), b"GET", b"/", &[], b"").await?;
+    /// assert_eq!(resp.body_to_vec(1 << 20).await?.len(), 64 * 1024);
+    /// drop(resp);
+    /// drop(client);
+    ///
+    /// stop.shutdown();
+    /// task.await.unwrap()?;
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// # }).unwrap();
+    /// ```
+    pub async fn send_placed(&mut self, placement: Placement, body: &[u8]) -> Result<(), Error> {
+        self.place(placement, body).await
     }
 
     /// Writes everything queued to the peer now.

@@ -703,6 +703,13 @@ too_slow_body,
 too_slow_write,
 /// Handlers that panicked.
 panics,
+/// Responses whose handler left the body it promised unsent: a body the
+/// connection left to it (`Placement::AfterOutput`, through
+/// [`Exchange::conn`](crate::Exchange::conn)) and not sent with
+/// [`Exchange::send_placed`](crate::Exchange::send_placed), or an answer
+/// it began and did not end. The application's error: the connection
+/// closes after what was due before the missing bytes, never reused.
+unsent_bodies,
 /// Connections open now.
 current,}
 
