@@ -60,30 +60,40 @@ fn slowloris_is_cut_off_while_others_are_served() {
 #[test]
 fn connection_limit_answers_503() {
     let _heavy = heavy();
-    // Connections in a head within the eviction grace cannot be evicted
-    // (idle keep-alive ones would be, for the newcomer).
+    // Connections whose handlers are running cannot be evicted (a partial
+    // head or an idle keep-alive connection would be, for the newcomer).
+    let release = std::sync::Arc::new(std::sync::atomic::AtomicBool::new(false));
+    let held_back = std::sync::Arc::clone(&release);
     let srv = Running::start(
-        Server::builder()
-            .max_connections(4)
-            .eviction_grace(Duration::from_secs(60))
-            .head_timeout(Duration::from_secs(60)),
-        plain,
+        Server::builder().max_connections(4),
+        move |ex: &mut Exchange<'_>| {
+            let deadline = Instant::now() + Duration::from_secs(20);
+            while ex.path() == b"/hold"
+                && !held_back.load(std::sync::atomic::Ordering::SeqCst)
+                && Instant::now() < deadline
+            {
+                thread::sleep(Duration::from_millis(10));
+            }
+            plain(ex)
+        },
     );
     let mut held: Vec<TcpStream> = (0..4).map(|_| connect(srv.addr)).collect();
     for s in &mut held {
-        s.write_all(b"GET / HTTP/1.1\r\n").unwrap();
+        s.write_all(b"GET /hold HTTP/1.1\r\nHost: a\r\n\r\n")
+            .unwrap();
     }
     let deadline = Instant::now() + Duration::from_secs(5);
     while srv.stop.counters().current < 4 {
         assert!(Instant::now() < deadline, "{:?}", srv.stop.counters());
         thread::sleep(Duration::from_millis(10));
     }
+    thread::sleep(Duration::from_millis(50));
     let mut over = connect(srv.addr);
     let _ = over.write_all(GET);
     let got = read_to_close(&mut over);
     assert_status(&got, 503);
-    // Freeing one connection lets the next one in.
-    drop(held.pop());
+    // The handlers answer: their idle keep-alive connections make way.
+    release.store(true, std::sync::atomic::Ordering::SeqCst);
     let deadline = Instant::now() + Duration::from_secs(5);
     loop {
         // One request that closes: read whole (a 503 closes too).

@@ -32,8 +32,7 @@ pub(crate) enum State {
     Handler = 3,
     /// Accepted, waiting for the first byte of its first request: not an
     /// idle keep-alive connection (it has had no answer yet, and its
-    /// request may be on its way), so it is evicted after every idle and
-    /// slow one, or once it is the eviction grace old, as a head.
+    /// request may be on its way), so it is ranked with partial heads.
     Fresh = 4,
 }
 
@@ -163,7 +162,8 @@ pub(crate) enum Admission {
 }
 
 /// Under pressure, when nothing older than the eviction grace can go, a
-/// response whose peer took no byte for this long may (two write slices).
+/// response whose peer took no byte for this long may (two write slices):
+/// a young response is only evicted below its rate or stalled.
 const LAST_RESORT_STALL: Duration = Duration::from_millis(200);
 
 /// How the accept loop ranks eviction candidates, least progress first:
@@ -312,13 +312,21 @@ impl Shared {
     }
 
     /// At the connection limit: closes the connection making least progress
-    /// to admit a newcomer, and tells whether there was one. Idle ones first
-    /// (the longest idle), then those at least `eviction_grace` into a head
-    /// or the drain of a body, or whose body or response, at least
-    /// `eviction_grace` old, is below its minimum rate counted since it
-    /// started (its own rate grace does not protect it here), or has waited
-    /// that long for a byte: the fewest bytes per second first, then the
-    /// oldest.
+    /// to admit a newcomer, and tells whether there was one. Three tiers,
+    /// as the tokio adapter's `evict_one` ranks them:
+    /// 1. nothing in progress: idle keep-alive connections (the longest
+    ///    idle first);
+    /// 2. stalled at least `eviction_grace`: a partial head, the drain of a
+    ///    body, a body or response below its minimum rate since it started
+    ///    (its own rate grace does not protect it here) or that has waited
+    ///    that long for a byte;
+    /// 3. the same younger than `eviction_grace`, a connection that has
+    ///    sent no byte yet (whatever its age: its request may be on its
+    ///    way), and a response whose peer took no byte for 200 ms.
+    ///
+    /// Within a tier, the fewest bytes per second first, then the longest
+    /// in its phase. Only handlers moving data at their rate are never
+    /// picked.
     pub(crate) fn evict(&self, settings: &Settings) -> bool {
         let grace = settings.eviction_grace;
         let grace_ms = grace.as_millis() as u64;
@@ -339,11 +347,14 @@ impl Shared {
             let pick = if state == State::Idle as u8 {
                 Some((0, 0, Phase::Idle))
             } else if state == State::Fresh as u8 {
-                // Not yet read from: after every idle and slow connection
-                // (it may be a client whose request is on its way).
-                Some((if age >= grace_ms { 1 } else { 2 }, 0, Phase::Idle))
-            } else if state == State::Head as u8 && age >= grace_ms {
-                Some((1, 0, Phase::Head))
+                // Not yet read from: after every idle and stalled one,
+                // whatever its age (its request may be on its way).
+                Some((2, 0, Phase::Idle))
+            } else if state == State::Head as u8 {
+                // A partial head, whatever its age: younger than the grace,
+                // after the older ones (a wave of slowloris heads must not
+                // hold every slot until it is the grace old).
+                Some((if age >= grace_ms { 1 } else { 2 }, 0, Phase::Head))
             } else if state == State::Drain as u8 {
                 // Its answer is sent: younger than the grace, a last resort.
                 Some((if age >= grace_ms { 1 } else { 2 }, 0, Phase::Body))

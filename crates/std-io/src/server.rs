@@ -68,19 +68,20 @@ impl ServerBuilder {
         self.s.max_connections_per_peer = n;
         self
     }
-    /// At the connection limit, a connection is closed to admit a newcomer
-    /// when it makes the least progress: an idle keep-alive connection first
-    /// (the longest idle; closed between requests), then one that has spent
-    /// at least this long (default 1 s) on a request head, or waiting for a
-    /// byte of its request body or response (a peer that does not send or
-    /// does not read), or whose body or response is at least this old and
-    /// below its minimum rate counted since it started (the rate's own
-    /// grace protects it only from being timed out when no newcomer needs
-    /// its slot): the fewest bytes per second first, then the oldest (a
-    /// head or body gets `408`, a response is cut). When every connection
-    /// is younger than this, as a last resort: one draining an unread body
-    /// after its answer, a body below its minimum rate since it started, or
-    /// a response whose peer took no byte for 200 ms.
+    /// How eviction at the connection limit orders stalled connections
+    /// (default 1 s). A newcomer at the limit closes the connection making
+    /// the least progress: an idle keep-alive connection first (the
+    /// longest idle; closed between requests), then a partial request head,
+    /// the drain of an unread body, or a body or response below its minimum
+    /// rate counted since it started or waiting for a byte (a peer that does
+    /// not send or does not read) — those at least this old before the
+    /// younger ones and before a connection that has sent no byte yet, then
+    /// the fewest bytes per second, then the longest in its phase. The grace orders,
+    /// it does not protect: every such connection is evictable whatever
+    /// its age. A head or body gets `408`, a response is cut. A young
+    /// response is evicted only below its rate or after 200 ms without a
+    /// byte taken. Only handlers moving data at their rate are never
+    /// evicted; when they hold every slot, the newcomer gets `503`.
     pub fn eviction_grace(mut self, t: Duration) -> Self {
         self.s.eviction_grace = t;
         self
@@ -418,11 +419,12 @@ impl ServerBuilder {
 /// - **Slots go to those who make progress.** At the connection limit
 ///   (default 1,024) the connection making least progress is closed to
 ///   admit the newcomer: an idle keep-alive connection first (the longest
-///   idle, closed between requests), then one at least the eviction grace
-///   (1 s) into a request head, or waiting that long for a byte of its body
-///   or response, or whose body or response is that old and below its
-///   minimum rate since it started, fewest bytes per second first (a head
-///   or body gets `408`, a response is cut).
+///   idle, closed between requests), then a partial request head, or one
+///   waiting for a byte of its body or response, or whose body or response
+///   is below its minimum rate since it started, whatever its age: those at
+///   least the eviction grace (1 s) old first, then the younger ones and
+///   those that have sent no byte yet, fewest bytes per second first (a
+///   head or body gets `408`, a response is cut).
 ///   Admissions are counted, not threads: a connection draining its peer's
 ///   input after its close holds no slot. Otherwise the newcomer gets `503`
 ///   with `Retry-After: 1`, written without waiting on any peer.

@@ -5,7 +5,7 @@
 
 use std::io::{Read, Write};
 use std::net::TcpStream;
-use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex};
 use std::thread;
 use std::time::Duration;
@@ -262,17 +262,31 @@ fn the_503_beyond_the_connection_limit_takes_the_hooks_body() {
     let builder = Server::builder()
         .max_connections(1)
         .eviction_grace(Duration::from_secs(30));
-    let s = serve(json_errors(builder, Arc::clone(&causes)), |ex| {
+    let release = Arc::new(AtomicBool::new(false));
+    let held = Arc::clone(&release);
+    let s = serve(json_errors(builder, Arc::clone(&causes)), move |ex| {
+        // `/hold` keeps its handler running (a busy slot is never evicted;
+        // a partial head would be) until released, 10 s at most.
+        let deadline = std::time::Instant::now() + Duration::from_secs(10);
+        while ex.path() == b"/hold"
+            && !held.load(Ordering::SeqCst)
+            && std::time::Instant::now() < deadline
+        {
+            thread::sleep(Duration::from_millis(10));
+        }
         ex.respond_with(200, &[], b"")
     });
-    // Holds the only slot, mid-head (within the eviction grace).
+    // Holds the only slot, in its handler.
     let mut holder = TcpStream::connect(&s.0).unwrap();
-    holder.write_all(b"GET / HTTP/1.1\r\nX-Slow: ").unwrap();
+    holder
+        .write_all(b"GET /hold HTTP/1.1\r\nHost: a\r\n\r\n")
+        .unwrap();
     let deadline = std::time::Instant::now() + Duration::from_secs(5);
     while s.1.counters().current < 1 {
         assert!(std::time::Instant::now() < deadline, "not admitted");
         thread::sleep(Duration::from_millis(10));
     }
+    thread::sleep(Duration::from_millis(50));
     let resp = exchange(&s.0, b"GET / HTTP/1.1\r\nHost: a\r\n\r\n");
     assert!(
         resp.starts_with("HTTP/1.1 503 Service Unavailable\r\n"),
@@ -285,6 +299,7 @@ fn the_503_beyond_the_connection_limit_takes_the_hooks_body() {
     );
     assert_json_error(&resp, 503);
     assert_eq!(*causes.lock().unwrap(), ["503   Busy"]);
+    release.store(true, Ordering::SeqCst);
     drop(holder);
     stop(s);
 }

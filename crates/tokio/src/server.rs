@@ -180,9 +180,9 @@ impl ServerBuilder {
         /// least the [eviction grace](ServerBuilder::eviction_grace), for room
         /// to write its response, which a peer that does not read never makes
         /// (the response is cut); the one waiting longest, at least the grace,
-        /// for the rest of its request head (it is answered `503`); as a last
-        /// resort, the oldest of those younger than the grace and of those
-        /// waiting for their first request. A connection whose handler is
+        /// for the rest of its request head (it is answered `503`); then the
+        /// oldest of those younger than the grace and of those waiting for
+        /// their first request. A connection whose handler is
         /// running and not waiting on such a write is never evicted: when no
         /// open connection can be, the new one is answered `503` with
         /// `Retry-After: 1` and closed.
@@ -191,13 +191,14 @@ impl ServerBuilder {
         /// `thread_stack_size`, `keep_idle_threads` and `max_idle_threads` have no counterpart
         /// here (the runtime's own builder sets its worker threads).
         max_connections(n: usize) => max_connections = n.max(1);
-        /// At the connection limit, how long a connection waiting for the rest
-        /// of its request head or for room to write its response is spared
-        /// (default 1 s): younger ones are evicted only as a last resort, after
-        /// every idle or closing connection and every older one (see
-        /// [`max_connections`](ServerBuilder::max_connections) for the order),
-        /// so that a burst of newcomers does not cut requests and responses
-        /// that are merely under way.
+        /// How eviction at the connection limit orders stalled connections
+        /// (default 1 s). Those waiting at least this long for the rest of
+        /// a request head or for room to write go before the younger ones
+        /// and before those waiting for their first byte (see
+        /// [`max_connections`](ServerBuilder::max_connections) for the
+        /// order). The grace orders, it does not protect: a young stalled
+        /// connection is evictable too, so that a wave of slowloris sockets
+        /// cannot hold every slot for a grace.
         eviction_grace(t: Duration) => eviction_grace = t;
         /// The most connections one peer address may hold at once (default 0:
         /// no such cap). Connections beyond it are answered `503` with
@@ -543,12 +544,18 @@ fn admit<H: Handler, S: Stream + 'static>(
     )))
 }
 
-/// Picks and signals the connection to evict: closing first, then one
-/// waiting for its turn between pipelined requests, then the longest idle,
-/// then the one waiting longest (at least the eviction grace) for room to
-/// write, then the one waiting longest (at least the grace) for the rest
-/// of its head, then the oldest of those younger than the grace and of
-/// those waiting for their first request. Busy ones are never picked.
+/// Picks and signals the connection to evict. Three tiers, as the std
+/// adapter's `Shared::evict` ranks them:
+/// 1. nothing in progress: closing, waiting for its turn between pipelined
+///    requests, idle keep-alive (the longest idle first);
+/// 2. stalled at least the eviction grace: waiting for room to write, a
+///    partial head;
+/// 3. the same younger than the grace, and a connection that has sent no
+///    byte yet (whatever its age: its request may be on its way).
+///
+/// Within a tier, the longest in its phase first. Busy ones (a handler
+/// reading or writing) are never picked: this adapter enforces their
+/// minimum rates with its own deadlines, not by eviction.
 fn evict_one(shared: &Shared, reg: &mut Registry) -> bool {
     let grace = u64::try_from(shared.settings.eviction_grace.as_millis()).unwrap_or(u64::MAX);
     let now = shared.millis();
