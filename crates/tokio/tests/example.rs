@@ -2,8 +2,8 @@
 //! 127.0.0.1:0`, its routes fetched, then SIGTERM (and SIGINT) and exit 0;
 //! `--front-line` on it. `echo_tokio` as a conformance origin (garden
 //! format, SIGTERM; its probe format is tested against `echo`'s in
-//! `crates/http-net/tests/conformance_origin.rs` and `xtask`'s
-//! `origins_compare`).
+//! `crates/http-net/tests/conformance_origin.rs` and
+//! `xtask/src/proxies/same_answers.rs`).
 #![cfg(unix)]
 
 mod common;

@@ -35,6 +35,8 @@
 
 mod corpus;
 mod relay;
+#[cfg(test)]
+mod same_answers;
 mod servers;
 mod wire;
 
