@@ -54,6 +54,10 @@ const DOC: &str = "docs/CONFORMANCE.md";
 const POLICY: &str = "policy";
 /// The heading of the recorded results; `--check` reads the table under it.
 const RESULTS_HEADING: &str = "## Recorded test results";
+/// The hand-written part: where an external suite expects another answer.
+const DIVERGENCES: &str = "xtask/data/divergences.md";
+/// Its heading in the document.
+const DIVERGENCES_HEADING: &str = "## Where an external test suite expects otherwise";
 
 /// Conformance tables: (file, `const` holding the rows, the test that runs
 /// them as `crate/target::name`).
@@ -100,7 +104,9 @@ pub fn main(args: &[String]) -> Result {
         recorded_results(&old)
     };
     let resolved = resolve(&tags, &results, &mut problems);
-    let doc = render(&reqs, &tags, &resolved);
+    let divergences =
+        fs::read_to_string(root.join(DIVERGENCES)).map_err(|e| format!("{DIVERGENCES}: {e}"))?;
+    let doc = render(&reqs, &tags, &resolved, &divergences);
     for (key, result) in &resolved {
         if result != "ok" {
             problems.push(format!("{key}: {result}"));
@@ -615,7 +621,12 @@ fn rfc_url(rfc: &str, anchor: &str) -> String {
     format!("https://www.rfc-editor.org/rfc/rfc{rfc}.html#{anchor}")
 }
 
-fn render(reqs: &[Req], tags: &[Tag], resolved: &BTreeMap<String, String>) -> String {
+fn render(
+    reqs: &[Req],
+    tags: &[Tag],
+    resolved: &BTreeMap<String, String>,
+    divergences: &str,
+) -> String {
     let result_of = |test: &str| -> String {
         let full = full_name(test, resolved).unwrap_or_else(|_| test.to_string());
         resolved
@@ -645,7 +656,9 @@ fn render(reqs: &[Req], tags: &[Tag], resolved: &BTreeMap<String, String>) -> St
         "Below them, the policies: what the library chooses where the RFCs leave it\n\
          free (an opt-in setting such as the front-line profile, or a default),\n\
          each with the setting that switches it, the RFC section it rests on, what\n\
-         happens with the setting on and off, and the tests that show both.\n\n",
+         happens with the setting on and off, and the tests that show both.\n\n\
+         Then the cases where a public test suite expects another answer than\n\
+         the one the RFCs call for, and why the library keeps its own.\n\n",
     );
     d.push_str("| RFC | Requirements | Proven by tests | Do not apply | Left to the application | Untested |\n");
     d.push_str("|---|---:|---:|---:|---:|---:|\n");
@@ -725,6 +738,9 @@ fn render(reqs: &[Req], tags: &[Tag], resolved: &BTreeMap<String, String>) -> St
             rfc_url(on, section),
             cell.replace('|', "\\|")
         );
+    }
+    if !divergences.trim().is_empty() {
+        let _ = write!(d, "\n{DIVERGENCES_HEADING}\n\n{}\n", divergences.trim_end());
     }
     let _ = write!(d, "\n{RESULTS_HEADING}\n\n| Test | Result |\n|---|---|\n");
     for (test, result) in resolved {
@@ -902,7 +918,7 @@ mod tests {
         )
         .unwrap();
         let resolved = BTreeMap::from([("conn/server::t".to_string(), "ok".to_string())]);
-        let doc = render(&reqs, &tags, &resolved);
+        let doc = render(&reqs, &tags, &resolved, "");
         assert_eq!(recorded_results(&doc), resolved);
         assert!(doc.contains("`conn/server::t`: ok"), "{doc}");
         assert!(doc.contains("Does not apply: a proxy's rule"), "{doc}");
@@ -927,7 +943,7 @@ mod tests {
         .unwrap();
         assert!(validate(&reqs, &tags).is_empty());
         let resolved = BTreeMap::from([("conn/server::t".to_string(), "ok".to_string())]);
-        let doc = render(&reqs, &tags, &resolved);
+        let doc = render(&reqs, &tags, &resolved, "");
         assert!(doc.contains("| Policies | 2 | 1 | 0 | 0 | 1 |"), "{doc}");
         assert!(
             doc.contains(
@@ -939,5 +955,20 @@ mod tests {
         );
         let b = doc.lines().find(|l| l.starts_with("| policy-b ")).unwrap();
         assert!(b.ends_with("| **Untested** |"), "{b}");
+    }
+
+    #[test]
+    fn the_hand_written_divergences_come_before_the_results_and_stay_out_of_them() {
+        let reqs = parse_inventory(INV).unwrap();
+        let resolved = BTreeMap::from([("conn/server::t".to_string(), "ok".to_string())]);
+        let part = "| Suite and case | Why |\n|---|---|\n| `X` | RFC 9112 §3 |\n";
+        let doc = render(&reqs, &[], &resolved, part);
+        let at = doc.find(DIVERGENCES_HEADING).expect("the heading");
+        let results = doc.find(RESULTS_HEADING).unwrap();
+        assert!(at < results, "{doc}");
+        assert!(doc[at..results].contains("| `X` | RFC 9112 §3 |"), "{doc}");
+        assert_eq!(recorded_results(&doc), resolved);
+        // Without it, no heading.
+        assert!(!render(&reqs, &[], &resolved, "").contains(DIVERGENCES_HEADING));
     }
 }

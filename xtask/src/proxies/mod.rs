@@ -35,7 +35,7 @@
 
 mod corpus;
 mod relay;
-#[cfg(test)]
+#[cfg(all(test, unix))]
 mod same_answers;
 mod servers;
 mod wire;
