@@ -191,27 +191,44 @@ fn hello_exits_0_on_sigterm() {
 
 #[test]
 fn max_connections_flag_limits_the_examples() {
-    for (name, args, req) in [
-        (
-            "hello",
-            &[][..],
-            &b"GET /plaintext HTTP/1.1\r\nHost: a\r\n\r\n"[..],
-        ),
-        ("echo", &["--format", "probe"][..], GET),
-    ] {
-        let mut args = args.to_vec();
-        args.extend(["--max-connections", "1"]);
-        let (_p, addr) = start_example(name, &args);
-        // The one slot is held by a head in progress: an idle keep-alive
-        // connection would be evicted for the newcomer, a head younger than
-        // the eviction grace (1 s) is not.
+    // echo: the one slot is held by a running handler reading a body that
+    // is not all there but flows well above the minimum body rate (a
+    // stalled one would be evictable): a newcomer gets 503. The body
+    // follows the head in pieces, so that the handler's own reads take them
+    // (bytes that arrive with the head do not count toward the body's
+    // rate).
+    let (_p, addr) = start_example("echo", &["--format", "probe", "--max-connections", "1"]);
+    let mut held = connect(addr);
+    held.write_all(b"POST /x HTTP/1.1\r\nHost: a\r\nContent-Length: 100000\r\n\r\n")
+        .unwrap();
+    for _ in 0..5 {
+        thread::sleep(Duration::from_millis(30));
+        held.write_all(&[b'x'; 4000]).unwrap();
+    }
+    let mut over = connect(addr);
+    let _ = over.write_all(GET);
+    let text = String::from_utf8_lossy(&read_to_close(&mut over)).into_owned();
+    assert!(text.starts_with("HTTP/1.1 503 "), "echo: {text}");
+    // hello's handlers never wait: a head in progress holds the one slot,
+    // and the newcomer evicts it (a partial head is evictable at any age)
+    // and is served; with the default limit nothing is evicted.
+    let req = b"GET /plaintext HTTP/1.1\r\nHost: a\r\n\r\n";
+    for (args, evicted) in [(&["--max-connections", "1"][..], true), (&[][..], false)] {
+        let (_p, addr) = start_example("hello", args);
         let mut held = connect(addr);
         held.write_all(b"GET / HTTP/1.1\r\nHost: a\r\n").unwrap();
         thread::sleep(Duration::from_millis(100));
-        let mut over = connect(addr);
-        let _ = over.write_all(req);
-        let text = String::from_utf8_lossy(&read_to_close(&mut over)).into_owned();
-        assert!(text.starts_with("HTTP/1.1 503 "), "{name}: {text}");
+        let mut s = connect(addr);
+        let (head, _) = roundtrip(&mut s, req);
+        assert!(head.starts_with("HTTP/1.1 200 "), "hello {args:?}: {head}");
+        held.set_read_timeout(Some(Duration::from_millis(500)))
+            .unwrap();
+        let mut buf = [0u8; 256];
+        let closed = match held.read(&mut buf) {
+            Ok(_) => true,
+            Err(e) => !matches!(e.kind(), ErrorKind::WouldBlock | ErrorKind::TimedOut),
+        };
+        assert_eq!(closed, evicted, "hello {args:?}: the head in progress");
     }
 }
 
