@@ -183,13 +183,12 @@ impl Output {
     }
 
     /// Marks the end of the output as where the caller's bytes go. With
-    /// nothing pending there is nothing to hold back: the caller sends its
-    /// bytes first, before its next command.
+    /// nothing pending the barrier sits where sending stands: nothing shows
+    /// past it, and the debt is on record, until the caller reports it sent
+    /// ([`consume`](Output::consume), of 0 bytes then).
     fn set_barrier(&mut self, owed: u64) {
-        if self.sent < self.buf.len() {
-            self.barrier = Some(self.buf.len());
-            self.owed = owed;
-        }
+        self.barrier = Some(self.buf.len());
+        self.owed = owed;
     }
 }
 

@@ -315,6 +315,46 @@ fn a_large_answer_through_conn_reaches_the_peer_with_send_placed() {
     }
 }
 
+/// The head sent with `flush` before a large body piece: nothing is pending
+/// when the connection leaves the piece to the caller. `send_placed` sends
+/// it and the connection goes on; a handler that does not (and ends the
+/// response as if it had) has its connection closed before another
+/// response can take the body's place, and the application's error is
+/// counted (conn recorded no debt with nothing pending before).
+#[test]
+fn a_body_piece_given_after_a_flush_is_sent_with_send_placed_or_closes() {
+    let body = noise(64 * 1024, 5);
+    let sent = body.clone();
+    let srv = Running::start(Server::builder(), move |ex: &mut Exchange<'_>| {
+        if ex.path() == b"/" {
+            return ex.respond_with(200, &[], b"hi");
+        }
+        ex.send_head(200, &[], BodyLength::Known(sent.len() as u64))?;
+        ex.flush()?;
+        let placement = ex.conn().responder().send_data(&sent)?;
+        assert_eq!(placement, Placement::AfterOutput);
+        if ex.path() == b"/placed" {
+            ex.send_placed(placement, &sent)?;
+        }
+        ex.send_end(&[])
+    });
+    let mut s = connect(srv.addr);
+    for _ in 0..2 {
+        let (h, got) = roundtrip(&mut s, b"GET /placed HTTP/1.1\r\nHost: a\r\n\r\n");
+        assert!(h.starts_with("HTTP/1.1 200 OK\r\n"), "{h}");
+        assert!(got == body, "{} bytes of {}", got.len(), body.len());
+    }
+    let mut s = connect(srv.addr);
+    s.write_all(b"GET /forgot HTTP/1.1\r\nHost: a\r\n\r\n")
+        .unwrap();
+    s.write_all(GET).unwrap();
+    let got = read_to_close(&mut s);
+    let text = String::from_utf8_lossy(&got);
+    assert!(text.contains("Content-Length: 65536\r\n"), "{text}");
+    assert_eq!(text.matches("HTTP/1.1 ").count(), 1, "{text}");
+    assert_eq!(srv.stop.counters().unsent_bodies, 1);
+}
+
 /// A handler that takes `Placement::AfterOutput` through `conn()` and does
 /// not send the body: the peer was promised those bytes, so the connection
 /// sends the head and closes (it must not put another response where the

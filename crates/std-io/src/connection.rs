@@ -582,7 +582,12 @@ fn after_handler(
     if conn.body_owed().is_some() {
         // The handler answered through `conn()` and left the body the
         // connection placed after its output unsent: the peer was promised
-        // those bytes, so nothing more may follow. Send what is queued and close.
+        // those bytes, so nothing more may follow. Send what is due before
+        // them and close: the application's error.
+        shared
+            .counters
+            .unsent_bodies
+            .fetch_add(1, Ordering::Relaxed);
         let _ = st.flush(stream, conn, &slot.write);
         return Some(End::Close);
     }
@@ -596,7 +601,14 @@ fn after_handler(
             Some(End::Close)
         }
         AnswerState::Started => {
-            // A response cut short: the peer sees it truncated when we close.
+            // A response cut short: the peer sees it truncated when we close;
+            // the application's error, unless a body read timed out.
+            if !st.timed_out {
+                shared
+                    .counters
+                    .unsent_bodies
+                    .fetch_add(1, Ordering::Relaxed);
+            }
             let _ = st.flush(stream, conn, &slot.write);
             Some(End::Close)
         }

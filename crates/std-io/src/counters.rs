@@ -44,6 +44,12 @@ pub struct Counters {
     /// timeout; head deadline; body stall or rate; write stall, rate or
     /// response deadline).
     pub timed_out: PhaseCounts,
+    /// Responses the handler promised and did not send in full: a body the
+    /// connection left to it (`Placement::AfterOutput`) not sent with
+    /// [`Exchange::send_placed`](crate::Exchange::send_placed), or an answer
+    /// it began and did not end. The application's error: the connection
+    /// closes after what was due before the missing bytes, never reused.
+    pub unsent_bodies: u64,
     /// Connections being served now (admitted, not yet closed; a connection
     /// draining its peer's input after its close no longer counts).
     pub current: u64,
@@ -78,6 +84,7 @@ pub(crate) struct Live {
     pub(crate) refused: AtomicU64,
     evicted: [AtomicU64; 4],
     timed_out: [AtomicU64; 4],
+    pub(crate) unsent_bodies: AtomicU64,
 }
 
 impl Live {
@@ -99,6 +106,7 @@ impl Live {
             refused: self.refused.load(Ordering::Relaxed),
             evicted: phases(&self.evicted),
             timed_out: phases(&self.timed_out),
+            unsent_bodies: self.unsent_bodies.load(Ordering::Relaxed),
             current,
         }
     }

@@ -382,6 +382,9 @@ pub(crate) fn flush_with_paced<C: Buffers + ?Sized>(
         let n = write_paced(stream, pace, &[IoSlice::new(body)])?;
         body = &body[n.min(body.len())..];
     }
+    // The caller's bytes are out: a debt recorded with nothing pending
+    // (see `ServerConn::body_owed`) is paid.
+    conn.consume_output(0);
     Ok(())
 }
 

@@ -38,6 +38,18 @@ impl Handler for Placed {
                 assert_eq!(placement, Placement::Queued);
                 ex.send_placed(placement, b"hi").await
             }
+            // The head sent first: the body piece finds no output pending.
+            b"/placed-after-flush" | b"/forgot-after-flush" => {
+                ex.send_head(200, &[], BodyLength::Known(self.big.len() as u64))?;
+                ex.flush().await?;
+                let placement = ex.conn().responder().send_data(&self.big)?;
+                assert_eq!(placement, Placement::AfterOutput);
+                if ex.path() == b"/placed-after-flush" {
+                    ex.send_placed(placement, &self.big).await?;
+                }
+                // The response is whole as far as the counts go.
+                ex.send_end(&[])
+            }
             b"/forgot" => {
                 let placement = ex.conn().responder().respond(&self.ok, &self.big)?;
                 assert_eq!(placement, Placement::AfterOutput);
@@ -101,13 +113,50 @@ fn a_body_sent_with_send_placed_reaches_the_peer_whole_and_the_connection_goes_o
 
 #[test]
 fn a_body_left_unsent_closes_the_connection_and_is_the_applications_error() {
+    forgotten("/forgot");
+}
+
+#[test]
+fn a_body_left_unsent_after_a_flush_closes_the_connection_too() {
+    // The head went out before the body piece was given: nothing was
+    // pending, and conn recorded no debt before (the second response went
+    // where the body belonged, on a connection kept open).
+    forgotten("/forgot-after-flush");
+}
+
+#[test]
+fn a_body_placed_after_a_flush_reaches_the_peer_and_the_connection_goes_on() {
+    let srv = serve();
+    let mut s = connect(srv.addr);
+    let mut rest = Vec::new();
+    for path in ["/placed-after-flush", "/small"] {
+        let req = format!("GET {path} HTTP/1.1\r\nHost: a\r\n\r\n");
+        s.write_all(req.as_bytes()).unwrap();
+        let r = read_response(&mut s, &mut rest, false).expect("a whole response");
+        assert_eq!(r.status, 200, "{path}: {}", r.head);
+        let want = if path == "/small" {
+            b"hi".to_vec()
+        } else {
+            big()
+        };
+        assert!(r.body == want, "{path}: {} bytes", r.body.len());
+    }
+    assert_eq!(srv.handle.counters().unsent_bodies, 0);
+    srv.stop();
+}
+
+/// `path` leaves its 64 KiB body unsent: the connection closes before the
+/// body's end, the next request is not answered in its place, and the
+/// application's error is counted.
+fn forgotten(path: &str) {
     let srv = serve();
     let mut s = connect(srv.addr);
     s.set_read_timeout(Some(Duration::from_secs(5))).unwrap();
     // Two requests in one write: the second must not be answered where the
     // first one's body belongs.
-    s.write_all(b"GET /forgot HTTP/1.1\r\nHost: a\r\n\r\nGET /small HTTP/1.1\r\nHost: a\r\n\r\n")
-        .unwrap();
+    let reqs =
+        format!("GET {path} HTTP/1.1\r\nHost: a\r\n\r\nGET /small HTTP/1.1\r\nHost: a\r\n\r\n");
+    s.write_all(reqs.as_bytes()).unwrap();
     let t = Instant::now();
     let mut got = Vec::new();
     assert!(fill_until(&mut s, &mut got, b"\r\n\r\n"), "no head");

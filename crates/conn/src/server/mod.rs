@@ -626,15 +626,14 @@ impl ServerConn {
     /// The body bytes the caller still owes right after
     /// [`output`](ServerConn::output): `Some(n)` after a command returned
     /// [`Placement::AfterOutput`](crate::Placement::AfterOutput) for `n`
-    /// bytes while output was pending, until
-    /// [`consume_output`](ServerConn::consume_output) reaches the end of
-    /// that output (which says the caller's `n` bytes went out right after
-    /// it); `None` otherwise. An adapter whose handler returned with
-    /// `Some(_)` here and did not send those bytes must close the
-    /// connection instead of sending more output: the peer was promised
-    /// them. (When nothing was pending at the command, the caller's bytes go
-    /// first, before its next command, and nothing is held here: the
-    /// returned placement is the only record.)
+    /// bytes, until [`consume_output`](ServerConn::consume_output) reaches
+    /// the end of the output pending at that command (which says the
+    /// caller's `n` bytes went out right after it); `None` otherwise. When
+    /// nothing was pending at the command, report the caller's bytes sent
+    /// with `consume_output(0)`: until then the debt stays on record and no
+    /// later output shows. An adapter whose handler returned with `Some(_)`
+    /// here and did not send those bytes must close the connection instead
+    /// of sending more output: the peer was promised them.
     ///
     /// ```
     /// use http_net_conn::{Config, Placement, PreparedResponse, ServerConn, ServerEvent};
@@ -650,6 +649,28 @@ impl ServerConn {
     /// assert_eq!(conn.body_owed(), Some(100_000));
     /// let n = conn.output().len();
     /// conn.consume_output(n); // the head is sent; then the 100,000 bytes
+    /// assert_eq!(conn.body_owed(), None);
+    /// ```
+    ///
+    /// A large piece of a streamed body, given when nothing was pending:
+    ///
+    /// ```
+    /// use http_net_conn::{BodyLength, Config, Placement, ServerConn, ServerEvent};
+    ///
+    /// let mut conn = ServerConn::new(Config::DEFAULT);
+    /// let input = b"GET /file HTTP/1.1\r\nHost: a\r\n\r\n";
+    /// assert_eq!(conn.recv(input), input.len());
+    /// assert!(matches!(conn.poll_event(), Ok(ServerEvent::Request(_))));
+    /// conn.responder().send_head(200, &[], BodyLength::Known(100_000)).unwrap();
+    /// let n = conn.output().len();
+    /// conn.consume_output(n); // the head is sent
+    /// let big = vec![b'x'; 100_000];
+    /// let placement = conn.responder().send_data(&big).unwrap();
+    /// assert_eq!(placement, Placement::AfterOutput);
+    /// assert_eq!(conn.output(), b"");
+    /// assert_eq!(conn.body_owed(), Some(100_000)); // on record
+    /// // ... the caller writes `big` ...
+    /// conn.consume_output(0); // and reports it sent
     /// assert_eq!(conn.body_owed(), None);
     /// ```
     pub fn body_owed(&self) -> Option<u64> {
