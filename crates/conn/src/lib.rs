@@ -74,6 +74,7 @@ mod client;
 mod config;
 mod date;
 mod error;
+mod evict;
 mod fields;
 mod inbuf;
 mod leftover;
@@ -92,6 +93,9 @@ pub use client::{ClientConn, ClientEvent, ResponseView, MAX_PIPELINED};
 pub use config::{Config, ConfigOverrides};
 pub use date::imf_fixdate;
 pub use error::{Error, LocalError, RemoteError};
+pub use evict::{
+    pick_eviction, rank, EvictPolicy, Flow, Rank, SlotState, Summary, YOUNG_RESPONSE_STALL_MS,
+};
 pub use fields::Trailers;
 pub use leftover::Leftover;
 pub use owned_fields::OwnedFields;

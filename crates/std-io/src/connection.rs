@@ -10,7 +10,7 @@ use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use http_net_conn::{
-    AnswerState, Config, Error as ConnError, Method, Phase, ServerConn, ServerEvent,
+    AnswerState, Config, Error as ConnError, Method, Phase, ServerConn, ServerEvent, SlotState,
 };
 
 use crate::counters::Phase as Count;
@@ -20,7 +20,7 @@ use crate::exchange::{Cycle, Exchange};
 use crate::handler::Handler;
 use crate::hooks::{AccessRecord, ErrorCause, ErrorResponse};
 use crate::lock::read;
-use crate::registry::{Handle, Shared, Slot, State};
+use crate::registry::{Handle, Shared, Slot};
 use crate::settings::Settings;
 use crate::transport::{Interrupter, Transport};
 use crate::wire::{self, Filled};
@@ -388,7 +388,7 @@ fn serve(
                 }
                 slot.body.reset();
                 slot.write.reset();
-                slot.enter(State::Handler, now);
+                slot.enter(SlotState::Handler, now);
                 let outcome = catch_unwind(AssertUnwindSafe(|| {
                     handler.handle(&mut Exchange::new(conn, stream, st, shared, slot))
                 }))
@@ -417,12 +417,12 @@ fn serve(
                 let (timeout, stage) = match conn.phase() {
                     Phase::Idle => {
                         // Before its first request a connection is new,
-                        // not idle keep-alive (see `State::Fresh`).
+                        // not idle keep-alive (see `SlotState::Fresh`).
                         slot.enter(
                             if requests == 0 {
-                                State::Fresh
+                                SlotState::Fresh
                             } else {
-                                State::Idle
+                                SlotState::Idle
                             },
                             now,
                         );
@@ -435,7 +435,7 @@ fn serve(
                         (settings.idle_timeout, Stage::Idle)
                     }
                     Phase::Head => {
-                        slot.enter(State::Head, now);
+                        slot.enter(SlotState::Head, now);
                         let d = *head_deadline.get_or_insert(now + settings.head_timeout);
                         // Zero when the deadline is past: timed out below.
                         (d.saturating_duration_since(now), Stage::Head)
@@ -444,7 +444,7 @@ fn serve(
                     // The rest of a body the handler left unread: drained
                     // within one body timeout in all, however it trickles.
                     Phase::Body | Phase::Responding => {
-                        slot.enter(State::Drain, now);
+                        slot.enter(SlotState::Drain, now);
                         let d = *drain_deadline.get_or_insert(now + settings.body_timeout);
                         let left = d.saturating_duration_since(now);
                         if left.is_zero() {

@@ -10,7 +10,7 @@ use std::collections::HashMap;
 use std::net::{IpAddr, Shutdown, SocketAddr, TcpStream};
 use std::sync::atomic::{AtomicBool, AtomicU64, AtomicU8, AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex, RwLock};
-use std::time::{Duration, Instant};
+use std::time::Instant;
 
 use crate::counters::{Counters, Live, Phase};
 use crate::date::DateCache;
@@ -18,26 +18,11 @@ use crate::lock::{lock, read};
 use crate::settings::Settings;
 use crate::transport::Interrupter;
 use crate::wire::Gauge;
-
-/// What a connection is doing, as its [`Slot`] shows it.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub(crate) enum State {
-    /// Waiting for the next request (no byte of it yet), or for the first.
-    Idle = 0,
-    /// Reading a request head.
-    Head = 1,
-    /// Reading the rest of a body the handler left unread.
-    Drain = 2,
-    /// Running the handler: reading the body, writing the response.
-    Handler = 3,
-    /// Accepted, waiting for the first byte of its first request: not an
-    /// idle keep-alive connection (it has had no answer yet, and its
-    /// request may be on its way), so it is ranked with partial heads.
-    Fresh = 4,
-}
+use http_net_conn::{pick_eviction, EvictPolicy, SlotState, Stage, Summary};
 
 /// One open connection, as the accept loop and the shutdown see it.
 pub(crate) struct Slot {
+    /// Its [`SlotState`], as a byte.
     state: AtomicU8,
     /// When the connection entered its state (ms since the epoch, plus one).
     since: AtomicU64,
@@ -66,7 +51,7 @@ pub(crate) enum Handle {
 impl Slot {
     fn new(epoch: Instant) -> Slot {
         Slot {
-            state: AtomicU8::new(State::Fresh as u8),
+            state: AtomicU8::new(SlotState::Fresh.to_u8()),
             since: AtomicU64::new(0),
             body: Gauge::new(epoch),
             write: Gauge::new(epoch),
@@ -79,17 +64,20 @@ impl Slot {
     }
 
     /// Enters `state` at `now` (a state it is in already keeps its start).
-    pub(crate) fn enter(&self, state: State, now: Instant) {
-        if self.state.load(Ordering::Relaxed) != state as u8 {
+    pub(crate) fn enter(&self, state: SlotState, now: Instant) {
+        let b = state.to_u8();
+        if self.state.load(Ordering::Relaxed) != b {
             self.since.store(self.body.ms(now), Ordering::Relaxed);
-            self.state.store(state as u8, Ordering::SeqCst);
+            self.state.store(b, Ordering::SeqCst);
         }
     }
 
     /// Whether the connection waits for a request (no byte of it yet).
     pub(crate) fn is_idle(&self) -> bool {
-        let s = self.state.load(Ordering::SeqCst);
-        s == State::Idle as u8 || s == State::Fresh as u8
+        matches!(
+            SlotState::from_u8(self.state.load(Ordering::SeqCst)),
+            Some(SlotState::Idle | SlotState::Fresh)
+        )
     }
 
     /// The phase the connection was in when the accept loop evicted it.
@@ -160,16 +148,6 @@ pub(crate) enum Admission {
     /// The peer address holds its cap of connections.
     PeerFull,
 }
-
-/// Under pressure, when nothing older than the eviction grace can go, a
-/// response whose peer took no byte for this long may (two write slices):
-/// a young response is only evicted below its rate or stalled.
-const LAST_RESORT_STALL: Duration = Duration::from_millis(200);
-
-/// How the accept loop ranks eviction candidates, least progress first:
-/// the tier (0 idle, 1 slow), the bytes per second since the phase started,
-/// and when the connection entered its state.
-type Key = (u8, u64, u64);
 
 /// State shared by the accept loop, the connections and the handles.
 pub(crate) struct Shared {
@@ -296,7 +274,7 @@ impl Shared {
             s.write.ended().store(false, Ordering::SeqCst);
             *s.evicted.get_mut() = 0;
             *s.released.get_mut() = false;
-            *s.state.get_mut() = State::Fresh as u8;
+            *s.state.get_mut() = SlotState::Fresh.to_u8();
             *s.since.get_mut() = s.body.ms(Instant::now());
         }
         let mut g = lock(&self.conns);
@@ -312,95 +290,40 @@ impl Shared {
     }
 
     /// At the connection limit: closes the connection making least progress
-    /// to admit a newcomer, and tells whether there was one. Three tiers,
-    /// as the tokio adapter's `evict_one` ranks them:
-    /// 1. nothing in progress: idle keep-alive connections (the longest
-    ///    idle first);
-    /// 2. stalled at least `eviction_grace`: a partial head, the drain of a
-    ///    body, a body or response below its minimum rate since it started
-    ///    (its own rate grace does not protect it here) or that has waited
-    ///    that long for a byte;
-    /// 3. the same younger than `eviction_grace`, a connection that has
-    ///    sent no byte yet (whatever its age: its request may be on its
-    ///    way), and a response whose peer took no byte for 200 ms.
-    ///
-    /// Within a tier, the fewest bytes per second first, then the longest
-    /// in its phase. Only handlers moving data at their rate are never
-    /// picked.
+    /// to admit a newcomer (the core's [`pick_eviction`] over the slots'
+    /// summaries), and tells whether there was one.
     pub(crate) fn evict(&self, settings: &Settings) -> bool {
-        let grace = settings.eviction_grace;
-        let grace_ms = grace.as_millis() as u64;
+        let policy = EvictPolicy {
+            grace_ms: settings.eviction_grace.as_millis() as u64,
+            min_body_rate: settings.min_body_rate.bytes_per_sec,
+            min_response_rate: settings.min_response_rate.bytes_per_sec,
+        };
         let g = lock(&self.conns);
         let now_ms = match g.1.values().next() {
             Some(s) => s.body.ms(Instant::now()),
             None => return false,
         };
-        let mut best: Option<(Key, &Arc<Slot>, Phase)> = None;
-        for slot in g.1.values() {
+        let candidates = g.1.values().filter_map(|slot| {
             if slot.released.load(Ordering::SeqCst) || slot.evicted.load(Ordering::SeqCst) != 0 {
-                continue;
+                return None;
             }
-            let since = slot.since.load(Ordering::Relaxed);
-            let age = now_ms.saturating_sub(since);
-            let state = slot.state.load(Ordering::SeqCst);
-            // (tier, bytes/s since the phase started: least progress first).
-            let pick = if state == State::Idle as u8 {
-                Some((0, 0, Phase::Idle))
-            } else if state == State::Fresh as u8 {
-                // Not yet read from: after every idle and stalled one,
-                // whatever its age (its request may be on its way).
-                Some((2, 0, Phase::Idle))
-            } else if state == State::Head as u8 {
-                // A partial head, whatever its age: younger than the grace,
-                // after the older ones (a wave of slowloris heads must not
-                // hold every slot until it is the grace old).
-                Some((if age >= grace_ms { 1 } else { 2 }, 0, Phase::Head))
-            } else if state == State::Drain as u8 {
-                // Its answer is sent: younger than the grace, a last resort.
-                Some((if age >= grace_ms { 1 } else { 2 }, 0, Phase::Body))
-            } else if state == State::Handler as u8 {
-                let slow = |g: &Gauge, rate| {
-                    g.slow(now_ms, rate, grace).or_else(|| {
-                        (g.below(now_ms, rate, grace) || g.stalled(now_ms, grace))
-                            .then(|| g.pace(now_ms))
-                    })
-                };
-                // A last resort when every other connection is younger than
-                // the grace (a wave of reconnects took the older ones): a
-                // body or response below its rate since it started.
-                let young = |g: &Gauge, rate| g.slow(now_ms, rate, Duration::ZERO);
-                slow(&slot.body, settings.min_body_rate)
-                    .map(|r| (1, r, Phase::Body))
-                    .or_else(|| {
-                        slow(&slot.write, settings.min_response_rate)
-                            .map(|r| (1, r, Phase::Response))
-                    })
-                    .or_else(|| {
-                        young(&slot.body, settings.min_body_rate).map(|r| (2, r, Phase::Body))
-                    })
-                    .or_else(|| {
-                        young(&slot.write, settings.min_response_rate)
-                            .or_else(|| {
-                                // Or a response whose peer took no byte in
-                                // two write slices (a non-reader).
-                                slot.write
-                                    .stalled(now_ms, LAST_RESORT_STALL.min(grace))
-                                    .then(|| slot.write.pace(now_ms))
-                            })
-                            .map(|r| (2, r, Phase::Response))
-                    })
-            } else {
-                None
-            };
-            if let Some((tier, rate, phase)) = pick {
-                let key = (tier, rate, since);
-                if best.as_ref().is_none_or(|(k, _, _)| key < *k) {
-                    best = Some((key, slot, phase));
-                }
+            let state = SlotState::from_u8(slot.state.load(Ordering::SeqCst))?;
+            let age = now_ms.saturating_sub(slot.since.load(Ordering::Relaxed));
+            let mut summary = Summary::new(state, age);
+            if state == SlotState::Handler {
+                summary.body = slot.body.flow(now_ms);
+                summary.response = slot.write.flow(now_ms);
             }
-        }
-        let Some((_, slot, phase)) = best else {
+            Some((slot, summary))
+        });
+        let Some((slot, stage)) = pick_eviction(candidates, &policy) else {
             return false;
+        };
+        let phase = match stage {
+            Stage::Head => Phase::Head,
+            Stage::Body => Phase::Body,
+            Stage::Write => Phase::Response,
+            _ => Phase::Idle,
         };
         slot.evicted.store(phase as u8 + 1, Ordering::SeqCst);
         slot.body.end_now();

@@ -4,7 +4,7 @@ use std::io::{self, IoSlice};
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::time::{Duration, Instant};
 
-use http_net_conn::{ClientConn, ServerConn};
+use http_net_conn::{ClientConn, Flow, ServerConn};
 
 use crate::error::{is_timeout, Error, Stage};
 use crate::transport::Transport;
@@ -69,14 +69,6 @@ impl Rate {
         let nanos = u128::from(bytes) * 1_000_000_000 / u128::from(self.bytes_per_sec);
         let lasts = Duration::from_nanos(u64::try_from(nanos).unwrap_or(u64::MAX));
         Some(self.grace.max(lasts))
-    }
-
-    /// Whether `bytes` over `busy` of waiting are below the rate, once
-    /// `grace` (which may be shorter than the rate's own) has passed.
-    pub(crate) fn below(&self, bytes: u64, busy: Duration, grace: Duration) -> bool {
-        self.bytes_per_sec != 0
-            && busy >= grace
-            && u128::from(bytes) * 1_000_000_000 < u128::from(self.bytes_per_sec) * busy.as_nanos()
     }
 }
 
@@ -232,53 +224,23 @@ impl Gauge {
         self.wait_from.store(0, Ordering::Relaxed);
     }
 
-    /// Whether the connection has been waiting without a byte for at least
-    /// `grace`, as seen at `now_ms`.
-    pub(crate) fn stalled(&self, now_ms: u64, grace: Duration) -> bool {
-        let from = self.stalled_from.load(Ordering::Relaxed);
-        from != 0
-            && self.wait_from.load(Ordering::Relaxed) != 0
-            && now_ms.saturating_sub(from) >= grace.as_millis() as u64
-    }
-
-    /// The progress since the body or response started, in bytes per
-    /// second, as seen at `now_ms` (0 when it has not started).
-    pub(crate) fn pace(&self, now_ms: u64) -> u64 {
-        let from = self.started.load(Ordering::Relaxed);
-        let age = now_ms.saturating_sub(from);
-        if from == 0 || age == 0 {
-            return 0;
+    /// The progress as eviction weighs it ([`Flow`]), seen at `now_ms`
+    /// (one clock reading for every slot).
+    pub(crate) fn flow(&self, now_ms: u64) -> Flow {
+        let started = self.started.load(Ordering::Relaxed);
+        let wait_from = self.wait_from.load(Ordering::Relaxed);
+        let stalled_from = self.stalled_from.load(Ordering::Relaxed);
+        let mut waited_ms = self.busy_ms.load(Ordering::Relaxed);
+        if wait_from != 0 {
+            waited_ms += now_ms.saturating_sub(wait_from);
         }
-        self.bytes.load(Ordering::Relaxed).saturating_mul(1000) / age
-    }
-
-    /// Under pressure: the progress since the body or response started (in
-    /// bytes per second), when it started at least `grace` ago and is below
-    /// `rate` (whose own grace does not count here); `None` otherwise.
-    pub(crate) fn slow(&self, now_ms: u64, rate: Rate, grace: Duration) -> Option<u64> {
-        let from = self.started.load(Ordering::Relaxed);
-        let age = now_ms.saturating_sub(from);
-        let bytes = self.bytes.load(Ordering::Relaxed);
-        (from != 0
-            && rate.bytes_per_sec != 0
-            && age >= grace.as_millis() as u64
-            && u128::from(bytes) * 1000 < u128::from(rate.bytes_per_sec) * u128::from(age))
-        .then(|| self.pace(now_ms))
-    }
-
-    /// Whether the connection is below `rate` after `grace` of waiting, as
-    /// seen at `now_ms` (a wait in progress counts).
-    pub(crate) fn below(&self, now_ms: u64, rate: Rate, grace: Duration) -> bool {
-        let from = self.wait_from.load(Ordering::Relaxed);
-        let mut busy = self.busy_ms.load(Ordering::Relaxed);
-        if from != 0 {
-            busy += now_ms.saturating_sub(from);
+        Flow {
+            bytes: self.bytes.load(Ordering::Relaxed),
+            age_ms: (started != 0).then(|| now_ms.saturating_sub(started)),
+            waited_ms,
+            stalled_ms: (stalled_from != 0 && wait_from != 0)
+                .then(|| now_ms.saturating_sub(stalled_from)),
         }
-        rate.below(
-            self.bytes.load(Ordering::Relaxed),
-            Duration::from_millis(busy),
-            grace,
-        )
     }
 }
 

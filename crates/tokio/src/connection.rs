@@ -9,14 +9,16 @@ use std::sync::atomic::Ordering;
 use std::sync::Arc;
 use std::task::Poll;
 
-use http_net_conn::{AnswerState, Error as ConnError, Method, Phase, ServerConn, ServerEvent};
+use http_net_conn::{
+    AnswerState, Error as ConnError, Method, Phase, ServerConn, ServerEvent, SlotState,
+};
 use tokio::io::AsyncWriteExt;
 use tokio::time::Instant;
 
 use crate::date::DateClock;
 use crate::error::{Error, Stage};
 use crate::exchange::{Cycle, Exchange};
-use crate::server::{Handler, Shared, SlotGuard, BUSY, CLOSING, FRESH, HEAD, IDLE, YIELDED};
+use crate::server::{Handler, Shared, SlotGuard};
 use crate::wire::{self, Filled, Scratched, Stream};
 
 /// How a connection ends.
@@ -45,7 +47,7 @@ pub(crate) async fn run<S: Stream, H: Handler>(
     // An evicted connection gives its place up at once: its 503 (if any) is
     // sent, but it is not drained.
     if end == End::Linger && !slot.slot.evicted() {
-        slot.set(CLOSING);
+        slot.set(SlotState::Closing);
         let wake = Some((&slot.slot.wake, &slot.slot.evicted));
         wire::linger(&mut stream, s.drain_time, s.drain_bytes, wake).await;
     }
@@ -62,9 +64,9 @@ pub(crate) const TURN: u32 = 16;
 
 /// Yields to the other tasks between two pipelined requests. While it waits
 /// for its turn the connection is between requests and the first to evict
-/// ([`YIELDED`]); `false` if it was evicted meanwhile.
+/// (idle, as eviction sees it); `false` if it was evicted meanwhile.
 async fn take_turn(slot: &SlotGuard) -> bool {
-    slot.set(YIELDED);
+    slot.set(SlotState::Idle);
     tokio::task::yield_now().await;
     !slot.slot.evicted()
 }
@@ -148,7 +150,7 @@ async fn serve<H: Handler>(
                         return End::Close;
                     }
                 }
-                slot.set(BUSY);
+                slot.set(SlotState::Handler);
                 head_deadline = None;
                 drain_deadline = None;
                 requests += 1;
@@ -193,14 +195,21 @@ async fn serve<H: Handler>(
                     Phase::Idle => {
                         // Marked idle before the check: a shutdown after the
                         // mark wakes us, one before it is seen here.
-                        slot.set_at(if requests == 0 { FRESH } else { IDLE }, now);
+                        slot.set_at(
+                            if requests == 0 {
+                                SlotState::Fresh
+                            } else {
+                                SlotState::Idle
+                            },
+                            now,
+                        );
                         if sh.stopping() {
                             return End::Close;
                         }
                         (now + s.idle_timeout, Stage::Idle)
                     }
                     Phase::Head => {
-                        slot.set_at(HEAD, now);
+                        slot.set_at(SlotState::Head, now);
                         let d = *head_deadline.get_or_insert(now + s.head_timeout);
                         if d <= now {
                             return head_timed_out(stream, conn, st, sh, &mut date).await;
@@ -213,7 +222,7 @@ async fn serve<H: Handler>(
                     // The answer is out, so the connection counts as idle
                     // (evictable; closed by a shutdown).
                     Phase::Body | Phase::Responding => {
-                        slot.set_at(IDLE, now);
+                        slot.set_at(SlotState::Idle, now);
                         if sh.stopping() {
                             return End::Close;
                         }

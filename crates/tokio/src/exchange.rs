@@ -14,7 +14,8 @@ use tokio::io::{AsyncRead, AsyncWrite, ReadBuf};
 use tokio::time::Instant;
 
 use crate::error::{Error, Stage};
-use crate::server::{Shared, Slot};
+use crate::server::Shared;
+use crate::slot::Slot;
 use crate::wire::{self, Filled, Meter, Stream};
 
 /// Output is written as soon as this much is queued (smaller answers wait

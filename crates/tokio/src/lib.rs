@@ -128,6 +128,7 @@ mod date;
 mod error;
 mod exchange;
 mod server;
+mod slot;
 mod wire;
 
 pub use client::{

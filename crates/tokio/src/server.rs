@@ -7,12 +7,15 @@ use std::io;
 use std::net::{IpAddr, SocketAddr};
 use std::panic::{catch_unwind, AssertUnwindSafe};
 use std::pin::{pin, Pin};
-use std::sync::atomic::{AtomicBool, AtomicU64, AtomicU8, AtomicUsize, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex, MutexGuard};
 use std::task::Poll;
 use std::time::Duration;
 
-use http_net_conn::{imf_fixdate, Buffers, Config, ConfigOverrides, ServerConn};
+use http_net_conn::{
+    imf_fixdate, pick_eviction, Buffers, Config, ConfigOverrides, EvictPolicy, ServerConn,
+    SlotState,
+};
 use tokio::net::{TcpListener, TcpStream, ToSocketAddrs};
 use tokio::sync::Notify;
 use tokio::task::JoinSet;
@@ -22,6 +25,7 @@ use crate::connection;
 use crate::date::now_secs;
 use crate::error::{Error, Stage};
 use crate::exchange::Exchange;
+use crate::slot::Slot;
 use crate::wire::{self, Rate, Stream, WriteBounds};
 
 /// Answers requests: called once per request on the connection's task.
@@ -172,20 +176,20 @@ impl Default for ServerBuilder {
 impl ServerBuilder {
     setters! {
         /// The connection limit (default 1,024). A connection beyond it first
-        /// evicts the open connection making least progress, in this order:
-        /// one closing after an error response; one that pipelines so much
-        /// that it waits for its turn to run between requests; the
-        /// longest-idle keep-alive connection (or one draining the unread rest
-        /// of a request body after its answer); the one waiting longest, at
-        /// least the [eviction grace](ServerBuilder::eviction_grace), for room
-        /// to write its response, which a peer that does not read never makes
-        /// (the response is cut); the one waiting longest, at least the grace,
-        /// for the rest of its request head (it is answered `503`); then the
-        /// oldest of those younger than the grace and of those waiting for
-        /// their first request. A connection whose handler is
-        /// running and not waiting on such a write is never evicted: when no
-        /// open connection can be, the new one is answered `503` with
-        /// `Retry-After: 1` and closed.
+        /// evicts the open connection making least progress, by the core's
+        /// `pick_eviction` (the std server's order): one closing after an
+        /// error response; then an idle keep-alive connection, or one that
+        /// pipelines so much that it waits for its turn between requests
+        /// (the longest idle first); then, stalled at least the
+        /// [eviction grace](ServerBuilder::eviction_grace), one waiting for
+        /// room to write its response, which a peer that does not read never
+        /// makes (the response is cut), or for the rest of its request head
+        /// (it is answered `503`), the longest stalled first; then the same
+        /// younger than the grace (a write after 200 ms without a byte
+        /// taken), and those waiting for their first request. A connection
+        /// whose handler is running and not waiting on such a write is never
+        /// evicted: when no open connection can be, the new one is answered
+        /// `503` with `Retry-After: 1` and closed.
         ///
         /// Each connection is a task, not a thread: the std server's
         /// `thread_stack_size`, `keep_idle_threads` and `max_idle_threads` have no counterpart
@@ -518,15 +522,7 @@ fn admit<H: Handler, S: Stream + 'static>(
         }
         let id = reg.next;
         reg.next += 1;
-        let slot = Arc::new(Slot {
-            id,
-            state: AtomicU8::new(FRESH),
-            since: AtomicU64::new(shared.millis()),
-            epoch: shared.epoch,
-            evicted: AtomicBool::new(false),
-            wake: Notify::new(),
-            peer: ip,
-        });
+        let slot = Arc::new(Slot::new(id, shared.epoch, shared.millis(), ip));
         reg.slots.insert(id, Arc::clone(&slot));
         slot
     };
@@ -544,50 +540,35 @@ fn admit<H: Handler, S: Stream + 'static>(
     )))
 }
 
-/// Picks and signals the connection to evict. Three tiers, as the std
-/// adapter's `Shared::evict` ranks them:
-/// 1. nothing in progress: closing, waiting for its turn between pipelined
-///    requests, idle keep-alive (the longest idle first);
-/// 2. stalled at least the eviction grace: waiting for room to write, a
-///    partial head;
-/// 3. the same younger than the grace, and a connection that has sent no
-///    byte yet (whatever its age: its request may be on its way).
-///
-/// Within a tier, the longest in its phase first. Busy ones (a handler
-/// reading or writing) are never picked: this adapter enforces their
-/// minimum rates with its own deadlines, not by eviction.
+/// Picks and signals the connection to evict: the core's
+/// [`pick_eviction`] over the slots' summaries ([`Slot::summary`]), as the
+/// std server does. Waiting for its turn between pipelined requests counts
+/// as idle; a write waiting on the peer, as a stalled response.
 fn evict_one(shared: &Shared, reg: &mut Registry) -> bool {
-    let grace = u64::try_from(shared.settings.eviction_grace.as_millis()).unwrap_or(u64::MAX);
+    let set = &shared.settings;
+    let policy = EvictPolicy {
+        grace_ms: u64::try_from(set.eviction_grace.as_millis()).unwrap_or(u64::MAX),
+        min_body_rate: set.body_rate.bytes_per_sec,
+        min_response_rate: set.write_rate.bytes_per_sec,
+    };
     let now = shared.millis();
-    let mut best: Option<(u8, u64, u64)> = None; // (rank, since, id)
-    for slot in reg.slots.values() {
-        let since = slot.since.load(Ordering::SeqCst);
-        let old = now.saturating_sub(since) >= grace;
-        let rank = match slot.state.load(Ordering::SeqCst) {
-            CLOSING => 0,
-            YIELDED => 1,
-            IDLE => 2,
-            STALLED if old => 3,
-            HEAD if old => 4,
-            STALLED | HEAD | FRESH => 5,
-            _ => continue,
-        };
-        let key = (rank, since, slot.id);
-        if best.is_none_or(|b| key < b) {
-            best = Some(key);
-        }
-    }
-    let Some((_, _, id)) = best else {
+    let candidates = reg
+        .slots
+        .values()
+        .filter_map(|slot| Some(((slot.id, slot.state()), slot.summary(now)?)));
+    let Some(((id, state), stage)) = pick_eviction(candidates, &policy) else {
         return false;
     };
     let Some(victim) = reg.slots.remove(&id) else {
         return false;
     };
     let c = &shared.counters;
-    match victim.state.load(Ordering::SeqCst) {
-        CLOSING => c.evicted_closing.fetch_add(1, Ordering::Relaxed),
-        IDLE | YIELDED | FRESH => c.evicted_idle.fetch_add(1, Ordering::Relaxed),
-        STALLED => c.evicted_write.fetch_add(1, Ordering::Relaxed),
+    match (stage, state) {
+        (Stage::Write, _) => c.evicted_write.fetch_add(1, Ordering::Relaxed),
+        (Stage::Idle, Some(SlotState::Closing)) => {
+            c.evicted_closing.fetch_add(1, Ordering::Relaxed)
+        }
+        (Stage::Idle, _) => c.evicted_idle.fetch_add(1, Ordering::Relaxed),
         _ => c.evicted_head.fetch_add(1, Ordering::Relaxed),
     };
     victim.evicted.store(true, Ordering::SeqCst);
@@ -720,83 +701,6 @@ unsent_bodies,
 /// Connections open now.
 current,}
 
-/// What an open connection is doing, as eviction and shutdown see it.
-pub(crate) const BUSY: u8 = 0;
-pub(crate) const IDLE: u8 = 1;
-pub(crate) const HEAD: u8 = 2;
-pub(crate) const CLOSING: u8 = 3;
-/// A write is waiting on the peer to take bytes (its receive window is full).
-pub(crate) const STALLED: u8 = 4;
-/// Between two pipelined requests, waiting for its turn to run.
-pub(crate) const YIELDED: u8 = 5;
-/// Accepted, waiting for its first request: evicted after the idle ones,
-/// which have been served (the bytes of a request that has just arrived
-/// may not have been read yet), the oldest first.
-pub(crate) const FRESH: u8 = 6;
-
-/// One open connection, as the accept loop and the shutdown see it.
-#[derive(Debug)]
-pub(crate) struct Slot {
-    id: u64,
-    /// `BUSY`, `IDLE`, `HEAD`, `CLOSING`, `STALLED`, `YIELDED` or `FRESH`.
-    state: AtomicU8,
-    /// When that state began, in milliseconds since the server started.
-    since: AtomicU64,
-    /// When the server started.
-    epoch: Instant,
-    /// Set by the accept loop when it evicts this connection.
-    pub(crate) evicted: AtomicBool,
-    /// Notified on eviction and on shutdown.
-    pub(crate) wake: Notify,
-    /// The peer's address, when the per-peer cap counts it.
-    peer: Option<IpAddr>,
-}
-
-impl Slot {
-    pub(crate) fn evicted(&self) -> bool {
-        self.evicted.load(Ordering::SeqCst)
-    }
-
-    /// Records what the connection is doing (only a change moves `since`).
-    pub(crate) fn set(&self, state: u8) {
-        if self.state.load(Ordering::Relaxed) != state {
-            let now = if state == BUSY {
-                self.epoch
-            } else {
-                Instant::now()
-            };
-            self.set_at(state, now);
-        }
-    }
-
-    /// [`Slot::set`] with the time already read by the caller (no clock
-    /// read); `since` of a `BUSY` connection is never read ([`evict_one`]
-    /// skips them), so `BUSY` takes none either.
-    pub(crate) fn set_at(&self, state: u8, now: Instant) {
-        if self.state.load(Ordering::Relaxed) != state {
-            if state != BUSY {
-                let ms = now.saturating_duration_since(self.epoch).as_millis();
-                self.since
-                    .store(u64::try_from(ms).unwrap_or(u64::MAX), Ordering::SeqCst);
-            }
-            self.state.store(state, Ordering::SeqCst);
-        }
-    }
-
-    /// The state and when it began, to [`restore`](Slot::restore) later.
-    pub(crate) fn save(&self) -> (u8, u64) {
-        (
-            self.state.load(Ordering::SeqCst),
-            self.since.load(Ordering::SeqCst),
-        )
-    }
-
-    pub(crate) fn restore(&self, (state, since): (u8, u64)) {
-        self.since.store(since, Ordering::SeqCst);
-        self.state.store(state, Ordering::SeqCst);
-    }
-}
-
 /// The connection's place in the registry; removes it when the task ends.
 pub(crate) struct SlotGuard {
     pub(crate) shared: Arc<Shared>,
@@ -805,12 +709,12 @@ pub(crate) struct SlotGuard {
 
 impl SlotGuard {
     /// Records what the connection is doing (only a change moves `since`).
-    pub(crate) fn set(&self, state: u8) {
+    pub(crate) fn set(&self, state: SlotState) {
         self.slot.set(state);
     }
 
     /// [`Slot::set_at`].
-    pub(crate) fn set_at(&self, state: u8, now: Instant) {
+    pub(crate) fn set_at(&self, state: SlotState, now: Instant) {
         self.slot.set_at(state, now);
     }
 }
@@ -988,7 +892,7 @@ impl Shared {
     fn wake_idle(&self) {
         let reg = lock(&self.registry);
         for slot in reg.slots.values() {
-            if matches!(slot.state.load(Ordering::SeqCst), IDLE | FRESH) {
+            if matches!(slot.state(), Some(SlotState::Idle | SlotState::Fresh)) {
                 slot.wake.notify_one();
             }
         }

@@ -15,7 +15,7 @@ use tokio::sync::Notify;
 use tokio::time::{timeout_at, Instant};
 
 use crate::error::{Error, Stage};
-use crate::server::{Slot, STALLED};
+use crate::slot::Slot;
 
 /// A byte stream the server can run over: a `TcpStream`, a TLS stream over
 /// one, a `tokio::io::DuplexStream` in tests. Implemented for every
@@ -276,7 +276,7 @@ pub(crate) fn fill_now(stream: &mut (dyn Stream + '_), conn: &mut ServerConn) ->
 }
 
 /// Runs a write `fut`; while it waits on the peer, `slot` is marked
-/// [`STALLED`] (evictable at the connection limit), and an eviction ends
+/// stalled (evictable at the connection limit), and an eviction ends
 /// the wait (`None`). A write ready at its first poll changes nothing.
 async fn watched<F: Future>(fut: F, slot: &Slot) -> Option<F::Output> {
     let mut fut = pin!(fut);
@@ -284,8 +284,7 @@ async fn watched<F: Future>(fut: F, slot: &Slot) -> Option<F::Output> {
     if let Some(v) = first_poll {
         return Some(v);
     }
-    let before = slot.save();
-    slot.set(STALLED);
+    slot.stall_begins();
     let out = loop {
         match first(fut.as_mut(), slot.wake.notified()).await {
             First::A(v) => break Some(v),
@@ -293,7 +292,7 @@ async fn watched<F: Future>(fut: F, slot: &Slot) -> Option<F::Output> {
             First::B(()) => {}
         }
     };
-    slot.restore(before);
+    slot.stall_ends();
     out
 }
 

@@ -1,0 +1,119 @@
+//! One open connection as the accept loop and the shutdown see it: its
+//! [`SlotState`] (the core's vocabulary, as the std server's slots), since
+//! when, and whether a write waits on the peer. Eviction reads these
+//! through [`Slot::summary`] for the core's `pick_eviction`.
+
+use std::net::IpAddr;
+use std::sync::atomic::{AtomicBool, AtomicU64, AtomicU8, Ordering};
+
+use http_net_conn::{SlotState, Summary};
+use tokio::sync::Notify;
+use tokio::time::Instant;
+
+/// One open connection, as the accept loop and the shutdown see it.
+#[derive(Debug)]
+pub(crate) struct Slot {
+    pub(crate) id: u64,
+    /// Its [`SlotState`], as a byte.
+    state: AtomicU8,
+    /// When that state began, in milliseconds since the server started.
+    since: AtomicU64,
+    /// When a write began waiting on the peer to take bytes (its receive
+    /// window full), in milliseconds since the server started, plus one;
+    /// 0: no write waits. (The scheduler's own flag: the state stays.)
+    stalled: AtomicU64,
+    /// When the server started.
+    epoch: Instant,
+    /// Set by the accept loop when it evicts this connection.
+    pub(crate) evicted: AtomicBool,
+    /// Notified on eviction and on shutdown.
+    pub(crate) wake: Notify,
+    /// The peer's address, when the per-peer cap counts it.
+    pub(crate) peer: Option<IpAddr>,
+}
+
+impl Slot {
+    /// A connection accepted `now_ms` after `epoch`, waiting for its first
+    /// byte.
+    pub(crate) fn new(id: u64, epoch: Instant, now_ms: u64, peer: Option<IpAddr>) -> Slot {
+        Slot {
+            id,
+            state: AtomicU8::new(SlotState::Fresh.to_u8()),
+            since: AtomicU64::new(now_ms),
+            stalled: AtomicU64::new(0),
+            epoch,
+            evicted: AtomicBool::new(false),
+            wake: Notify::new(),
+            peer,
+        }
+    }
+
+    pub(crate) fn evicted(&self) -> bool {
+        self.evicted.load(Ordering::SeqCst)
+    }
+
+    /// What the connection is doing.
+    pub(crate) fn state(&self) -> Option<SlotState> {
+        SlotState::from_u8(self.state.load(Ordering::SeqCst))
+    }
+
+    fn ms(&self, now: Instant) -> u64 {
+        u64::try_from(now.saturating_duration_since(self.epoch).as_millis()).unwrap_or(u64::MAX)
+    }
+
+    /// Records what the connection is doing (only a change moves `since`).
+    /// A running handler takes no clock reading: eviction weighs it by its
+    /// stalled writes alone.
+    pub(crate) fn set(&self, state: SlotState) {
+        if self.state.load(Ordering::Relaxed) != state.to_u8() {
+            let now = if state == SlotState::Handler {
+                self.epoch
+            } else {
+                Instant::now()
+            };
+            self.set_at(state, now);
+        }
+    }
+
+    /// [`Slot::set`] with the time already read by the caller (no clock
+    /// read).
+    pub(crate) fn set_at(&self, state: SlotState, now: Instant) {
+        let b = state.to_u8();
+        if self.state.load(Ordering::Relaxed) != b {
+            if state != SlotState::Handler {
+                self.since.store(self.ms(now), Ordering::SeqCst);
+            }
+            self.state.store(b, Ordering::SeqCst);
+        }
+    }
+
+    /// A write starts waiting on the peer (one clock reading).
+    pub(crate) fn stall_begins(&self) {
+        let ms = self.ms(Instant::now()).saturating_add(1);
+        self.stalled.store(ms, Ordering::SeqCst);
+    }
+
+    /// The write no longer waits.
+    pub(crate) fn stall_ends(&self) {
+        self.stalled.store(0, Ordering::SeqCst);
+    }
+
+    /// What eviction weighs, seen at `now_ms` (milliseconds since the
+    /// server started): a connection whose write waits on the peer is a
+    /// response stalled that long, whatever its state; otherwise its state
+    /// and how long it has been in it. This adapter bounds a handler's body
+    /// and response rates with its own deadlines, so it gives no byte
+    /// counts: a running handler is weighed by its stalled writes alone.
+    pub(crate) fn summary(&self, now_ms: u64) -> Option<Summary> {
+        let stalled = self.stalled.load(Ordering::SeqCst);
+        if stalled != 0 {
+            let for_ms = now_ms.saturating_add(1).saturating_sub(stalled);
+            let mut s = Summary::new(SlotState::Handler, for_ms);
+            s.response.stalled_ms = Some(for_ms);
+            return Some(s);
+        }
+        let state = self.state()?;
+        let age = now_ms.saturating_sub(self.since.load(Ordering::SeqCst));
+        Some(Summary::new(state, age))
+    }
+}
