@@ -101,8 +101,8 @@ pub use leftover::Leftover;
 pub use owned_fields::OwnedFields;
 pub use response::{BodyLength, Placement, PreparedResponse};
 pub use server::{
-    write_error_response, write_error_response_with_body, AnswerState, OwnedRequestHead, Phase,
-    RequestView, Responder, ServerConn, ServerEvent,
+    write_error_response, write_error_response_with_body, AfterHandler, AnswerState,
+    HandlerOutcome, OwnedRequestHead, Phase, RequestView, Responder, ServerConn, ServerEvent,
 };
 pub use stage::Stage;
 pub use target::{

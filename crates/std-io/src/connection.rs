@@ -10,7 +10,8 @@ use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use http_net_conn::{
-    AnswerState, Config, Error as ConnError, Method, Phase, ServerConn, ServerEvent, SlotState,
+    AfterHandler, Config, Error as ConnError, HandlerOutcome, Method, Phase, ServerConn,
+    ServerEvent, SlotState,
 };
 
 use crate::counters::Phase as Count;
@@ -571,59 +572,34 @@ fn after_handler(
         (None, None, None) => ErrorCause::Panic,
         (None, None, Some(Ok(()))) => ErrorCause::NoAnswer,
     };
-    if conn.failed() {
-        // A malformed body, or a reject: the connection queued its error
-        // response (unless an answer had started, which is cut short).
-        let why = cause(st);
-        error_body(conn, shared, st, why);
-        return Some(send_and_linger(stream, conn, st, slot));
-    }
-    let ok = matches!(outcome, Some(Ok(())));
-    if conn.body_owed().is_some() {
-        // The handler answered through `conn()` and left the body the
-        // connection placed after its output unsent: the peer was promised
-        // those bytes, so nothing more may follow. Send what is due before
-        // them and close: the application's error.
-        shared
-            .counters
-            .unsent_bodies
-            .fetch_add(1, Ordering::Relaxed);
-        let _ = st.flush(stream, conn, &slot.write);
-        return Some(End::Close);
-    }
-    match conn.answer_state() {
-        AnswerState::Complete if ok => None,
-        AnswerState::Complete => Some(send_and_linger(stream, conn, st, slot)),
-        AnswerState::Switched => {
-            // HTTP is over (101, or 2xx to CONNECT): send the head if
-            // `upgrade` did not, then close.
-            let _ = st.flush(stream, conn, &slot.write);
-            Some(End::Close)
-        }
-        AnswerState::Started => {
-            // A response cut short: the peer sees it truncated when we close;
-            // the application's error, unless a body read timed out.
-            if !st.timed_out {
-                shared
-                    .counters
-                    .unsent_bodies
-                    .fetch_add(1, Ordering::Relaxed);
-            }
-            let _ = st.flush(stream, conn, &slot.write);
-            Some(End::Close)
-        }
-        // `NotStarted` (and any state a later `conn` adds).
-        _ => {
-            // No answer (an error, a panic, or none given): 408 if the body
-            // timed out, 500 otherwise, queued by the connection; then close.
-            let status = if st.timed_out { 408 } else { 500 };
-            if conn.reject(status).is_err() {
-                return Some(End::Close);
-            }
+    let handler = match outcome {
+        Some(Ok(())) => HandlerOutcome::Ok,
+        Some(Err(_)) => HandlerOutcome::Failed,
+        None => HandlerOutcome::Panicked,
+    };
+    match conn.after_handler(handler, st.timed_out) {
+        AfterHandler::Next => None,
+        AfterHandler::Linger => {
+            // An error response the connection queued (its own, or the
+            // 500/408 for no answer) takes the hook's body.
             let why = cause(st);
             error_body(conn, shared, st, why);
             Some(send_and_linger(stream, conn, st, slot))
         }
+        AfterHandler::Truncated => {
+            shared
+                .counters
+                .unsent_bodies
+                .fetch_add(1, Ordering::Relaxed);
+            let _ = st.flush_due(stream, conn, &slot.write);
+            Some(End::Close)
+        }
+        AfterHandler::CloseAfterOutput => {
+            let _ = st.flush_due(stream, conn, &slot.write);
+            Some(End::Close)
+        }
+        // `Close`, and any action a later `conn` adds.
+        _ => Some(End::Close),
     }
 }
 

@@ -109,6 +109,23 @@ impl Cycle {
         r
     }
 
+    /// Writes the output due before the connection closes: up to a body
+    /// the handler owes, nothing past it (see [`wire::flush_until_owed`]).
+    pub(crate) fn flush_due(
+        &mut self,
+        stream: &mut dyn Transport,
+        conn: &mut ServerConn,
+        gauge: &Gauge,
+    ) -> Result<(), Error> {
+        let mut pace = Paced {
+            meter: &mut self.write,
+            gauge: Some(gauge),
+        };
+        let r = wire::flush_until_owed(stream, conn, &mut pace);
+        self.note_write(&r);
+        r
+    }
+
     fn note_write(&mut self, r: &Result<(), Error>) {
         if let Err(Error::Timeout(Stage::Write)) = r {
             self.timed_out_in = Some(Phase::Response);

@@ -315,6 +315,27 @@ pub(crate) fn flush_paced<C: Buffers + ?Sized>(
     }
 }
 
+/// Writes the output due before a body the handler owes
+/// (`ServerConn::body_owed`), and nothing past it, within a pace; all of
+/// the output when nothing is owed.
+pub(crate) fn flush_until_owed(
+    stream: &mut dyn Transport,
+    conn: &mut ServerConn,
+    pace: &mut Paced<'_>,
+) -> Result<(), Error> {
+    let owed = conn.body_owed().is_some();
+    loop {
+        let out = conn.output();
+        // Reaching the barrier lifts it: what follows belongs after the
+        // missing bytes.
+        if out.is_empty() || (owed && conn.body_owed().is_none()) {
+            return Ok(());
+        }
+        let n = write_paced(stream, pace, &[IoSlice::new(out)])?;
+        conn.consume_output(n);
+    }
+}
+
 /// Writes the connection's whole output and then `body` with vectored writes
 /// (the body is never copied), within a pace (see [`write_paced`]).
 pub(crate) fn flush_with_paced<C: Buffers + ?Sized>(
@@ -323,6 +344,7 @@ pub(crate) fn flush_with_paced<C: Buffers + ?Sized>(
     mut body: &[u8],
     pace: &mut Paced<'_>,
 ) -> Result<(), Error> {
+    let had_body = !body.is_empty();
     loop {
         let out_len = conn.output().len();
         if out_len == 0 {
@@ -346,7 +368,9 @@ pub(crate) fn flush_with_paced<C: Buffers + ?Sized>(
     }
     // The caller's bytes are out: a debt recorded with nothing pending
     // (see `ServerConn::body_owed`) is paid.
-    conn.consume_output(0);
+    if had_body {
+        conn.consume_output(0);
+    }
     Ok(())
 }
 

@@ -10,7 +10,8 @@ use std::sync::Arc;
 use std::task::Poll;
 
 use http_net_conn::{
-    AnswerState, Error as ConnError, Method, Phase, ServerConn, ServerEvent, SlotState,
+    AfterHandler, Error as ConnError, HandlerOutcome, Method, Phase, ServerConn, ServerEvent,
+    SlotState,
 };
 use tokio::io::AsyncWriteExt;
 use tokio::time::Instant;
@@ -417,47 +418,35 @@ async fn after_handler(
     if st.switched || st.broken {
         return Some(End::Close);
     }
-    if conn.failed() {
-        // A malformed body (conn queued its error response), or a reject.
-        return Some(send_and_linger(stream, conn, st, sh).await);
+    let outcome = match outcome {
+        Some(Ok(())) => HandlerOutcome::Ok,
+        Some(Err(_)) => HandlerOutcome::Failed,
+        None => HandlerOutcome::Panicked,
+    };
+    match conn.after_handler(outcome, st.timed_out) {
+        AfterHandler::Next => None,
+        AfterHandler::Linger => Some(send_and_linger(stream, conn, st, sh).await),
+        AfterHandler::Truncated => {
+            sh.counters.unsent_bodies.fetch_add(1, Ordering::Relaxed);
+            send_due(stream, conn, st, sh).await;
+            Some(End::Close)
+        }
+        AfterHandler::CloseAfterOutput => {
+            send_due(stream, conn, st, sh).await;
+            Some(End::Close)
+        }
+        // `Close`, and any action a later `conn` adds.
+        _ => Some(End::Close),
     }
+}
+
+/// Sends the output due before the connection closes: up to a body the
+/// handler owes (nothing past it), or all that is queued.
+async fn send_due(stream: &mut dyn Stream, conn: &mut ServerConn, st: &mut Cycle, sh: &Shared) {
     if conn.body_owed().is_some() {
-        // The handler answered through `conn()` and left the body the
-        // connection placed after its output unsent (no `send_placed`):
-        // the peer was promised those bytes, so nothing more may follow.
-        // Send what is due before them and close: the application's error.
-        sh.counters.unsent_bodies.fetch_add(1, Ordering::Relaxed);
         send_until_owed(stream, conn, st, sh).await;
-        return Some(End::Close);
-    }
-    let ok = matches!(outcome, Some(Ok(())));
-    match conn.answer_state() {
-        AnswerState::Complete if ok => None,
-        AnswerState::Complete => Some(send_and_linger(stream, conn, st, sh).await),
-        AnswerState::NotStarted => {
-            // No answer (an error, a panic, or none given): 408 if the body
-            // timed out, 500 otherwise, queued by the connection; then close.
-            let status = if st.timed_out { 408 } else { 500 };
-            if conn.reject(status).is_err() {
-                return Some(End::Close);
-            }
-            Some(send_and_linger(stream, conn, st, sh).await)
-        }
-        AnswerState::Started => {
-            // A response cut short (the peer sees it truncated when we
-            // close): the application's error, unless a body read timed out.
-            if !st.timed_out {
-                sh.counters.unsent_bodies.fetch_add(1, Ordering::Relaxed);
-            }
-            let _ = flush_queued(stream, conn, st, sh).await;
-            Some(End::Close)
-        }
-        // A 101 or 2xx to CONNECT the handler did not take over (and any
-        // state a later `conn` adds): send what is queued and close.
-        _ => {
-            let _ = flush_queued(stream, conn, st, sh).await;
-            Some(End::Close)
-        }
+    } else {
+        let _ = flush_queued(stream, conn, st, sh).await;
     }
 }
 

@@ -1,0 +1,99 @@
+//! What follows a handler: the server connection's policy for an answer
+//! left whole, failed, owed, cut short or missing, decided once here for
+//! every adapter (which only moves the bytes the answer says).
+
+use super::ServerConn;
+use crate::AnswerState;
+
+/// How an adapter's handler ended, as the adapter saw it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum HandlerOutcome {
+    /// It returned success.
+    Ok,
+    /// It returned an error.
+    Failed,
+    /// It panicked (the adapter caught the panic).
+    Panicked,
+}
+
+/// What the adapter does once the handler returned
+/// ([`ServerConn::after_handler`]). In every case but [`Next`](AfterHandler::Next)
+/// the connection ends.
+#[non_exhaustive]
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum AfterHandler {
+    /// The answer is whole: go on to the next request (what is queued
+    /// leaves before the next read).
+    Next,
+    /// Send the output (an error response the connection queued, or the
+    /// handler's whole answer after it failed), then half-close, drain the
+    /// peer's input for a bounded time, and close
+    /// ([`Phase::Draining`](crate::Phase::Draining)).
+    Linger,
+    /// The application's error: it promised a body and did not send all of
+    /// it (a body left to it with
+    /// [`Placement::AfterOutput`](crate::Placement::AfterOutput) and not
+    /// sent, or an answer begun and not ended). Send the output (which
+    /// stops before the missing bytes), then close; never reuse the
+    /// connection. Count or report it as the application's error.
+    Truncated,
+    /// Send the output and close: an answer cut short by a body read that
+    /// timed out, or a `101` / `2xx` to `CONNECT` the handler did not take
+    /// over.
+    CloseAfterOutput,
+    /// Close now, sending nothing more.
+    Close,
+}
+
+impl ServerConn {
+    /// The rule that follows a handler, from where the answer stands:
+    /// - a peer error or a reject ended the exchange: its error response is
+    ///   queued, [`AfterHandler::Linger`];
+    /// - a body the handler owes ([`body_owed`](ServerConn::body_owed)):
+    ///   [`AfterHandler::Truncated`];
+    /// - the answer is whole: [`AfterHandler::Next`] if the handler
+    ///   succeeded, [`AfterHandler::Linger`] if it failed after answering;
+    /// - no answer: the connection queues `408` when a body read timed out
+    ///   (`body_timed_out`), `500` otherwise (a failure, a panic, or success
+    ///   without an answer), and [`AfterHandler::Linger`];
+    /// - an answer begun and not ended: [`AfterHandler::Truncated`], or
+    ///   [`AfterHandler::CloseAfterOutput`] when a body read timed out (the
+    ///   peer's fault, not the application's);
+    /// - a `101` or a `2xx` to `CONNECT`: [`AfterHandler::CloseAfterOutput`]
+    ///   (an adapter that handed the stream to the handler closes it
+    ///   itself).
+    ///
+    /// ```
+    /// use http_net_conn::{AfterHandler, Config, HandlerOutcome, ServerConn, ServerEvent};
+    ///
+    /// let mut conn = ServerConn::new(Config::DEFAULT);
+    /// let _ = conn.recv(b"GET / HTTP/1.1\r\nHost: a\r\n\r\n");
+    /// assert!(matches!(conn.poll_event(), Ok(ServerEvent::Request(_))));
+    /// // The handler returned `Ok` without answering: 500, then close.
+    /// assert_eq!(conn.after_handler(HandlerOutcome::Ok, false), AfterHandler::Linger);
+    /// assert!(conn.output().starts_with(b"HTTP/1.1 500 "));
+    /// ```
+    pub fn after_handler(&mut self, outcome: HandlerOutcome, body_timed_out: bool) -> AfterHandler {
+        if self.failed() {
+            return AfterHandler::Linger;
+        }
+        if self.body_owed().is_some() {
+            return AfterHandler::Truncated;
+        }
+        match self.answer_state() {
+            AnswerState::Complete if outcome == HandlerOutcome::Ok => AfterHandler::Next,
+            AnswerState::Complete => AfterHandler::Linger,
+            AnswerState::NotStarted => {
+                let status = if body_timed_out { 408 } else { 500 };
+                match self.reject(status) {
+                    Ok(()) => AfterHandler::Linger,
+                    Err(_) => AfterHandler::Close,
+                }
+            }
+            AnswerState::Started if !body_timed_out => AfterHandler::Truncated,
+            // Cut short by a body read that timed out; a 101 or 2xx to
+            // CONNECT not taken over.
+            _ => AfterHandler::CloseAfterOutput,
+        }
+    }
+}

@@ -1,0 +1,124 @@
+//! What follows a handler (`ServerConn::after_handler`), the rule both
+//! servers apply, without I/O: each case from where the answer stands.
+
+use http_net_conn::{
+    AfterHandler, BodyLength, Config, HandlerOutcome, Placement, PreparedResponse, ServerConn,
+    ServerEvent,
+};
+
+/// A connection that has read `req` up to its request event.
+fn requested(req: &[u8]) -> ServerConn {
+    let mut conn = ServerConn::new(Config::DEFAULT);
+    assert_eq!(conn.recv(req), req.len());
+    assert!(matches!(conn.poll_event(), Ok(ServerEvent::Request(_))));
+    conn
+}
+
+fn get() -> ServerConn {
+    requested(b"GET / HTTP/1.1\r\nHost: a\r\n\r\n")
+}
+
+const OUTCOMES: [HandlerOutcome; 3] = [
+    HandlerOutcome::Ok,
+    HandlerOutcome::Failed,
+    HandlerOutcome::Panicked,
+];
+
+#[test]
+fn a_whole_answer_goes_on_when_the_handler_succeeded_and_lingers_otherwise() {
+    for outcome in OUTCOMES {
+        let mut conn = get();
+        let placement = conn.responder().respond_with(200, &[], b"ok").unwrap();
+        assert_eq!(placement, Placement::Queued);
+        let want = if outcome == HandlerOutcome::Ok {
+            AfterHandler::Next
+        } else {
+            AfterHandler::Linger
+        };
+        assert_eq!(conn.after_handler(outcome, false), want, "{outcome:?}");
+        assert!(conn.output().starts_with(b"HTTP/1.1 200 OK\r\n"));
+    }
+}
+
+#[test]
+fn no_answer_is_500_or_408_after_a_body_timeout_then_linger() {
+    for outcome in OUTCOMES {
+        for (timed_out, status) in [(false, &b"500"[..]), (true, &b"408"[..])] {
+            let mut conn = get();
+            assert_eq!(
+                conn.after_handler(outcome, timed_out),
+                AfterHandler::Linger,
+                "{outcome:?}"
+            );
+            assert_eq!(&conn.output()[9..12], status, "{outcome:?} {timed_out}");
+            assert!(conn.should_close());
+        }
+    }
+}
+
+#[test]
+fn an_answer_begun_and_not_ended_is_the_applications_error_unless_a_body_timed_out() {
+    let mut conn = get();
+    conn.responder()
+        .send_head(200, &[], BodyLength::Known(10))
+        .unwrap();
+    assert_eq!(
+        conn.responder().send_data(b"abc").unwrap(),
+        Placement::Queued
+    );
+    assert_eq!(
+        conn.after_handler(HandlerOutcome::Ok, false),
+        AfterHandler::Truncated
+    );
+    assert_eq!(
+        conn.after_handler(HandlerOutcome::Ok, true),
+        AfterHandler::CloseAfterOutput
+    );
+}
+
+#[test]
+fn a_body_owed_is_truncated_whatever_the_outcome() {
+    for outcome in OUTCOMES {
+        let mut conn = get();
+        let ok = PreparedResponse::new(200, &[]).unwrap();
+        let big = vec![b'x'; 100_000];
+        let placement = conn.responder().respond(&ok, &big).unwrap();
+        assert_eq!(placement, Placement::AfterOutput);
+        assert_eq!(
+            conn.after_handler(outcome, false),
+            AfterHandler::Truncated,
+            "{outcome:?}"
+        );
+    }
+}
+
+#[test]
+fn a_peer_error_in_the_body_lingers_with_its_error_response() {
+    let mut conn =
+        requested(b"POST / HTTP/1.1\r\nHost: a\r\nTransfer-Encoding: chunked\r\n\r\nzz\r\n");
+    assert!(conn.poll_event().is_err());
+    assert!(conn.failed());
+    for outcome in OUTCOMES {
+        assert_eq!(conn.after_handler(outcome, false), AfterHandler::Linger);
+    }
+    assert!(conn.output().starts_with(b"HTTP/1.1 400 "));
+}
+
+#[test]
+fn a_switch_not_taken_over_sends_its_head_and_closes() {
+    let mut conn = requested(
+        b"GET /chat HTTP/1.1\r\nHost: a\r\nConnection: upgrade\r\nUpgrade: websocket\r\n\r\n",
+    );
+    conn.responder()
+        .send_head(
+            101,
+            &[(b"Connection", b"upgrade"), (b"Upgrade", b"websocket")],
+            BodyLength::Empty,
+        )
+        .unwrap();
+    assert_eq!(
+        conn.after_handler(HandlerOutcome::Ok, false),
+        AfterHandler::CloseAfterOutput
+    );
+    assert!(conn.output().starts_with(b"HTTP/1.1 101 "));
+}
