@@ -79,6 +79,7 @@ mod fields;
 mod inbuf;
 mod leftover;
 mod owned_fields;
+mod redirect;
 mod response;
 mod server;
 mod stage;
@@ -89,7 +90,9 @@ mod validate;
 mod writer;
 
 pub use buffers::Buffers;
-pub use client::{ClientConn, ClientEvent, ResponseView, MAX_PIPELINED};
+pub use client::{
+    ClientConn, ClientEvent, ExpectState, Failure, ResponseView, Retry, MAX_PIPELINED,
+};
 pub use config::{Config, ConfigOverrides};
 pub use date::imf_fixdate;
 pub use error::{Error, LocalError, RemoteError};
@@ -99,6 +102,9 @@ pub use evict::{
 pub use fields::Trailers;
 pub use leftover::Leftover;
 pub use owned_fields::OwnedFields;
+pub use redirect::{
+    location, Hop, Origin, Redirect, RedirectError, Redirects, REDIRECT_BODY_DRAIN,
+};
 pub use response::{BodyLength, Placement, PreparedResponse};
 pub use server::{
     write_error_response, write_error_response_with_body, AfterHandler, AnswerState,

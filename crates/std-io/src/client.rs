@@ -11,15 +11,15 @@ use std::time::{Duration, Instant};
 
 use http_net_conn::framing::Error as FramingError;
 use http_net_conn::{
-    BodyLength, BodyLimits, ClientConn, ClientEvent, Config, ConfigOverrides, Error as ConnError,
-    FieldPair, OwnedFields, Placement, RemoteError, ResponseView,
+    location, BodyLength, BodyLimits, ClientConn, ClientEvent, Config, ConfigOverrides,
+    Error as ConnError, ExpectState, Failure, FieldPair, OwnedFields, Placement, Redirect,
+    RedirectError, Redirects, RemoteError, ResponseView, REDIRECT_BODY_DRAIN,
 };
 use http_net_conn::{Method, Version};
 
 use crate::body_reader::{BodyReader, BodySource, Step};
 use crate::error::{is_timeout, Error, Limit, Stage};
 use crate::lock::lock;
-use crate::redirect::{self, Redirects};
 
 use crate::transport::Transport;
 use crate::url::{Url, UrlError};
@@ -468,25 +468,67 @@ impl Client {
     /// [`expect_continue`](ClientBuilder::expect_continue) threshold the
     /// body waits for `100 Continue` first.
     ///
-    /// An idle connection to the same origin is reused when there is one; if
-    /// it turns out closed before any response byte, an idempotent request
-    /// with a replayable body is sent again, once, on a new connection; if
-    /// the server had sent bytes on it while it was idle (a `408` before
-    /// closing it, say), it is discarded before anything is written and any
-    /// request goes out on a new one.
+    /// An idle connection to the same origin is reused when there is one;
+    /// a request that fails on it is sent again, once, on a new connection
+    /// when the connection's retry rule says so
+    /// ([`http_net_conn::Retry`], RFC 9110 §9.2.2): nothing of it had left
+    /// (the server had sent bytes on the idle connection, a `408` before
+    /// closing it, say), or it is idempotent with a replayable body and the
+    /// connection closed before any response byte.
+    ///
+    /// Redirects are followed as the [`Redirects`] policy decides.
     pub fn send(
         &self,
         method: &[u8],
         url: &str,
         fields: &[FieldPair<'_>],
-        body: RequestBody<'_>,
+        mut body: RequestBody<'_>,
     ) -> Result<ClientResponse, Error> {
         let deadline = self.s.timeout.map(|t| Instant::now() + t);
-        redirect::follow(self, &self.s.redirects, method, url, fields, body, deadline)
+        let policy = self.s.redirects;
+        let first = Url::parse(url)?;
+        let mut resp = self.send_once(method, &first, fields, &mut body, deadline)?;
+        let mut method = method.to_vec();
+        let mut url = url.to_owned();
+        let mut own: Vec<FieldPair<'_>> = fields.to_vec();
+        let mut followed = 0;
+        while policy.follows(resp.status()) {
+            let here = Url::parse(&url)?;
+            let next = here.resolve(location(resp.field(b"location"))?);
+            let there = Url::parse(&next).map_err(|_| RedirectError::BadLocation)?;
+            let hop = policy.decide(&Redirect {
+                status: resp.status(),
+                method: &method,
+                followed,
+                first: first.origin(),
+                from: here.origin(),
+                to: there.origin(),
+                replayable: body.replayable(),
+            })?;
+            if !hop.keeps_body() {
+                body = RequestBody::Empty;
+            }
+            method = hop.method(&method).to_vec();
+            own.retain(|(n, _)| hop.keeps_field(n));
+            // Read a small redirect body so that its connection can be reused.
+            let mut sink = [0u8; 4096];
+            let mut left = REDIRECT_BODY_DRAIN;
+            while left > 0 {
+                match resp.read(&mut sink) {
+                    Ok(0) | Err(_) => break,
+                    Ok(n) => left = left.saturating_sub(n),
+                }
+            }
+            drop(resp);
+            followed += 1;
+            resp = self.send_once(&method, &there, &own, &mut body, deadline)?;
+            url = next;
+        }
+        Ok(resp)
     }
 
     /// One request and its response head, no redirect followed.
-    pub(crate) fn send_once(
+    fn send_once(
         &self,
         method: &[u8],
         u: &Url<'_>,
@@ -516,7 +558,6 @@ impl Client {
         if expect {
             all.push((b"Expect", b"100-continue"));
         }
-        let idempotent = Method::from_bytes(method).is_idempotent();
         let mut retried = false;
         loop {
             let mut io = Io {
@@ -528,27 +569,26 @@ impl Client {
             };
             // A retry always goes out on a new connection: once.
             let pooled = if retried { None } else { self.take(&key) };
-            let (mut p, reused) = match pooled {
-                Some(p) => (p, true),
-                None => (self.connect(u, deadline)?, false),
+            let mut p = match pooled {
+                Some(p) => p,
+                None => self.connect(u, deadline)?,
             };
             let sent = Exchange {
                 s: &self.s,
                 p: &mut p,
                 io: &mut io,
             }
-            .run(method, &target, &all, len, expect, body);
+            .run(method, &target, &all, len, body);
             match sent {
-                Ok((head, _)) if !head.codings.is_empty() && !self.s.accept_transfer_codings => {
+                Ok(head) if !head.codings.is_empty() && !self.s.accept_transfer_codings => {
                     return Err(Error::UnsupportedTransferCoding(head.codings));
                 }
-                Ok((head, complete)) => {
+                Ok(head) => {
                     return Ok(ClientResponse {
                         head,
                         body: BodyState {
                             pooled: Some(p),
                             done: false,
-                            reusable_request: complete,
                             reader: BodyReader::default(),
                             io,
                             trailers: OwnedFields::new(),
@@ -558,11 +598,8 @@ impl Client {
                         },
                     })
                 }
-                // A dead pooled connection (or one the server answered
-                // unasked): discard it and retry on a new one.
-                Err(e) if reused && retryable(&e, idempotent && body.replayable()) => {
-                    retried = true
-                }
+                // The connection's retry rule: discard it, retry on a new one.
+                Err(e) if p.conn.retry(failure(&e), body.replayable()).is_retry() => retried = true,
                 Err(e) => return Err(e),
             }
         }
@@ -632,33 +669,31 @@ struct Exchange<'a> {
 }
 
 impl Exchange<'_> {
-    /// The response head, and whether the whole request was sent (so that
-    /// the framing lets the connection be reused).
+    /// The response head (whether the whole request was sent, and so
+    /// whether the connection may be reused, is the connection's to say).
     fn run(
         &mut self,
         method: &[u8],
         target: &[u8],
         fields: &[FieldPair<'_>],
         len: BodyLength,
-        expect: bool,
         body: &mut RequestBody<'_>,
-    ) -> Result<(Head, bool), Error> {
+    ) -> Result<Head, Error> {
         self.p.conn.send_request(method, target, fields, len)?;
-        let empty = len == BodyLength::Empty;
         if let Some(h) = self.write_watched(&[])? {
-            return Ok((h, empty));
+            return Ok(h);
         }
-        if empty {
-            return Ok((self.read_head()?, true));
+        if len == BodyLength::Empty {
+            return self.read_head();
         }
-        if expect {
+        if self.p.conn.expect_state() == ExpectState::Waiting {
             if let Some(h) = self.await_continue()? {
-                return Ok((h, false));
+                return Ok(h);
             }
         }
         match self.send_body(body)? {
-            Some(h) => Ok((h, false)),
-            None => Ok((self.read_head()?, true)),
+            Some(h) => Ok(h),
+            None => self.read_head(),
         }
     }
 
@@ -805,8 +840,11 @@ impl Exchange<'_> {
         let until = Instant::now() + self.s.expect_wait;
         loop {
             match self.p.conn.poll_event() {
-                Ok(ClientEvent::Informational(v)) if v.status() == 100 => return Ok(None),
-                Ok(ClientEvent::Informational(_)) => {}
+                Ok(ClientEvent::Informational(_)) => {
+                    if self.p.conn.expect_state() == ExpectState::Continue {
+                        return Ok(None);
+                    }
+                }
                 Ok(ClientEvent::Response(v)) => return Ok(Some(head_of(&v))),
                 Ok(ClientEvent::NeedInput) => {
                     let left = until.saturating_duration_since(Instant::now());
@@ -851,32 +889,13 @@ impl Exchange<'_> {
     }
 }
 
-/// Whether a request that failed on a reused connection is sent again on a
-/// new one: an idempotent, replayable request when the connection turned
-/// out closed before any response byte; any request when the server had
-/// sent bytes on the idle connection (`UnsolicitedResponse`, e.g. a `408`
-/// before closing it, C73): `send_request` refuses before writing anything
-/// then, so the request never left.
-fn retryable(e: &Error, idempotent: bool) -> bool {
-    let unsolicited = matches!(
-        e,
-        Error::Protocol(ConnError::Remote(RemoteError::UnsolicitedResponse))
-    );
-    unsolicited || (idempotent && stale(e))
-}
-
-/// Whether a reused connection failed the way a connection the server had
-/// already closed does.
-fn stale(e: &Error) -> bool {
+/// How a request failed, as the connection's retry rule asks: the
+/// connection ended under it (an end of stream, or an I/O error on it: a
+/// reset, a broken pipe) or something else (a timeout, a protocol error).
+fn failure(e: &Error) -> Failure {
     match e {
-        Error::ConnectionClosed => true,
-        Error::Io(e) => matches!(
-            e.kind(),
-            io::ErrorKind::ConnectionReset
-                | io::ErrorKind::BrokenPipe
-                | io::ErrorKind::ConnectionAborted
-        ),
-        _ => false,
+        Error::ConnectionClosed | Error::Io(_) => Failure::Closed,
+        _ => Failure::Other,
     }
 }
 
@@ -899,8 +918,6 @@ struct Head {
 struct BodyState {
     pooled: Option<Pooled>,
     done: bool,
-    /// The whole request was sent: the framing lets the connection be reused.
-    reusable_request: bool,
     reader: BodyReader,
     io: Io,
     trailers: OwnedFields,
@@ -1006,10 +1023,9 @@ impl BodyState {
             s: &self.s,
             io: &mut self.io,
             trailers: &mut self.trailers,
-            reusable: false,
         };
         let r = self.reader.read_more(&mut src, buf);
-        let reusable = src.reusable && self.reusable_request;
+        let reusable = p.conn.reusable();
         match r {
             Ok(0) => {
                 self.done = true;
@@ -1029,7 +1045,7 @@ impl BodyState {
         let Some(mut p) = self.pooled.take() else {
             return;
         };
-        if p.conn.should_close() || self.s.max_idle_per_host == 0 {
+        if self.s.max_idle_per_host == 0 {
             return;
         }
         if Transport::set_read_timeout(&mut *p.stream, None).is_err() {
@@ -1059,8 +1075,6 @@ struct ClientBody<'s> {
     s: &'s ClientSettings,
     io: &'s mut Io,
     trailers: &'s mut OwnedFields,
-    /// The body ended with the connection reusable (not closed or switched).
-    reusable: bool,
 }
 
 impl BodySource for ClientBody<'_> {
@@ -1071,16 +1085,12 @@ impl BodySource for ClientBody<'_> {
             Ok(ClientEvent::Informational(_) | ClientEvent::Response(_)) => Step::Again,
             Ok(ClientEvent::End(t)) => {
                 self.trailers.extend(t.iter());
-                self.reusable = true;
                 Step::End
             }
-            Ok(ClientEvent::Idle) => {
-                self.reusable = true;
-                Step::End
-            }
-            // An event this adapter does not know (`ClientEvent` is
-            // non_exhaustive) ends the body without reuse, as a close does.
-            Ok(ClientEvent::Switched(_) | ClientEvent::Closed | _) => Step::End,
+            // The body is over (whether the connection is reused is the
+            // connection's `reusable`); an event this adapter does not know
+            // (`ClientEvent` is non_exhaustive) ends it too.
+            Ok(ClientEvent::Idle | ClientEvent::Switched(_) | ClientEvent::Closed | _) => Step::End,
             Err(e) => Step::Failed(local(e, &self.s.conn)),
         }
     }

@@ -3,9 +3,8 @@
 use core::fmt;
 use std::io;
 
-use http_net_conn::Error as ConnError;
+use http_net_conn::{Error as ConnError, RedirectError};
 
-use crate::redirect::RedirectError;
 use crate::url::UrlError;
 
 /// What the adapter was waiting for when a timeout expired (one type with
@@ -156,6 +155,12 @@ impl From<io::Error> for Error {
 impl From<ConnError> for Error {
     fn from(e: ConnError) -> Error {
         Error::Protocol(e)
+    }
+}
+
+impl From<RedirectError> for Error {
+    fn from(e: RedirectError) -> Error {
+        Error::Redirect(e)
     }
 }
 

@@ -156,6 +156,11 @@ impl<'a> Url<'a> {
     pub fn port(&self) -> u16 {
         self.port
     }
+    /// The origin (scheme, host, port) the redirect policy compares
+    /// ([`http_net_conn::Origin`], RFC 9110 §4.3.1).
+    pub fn origin(&self) -> http_net_conn::Origin<'a> {
+        http_net_conn::Origin::new(self.https, self.host, self.port)
+    }
     /// The authority as written in the URL, for the `Host` field.
     pub fn authority(&self) -> &'a str {
         self.authority

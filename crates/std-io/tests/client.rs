@@ -174,10 +174,12 @@ fn an_unsolicited_408_on_an_idle_pooled_connection_is_a_dead_connection() {
     // An origin that answers each connection's one request and then, in
     // the same write, sends a 408 nobody asked for (what a server does when
     // it times an idle keep-alive connection out) and keeps the connection
-    // open. The client reads both, ends the response and pools the
-    // connection; the next request on it meets `UnsolicitedResponse` before
-    // anything is written, so it is discarded and the request goes out on
-    // a new connection, idempotent or not (C73).
+    // open. A connection with bytes nobody asked for is not reusable
+    // (`ClientConn::reusable`), so it is not pooled; were they to arrive
+    // after it was pooled, the next request on it would meet
+    // `UnsolicitedResponse` before anything is written and go out again on
+    // a new connection, idempotent or not (`Retry::NotSent`, C73). Either
+    // way each request is sent once, on a new connection.
     let l = TcpListener::bind("127.0.0.1:0").unwrap();
     let base = format!("http://{}", l.local_addr().unwrap());
     let t = thread::spawn(move || {

@@ -16,7 +16,7 @@ use std::time::Duration;
 use http_net_conn::framing::Error as FramingError;
 use http_net_conn::{
     BodyLength, BodyLimits, ClientConn, ClientEvent, Config, ConfigOverrides, Error as ConnError,
-    FieldPair, Method, Placement, RemoteError, Version,
+    Failure, FieldPair, Method, Placement, RemoteError, Retry, Version,
 };
 use tokio::io::{AsyncWriteExt, ReadBuf};
 use tokio::net::TcpStream;
@@ -296,10 +296,14 @@ impl<C: Connector> Client<C> {
     /// Sends `method target` to `host:port` with extra `fields` (`Host` is
     /// added unless given) and the whole `body` (with `Content-Length` when
     /// not empty, or for `POST`, `PUT` and `PATCH`), and reads the response
-    /// head. A pooled connection is reused when there is one; if it turns
-    /// out closed before any response byte, an idempotent request is sent
-    /// again, once, on a new connection. A final response that arrives
-    /// while the body is still being written is returned.
+    /// head. A pooled connection is reused when there is one; a request
+    /// that fails on it is sent again, once, on a new connection when the
+    /// connection's retry rule says so ([`http_net_conn::Retry`], RFC 9110
+    /// §9.2.2): nothing of it had left (the server had sent bytes on the
+    /// idle connection, a `408` before closing it, say), or it is
+    /// idempotent and the connection closed before any response byte. A
+    /// final response that arrives while the body is still being written
+    /// is returned.
     pub async fn send(
         &self,
         host: &str,
@@ -314,29 +318,36 @@ impl<C: Connector> Client<C> {
         } else {
             BodyLength::Known(body.len() as u64)
         };
-        let idempotent = Method::from_bytes(method).is_idempotent();
         let mut fresh = false;
         loop {
-            let r = async {
-                let mut req = self
-                    .begin(host, port, method, target, fields, len, fresh)
-                    .await?;
-                let reused = req.reused;
-                let r = async {
-                    if !body.is_empty() {
-                        req.write(body).await?;
+            let (e, retry) = match self
+                .begin(host, port, method, target, fields, len, fresh)
+                .await
+            {
+                Ok(mut req) => {
+                    let r = async {
+                        if !body.is_empty() {
+                            req.write(body).await?;
+                        }
+                        req.end(&[]).await
                     }
-                    req.finish(&[]).await
+                    .await;
+                    match r {
+                        Ok(head) => return req.respond(head),
+                        Err(e) => {
+                            let retry = req.retry(&e);
+                            (e, retry)
+                        }
+                    }
                 }
-                .await;
-                r.map_err(|e| (e, reused))
+                Err(failed) => failed,
+            };
+            // The connection's rule; a retry goes out on a new connection,
+            // which carried nothing, so the rule refuses a second one.
+            if !retry.is_retry() {
+                return Err(e);
             }
-            .await;
-            match r {
-                Ok(resp) => return Ok(resp),
-                Err((e, true)) if !fresh && idempotent && stale(&e) => fresh = true,
-                Err((e, _)) => return Err(e),
-            }
+            fresh = true;
         }
     }
 
@@ -369,7 +380,7 @@ impl<C: Connector> Client<C> {
         fields: &[FieldPair<'_>],
         body: BodyLength,
         fresh: bool,
-    ) -> Result<RequestBody<C>, (Error, bool)> {
+    ) -> Result<RequestBody<C>, (Error, Retry)> {
         let s = &self.inner.s;
         let deadline = s.request_timeout.map(|t| Instant::now() + t);
         let key: Key = (host.to_ascii_lowercase(), port);
@@ -384,29 +395,31 @@ impl<C: Connector> Client<C> {
         }
         all.extend_from_slice(fields);
         let pooled = if fresh { None } else { self.take(&key) };
-        let reused = pooled.is_some();
         let mut p = match pooled {
             Some(p) => p,
             None => self
                 .connect(host, port, deadline)
                 .await
-                .map_err(|e| (e, false))?,
+                .map_err(|e| (e, Retry::No))?,
         };
-        p.conn
-            .send_request(method, target, &all, body)
-            .map_err(|e| (Error::Protocol(e), reused))?;
+        if let Err(e) = p.conn.send_request(method, target, &all, body) {
+            let e = Error::Protocol(e);
+            let retry = p.conn.retry(failure(&e), true);
+            return Err((e, retry));
+        }
         let mut req = RequestBody {
             p: Some(p),
             client: Arc::clone(&self.inner),
             key,
             deadline,
             early: None,
-            ended: body == BodyLength::Empty,
-            reused,
             got_bytes: false,
         };
         // The head leaves now (with the body's first bytes when small).
-        req.push(&[]).await.map_err(|e| (e, reused))?;
+        if let Err(e) = req.push(&[]).await {
+            let retry = req.retry(&e);
+            return Err((e, retry));
+        }
         Ok(req)
     }
 
@@ -467,19 +480,13 @@ fn local(e: ConnError, conn: &Config) -> Error {
     }
 }
 
-/// Whether a reused connection failed the way one the server had already
-/// closed does.
-fn stale(e: &Error) -> bool {
+/// How a request failed, as the connection's retry rule asks: the
+/// connection ended under it (an end of stream, or an I/O error on it: a
+/// reset, a broken pipe) or something else (a timeout, a protocol error).
+fn failure(e: &Error) -> Failure {
     match e {
-        Error::ConnectionClosed => true,
-        Error::Protocol(ConnError::Remote(RemoteError::UnsolicitedResponse)) => true,
-        Error::Io(e) => matches!(
-            e.kind(),
-            io::ErrorKind::ConnectionReset
-                | io::ErrorKind::BrokenPipe
-                | io::ErrorKind::ConnectionAborted
-        ),
-        _ => false,
+        Error::ConnectionClosed | Error::Io(_) => Failure::Closed,
+        _ => Failure::Other,
     }
 }
 
@@ -536,8 +543,6 @@ pub struct RequestBody<C: Connector = TcpConnector> {
     key: Key,
     deadline: Option<Instant>,
     early: Option<Head>,
-    ended: bool,
-    reused: bool,
     got_bytes: bool,
 }
 
@@ -565,16 +570,33 @@ impl<C: Connector> RequestBody<C> {
     /// response head (interim `1xx` responses are skipped), or returns the
     /// final response that arrived early.
     pub async fn finish(mut self, trailers: &[FieldPair<'_>]) -> Result<ClientResponse<C>, Error> {
+        let head = self.end(trailers).await?;
+        self.respond(head)
+    }
+
+    /// Ends the body and reads the response head, or takes the early one.
+    async fn end(&mut self, trailers: &[FieldPair<'_>]) -> Result<Head, Error> {
         if self.early.is_none() {
             let p = self.p.as_mut().ok_or(Error::BodyUnavailable)?;
             p.conn.send_end(trailers)?;
-            self.ended = true;
             self.push(&[]).await?;
         }
-        let head = match self.early.take() {
-            Some(h) => h,
-            None => self.read_head().await?,
-        };
+        match self.early.take() {
+            Some(h) => Ok(h),
+            None => self.read_head().await,
+        }
+    }
+
+    /// Whether the request, which failed with `e`, is sent again (the
+    /// connection's rule; the body `send` writes is bytes it holds).
+    fn retry(&self, e: &Error) -> Retry {
+        self.p
+            .as_ref()
+            .map_or(Retry::No, |p| p.conn.retry(failure(e), true))
+    }
+
+    /// The response with `head`.
+    fn respond(mut self, head: Head) -> Result<ClientResponse<C>, Error> {
         if !head.codings.is_empty() && !self.client.s.accept_transfer_codings {
             // The connection closes with `self`: the body runs to close.
             return Err(Error::UnsupportedTransferCoding(head.codings));
@@ -585,7 +607,6 @@ impl<C: Connector> RequestBody<C> {
             client: Arc::clone(&self.client),
             key: std::mem::take(&mut self.key),
             deadline: self.deadline,
-            reusable: self.ended,
             done: false,
             pending: http_net_conn::Leftover::new(),
         })
@@ -772,8 +793,6 @@ pub struct ClientResponse<C: Connector = TcpConnector> {
     client: Arc<Inner<C>>,
     key: Key,
     deadline: Option<Instant>,
-    /// The request was sent whole (not cut by an early response).
-    reusable: bool,
     done: bool,
     pending: http_net_conn::Leftover,
 }
@@ -895,7 +914,7 @@ impl<C: Connector> ClientResponse<C> {
             return;
         };
         let s = &self.client.s;
-        if !self.reusable || p.conn.should_close() || s.max_idle_per_host == 0 {
+        if !p.conn.reusable() || s.max_idle_per_host == 0 {
             return;
         }
         // One clock read for the connection's return and the expiry of all.
@@ -929,7 +948,10 @@ impl<C: Connector> std::fmt::Debug for RequestBody<C> {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("RequestBody")
             .field("answered_early", &self.early.is_some())
-            .field("ended", &self.ended)
+            .field(
+                "sent",
+                &self.p.as_ref().is_some_and(|p| p.conn.request_sent()),
+            )
             .finish_non_exhaustive()
     }
 }

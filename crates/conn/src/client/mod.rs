@@ -1,6 +1,7 @@
 //! The client connection: requests in, bytes out; bytes in, response events
 //! out. Responses are matched to the outstanding requests in order.
 
+mod reuse;
 mod send;
 mod view;
 
@@ -18,6 +19,8 @@ use crate::state::{
 use crate::writer::Output;
 use crate::{Buffers, Config, Error, RemoteError, COPY_LIMIT};
 
+use reuse::Attempt;
+pub use reuse::{ExpectState, Failure, Retry};
 pub use view::{ClientEvent, ResponseView};
 
 /// Requests that may be outstanding at once on a client connection.
@@ -75,6 +78,12 @@ pub struct ClientConn {
     /// Whether the connection persists: the one answer to every question
     /// about closing.
     persist: Persist,
+    /// The latest request, as the retry and reuse rules read it.
+    attempt: Attempt,
+    /// Where the latest request's `Expect: 100-continue` stands.
+    expect: ExpectState,
+    /// A response ended on this connection: it is a reused one.
+    carried: bool,
 }
 
 impl ClientConn {
@@ -96,6 +105,9 @@ impl ClientConn {
             queue: VecDeque::with_capacity(MAX_PIPELINED),
             informational: 0,
             persist: Persist::KeepAlive,
+            attempt: Attempt::default(),
+            expect: ExpectState::None,
+            carried: false,
         }
     }
 
@@ -120,6 +132,9 @@ impl ClientConn {
         self.queue.clear();
         self.informational = 0;
         self.persist = Persist::KeepAlive;
+        self.attempt = Attempt::default();
+        self.expect = ExpectState::None;
+        self.carried = false;
     }
 
     /// Bytes waiting to be sent (up to where a body left to the caller goes).
@@ -129,6 +144,9 @@ impl ClientConn {
 
     /// Reports that the first `n` bytes of [`output`](ClientConn::output) were sent.
     pub fn consume_output(&mut self, n: usize) {
+        if n > 0 {
+            self.attempt.untouched = false;
+        }
         self.out.consume(n);
     }
 
@@ -282,6 +300,7 @@ impl ClientConn {
             }
             return Ok(Some(Ev::NeedInput));
         }
+        self.attempt.heard = true;
         let head = match self
             .input
             .parser
@@ -312,6 +331,9 @@ impl ClientConn {
         self.input.head = Some(head);
         match head.status {
             101 if front.upgrade => {
+                if self.expect == ExpectState::Waiting {
+                    self.expect = ExpectState::Final;
+                }
                 self.queue.pop_front();
                 self.input.body = BodyKind::None;
                 self.move_read(CReadEv::Switch);
@@ -324,6 +346,9 @@ impl ClientConn {
                 if self.informational > self.config.max_informational() {
                     return Err(self.fail(RemoteError::TooManyInformational));
                 }
+                if head.status == 100 && self.expect == ExpectState::Waiting {
+                    self.expect = ExpectState::Continue;
+                }
                 self.input.body = BodyKind::None;
                 self.move_read(CReadEv::Info);
                 Ok(Some(Ev::Informational))
@@ -334,6 +359,9 @@ impl ClientConn {
 
     fn start_response(&mut self, head: ResponseHead, front: ReqMeta) -> Result<Option<Ev>, Error> {
         self.informational = 0;
+        if self.expect == ExpectState::Waiting {
+            self.expect = ExpectState::Final;
+        }
         let hb = &self.input.buf.bytes()[self.input.head_at..];
         let fields = self.input.fields.get(..head.field_count).unwrap_or(&[]);
         let limits = self.config.body_limits();
@@ -377,6 +405,7 @@ impl ClientConn {
     fn read_body(&mut self) -> Result<Option<Ev>, Error> {
         if let BodyIn::EndDue { base, count } = self.body_in {
             self.queue.pop_front();
+            self.carried = true;
             self.move_read(CReadEv::End);
             return Ok(Some(Ev::End { base, count }));
         }

@@ -3,9 +3,9 @@
 
 use http_net_head::Method;
 
-use super::{ClientConn, ReqMeta, MAX_PIPELINED};
+use super::{Attempt, ClientConn, ExpectState, ReqMeta, MAX_PIPELINED};
 use crate::state::{client_write, CRead, CWrite, CWriteEv, CloseWhy};
-use crate::validate::{is_target, is_token};
+use crate::validate::{is_target, is_token, trim_ows};
 use crate::writer::{write_content_length, write_fields, CallerFields, SendBody};
 use crate::{BodyLength, Error, FieldPair, LocalError, Placement, RemoteError};
 use http_net_framing::BodyEncoder;
@@ -44,8 +44,13 @@ impl ClientConn {
             // Bytes that arrived while nothing was outstanding are not the
             // response to this request (RFC 9112 §9.2, C73: a 408 on an
             // idle pooled connection): fail before sending anything.
+            self.attempt = Attempt {
+                refused_unsolicited: true,
+                ..Attempt::default()
+            };
             return Err(self.fail(RemoteError::UnsolicitedResponse));
         }
+        let untouched = self.out.is_empty();
         let buf = self.out.buf();
         let start = buf.len();
         buf.extend_from_slice(method);
@@ -76,6 +81,24 @@ impl ClientConn {
             close: caller.close,
         });
         self.enc = enc;
+        self.attempt = Attempt {
+            idempotent: kind.is_idempotent(),
+            untouched,
+            ended: body == BodyLength::Empty,
+            refused_unsolicited: false,
+            heard: false,
+        };
+        // RFC 9110 §10.1.1: the expectation means something with content only.
+        let expects = body != BodyLength::Empty
+            && fields.iter().any(|(n, v)| {
+                n.eq_ignore_ascii_case(b"expect")
+                    && trim_ows(v).eq_ignore_ascii_case(b"100-continue")
+            });
+        self.expect = if expects {
+            ExpectState::Waiting
+        } else {
+            ExpectState::None
+        };
         self.move_write(CWriteEv::Head);
         if body == BodyLength::Empty {
             self.move_write(CWriteEv::End);
@@ -89,6 +112,10 @@ impl ClientConn {
     pub fn send_data(&mut self, data: &[u8]) -> Result<Placement, Error> {
         if client_write(self.write, CWriteEv::Data).is_none() {
             return Err(LocalError::WrongState.into());
+        }
+        if self.expect == ExpectState::Waiting {
+            // The caller sends the body without a `100` (its wait is over).
+            self.expect = ExpectState::Continue;
         }
         Ok(self.enc.data(&mut self.out, data)?)
     }
@@ -104,6 +131,7 @@ impl ClientConn {
             CWrite::Closed if trailers.is_empty() && self.read == CRead::Switched => Ok(()),
             CWrite::Body => match self.enc.end(&mut self.out, trailers) {
                 Ok(()) => {
+                    self.attempt.ended = true;
                     self.move_write(CWriteEv::End);
                     Ok(())
                 }
