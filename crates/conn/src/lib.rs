@@ -86,6 +86,7 @@ mod stage;
 mod state;
 mod status;
 mod target;
+mod time;
 mod validate;
 mod writer;
 
@@ -108,12 +109,14 @@ pub use redirect::{
 pub use response::{BodyLength, Placement, PreparedResponse};
 pub use server::{
     write_error_response, write_error_response_with_body, AfterHandler, AnswerState,
-    HandlerOutcome, OwnedRequestHead, Phase, RequestView, Responder, ServerConn, ServerEvent,
+    HandlerOutcome, NextRead, OwnedRequestHead, Phase, ReadDeadlines, ReadTimeouts, RequestView,
+    Responder, ServerConn, ServerEvent,
 };
 pub use stage::Stage;
 pub use target::{
     form_decode, percent_decode, query_pairs, target_path, target_query, PercentError, QueryPairs,
 };
+pub use time::Timestamp;
 
 /// The framing layer (`http-net-framing`) this crate's API exposes: body
 /// kinds, body limits, framing errors.

@@ -10,8 +10,8 @@ use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use http_net_conn::{
-    AfterHandler, Config, Error as ConnError, HandlerOutcome, Method, Phase, ServerConn,
-    ServerEvent, SlotState,
+    AfterHandler, Config, Error as ConnError, HandlerOutcome, Method, NextRead, ReadDeadlines,
+    ReadTimeouts, ServerConn, ServerEvent, SlotState,
 };
 
 use crate::counters::Phase as Count;
@@ -350,8 +350,12 @@ fn serve(
 ) -> End {
     let mut last_date = u64::MAX;
     let mut requests = 0u64;
-    let mut head_deadline: Option<Instant> = None;
-    let mut drain_deadline: Option<Instant> = None;
+    let timeouts = ReadTimeouts {
+        idle: settings.idle_timeout,
+        head: settings.head_timeout,
+        body: settings.body_timeout,
+    };
+    let mut reads = ReadDeadlines::new();
     let mut eof = false;
     loop {
         match conn.poll_event() {
@@ -367,8 +371,7 @@ fn serve(
                 }
                 let now = Instant::now();
                 st.reset(now);
-                head_deadline = None;
-                drain_deadline = None;
+                reads.request_started();
                 requests += 1;
                 if shared.stopping.load(Ordering::SeqCst)
                     || (settings.max_requests != 0 && requests >= settings.max_requests)
@@ -415,69 +418,54 @@ fn serve(
                     return End::Close;
                 }
                 let now = Instant::now();
-                let (timeout, stage) = match conn.phase() {
-                    Phase::Idle => {
-                        // Before its first request a connection is new,
-                        // not idle keep-alive (see `SlotState::Fresh`).
-                        slot.enter(
-                            if requests == 0 {
-                                SlotState::Fresh
-                            } else {
-                                SlotState::Idle
-                            },
-                            now,
-                        );
-                        // What is written next (a `408`, a `400`) is a response
-                        // of its own.
-                        st.write.restart(None);
-                        if shared.stopping.load(Ordering::SeqCst) {
-                            return End::Close;
+                let (timeout, stage) =
+                    match reads.next_read(conn, requests == 0, shared.stamp(now), &timeouts) {
+                        NextRead::Wait {
+                            until,
+                            stage,
+                            slot: state,
+                            stop_closes,
+                        } => {
+                            slot.enter(state, now);
+                            if stop_closes && shared.stopping.load(Ordering::SeqCst) {
+                                return End::Close;
+                            }
+                            if stage == Stage::Idle {
+                                // What is written next (a `408`, a `400`)
+                                // is a response of its own.
+                                st.write.restart(None);
+                            }
+                            (shared.instant(until).saturating_duration_since(now), stage)
                         }
-                        (settings.idle_timeout, Stage::Idle)
-                    }
-                    Phase::Head => {
-                        slot.enter(SlotState::Head, now);
-                        let d = *head_deadline.get_or_insert(now + settings.head_timeout);
-                        // Zero when the deadline is past: timed out below.
-                        (d.saturating_duration_since(now), Stage::Head)
-                    }
-                    Phase::Draining | Phase::Closed | Phase::Switched => return End::Linger,
-                    // The rest of a body the handler left unread: drained
-                    // within one body timeout in all, however it trickles.
-                    Phase::Body | Phase::Responding => {
-                        slot.enter(SlotState::Drain, now);
-                        let d = *drain_deadline.get_or_insert(now + settings.body_timeout);
-                        let left = d.saturating_duration_since(now);
-                        if left.is_zero() {
+                        NextRead::HeadTimedOut => {
+                            let started = reads.head_started(&timeouts).map(|t| shared.instant(t));
+                            return head_timed_out(
+                                stream,
+                                conn,
+                                st,
+                                slot,
+                                shared,
+                                &mut last_date,
+                                started,
+                            );
+                        }
+                        NextRead::Close => {
                             st.timed_out_in = Some(Count::Body);
                             return End::Close;
                         }
-                        (left, Stage::Body)
-                    }
-                    // A phase this adapter does not know (`Phase` is
-                    // non_exhaustive): end the connection rather than guess
-                    // its timeout.
-                    _ => return End::Linger,
-                };
-                let r = if stage == Stage::Head && timeout.is_zero() {
-                    // The head deadline is past: no read, the same timeout.
-                    Err(Error::Timeout(Stage::Head))
-                } else {
-                    wire::fill(stream, conn, Some(timeout), &mut st.read_timeout, stage)
-                };
+                        // `Linger`, and any a later `conn` adds.
+                        _ => return End::Linger,
+                    };
+                let r = wire::fill(stream, conn, Some(timeout), &mut st.read_timeout, stage);
                 match r {
                     Ok(Filled::Bytes(_)) => {
                         // Error responses the connection writes carry it too.
                         refresh_date(conn, shared, &mut last_date);
-                        if stage == Stage::Idle {
-                            head_deadline = Some(Instant::now() + settings.head_timeout);
-                        }
                     }
                     Ok(Filled::Eof) => eof = true,
                     Ok(Filled::Full) => return End::Close,
                     Err(Error::Timeout(Stage::Head)) => {
-                        let started =
-                            head_deadline.and_then(|d| d.checked_sub(settings.head_timeout));
+                        let started = reads.head_started(&timeouts).map(|t| shared.instant(t));
                         return head_timed_out(
                             stream,
                             conn,
@@ -515,9 +503,9 @@ fn serve(
                 if answered_here {
                     if st.method.is_empty() {
                         // Before a whole head: from its first byte.
-                        st.started = head_deadline
-                            .and_then(|d| d.checked_sub(settings.head_timeout))
-                            .unwrap_or_else(Instant::now);
+                        st.started = reads
+                            .head_started(&timeouts)
+                            .map_or_else(Instant::now, |t| shared.instant(t));
                         st.write.restart(None);
                     }
                     error_body(conn, shared, st, ErrorCause::Peer(e));
@@ -628,7 +616,7 @@ mod tests {
         assert!(kept.conn.is_none(), "its buffers are freed, not kept");
         // The next peer gets a new connection.
         let conn = kept.get(config);
-        assert_eq!(conn.phase(), Phase::Idle);
+        assert_eq!(conn.phase(), http_net_conn::Phase::Idle);
         kept.keep_if_small();
         assert!(kept.conn.is_some());
     }

@@ -18,7 +18,7 @@ use crate::lock::{lock, read};
 use crate::settings::Settings;
 use crate::transport::Interrupter;
 use crate::wire::Gauge;
-use http_net_conn::{pick_eviction, EvictPolicy, SlotState, Stage, Summary};
+use http_net_conn::{pick_eviction, EvictPolicy, SlotState, Stage, Summary, Timestamp};
 
 /// One open connection, as the accept loop and the shutdown see it.
 pub(crate) struct Slot {
@@ -72,11 +72,12 @@ impl Slot {
         }
     }
 
-    /// Whether the connection waits for a request (no byte of it yet).
-    pub(crate) fn is_idle(&self) -> bool {
+    /// Whether a graceful stop closes the connection at once: it waits for
+    /// a request (no byte of it yet), or drains a body after its answer.
+    pub(crate) fn stop_closes(&self) -> bool {
         matches!(
             SlotState::from_u8(self.state.load(Ordering::SeqCst)),
-            Some(SlotState::Idle | SlotState::Fresh)
+            Some(SlotState::Idle | SlotState::Fresh | SlotState::Drain)
         )
     }
 
@@ -183,6 +184,16 @@ impl Shared {
             peers: Mutex::new(HashMap::new()),
             wake_addr: Mutex::new(None),
         }
+    }
+
+    /// `t` as the core's time input (since this server's epoch).
+    pub(crate) fn stamp(&self, t: Instant) -> Timestamp {
+        Timestamp::after_epoch(t.saturating_duration_since(self.epoch))
+    }
+
+    /// The instant the core's `t` stands for.
+    pub(crate) fn instant(&self, t: Timestamp) -> Instant {
+        self.epoch + t.since_epoch()
     }
 
     /// The counters now.
@@ -336,11 +347,12 @@ impl Shared {
         true
     }
 
-    /// Ends the blocked reads of idle connections (all connections if `all`).
+    /// Ends the blocked reads of idle and draining connections (all
+    /// connections if `all`).
     pub(crate) fn interrupt(&self, all: bool) {
         let g = lock(&self.conns);
         for slot in g.1.values() {
-            if all || slot.is_idle() {
+            if all || slot.stop_closes() {
                 slot.interrupt(true);
             }
         }

@@ -10,8 +10,8 @@ use std::sync::Arc;
 use std::task::Poll;
 
 use http_net_conn::{
-    AfterHandler, Error as ConnError, HandlerOutcome, Method, Phase, ServerConn, ServerEvent,
-    SlotState,
+    AfterHandler, Error as ConnError, HandlerOutcome, Method, NextRead, ReadDeadlines,
+    ReadTimeouts, ServerConn, ServerEvent, SlotState,
 };
 use tokio::io::AsyncWriteExt;
 use tokio::time::Instant;
@@ -132,8 +132,12 @@ async fn serve<H: Handler>(
     let s = &sh.settings;
     let mut date = DateClock::default();
     let mut requests = 0u64;
-    let mut head_deadline: Option<Instant> = None;
-    let mut drain_deadline: Option<Instant> = None;
+    let timeouts = ReadTimeouts {
+        idle: s.idle_timeout,
+        head: s.head_timeout,
+        body: s.body_timeout,
+    };
+    let mut reads = ReadDeadlines::new();
     let mut eof = false;
     // Evicted with a request already arrived: it is the last one.
     let mut last = false;
@@ -152,8 +156,7 @@ async fn serve<H: Handler>(
                     }
                 }
                 slot.set(SlotState::Handler);
-                head_deadline = None;
-                drain_deadline = None;
+                reads.request_started();
                 requests += 1;
                 if connect && !s.tunnels {
                     // A proxy's method (RFC 9110 §9.3.6): conn queues the
@@ -192,52 +195,29 @@ async fn serve<H: Handler>(
                     return End::Close;
                 }
                 let now = Instant::now();
-                let (deadline, stage) = match conn.phase() {
-                    Phase::Idle => {
-                        // Marked idle before the check: a shutdown after the
-                        // mark wakes us, one before it is seen here.
-                        slot.set_at(
-                            if requests == 0 {
-                                SlotState::Fresh
-                            } else {
-                                SlotState::Idle
-                            },
-                            now,
-                        );
-                        if sh.stopping() {
-                            return End::Close;
+                let (deadline, stage) =
+                    match reads.next_read(conn, requests == 0, sh.stamp(now), &timeouts) {
+                        NextRead::Wait {
+                            until,
+                            stage,
+                            slot: state,
+                            stop_closes,
+                        } => {
+                            // Marked before the check: a shutdown after the
+                            // mark wakes us, one before it is seen here.
+                            slot.set_at(state, now);
+                            if stop_closes && sh.stopping() {
+                                return End::Close;
+                            }
+                            (sh.instant(until), stage)
                         }
-                        (now + s.idle_timeout, Stage::Idle)
-                    }
-                    Phase::Head => {
-                        slot.set_at(SlotState::Head, now);
-                        let d = *head_deadline.get_or_insert(now + s.head_timeout);
-                        if d <= now {
+                        NextRead::HeadTimedOut => {
                             return head_timed_out(stream, conn, st, sh, &mut date).await;
                         }
-                        (d, Stage::Head)
-                    }
-                    Phase::Draining | Phase::Closed | Phase::Switched => return End::Linger,
-                    // The rest of a body the handler left unread: drained
-                    // within one body timeout in all, however it trickles.
-                    // The answer is out, so the connection counts as idle
-                    // (evictable; closed by a shutdown).
-                    Phase::Body | Phase::Responding => {
-                        slot.set_at(SlotState::Idle, now);
-                        if sh.stopping() {
-                            return End::Close;
-                        }
-                        let d = *drain_deadline.get_or_insert(now + s.body_timeout);
-                        if d <= now {
-                            return End::Close;
-                        }
-                        (d, Stage::Body)
-                    }
-                    // A phase this adapter does not know (`Phase` is
-                    // non_exhaustive): end the connection rather than guess
-                    // its deadline.
-                    _ => return End::Linger,
-                };
+                        NextRead::Close => return End::Close,
+                        // `Linger`, and any a later `conn` adds.
+                        _ => return End::Linger,
+                    };
                 let wake = Some(&slot.slot.wake);
                 let (filled, waited) = wire::waited(async {
                     if stage == Stage::Idle {
@@ -267,7 +247,7 @@ async fn serve<H: Handler>(
                             tokio::task::yield_now().await;
                             if let Some(n) = wire::fill_now(stream, conn) {
                                 last = true;
-                                head_deadline = Some(Instant::now() + s.head_timeout);
+                                reads.head_began(sh.stamp(Instant::now()), &timeouts);
                                 if n > 0 {
                                     continue;
                                 }

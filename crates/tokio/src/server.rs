@@ -14,7 +14,7 @@ use std::time::Duration;
 
 use http_net_conn::{
     imf_fixdate, pick_eviction, Buffers, Config, ConfigOverrides, EvictPolicy, ServerConn,
-    SlotState,
+    SlotState, Timestamp,
 };
 use tokio::net::{TcpListener, TcpStream, ToSocketAddrs};
 use tokio::sync::Notify;
@@ -568,7 +568,9 @@ fn evict_one(shared: &Shared, reg: &mut Registry) -> bool {
         (Stage::Idle, Some(SlotState::Closing)) => {
             c.evicted_closing.fetch_add(1, Ordering::Relaxed)
         }
-        (Stage::Idle, _) => c.evicted_idle.fetch_add(1, Ordering::Relaxed),
+        // A body here is the drain of one after its answer (this adapter
+        // gives no handler's body flow): counted with the idle ones.
+        (Stage::Idle | Stage::Body, _) => c.evicted_idle.fetch_add(1, Ordering::Relaxed),
         _ => c.evicted_head.fetch_add(1, Ordering::Relaxed),
     };
     victim.evicted.store(true, Ordering::SeqCst);
@@ -888,11 +890,25 @@ impl Shared {
         u64::try_from(self.epoch.elapsed().as_millis()).unwrap_or(u64::MAX)
     }
 
-    /// Wakes idle connections so that they see the shutdown and close.
+    /// `t` as the core's time input (since this server's epoch).
+    pub(crate) fn stamp(&self, t: Instant) -> Timestamp {
+        Timestamp::after_epoch(t.saturating_duration_since(self.epoch))
+    }
+
+    /// The instant the core's `t` stands for.
+    pub(crate) fn instant(&self, t: Timestamp) -> Instant {
+        self.epoch + t.since_epoch()
+    }
+
+    /// Wakes idle and draining connections so that they see the shutdown
+    /// and close.
     fn wake_idle(&self) {
         let reg = lock(&self.registry);
         for slot in reg.slots.values() {
-            if matches!(slot.state(), Some(SlotState::Idle | SlotState::Fresh)) {
+            if matches!(
+                slot.state(),
+                Some(SlotState::Idle | SlotState::Fresh | SlotState::Drain)
+            ) {
                 slot.wake.notify_one();
             }
         }

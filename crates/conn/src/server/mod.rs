@@ -7,6 +7,7 @@ mod policy;
 mod reject;
 mod responder;
 mod view;
+mod waits;
 
 use http_net_framing::{request_body, BodyKind, Error as FramingError};
 use http_net_head::{Method, RequestHead, RequestParser, Status, Version};
@@ -28,6 +29,7 @@ pub use policy::{AfterHandler, HandlerOutcome};
 pub use reject::{write_error_response, write_error_response_with_body};
 pub use responder::Responder;
 pub use view::{AnswerState, Phase, RequestView, ServerEvent};
+pub use waits::{NextRead, ReadDeadlines, ReadTimeouts};
 
 /// The input half, with the request parser.
 type Input = crate::fields::Input<RequestParser, RequestHead>;
