@@ -283,7 +283,10 @@ fn a_response_byte_means_the_server_answered_no_retry() {
     for (method, _) in METHODS {
         let mut c = reused();
         send_whole(&mut c, method);
+        assert!(!c.response_started());
         feed(&mut c, b"HTTP/1.1 5");
+        assert!(matches!(c.poll_event(), Ok(ClientEvent::NeedInput)));
+        assert!(c.response_started());
         c.recv_eof();
         assert!(drain(&mut c).is_err());
         assert_eq!(c.retry(Failure::Closed, true), Retry::No, "{method:?}");

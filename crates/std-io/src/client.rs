@@ -368,8 +368,6 @@ struct Io {
     write: Option<Option<Duration>>,
     deadline: Option<Instant>,
     last_probe: Instant,
-    /// Response bytes were received (while watching or reading the head).
-    got_any: bool,
 }
 
 /// The per-operation timeout `per`, shortened to what is left before
@@ -565,7 +563,6 @@ impl Client {
                 write: None,
                 deadline,
                 last_probe: Instant::now(),
-                got_any: false,
             };
             // A retry always goes out on a new connection: once.
             let pooled = if retried { None } else { self.take(&key) };
@@ -813,10 +810,12 @@ impl Exchange<'_> {
                 &mut self.io.read,
                 Stage::Head,
             ) {
-                Ok(Filled::Bytes(_)) => self.io.got_any = true,
+                Ok(Filled::Bytes(_)) => {}
                 // The server closed: what it sent before is the answer
                 // (or there is none), as reading the head finds.
-                Ok(Filled::Eof) if !self.io.got_any => return Err(Error::ConnectionClosed),
+                Ok(Filled::Eof) if !self.p.conn.response_started() => {
+                    return Err(Error::ConnectionClosed)
+                }
                 Ok(Filled::Eof) => return self.read_head().map(Some),
                 Ok(Filled::Full) => return Err(Error::BodyUnavailable),
                 Err(Error::Timeout(_)) => return Ok(None),
@@ -854,8 +853,7 @@ impl Exchange<'_> {
                     let wait = left.min(self.s.read_timeout);
                     let p = &mut *self.p;
                     match fill_for(&mut *p.stream, &mut p.conn, wait, self.io, Stage::Head) {
-                        Ok(Filled::Bytes(_)) => self.io.got_any = true,
-                        Ok(Filled::Eof) => {}
+                        Ok(Filled::Bytes(_) | Filled::Eof) => {}
                         Ok(Filled::Full) => return Err(Error::BodyUnavailable),
                         Err(Error::Timeout(Stage::Head)) if wait == left => return Ok(None),
                         Err(e) => return Err(e),
@@ -876,9 +874,10 @@ impl Exchange<'_> {
                     let p = &mut *self.p;
                     let per = self.s.read_timeout;
                     match fill_for(&mut *p.stream, &mut p.conn, per, self.io, Stage::Head)? {
-                        Filled::Bytes(_) => self.io.got_any = true,
-                        Filled::Eof if !self.io.got_any => return Err(Error::ConnectionClosed),
-                        Filled::Eof => {}
+                        Filled::Eof if !p.conn.response_started() => {
+                            return Err(Error::ConnectionClosed)
+                        }
+                        Filled::Bytes(_) | Filled::Eof => {}
                         Filled::Full => return Err(Error::BodyUnavailable),
                     }
                 }

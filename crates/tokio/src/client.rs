@@ -413,7 +413,6 @@ impl<C: Connector> Client<C> {
             key,
             deadline,
             early: None,
-            got_bytes: false,
         };
         // The head leaves now (with the body's first bytes when small).
         if let Err(e) = req.push(&[]).await {
@@ -543,7 +542,6 @@ pub struct RequestBody<C: Connector = TcpConnector> {
     key: Key,
     deadline: Option<Instant>,
     early: Option<Head>,
-    got_bytes: bool,
 }
 
 impl<C: Connector> RequestBody<C> {
@@ -652,7 +650,6 @@ impl<C: Connector> RequestBody<C> {
                     if n == 0 {
                         conn.recv_eof();
                     } else {
-                        self.got_bytes = true;
                         conn.commit(n);
                     }
                     if self.check_early()? {
@@ -714,9 +711,8 @@ impl<C: Connector> RequestBody<C> {
                     let d = || soonest(Instant::now() + s.read_timeout, request_deadline);
                     match fill(&mut p.stream, &mut p.conn, d, Stage::Head, request_deadline).await?
                     {
-                        0 if !self.got_bytes => return Err(Error::ConnectionClosed),
-                        0 => {}
-                        _ => self.got_bytes = true,
+                        0 if !p.conn.response_started() => return Err(Error::ConnectionClosed),
+                        _ => {}
                     }
                 }
                 _ => return Err(Error::ConnectionClosed),

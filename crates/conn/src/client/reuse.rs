@@ -156,6 +156,15 @@ impl ClientConn {
             && !self.input.buf.has_unread()
     }
 
+    /// Whether a byte of a response has been received since the latest
+    /// request was sent (seen by [`poll_event`](ClientConn::poll_event); with
+    /// requests pipelined, an earlier one's counts): an end of stream
+    /// before it is a connection closed unanswered, after it a response
+    /// cut short.
+    pub fn response_started(&self) -> bool {
+        self.attempt.heard
+    }
+
     /// Where the latest request's `Expect: 100-continue` stands: sent with
     /// a body, a `100` or a final response since (RFC 9110 §10.1.1).
     pub fn expect_state(&self) -> ExpectState {
