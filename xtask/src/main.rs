@@ -48,7 +48,7 @@ use std::process::{Command, ExitCode};
 use process::Result;
 
 const USAGE: &str = "usage: cargo xtask <command>
-  ci                                  fmt check, clippy, tests, docs (what .ci/run runs)
+  ci                                  fmt check, clippy, tests, docs and rendered-docs (what .ci/run runs)
   bench [CRITERION ARGS]              the workspace benches (http-net-benches), pinned
   bench-ab REF [ROUNDS]               REF against the working tree, interleaved (default 5 rounds)
            [--filter REGEX] [--warm-up S] [--measurement S] [--instructions]
@@ -133,7 +133,7 @@ fn ci() -> Result {
         "docs",
         cargo(&["doc", "--workspace", "--no-deps"]).env("RUSTDOCFLAGS", "-D warnings"),
     )?;
-    Ok(())
+    rendered_docs::check(Some("-D warnings"))
 }
 
 /// `cargo bench -p http-net-benches`: built first on every core, then run

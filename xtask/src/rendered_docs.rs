@@ -69,9 +69,15 @@ pub fn main(args: &[String]) -> Result {
             other => return Err(format!("rendered-docs: unknown argument {other:?}")),
         }
     }
+    let flags = std::env::var("RUSTDOCFLAGS").unwrap_or_default();
+    check(build.then_some(flags.as_str()))
+}
+
+/// Renders the docs with `flags` as `RUSTDOCFLAGS` (twice, see the module
+/// doc) unless `None`, then checks the pages in `target/doc`.
+pub fn check(build_with: Option<&str>) -> Result {
     let root = root();
-    if build {
-        let flags = std::env::var("RUSTDOCFLAGS").unwrap_or_default();
+    if let Some(flags) = build_with {
         for (pass, extra) in [("first", ""), ("second", " --cfg http_net_rendered_docs")] {
             crate::process::run(
                 &format!("cargo doc ({pass} pass)"),
