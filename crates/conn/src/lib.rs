@@ -108,9 +108,9 @@ pub use redirect::{
 };
 pub use response::{BodyLength, Placement, PreparedResponse};
 pub use server::{
-    write_error_response, write_error_response_with_body, AfterHandler, AnswerState,
-    HandlerOutcome, NextRead, OwnedRequestHead, Phase, ReadDeadlines, ReadTimeouts, RequestView,
-    Responder, ServerConn, ServerEvent,
+    write_error_response, write_error_response_with_body, AfterHandler, AnswerState, Begin,
+    HandlerOutcome, NextRead, OwnedRequestHead, Phase, ReadDeadlines, ReadTimeouts, RequestPolicy,
+    RequestView, Responder, ServerConn, ServerEvent,
 };
 pub use stage::Stage;
 pub use target::{

@@ -1,9 +1,11 @@
-//! What follows a handler (`ServerConn::after_handler`), the rule both
-//! servers apply, without I/O: each case from where the answer stands.
+//! The server connection's policy around a handler, both servers' rules,
+//! without I/O: what starts a request (`ServerConn::begin_request`:
+//! `CONNECT` without tunnels, requests per connection, a stop) and what
+//! follows it (`ServerConn::after_handler`, from where the answer stands).
 
 use http_net_conn::{
-    AfterHandler, BodyLength, Config, HandlerOutcome, Placement, PreparedResponse, ServerConn,
-    ServerEvent,
+    AfterHandler, Begin, BodyLength, Config, HandlerOutcome, Placement, PreparedResponse,
+    RequestPolicy, ServerConn, ServerEvent,
 };
 
 /// A connection that has read `req` up to its request event.
@@ -121,4 +123,61 @@ fn a_switch_not_taken_over_sends_its_head_and_closes() {
         AfterHandler::CloseAfterOutput
     );
     assert!(conn.output().starts_with(b"HTTP/1.1 101 "));
+}
+
+// The start of a request (`ServerConn::begin_request`), the rule both
+// servers apply before the handler.
+
+#[test]
+fn connect_without_tunnels_is_refused_with_501_and_with_tunnels_handled() {
+    let req = b"CONNECT a:443 HTTP/1.1\r\nHost: a:443\r\n\r\n";
+    let mut conn = requested(req);
+    assert_eq!(
+        conn.begin_request(0, false, &RequestPolicy::DEFAULT),
+        Ok(Begin::Refused)
+    );
+    assert!(conn.output().starts_with(b"HTTP/1.1 501 "));
+    assert!(conn.should_close());
+    let tunnels = RequestPolicy {
+        tunnels: true,
+        ..RequestPolicy::DEFAULT
+    };
+    let mut conn = requested(req);
+    assert_eq!(conn.begin_request(0, false, &tunnels), Ok(Begin::Handle));
+    assert!(conn.output().is_empty());
+}
+
+#[test]
+fn the_request_that_reaches_max_requests_is_the_last_and_a_stop_ends_any() {
+    let three = RequestPolicy {
+        max_requests: 3,
+        ..RequestPolicy::DEFAULT
+    };
+    let unlimited = RequestPolicy {
+        max_requests: 0,
+        ..RequestPolicy::DEFAULT
+    };
+    for (served, stopping, policy, last) in [
+        (0, false, three, false),
+        (1, false, three, false),
+        (2, false, three, true),
+        (0, true, three, true),
+        (1_000_000, false, unlimited, false),
+        (5, true, unlimited, true),
+    ] {
+        let mut conn = get();
+        assert_eq!(
+            conn.begin_request(served, stopping, &policy),
+            Ok(Begin::Handle)
+        );
+        let placement = conn.responder().respond_with(200, &[], b"ok").unwrap();
+        assert_eq!(placement, Placement::Queued);
+        let out = String::from_utf8_lossy(conn.output()).into_owned();
+        assert_eq!(
+            out.contains("Connection: close\r\n"),
+            last,
+            "{served} {stopping} {policy:?}: {out}"
+        );
+        assert_eq!(conn.should_close(), last);
+    }
 }

@@ -10,8 +10,8 @@ use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use http_net_conn::{
-    AfterHandler, Config, Error as ConnError, HandlerOutcome, Method, NextRead, ReadDeadlines,
-    ReadTimeouts, ServerConn, ServerEvent, SlotState,
+    AfterHandler, Begin, Config, Error as ConnError, HandlerOutcome, NextRead, ReadDeadlines,
+    ReadTimeouts, RequestPolicy, ServerConn, ServerEvent, SlotState,
 };
 
 use crate::counters::Phase as Count;
@@ -356,13 +356,16 @@ fn serve(
         body: settings.body_timeout,
     };
     let mut reads = ReadDeadlines::new();
+    let policy = RequestPolicy {
+        max_requests: settings.max_requests,
+        tunnels: settings.tunnels,
+    };
     let mut eof = false;
     loop {
         match conn.poll_event() {
             // The request's expectation, framing and persistence are the
             // connection's: the handler and `after_handler` ask it.
             Ok(ServerEvent::Request(view)) => {
-                let connect = view.method() == Method::Connect;
                 if shared.hooks.any() {
                     st.method.clear();
                     st.method.push_str(view.method_str());
@@ -372,23 +375,21 @@ fn serve(
                 let now = Instant::now();
                 st.reset(now);
                 reads.request_started();
-                requests += 1;
-                if shared.stopping.load(Ordering::SeqCst)
-                    || (settings.max_requests != 0 && requests >= settings.max_requests)
-                {
-                    conn.close_after_response();
-                }
+                // Error responses the connection writes carry it too.
                 refresh_date(conn, shared, &mut last_date);
-                if connect && !settings.tunnels {
-                    // A proxy's method (RFC 9110 §9.3.6): conn queues the
-                    // 501, then the connection is `Closed`.
-                    if conn.reject(501).is_err() {
-                        return End::Close;
+                let stopping = shared.stopping.load(Ordering::SeqCst);
+                let begin = conn.begin_request(requests, stopping, &policy);
+                requests += 1;
+                match begin {
+                    Ok(Begin::Handle) => {}
+                    Ok(_) => {
+                        // `CONNECT` without tunnels: conn queued `501`.
+                        error_body(conn, shared, st, ErrorCause::Connect);
+                        let end = send_and_linger(stream, conn, st, slot);
+                        access_log(shared, conn, st, None, false);
+                        return end;
                     }
-                    error_body(conn, shared, st, ErrorCause::Connect);
-                    let end = send_and_linger(stream, conn, st, slot);
-                    access_log(shared, conn, st, None, false);
-                    return end;
+                    Err(_) => return End::Close,
                 }
                 slot.body.reset();
                 slot.write.reset();

@@ -10,8 +10,8 @@ use std::sync::Arc;
 use std::task::Poll;
 
 use http_net_conn::{
-    AfterHandler, Error as ConnError, HandlerOutcome, Method, NextRead, ReadDeadlines,
-    ReadTimeouts, ServerConn, ServerEvent, SlotState,
+    AfterHandler, Begin, Error as ConnError, HandlerOutcome, NextRead, ReadDeadlines, ReadTimeouts,
+    RequestPolicy, ServerConn, ServerEvent, SlotState,
 };
 use tokio::io::AsyncWriteExt;
 use tokio::time::Instant;
@@ -138,6 +138,10 @@ async fn serve<H: Handler>(
         body: s.body_timeout,
     };
     let mut reads = ReadDeadlines::new();
+    let policy = RequestPolicy {
+        max_requests: s.max_requests,
+        tunnels: s.tunnels,
+    };
     let mut eof = false;
     // Evicted with a request already arrived: it is the last one.
     let mut last = false;
@@ -146,8 +150,7 @@ async fn serve<H: Handler>(
     loop {
         date.refresh(conn, sh.date_secs());
         match conn.poll_event() {
-            Ok(ServerEvent::Request(view)) => {
-                let connect = view.method() == Method::Connect;
+            Ok(ServerEvent::Request(_)) => {
                 turn += 1;
                 if turn > TURN {
                     turn = 1;
@@ -157,17 +160,14 @@ async fn serve<H: Handler>(
                 }
                 slot.set(SlotState::Handler);
                 reads.request_started();
+                let begin = conn.begin_request(requests, last || sh.stopping(), &policy);
                 requests += 1;
-                if connect && !s.tunnels {
-                    // A proxy's method (RFC 9110 §9.3.6): conn queues the
-                    // 501, then the connection is `Closed`.
-                    if conn.reject(501).is_err() {
-                        return End::Close;
-                    }
-                    continue;
-                }
-                if last || sh.stopping() || (s.max_requests != 0 && requests >= s.max_requests) {
-                    conn.close_after_response();
+                match begin {
+                    Ok(Begin::Handle) => {}
+                    // `CONNECT` without tunnels: conn queued `501` and the
+                    // connection is `Closed` (sent and lingered below).
+                    Ok(_) => continue,
+                    Err(_) => return End::Close,
                 }
                 st.reset();
                 st.write_meter

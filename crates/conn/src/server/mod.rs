@@ -25,7 +25,7 @@ use exchange::{Exchange, ReqInfo};
 use reject::{queue_error, queue_error_response, replace_error_body, ErrorTail};
 
 pub use owned::OwnedRequestHead;
-pub use policy::{AfterHandler, HandlerOutcome};
+pub use policy::{AfterHandler, Begin, HandlerOutcome, RequestPolicy};
 pub use reject::{write_error_response, write_error_response_with_body};
 pub use responder::Responder;
 pub use view::{AnswerState, Phase, RequestView, ServerEvent};

@@ -3,7 +3,7 @@
 //! every adapter (which only moves the bytes the answer says).
 
 use super::ServerConn;
-use crate::AnswerState;
+use crate::{AnswerState, LocalError, Method};
 
 /// How an adapter's handler ended, as the adapter saw it.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -45,7 +45,73 @@ pub enum AfterHandler {
     Close,
 }
 
+/// The per-request part of a server's settings: what
+/// [`ServerConn::begin_request`] applies.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct RequestPolicy {
+    /// Requests served on one connection before it closes (the last
+    /// response carries `Connection: close`); 0: no limit.
+    pub max_requests: u64,
+    /// Whether `CONNECT` reaches the handler (a server that opens
+    /// tunnels); otherwise it is answered `501`.
+    pub tunnels: bool,
+}
+
+impl RequestPolicy {
+    /// 1,000 requests a connection (nginx's `keepalive_requests`), no
+    /// tunnels.
+    pub const DEFAULT: RequestPolicy = RequestPolicy {
+        max_requests: 1000,
+        tunnels: false,
+    };
+}
+
+/// Whether a request goes to the handler ([`ServerConn::begin_request`]).
+#[non_exhaustive]
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Begin {
+    /// Run the handler.
+    Handle,
+    /// `CONNECT` without tunnels: `501` is queued and the connection is
+    /// closing (RFC 9110 §9.3.6: a proxy's method); send it and linger.
+    Refused,
+}
+
 impl ServerConn {
+    /// The policy at the start of a request (after a
+    /// [`ServerEvent::Request`](crate::ServerEvent::Request)), for an
+    /// adapter that had `served` requests on this connection before it and
+    /// is `stopping` (a graceful stop, or an eviction that left this request
+    /// as the last): `CONNECT` without tunnels is refused with `501`; the
+    /// request that reaches `max_requests`, or any during a stop, is the
+    /// connection's last (`Connection: close` on its answer).
+    ///
+    /// ```
+    /// use http_net_conn::{Begin, Config, RequestPolicy, ServerConn, ServerEvent};
+    ///
+    /// let mut conn = ServerConn::new(Config::DEFAULT);
+    /// let _ = conn.recv(b"CONNECT a:443 HTTP/1.1\r\nHost: a:443\r\n\r\n");
+    /// assert!(matches!(conn.poll_event(), Ok(ServerEvent::Request(_))));
+    /// assert_eq!(conn.begin_request(0, false, &RequestPolicy::DEFAULT), Ok(Begin::Refused));
+    /// assert!(conn.output().starts_with(b"HTTP/1.1 501 "));
+    /// ```
+    pub fn begin_request(
+        &mut self,
+        served: u64,
+        stopping: bool,
+        policy: &RequestPolicy,
+    ) -> Result<Begin, LocalError> {
+        if self.ex.req.method == Method::Connect && !policy.tunnels {
+            self.reject(501)?;
+            return Ok(Begin::Refused);
+        }
+        let count = served.saturating_add(1);
+        if stopping || (policy.max_requests != 0 && count >= policy.max_requests) {
+            self.close_after_response();
+        }
+        Ok(Begin::Handle)
+    }
+
     /// The rule that follows a handler, from where the answer stands:
     /// - a peer error or a reject ended the exchange: its error response is
     ///   queued, [`AfterHandler::Linger`];
