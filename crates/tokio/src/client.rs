@@ -320,26 +320,12 @@ impl<C: Connector> Client<C> {
         };
         let mut fresh = false;
         loop {
-            let (e, retry) = match self
-                .begin(host, port, method, target, fields, len, fresh)
-                .await
-            {
-                Ok(mut req) => {
-                    let r = async {
-                        if !body.is_empty() {
-                            req.write(body).await?;
-                        }
-                        req.end(&[]).await
-                    }
-                    .await;
-                    match r {
-                        Ok(head) => return req.respond(head),
-                        Err(e) => {
-                            let retry = req.retry(&e);
-                            (e, retry)
-                        }
-                    }
-                }
+            let begun = self.begin(host, port, method, target, fields, len, fresh);
+            let (retry, e) = match begun.await {
+                Ok(mut req) => match req.send_whole(body).await {
+                    Ok(head) => return req.respond(head),
+                    Err(e) => (req.retry(&e), e),
+                },
                 Err(failed) => failed,
             };
             // The connection's rule; a retry goes out on a new connection,
@@ -367,7 +353,7 @@ impl<C: Connector> Client<C> {
     ) -> Result<RequestBody<C>, Error> {
         self.begin(host, port, method, target, fields, body, false)
             .await
-            .map_err(|(e, _)| e)
+            .map_err(|(_, e)| e)
     }
 
     #[allow(clippy::too_many_arguments)]
@@ -380,7 +366,7 @@ impl<C: Connector> Client<C> {
         fields: &[FieldPair<'_>],
         body: BodyLength,
         fresh: bool,
-    ) -> Result<RequestBody<C>, (Error, Retry)> {
+    ) -> Result<RequestBody<C>, (Retry, Error)> {
         let s = &self.inner.s;
         let deadline = s.request_timeout.map(|t| Instant::now() + t);
         let key: Key = (host.to_ascii_lowercase(), port);
@@ -400,12 +386,11 @@ impl<C: Connector> Client<C> {
             None => self
                 .connect(host, port, deadline)
                 .await
-                .map_err(|e| (e, Retry::No))?,
+                .map_err(|e| (Retry::No, e))?,
         };
         if let Err(e) = p.conn.send_request(method, target, &all, body) {
             let e = Error::Protocol(e);
-            let retry = p.conn.retry(failure(&e), true);
-            return Err((e, retry));
+            return Err((p.conn.retry(failure(&e), true), e));
         }
         let mut req = RequestBody {
             p: Some(p),
@@ -416,8 +401,7 @@ impl<C: Connector> Client<C> {
         };
         // The head leaves now (with the body's first bytes when small).
         if let Err(e) = req.push(&[]).await {
-            let retry = req.retry(&e);
-            return Err((e, retry));
+            return Err((req.retry(&e), e));
         }
         Ok(req)
     }
@@ -570,6 +554,14 @@ impl<C: Connector> RequestBody<C> {
     pub async fn finish(mut self, trailers: &[FieldPair<'_>]) -> Result<ClientResponse<C>, Error> {
         let head = self.end(trailers).await?;
         self.respond(head)
+    }
+
+    /// Writes the whole `body` and ends it: the response head.
+    async fn send_whole(&mut self, body: &[u8]) -> Result<Head, Error> {
+        if !body.is_empty() {
+            self.write(body).await?;
+        }
+        self.end(&[]).await
     }
 
     /// Ends the body and reads the response head, or takes the early one.
