@@ -148,6 +148,22 @@ impl ClientConn {
     /// delimited by the close, no protocol switch, no error), no response
     /// is outstanding, and no byte the server sent unasked waits. An
     /// adapter puts the connection back in its pool only then.
+    ///
+    /// ```
+    /// use http_net_conn::{BodyLength, ClientConn, ClientEvent, Config};
+    ///
+    /// let mut conn = ClientConn::new(Config::DEFAULT);
+    /// conn.send_request(b"PUT", b"/f", &[(b"Host", b"a.example")], BodyLength::Known(4)).unwrap();
+    /// let _ = conn.send_data(b"ab").unwrap();
+    /// let n = conn.output().len();
+    /// conn.consume_output(n);
+    /// // The server answers before the body is complete.
+    /// let _ = conn.recv(b"HTTP/1.1 413 Content Too Large\r\nContent-Length: 0\r\n\r\n");
+    /// assert!(matches!(conn.poll_event(), Ok(ClientEvent::Response(_))));
+    /// assert!(matches!(conn.poll_event(), Ok(ClientEvent::End(_))));
+    /// assert!(!conn.request_sent());
+    /// assert!(!conn.reusable()); // half a request went out: close it
+    /// ```
     pub fn reusable(&self) -> bool {
         self.request_sent()
             && !self.should_close()
