@@ -80,7 +80,11 @@ fn answer_small() -> Answer {
 /// the returned sender.
 fn serve(rt: &Runtime, answer: Answer) -> mpsc::UnboundedSender<DuplexStream> {
     let (tx, rx) = mpsc::unbounded_channel();
-    let server = Server::builder().listener(DuplexListener(rx));
+    // One keep-alive connection for every exchange the bench makes, as
+    // hyper's side (which has no per-connection request limit).
+    let server = Server::builder()
+        .max_requests_per_connection(0)
+        .listener(DuplexListener(rx));
     rt.spawn(async move {
         let _ = server.serve(answer).await;
     });

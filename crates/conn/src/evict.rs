@@ -10,6 +10,9 @@ use crate::Stage;
 #[non_exhaustive]
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum SlotState {
+    /// Setting the connection up before its first HTTP byte (a TLS
+    /// handshake): ranked as a partial head.
+    Setup,
     /// Closing after its answer or an error response, nothing more to
     /// serve.
     Closing,
@@ -38,6 +41,7 @@ impl SlotState {
             SlotState::Head => 3,
             SlotState::Drain => 4,
             SlotState::Handler => 5,
+            SlotState::Setup => 6,
         }
     }
 
@@ -46,11 +50,11 @@ impl SlotState {
     ///
     /// ```
     /// use http_net_conn::SlotState;
-    /// for s in [SlotState::Closing, SlotState::Idle, SlotState::Fresh,
+    /// for s in [SlotState::Setup, SlotState::Closing, SlotState::Idle, SlotState::Fresh,
     ///           SlotState::Head, SlotState::Drain, SlotState::Handler] {
     ///     assert_eq!(SlotState::from_u8(s.to_u8()), Some(s));
     /// }
-    /// assert_eq!(SlotState::from_u8(6), None);
+    /// assert_eq!(SlotState::from_u8(7), None);
     /// ```
     pub const fn from_u8(b: u8) -> Option<SlotState> {
         Some(match b {
@@ -60,6 +64,7 @@ impl SlotState {
             3 => SlotState::Head,
             4 => SlotState::Drain,
             5 => SlotState::Handler,
+            6 => SlotState::Setup,
             _ => return None,
         })
     }
@@ -195,10 +200,10 @@ impl Rank {
 /// rates, or waiting on neither side). Four tiers, the lower first:
 /// 0. closing connections;
 /// 1. idle keep-alive connections;
-/// 2. stalled at least the grace: a partial head, the drain of a body, a
-///    body or response below its minimum rate since it started (its own
-///    rate grace does not protect it here) or that has waited the grace for
-///    a byte;
+/// 2. stalled at least the grace: a partial head (or a connection's setup,
+///    such as a TLS handshake), the drain of a body, a body or response
+///    below its minimum rate since it started (its own rate grace does not
+///    protect it here) or that has waited the grace for a byte;
 /// 3. the same younger than the grace (below the rate since it started,
 ///    whatever its age), a connection that has sent no byte yet (whatever
 ///    its age: its request may be on its way), and a response whose peer
@@ -226,6 +231,7 @@ pub fn rank(s: &Summary, p: &EvictPolicy) -> Option<(Rank, Stage)> {
         SlotState::Idle => Some((Rank::new(1, 0, age), Stage::Idle)),
         SlotState::Fresh => Some((Rank::new(3, 0, age), Stage::Idle)),
         SlotState::Head => Some((Rank::new(tier(age >= grace), 0, age), Stage::Head)),
+        SlotState::Setup => Some((Rank::new(tier(age >= grace), 0, age), Stage::Setup)),
         SlotState::Drain => Some((Rank::new(tier(age >= grace), 0, age), Stage::Body)),
         SlotState::Handler => {
             let stalled_or_slow = |f: &Flow, rate: u64| {

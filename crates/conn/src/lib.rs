@@ -82,6 +82,7 @@ mod owned_fields;
 mod redirect;
 mod response;
 mod server;
+mod settings;
 mod stage;
 mod state;
 mod status;
@@ -112,6 +113,7 @@ pub use server::{
     HandlerOutcome, NextRead, OwnedRequestHead, Phase, ReadDeadlines, ReadTimeouts, RequestPolicy,
     RequestView, Responder, ServerConn, ServerEvent,
 };
+pub use settings::{Rate, ServerSettings};
 pub use stage::Stage;
 pub use target::{
     form_decode, percent_decode, query_pairs, target_path, target_query, PercentError, QueryPairs,

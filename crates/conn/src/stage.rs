@@ -21,6 +21,9 @@ use core::fmt;
 pub enum Stage {
     /// Opening a connection (client).
     Connect,
+    /// Setting a server connection up before its first HTTP byte (a TLS
+    /// handshake).
+    Setup,
     /// An idle keep-alive connection between messages.
     Idle,
     /// A message head (the server's whole-head deadline, the client's wait
@@ -40,6 +43,7 @@ impl fmt::Display for Stage {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.write_str(match self {
             Stage::Connect => "connecting",
+            Stage::Setup => "setting the connection up",
             Stage::Idle => "waiting on an idle connection",
             Stage::Head => "reading a message head",
             Stage::Body => "reading a message body",

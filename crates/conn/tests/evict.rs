@@ -160,3 +160,23 @@ fn nothing_to_evict() {
         "the newcomer gets 503"
     );
 }
+
+#[test]
+fn a_connection_setup_ranks_as_a_head() {
+    // A TLS handshake: stalled past the grace, it goes with old heads.
+    let got = order(vec![
+        ("young setup", s(SlotState::Setup, 10)),
+        ("old setup", s(SlotState::Setup, 2000)),
+        ("old head", s(SlotState::Head, 1500)),
+        ("idle", s(SlotState::Idle, 0)),
+    ]);
+    assert_eq!(
+        got,
+        [
+            ("idle", Stage::Idle),
+            ("old setup", Stage::Setup),
+            ("old head", Stage::Head),
+            ("young setup", Stage::Setup),
+        ]
+    );
+}

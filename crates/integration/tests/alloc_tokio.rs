@@ -101,8 +101,10 @@ fn steady_state_requests_allocate_nothing_on_the_server() {
             .build()
             .unwrap();
         rt.block_on(async move {
+            // Every request on one connection: no per-connection limit.
             let server = Server::builder()
                 .server_name("http-net")
+                .max_requests_per_connection(0)
                 .bind("127.0.0.1:0")
                 .await
                 .unwrap();

@@ -571,7 +571,9 @@ fn wrk_plaintext() {
         return;
     };
     for multi in [false, true] {
-        let srv = start(builder(), peer(), multi);
+        // Keep-alive without a per-connection request limit, so that the
+        // count below is wrk's connections.
+        let srv = start(builder().max_requests_per_connection(0), peer(), multi);
         wrk_plaintext_load(srv.addr);
         // Keep-alive: 16 connections (wrk may open one more to probe first).
         let accepted = srv.handle.counters().accepted;

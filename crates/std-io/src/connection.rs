@@ -11,7 +11,7 @@ use std::time::{Duration, Instant};
 
 use http_net_conn::{
     AfterHandler, Begin, Config, Error as ConnError, HandlerOutcome, NextRead, ReadDeadlines,
-    ReadTimeouts, RequestPolicy, ServerConn, ServerEvent, SlotState,
+    ServerConn, ServerEvent, SlotState,
 };
 
 use crate::counters::Phase as Count;
@@ -350,16 +350,9 @@ fn serve(
 ) -> End {
     let mut last_date = u64::MAX;
     let mut requests = 0u64;
-    let timeouts = ReadTimeouts {
-        idle: settings.idle_timeout,
-        head: settings.head_timeout,
-        body: settings.body_timeout,
-    };
+    let timeouts = settings.read_timeouts();
     let mut reads = ReadDeadlines::new();
-    let policy = RequestPolicy {
-        max_requests: settings.max_requests,
-        tunnels: settings.tunnels,
-    };
+    let policy = settings.request_policy();
     let mut eof = false;
     loop {
         match conn.poll_event() {

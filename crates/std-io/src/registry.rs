@@ -18,7 +18,7 @@ use crate::lock::{lock, read};
 use crate::settings::Settings;
 use crate::transport::Interrupter;
 use crate::wire::Gauge;
-use http_net_conn::{pick_eviction, EvictPolicy, SlotState, Stage, Summary, Timestamp};
+use http_net_conn::{pick_eviction, SlotState, Stage, Summary, Timestamp};
 
 /// One open connection, as the accept loop and the shutdown see it.
 pub(crate) struct Slot {
@@ -304,11 +304,7 @@ impl Shared {
     /// to admit a newcomer (the core's [`pick_eviction`] over the slots'
     /// summaries), and tells whether there was one.
     pub(crate) fn evict(&self, settings: &Settings) -> bool {
-        let policy = EvictPolicy {
-            grace_ms: settings.eviction_grace.as_millis() as u64,
-            min_body_rate: settings.min_body_rate.bytes_per_sec,
-            min_response_rate: settings.min_response_rate.bytes_per_sec,
-        };
+        let policy = settings.evict_policy();
         let g = lock(&self.conns);
         let now_ms = match g.1.values().next() {
             Some(s) => s.body.ms(Instant::now()),

@@ -22,7 +22,7 @@ use crate::registry::{Admission, Shared};
 use crate::reject;
 use crate::settings::Settings;
 use crate::transport::Listener;
-use crate::wire::Rate;
+use http_net_conn::Rate;
 
 /// Configures a [`Server`]; [`ServerBuilder::bind`] or
 /// [`ServerBuilder::listener`] makes it.

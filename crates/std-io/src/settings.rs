@@ -1,69 +1,42 @@
 //! The server's settings, gathered by [`ServerBuilder`](crate::ServerBuilder).
 
+use std::ops::{Deref, DerefMut};
 use std::time::Duration;
 
-use http_net_conn::{Config, ConfigOverrides};
+use http_net_conn::ServerSettings;
 
-use crate::wire::Rate;
-
-/// The server's settings (see the [`ServerBuilder`](crate::ServerBuilder) methods for each).
+/// The server's settings (see the [`ServerBuilder`](crate::ServerBuilder)
+/// methods for each): the ones both adapters share (`core`, reached
+/// through `Deref`), and this adapter's thread pool.
 #[derive(Clone, Copy, Debug)]
 pub(crate) struct Settings {
-    pub(crate) conn: Config,
-    pub(crate) max_connections: usize,
-    pub(crate) max_connections_per_peer: usize,
-    pub(crate) max_requests: u64,
-    pub(crate) idle_timeout: Duration,
-    pub(crate) head_timeout: Duration,
-    pub(crate) body_timeout: Duration,
-    pub(crate) write_timeout: Duration,
-    pub(crate) min_body_rate: Rate,
-    pub(crate) min_response_rate: Rate,
-    pub(crate) response_timeout: Option<Duration>,
-    pub(crate) eviction_grace: Duration,
-    pub(crate) drain_time: Duration,
-    pub(crate) drain_bytes: u64,
+    pub(crate) core: ServerSettings,
     pub(crate) stack_size: usize,
     pub(crate) max_idle_threads: usize,
     pub(crate) keep_idle_threads: Duration,
-    pub(crate) shutdown_timeout: Duration,
-    pub(crate) tunnels: bool,
-    pub(crate) wipe: bool,
-    /// Set by [`ServerBuilder::server_name`](crate::ServerBuilder::server_name),
-    /// [`front_line`](crate::ServerBuilder::front_line) and
-    /// [`max_body_bytes`](crate::ServerBuilder::max_body_bytes); applied to
-    /// `conn` when the server is made (so that `conn_config` may come before
-    /// or after them).
-    pub(crate) overrides: ConfigOverrides,
 }
 
 impl Settings {
     /// The defaults each [`ServerBuilder`](crate::ServerBuilder) method names.
     pub(crate) const DEFAULT: Settings = Settings {
-        // Reading pauses at 16 KiB of output waiting (`Config::DEFAULT`: 64
-        // KiB): a peer that pipelines without reading holds less memory.
-        conn: Config::DEFAULT.with_output_high_water(16 * 1024),
-        max_connections: 1024,
-        max_connections_per_peer: 0,
-        max_requests: 1000,
-        idle_timeout: Duration::from_secs(30),
-        head_timeout: Duration::from_secs(10),
-        body_timeout: Duration::from_secs(30),
-        write_timeout: Duration::from_secs(30),
-        min_body_rate: Rate::KESTREL,
-        min_response_rate: Rate::KESTREL,
-        response_timeout: None,
-        eviction_grace: Duration::from_secs(1),
-        drain_time: Duration::from_secs(2),
-        drain_bytes: 1024 * 1024,
+        core: ServerSettings::DEFAULT,
         stack_size: 2 * 1024 * 1024,
         max_idle_threads: 64,
         keep_idle_threads: Duration::from_secs(60),
-        shutdown_timeout: Duration::from_secs(30),
-        tunnels: false,
-        wipe: false,
-        overrides: ConfigOverrides::NONE,
     };
+}
+
+impl Deref for Settings {
+    type Target = ServerSettings;
+    fn deref(&self) -> &ServerSettings {
+        &self.core
+    }
+}
+
+impl DerefMut for Settings {
+    fn deref_mut(&mut self) -> &mut ServerSettings {
+        &mut self.core
+    }
 }
 
 #[cfg(test)]

@@ -4,7 +4,7 @@ use std::io::{self, IoSlice};
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::time::{Duration, Instant};
 
-use http_net_conn::{ClientConn, Flow, ServerConn};
+use http_net_conn::{ClientConn, Flow, Rate, ServerConn};
 
 use crate::error::{is_timeout, Error, Stage};
 use crate::transport::Transport;
@@ -41,36 +41,6 @@ macro_rules! buffers {
 }
 buffers!(ServerConn);
 buffers!(ClientConn);
-
-/// A minimum data rate: once `grace` of waiting has passed, at least
-/// `bytes_per_sec` on average over the time spent waiting (`0`: no rate).
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub(crate) struct Rate {
-    pub(crate) bytes_per_sec: u64,
-    pub(crate) grace: Duration,
-}
-
-impl Rate {
-    /// Kestrel's defaults for request bodies and responses: 240 bytes/s
-    /// after 10 s.
-    pub(crate) const KESTREL: Rate = Rate {
-        bytes_per_sec: 240,
-        grace: Duration::from_secs(10),
-    };
-}
-
-impl Rate {
-    /// The waiting time at which `bytes` fall below the rate (none without
-    /// a rate): the grace, or the time `bytes` last at this rate.
-    fn due(&self, bytes: u64) -> Option<Duration> {
-        if self.bytes_per_sec == 0 {
-            return None;
-        }
-        let nanos = u128::from(bytes) * 1_000_000_000 / u128::from(self.bytes_per_sec);
-        let lasts = Duration::from_nanos(u64::try_from(nanos).unwrap_or(u64::MAX));
-        Some(self.grace.max(lasts))
-    }
-}
 
 /// The longest single wait of a paced write: progress within a write call
 /// is seen this often, so that the stall timeout counts from the last

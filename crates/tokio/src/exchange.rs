@@ -192,7 +192,7 @@ impl<'a> Exchange<'a> {
                     }
                     let now = Instant::now();
                     let (deadline, by_rate) =
-                        st.read_meter.deadline(now, s.body_timeout, s.body_rate);
+                        st.read_meter.deadline(now, s.body_timeout, s.min_body_rate);
                     let r =
                         wire::fill(self.stream, self.conn, deadline, by_rate, Stage::Body, None);
                     let r = r.await;

@@ -5,6 +5,7 @@ use std::collections::HashMap;
 use std::future::{poll_fn, Future};
 use std::io;
 use std::net::{IpAddr, SocketAddr};
+use std::ops::{Deref, DerefMut};
 use std::panic::{catch_unwind, AssertUnwindSafe};
 use std::pin::{pin, Pin};
 use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering};
@@ -13,8 +14,8 @@ use std::task::Poll;
 use std::time::Duration;
 
 use http_net_conn::{
-    imf_fixdate, pick_eviction, Buffers, Config, ConfigOverrides, EvictPolicy, ServerConn,
-    SlotState, Timestamp,
+    imf_fixdate, pick_eviction, Buffers, Config, Rate, ServerConn, ServerSettings, SlotState,
+    Timestamp,
 };
 use tokio::net::{TcpListener, TcpStream, ToSocketAddrs};
 use tokio::sync::Notify;
@@ -26,7 +27,7 @@ use crate::date::now_secs;
 use crate::error::{Error, Stage};
 use crate::exchange::Exchange;
 use crate::slot::Slot;
-use crate::wire::{self, Rate, Stream, WriteBounds};
+use crate::wire::{self, Stream, WriteBounds};
 
 /// Answers requests: called once per request on the connection's task.
 ///
@@ -82,64 +83,36 @@ impl Listener for TcpListener {
     }
 }
 
-/// The server's settings (see the [`ServerBuilder`] methods for each).
+/// The server's settings (see the [`ServerBuilder`] methods for each):
+/// the ones both adapters share, with one set of names and defaults
+/// (`core`, reached through `Deref`). This adapter adds none.
 #[derive(Clone, Copy, Debug)]
 pub(crate) struct Settings {
-    pub(crate) conn: Config,
-    pub(crate) max_connections: usize,
-    pub(crate) max_connections_per_peer: usize,
-    pub(crate) eviction_grace: Duration,
-    pub(crate) max_requests: u64,
-    pub(crate) idle_timeout: Duration,
-    pub(crate) head_timeout: Duration,
-    pub(crate) body_timeout: Duration,
-    pub(crate) write_timeout: Duration,
-    pub(crate) body_rate: Rate,
-    pub(crate) write_rate: Rate,
-    pub(crate) response_timeout: Option<Duration>,
-    pub(crate) drain_time: Duration,
-    pub(crate) drain_bytes: u64,
-    pub(crate) shutdown_timeout: Duration,
-    pub(crate) tunnels: bool,
-    pub(crate) wipe: bool,
-    /// Set by [`ServerBuilder::server_name`] and
-    /// [`ServerBuilder::front_line`]; applied to `conn` when the server is
-    /// made (so that `conn_config` may come before or after them).
-    pub(crate) overrides: ConfigOverrides,
+    pub(crate) core: ServerSettings,
+}
+
+impl Deref for Settings {
+    type Target = ServerSettings;
+    fn deref(&self) -> &ServerSettings {
+        &self.core
+    }
+}
+
+impl DerefMut for Settings {
+    fn deref_mut(&mut self) -> &mut ServerSettings {
+        &mut self.core
+    }
 }
 
 impl Settings {
     pub(crate) const DEFAULT: Settings = Settings {
-        conn: Config::DEFAULT,
-        max_connections: 1024,
-        max_connections_per_peer: 0,
-        eviction_grace: Duration::from_secs(1),
-        max_requests: 0,
-        idle_timeout: Duration::from_secs(30),
-        head_timeout: Duration::from_secs(10),
-        body_timeout: Duration::from_secs(30),
-        write_timeout: Duration::from_secs(30),
-        body_rate: Rate {
-            bytes_per_sec: 240,
-            grace: Duration::from_secs(10),
-        },
-        write_rate: Rate {
-            bytes_per_sec: 240,
-            grace: Duration::from_secs(10),
-        },
-        response_timeout: None,
-        drain_time: Duration::from_secs(2),
-        drain_bytes: 1024 * 1024,
-        shutdown_timeout: Duration::from_secs(30),
-        tunnels: false,
-        wipe: false,
-        overrides: ConfigOverrides::NONE,
+        core: ServerSettings::DEFAULT,
     };
 
     pub(crate) fn write_bounds(&self) -> WriteBounds {
         WriteBounds {
             stall: self.write_timeout,
-            rate: self.write_rate,
+            rate: self.min_response_rate,
         }
     }
 }
@@ -209,15 +182,21 @@ impl ServerBuilder {
         /// `Retry-After` and closed, whatever the free slots (they evict no
         /// one). A connection counts until it is closed.
         max_connections_per_peer(n: usize) => max_connections_per_peer = n;
-        /// Requests served on one connection before it is closed (default 0: no
-        /// limit); the last response carries `Connection: close`. The std
-        /// server defaults to 1,000, because a thread per connection cannot
-        /// otherwise take back the slot of a peer that pipelines and never
-        /// reads; this server yields such a connection its turn every 16
-        /// requests and evicts it by its progress instead.
+        /// Requests served on one connection before it is closed (default
+        /// 1,000, as nginx's `keepalive_requests` and the std server; 0: no
+        /// limit); the last response carries `Connection: close`. It bounds
+        /// how long a peer that pipelines requests and never reads its
+        /// responses keeps its slot (its responses go to the kernel's
+        /// buffers, which looks like progress until they fill).
         max_requests_per_connection(n: u64) => max_requests = n;
         /// The connection limits (head and body limits, buffers): see
-        /// [`http_net_conn::Config`].
+        /// [`http_net_conn::Config`]. The default is the std server's,
+        /// [`Config::DEFAULT`] with an output high water of 16 KiB instead
+        /// of 64 KiB ([`Config::with_output_high_water`]): reading pauses
+        /// once 16 KiB of responses wait to be sent, so that a peer
+        /// pipelining requests without reading holds at most that (plus one
+        /// response) in the server's memory. A configuration given here has
+        /// its own high water.
         conn_config(config: Config) => conn = config;
         /// How long a keep-alive connection may sit idle between requests
         /// (default 30 s); then it is closed without a response.
@@ -240,14 +219,14 @@ impl ServerBuilder {
         /// spent waiting on the peer counts: a handler that pauses between
         /// reads is not held against it. 0 turns it off.
         min_body_rate(bytes_per_sec: u64, grace: Duration) =>
-            body_rate = Rate { bytes_per_sec, grace };
+            min_body_rate = Rate { bytes_per_sec, grace };
         /// The minimum response rate (default 240 bytes/s after a 10 s grace,
         /// as the std server's):
         /// once a response's writes have waited on the peer `grace` in all, the
         /// peer must have taken at least `bytes_per_sec` for every second they
         /// waited, else the connection is cut. 0 turns it off.
         min_response_rate(bytes_per_sec: u64, grace: Duration) =>
-            write_rate = Rate { bytes_per_sec, grace };
+            min_response_rate = Rate { bytes_per_sec, grace };
         /// A deadline for writing a whole response, counted from its request's
         /// head (default: none, so that a large download to a slow but honest
         /// client completes; the minimum response rate and the write timeout
@@ -545,12 +524,7 @@ fn admit<H: Handler, S: Stream + 'static>(
 /// std server does. Waiting for its turn between pipelined requests counts
 /// as idle; a write waiting on the peer, as a stalled response.
 fn evict_one(shared: &Shared, reg: &mut Registry) -> bool {
-    let set = &shared.settings;
-    let policy = EvictPolicy {
-        grace_ms: u64::try_from(set.eviction_grace.as_millis()).unwrap_or(u64::MAX),
-        min_body_rate: set.body_rate.bytes_per_sec,
-        min_response_rate: set.write_rate.bytes_per_sec,
-    };
+    let policy = shared.settings.evict_policy();
     let now = shared.millis();
     let candidates = reg
         .slots
@@ -965,7 +939,7 @@ mod tests {
         // One name, one meaning: `min_body_rate` and `min_response_rate`
         // default to 240 bytes/s after a 10 s grace on both adapters.
         let s = Settings::DEFAULT;
-        for rate in [s.body_rate, s.write_rate] {
+        for rate in [s.min_body_rate, s.min_response_rate] {
             assert_eq!(rate.bytes_per_sec, 240);
             assert_eq!(rate.grace, Duration::from_secs(10));
         }

@@ -9,7 +9,7 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::task::Poll;
 use std::time::Duration;
 
-use http_net_conn::ServerConn;
+use http_net_conn::{Rate, ServerConn};
 use tokio::io::{AsyncRead, AsyncReadExt, AsyncWrite, AsyncWriteExt};
 use tokio::sync::Notify;
 use tokio::time::{timeout_at, Instant};
@@ -86,16 +86,6 @@ pub(crate) async fn first<A: Future, B: Future>(a: A, b: B) -> First<A::Output, 
         b.as_mut().poll(cx).map(First::B)
     })
     .await
-}
-
-/// A minimum data rate: once the peer has kept us waiting `grace` in all,
-/// it must have moved at least `bytes_per_sec` for every second it kept us
-/// waiting (0 turns it off). Only time spent waiting on the peer counts, so
-/// a handler that pauses between reads or writes is never the peer's fault.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub(crate) struct Rate {
-    pub(crate) bytes_per_sec: u64,
-    pub(crate) grace: Duration,
 }
 
 /// One transfer (a request body, a response): the bytes it moved, and the

@@ -1,0 +1,162 @@
+//! The server settings both adapters share: one type, one set of names and
+//! defaults (each adapter's builder sets them, and keeps only its own
+//! extensions, such as the std server's thread stacks). The policies in
+//! this crate read them through [`ServerSettings::read_timeouts`],
+//! [`ServerSettings::request_policy`] and [`ServerSettings::evict_policy`].
+
+use core::time::Duration;
+
+use crate::{Config, ConfigOverrides, EvictPolicy, ReadTimeouts, RequestPolicy};
+
+/// A minimum data rate: after `grace` spent waiting on the peer, at least
+/// `bytes_per_sec` for every second waited (0 bytes/s: none), as Kestrel's
+/// `MinRequestBodyDataRate` and `MinResponseDataRate`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Rate {
+    /// Bytes per second (0: no minimum).
+    pub bytes_per_sec: u64,
+    /// Waiting time before the rate applies.
+    pub grace: Duration,
+}
+
+impl Rate {
+    /// Kestrel's default: 240 bytes/s after a grace of 10 s.
+    pub const KESTREL: Rate = Rate {
+        bytes_per_sec: 240,
+        grace: Duration::from_secs(10),
+    };
+
+    /// No minimum rate.
+    pub const NONE: Rate = Rate {
+        bytes_per_sec: 0,
+        grace: Duration::ZERO,
+    };
+
+    /// The waiting time at which `bytes` fall below the rate: the grace, or
+    /// the time `bytes` last at this rate (`None` without a rate).
+    ///
+    /// ```
+    /// use core::time::Duration;
+    /// use http_net_conn::Rate;
+    ///
+    /// assert_eq!(Rate::KESTREL.due(0), Some(Duration::from_secs(10)));
+    /// assert_eq!(Rate::KESTREL.due(4800), Some(Duration::from_secs(20)));
+    /// assert_eq!(Rate::NONE.due(4800), None);
+    /// ```
+    pub fn due(&self, bytes: u64) -> Option<Duration> {
+        if self.bytes_per_sec == 0 {
+            return None;
+        }
+        let nanos = u128::from(bytes) * 1_000_000_000 / u128::from(self.bytes_per_sec);
+        let lasts = Duration::from_nanos(u64::try_from(nanos).unwrap_or(u64::MAX));
+        Some(self.grace.max(lasts))
+    }
+}
+
+/// The settings a server of either adapter shares, with their defaults
+/// ([`ServerSettings::DEFAULT`]); each is described at the adapters'
+/// builder method of the same name.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct ServerSettings {
+    /// The connection's configuration (limits, front-line profile, output
+    /// high water); default [`Config::DEFAULT`] with a 16 KiB output high
+    /// water (a peer that pipelines without reading holds less memory).
+    pub conn: Config,
+    /// Settings taken one at a time (`Server` name, front-line profile,
+    /// body budget), laid over `conn` when the server is made.
+    pub overrides: ConfigOverrides,
+    /// Open connections at most (1,024).
+    pub max_connections: usize,
+    /// Open connections per peer address at most (0: no cap).
+    pub max_connections_per_peer: usize,
+    /// How eviction at the connection limit orders stalls (1 s).
+    pub eviction_grace: Duration,
+    /// Requests per connection (1,000, as nginx's `keepalive_requests`;
+    /// 0: no limit).
+    pub max_requests: u64,
+    /// An idle keep-alive connection (30 s).
+    pub idle_timeout: Duration,
+    /// The whole request head (10 s).
+    pub head_timeout: Duration,
+    /// A request body's stall, and the drain of one left unread (30 s).
+    pub body_timeout: Duration,
+    /// A response's stall (30 s).
+    pub write_timeout: Duration,
+    /// A connection-setup phase before the first HTTP byte (a TLS
+    /// handshake), for a listener that has one (10 s); plain TCP has none.
+    pub setup_timeout: Duration,
+    /// The request body's minimum rate ([`Rate::KESTREL`]).
+    pub min_body_rate: Rate,
+    /// The response's minimum rate ([`Rate::KESTREL`]).
+    pub min_response_rate: Rate,
+    /// A whole-response deadline (none).
+    pub response_timeout: Option<Duration>,
+    /// After an error response, the peer's input is drained this long (2 s)
+    /// ...
+    pub drain_time: Duration,
+    /// ... or up to this many bytes (1 MiB), so that it reads the response.
+    pub drain_bytes: u64,
+    /// A graceful stop waits this long for requests in flight (30 s).
+    pub shutdown_timeout: Duration,
+    /// `CONNECT` reaches the handler (off: `501`).
+    pub tunnels: bool,
+    /// Consumed input and sent output are zeroed (off).
+    pub wipe: bool,
+}
+
+impl ServerSettings {
+    /// The defaults of both adapters' server builders.
+    pub const DEFAULT: ServerSettings = ServerSettings {
+        conn: Config::DEFAULT.with_output_high_water(16 * 1024),
+        overrides: ConfigOverrides::NONE,
+        max_connections: 1024,
+        max_connections_per_peer: 0,
+        eviction_grace: Duration::from_secs(1),
+        max_requests: 1000,
+        idle_timeout: Duration::from_secs(30),
+        head_timeout: Duration::from_secs(10),
+        body_timeout: Duration::from_secs(30),
+        write_timeout: Duration::from_secs(30),
+        setup_timeout: Duration::from_secs(10),
+        min_body_rate: Rate::KESTREL,
+        min_response_rate: Rate::KESTREL,
+        response_timeout: None,
+        drain_time: Duration::from_secs(2),
+        drain_bytes: 1024 * 1024,
+        shutdown_timeout: Duration::from_secs(30),
+        tunnels: false,
+        wipe: false,
+    };
+
+    /// The timeouts of the waits between handlers ([`ReadDeadlines`](crate::ReadDeadlines)).
+    pub const fn read_timeouts(&self) -> ReadTimeouts {
+        ReadTimeouts {
+            idle: self.idle_timeout,
+            head: self.head_timeout,
+            body: self.body_timeout,
+        }
+    }
+
+    /// What starts a request ([`ServerConn::begin_request`](crate::ServerConn::begin_request)).
+    pub const fn request_policy(&self) -> RequestPolicy {
+        RequestPolicy {
+            max_requests: self.max_requests,
+            tunnels: self.tunnels,
+        }
+    }
+
+    /// What eviction weighs ([`pick_eviction`](crate::pick_eviction)).
+    pub fn evict_policy(&self) -> EvictPolicy {
+        EvictPolicy {
+            grace_ms: u64::try_from(self.eviction_grace.as_millis()).unwrap_or(u64::MAX),
+            min_body_rate: self.min_body_rate.bytes_per_sec,
+            min_response_rate: self.min_response_rate.bytes_per_sec,
+        }
+    }
+}
+
+impl Default for ServerSettings {
+    fn default() -> ServerSettings {
+        ServerSettings::DEFAULT
+    }
+}
