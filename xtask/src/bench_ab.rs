@@ -15,6 +15,16 @@
 //! `--instructions` counts each bench's routine with callgrind instead of
 //! timing it (see `bench_count.rs`): a verdict a busy host cannot spoil, for
 //! when no quiet timing run can be had.
+//!
+//! `--adapters` runs the same A/B over the comparison crate `compare/`
+//! instead: its H2 server exchange and H3 client exchange through
+//! `http-net-tokio` (and through the core driven directly), each side's
+//! `compare/` built at its own tree with the `hyper` feature only, the same
+//! duplex pipe and current-thread runtime on both sides. Its controls are the
+//! rows of the same workloads that run no http-net code: hyper's, and the
+//! runtime echoing the same bytes with no HTTP. With `--instructions` one
+//! call is one exchange (`iter_custom` runs N exchanges in one counted call;
+//! see `xtask/criterion-counter`).
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::{Path, PathBuf};
@@ -43,6 +53,114 @@ const CONTROLS: [&str; 5] = [
     "response_head_httparse/response_1k",
 ];
 
+/// The benches of the comparison crate `bench-ab --adapters` compares: the
+/// exchanges through `http-net-tokio`, and through the core driven directly.
+const ADAPTER_BENCHES: [&str; 4] = [
+    "h2_server_exchange/http-net-tokio",
+    "h3_client_exchange/http-net-tokio",
+    "h2_server_exchange/http-net",
+    "h3_client_exchange/http-net",
+];
+
+/// The controls of `--adapters`: the rows of the same workloads, on the same
+/// pipe and runtime, that run no http-net code.
+const ADAPTER_CONTROLS: [&str; 4] = [
+    "h2_server_exchange/hyper",
+    "h2_server_exchange/tokio_no_http",
+    "h3_client_exchange/hyper",
+    "h3_client_exchange/tokio_no_http",
+];
+
+/// The bench binary of the comparison crate.
+const COMPARE_BENCH: &str = "compare";
+
+/// Which benches a run compares.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Suite {
+    /// The core's hot-path benches (`http-net-benches`).
+    Core,
+    /// The duplex exchanges of `compare/` through `http-net-tokio`.
+    Adapters,
+}
+
+impl Suite {
+    /// The benches that run no http-net code, the same on both sides.
+    fn controls(self) -> &'static [&'static str] {
+        match self {
+            Suite::Core => &CONTROLS,
+            Suite::Adapters => &ADAPTER_CONTROLS,
+        }
+    }
+}
+
+const USAGE: &str = "usage: cargo xtask bench-ab REF [ROUNDS] [--adapters] [--filter REGEX] \
+     [--warm-up S] [--measurement S] [--cpu N] [--instructions]";
+
+/// The command line of `bench-ab`.
+#[derive(Debug, PartialEq)]
+struct Options {
+    reference: String,
+    rounds: usize,
+    measure: Measure,
+    suite: Suite,
+    timing: Timing,
+    cpu: usize,
+    /// For the core: criterion's filter (a regex). For `--adapters`: a
+    /// substring the bench ids kept must contain (the controls are kept).
+    filter: Option<String>,
+}
+
+impl Options {
+    /// Reads `args`; `default_cpu` is the core pinned to unless `--cpu`.
+    fn parse(args: &[String], default_cpu: usize) -> Result<Options> {
+        let args = Args::parse(args, &["warm-up", "measurement", "cpu", "filter"])?;
+        let known = [
+            "warm-up",
+            "measurement",
+            "cpu",
+            "filter",
+            "instructions",
+            "adapters",
+        ];
+        if let Some(unknown) = args.options.keys().find(|k| !known.contains(&k.as_str())) {
+            return Err(format!("unknown option --{unknown}\n{USAGE}"));
+        }
+        let reference = args.words.first().ok_or(USAGE)?.clone();
+        if args.words.len() > 2 {
+            return Err(format!("too many arguments\n{USAGE}"));
+        }
+        let rounds: usize = match args.words.get(1) {
+            Some(r) => r
+                .parse()
+                .map_err(|_| format!("ROUNDS: cannot read {r:?}"))?,
+            None => 5,
+        };
+        if rounds == 0 {
+            return Err("ROUNDS must be at least 1".into());
+        }
+        Ok(Options {
+            reference,
+            rounds,
+            measure: if args.flag("instructions") {
+                Measure::Instructions
+            } else {
+                Measure::Time
+            },
+            suite: if args.flag("adapters") {
+                Suite::Adapters
+            } else {
+                Suite::Core
+            },
+            timing: Timing {
+                warm_up: args.value("warm-up", 1.0)?,
+                measurement: args.value("measurement", 2.0)?,
+            },
+            cpu: args.value("cpu", default_cpu)?,
+            filter: args.options.get("filter").cloned(),
+        })
+    }
+}
+
 /// What a run measures.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 enum Measure {
@@ -60,35 +178,20 @@ struct Side {
 
 /// Entry point.
 pub fn main(args: &[String]) -> Result {
-    let args = Args::parse(args, &["warm-up", "measurement", "cpu", "filter"])?;
-    let reference = args
-        .words
-        .first()
-        .ok_or("usage: cargo xtask bench-ab REF [ROUNDS] [--filter REGEX] [--warm-up S] [--measurement S] [--instructions]")?
-        .clone();
-    let measure = if args.flag("instructions") {
-        if !bench_count::have_valgrind() {
-            return Err("--instructions needs valgrind (apt-get install valgrind)".into());
-        }
-        Measure::Instructions
-    } else {
-        Measure::Time
-    };
-    let rounds: usize = match args.words.get(1) {
-        Some(r) => r
-            .parse()
-            .map_err(|_| format!("ROUNDS: cannot read {r:?}"))?,
-        None => 5,
-    };
-    if rounds == 0 {
-        return Err("ROUNDS must be at least 1".into());
+    let opts = Options::parse(args, process::cpus().saturating_sub(1))?;
+    if opts.measure == Measure::Instructions && !bench_count::have_valgrind() {
+        return Err("--instructions needs valgrind (apt-get install valgrind)".into());
     }
-    let timing = Timing {
-        warm_up: args.value("warm-up", 1.0)?,
-        measurement: args.value("measurement", 2.0)?,
-    };
-    let cpu = Some(args.value("cpu", process::cpus().saturating_sub(1))?);
-    let filter = args.options.get("filter").cloned();
+    let Options {
+        reference,
+        rounds,
+        measure,
+        suite,
+        timing,
+        cpu,
+        filter,
+    } = opts;
+    let cpu = Some(cpu);
     let root = process::root();
 
     let sha = process::output(
@@ -134,22 +237,51 @@ pub fn main(args: &[String]) -> Result {
             .arg(&sha),
     )?;
     let result = (|| {
-        let mut old = Side {
-            label: format!("{reference} ({short})"),
-            benches: build(&worktree, &ref_target)?,
+        let old_label = format!("{reference} ({short})");
+        let new_label = format!("working tree ({})", process::describe_commit(&root));
+        let (old, new, ids) = match (suite, measure) {
+            (Suite::Core, _) => {
+                let mut old = Side {
+                    label: old_label,
+                    benches: build(&worktree, &ref_target)?,
+                };
+                let mut new = Side {
+                    label: new_label,
+                    benches: build(&root, &target)?,
+                };
+                // The real binaries name the benches (criterion applies the
+                // filter); the counting ones, built apart, run them.
+                let ids = bench_ids(&old, &new, filter.as_deref())?;
+                if measure == Measure::Instructions {
+                    old.benches = bench_count::build(&worktree, &target, short)?;
+                    new.benches = bench_count::build(&root, &target, "working-tree")?;
+                }
+                (old, new, ids)
+            }
+            (Suite::Adapters, Measure::Time) => (
+                Side {
+                    label: old_label,
+                    benches: build_compare(&worktree, &ref_target.join("compare"))?,
+                },
+                Side {
+                    label: new_label,
+                    benches: build_compare(&root, &root.join("compare/target"))?,
+                },
+                adapter_ids(filter.as_deref()),
+            ),
+            (Suite::Adapters, Measure::Instructions) => (
+                Side {
+                    label: old_label,
+                    benches: bench_count::build_compare(&worktree, &target, short)?,
+                },
+                Side {
+                    label: new_label,
+                    benches: bench_count::build_compare(&root, &target, "working-tree")?,
+                },
+                adapter_ids(filter.as_deref()),
+            ),
         };
-        let mut new = Side {
-            label: format!("working tree ({})", process::describe_commit(&root)),
-            benches: build(&root, &target)?,
-        };
-        // The real binaries name the benches (criterion applies the
-        // filter); the counting ones, built apart, run them.
-        let ids = bench_ids(&old, &new, filter.as_deref())?;
-        if measure == Measure::Instructions {
-            old.benches = bench_count::build(&worktree, &target, short)?;
-            new.benches = bench_count::build(&root, &target, "working-tree")?;
-        }
-        compare(&old, &new, &ids, rounds, measure, timing, cpu)
+        compare(&old, &new, &ids, rounds, measure, suite, timing, cpu)
     })();
     let _ = Command::new("git")
         .current_dir(&root)
@@ -189,6 +321,44 @@ fn build(tree: &Path, target: &Path) -> Result<BTreeMap<String, PathBuf>> {
         .collect())
 }
 
+/// Builds the comparison bench of `tree/compare` (features `hyper` only: no
+/// C servers) into `target`, as `cargo xtask compare` builds it.
+fn build_compare(tree: &Path, target: &Path) -> Result<BTreeMap<String, PathBuf>> {
+    let mut cmd = Command::new("cargo");
+    cmd.current_dir(tree.join("compare"))
+        .env_remove("RUSTFLAGS")
+        .env("CARGO_TARGET_DIR", target)
+        .args([
+            "bench",
+            "--bench",
+            COMPARE_BENCH,
+            "--no-run",
+            "--no-default-features",
+            "--features",
+            "hyper",
+        ]);
+    let artifacts = process::cargo_executables(
+        &format!("build the comparison in {}", tree.display()),
+        &mut cmd,
+    )?;
+    Ok(artifacts
+        .into_iter()
+        .filter(|a| a.kind == "bench")
+        .map(|a| (a.name, a.executable))
+        .collect())
+}
+
+/// The ids `--adapters` runs, each in the comparison bench: the benches
+/// containing `filter` (all without one), and every control.
+fn adapter_ids(filter: Option<&str>) -> BTreeMap<String, String> {
+    ADAPTER_BENCHES
+        .iter()
+        .filter(|id| filter.is_none_or(|f| id.contains(f)))
+        .chain(ADAPTER_CONTROLS.iter())
+        .map(|id| (id.to_string(), COMPARE_BENCH.to_string()))
+        .collect()
+}
+
 /// Every bench id of either side matching `filter`, with the name of the
 /// bench binary that holds it, from the binaries' `--list`.
 fn bench_ids(old: &Side, new: &Side, filter: Option<&str>) -> Result<BTreeMap<String, String>> {
@@ -221,12 +391,14 @@ fn listed_ids(listed: &str) -> Vec<String> {
         .collect()
 }
 
+#[allow(clippy::too_many_arguments)]
 fn compare(
     old: &Side,
     new: &Side,
     ids: &BTreeMap<String, String>,
     rounds: usize,
     measure: Measure,
+    suite: Suite,
     timing: Timing,
     cpu: Option<usize>,
 ) -> Result {
@@ -275,7 +447,7 @@ fn compare(
         }
     }
     let _ = std::fs::remove_dir_all(&home);
-    let verdict = print_table(old, new, &samples, rounds, measure);
+    let verdict = print_table(old, new, &samples, rounds, measure, suite);
     match (verdict.noise, verdict.slower) {
         (Some(moved), _) => Err(format!(
             "no verdict: a control moved by {:.1}%, more than the {:.0}% a {:.0}% gate can bear \
@@ -298,12 +470,13 @@ struct Verdict {
     noise: Option<f64>,
 }
 
-/// The verdict on per-bench changes (`id -> B / A - 1`).
-fn verdict(changes: &BTreeMap<String, f64>) -> Verdict {
+/// The verdict on per-bench changes (`id -> B / A - 1`), `controls` being
+/// the benches that run no http-net code.
+fn verdict(changes: &BTreeMap<String, f64>, controls: &[&str]) -> Verdict {
     let mut slower = 0;
     let mut moved: f64 = 0.0;
     for (id, &c) in changes {
-        if CONTROLS.contains(&id.as_str()) {
+        if controls.contains(&id.as_str()) {
             moved = moved.max(c.abs());
         } else if c > GATE {
             slower += 1;
@@ -322,6 +495,7 @@ fn print_table(
     samples: &[BTreeMap<String, Vec<f64>>; 2],
     rounds: usize,
     measure: Measure,
+    suite: Suite,
 ) -> Verdict {
     let ids: BTreeSet<&String> = samples[0].keys().chain(samples[1].keys()).collect();
     let width = ids.iter().map(|s| s.len()).max().unwrap_or(5).max(5);
@@ -338,7 +512,11 @@ fn print_table(
             GATE * 100.0
         ),
         Measure::Instructions => println!(
-            "instructions of one call (callgrind); '!!' marks a bench more than {:.0}% above A",
+            "instructions of one call{} (callgrind); '!!' marks a bench more than {:.0}% above A",
+            match suite {
+                Suite::Core => "",
+                Suite::Adapters => " (one exchange)",
+            },
             GATE * 100.0
         ),
     }
@@ -353,7 +531,7 @@ fn print_table(
         let b = samples[1].get(id).and_then(|v| figures::median(v));
         let fa = a.map(fmt).unwrap_or_else(|| "-".into());
         let fb = b.map(fmt).unwrap_or_else(|| "-".into());
-        let control = CONTROLS.contains(&id.as_str());
+        let control = suite.controls().contains(&id.as_str());
         let (change, mark) = match (a, b) {
             (Some(a), Some(b)) if a > 0.0 => {
                 let c = b / a - 1.0;
@@ -374,7 +552,7 @@ fn print_table(
         println!("{id:<width$}  {fa:>13}  {fb:>13}  {change:>8}{mark}");
     }
     println!();
-    let v = verdict(&changes);
+    let v = verdict(&changes, suite.controls());
     if let Some(moved) = v.noise {
         println!(
             "no verdict: a control moved by {:.1}% (more than {:.0}%): the host was too noisy \
@@ -407,6 +585,120 @@ fn print_table(
 mod tests {
     use super::*;
 
+    fn parse(args: &[&str]) -> Result<Options> {
+        let args: Vec<String> = args.iter().map(|a| a.to_string()).collect();
+        Options::parse(&args, 1)
+    }
+
+    #[test]
+    fn the_command_line_is_read_with_its_defaults() {
+        let o = parse(&["c680961"]).unwrap();
+        assert_eq!(
+            o,
+            Options {
+                reference: "c680961".into(),
+                rounds: 5,
+                measure: Measure::Time,
+                suite: Suite::Core,
+                timing: Timing {
+                    warm_up: 1.0,
+                    measurement: 2.0
+                },
+                cpu: 1,
+                filter: None,
+            }
+        );
+        let o = parse(&[
+            "HEAD~1",
+            "9",
+            "--adapters",
+            "--instructions",
+            "--filter",
+            "h2",
+            "--cpu",
+            "0",
+            "--warm-up=0.5",
+        ])
+        .unwrap();
+        assert_eq!(o.reference, "HEAD~1");
+        assert_eq!(o.rounds, 9);
+        assert_eq!(o.suite, Suite::Adapters);
+        assert_eq!(o.measure, Measure::Instructions);
+        assert_eq!(o.filter.as_deref(), Some("h2"));
+        assert_eq!(o.cpu, 0);
+        assert_eq!(o.timing.warm_up, 0.5);
+        // Options may come first.
+        assert_eq!(
+            parse(&["--adapters", "v0.1.0"]).unwrap().reference,
+            "v0.1.0"
+        );
+    }
+
+    #[test]
+    fn a_bad_command_line_is_an_error_not_a_panic() {
+        for bad in [
+            &[][..],
+            &["--adapters"],
+            &["REF", "0"],
+            &["REF", "five"],
+            &["REF", "5", "extra"],
+            &["REF", "--adapter"],
+            &["REF", "--cpu"],
+            &["REF", "--cpu", "x"],
+            &["REF", "--measurement", "-"],
+        ] {
+            assert!(parse(bad).is_err(), "{bad:?}");
+        }
+    }
+
+    #[test]
+    fn the_adapter_ids_keep_every_control_and_filter_the_rest() {
+        let all = adapter_ids(None);
+        assert_eq!(all.len(), ADAPTER_BENCHES.len() + ADAPTER_CONTROLS.len());
+        assert!(all.values().all(|b| b == COMPARE_BENCH));
+        let h3 = adapter_ids(Some("h3_client_exchange/http-net-tokio"));
+        assert!(h3.contains_key("h3_client_exchange/http-net-tokio"));
+        assert!(!h3.contains_key("h2_server_exchange/http-net-tokio"));
+        assert!(!h3.contains_key("h3_client_exchange/http-net"));
+        for c in ADAPTER_CONTROLS {
+            assert!(h3.contains_key(c), "{c}");
+        }
+    }
+
+    #[test]
+    fn every_adapter_bench_and_control_is_a_row_of_the_comparison() {
+        // By name, as the core's controls: a renamed row would silently
+        // drop out. Each is a `group/name` of compare/benches/compare.rs,
+        // and every control runs hyper or the runtime alone.
+        let source =
+            std::fs::read_to_string(process::root().join("compare/benches/compare.rs")).unwrap();
+        for id in ADAPTER_BENCHES.iter().chain(ADAPTER_CONTROLS.iter()) {
+            let (group, name) = id.split_once('/').unwrap();
+            assert!(source.contains(&format!("\"{group}\"")), "{group}");
+            assert!(source.contains(&format!("\"{name}\"")), "{name}");
+        }
+        for id in ADAPTER_CONTROLS {
+            assert!(
+                id.ends_with("/hyper") || id.ends_with("/tokio_no_http"),
+                "{id}"
+            );
+        }
+        let controls = Suite::Adapters.controls();
+        let changes: BTreeMap<String, f64> = [
+            ("h2_server_exchange/http-net-tokio".to_string(), 0.06),
+            ("h2_server_exchange/hyper".to_string(), 0.02),
+        ]
+        .into_iter()
+        .collect();
+        assert_eq!(
+            verdict(&changes, controls),
+            Verdict {
+                slower: 1,
+                noise: None
+            }
+        );
+    }
+
     #[test]
     fn the_checkout_of_ref_is_at_the_same_path_on_every_run() {
         let target = Path::new("/w/target");
@@ -435,7 +727,7 @@ mod tests {
             ("request_head_httparse/browser_get", -0.029),
         ]);
         assert_eq!(
-            verdict(&quiet),
+            verdict(&quiet, &CONTROLS),
             Verdict {
                 slower: 0,
                 noise: None
@@ -446,7 +738,7 @@ mod tests {
             ("body_1mib/memcpy_16k_reads", 0.02),
         ]);
         assert_eq!(
-            verdict(&over),
+            verdict(&over, &CONTROLS),
             Verdict {
                 slower: 1,
                 noise: None
@@ -457,12 +749,12 @@ mod tests {
             ("exchange/client_full", 0.173),
             ("body_1mib/memcpy_16k_reads", -0.143),
         ]);
-        let v = verdict(&noisy);
+        let v = verdict(&noisy, &CONTROLS);
         assert_eq!(v.slower, 1);
         assert!(v.noise.is_some_and(|m| (m - 0.143).abs() < 1e-9));
         // A control is never counted as ours, however far it moves.
         let control_only = changes(&[("response_head_httparse/response_1k", 0.159)]);
-        assert_eq!(verdict(&control_only).slower, 0);
+        assert_eq!(verdict(&control_only, &CONTROLS).slower, 0);
     }
 
     #[test]

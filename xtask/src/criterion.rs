@@ -11,7 +11,7 @@ use std::process::Stdio;
 use crate::process::{self, Result};
 
 /// How long criterion warms up and measures each bench.
-#[derive(Clone, Copy, Debug)]
+#[derive(Clone, Copy, Debug, PartialEq)]
 pub struct Timing {
     /// Seconds of warm-up.
     pub warm_up: f64,

@@ -14,6 +14,12 @@
 //! Two runs with different call counts give the instructions of one call as
 //! their difference divided by the difference of the counts.
 //!
+//! `iter_custom` (the duplex rows of `compare/benches/compare.rs`, whose
+//! routine runs `iters` exchanges on its runtime) is called once with the
+//! number of calls asked, inside one [`counted_call`]: the difference of two
+//! runs is then that many exchanges, the runtime's entry and exit cancelled
+//! out.
+//!
 //! The binary exits with status 2 when the bench named is not in it, or its
 //! routine did not run the number of times asked.
 #![forbid(unsafe_code)]
@@ -94,6 +100,21 @@ pub enum Throughput {
 pub struct Criterion;
 
 impl Criterion {
+    /// Ignored (the `config = ...` of `criterion_group!`).
+    pub fn warm_up_time(self, _time: std::time::Duration) -> Self {
+        self
+    }
+
+    /// Ignored.
+    pub fn measurement_time(self, _time: std::time::Duration) -> Self {
+        self
+    }
+
+    /// Ignored.
+    pub fn sample_size(self, _samples: usize) -> Self {
+        self
+    }
+
     /// A group of benches named `group/...`.
     pub fn benchmark_group<S: Into<String>>(&mut self, name: S) -> BenchmarkGroup {
         BenchmarkGroup { name: name.into() }
@@ -176,6 +197,16 @@ impl Bencher {
                 routine(input.take().expect("one input a call"))
             }));
         }
+        record(self.calls);
+    }
+
+    /// Calls `routine` once with the number of calls asked as its `iters`,
+    /// inside one [`counted_call`]: what it returns (criterion's measured
+    /// time) is ignored.
+    pub fn iter_custom<O, R: FnMut(u64) -> O>(&mut self, mut routine: R) {
+        let calls = self.calls;
+        black_box(counted_call(&mut || routine(calls)));
+        record(calls);
     }
 
     /// Calls `routine` the number of times asked, each on a fresh input
@@ -194,9 +225,17 @@ impl Bencher {
     }
 }
 
-/// Defines a function `$name` that runs the bench functions given.
+/// Defines a function `$name` that runs the bench functions given, in
+/// either of criterion's two forms.
 #[macro_export]
 macro_rules! criterion_group {
+    (name = $name:ident; config = $config:expr; targets = $($f:path),+ $(,)?) => {
+        /// The benches of this group.
+        pub fn $name() {
+            let mut c: $crate::Criterion = $config;
+            $($f(&mut c);)+
+        }
+    };
     ($name:ident, $($f:path),+ $(,)?) => {
         /// The benches of this group.
         pub fn $name() {
