@@ -5,8 +5,9 @@
 //! - `ci`: what `.ci/run` runs: fmt check, clippy, tests, docs.
 //! - `bench`: the workspace's criterion benches (`http-net-benches`), pinned.
 //! - `bench-ab REF [ROUNDS]`: the 5% regression gate, REF against the working
-//!   tree, interleaved rounds, or `--instructions` counted by callgrind (see
-//!   `bench_ab.rs`, `bench_count.rs`).
+//!   tree, interleaved rounds, or `--instructions` counted by callgrind;
+//!   `--adapters`: over `compare`'s H2/H3 exchanges through `http-net-tokio`
+//!   (see `bench_ab.rs`, `bench_count.rs`).
 //! - `compare [--rounds N] [--only h1,h2,..]`: http-net against httparse,
 //!   picohttpparser and hyper on the workloads H1-H5 of docs/PERFORMANCE.md (see `compare.rs`).
 //! - `compare sockets [--rounds N] [--duration S]`: H6, whole servers under
@@ -51,9 +52,10 @@ const USAGE: &str = "usage: cargo xtask <command>
   ci                                  fmt check, clippy, tests, docs and rendered-docs (what .ci/run runs)
   bench [CRITERION ARGS]              the workspace benches (http-net-benches), pinned
   bench-ab REF [ROUNDS]               REF against the working tree, interleaved (default 5 rounds)
-           [--filter REGEX] [--warm-up S] [--measurement S] [--instructions]
+           [--filter REGEX] [--warm-up S] [--measurement S] [--cpu N] [--instructions] [--adapters]
                                       (no verdict when a control moves by more than 3%;
-                                      instructions: counted by callgrind, for a busy host)
+                                      instructions: counted by callgrind, for a busy host;
+                                      adapters: compare's H2/H3 exchanges through http-net-tokio)
   compare [--rounds N] [--only h1,h2,h3,h3c,h4,h4b,h5] [--no-scalar] [--no-equivalence] [--no-write]
           [--settle S] [--unguarded]
                                       H1-H5 against httparse, picohttpparser, hyper
