@@ -79,6 +79,7 @@ mod fields;
 mod inbuf;
 mod leftover;
 mod owned_fields;
+mod pace;
 mod redirect;
 mod response;
 mod server;
@@ -104,6 +105,7 @@ pub use evict::{
 pub use fields::Trailers;
 pub use leftover::Leftover;
 pub use owned_fields::OwnedFields;
+pub use pace::{Bound, Meter};
 pub use redirect::{
     location, Hop, Origin, Redirect, RedirectError, Redirects, REDIRECT_BODY_DRAIN,
 };

@@ -19,7 +19,7 @@ use crate::error::{Error, Limit, Stage};
 use crate::registry::{Shared, Slot};
 use crate::settings::Settings;
 use crate::transport::Transport;
-use crate::wire::{self, Filled, Gauge, Meter, Paced};
+use crate::wire::{self, Filled, Gauge, Pace, Paced};
 
 /// Output is written as soon as this much is queued (smaller answers wait
 /// until the connection next reads, so pipelined answers leave together).
@@ -50,9 +50,9 @@ pub(crate) struct Cycle {
     pub(crate) broken: bool,
     pub(crate) read_timeout: Option<Option<Duration>>,
     /// The pace of the request body (stall timeout, minimum rate).
-    pub(crate) body: Meter,
+    pub(crate) body: Pace,
     /// The pace of the responses (stall timeout, minimum rate, deadline).
-    pub(crate) write: Meter,
+    pub(crate) write: Pace,
     /// The whole-response deadline, from the request head.
     response_timeout: Option<Duration>,
     /// The phase a timeout or minimum rate ended the connection in.
@@ -73,8 +73,8 @@ impl Cycle {
             timed_out: false,
             broken: false,
             read_timeout: None,
-            body: Meter::new(settings.body_timeout, settings.min_body_rate),
-            write: Meter::new(settings.write_timeout, settings.min_response_rate),
+            body: Pace::new(settings.body_timeout, settings.min_body_rate),
+            write: Pace::new(settings.write_timeout, settings.min_response_rate),
             response_timeout: settings.response_timeout,
             timed_out_in: None,
             peer,

@@ -2,9 +2,10 @@
 
 use std::io::{self, IoSlice};
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::sync::OnceLock;
 use std::time::{Duration, Instant};
 
-use http_net_conn::{ClientConn, Flow, Rate, ServerConn};
+use http_net_conn::{ClientConn, Flow, Meter, Rate, ServerConn, Timestamp};
 
 use crate::error::{is_timeout, Error, Stage};
 use crate::transport::Transport;
@@ -49,42 +50,45 @@ buffers!(ClientConn);
 /// is seen although the kernel takes a few bytes at the end of each call.
 const WRITE_SLICE: Duration = Duration::from_millis(100);
 
+/// The clock reading `t` as the core's time input, since a process-wide
+/// epoch (the first reading taken here): the core's `Meter` compares and
+/// subtracts readings, so any one epoch serves.
+pub(crate) fn stamp(t: Instant) -> Timestamp {
+    static EPOCH: OnceLock<Instant> = OnceLock::new();
+    Timestamp::after_epoch(t.saturating_duration_since(*EPOCH.get_or_init(Instant::now)))
+}
+
 /// The pace of one direction of a connection (a request body, or the
-/// responses): the stall timeout (no progress at all), the minimum rate over
-/// the time spent waiting, and an optional deadline.
+/// responses): the core's [`Meter`] (bytes, time waited, a whole
+/// deadline) with this direction's stall timeout and minimum rate, and
+/// the write timeout last set on the stream.
 #[derive(Debug)]
-pub(crate) struct Meter {
+pub(crate) struct Pace {
+    meter: Meter,
     stall: Duration,
     rate: Rate,
-    deadline: Option<Instant>,
-    bytes: u64,
-    busy: Duration,
     /// The write timeout last set on the stream (writes only).
     timeout_set: Option<Duration>,
 }
 
-impl Meter {
-    pub(crate) fn new(stall: Duration, rate: Rate) -> Meter {
-        Meter {
+impl Pace {
+    pub(crate) fn new(stall: Duration, rate: Rate) -> Pace {
+        Pace {
+            meter: Meter::new(),
             stall,
             rate,
-            deadline: None,
-            bytes: 0,
-            busy: Duration::ZERO,
             timeout_set: None,
         }
     }
 
     /// Starts counting afresh (a new request body or response).
     pub(crate) fn restart(&mut self, deadline: Option<Instant>) {
-        self.deadline = deadline;
-        self.bytes = 0;
-        self.busy = Duration::ZERO;
+        self.meter.restart(deadline.map(stamp));
     }
 
     /// The bytes counted since the last restart.
     pub(crate) fn bytes(&self) -> u64 {
-        self.bytes
+        self.meter.bytes()
     }
 
     /// The stall timeout.
@@ -99,28 +103,27 @@ impl Meter {
 
     /// How much longer the next wait may last, `since_progress` after the
     /// last progress: zero when the stall timeout, the rate or the deadline
-    /// is spent.
+    /// is spent (the core's `Meter::deadline`).
     fn budget(&self, now: Instant, since_progress: Duration) -> Duration {
-        let mut b = self.stall.saturating_sub(since_progress);
-        if let Some(due) = self.rate.due(self.bytes) {
-            b = b.min(due.saturating_sub(self.busy));
-        }
-        if let Some(d) = self.deadline {
-            b = b.min(d.saturating_duration_since(now));
-        }
-        b
+        let now = stamp(now);
+        let progress = Timestamp::from_nanos(
+            now.as_nanos()
+                .saturating_sub(u64::try_from(since_progress.as_nanos()).unwrap_or(u64::MAX)),
+        );
+        let (at, _) = self.meter.deadline(now, progress, self.stall, self.rate);
+        at.saturating_duration_since(now)
     }
 
     fn record(&mut self, waited: Duration, n: usize, gauge: Option<&Gauge>) {
-        self.busy += waited;
-        self.bytes += n as u64;
+        self.meter.waited(waited);
+        self.meter.add(n as u64);
         if let Some(g) = gauge {
-            g.end(self.bytes, self.busy);
+            g.end(self.meter.bytes(), self.meter.time_waited());
         }
     }
 }
 
-/// What a connection's [`Meter`] shows to the accept loop, which picks the
+/// What a connection's [`Pace`] shows to the accept loop, which picks the
 /// connection making least progress when it must free a slot: bytes, time
 /// spent waiting (in ms), and when the current wait began (ms since the
 /// gauge's epoch, plus one; 0: not waiting).
@@ -214,9 +217,9 @@ impl Gauge {
     }
 }
 
-/// A [`Meter`] and, on the server, the [`Gauge`] it shows itself on.
+/// A [`Pace`] and, on the server, the [`Gauge`] it shows itself on.
 pub(crate) struct Paced<'a> {
-    pub(crate) meter: &'a mut Meter,
+    pub(crate) meter: &'a mut Pace,
     pub(crate) gauge: Option<&'a Gauge>,
 }
 

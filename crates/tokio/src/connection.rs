@@ -171,7 +171,7 @@ async fn serve<H: Handler>(
                 }
                 st.reset();
                 st.write_meter
-                    .set_deadline(s.response_timeout.map(|t| Instant::now() + t));
+                    .set_until(s.response_timeout.map(|t| wire::stamp(Instant::now() + t)));
                 let outcome = {
                     let mut ex = Exchange::new(conn, stream, st, sh);
                     catch(handler.handle(&mut ex)).await
@@ -450,7 +450,7 @@ async fn send_until_owed(
         }
         match wire::bounded(Instant::now() + stall, stream.write(out)).await {
             Some(Ok(n)) if n > 0 => {
-                st.write_meter.add(n);
+                st.write_meter.add(n as u64);
                 conn.consume_output(n);
                 wrote = true;
             }

@@ -16,7 +16,9 @@ use tokio::time::Instant;
 use crate::error::{Error, Stage};
 use crate::server::Shared;
 use crate::slot::Slot;
-use crate::wire::{self, Filled, Meter, Stream};
+use http_net_conn::Meter;
+
+use crate::wire::{self, Filled, Stream};
 
 /// Output is written as soon as this much is queued (smaller answers wait
 /// until the connection next reads, so pipelined answers leave together).
@@ -57,8 +59,8 @@ impl Cycle {
         self.pending.clear();
         self.body_done = false;
         self.timed_out = false;
-        self.read_meter.reset();
-        self.write_meter.reset();
+        self.read_meter.restart(None);
+        self.write_meter.restart(None);
     }
 }
 
@@ -192,13 +194,13 @@ impl<'a> Exchange<'a> {
                     }
                     let now = Instant::now();
                     let (deadline, by_rate) =
-                        st.read_meter.deadline(now, s.body_timeout, s.min_body_rate);
+                        wire::deadline(&st.read_meter, now, s.body_timeout, s.min_body_rate);
                     let r =
                         wire::fill(self.stream, self.conn, deadline, by_rate, Stage::Body, None);
                     let r = r.await;
                     st.read_meter.waited(now.elapsed());
                     match r {
-                        Ok(Filled::Bytes(n)) => st.read_meter.add(n),
+                        Ok(Filled::Bytes(n)) => st.read_meter.add(n as u64),
                         Ok(Filled::Eof | Filled::Woken) => {}
                         Ok(Filled::Full) => return Err(Error::BodyUnavailable),
                         Err(e @ (Error::Timeout(_) | Error::TooSlow(_))) => {

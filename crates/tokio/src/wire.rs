@@ -6,10 +6,11 @@ use std::future::{poll_fn, Future};
 use std::io::{self, IoSlice};
 use std::pin::{pin, Pin};
 use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::OnceLock;
 use std::task::Poll;
 use std::time::Duration;
 
-use http_net_conn::{Rate, ServerConn};
+use http_net_conn::{Bound, Meter, Rate, ServerConn, Timestamp};
 use tokio::io::{AsyncRead, AsyncReadExt, AsyncWrite, AsyncWriteExt};
 use tokio::sync::Notify;
 use tokio::time::{timeout_at, Instant};
@@ -88,55 +89,35 @@ pub(crate) async fn first<A: Future, B: Future>(a: A, b: B) -> First<A::Output, 
     .await
 }
 
-/// One transfer (a request body, a response): the bytes it moved, and the
-/// time it spent waiting on the peer.
-#[derive(Clone, Copy, Debug, Default)]
-pub(crate) struct Meter {
-    waited: Duration,
-    bytes: u64,
-    /// The whole transfer's deadline, if any (a response's: the server's
-    /// `response_timeout`, counted from its request's head).
-    until: Option<Instant>,
+/// The clock reading `t` as the core's time input, since a process-wide
+/// epoch (the first reading taken here): the core's [`Meter`] compares
+/// and subtracts readings, so any one epoch serves.
+pub(crate) fn stamp(t: Instant) -> Timestamp {
+    Timestamp::after_epoch(t.saturating_duration_since(epoch()))
 }
 
-impl Meter {
-    pub(crate) fn reset(&mut self) {
-        *self = Meter::default();
-    }
+/// The instant the core's `t` stands for (see [`stamp`]).
+pub(crate) fn instant(t: Timestamp) -> Instant {
+    epoch() + t.since_epoch()
+}
 
-    /// Sets the whole transfer's deadline (until the next `reset`).
-    pub(crate) fn set_deadline(&mut self, until: Option<Instant>) {
-        self.until = until;
-    }
+fn epoch() -> Instant {
+    static EPOCH: OnceLock<Instant> = OnceLock::new();
+    *EPOCH.get_or_init(Instant::now)
+}
 
-    pub(crate) fn add(&mut self, n: usize) {
-        self.bytes = self.bytes.saturating_add(n as u64);
-    }
-
-    /// Adds the time one wait took.
-    pub(crate) fn waited(&mut self, d: Duration) {
-        self.waited = self.waited.saturating_add(d);
-    }
-
-    /// The deadline of the next wait starting `now`: `stall` from now, or
-    /// earlier once the waiting this transfer has done would exceed what its
-    /// bytes earned at `rate` (and the grace); and whether the rate is what
-    /// bounds it.
-    pub(crate) fn deadline(&self, now: Instant, stall: Duration, rate: Rate) -> (Instant, bool) {
-        let stall_at = now + stall;
-        if rate.bytes_per_sec == 0 {
-            return (stall_at, false);
-        }
-        let nanos = u128::from(self.bytes) * 1_000_000_000 / u128::from(rate.bytes_per_sec);
-        let earned = Duration::from_nanos(u64::try_from(nanos).unwrap_or(u64::MAX));
-        let left = rate.grace.max(earned).saturating_sub(self.waited);
-        let rate_at = now + left.min(Duration::from_secs(86_400 * 365));
-        if rate_at < stall_at {
-            (rate_at, true)
-        } else {
-            (stall_at, false)
-        }
-    }
+/// When a wait starting `now` must end for `meter`, with the stall timeout
+/// counted from `now`, and whether the minimum rate is what ends it (the
+/// core's [`Meter::deadline`]).
+pub(crate) fn deadline(
+    meter: &Meter,
+    now: Instant,
+    stall: Duration,
+    rate: Rate,
+) -> (Instant, bool) {
+    let now = stamp(now);
+    let (at, bound) = meter.deadline(now, now, stall, rate);
+    (instant(at), bound == Bound::Rate)
 }
 
 /// What bounds the writes of one connection.
@@ -307,8 +288,8 @@ pub(crate) async fn flush_with(
         // A whole-response deadline (`response_timeout`, an option, off by
         // default) is checked before every write: past it no write is
         // made, however ready the peer.
-        if let Some(until) = meter.until {
-            if until <= Instant::now() {
+        if let Some(until) = meter.until() {
+            if instant(until) <= Instant::now() {
                 return Err(Error::Timeout(Stage::Write));
             }
         }
@@ -318,12 +299,7 @@ pub(crate) async fn flush_with(
         let mut waiting: Option<(Instant, bool)> = None;
         let deadline = || {
             let now = Instant::now();
-            let (mut at, mut by_rate) = meter.deadline(now, bounds.stall, bounds.rate);
-            if let Some(until) = meter.until {
-                if until < at {
-                    (at, by_rate) = (until, false);
-                }
-            }
+            let (at, by_rate) = deadline(meter, now, bounds.stall, bounds.rate);
             waiting = Some((now, by_rate));
             at
         };
@@ -360,7 +336,7 @@ pub(crate) async fn flush_with(
             Some(Err(e)) => return Err(Error::Io(e)),
         };
         wrote = true;
-        meter.add(n);
+        meter.add(n as u64);
         if n <= out_len {
             conn.consume_output(n);
         } else {
@@ -408,54 +384,5 @@ pub(crate) async fn linger(
             Some(Ok(n)) if n > 0 => total += n as u64,
             _ => return,
         }
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn only_time_spent_waiting_counts_against_the_rate() {
-        let rate = Rate {
-            bytes_per_sec: 100,
-            grace: Duration::from_secs(2),
-        };
-        let stall = Duration::from_secs(30);
-        let t0 = Instant::now();
-        let mut m = Meter::default();
-        // Nothing moved, nothing waited: the grace period bounds the wait.
-        assert_eq!(
-            m.deadline(t0, stall, rate),
-            (t0 + Duration::from_secs(2), true)
-        );
-        // 500 bytes earn five seconds of waiting at 100 B/s; one is spent.
-        m.add(500);
-        m.waited(Duration::from_secs(1));
-        assert_eq!(
-            m.deadline(t0, stall, rate),
-            (t0 + Duration::from_secs(4), true)
-        );
-        // Time not spent waiting (a handler's own pause) changes nothing.
-        let later = t0 + Duration::from_secs(60);
-        assert_eq!(
-            m.deadline(later, stall, rate),
-            (later + Duration::from_secs(4), true)
-        );
-        // A short stall timeout comes first.
-        let short = Duration::from_secs(1);
-        assert_eq!(m.deadline(t0, short, rate), (t0 + short, false));
-        // All earned time spent: the next wait ends at once.
-        m.waited(Duration::from_secs(9));
-        assert_eq!(m.deadline(t0, stall, rate), (t0, true));
-        // Off: only the stall timeout.
-        let off = Rate {
-            bytes_per_sec: 0,
-            grace: Duration::ZERO,
-        };
-        assert_eq!(
-            m.deadline(t0, Duration::from_secs(3), off),
-            (t0 + Duration::from_secs(3), false)
-        );
     }
 }
