@@ -44,6 +44,10 @@ pub enum Error {
     Protocol(ConnError),
     /// A timeout expired while waiting for the given stage.
     Timeout(Stage),
+    /// After its grace, the peer moved fewer bytes per second than the
+    /// configured minimum data rate at the given stage (a request body, a
+    /// response).
+    TooSlow(Stage),
     /// The URL given to the client cannot be used.
     Url(UrlError),
     /// The peer closed the connection before sending any byte of a response.
@@ -72,7 +76,7 @@ impl Error {
     pub fn into_io(self) -> io::Error {
         match self {
             Error::Io(e) => e,
-            Error::Timeout(_) => io::Error::new(io::ErrorKind::TimedOut, self),
+            Error::Timeout(_) | Error::TooSlow(_) => io::Error::new(io::ErrorKind::TimedOut, self),
             Error::Protocol(ConnError::Remote(http_net_conn::RemoteError::UnexpectedEof))
             | Error::ConnectionClosed => io::Error::new(io::ErrorKind::UnexpectedEof, self),
             Error::Protocol(_) | Error::Url(_) | Error::UnsupportedTransferCoding(_) => {
@@ -112,6 +116,7 @@ impl fmt::Display for Error {
             Error::Io(e) => write!(f, "i/o error: {e}"),
             Error::Protocol(e) => fmt::Display::fmt(e, f),
             Error::Timeout(stage) => write!(f, "timed out {stage}"),
+            Error::TooSlow(stage) => write!(f, "below the minimum data rate {stage}"),
             Error::Url(e) => write!(f, "unusable URL: {e}"),
             Error::ConnectionClosed => {
                 f.write_str("the peer closed the connection before sending a response")
@@ -214,5 +219,13 @@ mod tests {
             Error::Timeout(Stage::Connect).to_string(),
             "timed out connecting"
         );
+        // The tokio adapter's words for the same failure.
+        assert_eq!(
+            Error::TooSlow(Stage::Body).to_string(),
+            "below the minimum data rate reading a message body"
+        );
+        let e = Error::TooSlow(Stage::Write).into_io();
+        assert_eq!(e.kind(), io::ErrorKind::TimedOut);
+        assert!(matches!(Error::from_io(e), Error::TooSlow(Stage::Write)));
     }
 }

@@ -127,7 +127,7 @@ impl Cycle {
     }
 
     fn note_write(&mut self, r: &Result<(), Error>) {
-        if let Err(Error::Timeout(Stage::Write)) = r {
+        if let Err(Error::Timeout(Stage::Write) | Error::TooSlow(Stage::Write)) = r {
             self.timed_out_in = Some(Phase::Response);
         }
     }
@@ -678,7 +678,7 @@ impl BodySource for ServerBody<'_> {
         match r {
             Ok(Filled::Bytes(_) | Filled::Eof) => Ok(()),
             Ok(Filled::Full) => Err(Error::BodyUnavailable),
-            Err(e @ Error::Timeout(_)) => {
+            Err(e @ (Error::Timeout(_) | Error::TooSlow(_))) => {
                 *self.timed_out = true;
                 Err(e)
             }

@@ -5,7 +5,7 @@ use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::OnceLock;
 use std::time::{Duration, Instant};
 
-use http_net_conn::{ClientConn, Flow, Meter, Rate, ServerConn, Timestamp};
+use http_net_conn::{Bound, ClientConn, Flow, Meter, Rate, ServerConn, Timestamp};
 
 use crate::error::{is_timeout, Error, Stage};
 use crate::transport::Transport;
@@ -102,16 +102,16 @@ impl Pace {
     }
 
     /// How much longer the next wait may last, `since_progress` after the
-    /// last progress: zero when the stall timeout, the rate or the deadline
-    /// is spent (the core's `Meter::deadline`).
-    fn budget(&self, now: Instant, since_progress: Duration) -> Duration {
+    /// last progress, and what bounds it: zero when the stall timeout, the
+    /// rate or the deadline is spent (the core's `Meter::deadline`).
+    fn budget(&self, now: Instant, since_progress: Duration) -> (Duration, Bound) {
         let now = stamp(now);
         let progress = Timestamp::from_nanos(
             now.as_nanos()
                 .saturating_sub(u64::try_from(since_progress.as_nanos()).unwrap_or(u64::MAX)),
         );
-        let (at, _) = self.meter.deadline(now, progress, self.stall, self.rate);
-        at.saturating_duration_since(now)
+        let (at, bound) = self.meter.deadline(now, progress, self.stall, self.rate);
+        (at.saturating_duration_since(now), bound)
     }
 
     fn record(&mut self, waited: Duration, n: usize, gauge: Option<&Gauge>) {
@@ -223,9 +223,19 @@ pub(crate) struct Paced<'a> {
     pub(crate) gauge: Option<&'a Gauge>,
 }
 
+/// The error for a pace spent at `stage`: [`Error::TooSlow`] when the
+/// minimum rate bounded it, [`Error::Timeout`] for a stall or a deadline
+/// (as the tokio adapter reports them).
+fn spent(bound: Bound, stage: Stage) -> Error {
+    match bound {
+        Bound::Rate => Error::TooSlow(stage),
+        _ => Error::Timeout(stage),
+    }
+}
+
 /// One write of `bufs` that takes at least one byte, waiting within the
-/// pace: `Timeout(Write)` when the stall timeout, the minimum rate or the
-/// deadline is spent first.
+/// pace: `Timeout(Write)` when the stall timeout or the deadline is spent
+/// first, `TooSlow(Write)` when the minimum rate is.
 fn write_paced(
     stream: &mut dyn Transport,
     pace: &mut Paced<'_>,
@@ -234,11 +244,11 @@ fn write_paced(
     let progress = Instant::now();
     loop {
         let now = Instant::now();
-        let budget = pace
+        let (budget, bound) = pace
             .meter
             .budget(now, now.saturating_duration_since(progress));
         if budget.is_zero() {
-            return Err(Error::Timeout(Stage::Write));
+            return Err(spent(bound, Stage::Write));
         }
         let t = budget.min(WRITE_SLICE).max(Duration::from_millis(1));
         if pace.meter.timeout_set != Some(t) {
@@ -360,9 +370,9 @@ pub(crate) fn fill_paced<C: Buffers + ?Sized>(
     let start = Instant::now();
     loop {
         let now = Instant::now();
-        let budget = pace.meter.budget(now, now.saturating_duration_since(start));
+        let (budget, bound) = pace.meter.budget(now, now.saturating_duration_since(start));
         if budget.is_zero() {
-            return Err(Error::Timeout(stage));
+            return Err(spent(bound, stage));
         }
         let t = if budget >= Duration::from_secs(1) {
             Duration::from_secs(budget.as_secs())

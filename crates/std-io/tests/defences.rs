@@ -184,11 +184,21 @@ fn read_body(ex: &mut Exchange<'_>) -> Result<(), Error> {
 #[test]
 fn a_slow_body_below_the_minimum_rate_gets_408_within_the_grace() {
     let grace = Duration::from_secs(2);
+    // What the handler's body read failed with (as the tokio adapter
+    // reports it: `TooSlow`, not `Timeout`).
+    let (err_tx, err_rx) = mpsc::channel();
+    let err_tx = Mutex::new(err_tx);
     let srv = start(
         quick()
             .min_body_rate(240, grace)
             .body_timeout(Duration::from_secs(30)),
-        read_body,
+        move |ex: &mut Exchange<'_>| {
+            let r = read_body(ex);
+            if let Err(e) = &r {
+                let _ = err_tx.lock().unwrap().send(e.to_string());
+            }
+            r
+        },
     );
     let mut s = upload(srv.addr, 1000);
     let t0 = Instant::now();
@@ -210,6 +220,8 @@ fn a_slow_body_below_the_minimum_rate_gets_408_within_the_grace() {
     assert!(head.starts_with("HTTP/1.1 408"), "{head}");
     assert_about(took, grace);
     assert_eq!(srv.stop.counters().timed_out.body, 1);
+    let got = err_rx.recv_timeout(Duration::from_secs(5)).unwrap();
+    assert_eq!(got, "below the minimum data rate reading a message body");
 }
 
 #[test]
