@@ -203,7 +203,7 @@ impl Bencher {
     /// Calls `routine` once with the number of calls asked as its `iters`,
     /// inside one [`counted_call`]: what it returns (criterion's measured
     /// time) is ignored.
-    pub fn iter_custom<O, R: FnMut(u64) -> O>(&mut self, mut routine: R) {
+    pub fn iter_custom<R: FnMut(u64) -> std::time::Duration>(&mut self, mut routine: R) {
         let calls = self.calls;
         black_box(counted_call(&mut || routine(calls)));
         record(calls);
