@@ -120,7 +120,7 @@ pub use stage::Stage;
 pub use target::{
     form_decode, percent_decode, query_pairs, target_path, target_query, PercentError, QueryPairs,
 };
-pub use time::Timestamp;
+pub use time::{RequestDeadline, Timestamp};
 
 /// The framing layer (`http-net-framing`) this crate's API exposes: body
 /// kinds, body limits, framing errors.

@@ -60,3 +60,66 @@ impl Timestamp {
         Duration::from_nanos(self.nanos.saturating_sub(earlier.nanos))
     }
 }
+
+/// A client's whole-request deadline (the adapters' `request_timeout`):
+/// each wait of a request (connecting, writing, reading the response) ends
+/// at the sooner of its own timeout and this, and a wait it ended is a
+/// timeout of [`Stage::Deadline`](crate::Stage::Deadline).
+///
+/// ```
+/// use core::time::Duration;
+/// use http_net_conn::{RequestDeadline, Stage, Timestamp};
+///
+/// let t0 = Timestamp::from_nanos(0);
+/// let secs = |s| t0.saturating_add(Duration::from_secs(s));
+/// let d = RequestDeadline::new(t0, Some(Duration::from_secs(10)));
+/// // A read with a 30 s timeout, started at 4 s: the deadline ends it.
+/// assert_eq!(d.wait(secs(4), Duration::from_secs(30)), (secs(10), true));
+/// assert_eq!(d.wait(secs(4), Duration::from_secs(1)), (secs(5), false));
+/// assert_eq!(d.timed_out(secs(10), Stage::Head), Stage::Deadline);
+/// assert_eq!(d.timed_out(secs(5), Stage::Head), Stage::Head);
+/// assert_eq!(RequestDeadline::NONE.wait(secs(4), Duration::from_secs(1)), (secs(5), false));
+/// ```
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct RequestDeadline {
+    at: Option<Timestamp>,
+}
+
+impl RequestDeadline {
+    /// No whole-request deadline.
+    pub const NONE: RequestDeadline = RequestDeadline { at: None };
+
+    /// The deadline of a request started at `now` with `timeout` (none
+    /// without).
+    pub fn new(now: Timestamp, timeout: Option<Duration>) -> RequestDeadline {
+        RequestDeadline {
+            at: timeout.map(|t| now.saturating_add(t)),
+        }
+    }
+
+    /// When the request must be over, if ever.
+    pub const fn at(self) -> Option<Timestamp> {
+        self.at
+    }
+
+    /// The end of a wait starting `now` that its own timeout `per` bounds
+    /// (a connect, read or write timeout), and whether the request's
+    /// deadline is what ends it. An end at `now` or before: no wait at all.
+    pub fn wait(self, now: Timestamp, per: Duration) -> (Timestamp, bool) {
+        let own = now.saturating_add(per);
+        match self.at {
+            Some(at) if at < own => (at, true),
+            _ => (own, false),
+        }
+    }
+
+    /// What a wait at `stage` that timed out at `now` reports:
+    /// [`Stage::Deadline`](crate::Stage::Deadline) once the request's
+    /// deadline has passed, `stage` otherwise.
+    pub fn timed_out(self, now: Timestamp, stage: crate::Stage) -> crate::Stage {
+        match self.at {
+            Some(at) if at <= now => crate::Stage::Deadline,
+            _ => stage,
+        }
+    }
+}

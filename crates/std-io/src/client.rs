@@ -15,7 +15,7 @@ use http_net_conn::{
     Error as ConnError, ExpectState, Failure, FieldPair, OwnedFields, Placement, Redirect,
     RedirectError, Redirects, RemoteError, ResponseView, REDIRECT_BODY_DRAIN,
 };
-use http_net_conn::{Method, Version};
+use http_net_conn::{Method, RequestDeadline, Version};
 
 use crate::body_reader::{BodyReader, BodySource, Step};
 use crate::error::{is_timeout, Error, Limit, Stage};
@@ -366,27 +366,21 @@ pub fn get(url: &str) -> Result<ClientResponse, Error> {
 struct Io {
     read: Option<Option<Duration>>,
     write: Option<Option<Duration>>,
-    deadline: Option<Instant>,
+    deadline: RequestDeadline,
     last_probe: Instant,
 }
 
-/// The per-operation timeout `per`, shortened to what is left before
-/// `deadline`; `true` when the deadline is the bound. Past the deadline:
-/// [`Stage::Deadline`].
-fn bound(per: Duration, deadline: Option<Instant>) -> Result<(Duration, bool), Error> {
-    match deadline {
-        Some(d) => {
-            let left = d.saturating_duration_since(Instant::now());
-            if left.is_zero() {
-                Err(Error::Timeout(Stage::Deadline))
-            } else if left < per {
-                Ok((left, true))
-            } else {
-                Ok((per, false))
-            }
-        }
-        None => Ok((per, false)),
+/// The per-operation timeout `per`, shortened to what is left before the
+/// request's deadline (the core's `RequestDeadline::wait`); `true` when the
+/// deadline is the bound. Past the deadline: [`Stage::Deadline`].
+fn bound(per: Duration, deadline: RequestDeadline) -> Result<(Duration, bool), Error> {
+    let now = wire::stamp(Instant::now());
+    let (end, by_deadline) = deadline.wait(now, per);
+    let left = end.saturating_duration_since(now);
+    if left.is_zero() {
+        return Err(Error::Timeout(Stage::Deadline));
     }
+    Ok((left, by_deadline))
 }
 
 /// Reads once into `conn`, within `per` and the deadline.
@@ -482,7 +476,7 @@ impl Client {
         fields: &[FieldPair<'_>],
         mut body: RequestBody<'_>,
     ) -> Result<ClientResponse, Error> {
-        let deadline = self.s.timeout.map(|t| Instant::now() + t);
+        let deadline = RequestDeadline::new(wire::stamp(Instant::now()), self.s.timeout);
         let policy = self.s.redirects;
         let first = Url::parse(url)?;
         let mut resp = self.send_once(method, &first, fields, &mut body, deadline)?;
@@ -532,7 +526,7 @@ impl Client {
         u: &Url<'_>,
         fields: &[FieldPair<'_>],
         body: &mut RequestBody<'_>,
-        deadline: Option<Instant>,
+        deadline: RequestDeadline,
     ) -> Result<ClientResponse, Error> {
         if u.is_https() && self.s.connector.is_none() {
             return Err(Error::Url(UrlError::HttpsWithoutConnector));
@@ -613,7 +607,7 @@ impl Client {
         None
     }
 
-    fn connect(&self, u: &Url<'_>, deadline: Option<Instant>) -> Result<Pooled, Error> {
+    fn connect(&self, u: &Url<'_>, deadline: RequestDeadline) -> Result<Pooled, Error> {
         let (t, by_deadline) = bound(self.s.connect_timeout, deadline)?;
         let timed_out = || {
             Error::Timeout(if by_deadline {

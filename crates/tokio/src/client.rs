@@ -16,14 +16,14 @@ use std::time::Duration;
 use http_net_conn::framing::Error as FramingError;
 use http_net_conn::{
     BodyLength, BodyLimits, ClientConn, ClientEvent, Config, ConfigOverrides, Error as ConnError,
-    Failure, FieldPair, Method, Placement, RemoteError, Retry, Version,
+    Failure, FieldPair, Method, Placement, RemoteError, RequestDeadline, Retry, Version,
 };
 use tokio::io::{AsyncWriteExt, ReadBuf};
 use tokio::net::TcpStream;
 use tokio::time::Instant;
 
 use crate::error::{Error, Limit, Stage};
-use crate::wire::{bounded, bounded_by, Stream};
+use crate::wire::{self, bounded, bounded_by, Stream};
 
 /// Opens connections for a [`Client`]: plain TCP ([`TcpConnector`]), or
 /// your own (a TLS connector wrapping a `TcpStream` in its TLS stream).
@@ -368,7 +368,7 @@ impl<C: Connector> Client<C> {
         fresh: bool,
     ) -> Result<RequestBody<C>, (Retry, Error)> {
         let s = &self.inner.s;
-        let deadline = s.request_timeout.map(|t| Instant::now() + t);
+        let deadline = RequestDeadline::new(wire::stamp(Instant::now()), s.request_timeout);
         let key: Key = (host.to_ascii_lowercase(), port);
         let authority = if host.contains(':') {
             format!("[{host}]:{port}")
@@ -421,9 +421,9 @@ impl<C: Connector> Client<C> {
         &self,
         host: &str,
         port: u16,
-        deadline: Option<Instant>,
+        deadline: RequestDeadline,
     ) -> Result<Pooled<C::Stream>, Error> {
-        let d = soonest(Instant::now() + self.inner.s.connect_timeout, deadline);
+        let d = wait_end(self.inner.s.connect_timeout, deadline);
         match bounded(d, self.inner.connector.connect(host, port)).await {
             None => Err(timed_out(Stage::Connect, deadline)),
             Some(Err(e)) => Err(Error::Io(e)),
@@ -437,19 +437,16 @@ impl<C: Connector> Client<C> {
 }
 
 /// The timeout of a wait at `stage`: [`Stage::Deadline`] when the
-/// whole-request deadline (`request_timeout`) has passed, which bounded it.
-fn timed_out(stage: Stage, request_deadline: Option<Instant>) -> Error {
-    match request_deadline {
-        Some(d) if d <= Instant::now() => Error::Timeout(Stage::Deadline),
-        _ => Error::Timeout(stage),
-    }
+/// whole-request deadline (`request_timeout`) has passed, which bounded it
+/// (the core's `RequestDeadline::timed_out`).
+fn timed_out(stage: Stage, request_deadline: RequestDeadline) -> Error {
+    Error::Timeout(request_deadline.timed_out(wire::stamp(Instant::now()), stage))
 }
 
-fn soonest(a: Instant, b: Option<Instant>) -> Instant {
-    match b {
-        Some(b) if b < a => b,
-        _ => a,
-    }
+/// The end of a wait of at most `per` starting now, within the request's
+/// deadline (the core's `RequestDeadline::wait`).
+fn wait_end(per: Duration, request_deadline: RequestDeadline) -> Instant {
+    wire::instant(request_deadline.wait(wire::stamp(Instant::now()), per).0)
 }
 
 /// A connection error as the client reports it: a body over the budget the
@@ -524,7 +521,7 @@ pub struct RequestBody<C: Connector = TcpConnector> {
     p: Option<Pooled<C::Stream>>,
     client: Arc<Inner<C>>,
     key: Key,
-    deadline: Option<Instant>,
+    deadline: RequestDeadline,
     early: Option<Head>,
 }
 
@@ -616,7 +613,7 @@ impl<C: Connector> RequestBody<C> {
             }
             // The clock is read only when the write must wait.
             let request_deadline = self.deadline;
-            let d = || soonest(Instant::now() + s.write_timeout, request_deadline);
+            let d = || wait_end(s.write_timeout, request_deadline);
             let Pooled { stream, conn, .. } = p;
             let step =
                 bounded_by(d, poll_fn(|cx| poll_write_or_read(stream, conn, body, cx))).await;
@@ -654,7 +651,7 @@ impl<C: Connector> RequestBody<C> {
             return Ok(());
         };
         let request_deadline = self.deadline;
-        let d = || soonest(Instant::now() + s.write_timeout, request_deadline);
+        let d = || wait_end(s.write_timeout, request_deadline);
         match bounded_by(d, p.stream.flush()).await {
             None => Err(timed_out(Stage::Write, request_deadline)),
             Some(r) => r.map_err(Error::Io),
@@ -700,7 +697,7 @@ impl<C: Connector> RequestBody<C> {
                 ClientEvent::Response(view) => return Ok(Head::of(&view)),
                 ClientEvent::NeedInput => {
                     let request_deadline = self.deadline;
-                    let d = || soonest(Instant::now() + s.read_timeout, request_deadline);
+                    let d = || wait_end(s.read_timeout, request_deadline);
                     match fill(&mut p.stream, &mut p.conn, d, Stage::Head, request_deadline).await?
                     {
                         0 if !p.conn.response_started() => return Err(Error::ConnectionClosed),
@@ -750,7 +747,7 @@ async fn fill<S: Stream>(
     conn: &mut ClientConn,
     deadline: impl FnOnce() -> Instant,
     stage: Stage,
-    request_deadline: Option<Instant>,
+    request_deadline: RequestDeadline,
 ) -> Result<usize, Error> {
     use tokio::io::AsyncReadExt;
     let spare = conn.spare_mut();
@@ -780,7 +777,7 @@ pub struct ClientResponse<C: Connector = TcpConnector> {
     p: Option<Pooled<C::Stream>>,
     client: Arc<Inner<C>>,
     key: Key,
-    deadline: Option<Instant>,
+    deadline: RequestDeadline,
     done: bool,
     pending: http_net_conn::Leftover,
 }
@@ -848,7 +845,7 @@ impl<C: Connector> ClientResponse<C> {
                 }
                 Ok(ClientEvent::NeedInput) => {
                     let request_deadline = self.deadline;
-                    let d = || soonest(Instant::now() + s.read_timeout, request_deadline);
+                    let d = || wait_end(s.read_timeout, request_deadline);
                     if let Err(e) =
                         fill(&mut p.stream, &mut p.conn, d, Stage::Body, request_deadline).await
                     {
