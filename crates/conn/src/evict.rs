@@ -3,7 +3,12 @@
 //! servers call when a newcomer finds the limit reached; no clock (the
 //! caller gives ages and byte counts it read once), no I/O.
 
-use crate::Stage;
+use core::time::Duration;
+
+#[cfg(target_has_atomic = "64")]
+use core::sync::atomic::{AtomicU64, Ordering};
+
+use crate::{Stage, Timestamp};
 
 /// What an open connection is doing, as a server's slot shows it: the one
 /// vocabulary of both adapters' slots.
@@ -286,4 +291,111 @@ pub fn pick_eviction<K>(
         }
     }
     best.map(|(_, k, why)| (k, why))
+}
+
+/// One direction's progress (a request body, a response), published by the
+/// connection that moves its bytes for the one that picks whom to evict
+/// (another thread or task): atomics, written once per wait, read as a
+/// [`Flow`] only when a newcomer finds the limit reached. Times are
+/// [`Timestamp`]s of one epoch for all the gauges a server compares.
+/// Needs 64-bit atomics.
+///
+/// ```
+/// use core::time::Duration;
+/// use http_net_conn::{FlowGauge, Timestamp};
+///
+/// let g = FlowGauge::new();
+/// let ms = |m: u64| Timestamp::from_nanos(m * 1_000_000);
+/// g.begin(ms(1000)); // a read starts waiting
+/// let f = g.flow(ms(1500));
+/// assert_eq!((f.bytes, f.age_ms, f.waited_ms, f.stalled_ms), (0, Some(500), 500, Some(500)));
+/// g.end(100, Duration::from_millis(700)); // 100 bytes came
+/// let f = g.flow(ms(1700));
+/// assert_eq!((f.bytes, f.waited_ms, f.stalled_ms), (100, 700, None));
+/// ```
+#[cfg(target_has_atomic = "64")]
+#[derive(Debug, Default)]
+pub struct FlowGauge {
+    bytes: AtomicU64,
+    waited_ms: AtomicU64,
+    /// When the current wait began (ms since the epoch, plus one; 0: none).
+    wait_from: AtomicU64,
+    /// When the current run of waits without a byte began (0: none).
+    stalled_from: AtomicU64,
+    /// When the transfer first waited for the peer (0: not yet).
+    started: AtomicU64,
+}
+
+#[cfg(target_has_atomic = "64")]
+impl FlowGauge {
+    /// A transfer that has not started.
+    pub const fn new() -> FlowGauge {
+        FlowGauge {
+            bytes: AtomicU64::new(0),
+            waited_ms: AtomicU64::new(0),
+            wait_from: AtomicU64::new(0),
+            stalled_from: AtomicU64::new(0),
+            started: AtomicU64::new(0),
+        }
+    }
+
+    fn ms(t: Timestamp) -> u64 {
+        (t.as_nanos() / 1_000_000).saturating_add(1)
+    }
+
+    /// A new transfer (a new request body or response).
+    pub fn reset(&self) {
+        for a in [
+            &self.bytes,
+            &self.waited_ms,
+            &self.wait_from,
+            &self.stalled_from,
+            &self.started,
+        ] {
+            a.store(0, Ordering::Relaxed);
+        }
+    }
+
+    /// A wait on the peer begins at `now`.
+    pub fn begin(&self, now: Timestamp) {
+        let ms = Self::ms(now);
+        self.wait_from.store(ms, Ordering::Relaxed);
+        let _ = self
+            .started
+            .compare_exchange(0, ms, Ordering::Relaxed, Ordering::Relaxed);
+        let _ = self
+            .stalled_from
+            .compare_exchange(0, ms, Ordering::Relaxed, Ordering::Relaxed);
+    }
+
+    /// The wait ended: the transfer has moved `bytes` in all, after
+    /// `waited` in all spent waiting on the peer.
+    pub fn end(&self, bytes: u64, waited: Duration) {
+        if bytes != self.bytes.swap(bytes, Ordering::Relaxed) {
+            self.stalled_from.store(0, Ordering::Relaxed);
+        }
+        let waited = u64::try_from(waited.as_millis()).unwrap_or(u64::MAX);
+        self.waited_ms.store(waited, Ordering::Relaxed);
+        self.wait_from.store(0, Ordering::Relaxed);
+    }
+
+    /// The progress as eviction weighs it, seen at `now` (one clock
+    /// reading for every slot).
+    pub fn flow(&self, now: Timestamp) -> Flow {
+        let now = Self::ms(now);
+        let started = self.started.load(Ordering::Relaxed);
+        let wait_from = self.wait_from.load(Ordering::Relaxed);
+        let stalled_from = self.stalled_from.load(Ordering::Relaxed);
+        let mut waited_ms = self.waited_ms.load(Ordering::Relaxed);
+        if wait_from != 0 {
+            waited_ms = waited_ms.saturating_add(now.saturating_sub(wait_from));
+        }
+        Flow {
+            bytes: self.bytes.load(Ordering::Relaxed),
+            age_ms: (started != 0).then(|| now.saturating_sub(started)),
+            waited_ms,
+            stalled_ms: (stalled_from != 0 && wait_from != 0)
+                .then(|| now.saturating_sub(stalled_from)),
+        }
+    }
 }

@@ -99,6 +99,8 @@ pub use client::{
 pub use config::{Config, ConfigOverrides};
 pub use date::imf_fixdate;
 pub use error::{Error, LocalError, RemoteError};
+#[cfg(target_has_atomic = "64")]
+pub use evict::FlowGauge;
 pub use evict::{
     pick_eviction, rank, EvictPolicy, Flow, Rank, SlotState, Summary, YOUNG_RESPONSE_STALL_MS,
 };

@@ -306,8 +306,11 @@ impl Shared {
     pub(crate) fn evict(&self, settings: &Settings) -> bool {
         let policy = settings.evict_policy();
         let g = lock(&self.conns);
-        let now_ms = match g.1.values().next() {
-            Some(s) => s.body.ms(Instant::now()),
+        let (now_ms, now) = match g.1.values().next() {
+            Some(s) => {
+                let now = Instant::now();
+                (s.body.ms(now), s.body.stamp(now))
+            }
             None => return false,
         };
         let candidates = g.1.values().filter_map(|slot| {
@@ -318,8 +321,8 @@ impl Shared {
             let age = now_ms.saturating_sub(slot.since.load(Ordering::Relaxed));
             let mut summary = Summary::new(state, age);
             if state == SlotState::Handler {
-                summary.body = slot.body.flow(now_ms);
-                summary.response = slot.write.flow(now_ms);
+                summary.body = slot.body.flow(now);
+                summary.response = slot.write.flow(now);
             }
             Some((slot, summary))
         });

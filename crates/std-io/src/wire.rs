@@ -1,11 +1,11 @@
 //! Moving bytes between a [`Transport`] and a connection's buffers.
 
 use std::io::{self, IoSlice};
-use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::OnceLock;
 use std::time::{Duration, Instant};
 
-use http_net_conn::{Bound, ClientConn, Flow, Meter, Rate, ServerConn, Timestamp};
+use http_net_conn::{Bound, ClientConn, Flow, FlowGauge, Meter, Rate, ServerConn, Timestamp};
 
 use crate::error::{is_timeout, Error, Stage};
 use crate::transport::Transport;
@@ -124,19 +124,14 @@ impl Pace {
 }
 
 /// What a connection's [`Pace`] shows to the accept loop, which picks the
-/// connection making least progress when it must free a slot: bytes, time
-/// spent waiting (in ms), and when the current wait began (ms since the
-/// gauge's epoch, plus one; 0: not waiting).
+/// connection making least progress when it must free a slot: the core's
+/// [`FlowGauge`] (bytes, time spent waiting, when the current wait and
+/// stall began), stamped from this server's epoch, and whether the
+/// connection was evicted.
 #[derive(Debug)]
 pub(crate) struct Gauge {
     pub(crate) epoch: Instant,
-    bytes: AtomicU64,
-    busy_ms: AtomicU64,
-    wait_from: AtomicU64,
-    /// When the current run of waits without a byte began (0: none).
-    stalled_from: AtomicU64,
-    /// When the body or response first waited for the peer (0: not yet).
-    started: AtomicU64,
+    progress: FlowGauge,
     /// The connection was evicted: a timeout is final, not waited out.
     ended: AtomicBool,
 }
@@ -145,11 +140,7 @@ impl Gauge {
     pub(crate) fn new(epoch: Instant) -> Gauge {
         Gauge {
             epoch,
-            bytes: AtomicU64::new(0),
-            busy_ms: AtomicU64::new(0),
-            wait_from: AtomicU64::new(0),
-            stalled_from: AtomicU64::new(0),
-            started: AtomicU64::new(0),
+            progress: FlowGauge::new(),
             ended: AtomicBool::new(false),
         }
     }
@@ -159,12 +150,13 @@ impl Gauge {
         t.saturating_duration_since(self.epoch).as_millis() as u64 + 1
     }
 
+    /// `t` as the core's time input, from this gauge's epoch.
+    pub(crate) fn stamp(&self, t: Instant) -> Timestamp {
+        Timestamp::after_epoch(t.saturating_duration_since(self.epoch))
+    }
+
     pub(crate) fn reset(&self) {
-        self.bytes.store(0, Ordering::Relaxed);
-        self.busy_ms.store(0, Ordering::Relaxed);
-        self.wait_from.store(0, Ordering::Relaxed);
-        self.stalled_from.store(0, Ordering::Relaxed);
-        self.started.store(0, Ordering::Relaxed);
+        self.progress.reset();
     }
 
     /// Marks the connection evicted (see [`Gauge::ended`]).
@@ -178,42 +170,17 @@ impl Gauge {
     }
 
     fn begin(&self, now: Instant) {
-        let ms = self.ms(now);
-        self.wait_from.store(ms, Ordering::Relaxed);
-        let _ = self
-            .started
-            .compare_exchange(0, ms, Ordering::Relaxed, Ordering::Relaxed);
-        let _ = self
-            .stalled_from
-            .compare_exchange(0, ms, Ordering::Relaxed, Ordering::Relaxed);
+        self.progress.begin(self.stamp(now));
     }
 
     fn end(&self, bytes: u64, busy: Duration) {
-        if bytes != self.bytes.swap(bytes, Ordering::Relaxed) {
-            self.stalled_from.store(0, Ordering::Relaxed);
-        }
-        self.busy_ms
-            .store(busy.as_millis() as u64, Ordering::Relaxed);
-        self.wait_from.store(0, Ordering::Relaxed);
+        self.progress.end(bytes, busy);
     }
 
-    /// The progress as eviction weighs it ([`Flow`]), seen at `now_ms`
-    /// (one clock reading for every slot).
-    pub(crate) fn flow(&self, now_ms: u64) -> Flow {
-        let started = self.started.load(Ordering::Relaxed);
-        let wait_from = self.wait_from.load(Ordering::Relaxed);
-        let stalled_from = self.stalled_from.load(Ordering::Relaxed);
-        let mut waited_ms = self.busy_ms.load(Ordering::Relaxed);
-        if wait_from != 0 {
-            waited_ms += now_ms.saturating_sub(wait_from);
-        }
-        Flow {
-            bytes: self.bytes.load(Ordering::Relaxed),
-            age_ms: (started != 0).then(|| now_ms.saturating_sub(started)),
-            waited_ms,
-            stalled_ms: (stalled_from != 0 && wait_from != 0)
-                .then(|| now_ms.saturating_sub(stalled_from)),
-        }
+    /// The progress as eviction weighs it ([`Flow`]), seen at `now` (one
+    /// clock reading for every slot).
+    pub(crate) fn flow(&self, now: Timestamp) -> Flow {
+        self.progress.flow(now)
     }
 }
 

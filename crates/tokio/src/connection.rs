@@ -159,6 +159,7 @@ async fn serve<H: Handler>(
                     }
                 }
                 slot.set(SlotState::Handler);
+                slot.slot.body.reset();
                 reads.request_started();
                 let begin = conn.begin_request(requests, last || sh.stopping(), &policy);
                 requests += 1;

@@ -195,12 +195,32 @@ impl<'a> Exchange<'a> {
                     let now = Instant::now();
                     let (deadline, by_rate) =
                         wire::deadline(&st.read_meter, now, s.body_timeout, s.min_body_rate);
+                    // The body's progress, shown to eviction; an eviction
+                    // ends the wait.
+                    let slot = st.slot.as_deref();
+                    if let Some(slot) = slot {
+                        slot.body.begin(slot.stamp(now));
+                    }
+                    let wake = slot.map(|s| &s.wake);
                     let r =
-                        wire::fill(self.stream, self.conn, deadline, by_rate, Stage::Body, None);
+                        wire::fill(self.stream, self.conn, deadline, by_rate, Stage::Body, wake);
                     let r = r.await;
                     st.read_meter.waited(now.elapsed());
+                    if let Ok(Filled::Bytes(n)) = r {
+                        st.read_meter.add(n as u64);
+                    }
+                    if let Some(slot) = slot {
+                        slot.body
+                            .end(st.read_meter.bytes(), st.read_meter.time_waited());
+                        if slot.evicted() {
+                            // Made way for a newcomer: `408`, as a body
+                            // that timed out (the std server's answer).
+                            st.timed_out = true;
+                            return Err(Error::Evicted);
+                        }
+                    }
                     match r {
-                        Ok(Filled::Bytes(n)) => st.read_meter.add(n as u64),
+                        Ok(Filled::Bytes(_)) => {}
                         Ok(Filled::Eof | Filled::Woken) => {}
                         Ok(Filled::Full) => return Err(Error::BodyUnavailable),
                         Err(e @ (Error::Timeout(_) | Error::TooSlow(_))) => {

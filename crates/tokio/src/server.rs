@@ -542,8 +542,8 @@ fn evict_one(shared: &Shared, reg: &mut Registry) -> bool {
         (Stage::Idle, Some(SlotState::Closing)) => {
             c.evicted_closing.fetch_add(1, Ordering::Relaxed)
         }
-        // A body here is the drain of one after its answer (this adapter
-        // gives no handler's body flow): counted with the idle ones.
+        (Stage::Body, Some(SlotState::Handler)) => c.evicted_body.fetch_add(1, Ordering::Relaxed),
+        // The drain of a body after its answer is counted with the idle.
         (Stage::Idle | Stage::Body, _) => c.evicted_idle.fetch_add(1, Ordering::Relaxed),
         _ => c.evicted_head.fetch_add(1, Ordering::Relaxed),
     };
@@ -652,6 +652,9 @@ evicted_closing,
 /// Connections evicted while a response waited on a peer that does not
 /// read it (the response is cut).
 evicted_write,
+/// Connections evicted while a handler read a request body below its
+/// minimum rate or stalled (answered `408`).
+evicted_body,
 /// Idle connections closed by the idle timeout.
 timed_out_idle,
 /// Connections answered `408` by the head deadline.

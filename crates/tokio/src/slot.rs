@@ -6,7 +6,7 @@
 use std::net::IpAddr;
 use std::sync::atomic::{AtomicBool, AtomicU64, AtomicU8, Ordering};
 
-use http_net_conn::{SlotState, Summary};
+use http_net_conn::{FlowGauge, SlotState, Summary, Timestamp};
 use tokio::sync::Notify;
 use tokio::time::Instant;
 
@@ -24,6 +24,9 @@ pub(crate) struct Slot {
     stalled: AtomicU64,
     /// When the server started.
     epoch: Instant,
+    /// The request body's progress while a handler reads it (the std
+    /// server's gauge too), for eviction.
+    pub(crate) body: FlowGauge,
     /// Set by the accept loop when it evicts this connection.
     pub(crate) evicted: AtomicBool,
     /// Notified on eviction and on shutdown.
@@ -42,6 +45,7 @@ impl Slot {
             since: AtomicU64::new(now_ms),
             stalled: AtomicU64::new(0),
             epoch,
+            body: FlowGauge::new(),
             evicted: AtomicBool::new(false),
             wake: Notify::new(),
             peer,
@@ -55,6 +59,11 @@ impl Slot {
     /// What the connection is doing.
     pub(crate) fn state(&self) -> Option<SlotState> {
         SlotState::from_u8(self.state.load(Ordering::SeqCst))
+    }
+
+    /// `t` as the core's time input, from the server's epoch.
+    pub(crate) fn stamp(&self, t: Instant) -> Timestamp {
+        Timestamp::after_epoch(t.saturating_duration_since(self.epoch))
     }
 
     fn ms(&self, now: Instant) -> u64 {
@@ -101,9 +110,10 @@ impl Slot {
     /// What eviction weighs, seen at `now_ms` (milliseconds since the
     /// server started): a connection whose write waits on the peer is a
     /// response stalled that long, whatever its state; otherwise its state
-    /// and how long it has been in it. This adapter bounds a handler's body
-    /// and response rates with its own deadlines, so it gives no byte
-    /// counts: a running handler is weighed by its stalled writes alone.
+    /// and how long it has been in it. This adapter bounds a response's
+    /// rate with its own deadlines, so it gives no byte
+    /// counts for responses: a running handler is weighed by its request
+    /// body's progress and its stalled writes.
     pub(crate) fn summary(&self, now_ms: u64) -> Option<Summary> {
         let stalled = self.stalled.load(Ordering::SeqCst);
         if stalled != 0 {
@@ -113,6 +123,16 @@ impl Slot {
             return Some(s);
         }
         let state = self.state()?;
+        if state == SlotState::Handler {
+            // A handler's slot keeps no start time (no clock reading):
+            // its body's progress tells its age.
+            let body = self
+                .body
+                .flow(Timestamp::from_nanos(now_ms.saturating_mul(1_000_000)));
+            let mut s = Summary::new(state, body.age_ms.unwrap_or(0));
+            s.body = body;
+            return Some(s);
+        }
         let age = now_ms.saturating_sub(self.since.load(Ordering::SeqCst));
         Some(Summary::new(state, age))
     }

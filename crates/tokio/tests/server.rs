@@ -9,8 +9,8 @@ use std::net::TcpStream;
 use std::time::{Duration, Instant};
 
 use common::{
-    ask, closed, connect, fill_until, read_response, read_whole, roundtrip, sent, start, status_of,
-    Running,
+    ask, closed, connect, fill_until, next_status, read_response, read_whole, roundtrip, sent,
+    start, status_of, Running,
 };
 use http_net_tokio::http_net_conn::{BodyLength, Method, PreparedResponse};
 use http_net_tokio::{Error, Exchange, Handler, Server};
@@ -714,5 +714,21 @@ fn a_peer_that_does_not_read_its_response_is_evicted_at_the_limit() {
     let c = srv.handle.counters();
     assert_eq!((c.evicted_write, c.refused), (1, 0));
     drop(deaf);
+    srv.stop();
+}
+
+#[test]
+fn at_the_cap_a_handler_reading_a_stalled_body_is_evicted_with_408() {
+    // As the std server: a body below its minimum rate since it started
+    // (here no byte at all in 1.2 s) makes way for a newcomer. Before the
+    // core's eviction took the tokio slots' body progress, a handler
+    // reading a body was never evicted, and the newcomer got `503`.
+    let srv = serve(builder().max_connections(1));
+    let mut slow = upload(&srv, "/echo", 1000);
+    std::thread::sleep(Duration::from_millis(1200));
+    assert_eq!(newcomer(&srv), 200);
+    assert_eq!(next_status(&mut slow), 408);
+    let c = srv.handle.counters();
+    assert_eq!((c.evicted_body, c.refused), (1, 0), "{c:?}");
     srv.stop();
 }
