@@ -100,13 +100,7 @@ impl Cycle {
         conn: &mut ServerConn,
         gauge: &Gauge,
     ) -> Result<(), Error> {
-        let mut pace = Paced {
-            meter: &mut self.write,
-            gauge: Some(gauge),
-        };
-        let r = wire::flush_paced(stream, conn, &mut pace);
-        self.note_write(&r);
-        r
+        self.write_out(stream, conn, gauge, false)
     }
 
     /// Writes the output due before the connection closes: up to a body
@@ -117,11 +111,25 @@ impl Cycle {
         conn: &mut ServerConn,
         gauge: &Gauge,
     ) -> Result<(), Error> {
+        self.write_out(stream, conn, gauge, true)
+    }
+
+    fn write_out(
+        &mut self,
+        stream: &mut dyn Transport,
+        conn: &mut ServerConn,
+        gauge: &Gauge,
+        stop_at_owed: bool,
+    ) -> Result<(), Error> {
         let mut pace = Paced {
             meter: &mut self.write,
             gauge: Some(gauge),
         };
-        let r = wire::flush_until_owed(stream, conn, &mut pace);
+        let r = if stop_at_owed {
+            wire::flush_until_owed(stream, conn, &mut pace)
+        } else {
+            wire::flush_paced(stream, conn, &mut pace)
+        };
         self.note_write(&r);
         r
     }

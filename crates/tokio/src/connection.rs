@@ -20,7 +20,7 @@ use crate::date::DateClock;
 use crate::error::{Error, Stage};
 use crate::exchange::{Cycle, Exchange};
 use crate::server::{Handler, Shared, SlotGuard};
-use crate::wire::{self, Filled, Scratched, Stream};
+use crate::wire::{self, Filled, Scratched, Stream, WriteBounds};
 
 /// How a connection ends.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -100,7 +100,7 @@ fn flush_queued<'a>(
         conn,
         &[],
         &mut st.write_meter,
-        sh.settings.write_bounds(),
+        WriteBounds::of(&sh.settings),
         st.slot.as_deref(),
     )
 }
@@ -442,7 +442,7 @@ async fn send_until_owed(
     st: &mut Cycle,
     sh: &Shared,
 ) {
-    let stall = sh.settings.write_bounds().stall;
+    let stall = WriteBounds::of(&sh.settings).stall;
     let mut wrote = false;
     while conn.body_owed().is_some() {
         let out = conn.output();

@@ -18,7 +18,7 @@ use crate::server::Shared;
 use crate::slot::Slot;
 use http_net_conn::Meter;
 
-use crate::wire::{self, Filled, Stream};
+use crate::wire::{self, Filled, Stream, WriteBounds};
 
 /// Output is written as soon as this much is queued (smaller answers wait
 /// until the connection next reads, so pipelined answers leave together).
@@ -178,7 +178,7 @@ impl<'a> Exchange<'a> {
                     return Ok(st.pending.hand_out(d, buf));
                 }
                 Ok(ServerEvent::NeedInput) => {
-                    let bounds = s.write_bounds();
+                    let bounds = WriteBounds::of(s);
                     let r = wire::flush_with(
                         self.stream,
                         self.conn,
@@ -412,7 +412,7 @@ impl<'a> Exchange<'a> {
     }
 
     async fn write_out(&mut self, body: &[u8]) -> Result<(), Error> {
-        let bounds = self.shared.settings.write_bounds();
+        let bounds = WriteBounds::of(&self.shared.settings);
         let r = wire::flush_with(
             self.stream,
             self.conn,

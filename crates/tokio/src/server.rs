@@ -5,7 +5,6 @@ use std::collections::HashMap;
 use std::future::{poll_fn, Future};
 use std::io;
 use std::net::{IpAddr, SocketAddr};
-use std::ops::{Deref, DerefMut};
 use std::panic::{catch_unwind, AssertUnwindSafe};
 use std::pin::{pin, Pin};
 use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering};
@@ -27,7 +26,7 @@ use crate::date::now_secs;
 use crate::error::{Error, Stage};
 use crate::exchange::Exchange;
 use crate::slot::Slot;
-use crate::wire::{self, Stream, WriteBounds};
+use crate::wire::{self, Stream};
 
 /// Answers requests: called once per request on the connection's task.
 ///
@@ -84,38 +83,9 @@ impl Listener for TcpListener {
 }
 
 /// The server's settings (see the [`ServerBuilder`] methods for each):
-/// the ones both adapters share, with one set of names and defaults
-/// (`core`, reached through `Deref`). This adapter adds none.
-#[derive(Clone, Copy, Debug)]
-pub(crate) struct Settings {
-    pub(crate) core: ServerSettings,
-}
-
-impl Deref for Settings {
-    type Target = ServerSettings;
-    fn deref(&self) -> &ServerSettings {
-        &self.core
-    }
-}
-
-impl DerefMut for Settings {
-    fn deref_mut(&mut self) -> &mut ServerSettings {
-        &mut self.core
-    }
-}
-
-impl Settings {
-    pub(crate) const DEFAULT: Settings = Settings {
-        core: ServerSettings::DEFAULT,
-    };
-
-    pub(crate) fn write_bounds(&self) -> WriteBounds {
-        WriteBounds {
-            stall: self.write_timeout,
-            rate: self.min_response_rate,
-        }
-    }
-}
+/// the ones both adapters share, with one set of names and defaults. This
+/// adapter adds none.
+pub(crate) type Settings = ServerSettings;
 
 /// Configures a [`Server`]; [`ServerBuilder::bind`] or
 /// [`ServerBuilder::listener`] makes it.

@@ -10,7 +10,7 @@ use std::sync::OnceLock;
 use std::task::Poll;
 use std::time::Duration;
 
-use http_net_conn::{Bound, Meter, Rate, ServerConn, Timestamp};
+use http_net_conn::{Bound, Meter, Rate, ServerConn, ServerSettings, Timestamp};
 use tokio::io::{AsyncRead, AsyncReadExt, AsyncWrite, AsyncWriteExt};
 use tokio::sync::Notify;
 use tokio::time::{timeout_at, Instant};
@@ -125,6 +125,16 @@ pub(crate) fn deadline(
 pub(crate) struct WriteBounds {
     pub(crate) stall: Duration,
     pub(crate) rate: Rate,
+}
+
+impl WriteBounds {
+    /// The server's write timeout and minimum response rate.
+    pub(crate) fn of(s: &ServerSettings) -> WriteBounds {
+        WriteBounds {
+            stall: s.write_timeout,
+            rate: s.min_response_rate,
+        }
+    }
 }
 
 /// The outcome of one read into a connection.
