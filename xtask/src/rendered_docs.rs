@@ -11,9 +11,10 @@
 //! render with their brackets on the page a user reads.
 //!
 //! This renders the workspace's docs twice (`cargo doc --workspace
-//! --no-deps`, then again with a `--cfg` added to `RUSTDOCFLAGS` so that
-//! every crate is rendered anew once every other crate's docs exist: the
-//! order cargo renders crates in does not decide the result), unless
+//! --no-deps`, then again with a `--cfg` added to `RUSTDOCFLAGS`, one crate
+//! at a time in the members' order, so that every crate is rendered anew
+//! while the docs of every crate it links to exist: the order cargo
+//! renders crates in does not decide the result), unless
 //! `--no-build` (then it reads the docs already in `target/doc`). It reads
 //! the prose of every doc block of every workspace crate's pages (code
 //! blocks and code spans set aside) and fails on any bracketed text that
@@ -78,13 +79,26 @@ pub fn main(args: &[String]) -> Result {
 pub fn check(build_with: Option<&str>) -> Result {
     let root = root();
     if let Some(flags) = build_with {
-        for (pass, extra) in [("first", ""), ("second", " --cfg http_net_rendered_docs")] {
+        crate::process::run(
+            "cargo doc (first pass)",
+            std::process::Command::new("cargo")
+                .current_dir(&root)
+                .env("RUSTDOCFLAGS", flags.trim())
+                .args(["doc", "--workspace", "--no-deps"]),
+        )?;
+        // The second pass one crate at a time, in the members' order (each
+        // after the crates it depends on): cargo empties a crate's doc
+        // directory before it renders it, so a crate rendered beside one
+        // it links to can find that one's docs gone and print its links as
+        // text, whatever the pass.
+        let flags = format!("{flags} --cfg http_net_rendered_docs");
+        for package in workspace_packages(&root)? {
             crate::process::run(
-                &format!("cargo doc ({pass} pass)"),
+                &format!("cargo doc -p {package} (second pass)"),
                 std::process::Command::new("cargo")
                     .current_dir(&root)
-                    .env("RUSTDOCFLAGS", format!("{flags}{extra}").trim())
-                    .args(["doc", "--workspace", "--no-deps"]),
+                    .env("RUSTDOCFLAGS", flags.trim())
+                    .args(["doc", "--no-deps", "-p", &package]),
             )?;
         }
     }
@@ -156,9 +170,17 @@ pub fn check(build_with: Option<&str>) -> Result {
 /// The doc directories of the workspace's crates: each member's package
 /// name with `-` as `_` (rustdoc's directory for its library, or its binary).
 fn workspace_crates(root: &Path) -> Result<BTreeSet<String>> {
+    Ok(workspace_packages(root)?
+        .iter()
+        .map(|name| name.replace('-', "_"))
+        .collect())
+}
+
+/// The workspace members' package names, in the manifest's order.
+fn workspace_packages(root: &Path) -> Result<Vec<String>> {
     let manifest =
         std::fs::read_to_string(root.join("Cargo.toml")).map_err(|e| format!("Cargo.toml: {e}"))?;
-    let mut out = BTreeSet::new();
+    let mut out = Vec::new();
     let members = manifest
         .split_once("members = [")
         .and_then(|(_, rest)| rest.split_once(']'))
@@ -180,7 +202,7 @@ fn workspace_crates(root: &Path) -> Result<BTreeSet<String>> {
                     .and_then(|r| r.strip_suffix('"'))
             })
             .ok_or_else(|| format!("{}: no package name", path.display()))?;
-        out.insert(name.replace('-', "_"));
+        out.push(name.to_string());
     }
     Ok(out)
 }
