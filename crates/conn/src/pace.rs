@@ -68,9 +68,10 @@ impl Meter {
         };
     }
 
-    /// Sets the whole deadline, keeping the counts.
-    pub fn set_until(&mut self, until: Option<Timestamp>) {
-        self.until = until;
+    /// Starts counting afresh at `now`, with a whole deadline `whole`
+    /// after it (a response's `response_timeout`) or none.
+    pub fn start(&mut self, now: Timestamp, whole: Option<Duration>) {
+        self.restart(whole.map(|d| now.saturating_add(d)));
     }
 
     /// The whole deadline.

@@ -71,3 +71,13 @@ fn the_whole_deadline_comes_first_when_it_is_sooner() {
         (0, Duration::ZERO, None)
     );
 }
+
+#[test]
+fn start_sets_the_whole_deadline_from_now() {
+    let mut m = Meter::new();
+    m.add(10);
+    m.start(at(3), Some(Duration::from_secs(5)));
+    assert_eq!((m.bytes(), m.until()), (0, Some(at(8))));
+    m.start(at(3), None);
+    assert_eq!(m.until(), None);
+}

@@ -413,7 +413,7 @@ fn serve(
                 }
                 let now = Instant::now();
                 let (timeout, stage) =
-                    match reads.next_read(conn, requests == 0, shared.stamp(now), &timeouts) {
+                    match reads.next_read(conn, requests == 0, wire::stamp(now), &timeouts) {
                         NextRead::Wait {
                             until,
                             stage,
@@ -427,12 +427,12 @@ fn serve(
                             if stage == Stage::Idle {
                                 // What is written next (a `408`, a `400`)
                                 // is a response of its own.
-                                st.write.restart(None);
+                                st.write.restart();
                             }
-                            (shared.instant(until).saturating_duration_since(now), stage)
+                            (wire::instant(until).saturating_duration_since(now), stage)
                         }
                         NextRead::HeadTimedOut => {
-                            let started = reads.head_started(&timeouts).map(|t| shared.instant(t));
+                            let started = reads.head_started(&timeouts).map(wire::instant);
                             return head_timed_out(
                                 stream,
                                 conn,
@@ -459,7 +459,7 @@ fn serve(
                     Ok(Filled::Eof) => eof = true,
                     Ok(Filled::Full) => return End::Close,
                     Err(Error::Timeout(Stage::Head)) => {
-                        let started = reads.head_started(&timeouts).map(|t| shared.instant(t));
+                        let started = reads.head_started(&timeouts).map(wire::instant);
                         return head_timed_out(
                             stream,
                             conn,
@@ -499,8 +499,8 @@ fn serve(
                         // Before a whole head: from its first byte.
                         st.started = reads
                             .head_started(&timeouts)
-                            .map_or_else(Instant::now, |t| shared.instant(t));
-                        st.write.restart(None);
+                            .map_or_else(Instant::now, wire::instant);
+                        st.write.restart();
                     }
                     error_body(conn, shared, st, ErrorCause::Peer(e));
                 }

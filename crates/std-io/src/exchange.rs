@@ -89,8 +89,8 @@ impl Cycle {
         self.body_error = None;
         self.started = now;
         self.timed_out = false;
-        self.body.restart(None);
-        self.write.restart(self.response_timeout.map(|t| now + t));
+        self.body.restart();
+        self.write.start(now, self.response_timeout);
     }
 
     /// Writes the connection's output within the responses' pace.

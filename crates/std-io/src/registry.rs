@@ -18,7 +18,7 @@ use crate::lock::{lock, read};
 use crate::settings::Settings;
 use crate::transport::Interrupter;
 use crate::wire::Gauge;
-use http_net_conn::{pick_eviction, SlotState, Stage, Summary, Timestamp};
+use http_net_conn::{pick_eviction, SlotState, Stage, Summary};
 
 /// One open connection, as the accept loop and the shutdown see it.
 pub(crate) struct Slot {
@@ -184,16 +184,6 @@ impl Shared {
             peers: Mutex::new(HashMap::new()),
             wake_addr: Mutex::new(None),
         }
-    }
-
-    /// `t` as the core's time input (since this server's epoch).
-    pub(crate) fn stamp(&self, t: Instant) -> Timestamp {
-        Timestamp::after_epoch(t.saturating_duration_since(self.epoch))
-    }
-
-    /// The instant the core's `t` stands for.
-    pub(crate) fn instant(&self, t: Timestamp) -> Instant {
-        self.epoch + t.since_epoch()
     }
 
     /// The counters now.

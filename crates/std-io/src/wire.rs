@@ -54,8 +54,17 @@ const WRITE_SLICE: Duration = Duration::from_millis(100);
 /// epoch (the first reading taken here): the core's `Meter` compares and
 /// subtracts readings, so any one epoch serves.
 pub(crate) fn stamp(t: Instant) -> Timestamp {
+    Timestamp::after_epoch(t.saturating_duration_since(epoch()))
+}
+
+/// The instant the core's `t` stands for (see [`stamp`]).
+pub(crate) fn instant(t: Timestamp) -> Instant {
+    epoch() + t.since_epoch()
+}
+
+fn epoch() -> Instant {
     static EPOCH: OnceLock<Instant> = OnceLock::new();
-    Timestamp::after_epoch(t.saturating_duration_since(*EPOCH.get_or_init(Instant::now)))
+    *EPOCH.get_or_init(Instant::now)
 }
 
 /// The pace of one direction of a connection (a request body, or the
@@ -81,9 +90,16 @@ impl Pace {
         }
     }
 
-    /// Starts counting afresh (a new request body or response).
-    pub(crate) fn restart(&mut self, deadline: Option<Instant>) {
-        self.meter.restart(deadline.map(stamp));
+    /// Starts counting afresh (a new request body or response), with no
+    /// whole deadline.
+    pub(crate) fn restart(&mut self) {
+        self.meter.restart(None);
+    }
+
+    /// Starts counting afresh at `now`, with a whole deadline `whole` after
+    /// it (the core's `Meter::start`).
+    pub(crate) fn start(&mut self, now: Instant, whole: Option<Duration>) {
+        self.meter.start(stamp(now), whole);
     }
 
     /// The bytes counted since the last restart.

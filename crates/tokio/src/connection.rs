@@ -172,7 +172,7 @@ async fn serve<H: Handler>(
                 }
                 st.reset();
                 st.write_meter
-                    .set_until(s.response_timeout.map(|t| wire::stamp(Instant::now() + t)));
+                    .start(wire::stamp(Instant::now()), s.response_timeout);
                 let outcome = {
                     let mut ex = Exchange::new(conn, stream, st, sh);
                     catch(handler.handle(&mut ex)).await
@@ -197,7 +197,7 @@ async fn serve<H: Handler>(
                 }
                 let now = Instant::now();
                 let (deadline, stage) =
-                    match reads.next_read(conn, requests == 0, sh.stamp(now), &timeouts) {
+                    match reads.next_read(conn, requests == 0, wire::stamp(now), &timeouts) {
                         NextRead::Wait {
                             until,
                             stage,
@@ -210,7 +210,7 @@ async fn serve<H: Handler>(
                             if stop_closes && sh.stopping() {
                                 return End::Close;
                             }
-                            (sh.instant(until), stage)
+                            (wire::instant(until), stage)
                         }
                         NextRead::HeadTimedOut => {
                             return head_timed_out(stream, conn, st, sh, &mut date).await;
@@ -248,7 +248,7 @@ async fn serve<H: Handler>(
                             tokio::task::yield_now().await;
                             if let Some(n) = wire::fill_now(stream, conn) {
                                 last = true;
-                                reads.head_began(sh.stamp(Instant::now()), &timeouts);
+                                reads.head_began(wire::stamp(Instant::now()), &timeouts);
                                 if n > 0 {
                                     continue;
                                 }

@@ -14,7 +14,6 @@ use std::time::Duration;
 
 use http_net_conn::{
     imf_fixdate, pick_eviction, Buffers, Config, Rate, ServerConn, ServerSettings, SlotState,
-    Timestamp,
 };
 use tokio::net::{TcpListener, TcpStream, ToSocketAddrs};
 use tokio::sync::Notify;
@@ -835,16 +834,6 @@ impl Shared {
 
     fn millis(&self) -> u64 {
         u64::try_from(self.epoch.elapsed().as_millis()).unwrap_or(u64::MAX)
-    }
-
-    /// `t` as the core's time input (since this server's epoch).
-    pub(crate) fn stamp(&self, t: Instant) -> Timestamp {
-        Timestamp::after_epoch(t.saturating_duration_since(self.epoch))
-    }
-
-    /// The instant the core's `t` stands for.
-    pub(crate) fn instant(&self, t: Timestamp) -> Instant {
-        self.epoch + t.since_epoch()
     }
 
     /// Wakes idle and draining connections so that they see the shutdown
