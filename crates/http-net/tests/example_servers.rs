@@ -46,6 +46,9 @@ fn wait_refused(addr: SocketAddr) {
     loop {
         match TcpStream::connect_timeout(&addr, Duration::from_secs(1)) {
             Err(e) if e.kind() == ErrorKind::ConnectionRefused => return,
+            // A connect that raced the listener's close: the kernel queued it,
+            // then reset it with the listener; the next one is refused.
+            Err(e) if e.kind() == ErrorKind::ConnectionReset => {}
             Err(e) => panic!("connect failed with {e}, not a refusal"),
             Ok(_) => {}
         }
