@@ -178,6 +178,13 @@ pub struct EvictPolicy {
 /// byte for this long may go (two of a blocking writer's write slices).
 pub const YOUNG_RESPONSE_STALL_MS: u64 = 200;
 
+/// Refused connections (beyond the connection limit with none evictable,
+/// or beyond the per-peer cap) answered at once, each within
+/// [`Linger::after_refusal`](crate::Linger::after_refusal); beyond it a
+/// refused connection is closed without an answer, so that a flood of
+/// them holds no more than this.
+pub const REFUSING_AT_ONCE: usize = 64;
+
 /// A candidate's place in the eviction order: the least one goes first.
 /// Tier, then bytes per second, then the longest in its state.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]

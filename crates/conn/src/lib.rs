@@ -78,6 +78,7 @@ mod evict;
 mod fields;
 mod inbuf;
 mod leftover;
+mod mistake;
 mod owned_fields;
 mod pace;
 mod redirect;
@@ -102,10 +103,14 @@ pub use error::{Error, LocalError, RemoteError};
 #[cfg(target_has_atomic = "64")]
 pub use evict::FlowGauge;
 pub use evict::{
-    pick_eviction, rank, EvictPolicy, Flow, Rank, SlotState, Summary, YOUNG_RESPONSE_STALL_MS,
+    pick_eviction, rank, EvictPolicy, Flow, Rank, SlotState, Summary, REFUSING_AT_ONCE,
+    YOUNG_RESPONSE_STALL_MS,
 };
 pub use fields::Trailers;
 pub use leftover::Leftover;
+#[cfg(target_has_atomic = "64")]
+pub use mistake::MistakeGate;
+pub use mistake::{HandlerError, Mistake};
 pub use owned_fields::OwnedFields;
 pub use pace::{Bound, Meter};
 pub use redirect::{
@@ -122,7 +127,7 @@ pub use stage::Stage;
 pub use target::{
     form_decode, percent_decode, query_pairs, target_path, target_query, PercentError, QueryPairs,
 };
-pub use time::{RequestDeadline, Timestamp};
+pub use time::{Linger, RequestDeadline, Timestamp, Window};
 
 /// The framing layer (`http-net-framing`) this crate's API exposes: body
 /// kinds, body limits, framing errors.

@@ -6,7 +6,9 @@
 
 use core::time::Duration;
 
-use crate::{Config, ConfigOverrides, EvictPolicy, ReadTimeouts, RequestPolicy};
+use crate::{
+    Config, ConfigOverrides, EvictPolicy, Linger, ReadTimeouts, RequestPolicy, Timestamp, Window,
+};
 
 /// A minimum data rate: after `grace` spent waiting on the peer, at least
 /// `bytes_per_sec` for every second waited (0 bytes/s: none), as Kestrel's
@@ -155,8 +157,79 @@ impl ServerSettings {
     }
 }
 
+impl ServerSettings {
+    /// The linger after an error response that begins at `now`
+    /// ([`drain_time`](ServerSettings::drain_time),
+    /// [`drain_bytes`](ServerSettings::drain_bytes)); `None`: close at once.
+    pub fn linger(&self, now: Timestamp) -> Option<Linger> {
+        Linger::start(now, self.drain_time, self.drain_bytes)
+    }
+
+    /// The graceful stop that begins at `now`: requests in flight have
+    /// until its end ([`shutdown_timeout`](ServerSettings::shutdown_timeout)).
+    pub fn stop_window(&self, now: Timestamp) -> Window {
+        Window::start(now, self.shutdown_timeout)
+    }
+}
+
 impl Default for ServerSettings {
     fn default() -> ServerSettings {
         ServerSettings::DEFAULT
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn at(ms: u64) -> Timestamp {
+        Timestamp::from_nanos(ms * 1_000_000)
+    }
+
+    #[test]
+    fn the_error_linger_is_bounded_by_time_and_bytes_from_the_settings() {
+        let s = ServerSettings {
+            drain_time: Duration::from_millis(100),
+            drain_bytes: 10,
+            ..ServerSettings::DEFAULT
+        };
+        let mut l = s.linger(at(1_000)).unwrap();
+        assert_eq!(l.until(), at(1_100));
+        assert_eq!(l.wait(at(1_040)), Some(Duration::from_millis(60)));
+        assert_eq!(l.wait(at(1_100)), None);
+        assert!(l.read(9));
+        assert!(!l.read(1));
+        let off = ServerSettings {
+            drain_time: Duration::ZERO,
+            ..ServerSettings::DEFAULT
+        };
+        assert!(off.linger(at(0)).is_none());
+        let off = ServerSettings {
+            drain_bytes: 0,
+            ..ServerSettings::DEFAULT
+        };
+        assert!(off.linger(at(0)).is_none());
+    }
+
+    #[test]
+    fn a_refusal_lingers_far_less_than_an_error_response() {
+        let mut l = Linger::after_refusal(at(0));
+        assert_eq!(l.until(), at(250));
+        assert!(l.read(16 * 1024 - 1));
+        assert!(!l.read(1));
+        let e = ServerSettings::DEFAULT.linger(at(0)).unwrap();
+        assert!(l.until() < e.until());
+    }
+
+    #[test]
+    fn the_stop_window_is_the_shutdown_timeout() {
+        let s = ServerSettings {
+            shutdown_timeout: Duration::from_secs(3),
+            ..ServerSettings::DEFAULT
+        };
+        let w = s.stop_window(at(500));
+        assert!(!w.passed(at(3_499)));
+        assert!(w.passed(at(3_500)));
+        assert_eq!(w.left(at(500)), Some(Duration::from_secs(3)));
     }
 }

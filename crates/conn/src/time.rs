@@ -123,3 +123,118 @@ impl RequestDeadline {
         }
     }
 }
+
+/// A span of time that starts at a reading and ends `length` later: a
+/// graceful stop's wait for requests in flight, a client's wait for
+/// `100 Continue`, a pooled connection's idle life. The adapter keeps the
+/// timer; the core says when it ends and whether it has.
+///
+/// ```
+/// use core::time::Duration;
+/// use http_net_conn::{Timestamp, Window};
+///
+/// let t0 = Timestamp::from_nanos(0);
+/// let secs = |s| t0.saturating_add(Duration::from_secs(s));
+/// let w = Window::start(t0, Duration::from_secs(2));
+/// assert_eq!(w.left(secs(1)), Some(Duration::from_secs(1)));
+/// assert!(!w.passed(secs(1)));
+/// assert_eq!(w.left(secs(2)), None);
+/// assert!(w.passed(secs(3)));
+/// assert_eq!(w.until(), secs(2));
+/// ```
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Window {
+    until: Timestamp,
+}
+
+impl Window {
+    /// The window of `length` from `now`.
+    pub fn start(now: Timestamp, length: Duration) -> Window {
+        Window {
+            until: now.saturating_add(length),
+        }
+    }
+
+    /// When it ends.
+    pub const fn until(self) -> Timestamp {
+        self.until
+    }
+
+    /// Whether it has ended at `now` (its end included).
+    pub fn passed(self, now: Timestamp) -> bool {
+        now >= self.until
+    }
+
+    /// The time left at `now`; `None` once it has ended.
+    pub fn left(self, now: Timestamp) -> Option<Duration> {
+        (!self.passed(now)).then(|| self.until.saturating_duration_since(now))
+    }
+}
+
+/// The linger after an error response or a refusal (RFC 9112 §9.6: a
+/// server that closes while the peer may still be sending half-closes
+/// first and reads on, so that the peer reads the response instead of a
+/// reset): the adapter shuts its write side, then reads and discards until
+/// the peer closes, [`drain_bytes`](crate::ServerSettings::drain_bytes) were
+/// read, or [`drain_time`](crate::ServerSettings::drain_time) has passed.
+///
+/// ```
+/// use core::time::Duration;
+/// use http_net_conn::{Linger, Timestamp};
+///
+/// let t0 = Timestamp::from_nanos(0);
+/// let ms = |m| t0.saturating_add(Duration::from_millis(m));
+/// let mut l = Linger::start(t0, Duration::from_secs(2), 1000).unwrap();
+/// assert_eq!(l.wait(ms(500)), Some(Duration::from_millis(1500)));
+/// assert!(l.read(600)); // room for 400 more bytes
+/// assert!(!l.read(400)); // the byte bound is reached: close
+/// let mut l = Linger::start(t0, Duration::from_secs(2), 1000).unwrap();
+/// assert!(!l.read(0)); // the peer closed
+/// assert_eq!(l.wait(ms(2000)), None); // the time is up
+/// assert!(Linger::start(t0, Duration::ZERO, 1000).is_none()); // no linger
+/// ```
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Linger {
+    window: Window,
+    left: u64,
+}
+
+impl Linger {
+    /// A linger from `now` of at most `time` and `bytes`; `None` when
+    /// either is zero (the connection closes at once).
+    pub fn start(now: Timestamp, time: Duration, bytes: u64) -> Option<Linger> {
+        (!time.is_zero() && bytes > 0).then(|| Linger {
+            window: Window::start(now, time),
+            left: bytes,
+        })
+    }
+
+    /// The answer to a connection refused at the connection limit: its
+    /// `503` is written and its input read for at most 250 ms and 16 KiB,
+    /// far less than an error response's linger, since a refusal comes
+    /// when the server is short of connections.
+    pub fn after_refusal(now: Timestamp) -> Linger {
+        Linger {
+            window: Window::start(now, Duration::from_millis(250)),
+            left: 16 * 1024,
+        }
+    }
+
+    /// When it ends at the latest.
+    pub const fn until(&self) -> Timestamp {
+        self.window.until()
+    }
+
+    /// How long the next read may wait from `now`; `None`: stop, the time
+    /// is up.
+    pub fn wait(&self, now: Timestamp) -> Option<Duration> {
+        self.window.left(now)
+    }
+
+    /// Counts a read of `n` bytes (0: the peer closed); whether to read on.
+    pub fn read(&mut self, n: usize) -> bool {
+        let n = u64::try_from(n).unwrap_or(u64::MAX);
+        self.left = self.left.saturating_sub(n);
+        n > 0 && self.left > 0
+    }
+}

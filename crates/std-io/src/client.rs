@@ -15,7 +15,7 @@ use http_net_conn::{
     Error as ConnError, ExpectState, Failure, FieldPair, OwnedFields, Placement, Redirect,
     RedirectError, Redirects, RemoteError, ResponseView, REDIRECT_BODY_DRAIN,
 };
-use http_net_conn::{Method, RequestDeadline, Version};
+use http_net_conn::{Method, RequestDeadline, Version, Window};
 
 use crate::body_reader::{BodyReader, BodySource, Step};
 use crate::error::{is_timeout, Error, Limit, Stage};
@@ -34,7 +34,8 @@ pub type Connector = Arc<dyn Fn(&str, u16) -> io::Result<Box<dyn Transport>> + S
 struct Pooled {
     stream: Box<dyn Transport>,
     conn: ClientConn,
-    since: Instant,
+    /// Its idle life in the pool (`idle_ttl` from when it was parked).
+    idle: Window,
 }
 
 /// An origin: https or not, host (lowercase), port.
@@ -600,7 +601,7 @@ impl Client {
         let mut g = lock(&self.idle);
         let list = g.get_mut(key)?;
         while let Some(mut p) = list.pop() {
-            if p.since.elapsed() < self.s.idle_ttl && still_open(&mut *p.stream) {
+            if !p.idle.passed(wire::stamp(Instant::now())) && still_open(&mut *p.stream) {
                 return Some(p);
             }
         }
@@ -646,7 +647,7 @@ impl Client {
         Ok(Pooled {
             stream,
             conn: ClientConn::new(self.s.conn),
-            since: Instant::now(),
+            idle: Window::start(wire::stamp(Instant::now()), self.s.idle_ttl),
         })
     }
 }
@@ -830,7 +831,7 @@ impl Exchange<'_> {
     /// Waits (at most the `expect_wait`) for `100 Continue`; a final
     /// response that comes instead is returned.
     fn await_continue(&mut self) -> Result<Option<Head>, Error> {
-        let until = Instant::now() + self.s.expect_wait;
+        let wait_for_100 = Window::start(wire::stamp(Instant::now()), self.s.expect_wait);
         loop {
             match self.p.conn.poll_event() {
                 Ok(ClientEvent::Informational(_)) => {
@@ -840,10 +841,9 @@ impl Exchange<'_> {
                 }
                 Ok(ClientEvent::Response(v)) => return Ok(Some(head_of(&v))),
                 Ok(ClientEvent::NeedInput) => {
-                    let left = until.saturating_duration_since(Instant::now());
-                    if left.is_zero() {
+                    let Some(left) = wait_for_100.left(wire::stamp(Instant::now())) else {
                         return Ok(None);
-                    }
+                    };
                     let wait = left.min(self.s.read_timeout);
                     let p = &mut *self.p;
                     match fill_for(&mut *p.stream, &mut p.conn, wait, self.io, Stage::Head) {
@@ -1044,13 +1044,13 @@ impl BodyState {
         if Transport::set_read_timeout(&mut *p.stream, None).is_err() {
             return;
         }
-        p.since = Instant::now();
-        let ttl = self.s.idle_ttl;
+        let now = wire::stamp(Instant::now());
+        p.idle = Window::start(now, self.s.idle_ttl);
         let mut g = lock(&self.idle);
         // Expired connections of every host are closed here, so a host that
         // is never asked again does not keep its sockets open.
         g.retain(|_, list| {
-            list.retain(|q| q.since.elapsed() < ttl);
+            list.retain(|q| !q.idle.passed(now));
             !list.is_empty()
         });
         let total: usize = g.values().map(Vec::len).sum();

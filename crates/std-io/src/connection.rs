@@ -246,7 +246,7 @@ fn run_on(
     if end == End::Linger {
         // An evicted connection's reading side is shut: the drain reads what
         // had arrived and ends.
-        wire::linger(stream, settings.drain_time, settings.drain_bytes);
+        wire::linger(stream, settings.linger(wire::stamp(Instant::now())));
     }
 }
 

@@ -13,12 +13,15 @@ use std::time::{Duration, Instant};
 
 use std::panic::{catch_unwind, AssertUnwindSafe};
 
-use http_net_conn::{write_error_response, write_error_response_with_body};
+use http_net_conn::{
+    write_error_response, write_error_response_with_body, Linger, Timestamp, REFUSING_AT_ONCE,
+};
 
 use crate::date::now_secs;
 use crate::hooks::{ErrorBodyFn, ErrorCause, ErrorResponse};
 use crate::registry::Shared;
 use crate::transport::Transport;
+use crate::wire::stamp;
 
 /// The `Retry-After` of the `503`, in seconds.
 const RETRY_AFTER: u32 = 1;
@@ -26,18 +29,14 @@ const RETRY_AFTER: u32 = 1;
 pub(crate) const QUEUE: usize = 64;
 /// Refused connections answered and draining at once (beyond it, the
 /// oldest is closed).
-pub(crate) const IN_FLIGHT: usize = 64;
-/// How long, and how many bytes at most, a refused peer's input is drained.
-const DRAIN_TIME: Duration = Duration::from_millis(250);
-const DRAIN_BYTES: usize = 16 * 1024;
+pub(crate) const IN_FLIGHT: usize = REFUSING_AT_ONCE;
 /// How often the draining connections are read.
 const SWEEP: Duration = Duration::from_millis(5);
 
 /// A refused connection, answered, draining its peer's input.
 struct Refused<S> {
     stream: S,
-    until: Instant,
-    read: usize,
+    linger: Linger,
 }
 
 /// Answers the connections of `rx` with `503` and closes them, until the
@@ -78,19 +77,19 @@ pub(crate) fn reject_loop<S: Transport>(rx: Receiver<S>, shared: &Shared, server
             if draining.len() >= IN_FLIGHT {
                 draining.remove(0);
             }
-            if let Some(r) = answer(stream, &msg, DRAIN_TIME) {
+            if let Some(r) = answer(stream, &msg) {
                 draining.push(r);
             }
             next = if open { rx.try_recv().ok() } else { None };
         }
-        let now = Instant::now();
+        let now = stamp(Instant::now());
         draining.retain_mut(|r| drain(r, &mut scratch, now));
     }
 }
 
 /// Writes `msg` to a new connection without waiting (its send buffer is
 /// empty, so the answer fits), and half-closes it; `None` when that failed.
-fn answer<S: Transport>(mut stream: S, msg: &[u8], drain: Duration) -> Option<Refused<S>> {
+fn answer<S: Transport>(mut stream: S, msg: &[u8]) -> Option<Refused<S>> {
     if stream.set_nonblocking(true).is_err() {
         // Streams without a non-blocking mode: short timeouts instead.
         stream
@@ -107,8 +106,7 @@ fn answer<S: Transport>(mut stream: S, msg: &[u8], drain: Duration) -> Option<Re
     stream.shutdown_write().ok()?;
     Some(Refused {
         stream,
-        until: Instant::now() + drain,
-        read: 0,
+        linger: Linger::after_refusal(stamp(Instant::now())),
     })
 }
 
@@ -119,27 +117,22 @@ pub(crate) fn answer_now<S: Transport>(stream: S, shared: &Shared, server: Optio
     let mut msg = Vec::new();
     let hook = shared.hooks.error_body.as_deref();
     busy_response(&mut msg, &shared.date.get(now_secs()), server, hook);
-    if let Some(mut r) = answer(stream, &msg, Duration::ZERO) {
+    if let Some(mut r) = answer(stream, &msg) {
+        // What arrived is read once, without a wait.
         let mut scratch = [0u8; 4096];
-        r.until = Instant::now() + Duration::from_millis(1);
-        drain(&mut r, &mut scratch, Instant::now());
+        drain(&mut r, &mut scratch, stamp(Instant::now()));
     }
 }
 
 /// Reads what the peer sent, without waiting; whether to keep draining.
-fn drain<S: Transport>(r: &mut Refused<S>, scratch: &mut [u8], now: Instant) -> bool {
-    if now >= r.until {
+fn drain<S: Transport>(r: &mut Refused<S>, scratch: &mut [u8], now: Timestamp) -> bool {
+    if r.linger.wait(now).is_none() {
         return false;
     }
     loop {
         match r.stream.read(scratch) {
-            Ok(0) => return false,
-            Ok(n) => {
-                r.read += n;
-                if r.read >= DRAIN_BYTES {
-                    return false;
-                }
-            }
+            Ok(n) if r.linger.read(n) => {}
+            Ok(_) => return false,
             Err(e) if e.kind() == io::ErrorKind::Interrupted => {}
             Err(e) if crate::error::is_timeout(&e) => return true,
             Err(_) => return false,

@@ -590,14 +590,15 @@ impl<L: Listener> Server<L> {
         drop(listener);
         drop(reject_tx);
         shared.stopping.store(true, Ordering::SeqCst);
-        let deadline = Instant::now() + settings.shutdown_timeout;
+        let stop = settings.stop_window(crate::wire::stamp(Instant::now()));
+        let deadline = crate::wire::instant(stop.until());
         loop {
             shared.interrupt(false);
             let step = (Instant::now() + Duration::from_millis(50)).min(deadline);
             if pool.wait_idle(step) {
                 break;
             }
-            if Instant::now() >= deadline {
+            if stop.passed(crate::wire::stamp(Instant::now())) {
                 shared.interrupt(true);
                 pool.wait_idle(Instant::now() + Duration::from_secs(1));
                 break;

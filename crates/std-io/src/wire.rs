@@ -5,7 +5,9 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::OnceLock;
 use std::time::{Duration, Instant};
 
-use http_net_conn::{Bound, ClientConn, Flow, FlowGauge, Meter, Rate, ServerConn, Timestamp};
+use http_net_conn::{
+    Bound, ClientConn, Flow, FlowGauge, Linger, Meter, Rate, ServerConn, Timestamp,
+};
 
 use crate::error::{is_timeout, Error, Stage};
 use crate::transport::Transport;
@@ -438,30 +440,27 @@ pub(crate) fn set_read_timeout(
 }
 
 /// After an error response (or a close the peer may not expect): stop
-/// sending, then read and discard the peer's input until it closes, `limit`
-/// bytes were read, or `time` passes, so the peer gets the response and not
-/// a reset.
-pub(crate) fn linger(stream: &mut dyn Transport, time: Duration, limit: u64) {
-    if stream.shutdown_write().is_err() || time.is_zero() {
+/// sending, then read and discard the peer's input within the core's
+/// [`Linger`] bound (`None`: close at once), so the peer gets the response
+/// and not a reset.
+pub(crate) fn linger(stream: &mut dyn Transport, linger: Option<Linger>) {
+    if stream.shutdown_write().is_err() {
         return;
     }
-    let deadline = std::time::Instant::now() + time;
+    let Some(mut linger) = linger else { return };
     let mut scratch = [0u8; 4096];
-    let mut total = 0u64;
     let mut current = None;
-    while total < limit {
-        let now = std::time::Instant::now();
-        if now >= deadline {
+    loop {
+        let Some(wait) = linger.wait(stamp(Instant::now())) else {
             return;
-        }
-        if set_read_timeout(stream, Some(deadline - now), &mut current).is_err() {
+        };
+        if set_read_timeout(stream, Some(wait), &mut current).is_err() {
             return;
         }
         match stream.read(&mut scratch) {
-            Ok(0) => return,
-            Ok(n) => total += n as u64,
+            Ok(n) if linger.read(n) => {}
             Err(e) if e.kind() == io::ErrorKind::Interrupted => {}
-            Err(_) => return,
+            _ => return,
         }
     }
 }

@@ -16,7 +16,7 @@ use std::time::Duration;
 use http_net_conn::framing::Error as FramingError;
 use http_net_conn::{
     BodyLength, BodyLimits, ClientConn, ClientEvent, Config, ConfigOverrides, Error as ConnError,
-    Failure, FieldPair, Method, Placement, RemoteError, RequestDeadline, Retry, Version,
+    Failure, FieldPair, Method, Placement, RemoteError, RequestDeadline, Retry, Version, Window,
 };
 use tokio::io::{AsyncWriteExt, ReadBuf};
 use tokio::net::TcpStream;
@@ -216,7 +216,8 @@ type Key = (String, u16);
 struct Pooled<S> {
     stream: S,
     conn: ClientConn,
-    since: Instant,
+    /// Its idle life in the pool (`idle_ttl` from when it was parked).
+    idle: Window,
 }
 
 struct Inner<C: Connector> {
@@ -410,7 +411,7 @@ impl<C: Connector> Client<C> {
         let mut g = lock(&self.inner.idle);
         let list = g.get_mut(key)?;
         while let Some(mut p) = list.pop() {
-            if p.since.elapsed() < self.inner.s.idle_ttl && still_open(&mut p) {
+            if !p.idle.passed(wire::stamp(Instant::now())) && still_open(&mut p) {
                 return Some(p);
             }
         }
@@ -430,7 +431,7 @@ impl<C: Connector> Client<C> {
             Some(Ok(stream)) => Ok(Pooled {
                 stream,
                 conn: ClientConn::new(self.inner.s.conn),
-                since: Instant::now(),
+                idle: Window::start(wire::stamp(Instant::now()), self.inner.s.idle_ttl),
             }),
         }
     }
@@ -903,14 +904,13 @@ impl<C: Connector> ClientResponse<C> {
             return;
         }
         // One clock read for the connection's return and the expiry of all.
-        let now = Instant::now();
-        p.since = now;
-        let ttl = s.idle_ttl;
+        let now = wire::stamp(Instant::now());
+        p.idle = Window::start(now, s.idle_ttl);
         let mut g = lock(&self.client.idle);
         // Expired connections of every host are closed here, so a host that
         // is never asked again does not keep its sockets open.
         g.retain(|_, list| {
-            list.retain(|q| now.saturating_duration_since(q.since) < ttl);
+            list.retain(|q| !q.idle.passed(now));
             !list.is_empty()
         });
         let total: usize = g.values().map(Vec::len).sum();

@@ -50,7 +50,8 @@ pub(crate) async fn run<S: Stream, H: Handler>(
     if end == End::Linger && !slot.slot.evicted() {
         slot.set(SlotState::Closing);
         let wake = Some((&slot.slot.wake, &slot.slot.evicted));
-        wire::linger(&mut stream, s.drain_time, s.drain_bytes, wake).await;
+        let linger = s.linger(wire::stamp(Instant::now()));
+        wire::linger(&mut stream, linger, wake).await;
     }
 }
 
@@ -442,14 +443,15 @@ async fn send_until_owed(
     st: &mut Cycle,
     sh: &Shared,
 ) {
-    let stall = WriteBounds::of(&sh.settings).stall;
+    let b = WriteBounds::of(&sh.settings);
     let mut wrote = false;
     while conn.body_owed().is_some() {
         let out = conn.output();
         if out.is_empty() {
             break;
         }
-        match wire::bounded(Instant::now() + stall, stream.write(out)).await {
+        let until = wire::deadline(&st.write_meter, Instant::now(), b.stall, b.rate).0;
+        match wire::bounded(until, stream.write(out)).await {
             Some(Ok(n)) if n > 0 => {
                 st.write_meter.add(n as u64);
                 conn.consume_output(n);
@@ -460,7 +462,8 @@ async fn send_until_owed(
         }
     }
     if wrote {
-        let _ = wire::bounded(Instant::now() + stall, stream.flush()).await;
+        let until = wire::deadline(&st.write_meter, Instant::now(), b.stall, b.rate).0;
+        let _ = wire::bounded(until, stream.flush()).await;
     }
 }
 

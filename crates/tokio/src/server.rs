@@ -13,7 +13,8 @@ use std::task::Poll;
 use std::time::Duration;
 
 use http_net_conn::{
-    imf_fixdate, pick_eviction, Buffers, Config, Rate, ServerConn, ServerSettings, SlotState,
+    imf_fixdate, pick_eviction, Buffers, Config, Linger, Rate, ServerConn, ServerSettings,
+    SlotState, REFUSING_AT_ONCE,
 };
 use tokio::net::{TcpListener, TcpStream, ToSocketAddrs};
 use tokio::sync::Notify;
@@ -401,9 +402,9 @@ impl<L: Listener> Server<L> {
         drop(listener);
         shared.stopping.store(true, Ordering::SeqCst);
         shared.wake_idle();
-        let deadline = Instant::now() + shared.settings.shutdown_timeout;
+        let stop = shared.settings.stop_window(wire::stamp(Instant::now()));
         while !tasks.is_empty() {
-            if tokio::time::timeout_at(deadline, tasks.join_next())
+            if tokio::time::timeout_at(wire::instant(stop.until()), tasks.join_next())
                 .await
                 .is_err()
             {
@@ -522,12 +523,11 @@ fn evict_one(shared: &Shared, reg: &mut Registry) -> bool {
 }
 
 /// Answers a connection beyond the limit with `503` and `Retry-After: 1`,
-/// bounded to a fraction of a second; at most `MAX_REFUSING` at a time (the
+/// bounded by [`Linger::after_refusal`]; at most [`REFUSING_AT_ONCE`] at a time (the
 /// rest are closed at once).
 fn refuse<S: Stream + 'static>(shared: &Arc<Shared>, tasks: &mut JoinSet<()>, mut stream: S) {
-    const MAX_REFUSING: usize = 64;
     shared.counters.refused.fetch_add(1, Ordering::Relaxed);
-    if shared.refusing.fetch_add(1, Ordering::SeqCst) >= MAX_REFUSING {
+    if shared.refusing.fetch_add(1, Ordering::SeqCst) >= REFUSING_AT_ONCE {
         shared.refusing.fetch_sub(1, Ordering::SeqCst);
         return;
     }
@@ -538,10 +538,12 @@ fn refuse<S: Stream + 'static>(shared: &Arc<Shared>, tasks: &mut JoinSet<()>, mu
         let server = shared.settings.conn.server_name();
         if http_net_conn::write_error_response(&mut msg, 503, Some(1), Some(&date), server).is_ok()
         {
-            let deadline = Instant::now() + Duration::from_millis(200);
+            // One bound for the answer and the linger after it.
+            let linger = Linger::after_refusal(wire::stamp(Instant::now()));
+            let until = wire::instant(linger.until());
             use tokio::io::AsyncWriteExt;
-            if let Some(Ok(())) = wire::bounded(deadline, stream.write_all(&msg)).await {
-                wire::linger(&mut stream, Duration::from_millis(250), 64 * 1024, None).await;
+            if let Some(Ok(())) = wire::bounded(until, stream.write_all(&msg)).await {
+                wire::linger(&mut stream, Some(linger), None).await;
             }
         }
         shared.refusing.fetch_sub(1, Ordering::SeqCst);

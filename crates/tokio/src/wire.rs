@@ -10,7 +10,7 @@ use std::sync::OnceLock;
 use std::task::Poll;
 use std::time::Duration;
 
-use http_net_conn::{Bound, Meter, Rate, ServerConn, ServerSettings, Timestamp};
+use http_net_conn::{Bound, Linger, Meter, Rate, ServerConn, ServerSettings, Timestamp};
 use tokio::io::{AsyncRead, AsyncReadExt, AsyncWrite, AsyncWriteExt};
 use tokio::sync::Notify;
 use tokio::time::{timeout_at, Instant};
@@ -355,7 +355,8 @@ pub(crate) async fn flush_with(
         }
     }
     if wrote {
-        match bounded_by(|| Instant::now() + bounds.stall, stream.flush()).await {
+        let until = || deadline(meter, Instant::now(), bounds.stall, bounds.rate).0;
+        match bounded_by(until, stream.flush()).await {
             None => return Err(Error::Timeout(Stage::Write)),
             Some(Err(e)) => return Err(Error::Io(e)),
             Some(Ok(())) => {}
@@ -365,23 +366,25 @@ pub(crate) async fn flush_with(
 }
 
 /// After an error response (or a close the peer may not expect): half-close,
-/// then read and discard the peer's input until it closes, `limit` bytes
-/// were read, `time` passed, or `wake` is notified with `stop` set, so that
-/// the peer reads the response and not a reset.
+/// then read and discard the peer's input within the core's [`Linger`]
+/// bound (`None`: close at once), or until `wake` is notified with `stop`
+/// set, so that the peer reads the response and not a reset.
 pub(crate) async fn linger(
     stream: &mut (dyn Stream + '_),
-    time: Duration,
-    limit: u64,
+    linger: Option<Linger>,
     wake: Option<(&Notify, &AtomicBool)>,
 ) {
-    let deadline = Instant::now() + time;
-    if time.is_zero() || !matches!(bounded(deadline, stream.shutdown()).await, Some(Ok(()))) {
+    let Some(mut linger) = linger else {
+        // Closing at once: the shutdown is the close's, not awaited here.
+        return;
+    };
+    let until = instant(linger.until());
+    if !matches!(bounded(until, stream.shutdown()).await, Some(Ok(()))) {
         return;
     }
     let mut scratch = [0u8; 1024];
-    let mut total = 0u64;
-    while total < limit {
-        let read = bounded(deadline, stream.read(&mut scratch));
+    loop {
+        let read = bounded(until, stream.read(&mut scratch));
         let r = match wake {
             Some((wake, stop)) => match first(read, wake.notified()).await {
                 First::A(r) => r,
@@ -391,7 +394,7 @@ pub(crate) async fn linger(
             None => read.await,
         };
         match r {
-            Some(Ok(n)) if n > 0 => total += n as u64,
+            Some(Ok(n)) if linger.read(n) => {}
             _ => return,
         }
     }
