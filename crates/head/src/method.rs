@@ -67,17 +67,33 @@ impl Method {
         )
     }
 
-    /// Whether the method defines a meaning for enclosed content (`POST`,
-    /// `PUT`, `PATCH`): a client then sends `Content-Length: 0` with an
-    /// empty body rather than no length at all (RFC 9110 §8.6).
+    /// Whether a request of this method with no content says so with
+    /// `Content-Length: 0` (RFC 9110 §8.6): a client SHOULD send a length
+    /// when the method defines a meaning for enclosed content (`POST`,
+    /// `PUT`, `PATCH`), and SHOULD NOT when its semantics do not anticipate
+    /// any (`GET`, `HEAD`, `DELETE`, `OPTIONS`, `TRACE`, `CONNECT`). An
+    /// extension method's semantics are unknown here, so it gets the
+    /// explicit zero: the server then knows there is no content to wait for.
+    /// Both clients frame an empty request body by this rule, through
+    /// `ClientConn`.
     ///
     /// ```
     /// use http_net_head::Method;
     /// assert!(Method::from_bytes(b"POST").defines_content());
+    /// assert!(Method::from_bytes(b"PROPFIND").defines_content());
     /// assert!(!Method::from_bytes(b"GET").defines_content());
+    /// assert!(!Method::from_bytes(b"DELETE").defines_content());
     /// ```
     pub const fn defines_content(self) -> bool {
-        matches!(self, Method::Post | Method::Put | Method::Patch)
+        !matches!(
+            self,
+            Method::Get
+                | Method::Head
+                | Method::Delete
+                | Method::Options
+                | Method::Trace
+                | Method::Connect
+        )
     }
 
     /// The method's name, or `None` for [`Method::Other`], which holds no
@@ -118,9 +134,11 @@ mod tests {
             (b"POST", false, true),
             (b"PATCH", false, true),
             (b"CONNECT", false, false),
-            (b"get", false, false),
-            (b"post", false, false),
-            (b"PROPFIND", false, false),
+            // Extension methods (case matters: `get` is one) get the
+            // explicit zero, as the client's framing has always sent it.
+            (b"get", false, true),
+            (b"post", false, true),
+            (b"PROPFIND", false, true),
         ] {
             let m = Method::from_bytes(name);
             let got = (m.is_idempotent(), m.defines_content());

@@ -177,18 +177,9 @@ fn framing(
     Ok(match body {
         // Methods that define content get an explicit zero (RFC 9110 §8.6).
         BodyLength::Empty => {
-            let defines_content = !matches!(
-                method,
-                Method::Get
-                    | Method::Head
-                    | Method::Delete
-                    | Method::Options
-                    | Method::Trace
-                    | Method::Connect
-            );
             (
                 BodyEncoder::Length(0),
-                (own_length && defines_content).then_some(0),
+                (own_length && method.defines_content()).then_some(0),
             )
         }
         BodyLength::Known(n) => (BodyEncoder::Length(n), own_length.then_some(n)),
