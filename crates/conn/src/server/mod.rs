@@ -1,7 +1,7 @@
 //! The server connection: bytes in, request events out; answers in (through
 //! the [`Responder`]), bytes out.
 
-mod exchange;
+mod request_state;
 mod owned;
 mod policy;
 mod reject;
@@ -21,7 +21,7 @@ use crate::state::{
 use crate::validate::trim_ows;
 use crate::writer::Output;
 use crate::{Buffers, Config, Error, LocalError, RemoteError, COPY_LIMIT};
-use exchange::{Exchange, ReqInfo};
+use request_state::{ReqInfo, RequestState};
 use reject::{queue_error, queue_error_response, replace_error_body, ErrorTail};
 
 pub use owned::OwnedRequestHead;
@@ -72,7 +72,7 @@ type Input = crate::fields::Input<RequestParser, RequestHead>;
 #[derive(Debug)]
 pub struct ServerConn {
     input: Input,
-    ex: Exchange,
+    ex: RequestState,
     out: Output,
     /// The connection's own error response, while it is wholly unsent.
     error_tail: Option<ErrorTail>,
@@ -86,7 +86,7 @@ impl ServerConn {
         let input = Input::new(&config, RequestParser::new(config.head_limits()));
         ServerConn {
             input,
-            ex: Exchange::new(config),
+            ex: RequestState::new(config),
             out: Output::new(2 * COPY_LIMIT),
             error_tail: None,
         }
@@ -110,7 +110,7 @@ impl ServerConn {
     pub fn reset(&mut self) {
         self.input.reset();
         self.input.parser.reset();
-        self.ex = Exchange::new(self.ex.config);
+        self.ex = RequestState::new(self.ex.config);
         self.out.reset();
         self.error_tail = None;
     }

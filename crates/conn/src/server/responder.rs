@@ -6,7 +6,7 @@
 use http_net_framing::BodyEncoder;
 use http_net_head::{Method, Version};
 
-use super::exchange::Exchange;
+use super::request_state::RequestState;
 use crate::state::{CloseWhy, SWrite, SWriteEv};
 use crate::status::write_status_line;
 use crate::writer::{
@@ -18,7 +18,7 @@ use crate::{BodyLength, Error, FieldPair, LocalError, Placement, PreparedRespons
 /// borrowed (see [`ServerConn::parts`](crate::ServerConn::parts)).
 #[derive(Debug)]
 pub struct Responder<'a> {
-    pub(super) ex: &'a mut Exchange,
+    pub(super) ex: &'a mut RequestState,
     pub(super) out: &'a mut Output,
 }
 

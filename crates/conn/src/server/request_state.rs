@@ -39,7 +39,7 @@ impl ReqInfo {
 
 /// Shared exchange state.
 #[derive(Debug)]
-pub(crate) struct Exchange {
+pub(crate) struct RequestState {
     pub config: Config,
     /// The read half's state, moved only through the table.
     pub read: SRead,
@@ -84,7 +84,7 @@ pub(crate) struct Exchange {
 /// The length of the `Date` field line: `Date: `, 29 bytes, CR LF.
 pub(crate) const DATE_LINE: usize = 6 + 29 + 2;
 
-impl Exchange {
+impl RequestState {
     /// Sets the date written in every response head.
     pub(crate) fn set_date(&mut self, date: &[u8; 29]) {
         let mut line = [0; DATE_LINE];
@@ -99,8 +99,8 @@ impl Exchange {
         self.date_line.as_ref()?.get(6..35)?.try_into().ok()
     }
 
-    pub(crate) fn new(config: Config) -> Exchange {
-        Exchange {
+    pub(crate) fn new(config: Config) -> RequestState {
+        RequestState {
             config,
             read: SRead::Idle,
             body: BodyIn::EMPTY,
