@@ -79,6 +79,7 @@ mod fields;
 mod inbuf;
 mod leftover;
 mod mistake;
+mod outgoing;
 mod owned_fields;
 mod pace;
 mod redirect;
@@ -90,6 +91,7 @@ mod state;
 mod status;
 mod target;
 mod time;
+mod url;
 mod validate;
 mod writer;
 
@@ -111,6 +113,7 @@ pub use leftover::Leftover;
 #[cfg(target_has_atomic = "64")]
 pub use mistake::MistakeGate;
 pub use mistake::{HandlerError, Mistake};
+pub use outgoing::{expects_continue, request_fields, request_length, RedirectChase};
 pub use owned_fields::OwnedFields;
 pub use pace::{Bound, Meter};
 pub use redirect::{
@@ -128,6 +131,7 @@ pub use target::{
     form_decode, percent_decode, query_pairs, target_path, target_query, PercentError, QueryPairs,
 };
 pub use time::{Linger, RequestDeadline, Timestamp, Window};
+pub use url::{Url, UrlError};
 
 /// The framing layer (`http-net-framing`) this crate's API exposes: body
 /// kinds, body limits, framing errors.

@@ -22,8 +22,8 @@ use crate::error::{is_timeout, Error, Limit, Stage};
 use crate::lock::lock;
 
 use crate::transport::Transport;
-use crate::url::{Url, UrlError};
 use crate::wire::{self, Filled};
+use http_net_conn::{Url, UrlError};
 
 /// Opens the transport for an `https://` origin: given the host (an IPv6
 /// literal without brackets) and the port, it connects and returns the
