@@ -14,6 +14,8 @@
 //!   wrk (see `sockets.rs`).
 //! - `fuzz [TARGET] [--time S] [--smoke]`: the cargo-fuzz targets (see `fuzz.rs`).
 //! - `docs-check`: `docs/ARCHITECTURE.md` against the code (see `docs_check.rs`).
+//! - `module-cycles [CRATE...]`: each library crate's modules import
+//!   downwards only: no cycle in the module → module graph (see `cycles.rs`).
 //! - `rendered-docs [--no-build]`: no intra-doc link syntax left as text in
 //!   the HTML `cargo doc` renders (see `rendered_docs.rs`).
 //! - `conformance [--check | --recorded]`: the RFC requirements matrix, `docs/CONFORMANCE.md`
@@ -32,6 +34,7 @@ mod bench_count;
 mod compare;
 mod conformance;
 mod criterion;
+mod cycles;
 mod docs_check;
 mod figures;
 mod fuzz;
@@ -63,6 +66,8 @@ const USAGE: &str = "usage: cargo xtask <command>
                                       H6: hello vs hyper, tiny_http, may_minihttp under wrk
   fuzz [TARGET] [--time S] [--smoke]  cargo-fuzz targets (default 60 s each; smoke: 20 s)
   docs-check                          docs/ARCHITECTURE.md: its state tables are the code's, its paths exist
+  module-cycles [CRATE...]            each crate's modules import downwards only: fail on a cycle in
+                                      the module -> module graph of crates/*/src (or the CRATE folders)
   rendered-docs [--no-build]          cargo doc --workspace --no-deps, then fail on link syntax left as
                                       text ([`Name`]) in the rendered HTML (known failures listed)
   conformance [--check | --recorded]  run the tests, write docs/CONFORMANCE.md
@@ -88,6 +93,7 @@ fn main() -> ExitCode {
         Some("compare") => compare::main(rest),
         Some("docs-check") => docs_check::main(rest),
         Some("rendered-docs") => rendered_docs::main(rest),
+        Some("module-cycles") => cycles::main(rest),
         Some("fuzz") => fuzz::main(rest),
         Some("conformance") => conformance::main(rest),
         Some("hostile") => hostile::main(rest),

@@ -12,7 +12,7 @@
 use http_net_scan::{field_value_run, target_run, token_run};
 
 use crate::host::valid_host_port;
-use crate::request::escaped_target_run;
+use crate::target::escaped_target_run;
 use crate::{target, Error, Method, TargetForm};
 
 /// Whether `bytes` is a `token` (RFC 9110 §5.6.2): a method (RFC 9110 §9.1)

@@ -149,6 +149,7 @@ mod request;
 mod response;
 mod section;
 mod span;
+mod status;
 mod target;
 mod version;
 mod work;
@@ -165,17 +166,9 @@ pub use method::Method;
 pub use request::{RequestHead, RequestParser, MAX_LEADING_EMPTY_LINES};
 pub use response::{ObsFold, ResponseHead, ResponseOptions, ResponseParser};
 pub use span::Span;
+pub use status::Status;
 pub use target::TargetForm;
 pub use version::Version;
-
-/// The outcome of a parse step that did not fail.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Status<T> {
-    /// The whole item was parsed.
-    Complete(T),
-    /// More input is needed; call again with the same buffer extended.
-    Partial,
-}
 
 /// The README's Rust examples, compiled and run as doctests so they stay true.
 #[cfg(doctest)]

@@ -1,8 +1,8 @@
 use crate::section::{lf_after_cr, Rules, Section};
+use crate::target::{self, escaped_target_run};
 use crate::work::Work;
 use crate::{
-    front, target, version, Error, Field, KnownFields, Limits, Method, Span, Status, TargetForm,
-    Version,
+    front, version, Error, Field, KnownFields, Limits, Method, Span, Status, TargetForm, Version,
 };
 use http_net_scan::class::HEXDIG;
 use http_net_scan::{target_run, token_run};
@@ -84,23 +84,6 @@ pub struct RequestParser {
     error: Option<Error>,
     /// After `Done` without error: the head's length.
     len: usize,
-}
-
-/// The length of the leading run of target bytes and `%` escapes in `window`,
-/// whose first `n` bytes are target bytes followed by a `%`:
-/// `pct-encoded = "%" HEXDIG HEXDIG` (RFC 3986 §2.1). An escape that is
-/// malformed or cut by the window's end stops the run (the staged path then
-/// reports it, or waits for more bytes).
-#[inline(never)]
-pub(crate) fn escaped_target_run(window: &[u8], mut n: usize) -> usize {
-    while let Some(&[b'%', h, l]) = window.get(n..n + 3) {
-        if !(HEXDIG[h as usize] && HEXDIG[l as usize]) {
-            break;
-        }
-        n += 3;
-        n += target_run(window.get(n..).unwrap_or(&[]));
-    }
-    n
 }
 
 impl RequestParser {

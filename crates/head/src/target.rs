@@ -13,7 +13,8 @@ pub enum TargetForm {
 
 use crate::host::valid_host_port;
 use crate::{Error, Method};
-use http_net_scan::class::{ALPHA, SCHEME};
+use http_net_scan::class::{ALPHA, HEXDIG, SCHEME};
+use http_net_scan::target_run;
 
 /// Decides the form of a complete target whose bytes have passed the byte
 /// rules, and whether it fits the method (RFC 9112 §3.2):
@@ -72,6 +73,23 @@ pub(crate) fn classify(method: Method, t: &[u8]) -> Result<TargetForm, Error> {
         return Err(Error::InvalidTargetForm);
     }
     Ok(TargetForm::Absolute)
+}
+
+/// The length of the leading run of target bytes and `%` escapes in `window`,
+/// whose first `n` bytes are target bytes followed by a `%`:
+/// `pct-encoded = "%" HEXDIG HEXDIG` (RFC 3986 §2.1). An escape that is
+/// malformed or cut by the window's end stops the run (the staged path then
+/// reports it, or waits for more bytes).
+#[inline(never)]
+pub(crate) fn escaped_target_run(window: &[u8], mut n: usize) -> usize {
+    while let Some(&[b'%', h, l]) = window.get(n..n + 3) {
+        if !(HEXDIG[h as usize] && HEXDIG[l as usize]) {
+            break;
+        }
+        n += 3;
+        n += target_run(window.get(n..).unwrap_or(&[]));
+    }
+    n
 }
 
 #[cfg(test)]

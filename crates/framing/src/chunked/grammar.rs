@@ -1,7 +1,7 @@
 //! The chunk-line grammar byte by byte (RFC 9112 §7.1, §7.1.1): every shape
 //! the one-pass fast path does not take.
 
-use super::{ChunkedDecoder, State};
+use super::state::{ChunkedDecoder, State};
 use crate::class::{is_qdtext, is_quoted_pair_byte, HEX, NOT_HEX, TCHAR};
 use crate::Error;
 
@@ -136,6 +136,30 @@ impl ChunkedDecoder {
             // Not framing states: `decode` never sends bytes here.
             S::Data | S::Trailers | S::Done | S::Failed(_) => self.state,
         };
+        Ok(())
+    }
+
+    /// A chunk line is complete: the data or the trailer section follows.
+    pub(super) fn line_done(&mut self) -> Result<(), Error> {
+        self.ext_bytes = 0;
+        if self.size == 0 {
+            self.state = State::Trailers;
+            return Ok(());
+        }
+        self.data_total = self.data_total.saturating_add(self.size);
+        if self.limits.over_budget(self.data_total) {
+            return Err(Error::BodyTooLarge);
+        }
+        self.state = State::Data;
+        Ok(())
+    }
+
+    /// Counts one extension byte against the per-chunk bound.
+    pub(super) fn ext_byte(&mut self) -> Result<(), Error> {
+        self.ext_bytes += 1;
+        if self.ext_bytes > self.limits.max_chunk_ext_bytes() {
+            return Err(Error::ChunkExtensionTooLong);
+        }
         Ok(())
     }
 }
