@@ -332,3 +332,52 @@ both! {
         on.stop();
     }
 }
+
+both! {
+    /// `query` and `query_pairs`: the query as received (still
+    /// percent-encoded), split at `&` into `key=value` pairs; none without
+    /// a `?`.
+    #[tokio(ignore = "http-net-tokio's Exchange has no query or query_pairs")]
+    fn query_and_pairs(a) {
+        let srv = start(a, &Settings::default(), Do::Describe);
+        let mut s = connect(srv.addr);
+        let r = ask(&mut s, b"GET /p?a=1&b=x%20y&c HTTP/1.1\r\nHost: a\r\n\r\n");
+        assert_eq!(String::from_utf8_lossy(&r.body), "GET a=1&b=x%20y&c a=1|b=x%20y|c=");
+        let r = ask(&mut s, b"GET /p HTTP/1.1\r\nHost: a\r\n\r\n");
+        assert_eq!(String::from_utf8_lossy(&r.body), "GET - ");
+        srv.stop();
+    }
+}
+
+both! {
+    /// `method_str`: the method as received, extension methods included.
+    #[tokio(ignore = "http-net-tokio's Exchange has no method_str")]
+    fn method_as_text(a) {
+        let srv = start(a, &Settings::default(), Do::Describe);
+        let mut s = connect(srv.addr);
+        for method in ["PATCH", "PURGE", "DELETE"] {
+            let req = format!("{method} /x HTTP/1.1\r\nHost: a\r\n\r\n");
+            let r = ask(&mut s, req.as_bytes());
+            assert_eq!(String::from_utf8_lossy(&r.body), format!("{method} - "));
+        }
+        srv.stop();
+    }
+}
+
+both! {
+    /// The streaming body reader (`Read` / `AsyncRead`) and writer
+    /// (`Write` / `AsyncWrite`): a chunked upload read 3 bytes at a time
+    /// and written back piece by piece arrives whole, chunked.
+    #[tokio(ignore = "http-net-tokio's Exchange has no body() reader or body_writer()")]
+    fn streaming_body_reader_and_writer(a) {
+        let srv = start(a, &Settings::default(), Do::Stream);
+        let r = ask(
+            &mut connect(srv.addr),
+            b"POST / HTTP/1.1\r\nHost: a\r\nTransfer-Encoding: chunked\r\n\r\n4\r\nstre\r\n6\r\naming!\r\n0\r\n\r\n",
+        );
+        assert_eq!(r.status, 200);
+        assert_eq!(r.field("transfer-encoding"), Some("chunked"), "{r:?}");
+        assert_eq!(r.body, b"streaming!");
+        srv.stop();
+    }
+}

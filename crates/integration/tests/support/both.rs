@@ -97,6 +97,33 @@ pub enum Do {
     /// A `200` whose body of this many `x` the connection leaves to the
     /// caller, written with `send_placed`.
     Placed(usize),
+    /// `200` with `<method as text> <query or -> <key=value|...>`, from
+    /// `method_str`, `query` and `query_pairs`.
+    Describe,
+    /// Reads the body through the streaming reader, 3 bytes a read, and
+    /// writes each piece back through the streaming writer of a chunked
+    /// `200`.
+    Stream,
+}
+
+/// The body `Do::Describe` answers.
+pub fn describe<'a>(
+    method: &str,
+    query: Option<&[u8]>,
+    pairs: impl Iterator<Item = (&'a [u8], &'a [u8])>,
+) -> Vec<u8> {
+    let mut out = format!("{method} ").into_bytes();
+    out.extend_from_slice(query.unwrap_or(b"-"));
+    out.push(b' ');
+    for (i, (k, v)) in pairs.enumerate() {
+        if i > 0 {
+            out.push(b'|');
+        }
+        out.extend_from_slice(k);
+        out.push(b'=');
+        out.extend_from_slice(v);
+    }
+    out
 }
 
 /// The server settings a test asks for (the builders' defaults otherwise,
@@ -279,6 +306,28 @@ fn run_std(ex: &mut http_net_std::Exchange<'_>, what: Do) -> Result<(), http_net
             let placement = ex.conn().responder().respond_with(200, &[], &body)?;
             ex.send_placed(placement, &body)
         }
+        Do::Describe => {
+            let out = describe(ex.method_str(), ex.query(), ex.query_pairs());
+            ex.respond_with(200, &[], &out)
+        }
+        Do::Stream => {
+            let mut body = Vec::new();
+            let mut piece = [0u8; 3];
+            loop {
+                let n = ex.body().read(&mut piece)?;
+                if n == 0 {
+                    break;
+                }
+                body.push(piece[..n].to_vec());
+            }
+            ex.send_head(200, &[], BodyLength::Streamed)?;
+            let mut w = ex.body_writer();
+            for piece in &body {
+                w.write_all(piece)?;
+            }
+            w.flush()?;
+            ex.send_end(&[])
+        }
     }
 }
 
@@ -296,6 +345,8 @@ fn start_tokio(set: &Settings, what: Do) -> Server {
     match what {
         Do::Trailers => missing("Exchange::trailers"),
         Do::LimitBody(_) => missing("Exchange::limit_body"),
+        Do::Describe => missing("Exchange::method_str, query, query_pairs"),
+        Do::Stream => missing("Exchange::body (AsyncRead), body_writer (AsyncWrite)"),
         _ => {}
     }
     let mut b = http_net_tokio::Server::builder()
@@ -349,8 +400,10 @@ async fn run_tokio(
                 .await?;
             ex.respond_with(200, &[], b"hinted").await
         }
-        // Refused by `start_tokio`: no request trailers, no `limit_body`.
-        Do::Trailers | Do::LimitBody(_) => ex.respond_with(501, &[], b"").await,
+        // Refused by `start_tokio`: not in http-net-tokio yet.
+        Do::Trailers | Do::LimitBody(_) | Do::Describe | Do::Stream => {
+            ex.respond_with(501, &[], b"").await
+        }
         Do::TrailersOut => {
             ex.send_head(200, &[(b"Trailer", b"X-Checksum")], BodyLength::Streamed)?;
             ex.send_data(b"part").await?;
