@@ -76,6 +76,7 @@ mod date;
 mod error;
 mod evict;
 mod fields;
+mod hooks;
 mod inbuf;
 mod leftover;
 mod mistake;
@@ -109,6 +110,7 @@ pub use evict::{
     YOUNG_RESPONSE_STALL_MS,
 };
 pub use fields::Trailers;
+pub use hooks::{AccessRecord, ErrorBody, ErrorCause, ErrorResponse, Limit};
 pub use leftover::Leftover;
 #[cfg(target_has_atomic = "64")]
 pub use mistake::MistakeGate;

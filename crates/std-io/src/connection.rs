@@ -10,8 +10,8 @@ use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use http_net_conn::{
-    AfterHandler, Begin, Config, Error as ConnError, HandlerOutcome, NextRead, ReadDeadlines,
-    ServerConn, ServerEvent, SlotState,
+    AfterHandler, Begin, Config, Error as ConnError, HandlerError, HandlerOutcome, NextRead,
+    ReadDeadlines, ServerConn, ServerEvent, SlotState,
 };
 
 use crate::counters::Phase as Count;
@@ -300,12 +300,7 @@ fn error_body(conn: &mut ServerConn, shared: &Shared, st: &mut Cycle, cause: Err
     let Some(hook) = &shared.hooks.error_body else {
         return;
     };
-    let response = ErrorResponse {
-        status,
-        cause,
-        method: &st.method,
-        target: &st.target,
-    };
+    let response = ErrorResponse::new(status, cause, &st.method, &st.target);
     // A hook that panics leaves the server's own text.
     if let Ok(Some(body)) = catch_unwind(AssertUnwindSafe(|| hook(&response))) {
         let _ = conn.set_error_body(&body.content_type, &body.body);
@@ -318,20 +313,16 @@ fn access_log(
     shared: &Shared,
     conn: &ServerConn,
     st: &mut Cycle,
-    error: Option<&Error>,
+    error: Option<&HandlerError>,
     panicked: bool,
 ) {
     if let Some(hook) = &shared.hooks.access_log {
-        let record = AccessRecord {
-            peer: st.peer,
-            method: &st.method,
-            target: &st.target,
-            status: conn.response_status(),
-            bytes: st.write.bytes(),
-            duration: st.started.elapsed(),
-            error,
-            panicked,
-        };
+        let record = AccessRecord::new(st.peer, &st.method, &st.target)
+            .with_status(conn.response_status())
+            .with_bytes(st.write.bytes())
+            .with_duration(st.started.elapsed())
+            .with_error(error)
+            .with_panicked(panicked);
         let _ = catch_unwind(AssertUnwindSafe(|| hook(&record)));
     }
     st.method.clear();
@@ -390,7 +381,8 @@ fn serve(
                 let outcome = catch_unwind(AssertUnwindSafe(|| {
                     handler.handle(&mut Exchange::new(conn, stream, st, shared, slot))
                 }))
-                .ok();
+                .ok()
+                .map(|r| r.map_err(HandlerError::from));
                 let end = after_handler(stream, conn, st, slot, shared, &outcome);
                 if shared.hooks.any() {
                     if end.is_none() && shared.hooks.access_log.is_some() {
@@ -537,7 +529,7 @@ fn after_handler(
     st: &mut Cycle,
     slot: &Slot,
     shared: &Shared,
-    outcome: &Option<Result<(), Error>>,
+    outcome: &Option<Result<(), HandlerError>>,
 ) -> Option<End> {
     if st.timed_out {
         st.timed_out_in = Some(Count::Body);

@@ -11,27 +11,9 @@ use crate::url::UrlError;
 /// the async adapter's, defined in `conn`).
 pub use http_net_conn::Stage;
 
-/// A limit the local side set, which a message went over.
-#[non_exhaustive]
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub enum Limit {
-    /// The `limit` argument of `ClientResponse::read_body`, in bytes.
-    ReadBody(usize),
-    /// The body limit in force, in bytes: the connection configuration's
-    /// body budget (`ServerBuilder::max_body_bytes`, or
-    /// `framing::Limits::with_body_budget`), or a lower one a handler set
-    /// for its request (`Exchange::limit_body`).
-    BodyBudget(u64),
-}
-
-impl fmt::Display for Limit {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self {
-            Limit::ReadBody(n) => write!(f, "the read_body limit of {n} bytes"),
-            Limit::BodyBudget(n) => write!(f, "the body limit of {n} bytes"),
-        }
-    }
-}
+/// A limit the local side set, which a message went over (one type with
+/// the async adapter's, defined in `conn`).
+pub use http_net_conn::Limit;
 
 /// An error of the blocking server or client.
 #[non_exhaustive]

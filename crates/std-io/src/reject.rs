@@ -151,12 +151,7 @@ fn busy_response(
 ) {
     msg.clear();
     if let Some(hook) = hook {
-        let busy = ErrorResponse {
-            status: 503,
-            cause: ErrorCause::Busy,
-            method: "",
-            target: b"",
-        };
+        let busy = ErrorResponse::new(503, ErrorCause::Busy, "", b"");
         // A hook that panics, or a content type that is not a field
         // value, leaves the server's own text.
         if let Ok(Some(b)) = catch_unwind(AssertUnwindSafe(|| hook(&busy))) {

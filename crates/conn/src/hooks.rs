@@ -1,0 +1,265 @@
+//! What a server's hooks see, the same in every adapter: why the server
+//! writes an error response of its own ([`ErrorCause`], [`ErrorResponse`])
+//! and the body a hook gives it ([`ErrorBody`]), a record of each request
+//! for an access log ([`AccessRecord`]), and the local limits a body went
+//! over ([`Limit`]). The adapters keep the hooks themselves (closures) and
+//! build these values; the data is defined once, here.
+
+use alloc::vec::Vec;
+use core::fmt;
+use core::net::SocketAddr;
+use core::time::Duration;
+
+use crate::{HandlerError, RemoteError, Stage};
+
+/// A limit the local side set, which a message went over (not the peer's
+/// fault: the message may be well-formed).
+///
+/// ```
+/// use http_net_conn::Limit;
+/// assert_eq!(Limit::BodyBudget(1000).to_string(), "the body limit of 1000 bytes");
+/// ```
+#[non_exhaustive]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Limit {
+    /// The limit, in bytes, a caller gave a client's read of a whole
+    /// response body (the `limit` argument of the adapter's
+    /// `ClientResponse` body read).
+    ReadBody(usize),
+    /// The body limit in force, in bytes: the connection configuration's
+    /// body budget (a server's `max_body_bytes`, or
+    /// `framing::Limits::with_body_budget`), or a lower one a handler set
+    /// for its request (`limit_body`).
+    BodyBudget(u64),
+}
+
+impl fmt::Display for Limit {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Limit::ReadBody(n) => write!(f, "the read_body limit of {n} bytes"),
+            Limit::BodyBudget(n) => write!(f, "the body limit of {n} bytes"),
+        }
+    }
+}
+
+/// Why a server answers with an error response of its own.
+///
+/// ```
+/// use http_net_conn::{ErrorCause, Stage};
+/// let why = ErrorCause::Timeout(Stage::Head);
+/// assert!(matches!(why, ErrorCause::Timeout(Stage::Head)));
+/// ```
+#[non_exhaustive]
+#[derive(Clone, Copy, Debug)]
+pub enum ErrorCause<'a> {
+    /// The peer broke a rule (the error names it, with its RFC section): a
+    /// malformed head or body, a declared `Content-Length` over the body
+    /// limit, an unsupported `Expect`...
+    Peer(RemoteError),
+    /// The request body went over a body limit the server set (its
+    /// `max_body_bytes`, or a handler's `limit_body`) while it was read:
+    /// `413`.
+    OverLimit(Limit),
+    /// A timeout: the head deadline (`Stage::Head`) or a body read
+    /// (`Stage::Body`), `408`.
+    Timeout(Stage),
+    /// The handler returned this error without answering: `500`.
+    Handler(&'a HandlerError),
+    /// The handler panicked without answering: `500`.
+    Panic,
+    /// The handler returned `Ok` without answering: `500`.
+    NoAnswer,
+    /// A `CONNECT` with tunnels off: `501`.
+    Connect,
+    /// A connection beyond the connection limit, refused before any byte
+    /// of its request is read: `503` (the body is asked for once per
+    /// second and written without waiting: keep it within a few KiB).
+    Busy,
+}
+
+/// An error response a server is about to write itself, as its
+/// `error_body` hook sees it.
+///
+/// ```
+/// use http_net_conn::{ErrorCause, ErrorResponse};
+/// let r = ErrorResponse::new(503, ErrorCause::Busy, "", b"");
+/// assert_eq!(r.status(), 503);
+/// assert!(matches!(r.cause(), ErrorCause::Busy));
+/// ```
+#[derive(Clone, Copy, Debug)]
+pub struct ErrorResponse<'a> {
+    status: u16,
+    cause: ErrorCause<'a>,
+    method: &'a str,
+    target: &'a [u8],
+}
+
+impl<'a> ErrorResponse<'a> {
+    /// The response of `status` for `cause`, to the request of `method`
+    /// and `target` (both empty when there was no whole head).
+    pub const fn new(
+        status: u16,
+        cause: ErrorCause<'a>,
+        method: &'a str,
+        target: &'a [u8],
+    ) -> ErrorResponse<'a> {
+        ErrorResponse {
+            status,
+            cause,
+            method,
+            target,
+        }
+    }
+    /// The status (400..=599).
+    pub fn status(&self) -> u16 {
+        self.status
+    }
+    /// Why.
+    pub fn cause(&self) -> ErrorCause<'a> {
+        self.cause
+    }
+    /// The request's method, `""` when the connection refused the request
+    /// before its head reached the server (a malformed head, a head
+    /// deadline, a declared `Content-Length` over the body limit).
+    pub fn method(&self) -> &'a str {
+        self.method
+    }
+    /// The request's target as received, empty when `method` is.
+    pub fn target(&self) -> &'a [u8] {
+        self.target
+    }
+}
+
+/// The body an `error_body` hook supplies for an error response: sent with
+/// `Content-Type: content_type` and its `Content-Length` (to `HEAD`, the
+/// length and no body).
+///
+/// ```
+/// use http_net_conn::ErrorBody;
+/// let b = ErrorBody { content_type: b"application/json".to_vec(), body: b"{}".to_vec() };
+/// assert_eq!(b.body, b"{}");
+/// ```
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ErrorBody {
+    /// The `Content-Type` value, e.g. `application/json`; one that is not a
+    /// valid field value (RFC 9110 §5.5) is refused and the server's own
+    /// text is sent.
+    pub content_type: Vec<u8>,
+    /// The body bytes.
+    pub body: Vec<u8>,
+}
+
+/// One request as a server's `access_log` hook sees it once its response
+/// is written (or the connection ended). Built by the server: [`new`] and
+/// the `with_*` setters.
+///
+/// ```
+/// use core::time::Duration;
+/// use http_net_conn::AccessRecord;
+/// let r = AccessRecord::new(None, "GET", b"/")
+///     .with_status(Some(200))
+///     .with_bytes(42)
+///     .with_duration(Duration::from_millis(3));
+/// assert_eq!((r.method(), r.status(), r.bytes()), ("GET", Some(200), 42));
+/// assert!(r.error().is_none() && !r.panicked());
+/// ```
+///
+/// [`new`]: AccessRecord::new
+#[derive(Clone, Copy, Debug)]
+pub struct AccessRecord<'a> {
+    peer: Option<SocketAddr>,
+    method: &'a str,
+    target: &'a [u8],
+    status: Option<u16>,
+    bytes: u64,
+    duration: Duration,
+    error: Option<&'a HandlerError>,
+    panicked: bool,
+}
+
+impl<'a> AccessRecord<'a> {
+    /// The record of a request of `method` and `target` from `peer`: no
+    /// status, no bytes, no time, no error.
+    pub const fn new(peer: Option<SocketAddr>, method: &'a str, target: &'a [u8]) -> Self {
+        AccessRecord {
+            peer,
+            method,
+            target,
+            status: None,
+            bytes: 0,
+            duration: Duration::ZERO,
+            error: None,
+            panicked: false,
+        }
+    }
+    /// With the final status sent (`None`: none was).
+    #[must_use]
+    pub const fn with_status(mut self, status: Option<u16>) -> Self {
+        self.status = status;
+        self
+    }
+    /// With the bytes written to the peer for the request.
+    #[must_use]
+    pub const fn with_bytes(mut self, bytes: u64) -> Self {
+        self.bytes = bytes;
+        self
+    }
+    /// With the time the request took.
+    #[must_use]
+    pub const fn with_duration(mut self, duration: Duration) -> Self {
+        self.duration = duration;
+        self
+    }
+    /// With the error the handler returned.
+    #[must_use]
+    pub const fn with_error(mut self, error: Option<&'a HandlerError>) -> Self {
+        self.error = error;
+        self
+    }
+    /// With whether the handler panicked.
+    #[must_use]
+    pub const fn with_panicked(mut self, panicked: bool) -> Self {
+        self.panicked = panicked;
+        self
+    }
+
+    /// The peer's address, when the listener knows it.
+    pub fn peer(&self) -> Option<SocketAddr> {
+        self.peer
+    }
+    /// The method, as received (`""` for a request the connection refused
+    /// before its head reached the server: see [`ErrorResponse::method`]).
+    pub fn method(&self) -> &'a str {
+        self.method
+    }
+    /// The target, as received (empty when `method` is).
+    pub fn target(&self) -> &'a [u8] {
+        self.target
+    }
+    /// The final status sent: the handler's or the server's own error
+    /// status, as the connection reports it
+    /// ([`ServerConn::response_status`](crate::ServerConn::response_status));
+    /// `None` when no response was sent.
+    pub fn status(&self) -> Option<u16> {
+        self.status
+    }
+    /// The bytes written to the peer for this request: heads, informational
+    /// responses and body, as sent.
+    pub fn bytes(&self) -> u64 {
+        self.bytes
+    }
+    /// From the whole request head to the response written (for a request
+    /// refused before its head reached the server: from its first byte).
+    pub fn duration(&self) -> Duration {
+        self.duration
+    }
+    /// The error the handler returned, whatever it had sent: the errors the
+    /// peer never sees.
+    pub fn error(&self) -> Option<&'a HandlerError> {
+        self.error
+    }
+    /// Whether the handler panicked.
+    pub fn panicked(&self) -> bool {
+        self.panicked
+    }
+}
