@@ -74,9 +74,9 @@
 //! let client = http_net::Client::new();
 //! let mut resp = client.get(&format!("http://{addr}/plaintext"))?;
 //! assert_eq!(resp.status(), 200);
-//! assert_eq!(resp.read_body(1 << 20)?, b"Hello, World!");
+//! assert_eq!(resp.body_to_vec(1 << 20)?, b"Hello, World!");
 //! let mut resp = client.request(b"POST", &format!("http://{addr}/upload"), &[], b"12345")?;
-//! assert_eq!(resp.read_body(1 << 20)?, b"5");
+//! assert_eq!(resp.body_to_vec(1 << 20)?, b"5");
 //!
 //! stop.shutdown(); // stop accepting, finish requests in flight, close idle connections
 //! serving.join().unwrap()?;
@@ -161,7 +161,7 @@
 //! # let stop = server.handle();
 //! # let t = std::thread::spawn(move || server.serve(hello));
 //! # let mut r = http_net::get(&format!("http://{addr}/greet?name=J+Doe"))?;
-//! # assert_eq!(r.read_body(100)?, b"GET HTTP/1.1: hello, J Doe");
+//! # assert_eq!(r.body_to_vec(100)?, b"GET HTTP/1.1: hello, J Doe");
 //! # stop.shutdown();
 //! # t.join().unwrap()?;
 //! # Ok::<(), Box<dyn std::error::Error>>(())
@@ -206,7 +206,7 @@
 //! let mut r = client.request(b"POST", &format!("http://{addr}/"), &[], &[b'x'; 100])?;
 //! assert_eq!(r.status(), 413);
 //! assert_eq!(r.field(b"content-type"), Some(&b"application/json"[..]));
-//! assert_eq!(r.read_body(100)?, br#"{"error":413}"#);
+//! assert_eq!(r.body_to_vec(100)?, br#"{"error":413}"#);
 //! stop.shutdown();
 //! t.join().unwrap()?;
 //! # Ok::<(), Box<dyn std::error::Error>>(())
@@ -235,7 +235,7 @@
 //! # let stop = server.handle();
 //! # let t = std::thread::spawn(move || server.serve(countdown));
 //! # let mut r = http_net::get(&format!("http://{addr}/"))?;
-//! # assert_eq!(r.read_body(100)?, b"3\n2\n1\n");
+//! # assert_eq!(r.body_to_vec(100)?, b"3\n2\n1\n");
 //! # assert_eq!(r.trailer(b"x-done"), Some(&b"yes"[..]));
 //! # stop.shutdown();
 //! # t.join().unwrap()?;

@@ -53,7 +53,7 @@ fn upload_20_times(
             .unwrap_or_else(|e| panic!("run {i}: {e:?}"));
         assert_eq!(r.status(), status, "run {i}");
         if let Some(want) = want_body {
-            assert_eq!(r.read_body(100).unwrap(), want, "run {i}");
+            assert_eq!(r.body_to_vec(100).unwrap(), want, "run {i}");
         }
     }
 }
@@ -94,7 +94,7 @@ fn a_200_without_reading_the_body_is_seen_20_of_20_from_our_server() {
     upload_20_times(&client, b"PUT", &url, (LEN, true), (200, Some(b"not read")));
     // The connection cut short is not reused; the next request works.
     let mut r = client.get(&url).unwrap();
-    assert_eq!(r.read_body(100).unwrap(), b"not read");
+    assert_eq!(r.body_to_vec(100).unwrap(), b"not read");
 }
 
 #[test]
@@ -133,13 +133,13 @@ fn a_20_mb_body_is_read_with_the_defaults_and_read_body_limits_are_local() {
     let body = Client::new()
         .get(&url)
         .unwrap()
-        .read_body(32 << 20)
+        .body_to_vec(32 << 20)
         .unwrap();
     assert_eq!(body.len() as u64, LEN);
     let e = Client::new()
         .get(&url)
         .unwrap()
-        .read_body(1 << 20)
+        .body_to_vec(1 << 20)
         .unwrap_err();
     assert!(
         matches!(e, Error::OverLimit(Limit::ReadBody(n)) if n == 1 << 20),
@@ -164,7 +164,7 @@ fn a_chunked_upload_of_unknown_length_streams_and_trailers_arrive() {
     let mut r = upload(&client, b"POST", &url, &mut body, None).unwrap();
     assert_eq!(r.status(), 200);
     assert_eq!(r.trailer(b"x-count"), None);
-    assert_eq!(r.read_body(100).unwrap(), b"chunked=true");
+    assert_eq!(r.body_to_vec(100).unwrap(), b"chunked=true");
     assert_eq!(r.trailer(b"x-count"), Some(&b"3145728"[..]));
 }
 
@@ -241,7 +241,7 @@ fn the_whole_request_deadline_stops_a_trickling_server() {
         .build();
     let t0 = Instant::now();
     let mut r = client.get(&format!("{base}/")).unwrap();
-    let e = r.read_body(1000).unwrap_err();
+    let e = r.body_to_vec(1000).unwrap_err();
     assert!(matches!(e, Error::Timeout(Stage::Deadline)), "{e:?}");
     assert!(
         t0.elapsed() < Duration::from_millis(900),
@@ -307,7 +307,7 @@ fn expect_gives_up_waiting_after_expect_wait_and_sends_the_body() {
     let mut r = client
         .send(b"PUT", &format!("{base}/"), &[], RequestBody::Bytes(&Q5000))
         .unwrap();
-    assert_eq!(r.read_body(10).unwrap(), b"ok");
+    assert_eq!(r.body_to_vec(10).unwrap(), b"ok");
     drop(r);
     drop(client);
     let seen = t.join().unwrap();
@@ -367,7 +367,7 @@ fn redirect_method_and_body_rules() {
         )
         .unwrap();
     assert_eq!(
-        (r.status(), r.read_body(10).unwrap()),
+        (r.status(), r.body_to_vec(10).unwrap()),
         (200, b"ok".to_vec())
     );
     // (A response holds the client's pool: drop each, so that the pooled
@@ -377,13 +377,13 @@ fn redirect_method_and_body_rules() {
     let mut r = client
         .request(b"POST", &format!("{base}/x"), &[], b"hello")
         .unwrap();
-    assert_eq!(r.read_body(10).unwrap(), b"ok");
+    assert_eq!(r.body_to_vec(10).unwrap(), b"ok");
     drop(r);
     // 308: PUT stays PUT with its body.
     let mut r = client
         .request(b"PUT", &format!("{base}/y"), &[], b"hello")
         .unwrap();
-    assert_eq!(r.read_body(10).unwrap(), b"ok");
+    assert_eq!(r.body_to_vec(10).unwrap(), b"ok");
     drop(r);
     drop(client);
     let seen = t.join().unwrap();
@@ -472,7 +472,7 @@ fn credentials_are_dropped_across_origins_and_kept_within_one() {
     let mut r = client
         .request(b"GET", &format!("{base1}/start"), fields, b"")
         .unwrap();
-    assert_eq!(r.read_body(10).unwrap(), b"ok");
+    assert_eq!(r.body_to_vec(10).unwrap(), b"ok");
     drop(r);
     drop(client);
     let first = t1.join().unwrap();
@@ -531,7 +531,7 @@ fn a_connection_whose_request_was_cut_short_is_not_reused() {
         let mut body = pattern(8 << 20);
         let url = format!("{base}/");
         let mut r = upload(&client, b"PUT", &url, &mut body, Some(8 << 20)).unwrap();
-        assert_eq!(r.read_body(10).unwrap(), b"ok");
+        assert_eq!(r.body_to_vec(10).unwrap(), b"ok");
     }
     drop(client);
     let seen = t.join().unwrap();

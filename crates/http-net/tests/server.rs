@@ -66,10 +66,10 @@ fn streamed_and_large_bodies() {
     });
     let client = http_net::Client::new();
     let mut r = client.get(&format!("http://{}/big", srv.addr)).unwrap();
-    assert!(r.read_body(8 << 20).unwrap() == big);
+    assert!(r.body_to_vec(8 << 20).unwrap() == big);
     let mut r = client.get(&format!("http://{}/stream", srv.addr)).unwrap();
     assert_eq!(r.field(b"transfer-encoding"), Some(&b"chunked"[..]));
-    let text = String::from_utf8(r.read_body(1 << 20).unwrap()).unwrap();
+    let text = String::from_utf8(r.body_to_vec(1 << 20).unwrap()).unwrap();
     assert_eq!(text.lines().count(), 100);
     assert!(text.ends_with("line 99\n"));
 }
@@ -204,7 +204,7 @@ fn client_reuses_connections_and_reports_bad_responses() {
     let client = http_net::Client::new();
     for _ in 0..5 {
         let mut r = client.get(&format!("http://{}/", srv.addr)).unwrap();
-        assert_eq!(r.read_body(100).unwrap(), b"ok");
+        assert_eq!(r.body_to_vec(100).unwrap(), b"ok");
     }
     assert_eq!(
         ports.lock().unwrap().len(),

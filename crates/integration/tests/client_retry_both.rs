@@ -92,7 +92,7 @@ impl Both for Std {
         let url = format!("http://{addr}{path}");
         let body: &[u8] = if method == "POST" { b"data" } else { b"" };
         match self.0.request(method.as_bytes(), &url, &[], body) {
-            Ok(mut r) => Ok(String::from_utf8_lossy(&r.read_body(100).unwrap()).into_owned()),
+            Ok(mut r) => Ok(String::from_utf8_lossy(&r.body_to_vec(100).unwrap()).into_owned()),
             Err(http_net_std::Error::ConnectionClosed) => Err("ConnectionClosed".into()),
             Err(e) => Err(format!("{e:?}")),
         }

@@ -62,7 +62,7 @@ fn fetch(client: &Client, reply: &'static [u8]) -> Fetched {
     });
     let got = client
         .get(&format!("{base}/"))
-        .and_then(|mut r| r.read_body(1024));
+        .and_then(|mut r| r.body_to_vec(1024));
     t.join().unwrap();
     got.map_err(|e| match e {
         Error::Protocol(ConnError::Remote(r)) => (Some(r), format!("{e:?}")),

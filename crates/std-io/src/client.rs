@@ -11,11 +11,12 @@ use std::time::{Duration, Instant};
 
 use http_net_conn::framing::Error as FramingError;
 use http_net_conn::{
-    location, BodyLength, BodyLimits, ClientConn, ClientEvent, Config, ConfigOverrides,
-    Error as ConnError, ExpectState, Failure, FieldPair, OwnedFields, Placement, Redirect,
-    RedirectError, Redirects, RemoteError, ResponseView, REDIRECT_BODY_DRAIN,
+    expects_continue, request_fields, request_length, BodyLength, BodyLimits, ClientConn,
+    ClientEvent, Config, ConfigOverrides, Error as ConnError, ExpectState, Failure, FieldPair,
+    OwnedFields, Placement, RedirectChase, Redirects, RemoteError, ResponseView,
+    REDIRECT_BODY_DRAIN,
 };
-use http_net_conn::{Method, RequestDeadline, Version, Window};
+use http_net_conn::{RequestDeadline, Version, Window};
 
 use crate::body_reader::{BodyReader, BodySource, Step};
 use crate::error::{is_timeout, Error, Limit, Stage};
@@ -98,7 +99,7 @@ impl std::fmt::Debug for ClientSettings {
 /// The client's default connection configuration: [`Config::DEFAULT`]
 /// without a body budget (the 8 MiB budget is a server's default; a client
 /// streams what it asked for, and bounds a whole-body read with
-/// [`ClientResponse::read_body`]'s limit).
+/// [`ClientResponse::body_to_vec`]'s limit).
 pub const CLIENT_CONFIG: Config =
     Config::DEFAULT.with_body_limits(BodyLimits::DEFAULT.with_body_budget(0));
 
@@ -144,23 +145,33 @@ impl Default for ClientBuilder {
 
 impl ClientBuilder {
     /// Head and body limits and buffer sizes (see [`http_net_conn::Config`];
-    /// default [`CLIENT_CONFIG`], which has no body budget). A response body
-    /// over a budget set here is [`Error::OverLimit`], not the peer's fault.
+    /// default [`CLIENT_CONFIG`]: the head limits of [`Config::DEFAULT`]
+    /// and no response-body budget). A body budget of `0` is none (a body of
+    /// any size is streamed). A response body over a budget set here is
+    /// [`Error::OverLimit`]`(`[`Limit::BodyBudget`]`)`, the caller's limit,
+    /// not the peer's fault; a head over the head limits is
+    /// [`Error::Protocol`] naming the limit.
     pub fn conn_config(mut self, config: Config) -> Self {
         self.s.conn = config;
         self
     }
-    /// The longest wait for a connection to open (default 10 s).
+    /// The longest wait for a connection to open (default 10 s); past it,
+    /// [`Error::Timeout`]`(`[`Stage::Connect`]`)`. `Duration::ZERO` fails
+    /// every connect at once.
     pub fn connect_timeout(mut self, t: Duration) -> Self {
         self.s.connect_timeout = t;
         self
     }
-    /// The longest wait for the next bytes of a response (default 30 s).
+    /// The longest wait for the next bytes of a response (default 30 s);
+    /// past it, [`Error::Timeout`] with the stage read ([`Stage::Head`],
+    /// [`Stage::Body`]). `Duration::ZERO` fails every read that must wait.
     pub fn read_timeout(mut self, t: Duration) -> Self {
         self.s.read_timeout = t;
         self
     }
-    /// The longest wait for a write to make progress (default 30 s).
+    /// The longest wait for a write to make progress (default 30 s); past it,
+    /// [`Error::Timeout`]`(`[`Stage::Write`]`)`. `Duration::ZERO` fails the
+    /// first write that must wait.
     pub fn write_timeout(mut self, t: Duration) -> Self {
         self.s.write_timeout = t;
         self
@@ -169,22 +180,26 @@ impl ClientBuilder {
     /// of the response body (default none): connecting, sending, every
     /// redirect hop, reading the head and the body. Past it, the call or the
     /// body read fails with [`Error::Timeout`]`(`[`Stage::Deadline`]`)`,
-    /// however steadily the server trickles bytes.
+    /// however steadily the server trickles bytes. `Duration::ZERO` fails
+    /// every request at once.
     pub fn request_timeout(mut self, t: Duration) -> Self {
         self.s.timeout = Some(t);
         self
     }
     /// Sends `Expect: 100-continue` with a request body larger than
     /// `threshold` bytes or of unknown length (default 1 MiB, as curl;
-    /// `None` never sends it). The body then waits for `100 Continue`, for
-    /// at most [`expect_wait`](ClientBuilder::expect_wait), and is not sent
-    /// at all if the server answers first (RFC 9110 §10.1.1).
+    /// `None` never sends it; `Some(0)` sends it with any body). The body
+    /// then waits for `100 Continue`, for at most
+    /// [`expect_wait`](ClientBuilder::expect_wait), and is not sent at all
+    /// if the server answers first (a `417` or `413`, say): that final
+    /// response is returned (RFC 9110 §10.1.1).
     pub fn expect_continue(mut self, threshold: Option<u64>) -> Self {
         self.s.expect_threshold = threshold;
         self
     }
     /// How long a request with `Expect: 100-continue` waits for `100`
-    /// before sending its body anyway (default 1 s, RFC 9110 §10.1.1).
+    /// before sending its body anyway (default 1 s, RFC 9110 §10.1.1);
+    /// `Duration::ZERO` sends it at once. Running out is not an error.
     pub fn expect_wait(mut self, t: Duration) -> Self {
         self.s.expect_wait = t;
         self
@@ -226,7 +241,9 @@ impl ClientBuilder {
         self.s.overrides = self.s.overrides.with_front_line(on);
         self
     }
-    /// Which redirects are followed (default: none; see [`Redirects`]).
+    /// Which redirects are followed (default: none; see [`Redirects`]):
+    /// [`Redirects::follow`]`(n)` follows up to `n` hops (`0`: none), one
+    /// more is [`Error::Redirect`]`(`[`RedirectError::TooMany`](http_net_conn::RedirectError::TooMany)`)`.
     pub fn redirects(mut self, policy: Redirects) -> Self {
         self.s.redirects = policy;
         self
@@ -247,12 +264,14 @@ impl ClientBuilder {
         self
     }
     /// Idle connections kept per origin for reuse (default 4; 0 keeps
-    /// none; 256 at most across all origins).
+    /// none; 256 at most across all origins). A connection over the limit
+    /// is closed when its response ends, not an error.
     pub fn max_idle_per_host(mut self, n: usize) -> Self {
         self.s.max_idle_per_host = n;
         self
     }
-    /// How long an idle connection is kept (default 30 s).
+    /// How long an idle connection is kept (default 30 s); an older one is
+    /// closed, not reused. `Duration::ZERO` reuses none.
     pub fn idle_ttl(mut self, t: Duration) -> Self {
         self.s.idle_ttl = t;
         self
@@ -311,16 +330,37 @@ impl std::fmt::Debug for RequestBody<'_> {
 
 impl RequestBody<'_> {
     fn length(&self, method: &[u8]) -> BodyLength {
-        match self {
-            RequestBody::Bytes(b) if !b.is_empty() => BodyLength::Known(b.len() as u64),
-            RequestBody::Reader { len: Some(n), .. } => BodyLength::Known(*n),
-            RequestBody::Reader { len: None, .. } => BodyLength::Streamed,
-            _ if Method::from_bytes(method).defines_content() => BodyLength::Known(0),
-            _ => BodyLength::Empty,
-        }
+        request_length(
+            method,
+            match self {
+                RequestBody::Empty => Some(0),
+                RequestBody::Bytes(b) => Some(b.len() as u64),
+                RequestBody::Reader { len, .. } => *len,
+            },
+        )
     }
-    pub(crate) fn replayable(&self) -> bool {
+    /// Whether the body can be sent again (bytes, not a reader), as a
+    /// `307`/`308` redirect needs.
+    pub fn replayable(&self) -> bool {
         !matches!(self, RequestBody::Reader { .. })
+    }
+}
+
+impl<'a> From<&'a [u8]> for RequestBody<'a> {
+    fn from(b: &'a [u8]) -> Self {
+        RequestBody::Bytes(b)
+    }
+}
+
+impl<'a, const N: usize> From<&'a [u8; N]> for RequestBody<'a> {
+    fn from(b: &'a [u8; N]) -> Self {
+        RequestBody::Bytes(b)
+    }
+}
+
+impl<'a> From<&'a Vec<u8>> for RequestBody<'a> {
+    fn from(b: &'a Vec<u8>) -> Self {
+        RequestBody::Bytes(b)
     }
 }
 
@@ -374,12 +414,18 @@ struct Io {
 /// The per-operation timeout `per`, shortened to what is left before the
 /// request's deadline (the core's `RequestDeadline::wait`); `true` when the
 /// deadline is the bound. Past the deadline: [`Stage::Deadline`].
-fn bound(per: Duration, deadline: RequestDeadline) -> Result<(Duration, bool), Error> {
+fn bound(
+    per: Duration,
+    deadline: RequestDeadline,
+    stage: Stage,
+) -> Result<(Duration, bool), Error> {
     let now = wire::stamp(Instant::now());
     let (end, by_deadline) = deadline.wait(now, per);
     let left = end.saturating_duration_since(now);
     if left.is_zero() {
-        return Err(Error::Timeout(Stage::Deadline));
+        // A zero `per` (a timeout set to 0) ends its own wait, not the
+        // request's.
+        return Err(Error::Timeout(deadline.timed_out(now, stage)));
     }
     Ok((left, by_deadline))
 }
@@ -392,7 +438,7 @@ fn fill_for(
     io: &mut Io,
     stage: Stage,
 ) -> Result<Filled, Error> {
-    let (t, by_deadline) = bound(per, io.deadline)?;
+    let (t, by_deadline) = bound(per, io.deadline, stage)?;
     wire::fill(stream, conn, Some(t), &mut io.read, stage).map_err(|e| match e {
         Error::Timeout(_) if by_deadline => Error::Timeout(Stage::Deadline),
         e => e,
@@ -435,16 +481,24 @@ impl Client {
         self.send(b"GET", url, &[], RequestBody::Empty)
     }
 
-    /// Sends `method url` with extra `fields` and `body` (bytes; see
-    /// [`Client::send`] for the rules and for bodies read from a `Read`).
-    pub fn request(
+    /// Sends `method url` with extra `fields` and `body`: bytes (`&[u8]`,
+    /// `&[u8; N]`, `&Vec<u8>`) or any [`RequestBody`] (a body read from a
+    /// `Read`). The same as [`Client::send`], which has the rules.
+    ///
+    /// ```no_run
+    /// let client = http_net_std::Client::new();
+    /// let resp = client.request(b"POST", "http://127.0.0.1:8080/a?b=c", &[], b"data")?;
+    /// # let _ = resp;
+    /// # Ok::<(), http_net_std::Error>(())
+    /// ```
+    pub fn request<'b>(
         &self,
         method: &[u8],
         url: &str,
         fields: &[FieldPair<'_>],
-        body: &[u8],
+        body: impl Into<RequestBody<'b>>,
     ) -> Result<ClientResponse, Error> {
-        self.send(method, url, fields, RequestBody::Bytes(body))
+        self.send(method, url, fields, body.into())
     }
 
     /// Sends `method url` with extra `fields` (a `Host` field is added unless
@@ -478,30 +532,18 @@ impl Client {
         mut body: RequestBody<'_>,
     ) -> Result<ClientResponse, Error> {
         let deadline = RequestDeadline::new(wire::stamp(Instant::now()), self.s.timeout);
-        let policy = self.s.redirects;
-        let first = Url::parse(url)?;
-        let mut resp = self.send_once(method, &first, fields, &mut body, deadline)?;
-        let mut method = method.to_vec();
-        let mut url = url.to_owned();
+        let mut chase = RedirectChase::new(self.s.redirects, method, url)?;
         let mut own: Vec<FieldPair<'_>> = fields.to_vec();
-        let mut followed = 0;
-        while policy.follows(resp.status()) {
-            let here = Url::parse(&url)?;
-            let next = here.resolve(location(resp.field(b"location"))?);
-            let there = Url::parse(&next).map_err(|_| RedirectError::BadLocation)?;
-            let hop = policy.decide(&Redirect {
-                status: resp.status(),
-                method: &method,
-                followed,
-                first: first.origin(),
-                from: here.origin(),
-                to: there.origin(),
-                replayable: body.replayable(),
-            })?;
+        loop {
+            let mut resp =
+                self.send_once(chase.method(), &chase.url()?, &own, &mut body, deadline)?;
+            let status = resp.status();
+            let Some(hop) = chase.next(status, resp.field(b"location"), body.replayable())? else {
+                return Ok(resp);
+            };
             if !hop.keeps_body() {
                 body = RequestBody::Empty;
             }
-            method = hop.method(&method).to_vec();
             own.retain(|(n, _)| hop.keeps_field(n));
             // Read a small redirect body so that its connection can be reused.
             let mut sink = [0u8; 4096];
@@ -512,12 +554,7 @@ impl Client {
                     Ok(n) => left = left.saturating_sub(n),
                 }
             }
-            drop(resp);
-            followed += 1;
-            resp = self.send_once(&method, &there, &own, &mut body, deadline)?;
-            url = next;
         }
-        Ok(resp)
     }
 
     /// One request and its response head, no redirect followed.
@@ -535,22 +572,9 @@ impl Client {
         let mut target = Vec::with_capacity(u.target().len() + 1);
         u.write_target(&mut target);
         let key: Key = (u.is_https(), u.host().to_ascii_lowercase(), u.port());
-        let mut all: Vec<FieldPair<'_>> = Vec::with_capacity(fields.len() + 2);
-        if !fields.iter().any(|(n, _)| n.eq_ignore_ascii_case(b"host")) {
-            all.push((b"Host", u.authority().as_bytes()));
-        }
-        all.extend_from_slice(fields);
         let len = body.length(method);
-        let expect = match len {
-            BodyLength::Known(n) => self.s.expect_threshold.is_some_and(|t| n > t),
-            BodyLength::Streamed => self.s.expect_threshold.is_some(),
-            BodyLength::Empty => false,
-        } && !fields
-            .iter()
-            .any(|(n, _)| n.eq_ignore_ascii_case(b"expect"));
-        if expect {
-            all.push((b"Expect", b"100-continue"));
-        }
+        let expect = expects_continue(self.s.expect_threshold, len, fields);
+        let all = request_fields(u.authority().as_bytes(), fields, expect);
         let mut retried = false;
         loop {
             let mut io = Io {
@@ -609,7 +633,7 @@ impl Client {
     }
 
     fn connect(&self, u: &Url<'_>, deadline: RequestDeadline) -> Result<Pooled, Error> {
-        let (t, by_deadline) = bound(self.s.connect_timeout, deadline)?;
+        let (t, by_deadline) = bound(self.s.connect_timeout, deadline, Stage::Connect)?;
         let timed_out = || {
             Error::Timeout(if by_deadline {
                 Stage::Deadline
@@ -743,7 +767,7 @@ impl Exchange<'_> {
                 return Ok(Some(h));
             }
             force = false;
-            let (t, by_deadline) = bound(WRITE_SLICE, self.io.deadline)?;
+            let (t, by_deadline) = bound(WRITE_SLICE, self.io.deadline, Stage::Deadline)?;
             if self.io.write != Some(Some(t)) {
                 self.p
                     .stream
@@ -980,11 +1004,19 @@ impl ClientResponse {
     pub fn is_done(&self) -> bool {
         self.body.done
     }
+    /// Reads body bytes into `buf`; `Ok(0)` at the end of the body. A
+    /// malformed or truncated body is an error naming the rule (the
+    /// response as a `Read` gives the same bytes, its errors wrapped in
+    /// `std::io::Error`).
+    pub fn read_body(&mut self, buf: &mut [u8]) -> Result<usize, Error> {
+        self.body.read_inner(buf)
+    }
     /// Reads the whole body, at most `limit` bytes: a longer body is
     /// [`Error::OverLimit`]`(`[`Limit::ReadBody`]`)`, a local limit (not
-    /// the peer's fault). To take bodies of any size, read the response as
-    /// a `Read` instead.
-    pub fn read_body(&mut self, limit: usize) -> Result<Vec<u8>, Error> {
+    /// the peer's fault), and the connection is not reused. `0` takes only
+    /// an empty body. To take bodies of any size, read them with
+    /// [`read_body`](ClientResponse::read_body) or the response as a `Read`.
+    pub fn body_to_vec(&mut self, limit: usize) -> Result<Vec<u8>, Error> {
         let mut out = Vec::new();
         let mut chunk = [0u8; 16 * 1024];
         loop {

@@ -519,7 +519,7 @@ impl<'a> Exchange<'a> {
     /// });
     ///
     /// let mut resp = http_net::io::get(&format!("http://{addr}/"))?;
-    /// assert_eq!(resp.read_body(1 << 20)?.len(), 64 * 1024);
+    /// assert_eq!(resp.body_to_vec(1 << 20)?.len(), 64 * 1024);
     ///
     /// stop.shutdown();
     /// thread.join().unwrap()?;

@@ -39,7 +39,7 @@
 //!
 //! let mut resp = http_net::io::get(&format!("http://{addr}/"))?;
 //! assert_eq!(resp.status(), 200);
-//! assert_eq!(resp.read_body(1024)?, b"Hello, World!");
+//! assert_eq!(resp.body_to_vec(1024)?, b"Hello, World!");
 //!
 //! stop.shutdown();
 //! thread.join().unwrap()?;
@@ -54,7 +54,7 @@
 //! a request body from any `Read` ([`RequestBody`]: `Content-Length` when
 //! the length is known, chunked when not) and the response body as a
 //! `Read`, with its trailers after it. It has no body budget of its own
-//! (the 8 MiB default is the server's); [`ClientResponse::read_body`]'s limit is
+//! (the 8 MiB default is the server's); [`ClientResponse::body_to_vec`]'s limit is
 //! a local limit ([`Error::OverLimit`]), never the peer's fault.
 //!
 //! While it sends a body the client watches for a response, so a server's
@@ -85,7 +85,7 @@
 //! let client = Client::new();
 //! let body = RequestBody::Reader { reader: &mut body, len: None };
 //! let mut resp = client.send(b"POST", &format!("http://{addr}/"), &[], body)?;
-//! assert_eq!(resp.read_body(64)?, b"100000");
+//! assert_eq!(resp.body_to_vec(64)?, b"100000");
 //!
 //! stop.shutdown();
 //! thread.join().unwrap()?;

@@ -45,7 +45,7 @@ fn informational_responses_are_skipped() {
     );
     let mut r = http_net_std::get(&format!("{base}/")).unwrap();
     assert_eq!(r.status(), 200);
-    assert_eq!(r.read_body(100).unwrap(), b"ok");
+    assert_eq!(r.body_to_vec(100).unwrap(), b"ok");
     let seen = t.join().unwrap();
     let req = String::from_utf8_lossy(&seen[0]);
     assert!(req.starts_with("GET / HTTP/1.1\r\n"), "{req}");
@@ -69,7 +69,7 @@ fn close_delimited_and_chunked_bodies() {
         &[b"HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\n3\r\nabc\r\n4;ext=1\r\ndefg\r\n0\r\nX-Trailer: t\r\n\r\n"],
     );
     let mut r = http_net_std::get(&format!("{base}/")).unwrap();
-    assert_eq!(r.read_body(100).unwrap(), b"abcdefg");
+    assert_eq!(r.body_to_vec(100).unwrap(), b"abcdefg");
     t.join().unwrap();
 }
 
@@ -87,19 +87,19 @@ fn head_and_reuse_across_a_server_close() {
     );
     let client = Client::new();
     let mut r = client.get(&format!("{base}/a")).unwrap();
-    assert_eq!(r.read_body(100).unwrap(), b"one");
+    assert_eq!(r.body_to_vec(100).unwrap(), b"one");
     drop(r);
     let mut r = client
         .request(b"HEAD", &format!("{base}/h"), &[], b"")
         .unwrap();
     assert_eq!(r.field(b"content-length"), Some(&b"10"[..]));
-    assert_eq!(r.read_body(100).unwrap(), b"");
+    assert_eq!(r.body_to_vec(100).unwrap(), b"");
     drop(r);
     thread::sleep(Duration::from_millis(100));
     let mut r = client
         .request(b"POST", &format!("{base}/b"), &[(b"X-A", b"1")], b"data")
         .unwrap();
-    assert_eq!(r.read_body(100).unwrap(), b"one");
+    assert_eq!(r.body_to_vec(100).unwrap(), b"one");
     drop(r);
     drop(client);
     let seen = t.join().unwrap();
@@ -116,7 +116,7 @@ fn fetch_err(reply: &'static [u8]) -> Error {
     let (t, base) = origin(1, Box::leak(Box::new([reply])));
     let e = match http_net_std::get(&format!("{base}/")) {
         Err(e) => e,
-        Ok(mut r) => r.read_body(1 << 20).unwrap_err(),
+        Ok(mut r) => r.body_to_vec(1 << 20).unwrap_err(),
     };
     t.join().unwrap();
     e
@@ -203,16 +203,16 @@ fn an_unsolicited_408_on_an_idle_pooled_connection_is_a_dead_connection() {
     });
     let client = Client::new();
     let mut r = client.get(&format!("{base}/a")).unwrap();
-    assert_eq!(r.read_body(100).unwrap(), b"one");
+    assert_eq!(r.body_to_vec(100).unwrap(), b"one");
     drop(r);
     let mut r = client.get(&format!("{base}/b")).unwrap();
     assert_eq!(r.status(), 200);
-    assert_eq!(r.read_body(100).unwrap(), b"two");
+    assert_eq!(r.body_to_vec(100).unwrap(), b"two");
     drop(r);
     let mut r = client
         .request(b"POST", &format!("{base}/c"), &[], b"data")
         .unwrap();
-    assert_eq!(r.read_body(100).unwrap(), b"three");
+    assert_eq!(r.body_to_vec(100).unwrap(), b"three");
     drop(r);
     let seen = t.join().unwrap();
     let lines: Vec<String> = seen
@@ -251,7 +251,7 @@ fn a_body_left_transfer_coded_is_refused_unless_accepted() {
     let client = Client::builder().accept_transfer_codings(true).build();
     let mut r = client.get(&format!("{base}/")).unwrap();
     assert_eq!(r.transfer_codings().collect::<Vec<_>>(), [&b"gzip"[..]]);
-    assert_eq!(r.read_body(100).unwrap(), b"\x1f\x8b\x08\x00coded");
+    assert_eq!(r.body_to_vec(100).unwrap(), b"\x1f\x8b\x08\x00coded");
     t.join().unwrap();
     // A chunked body has no coding left on it.
     let (t, base) = origin(
@@ -260,6 +260,6 @@ fn a_body_left_transfer_coded_is_refused_unless_accepted() {
     );
     let mut r = client.get(&format!("{base}/")).unwrap();
     assert_eq!(r.transfer_codings().count(), 0);
-    assert_eq!(r.read_body(100).unwrap(), b"ok");
+    assert_eq!(r.body_to_vec(100).unwrap(), b"ok");
     t.join().unwrap();
 }

@@ -78,7 +78,7 @@ fn the_request_line_and_host_come_from_the_url() {
     ] {
         let mut r = http_net_std::get(&url).unwrap();
         assert_eq!(r.status(), 200);
-        r.read_body(10).unwrap();
+        r.body_to_vec(10).unwrap();
     }
     let heads = t.join().unwrap();
     let host = format!("Host: {authority}");
@@ -181,7 +181,7 @@ fn only_idempotent_requests_are_sent_again_and_only_once() {
     let get = |path: &str| {
         client
             .get(&format!("{base}{path}"))
-            .and_then(|mut r| r.read_body(10))
+            .and_then(|mut r| r.body_to_vec(10))
     };
     assert_eq!(get("/a").unwrap(), b"ok");
     let posted = client.request(b"POST", &format!("{base}/b"), &[], b"data");
