@@ -381,3 +381,29 @@ both! {
         srv.stop();
     }
 }
+
+both! {
+    /// A handler that returns `Ok` without answering: `500`, the
+    /// connection closed; the server goes on.
+    fn no_answer_is_500(a) {
+        let srv = start(a, &Settings::default(), Do::Nothing);
+        for _ in 0..2 {
+            let r = raw(srv.addr, GET);
+            assert!(r.starts_with("HTTP/1.1 500 "), "{r}");
+        }
+        srv.stop();
+    }
+}
+
+both! {
+    /// A handler that panics: `500`, the connection closed; the server
+    /// goes on.
+    fn panic_is_500(a) {
+        let srv = start(a, &Settings::default(), Do::Panic);
+        for _ in 0..2 {
+            let r = raw(srv.addr, GET);
+            assert!(r.starts_with("HTTP/1.1 500 "), "{r}");
+        }
+        srv.stop();
+    }
+}

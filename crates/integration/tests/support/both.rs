@@ -100,6 +100,10 @@ pub enum Do {
     /// `200` with `<method as text> <query or -> <key=value|...>`, from
     /// `method_str`, `query` and `query_pairs`.
     Describe,
+    /// Returns `Ok` without answering (an application's mistake).
+    Nothing,
+    /// Panics.
+    Panic,
     /// Reads the body through the streaming reader, 3 bytes a read, and
     /// writes each piece back through the streaming writer of a chunked
     /// `200`.
@@ -310,6 +314,8 @@ fn run_std(ex: &mut http_net_std::Exchange<'_>, what: Do) -> Result<(), http_net
             let out = describe(ex.method_str(), ex.query(), ex.query_pairs());
             ex.respond_with(200, &[], &out)
         }
+        Do::Nothing => Ok(()),
+        Do::Panic => panic!("a handler's panic, on purpose"),
         Do::Stream => {
             let mut body = Vec::new();
             let mut piece = [0u8; 3];
@@ -435,6 +441,8 @@ async fn run_tokio(
             let placement = ex.conn().responder().respond_with(200, &[], &body)?;
             ex.send_placed(placement, &body).await
         }
+        Do::Nothing => Ok(()),
+        Do::Panic => panic!("a handler's panic, on purpose"),
     }
 }
 
