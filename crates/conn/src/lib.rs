@@ -68,6 +68,7 @@
 
 extern crate alloc;
 
+mod blame;
 mod body;
 mod buffers;
 mod client;
