@@ -807,7 +807,8 @@ impl Crate {
                 return match self.resolve(&m, &leaf.segs, leaf.inline, hops + 1) {
                     Some((to, true)) => self.walk(to, &rest[k + 1..], hops + 1),
                     Some((to, false)) => Some((to, false)),
-                    None => Some((m, false)),
+                    // Another crate's item re-exported here: no edge.
+                    None => None,
                 };
             }
             for g in &p.globs {
@@ -1114,6 +1115,18 @@ mod tests {
                 "parse -> error",
             ]
         );
+    }
+
+    #[test]
+    fn another_crates_item_re_exported_at_the_root_is_no_edge() {
+        let g = graph(&[
+            ("lib.rs", "mod a;\npub use other::Method;\npub use a::f;\n"),
+            (
+                "a.rs",
+                "use crate::Method;\npub fn f() -> Method { Method::Get }\n",
+            ),
+        ]);
+        assert!(g.cycles().is_empty(), "{:?}", edges(&g));
     }
 
     #[test]

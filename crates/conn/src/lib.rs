@@ -122,7 +122,8 @@ pub use pace::{Bound, Meter};
 pub use redirect::{
     location, Hop, Origin, Redirect, RedirectError, Redirects, REDIRECT_BODY_DRAIN,
 };
-pub use response::{BodyLength, Placement, PreparedResponse};
+pub use response::{BodyLength, PreparedResponse};
+pub use writer::{FieldPair, Placement, COPY_LIMIT};
 pub use server::{
     write_error_response, write_error_response_with_body, AfterHandler, AnswerState, Begin,
     HandlerOutcome, NextRead, OwnedRequestHead, Phase, ReadDeadlines, ReadTimeouts, RequestPolicy,
@@ -160,13 +161,6 @@ pub use http_net_head::{Field, Method, RequestHead, ResponseHead, Span, TargetFo
 pub fn state_tables_markdown() -> [alloc::string::String; 4] {
     state::render::all()
 }
-
-/// A field to send: name and value bytes, validated when written.
-pub type FieldPair<'a> = (&'a [u8], &'a [u8]);
-
-/// Bodies up to this many bytes are copied into the output buffer; larger
-/// ones are left to the caller to send after the output (vectored write).
-pub const COPY_LIMIT: usize = 4096;
 
 /// The README's Rust examples, compiled and run as doctests so they stay true.
 #[cfg(doctest)]

@@ -2,8 +2,8 @@ use alloc::vec::Vec;
 
 use crate::status::write_status_line;
 use crate::validate::is_reason;
-use crate::writer::{write_fields, CallerFields};
-use crate::{FieldPair, LocalError};
+use crate::writer::{write_fields, CallerFields, FieldPair};
+use crate::LocalError;
 
 /// A response head built once, validated once, and reused across requests
 /// (the fastest way to answer). The connection adds `Content-Length`,
@@ -108,19 +108,6 @@ pub enum BodyLength {
     /// Unknown length: chunked towards HTTP/1.1, close-delimited towards an
     /// HTTP/1.0 peer.
     Streamed,
-}
-
-/// Where the body bytes of a command went.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-#[must_use = "`Placement::AfterOutput` means the body bytes were not copied: write them right after the output, or they are lost"]
-pub enum Placement {
-    /// Copied into the output buffer (or nothing to send).
-    Queued,
-    /// Not copied: the caller sends them right after the current output
-    /// (write [`output`](crate::ServerConn::output), then the body, then
-    /// report the output with `consume_output`; bytes queued by later commands
-    /// are held back until then).
-    AfterOutput,
 }
 
 #[cfg(test)]

@@ -8,7 +8,27 @@ use alloc::vec::Vec;
 use http_net_framing::{BodyEncoder, ChunkedEncoder};
 
 use crate::validate::{content_length, is_field_value, is_token, list_has, trim_ows};
-use crate::{FieldPair, LocalError, Placement, COPY_LIMIT};
+use crate::LocalError;
+
+/// A field to send: name and value bytes, validated when written.
+pub type FieldPair<'a> = (&'a [u8], &'a [u8]);
+
+/// Bodies up to this many bytes are copied into the output buffer; larger
+/// ones are left to the caller to send after the output (vectored write).
+pub const COPY_LIMIT: usize = 4096;
+
+/// Where the body bytes of a command went.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[must_use = "`Placement::AfterOutput` means the body bytes were not copied: write them right after the output, or they are lost"]
+pub enum Placement {
+    /// Copied into the output buffer (or nothing to send).
+    Queued,
+    /// Not copied: the caller sends them right after the current output
+    /// (write [`output`](crate::ServerConn::output), then the body, then
+    /// report the output with `consume_output`; bytes queued by later commands
+    /// are held back until then).
+    AfterOutput,
+}
 
 /// The output buffer. `buf[sent..]` waits to be sent; when a body was left to
 /// the caller ([`Placement::AfterOutput`]), `barrier` marks where it goes:

@@ -3,7 +3,8 @@
 
 use http_net_head::Method;
 
-use super::{Attempt, ClientConn, ExpectState, ReqMeta, MAX_PIPELINED};
+use super::attempt::{Attempt, ExpectState};
+use super::conn::{ClientConn, ReqMeta, MAX_PIPELINED};
 use crate::state::{client_write, CRead, CWrite, CWriteEv, CloseWhy};
 use crate::validate::{is_target, is_token, trim_ows};
 use crate::writer::{write_content_length, write_fields, CallerFields, SendBody};
@@ -176,12 +177,10 @@ fn framing(
     let own_length = caller.content_length.is_none();
     Ok(match body {
         // Methods that define content get an explicit zero (RFC 9110 §8.6).
-        BodyLength::Empty => {
-            (
-                BodyEncoder::Length(0),
-                (own_length && method.defines_content()).then_some(0),
-            )
-        }
+        BodyLength::Empty => (
+            BodyEncoder::Length(0),
+            (own_length && method.defines_content()).then_some(0),
+        ),
         BodyLength::Known(n) => (BodyEncoder::Length(n), own_length.then_some(n)),
         BodyLength::Streamed => (BodyEncoder::Chunked, None),
     })

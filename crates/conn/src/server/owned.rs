@@ -100,3 +100,11 @@ impl OwnedRequestHead {
         self.body_kind
     }
 }
+
+impl RequestView<'_> {
+    /// An owned copy of the head, which borrows nothing (see
+    /// [`OwnedRequestHead`]).
+    pub fn to_owned_head(&self) -> OwnedRequestHead {
+        OwnedRequestHead::of(self)
+    }
+}

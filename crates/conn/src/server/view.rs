@@ -139,10 +139,5 @@ impl<'a> RequestView<'a> {
     pub fn query_pairs(&self) -> crate::QueryPairs<'a> {
         crate::target::query_pairs(self.query().unwrap_or(&[]))
     }
-    /// An owned copy of the head, which borrows nothing (see
-    /// [`OwnedRequestHead`](crate::OwnedRequestHead)).
-    pub fn to_owned_head(&self) -> crate::OwnedRequestHead {
-        crate::server::OwnedRequestHead::of(self)
-    }
     head_view_accessors!("request");
 }
