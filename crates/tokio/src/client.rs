@@ -1,9 +1,12 @@
-//! The async client: requests to a host and port over a pool of idle
-//! connections per host, bodies streamed both ways, a final response that
-//! arrives while the request body is still being written read and returned,
-//! and deadlines for connecting, for each read and write, and for the whole
-//! request. No response-body budget by default ([`CLIENT_CONFIG`]); a
-//! limit the caller sets is [`Error::OverLimit`], never the peer's fault.
+//! The async client: requests to `http://` URLs (and `https://` ones
+//! through a [`Connector`] that opens TLS) or to a host and port, over a
+//! pool of idle connections per origin, bodies streamed both ways,
+//! `Expect: 100-continue` above a threshold, a final response that arrives
+//! while the request body is still being written read and returned, opt-in
+//! redirects (the core's [`Redirects`] policy), and deadlines for
+//! connecting, for each read and write, and for the whole request. No
+//! response-body budget by default ([`CLIENT_CONFIG`]); a limit the caller
+//! sets is [`Error::OverLimit`], never the peer's fault.
 
 use std::collections::HashMap;
 use std::future::{poll_fn, Future};
@@ -15,10 +18,12 @@ use std::time::Duration;
 
 use http_net_conn::framing::Error as FramingError;
 use http_net_conn::{
-    BodyLength, BodyLimits, ClientConn, ClientEvent, Config, ConfigOverrides, Error as ConnError,
-    Failure, FieldPair, Method, Placement, RemoteError, RequestDeadline, Retry, Version, Window,
+    expects_continue, request_fields, request_length, BodyLength, BodyLimits, ClientConn,
+    ClientEvent, Config, ConfigOverrides, Error as ConnError, ExpectState, Failure, FieldPair,
+    Placement, RedirectChase, Redirects, RemoteError, RequestDeadline, Retry, Url, UrlError,
+    Version, Window, REDIRECT_BODY_DRAIN,
 };
-use tokio::io::{AsyncWriteExt, ReadBuf};
+use tokio::io::{AsyncRead, AsyncReadExt, AsyncWriteExt, ReadBuf};
 use tokio::net::TcpStream;
 use tokio::time::Instant;
 
@@ -27,6 +32,14 @@ use crate::wire::{self, bounded, bounded_by, Stream};
 
 /// Opens connections for a [`Client`]: plain TCP ([`TcpConnector`]), or
 /// your own (a TLS connector wrapping a `TcpStream` in its TLS stream).
+///
+/// [`connect`](Connector::connect) opens the connections of `http://` URLs
+/// and of [`Client::send`] and [`Client::start`];
+/// [`connect_https`](Connector::connect_https) those of `https://` URLs.
+/// A connector that does not override `connect_https` (as
+/// [`TcpConnector`]) opens none: an `https://` URL is then
+/// [`Error::Url`]`(`[`UrlError::HttpsWithoutConnector`]`)`, never a
+/// plain-text attempt (as the blocking client without a connector).
 pub trait Connector: Send + Sync + 'static {
     /// The streams it opens.
     type Stream: Stream + 'static;
@@ -36,6 +49,17 @@ pub trait Connector: Send + Sync + 'static {
         host: &str,
         port: u16,
     ) -> impl Future<Output = io::Result<Self::Stream>> + Send;
+    /// Opens a TLS connection to `host` (an IPv6 literal without brackets)
+    /// and `port` for an `https://` URL, or `None` when this connector has
+    /// no TLS (the default).
+    fn connect_https(
+        &self,
+        host: &str,
+        port: u16,
+    ) -> Option<impl Future<Output = io::Result<Self::Stream>> + Send> {
+        let _ = (host, port);
+        None::<std::future::Ready<io::Result<Self::Stream>>>
+    }
 }
 
 /// Plain TCP connections (`TCP_NODELAY` set).
@@ -58,6 +82,9 @@ struct ClientSettings {
     read_timeout: Duration,
     write_timeout: Duration,
     request_timeout: Option<Duration>,
+    expect_threshold: Option<u64>,
+    expect_wait: Duration,
+    redirects: Redirects,
     max_idle_per_host: usize,
     idle_ttl: Duration,
     accept_transfer_codings: bool,
@@ -89,7 +116,9 @@ pub const CLIENT_CONFIG: Config =
 /// [`conn_config`](ClientBuilder::conn_config), and a body over it is
 /// [`Error::OverLimit`], the caller's limit, not the peer's fault),
 /// connecting within 10 s, each read and write within 30 s, no
-/// whole-request deadline, 4 idle connections kept per host for 30 s.
+/// whole-request deadline, `Expect: 100-continue` above 1 MiB waiting 1 s
+/// for `100`, no redirects followed, 4 idle connections kept per origin
+/// for 30 s. The same settings, names and defaults as the blocking client's.
 ///
 /// ```
 /// use std::time::Duration;
@@ -115,6 +144,9 @@ impl Default for ClientBuilder {
                 read_timeout: Duration::from_secs(30),
                 write_timeout: Duration::from_secs(30),
                 request_timeout: None,
+                expect_threshold: Some(1024 * 1024),
+                expect_wait: Duration::from_secs(1),
+                redirects: Redirects::none(),
                 max_idle_per_host: 4,
                 idle_ttl: Duration::from_secs(30),
                 accept_transfer_codings: false,
@@ -126,11 +158,15 @@ impl Default for ClientBuilder {
 
 impl ClientBuilder {
     setters! {
-        /// Head and body limits and buffer sizes (see [`http_net_conn::Config`];
-        /// default [`CLIENT_CONFIG`], which has no body budget). A response
-        /// body over a budget set here is
-        /// [`Error::OverLimit`]`(`[`Limit::BodyBudget`]`)`, the caller's limit,
-        /// not the peer's fault.
+        /// Head and body limits and buffer sizes (see
+        /// [`Config`](http_net_conn::Config); default
+        /// [`CLIENT_CONFIG`](crate::CLIENT_CONFIG): the head limits of
+        /// `Config::DEFAULT` and no response-body budget). A body budget of
+        /// `0` is none (a body of any size is streamed). A response body over
+        /// a budget set here is
+        /// [`Error::OverLimit`](crate::Error::OverLimit)`(`[`Limit::BodyBudget`](crate::Limit::BodyBudget)`)`,
+        /// the caller's limit, not the peer's fault; a head over the head
+        /// limits is [`Error::Protocol`](crate::Error::Protocol) naming the limit.
         ///
         /// ```
         /// use http_net_tokio::http_net_conn::BodyLimits;
@@ -141,26 +177,66 @@ impl ClientBuilder {
         /// # let _ = client;
         /// ```
         conn_config(config: Config) => conn = config;
-        /// The longest wait for a connection to open (default 10 s).
+        /// The longest wait for a connection to open (default 10 s); past it,
+        /// [`Error::Timeout`](crate::Error::Timeout)`(`[`Stage::Connect`](crate::Stage::Connect)`)`.
+        /// `Duration::ZERO` fails every connect at once.
         connect_timeout(t: Duration) => connect_timeout = t;
-        /// The longest wait for the next bytes of a response (default 30 s).
+        /// The longest wait for the next bytes of a response (default 30 s);
+        /// past it, [`Error::Timeout`](crate::Error::Timeout) with the stage
+        /// read (`Stage::Head`, `Stage::Body`). `Duration::ZERO` fails every
+        /// read that must wait.
         read_timeout(t: Duration) => read_timeout = t;
-        /// The longest wait for a write to make progress (default 30 s).
+        /// The longest wait for a write to make progress (default 30 s); past
+        /// it, [`Error::Timeout`](crate::Error::Timeout)`(`[`Stage::Write`](crate::Stage::Write)`)`.
+        /// `Duration::ZERO` fails the first write that must wait.
         write_timeout(t: Duration) => write_timeout = t;
-        /// The deadline of a whole request, from its start to the end of the
-        /// response body (default: none): every wait ends by it.
+        /// A deadline for the whole request, from the call until the last
+        /// byte of the response body (default none): connecting, sending,
+        /// every redirect hop, reading the head and the body. Past it, the
+        /// call or the body read fails with
+        /// [`Error::Timeout`](crate::Error::Timeout)`(`[`Stage::Deadline`](crate::Stage::Deadline)`)`,
+        /// however steadily the server trickles bytes. `Duration::ZERO` fails
+        /// every request at once.
         request_timeout(t: Duration) => request_timeout = Some(t);
-        /// Idle connections kept per host and port for reuse (default 4; 0 keeps
-        /// none; 256 at most across all hosts).
+        /// Sends `Expect: 100-continue` with a request body larger than
+        /// `threshold` bytes or of unknown length (default 1 MiB, as curl;
+        /// `None` never sends it; `Some(0)` sends it with any body). The body
+        /// then waits for `100 Continue`, for at most
+        /// [`expect_wait`](ClientBuilder::expect_wait), and is not sent at all
+        /// if the server answers first (a `417` or `413`, say): that final
+        /// response is returned (RFC 9110 §10.1.1).
+        expect_continue(threshold: Option<u64>) => expect_threshold = threshold;
+        /// How long a request with `Expect: 100-continue` waits for `100`
+        /// before sending its body anyway (default 1 s, RFC 9110 §10.1.1);
+        /// `Duration::ZERO` sends it at once. Running out is not an error.
+        expect_wait(t: Duration) => expect_wait = t;
+        /// Which redirects [`Client::get`] and [`Client::request`] follow
+        /// (default: none; see [`Redirects`](http_net_conn::Redirects), the
+        /// core's policy): `Redirects::follow(n)` follows up to `n` hops
+        /// (`0`: none), one more is
+        /// [`Error::Redirect`](crate::Error::Redirect)`(`[`RedirectError::TooMany`](http_net_conn::RedirectError::TooMany)`)`.
+        /// [`Client::send`] and [`Client::start`] follow none.
+        ///
+        /// ```
+        /// use http_net_tokio::http_net_conn::Redirects;
+        /// let client = http_net_tokio::Client::builder().redirects(Redirects::follow(5)).build();
+        /// # let _ = client;
+        /// ```
+        redirects(policy: Redirects) => redirects = policy;
+        /// Idle connections kept per origin for reuse (default 4; 0 keeps
+        /// none; 256 at most across all origins). A connection over the limit
+        /// is closed when its response ends, not an error.
         max_idle_per_host(n: usize) => max_idle_per_host = n;
-        /// How long an idle connection is kept (default 30 s).
+        /// How long an idle connection is kept (default 30 s); an older one is
+        /// closed, not reused. `Duration::ZERO` reuses none.
         idle_ttl(t: Duration) => idle_ttl = t;
         /// Whether a response body that still carries transfer codings is
         /// handed out (default: no). The client decodes `chunked` only; a
         /// response whose `Transfer-Encoding` does not end in `chunked` (for
         /// example `gzip`, read until close, RFC 9112 §6.3) is by default
-        /// [`Error::UnsupportedTransferCoding`] naming the codings, from
-        /// [`Client::send`] or [`RequestBody::finish`]. With this on, the body
+        /// [`Error::UnsupportedTransferCoding`](crate::Error::UnsupportedTransferCoding)
+        /// naming the codings, from [`Client::request`], [`Client::send`] or
+        /// [`RequestWriter::finish`]. With this on, the body
         /// is the coded bytes and [`ClientResponse::transfer_codings`] lists the
         /// codings, for a caller that decodes them.
         ///
@@ -211,7 +287,8 @@ impl ClientBuilder {
     }
 }
 
-type Key = (String, u16);
+/// An origin: https or not, host (lowercase), port.
+type Key = (bool, String, u16);
 
 struct Pooled<S> {
     stream: S,
@@ -283,28 +360,210 @@ impl Client {
     }
 }
 
-/// What a [`RequestBody::write`] did.
+/// What a [`RequestWriter::write`] did.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Progress {
     /// The bytes were sent.
     Sent,
     /// The server sent its final response before the request body was
-    /// complete: stop writing and take it with [`RequestBody::finish`].
+    /// complete: stop writing and take it with [`RequestWriter::finish`].
     Answered,
 }
 
+/// A request body for [`Client::request`]: the blocking client's
+/// `RequestBody`, with an `AsyncRead` where it takes a `Read`.
+///
+/// ```
+/// use http_net_tokio::RequestBody;
+/// // A known length goes out with `Content-Length`, an unknown one chunked.
+/// let mut file: &[u8] = b"file contents";
+/// let body = RequestBody::Reader { reader: &mut file, len: None };
+/// # let _ = body;
+/// let bytes: RequestBody<'_> = b"abc".into();
+/// # let _ = bytes;
+/// ```
+#[non_exhaustive]
+pub enum RequestBody<'a> {
+    /// No body (`Content-Length: 0` for methods that define content).
+    Empty,
+    /// These bytes (replayable: a `307`/`308` redirect may send them again).
+    Bytes(&'a [u8]),
+    /// Bytes read from `reader` while they are sent: exactly `len` of them
+    /// with `Content-Length`, or to the reader's end, chunked, when `len` is
+    /// `None`. Not replayable.
+    Reader {
+        /// Where the body comes from.
+        reader: &'a mut (dyn AsyncRead + Unpin + Send),
+        /// Its length, when known.
+        len: Option<u64>,
+    },
+}
+
+impl std::fmt::Debug for RequestBody<'_> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            RequestBody::Empty => f.write_str("Empty"),
+            RequestBody::Bytes(b) => write!(f, "Bytes({} bytes)", b.len()),
+            RequestBody::Reader { len, .. } => write!(f, "Reader {{ len: {len:?} }}"),
+        }
+    }
+}
+
+impl RequestBody<'_> {
+    fn length(&self, method: &[u8]) -> BodyLength {
+        request_length(
+            method,
+            match self {
+                RequestBody::Empty => Some(0),
+                RequestBody::Bytes(b) => Some(b.len() as u64),
+                RequestBody::Reader { len, .. } => *len,
+            },
+        )
+    }
+    /// Whether the body can be sent again (bytes, not a reader), as a
+    /// `307`/`308` redirect needs.
+    pub fn replayable(&self) -> bool {
+        !matches!(self, RequestBody::Reader { .. })
+    }
+}
+
+impl<'a> From<&'a [u8]> for RequestBody<'a> {
+    fn from(b: &'a [u8]) -> Self {
+        RequestBody::Bytes(b)
+    }
+}
+
+impl<'a, const N: usize> From<&'a [u8; N]> for RequestBody<'a> {
+    fn from(b: &'a [u8; N]) -> Self {
+        RequestBody::Bytes(b)
+    }
+}
+
+impl<'a> From<&'a Vec<u8>> for RequestBody<'a> {
+    fn from(b: &'a Vec<u8>) -> Self {
+        RequestBody::Bytes(b)
+    }
+}
+
+/// Body bytes read from a [`RequestBody::Reader`] at once.
+const SEND_CHUNK: usize = 64 * 1024;
+
 impl<C: Connector> Client<C> {
+    /// `GET url`.
+    pub async fn get(&self, url: &str) -> Result<ClientResponse<C>, Error> {
+        self.request(b"GET", url, &[], RequestBody::Empty).await
+    }
+
+    /// Sends `method url` with extra `fields` (a `Host` field is added
+    /// unless given) and `body`: bytes (`&[u8]`, `&[u8; N]`, `&Vec<u8>`) or
+    /// any [`RequestBody`] (`Content-Length` when its length is known and
+    /// not zero, or for a method that defines content; chunked when it is
+    /// not known), and reads the response head. The blocking client's
+    /// `request`, async.
+    ///
+    /// The URL is `http://` (or `https://` with a [`Connector`] that opens
+    /// TLS); the path and query are sent as the target, a fragment never.
+    /// Above the [`expect_continue`](ClientBuilder::expect_continue)
+    /// threshold the body waits for `100 Continue` first. While the body
+    /// is sent, a final response that arrives before it is done (a `413`,
+    /// a `417`, or a `200` from a server that did not read the body) ends
+    /// the upload and is returned; the connection is then not reused.
+    /// Redirects are followed as the [`redirects`](ClientBuilder::redirects)
+    /// policy decides; reuse and retry are [`Client::send`]'s.
+    ///
+    /// ```
+    /// # tokio::runtime::Builder::new_current_thread().enable_all().build().unwrap().block_on(async {
+    /// # let l = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+    /// # let addr = l.local_addr().unwrap();
+    /// # tokio::spawn(async move {
+    /// #     use tokio::io::{AsyncReadExt, AsyncWriteExt};
+    /// #     let (mut s, _) = l.accept().await.unwrap();
+    /// #     let mut b = [0u8; 1024];
+    /// #     let _ = s.read(&mut b).await;
+    /// #     s.write_all(b"HTTP/1.1 201 Created\r\nContent-Length: 2\r\n\r\nok").await.unwrap();
+    /// # });
+    /// let client = http_net_tokio::Client::new();
+    /// let url = format!("http://{addr}/items?tag=a");
+    /// let mut resp = client.request(b"POST", &url, &[(b"Content-Type", b"text/plain")], b"hi").await?;
+    /// assert_eq!(resp.status(), 201);
+    /// assert_eq!(resp.body_to_vec(1024).await?, b"ok");
+    /// # Ok::<(), http_net_tokio::Error>(())
+    /// # }).unwrap();
+    /// ```
+    pub async fn request<'b>(
+        &self,
+        method: &[u8],
+        url: &str,
+        fields: &[FieldPair<'_>],
+        body: impl Into<RequestBody<'b>>,
+    ) -> Result<ClientResponse<C>, Error> {
+        let mut body = body.into();
+        let s = &self.inner.s;
+        let deadline = RequestDeadline::new(wire::stamp(Instant::now()), s.request_timeout);
+        let mut chase = RedirectChase::new(s.redirects, method, url)?;
+        let mut own: Vec<FieldPair<'_>> = fields.to_vec();
+        loop {
+            let u = chase.url()?;
+            let mut resp = self
+                .send_url(chase.method(), &u, &own, &mut body, deadline)
+                .await?;
+            let status = resp.status();
+            let Some(hop) = chase.next(status, resp.field(b"location"), body.replayable())? else {
+                return Ok(resp);
+            };
+            if !hop.keeps_body() {
+                body = RequestBody::Empty;
+            }
+            own.retain(|(n, _)| hop.keeps_field(n));
+            // Read a small redirect body so that its connection can be reused.
+            resp.drain(REDIRECT_BODY_DRAIN).await;
+        }
+    }
+
+    /// One request to `u` and its response head, no redirect followed.
+    async fn send_url(
+        &self,
+        method: &[u8],
+        u: &Url<'_>,
+        fields: &[FieldPair<'_>],
+        body: &mut RequestBody<'_>,
+        deadline: RequestDeadline,
+    ) -> Result<ClientResponse<C>, Error> {
+        let mut target = Vec::with_capacity(u.target().len() + 1);
+        u.write_target(&mut target);
+        let len = body.length(method);
+        let expect = expects_continue(self.inner.s.expect_threshold, len, fields);
+        let all = request_fields(u.authority().as_bytes(), fields, expect);
+        let key: Key = (u.is_https(), u.host().to_ascii_lowercase(), u.port());
+        let mut fresh = false;
+        loop {
+            let begun = self.begin(&key, u.host(), method, &target, &all, len, fresh, deadline);
+            let (retry, e) = match begun.await {
+                Ok(mut req) => match req.send_source(body, len).await {
+                    Ok(head) => return req.respond(head),
+                    Err(e) => (req.retry(&e, body.replayable()), e),
+                },
+                Err(failed) => failed,
+            };
+            if !retry.is_retry() {
+                return Err(e);
+            }
+            fresh = true;
+        }
+    }
+
     /// Sends `method target` to `host:port` with extra `fields` (`Host` is
     /// added unless given) and the whole `body` (with `Content-Length` when
-    /// not empty, or for `POST`, `PUT` and `PATCH`), and reads the response
-    /// head. A pooled connection is reused when there is one; a request
-    /// that fails on it is sent again, once, on a new connection when the
-    /// connection's retry rule says so ([`http_net_conn::Retry`], RFC 9110
-    /// §9.2.2): nothing of it had left (the server had sent bytes on the
-    /// idle connection, a `408` before closing it, say), or it is
-    /// idempotent and the connection closed before any response byte. A
-    /// final response that arrives while the body is still being written
-    /// is returned.
+    /// not empty, or for a method that defines content), and reads the
+    /// response head. No redirect is followed and no `Expect` sent (see
+    /// [`Client::request`] for URLs). A pooled connection is reused when
+    /// there is one; a request that fails on it is sent again, once, on a
+    /// new connection when the connection's retry rule says so
+    /// ([`http_net_conn::Retry`], RFC 9110 §9.2.2): nothing of it had left
+    /// (the server had sent bytes on the idle connection, a `408` before
+    /// closing it, say), or it is idempotent and the connection closed
+    /// before any response byte. A final response that arrives while the
+    /// body is still being written is returned.
     pub async fn send(
         &self,
         host: &str,
@@ -314,18 +573,19 @@ impl<C: Connector> Client<C> {
         fields: &[FieldPair<'_>],
         body: &[u8],
     ) -> Result<ClientResponse<C>, Error> {
-        let len = if body.is_empty() && !Method::from_bytes(method).defines_content() {
-            BodyLength::Empty
-        } else {
-            BodyLength::Known(body.len() as u64)
-        };
+        let s = &self.inner.s;
+        let deadline = RequestDeadline::new(wire::stamp(Instant::now()), s.request_timeout);
+        let len = request_length(method, Some(body.len() as u64));
+        let authority = authority(host, port);
+        let all = request_fields(authority.as_bytes(), fields, false);
+        let key: Key = (false, host.to_ascii_lowercase(), port);
         let mut fresh = false;
         loop {
-            let begun = self.begin(host, port, method, target, fields, len, fresh);
+            let begun = self.begin(&key, host, method, target, &all, len, fresh, deadline);
             let (retry, e) = match begun.await {
-                Ok(mut req) => match req.send_whole(body).await {
+                Ok(mut req) => match req.send_source(&mut RequestBody::Bytes(body), len).await {
                     Ok(head) => return req.respond(head),
-                    Err(e) => (req.retry(&e), e),
+                    Err(e) => (req.retry(&e, true), e),
                 },
                 Err(failed) => failed,
             };
@@ -339,10 +599,11 @@ impl<C: Connector> Client<C> {
     }
 
     /// Starts a request whose body is streamed: write it with
-    /// [`RequestBody::write`], then [`RequestBody::finish`] for the
+    /// [`RequestWriter::write`], then [`RequestWriter::finish`] for the
     /// response. `body` is `BodyLength::Known(n)` for `Content-Length: n`,
     /// `BodyLength::Streamed` for a chunked body, `BodyLength::Empty` for
-    /// none.
+    /// none. (For a URL, [`Client::request`] with a
+    /// [`RequestBody::Reader`] streams a body from an `AsyncRead`.)
     pub async fn start(
         &self,
         host: &str,
@@ -351,58 +612,53 @@ impl<C: Connector> Client<C> {
         target: &[u8],
         fields: &[FieldPair<'_>],
         body: BodyLength,
-    ) -> Result<RequestBody<C>, Error> {
-        self.begin(host, port, method, target, fields, body, false)
+    ) -> Result<RequestWriter<C>, Error> {
+        let s = &self.inner.s;
+        let deadline = RequestDeadline::new(wire::stamp(Instant::now()), s.request_timeout);
+        let authority = authority(host, port);
+        let all = request_fields(authority.as_bytes(), fields, false);
+        let key: Key = (false, host.to_ascii_lowercase(), port);
+        self.begin(&key, host, method, target, &all, body, false, deadline)
             .await
             .map_err(|(_, e)| e)
     }
 
+    /// Takes a pooled connection to `key` (unless `fresh`) or opens one,
+    /// and sends the request head (`fields` complete).
     #[allow(clippy::too_many_arguments)]
     async fn begin(
         &self,
+        key: &Key,
         host: &str,
-        port: u16,
         method: &[u8],
         target: &[u8],
         fields: &[FieldPair<'_>],
         body: BodyLength,
         fresh: bool,
-    ) -> Result<RequestBody<C>, (Retry, Error)> {
-        let s = &self.inner.s;
-        let deadline = RequestDeadline::new(wire::stamp(Instant::now()), s.request_timeout);
-        let key: Key = (host.to_ascii_lowercase(), port);
-        let authority = if host.contains(':') {
-            format!("[{host}]:{port}")
-        } else {
-            format!("{host}:{port}")
-        };
-        let mut all: Vec<FieldPair<'_>> = Vec::with_capacity(fields.len() + 1);
-        if !fields.iter().any(|(n, _)| n.eq_ignore_ascii_case(b"host")) {
-            all.push((b"Host", authority.as_bytes()));
-        }
-        all.extend_from_slice(fields);
-        let pooled = if fresh { None } else { self.take(&key) };
+        deadline: RequestDeadline,
+    ) -> Result<RequestWriter<C>, (Retry, Error)> {
+        let pooled = if fresh { None } else { self.take(key) };
         let mut p = match pooled {
             Some(p) => p,
             None => self
-                .connect(host, port, deadline)
+                .connect(key.0, host, key.2, deadline)
                 .await
                 .map_err(|e| (Retry::No, e))?,
         };
-        if let Err(e) = p.conn.send_request(method, target, &all, body) {
+        if let Err(e) = p.conn.send_request(method, target, fields, body) {
             let e = Error::Protocol(e);
             return Err((p.conn.retry(failure(&e), true), e));
         }
-        let mut req = RequestBody {
+        let mut req = RequestWriter {
             p: Some(p),
             client: Arc::clone(&self.inner),
-            key,
+            key: key.clone(),
             deadline,
             early: None,
         };
         // The head leaves now (with the body's first bytes when small).
         if let Err(e) = req.push(&[]).await {
-            return Err((req.retry(&e), e));
+            return Err((req.retry(&e, true), e));
         }
         Ok(req)
     }
@@ -418,14 +674,25 @@ impl<C: Connector> Client<C> {
         None
     }
 
+    /// Opens a connection: TLS through the connector's `connect_https` for
+    /// an `https` origin (none: [`UrlError::HttpsWithoutConnector`]).
     async fn connect(
         &self,
+        https: bool,
         host: &str,
         port: u16,
         deadline: RequestDeadline,
     ) -> Result<Pooled<C::Stream>, Error> {
         let d = wait_end(self.inner.s.connect_timeout, deadline);
-        match bounded(d, self.inner.connector.connect(host, port)).await {
+        let opened = if https {
+            let Some(tls) = self.inner.connector.connect_https(host, port) else {
+                return Err(Error::Url(UrlError::HttpsWithoutConnector));
+            };
+            bounded(d, tls).await
+        } else {
+            bounded(d, self.inner.connector.connect(host, port)).await
+        };
+        match opened {
             None => Err(timed_out(Stage::Connect, deadline)),
             Some(Err(e)) => Err(Error::Io(e)),
             Some(Ok(stream)) => Ok(Pooled {
@@ -434,6 +701,15 @@ impl<C: Connector> Client<C> {
                 idle: Window::start(wire::stamp(Instant::now()), self.inner.s.idle_ttl),
             }),
         }
+    }
+}
+
+/// `host:port` for the `Host` field (an IPv6 literal in brackets).
+fn authority(host: &str, port: u16) -> String {
+    if host.contains(':') {
+        format!("[{host}]:{port}")
+    } else {
+        format!("{host}:{port}")
     }
 }
 
@@ -515,10 +791,10 @@ enum Step {
 }
 
 /// A request being sent ([`Client::start`]): write its body, then
-/// [`finish`](RequestBody::finish) it for the response. While a write waits
+/// [`finish`](RequestWriter::finish) it for the response. While a write waits
 /// for the server to take bytes, the response side is read too: a final
 /// response sent early (a `413`, say) is kept and ends the writing.
-pub struct RequestBody<C: Connector = TcpConnector> {
+pub struct RequestWriter<C: Connector = TcpConnector> {
     p: Option<Pooled<C::Stream>>,
     client: Arc<Inner<C>>,
     key: Key,
@@ -526,7 +802,7 @@ pub struct RequestBody<C: Connector = TcpConnector> {
     early: Option<Head>,
 }
 
-impl<C: Connector> RequestBody<C> {
+impl<C: Connector> RequestWriter<C> {
     /// Sends body bytes; [`Progress::Answered`] when the server's final
     /// response arrived first (nothing more is sent).
     pub async fn write(&mut self, data: &[u8]) -> Result<Progress, Error> {
@@ -554,12 +830,77 @@ impl<C: Connector> RequestBody<C> {
         self.respond(head)
     }
 
-    /// Writes the whole `body` and ends it: the response head.
-    async fn send_whole(&mut self, body: &[u8]) -> Result<Head, Error> {
-        if !body.is_empty() {
-            self.write(body).await?;
+    /// Sends `body` (its length `len`, as the head said) after `100
+    /// Continue` or the `expect_wait` when the head asked for it, and ends
+    /// it: the response head, or the final response that came first (the
+    /// body then not sent, or not all of it).
+    async fn send_source(
+        &mut self,
+        body: &mut RequestBody<'_>,
+        len: BodyLength,
+    ) -> Result<Head, Error> {
+        let waiting = self
+            .p
+            .as_ref()
+            .is_some_and(|p| p.conn.expect_state() == ExpectState::Waiting);
+        if len != BodyLength::Empty && waiting {
+            self.await_continue().await?;
+        }
+        match body {
+            RequestBody::Empty => {}
+            RequestBody::Bytes(b) => {
+                if !b.is_empty() {
+                    self.write(b).await?;
+                }
+            }
+            RequestBody::Reader { reader, .. } => {
+                let mut buf = vec![0u8; SEND_CHUNK];
+                while self.early.is_none() {
+                    let n = reader.read(&mut buf).await.map_err(Error::Io)?;
+                    if n == 0 {
+                        break;
+                    }
+                    self.write(&buf[..n]).await?;
+                }
+            }
         }
         self.end(&[]).await
+    }
+
+    /// Waits, at most the `expect_wait`, for `100 Continue`; a final
+    /// response that comes instead is kept in `early`.
+    async fn await_continue(&mut self) -> Result<(), Error> {
+        let s = self.client.s;
+        let request_deadline = self.deadline;
+        let wait_for_100 = Window::start(wire::stamp(Instant::now()), s.expect_wait);
+        let p = self.p.as_mut().ok_or(Error::BodyUnavailable)?;
+        loop {
+            match p.conn.poll_event().map_err(|e| local(e, &s.conn))? {
+                ClientEvent::Informational(_) => {
+                    if p.conn.expect_state() == ExpectState::Continue {
+                        return Ok(());
+                    }
+                }
+                ClientEvent::Response(view) => {
+                    self.early = Some(Head::of(&view));
+                    return Ok(());
+                }
+                ClientEvent::NeedInput => {
+                    let Some(left) = wait_for_100.left(wire::stamp(Instant::now())) else {
+                        return Ok(());
+                    };
+                    let per = left.min(s.read_timeout);
+                    let d = || wait_end(per, request_deadline);
+                    match fill(&mut p.stream, &mut p.conn, d, Stage::Head, request_deadline).await {
+                        Ok(0) if !p.conn.response_started() => return Err(Error::ConnectionClosed),
+                        Ok(_) => {}
+                        Err(Error::Timeout(Stage::Head)) if per == left => return Ok(()),
+                        Err(e) => return Err(e),
+                    }
+                }
+                _ => return Err(Error::ConnectionClosed),
+            }
+        }
     }
 
     /// Ends the body and reads the response head, or takes the early one.
@@ -576,11 +917,11 @@ impl<C: Connector> RequestBody<C> {
     }
 
     /// Whether the request, which failed with `e`, is sent again (the
-    /// connection's rule; the body `send` writes is bytes it holds).
-    fn retry(&self, e: &Error) -> Retry {
+    /// connection's rule; `replayable`: the caller holds the body's bytes).
+    fn retry(&self, e: &Error, replayable: bool) -> Retry {
         self.p
             .as_ref()
-            .map_or(Retry::No, |p| p.conn.retry(failure(e), true))
+            .map_or(Retry::No, |p| p.conn.retry(failure(e), replayable))
     }
 
     /// The response with `head`.
@@ -750,7 +1091,6 @@ async fn fill<S: Stream>(
     stage: Stage,
     request_deadline: RequestDeadline,
 ) -> Result<usize, Error> {
-    use tokio::io::AsyncReadExt;
     let spare = conn.spare_mut();
     if spare.is_empty() {
         return Err(Error::BodyUnavailable);
@@ -895,6 +1235,19 @@ impl<C: Connector> ClientResponse<C> {
         }
     }
 
+    /// Reads and drops at most `max` body bytes (a redirect's body), so
+    /// that a short body's connection can be reused; errors end it.
+    async fn drain(&mut self, max: usize) {
+        let mut sink = [0u8; 4096];
+        let mut left = max;
+        while left > 0 {
+            match self.read_body(&mut sink).await {
+                Ok(0) | Err(_) => break,
+                Ok(n) => left = left.saturating_sub(n),
+            }
+        }
+    }
+
     fn give_back(&mut self) {
         let Some(mut p) = self.p.take() else {
             return;
@@ -929,9 +1282,9 @@ impl<C: Connector> std::fmt::Debug for Client<C> {
     }
 }
 
-impl<C: Connector> std::fmt::Debug for RequestBody<C> {
+impl<C: Connector> std::fmt::Debug for RequestWriter<C> {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.debug_struct("RequestBody")
+        f.debug_struct("RequestWriter")
             .field("answered_early", &self.early.is_some())
             .field(
                 "sent",

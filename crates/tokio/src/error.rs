@@ -69,6 +69,12 @@ pub enum Error {
     /// A body is larger than a limit the local side set (not the peer's
     /// fault: the message may be well-formed).
     OverLimit(Limit),
+    /// The client cannot use the URL (the rule it breaks; the blocking
+    /// adapter's `Error::Url`).
+    Url(http_net_conn::UrlError),
+    /// A redirect the policy follows could not be (the blocking adapter's
+    /// `Error::Redirect`).
+    Redirect(http_net_conn::RedirectError),
 }
 
 impl Error {
@@ -105,6 +111,8 @@ impl fmt::Display for Error {
                 f.write_str(", which the client does not decode (RFC 9112 §6.1)")
             }
             Error::OverLimit(limit) => write!(f, "the body is larger than {limit}"),
+            Error::Url(e) => write!(f, "unusable URL: {e}"),
+            Error::Redirect(e) => write!(f, "redirect not followed: {e}"),
         }
     }
 }
@@ -114,6 +122,8 @@ impl std::error::Error for Error {
         match self {
             Error::Io(e) => Some(e),
             Error::Protocol(e) => Some(e),
+            Error::Url(e) => Some(e),
+            Error::Redirect(e) => Some(e),
             _ => None,
         }
     }
@@ -122,6 +132,18 @@ impl std::error::Error for Error {
 impl From<io::Error> for Error {
     fn from(e: io::Error) -> Error {
         Error::Io(e)
+    }
+}
+
+impl From<http_net_conn::UrlError> for Error {
+    fn from(e: http_net_conn::UrlError) -> Error {
+        Error::Url(e)
+    }
+}
+
+impl From<http_net_conn::RedirectError> for Error {
+    fn from(e: http_net_conn::RedirectError) -> Error {
+        Error::Redirect(e)
     }
 }
 

@@ -60,11 +60,15 @@
 //!
 //! # Client
 //!
-//! [`Client`] sends requests to a host and port, keeps idle connections per
-//! host for reuse (bounded), streams request bodies ([`Client::start`],
-//! [`RequestBody`]) and response bodies ([`ClientResponse::read_body`]), returns
-//! a final response that arrives while the request body is still being
-//! written, and bounds connecting, each read and write, and (optionally)
+//! [`Client`] sends requests to `http://` URLs ([`Client::get`],
+//! [`Client::request`]; `https://` ones through a [`Connector`] that opens
+//! TLS) or to a host and port ([`Client::send`]), keeps idle connections per
+//! origin for reuse (bounded), streams request bodies ([`RequestBody::Reader`],
+//! or [`Client::start`] and [`RequestWriter`]) and response bodies
+//! ([`ClientResponse::read_body`]), sends `Expect: 100-continue` above a
+//! threshold, returns a final response that arrives while the request body
+//! is still being written, follows redirects when asked (the core's
+//! [`Redirects`](http_net_conn::Redirects) policy), and bounds connecting, each read and write, and (optionally)
 //! the whole request with deadlines. A malformed or unsafe response is an
 //! [`Error::Protocol`] naming the rule it broke. By default a response body
 //! has no size budget ([`CLIENT_CONFIG`], as the blocking client's); a body
@@ -91,7 +95,7 @@
 //! [`Server`], [`ServerHandle`], [`Client`], the builders, [`Counters`] and
 //! [`Error`] are `Send` and `Sync`, so a server can be spawned on a
 //! multi-threaded runtime and a client shared between tasks.
-//! [`ClientResponse`], [`RequestBody`], [`Exchange`] and [`Upgraded`] own
+//! [`ClientResponse`], [`RequestWriter`], [`Exchange`] and [`Upgraded`] own
 //! or borrow a connection's [`Stream`], which need only be `Send`: they are
 //! `Send` (and `Sync` only when the stream is).
 #![forbid(unsafe_code)]
@@ -132,7 +136,8 @@ mod slot;
 mod wire;
 
 pub use client::{
-    Client, ClientBuilder, ClientResponse, Connector, Progress, RequestBody, TcpConnector,
+    Client, ClientBuilder, ClientResponse, Connector, Progress, RequestBody, RequestWriter,
+    TcpConnector,
     CLIENT_CONFIG,
 };
 pub use error::{Error, Limit, Stage};

@@ -28,7 +28,8 @@ fn streams_are_send() {
     // They own (or borrow) a connection's stream, which is `Send` only.
     assert_send::<(
         ClientResponse,
-        RequestBody,
+        RequestBody<'static>,
+        RequestWriter,
         Exchange<'static>,
         Upgraded<'static>,
     )>();
