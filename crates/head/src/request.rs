@@ -38,7 +38,7 @@ pub struct RequestHead {
 pub const MAX_LEADING_EMPTY_LINES: u8 = 4;
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-enum Stage {
+enum RequestLineState {
     /// At the start of a line before the request line.
     Leading,
     /// After a CR at the start of such a line.
@@ -69,7 +69,7 @@ enum Stage {
 #[derive(Clone, Debug)]
 pub struct RequestParser {
     limits: Limits,
-    stage: Stage,
+    stage: RequestLineState,
     pos: usize,
     mark: usize,
     leading: u8,
@@ -91,7 +91,7 @@ impl RequestParser {
     pub const fn new(limits: Limits) -> RequestParser {
         RequestParser {
             limits,
-            stage: Stage::Leading,
+            stage: RequestLineState::Leading,
             pos: 0,
             mark: 0,
             leading: 0,
@@ -162,7 +162,7 @@ impl RequestParser {
         buf: &[u8],
         fields: &mut [Field],
     ) -> Result<Status<RequestHead>, Error> {
-        if self.stage != Stage::Done {
+        if self.stage != RequestLineState::Done {
             let max = self.limits.max_head_bytes();
             let view = buf.get(..max).unwrap_or(buf);
             match self.step(view, fields) {
@@ -171,7 +171,7 @@ impl RequestParser {
                 Ok(Some(len)) => self.len = len,
                 Err(e) => self.error = Some(e),
             }
-            self.stage = Stage::Done;
+            self.stage = RequestLineState::Done;
         }
         match self.error {
             Some(e) => Err(e),
@@ -197,12 +197,12 @@ impl RequestParser {
     fn step(&mut self, buf: &[u8], fields: &mut [Field]) -> Result<Option<usize>, Error> {
         loop {
             match self.stage {
-                Stage::Leading => match buf.get(self.pos) {
+                RequestLineState::Leading => match buf.get(self.pos) {
                     None => return Ok(None),
                     Some(b'\r') => {
                         self.work.add(1);
                         self.pos += 1;
-                        self.stage = Stage::LeadingCr;
+                        self.stage = RequestLineState::LeadingCr;
                     }
                     Some(b'\n') => return Err(Error::BareLf),
                     Some(_) => {
@@ -211,10 +211,10 @@ impl RequestParser {
                             continue;
                         }
                         self.mark = self.pos;
-                        self.stage = Stage::Method;
+                        self.stage = RequestLineState::Method;
                     }
                 },
-                Stage::LeadingCr => {
+                RequestLineState::LeadingCr => {
                     if !lf_after_cr(buf, self.pos, &mut self.work)? {
                         return Ok(None);
                     }
@@ -223,9 +223,9 @@ impl RequestParser {
                         return Err(Error::TooManyLeadingEmptyLines);
                     }
                     self.pos += 1;
-                    self.stage = Stage::Leading;
+                    self.stage = RequestLineState::Leading;
                 }
-                Stage::Method => {
+                RequestLineState::Method => {
                     let limit = self.limit(self.limits.max_method_bytes());
                     self.bounded_run(buf, limit, token_run, Error::MethodTooLong)?;
                     match buf.get(self.pos) {
@@ -242,17 +242,17 @@ impl RequestParser {
                             self.method = Method::from_bytes(bytes);
                             self.pos += 1;
                             self.mark = self.pos;
-                            self.stage = Stage::Target;
+                            self.stage = RequestLineState::Target;
                         }
                         Some(_) => return Err(Error::InvalidMethod),
                     }
                 }
-                Stage::Target => {
+                RequestLineState::Target => {
                     if !self.target_step(buf)? {
                         return Ok(None);
                     }
                 }
-                Stage::Version => {
+                RequestLineState::Version => {
                     if buf.get(self.mark) == Some(&b' ') {
                         return Err(Error::InvalidStartLineSpacing);
                     }
@@ -268,32 +268,32 @@ impl RequestParser {
                             // so that the HTTP/2 preface `PRI * HTTP/2.0` is
                             // answered 505, not 400.
                             self.target_form = target::classify(self.method, self.target.get(buf))?;
-                            self.stage = Stage::VersionEnd;
+                            self.stage = RequestLineState::VersionEnd;
                         }
                     }
                 }
-                Stage::VersionEnd => {
+                RequestLineState::VersionEnd => {
                     self.work.add(1);
                     match buf.get(self.pos) {
                         None => return Ok(None),
                         Some(b'\r') => {
                             self.pos += 1;
-                            self.stage = Stage::VersionCr;
+                            self.stage = RequestLineState::VersionCr;
                         }
                         Some(b'\n') => return Err(Error::BareLf),
                         Some(b' ') => return Err(Error::InvalidStartLineSpacing),
                         Some(_) => return Err(Error::InvalidVersion),
                     }
                 }
-                Stage::VersionCr => {
+                RequestLineState::VersionCr => {
                     if !lf_after_cr(buf, self.pos, &mut self.work)? {
                         return Ok(None);
                     }
                     self.pos += 1;
                     self.section = Section::new(self.pos);
-                    self.stage = Stage::Fields;
+                    self.stage = RequestLineState::Fields;
                 }
-                Stage::Fields => {
+                RequestLineState::Fields => {
                     let cap = self.limits.max_fields().min(fields.len());
                     let rules = Rules {
                         host: true,
@@ -313,7 +313,7 @@ impl RequestParser {
                     }
                     return Ok(Some(len));
                 }
-                Stage::Done => return Ok(None),
+                RequestLineState::Done => return Ok(None),
             }
         }
     }
@@ -391,7 +391,7 @@ impl RequestParser {
         self.version = version;
         self.pos = start + v + 10;
         self.section = Section::new(self.pos);
-        self.stage = Stage::Fields;
+        self.stage = RequestLineState::Fields;
         true
     }
 
@@ -457,7 +457,7 @@ impl RequestParser {
                     self.target = Span::new(self.mark, self.pos);
                     self.pos += 1;
                     self.mark = self.pos;
-                    self.stage = Stage::Version;
+                    self.stage = RequestLineState::Version;
                     return Ok(true);
                 }
                 // pct-encoded = "%" HEXDIG HEXDIG (RFC 3986 §2.1).

@@ -125,7 +125,7 @@ pub struct ResponseHead {
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-enum Stage {
+enum StatusLineState {
     /// In the version (from offset 0).
     Version,
     /// After the version: SP expected.
@@ -159,7 +159,7 @@ enum Stage {
 pub struct ResponseParser {
     limits: Limits,
     options: ResponseOptions,
-    stage: Stage,
+    stage: StatusLineState,
     pos: usize,
     mark: usize,
     version: Version,
@@ -179,7 +179,7 @@ impl ResponseParser {
         ResponseParser {
             limits,
             options,
-            stage: Stage::Version,
+            stage: StatusLineState::Version,
             pos: 0,
             mark: 0,
             version: Version::Http11,
@@ -223,7 +223,7 @@ impl ResponseParser {
         buf: &[u8],
         fields: &mut [Field],
     ) -> Result<Status<ResponseHead>, Error> {
-        if self.stage != Stage::Done {
+        if self.stage != StatusLineState::Done {
             let max = self.limits.max_head_bytes();
             let view = buf.get(..max).unwrap_or(buf);
             match self.step(view, fields) {
@@ -232,7 +232,7 @@ impl ResponseParser {
                 Ok(Some(len)) => self.len = len,
                 Err(e) => self.error = Some(e),
             }
-            self.stage = Stage::Done;
+            self.stage = StatusLineState::Done;
         }
         match self.error {
             Some(e) => Err(e),
@@ -270,7 +270,7 @@ impl ResponseParser {
         self.reason = Span::new(13, 13 + n);
         self.pos = 13 + n + 2;
         self.section = Section::new(self.pos);
-        self.stage = Stage::Fields;
+        self.stage = StatusLineState::Fields;
         true
     }
 
@@ -314,7 +314,7 @@ impl ResponseParser {
     fn single_sp(
         &mut self,
         buf: &[u8],
-        next: Stage,
+        next: StatusLineState,
         line_end_starts_next: bool,
         other: Error,
     ) -> Result<bool, Error> {
@@ -335,7 +335,7 @@ impl ResponseParser {
     fn step(&mut self, buf: &[u8], fields: &mut [Field]) -> Result<Option<usize>, Error> {
         loop {
             match self.stage {
-                Stage::Version => {
+                StatusLineState::Version => {
                     #[cfg(not(http_net_general_path))]
                     if self.common_status_line(buf) {
                         continue;
@@ -347,16 +347,16 @@ impl ResponseParser {
                         None => return Ok(None),
                         Some(version) => {
                             self.version = version;
-                            self.stage = Stage::VersionEnd;
+                            self.stage = StatusLineState::VersionEnd;
                         }
                     }
                 }
-                Stage::VersionEnd => {
-                    if !self.single_sp(buf, Stage::Code, false, Error::InvalidVersion)? {
+                StatusLineState::VersionEnd => {
+                    if !self.single_sp(buf, StatusLineState::Code, false, Error::InvalidVersion)? {
                         return Ok(None);
                     }
                 }
-                Stage::Code => {
+                StatusLineState::Code => {
                     if buf.get(self.mark) == Some(&b' ') {
                         return Err(Error::InvalidStartLineSpacing);
                     }
@@ -373,22 +373,22 @@ impl ResponseParser {
                         self.status = self.status * 10 + u16::from(b - b'0');
                         self.pos += 1;
                     }
-                    self.stage = Stage::CodeEnd;
+                    self.stage = StatusLineState::CodeEnd;
                 }
-                Stage::CodeEnd => {
+                StatusLineState::CodeEnd => {
                     // No SP before an empty reason (lenient only): the
                     // reason stage ends the line.
                     let empty_reason = self.options.reason_without_space;
                     if !self.single_sp(
                         buf,
-                        Stage::Reason,
+                        StatusLineState::Reason,
                         empty_reason,
                         Error::InvalidStatusCode,
                     )? {
                         return Ok(None);
                     }
                 }
-                Stage::Reason => {
+                StatusLineState::Reason => {
                     let n = field_value_run(buf.get(self.pos..).unwrap_or(&[]));
                     self.work.add(n + 1);
                     self.pos += n;
@@ -397,28 +397,28 @@ impl ResponseParser {
                         Some(b'\r') => {
                             self.reason = Span::new(self.mark, self.pos);
                             self.pos += 1;
-                            self.stage = Stage::ReasonCr;
+                            self.stage = StatusLineState::ReasonCr;
                         }
                         // The status line ended by a bare LF (lenient only).
                         Some(b'\n') if self.options.bare_lf => {
                             self.reason = Span::new(self.mark, self.pos);
                             self.pos += 1;
                             self.section = Section::new(self.pos);
-                            self.stage = Stage::Fields;
+                            self.stage = StatusLineState::Fields;
                         }
                         Some(b'\n') => return Err(Error::BareLf),
                         Some(_) => return Err(Error::InvalidReasonByte),
                     }
                 }
-                Stage::ReasonCr => {
+                StatusLineState::ReasonCr => {
                     if !lf_after_cr(buf, self.pos, &mut self.work)? {
                         return Ok(None);
                     }
                     self.pos += 1;
                     self.section = Section::new(self.pos);
-                    self.stage = Stage::Fields;
+                    self.stage = StatusLineState::Fields;
                 }
-                Stage::Fields => {
+                StatusLineState::Fields => {
                     let cap = self.limits.max_fields().min(fields.len());
                     let rules = Rules {
                         keep_fold: self.options.obs_fold == ObsFold::Replace,
@@ -435,7 +435,7 @@ impl ResponseParser {
                     }
                     return Ok(Some(len));
                 }
-                Stage::Done => return Ok(None),
+                StatusLineState::Done => return Ok(None),
             }
         }
     }

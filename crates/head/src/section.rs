@@ -51,7 +51,7 @@ impl Rules {
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-enum Stage {
+enum SectionState {
     /// At the first byte of a line.
     LineStart,
     /// CR at the start of a line: the empty line, if LF follows.
@@ -73,7 +73,7 @@ const UNSET: usize = usize::MAX;
 /// Progress through a field section.
 #[derive(Clone, Copy, Debug)]
 pub(crate) struct Section {
-    stage: Stage,
+    stage: SectionState,
     /// The next byte to examine.
     pos: usize,
     /// Where the current line started.
@@ -102,7 +102,7 @@ impl Section {
     /// A section whose first line starts at `pos`.
     pub(crate) const fn new(pos: usize) -> Section {
         Section {
-            stage: Stage::LineStart,
+            stage: SectionState::LineStart,
             pos,
             line: pos,
             name_end: pos,
@@ -129,7 +129,7 @@ impl Section {
     ) -> Result<Option<usize>, Error> {
         loop {
             match self.stage {
-                Stage::LineStart => {
+                SectionState::LineStart => {
                     // Common lines in a tight loop; the general path below
                     // takes whatever line stops it.
                     #[cfg(not(http_net_general_path))]
@@ -147,7 +147,7 @@ impl Section {
                     match b {
                         b'\r' => {
                             self.pos += 1;
-                            self.stage = Stage::EndCr;
+                            self.stage = SectionState::EndCr;
                         }
                         // The empty line, ended by a bare LF (lenient only).
                         b'\n' if rules.bare_lf => return Ok(Some(self.pos + 1)),
@@ -165,24 +165,24 @@ impl Section {
                             }
                             self.folded = true;
                             self.continuing = true;
-                            self.stage = Stage::Value;
+                            self.stage = SectionState::Value;
                         }
                         _ => {
                             if self.count >= cap {
                                 return Err(Error::TooManyFields);
                             }
                             self.line = self.pos;
-                            self.stage = Stage::Name;
+                            self.stage = SectionState::Name;
                         }
                     }
                 }
-                Stage::EndCr => {
+                SectionState::EndCr => {
                     if !lf_after_cr(buf, self.pos, &mut self.work)? {
                         return Ok(None);
                     }
                     return Ok(Some(self.pos + 1));
                 }
-                Stage::Name => {
+                SectionState::Name => {
                     let n = token_run(buf.get(self.pos..).unwrap_or(&[]));
                     self.work.add(n + 1);
                     self.pos += n;
@@ -198,12 +198,12 @@ impl Section {
                         }
                         b' ' | b'\t' if !empty => {
                             self.name_end = self.pos;
-                            self.stage = Stage::NameWs;
+                            self.stage = SectionState::NameWs;
                         }
                         _ => return Err(Error::InvalidFieldName),
                     }
                 }
-                Stage::NameWs => {
+                SectionState::NameWs => {
                     let rest = buf.get(self.pos..).unwrap_or(&[]);
                     let n = rest
                         .iter()
@@ -219,7 +219,7 @@ impl Section {
                         Some(_) => return Err(Error::InvalidFieldName),
                     }
                 }
-                Stage::Value => {
+                SectionState::Value => {
                     let start = self.pos;
                     let seg = buf.get(start..).unwrap_or(&[]);
                     let n = field_value_run(seg);
@@ -230,27 +230,27 @@ impl Section {
                         None => return Ok(None),
                         Some(b'\r') => {
                             self.pos += 1;
-                            self.stage = Stage::ValueCr;
+                            self.stage = SectionState::ValueCr;
                         }
                         // A line ended by a bare LF (lenient only).
                         Some(b'\n') if rules.bare_lf => {
                             let lf = self.pos;
                             self.pos += 1;
                             self.end_line(buf, fields, lf, rules)?;
-                            self.stage = Stage::LineStart;
+                            self.stage = SectionState::LineStart;
                         }
                         Some(b'\n') => return Err(Error::BareLf),
                         Some(_) => return Err(Error::InvalidFieldValue),
                     }
                 }
-                Stage::ValueCr => {
+                SectionState::ValueCr => {
                     if !lf_after_cr(buf, self.pos, &mut self.work)? {
                         return Ok(None);
                     }
                     let cr = self.pos - 1;
                     self.pos += 1;
                     self.end_line(buf, fields, cr, rules)?;
-                    self.stage = Stage::LineStart;
+                    self.stage = SectionState::LineStart;
                 }
             }
         }
@@ -380,7 +380,7 @@ impl Section {
         self.vstart = UNSET;
         self.vend = self.pos;
         self.continuing = false;
-        self.stage = Stage::Value;
+        self.stage = SectionState::Value;
         Ok(())
     }
 
