@@ -174,6 +174,10 @@ trait Both {
         body: &[u8],
         limit: usize,
     ) -> Result<(u16, Vec<u8>), String>;
+    /// `PUT url` with a body read from a reader of `body` (its length
+    /// given); the status and the body, read with `read_body` into a
+    /// 3-byte buffer.
+    fn put_reader(&self, url: &str, body: &[u8]) -> Result<(u16, Vec<u8>), String>;
 }
 
 struct Std(http_net_std::Client);
@@ -205,6 +209,24 @@ impl Both for Std {
         let got = r.body_to_vec(limit).map_err(|e| format!("{e:?}"))?;
         Ok((r.status(), got))
     }
+    fn put_reader(&self, url: &str, body: &[u8]) -> Result<(u16, Vec<u8>), String> {
+        let mut reader = body;
+        let body = http_net_std::RequestBody::Reader {
+            reader: &mut reader,
+            len: Some(body.len() as u64),
+        };
+        let mut r = self
+            .0
+            .request(b"PUT", url, &[], body)
+            .map_err(|e| format!("{e:?}"))?;
+        let (mut out, mut buf) = (Vec::new(), [0u8; 3]);
+        loop {
+            match r.read_body(&mut buf).map_err(|e| format!("{e:?}"))? {
+                0 => return Ok((r.status(), out)),
+                n => out.extend_from_slice(&buf[..n]),
+            }
+        }
+    }
 }
 
 impl Both for Tokio {
@@ -227,6 +249,27 @@ impl Both for Tokio {
                 .map_err(|e| format!("{e:?}"))?;
             let got = r.body_to_vec(limit).await.map_err(|e| format!("{e:?}"))?;
             Ok((r.status(), got))
+        })
+    }
+    fn put_reader(&self, url: &str, body: &[u8]) -> Result<(u16, Vec<u8>), String> {
+        self.1.block_on(async {
+            let mut reader = body;
+            let body = http_net_tokio::RequestBody::Reader {
+                reader: &mut reader,
+                len: Some(body.len() as u64),
+            };
+            let mut r = self
+                .0
+                .request(b"PUT", url, &[], body)
+                .await
+                .map_err(|e| format!("{e:?}"))?;
+            let (mut out, mut buf) = (Vec::new(), [0u8; 3]);
+            loop {
+                match r.read_body(&mut buf).await.map_err(|e| format!("{e:?}"))? {
+                    0 => return Ok((r.status(), out)),
+                    n => out.extend_from_slice(&buf[..n]),
+                }
+            }
         })
     }
 }
@@ -539,5 +582,36 @@ fn an_https_url_without_a_tls_connector_is_refused_not_sent_in_plain_text() {
         assert!(seen.lock().unwrap().is_empty(), "{}", c.name());
         let e = c.request("GET", "ftp://a/", &[], b"", 1024).unwrap_err();
         assert_eq!(e, "Url(UnsupportedScheme)", "{}", c.name());
+    }
+}
+
+#[test]
+fn a_body_from_a_reader_goes_up_and_read_body_fills_a_buffer() {
+    for c in clients(Settings::default()) {
+        let (addr, _) = origin(echo());
+        let url = format!("http://{addr}/up");
+        let got = c.put_reader(&url, b"streamed body").unwrap();
+        assert_eq!(
+            got,
+            (200, b"PUT /up streamed body".to_vec()),
+            "{}",
+            c.name()
+        );
+    }
+}
+
+#[test]
+fn a_307_refuses_a_body_read_from_a_reader() {
+    let follow = Settings {
+        redirects: Redirects::follow(5),
+        ..Settings::default()
+    };
+    for c in clients(follow) {
+        let (addr, seen) = origin(redirecting("307 Temporary Redirect", "/b".into(), false));
+        let e = c
+            .put_reader(&format!("http://{addr}/start"), b"once")
+            .unwrap_err();
+        assert_eq!(e, "Redirect(BodyNotReplayable)", "{}", c.name());
+        assert_eq!(seen.lock().unwrap().len(), 1, "{}", c.name());
     }
 }
