@@ -6,14 +6,17 @@ use std::pin::Pin;
 use std::sync::Arc;
 use std::task::{Context, Poll};
 
+use http_net_conn::framing::Error as FramingError;
 use http_net_conn::{
-    AnswerState, BodyLength, FieldPair, Method, Placement, PreparedResponse, RequestView,
-    ServerConn, ServerEvent,
+    AnswerState, BodyLength, Error as ConnError, FieldPair, Method, OwnedFields, OwnedRequestHead,
+    Placement, PreparedResponse, QueryPairs, RemoteError, RequestView, ServerConn, ServerEvent,
+    COPY_LIMIT,
 };
 use tokio::io::{AsyncRead, AsyncWrite, ReadBuf};
 use tokio::time::Instant;
 
-use crate::error::{Error, Stage};
+use crate::error::{Error, Limit, Stage};
+use crate::lend::{to_io, Hold, Lent};
 use crate::server::Shared;
 use crate::slot::Slot;
 use http_net_conn::Meter;
@@ -32,6 +35,10 @@ pub(crate) struct Cycle {
     pending: http_net_conn::Leftover,
     /// The body reader saw the end of the body.
     body_done: bool,
+    /// The request's trailer fields, once its body was read to the end.
+    trailers: OwnedFields,
+    /// The body went over its budget: the error every later read returns.
+    pub(crate) over_limit: Option<Limit>,
     /// Reading the body timed out or fell below the minimum rate.
     pub(crate) timed_out: bool,
     /// Writing to or reading from the stream failed: close without more.
@@ -58,6 +65,8 @@ impl Cycle {
     pub(crate) fn reset(&mut self) {
         self.pending.clear();
         self.body_done = false;
+        self.trailers.clear();
+        self.over_limit = None;
         self.timed_out = false;
         self.read_meter.restart(None);
         self.write_meter.restart(None);
@@ -128,6 +137,68 @@ impl<'a> Exchange<'a> {
     pub fn path(&self) -> &[u8] {
         self.conn.request().map_or(&[][..], |r| r.path())
     }
+    /// An owned copy of the request head, which borrows nothing: keep it
+    /// across the answer, or move it to another task (`None` once the
+    /// response is complete). It allocates; the borrowing accessors do not.
+    ///
+    /// A path borrowed from the exchange ([`path`](Exchange::path)) cannot
+    /// be used after a call that answers (`&mut self`); the copy can:
+    ///
+    /// ```
+    /// use http_net_tokio::{Error, Exchange};
+    ///
+    /// async fn echo_path(ex: &mut Exchange<'_>) -> Result<(), Error> {
+    ///     let Some(head) = ex.request_head() else { return Ok(()) };
+    ///     ex.respond_with(200, &[], head.path()).await
+    /// }
+    /// ```
+    pub fn request_head(&self) -> Option<OwnedRequestHead> {
+        self.conn.request().map(|r| r.to_owned_head())
+    }
+    /// The method's name as received, extension methods included (`""`
+    /// once the response is complete).
+    pub fn method_str(&self) -> &str {
+        self.conn.request().map_or("", |r| r.method_str())
+    }
+    /// Whether the request is `HEAD`: the response has no body (RFC 9110
+    /// §9.3.2), so a handler may skip making one. Whatever body it gives
+    /// anyway is counted against the length its head declared and
+    /// discarded: the head is sent (with the `Content-Length` a `GET` would
+    /// get, RFC 9110 §8.6) and no body byte.
+    pub fn is_head(&self) -> bool {
+        self.method() == Method::Head
+    }
+    /// The query part of the target (after `?`), still percent-encoded;
+    /// `None` without a `?`.
+    pub fn query(&self) -> Option<&[u8]> {
+        self.conn.request().and_then(|r| r.query())
+    }
+    /// The query's `key=value` pairs as received, split at `&`
+    /// ([`query_pairs`](http_net_conn::query_pairs), the one splitter both
+    /// adapters use); decode each with
+    /// [`form_decode`](http_net_conn::form_decode).
+    ///
+    /// ```
+    /// use http_net_tokio::http_net_conn::form_decode;
+    /// use http_net_tokio::{Error, Exchange};
+    ///
+    /// async fn search(ex: &mut Exchange<'_>) -> Result<(), Error> {
+    ///     let mut q = Vec::new();
+    ///     for (key, value) in ex.query_pairs() {
+    ///         if key == b"q" {
+    ///             // `q=a+b%21` is `a b!`; a malformed escape is a 400.
+    ///             match form_decode(value) {
+    ///                 Ok(v) => q = v.into_owned(),
+    ///                 Err(_) => return ex.respond_with(400, &[], b"bad escape").await,
+    ///             }
+    ///         }
+    ///     }
+    ///     ex.respond_with(200, &[], &q).await
+    /// }
+    /// ```
+    pub fn query_pairs(&self) -> QueryPairs<'_> {
+        http_net_conn::query_pairs(self.query().unwrap_or(&[]))
+    }
     /// The value of the first field named `name` (ASCII case-insensitive).
     pub fn field(&self, name: &[u8]) -> Option<&[u8]> {
         self.conn.request().and_then(|r| r.field(name))
@@ -146,21 +217,180 @@ impl<'a> Exchange<'a> {
         self.conn
     }
 
+    /// The request's trailer fields (RFC 9112 §7.1.2), in received order:
+    /// empty until the body has been read to its end (and for a body that
+    /// is not chunked).
+    pub fn trailers(&self) -> impl Iterator<Item = (&[u8], &[u8])> {
+        self.st.trailers.iter()
+    }
+    /// The value of the first trailer field named `name` (ASCII
+    /// case-insensitive), once the body has been read to its end.
+    pub fn trailer(&self, name: &[u8]) -> Option<&[u8]> {
+        self.st.trailers.get(name)
+    }
+
+    /// Lowers the body limit for this request to `max_bytes` (the server's
+    /// body budget, [`ServerBuilder::conn_config`](crate::ServerBuilder::conn_config),
+    /// stays the ceiling: a declared `Content-Length` over it was answered
+    /// `413` before the handler ran, so a limit can only be lowered here).
+    /// Call it before reading the body. A declared length over the limit is
+    /// refused at once, before `100 Continue`; a chunked body when its
+    /// reads pass the limit. Either way the call or the read fails with
+    /// [`Error::OverLimit`]`(`[`Limit::BodyBudget`]`(max_bytes))` and the
+    /// server answers `413 Content Too Large` (if no answer has started) and
+    /// closes the connection (RFC 9110 §15.5.14).
+    ///
+    /// ```
+    /// use tokio::io::AsyncReadExt;
+    /// use http_net_tokio::{Error, Exchange};
+    ///
+    /// async fn upload(ex: &mut Exchange<'_>) -> Result<(), Error> {
+    ///     let limit = if ex.path() == b"/avatar" { 64 * 1024 } else { 1 << 20 };
+    ///     ex.limit_body(limit)?;
+    ///     let mut body = Vec::new();
+    ///     // Over the limit: `Error::OverLimit` inside the `io::Error`, and 413.
+    ///     ex.body().read_to_end(&mut body).await?;
+    ///     ex.respond_with(201, &[], b"").await
+    /// }
+    /// ```
+    pub fn limit_body(&mut self, max_bytes: u64) -> Result<(), Error> {
+        if let Some(limit) = self.st.over_limit {
+            return Err(Error::OverLimit(limit));
+        }
+        // The connection keeps the limit, counts the body against it and
+        // queues the `413`.
+        match self.conn.limit_body(max_bytes) {
+            Ok(()) => Ok(()),
+            Err(ConnError::Remote(_)) => {
+                let limit = Limit::BodyBudget(self.conn.body_budget().unwrap_or(0));
+                self.st.over_limit = Some(limit);
+                Err(Error::OverLimit(limit))
+            }
+            Err(e) => Err(Error::Protocol(e)),
+        }
+    }
+
+    /// The request body as a `tokio::io::AsyncRead` (end of stream at the
+    /// end of the body; then the trailers are in
+    /// [`trailers`](Exchange::trailers)): [`read_body`](Exchange::read_body)
+    /// behind the trait, with its `100 Continue`, deadlines, minimum rate
+    /// and limits. Read it before the response is complete: afterwards it
+    /// reads as empty and the connection discards it. An error is an
+    /// `io::Error` holding the adapter's [`Error`] (`get_ref`, `downcast`).
+    /// Each read that must wait for the peer boxes that wait (a read the
+    /// connection's buffer serves does not).
+    ///
+    /// ```
+    /// use tokio::io::AsyncReadExt;
+    /// use http_net_tokio::{Error, Exchange};
+    ///
+    /// async fn count(ex: &mut Exchange<'_>) -> Result<(), Error> {
+    ///     let mut body = Vec::new();
+    ///     ex.body().read_to_end(&mut body).await?;
+    ///     ex.respond_with(200, &[], body.len().to_string().as_bytes()).await
+    /// }
+    /// ```
+    pub fn body(&mut self) -> Body<'_, 'a> {
+        Body {
+            hold: Hold::Alone(Lent::Here(self)),
+        }
+    }
+
+    /// The response body as a `tokio::io::AsyncWrite`, after
+    /// [`send_head`](Exchange::send_head): writes are sent as
+    /// [`send_data`](Exchange::send_data) sends them (as chunks for
+    /// [`BodyLength::Streamed`], within the length for `Known`), copied into
+    /// the connection's output up to 4 KiB at a time and written out once
+    /// 16 KiB are queued, on `flush`, or when the handler returns.
+    /// `shutdown` ends the body ([`send_end`](Exchange::send_end) without
+    /// trailers) and writes it out.
+    ///
+    /// ```
+    /// use tokio::io::AsyncWriteExt;
+    /// use http_net_tokio::http_net_conn::BodyLength;
+    /// use http_net_tokio::{Error, Exchange};
+    ///
+    /// async fn numbers(ex: &mut Exchange<'_>) -> Result<(), Error> {
+    ///     ex.send_head(200, &[(b"Content-Type", b"text/plain")], BodyLength::Streamed)?;
+    ///     let mut w = ex.body_writer();
+    ///     for i in 0..1000 {
+    ///         w.write_all(format!("{i}\n").as_bytes()).await?;
+    ///     }
+    ///     w.shutdown().await?; // the last chunk
+    ///     Ok(())
+    /// }
+    /// ```
+    pub fn body_writer(&mut self) -> BodyWriter<'_, 'a> {
+        BodyWriter {
+            hold: Hold::Alone(Lent::Here(self)),
+            ended: false,
+        }
+    }
+
+    /// [`body`](Exchange::body) and [`body_writer`](Exchange::body_writer)
+    /// at once, over this one exchange (each alone borrows it whole): to
+    /// stream a response while the request body is still arriving, as
+    /// `tokio::io::copy` from one to the other does. Poll both from one task
+    /// (a wait either one began is finished by whichever is polled next);
+    /// the pair takes one allocation.
+    ///
+    /// ```
+    /// use http_net_tokio::http_net_conn::BodyLength;
+    /// use http_net_tokio::{Error, Exchange};
+    /// use tokio::io::AsyncWriteExt;
+    ///
+    /// async fn echo(ex: &mut Exchange<'_>) -> Result<(), Error> {
+    ///     ex.send_head(200, &[], BodyLength::Streamed)?;
+    ///     let (mut body, mut out) = ex.body_and_writer();
+    ///     tokio::io::copy(&mut body, &mut out).await?;
+    ///     out.shutdown().await?;
+    ///     Ok(())
+    /// }
+    /// ```
+    pub fn body_and_writer(&mut self) -> (Body<'_, 'a>, BodyWriter<'_, 'a>) {
+        let (r, w) = Hold::pair(self);
+        (
+            Body { hold: r },
+            BodyWriter {
+                hold: w,
+                ended: false,
+            },
+        )
+    }
+
     /// Reads request body bytes into `buf`; `Ok(0)` at the end of the body
-    /// (trailers are dropped), and once the response is complete (the
-    /// connection then discards the rest). The first read sends
-    /// `100 Continue` when the request expects it and no answer has started
-    /// (RFC 9110 §10.1.1). Each wait is bounded by the body timeout and the
-    /// minimum body rate; a failure there is answered `408` if the handler
-    /// has not answered.
+    /// (then the trailers are in [`trailers`](Exchange::trailers)), and once
+    /// the response is complete (the connection then discards the rest).
+    /// The first read sends `100 Continue` when the request expects it and
+    /// no answer has started (RFC 9110 §10.1.1). Each wait is bounded by the
+    /// body timeout and the minimum body rate; a failure there is answered
+    /// `408` if the handler has not answered. A body over its limit (the
+    /// connection's body budget, or [`limit_body`](Exchange::limit_body))
+    /// fails with [`Error::OverLimit`] (see there). [`body`](Exchange::body)
+    /// is the same reader as an `AsyncRead`.
     pub async fn read_body(&mut self, buf: &mut [u8]) -> Result<usize, Error> {
+        loop {
+            match self.body_step(buf)? {
+                Some(n) => return Ok(n),
+                None => self.body_wait().await?,
+            }
+        }
+    }
+
+    /// What the body has for `buf` without waiting: `Some(n)` bytes read
+    /// (0 at its end), `None` when the connection needs input first
+    /// ([`body_wait`](Exchange::body_wait)).
+    fn body_step(&mut self, buf: &mut [u8]) -> Result<Option<usize>, Error> {
         let st = &mut *self.st;
+        if let Some(limit) = st.over_limit {
+            return Err(Error::OverLimit(limit));
+        }
         let n = st.pending.take(buf);
         if n > 0 {
-            return Ok(n);
+            return Ok(Some(n));
         }
         if st.body_done || buf.is_empty() || self.conn.answer_state() == AnswerState::Complete {
-            return Ok(0);
+            return Ok(Some(0));
         }
         if self.conn.failed() || st.broken || st.switched {
             return Err(Error::BodyUnavailable);
@@ -168,77 +398,92 @@ impl<'a> Exchange<'a> {
         if self.conn.continue_due() {
             self.conn.responder().send_continue()?;
         }
-        let s = &self.shared.settings;
         loop {
             match self.conn.poll_event() {
                 Ok(ServerEvent::Data(d)) => {
                     if d.is_empty() {
                         continue;
                     }
-                    return Ok(st.pending.hand_out(d, buf));
+                    return Ok(Some(st.pending.hand_out(d, buf)));
                 }
-                Ok(ServerEvent::NeedInput) => {
-                    let bounds = WriteBounds::of(s);
-                    let r = wire::flush_with(
-                        self.stream,
-                        self.conn,
-                        &[],
-                        &mut st.write_meter,
-                        bounds,
-                        st.slot.as_deref(),
-                    );
-                    if let Err(e) = r.await {
-                        st.broken = true;
-                        self.shared.count_write_failure(&e);
-                        return Err(e);
-                    }
-                    let now = Instant::now();
-                    let (deadline, by_rate) =
-                        wire::deadline(&st.read_meter, now, s.body_timeout, s.min_body_rate);
-                    // The body's progress, shown to eviction; an eviction
-                    // ends the wait.
-                    let slot = st.slot.as_deref();
-                    if let Some(slot) = slot {
-                        slot.body.begin(slot.stamp(now));
-                    }
-                    let wake = slot.map(|s| &s.wake);
-                    let r =
-                        wire::fill(self.stream, self.conn, deadline, by_rate, Stage::Body, wake);
-                    let r = r.await;
-                    st.read_meter.waited(now.elapsed());
-                    if let Ok(Filled::Bytes(n)) = r {
-                        st.read_meter.add(n as u64);
-                    }
-                    if let Some(slot) = slot {
-                        slot.body
-                            .end(st.read_meter.bytes(), st.read_meter.time_waited());
-                        if slot.evicted() {
-                            // Made way for a newcomer: `408`, as a body
-                            // that timed out (the std server's answer).
-                            st.timed_out = true;
-                            return Err(Error::Evicted);
-                        }
-                    }
-                    match r {
-                        Ok(Filled::Bytes(_)) => {}
-                        Ok(Filled::Eof | Filled::Woken) => {}
-                        Ok(Filled::Full) => return Err(Error::BodyUnavailable),
-                        Err(e @ (Error::Timeout(_) | Error::TooSlow(_))) => {
-                            st.timed_out = true;
-                            self.shared.count_read_timeout(&e);
-                            return Err(e);
-                        }
-                        Err(e) => {
-                            st.broken = true;
-                            return Err(e);
-                        }
-                    }
+                Ok(ServerEvent::NeedInput) => return Ok(None),
+                Ok(ServerEvent::End(t)) => {
+                    st.trailers.extend(t.iter());
+                    st.body_done = true;
+                    return Ok(Some(0));
                 }
                 Ok(_) => {
                     st.body_done = true;
-                    return Ok(0);
+                    return Ok(Some(0));
+                }
+                Err(ConnError::Remote(RemoteError::Framing(FramingError::BodyTooLarge))) => {
+                    // The connection queued its `413` (when no answer had
+                    // started); every later read fails alike.
+                    let limit = Limit::BodyBudget(self.conn.body_budget().unwrap_or(0));
+                    st.over_limit = Some(limit);
+                    return Err(Error::OverLimit(limit));
                 }
                 Err(e) => return Err(Error::Protocol(e)),
+            }
+        }
+    }
+
+    /// Sends what is queued (a `100 Continue`), then waits for the next
+    /// body bytes within the body timeout and the minimum body rate, or
+    /// until the connection is evicted.
+    async fn body_wait(&mut self) -> Result<(), Error> {
+        let st = &mut *self.st;
+        let s = &self.shared.settings;
+        let bounds = WriteBounds::of(s);
+        let r = wire::flush_with(
+            self.stream,
+            self.conn,
+            &[],
+            &mut st.write_meter,
+            bounds,
+            st.slot.as_deref(),
+        );
+        if let Err(e) = r.await {
+            st.broken = true;
+            self.shared.count_write_failure(&e);
+            return Err(e);
+        }
+        let now = Instant::now();
+        let (deadline, by_rate) =
+            wire::deadline(&st.read_meter, now, s.body_timeout, s.min_body_rate);
+        // The body's progress, shown to eviction; an eviction ends the wait.
+        let slot = st.slot.as_deref();
+        if let Some(slot) = slot {
+            slot.body.begin(slot.stamp(now));
+        }
+        let wake = slot.map(|s| &s.wake);
+        let r = wire::fill(self.stream, self.conn, deadline, by_rate, Stage::Body, wake);
+        let r = r.await;
+        st.read_meter.waited(now.elapsed());
+        if let Ok(Filled::Bytes(n)) = r {
+            st.read_meter.add(n as u64);
+        }
+        if let Some(slot) = slot {
+            slot.body
+                .end(st.read_meter.bytes(), st.read_meter.time_waited());
+            if slot.evicted() {
+                // Made way for a newcomer: `408`, as a body that timed out
+                // (the std server's answer).
+                st.timed_out = true;
+                return Err(Error::Evicted);
+            }
+        }
+        match r {
+            Ok(Filled::Bytes(_) | Filled::Eof | Filled::Woken) => Ok(()),
+            Ok(Filled::Full) => Err(Error::BodyUnavailable),
+            Err(e @ (Error::Timeout(_) | Error::TooSlow(_))) => {
+                st.timed_out = true;
+                self.shared.count_read_timeout(&e);
+                Err(e)
+            }
+            Err(e) => {
+                st.broken = true;
+                Err(e)
             }
         }
     }
@@ -480,6 +725,134 @@ impl AsyncWrite for Upgraded<'_> {
     }
 }
 
+/// The request body as a `tokio::io::AsyncRead` (see [`Exchange::body`]).
+pub struct Body<'b, 'a> {
+    hold: Hold<'b, Exchange<'a>>,
+}
+
+impl AsyncRead for Body<'_, '_> {
+    fn poll_read(
+        self: Pin<&mut Self>,
+        cx: &mut Context<'_>,
+        buf: &mut ReadBuf<'_>,
+    ) -> Poll<io::Result<()>> {
+        self.get_mut().hold.with(|lent| loop {
+            let ex = match lent.poll_back(cx) {
+                Poll::Pending => return Poll::Pending,
+                Poll::Ready(Err(e)) => return Poll::Ready(Err(to_io(e))),
+                Poll::Ready(Ok(ex)) => ex,
+            };
+            match ex.body_step(buf.initialize_unfilled()) {
+                Ok(Some(n)) => {
+                    buf.advance(n);
+                    return Poll::Ready(Ok(()));
+                }
+                // Lent to the wait, polled at the top of the loop.
+                Ok(None) => lent.start(|ex| async move {
+                    let r = ex.body_wait().await;
+                    (ex, r)
+                }),
+                Err(e) => return Poll::Ready(Err(to_io(e))),
+            }
+        })
+    }
+}
+
+/// The response body as a `tokio::io::AsyncWrite` (see
+/// [`Exchange::body_writer`]).
+pub struct BodyWriter<'b, 'a> {
+    hold: Hold<'b, Exchange<'a>>,
+    /// `shutdown` ended the body.
+    ended: bool,
+}
+
+/// Finishes the step in flight, then writes out what is queued.
+fn poll_out(lent: &mut Lent<'_, Exchange<'_>>, cx: &mut Context<'_>) -> Poll<io::Result<()>> {
+    let ex = match lent.poll_back(cx) {
+        Poll::Pending => return Poll::Pending,
+        Poll::Ready(Err(e)) => return Poll::Ready(Err(to_io(e))),
+        Poll::Ready(Ok(ex)) => ex,
+    };
+    if ex.conn.output().is_empty() {
+        return Poll::Ready(Ok(()));
+    }
+    lent.start(|ex| async move {
+        let r = ex.flush().await;
+        (ex, r)
+    });
+    lent.poll_back(cx).map(|r| r.map(|_| ()).map_err(to_io))
+}
+
+impl AsyncWrite for BodyWriter<'_, '_> {
+    fn poll_write(
+        self: Pin<&mut Self>,
+        cx: &mut Context<'_>,
+        buf: &[u8],
+    ) -> Poll<io::Result<usize>> {
+        let mut flushed = false;
+        self.get_mut().hold.with(|lent| loop {
+            let ex = match lent.poll_back(cx) {
+                Poll::Pending => return Poll::Pending,
+                Poll::Ready(Err(e)) => return Poll::Ready(Err(to_io(e))),
+                Poll::Ready(Ok(ex)) => ex,
+            };
+            if buf.is_empty() {
+                return Poll::Ready(Ok(0));
+            }
+            if !flushed && ex.conn.output().len() >= FLUSH_AT {
+                // Written out before more is queued, polled at the top.
+                flushed = true;
+                lent.start(|ex| async move {
+                    let r = ex.flush().await;
+                    (ex, r)
+                });
+                continue;
+            }
+            // Up to `COPY_LIMIT` the connection copies the piece: the
+            // caller's buffer is not needed after this call.
+            let piece = buf.get(..COPY_LIMIT).unwrap_or(buf);
+            return match ex.conn.responder().send_data(piece) {
+                Ok(Placement::Queued) => Poll::Ready(Ok(piece.len())),
+                Ok(Placement::AfterOutput) => {
+                    // Not made by this connection for so small a piece;
+                    // if it were, the piece is owed: it leaves with the
+                    // next call.
+                    let owed = piece.to_vec();
+                    lent.start(move |ex| async move {
+                        let r = ex.send_placed(Placement::AfterOutput, &owed).await;
+                        (ex, r)
+                    });
+                    Poll::Ready(Ok(piece.len()))
+                }
+                Err(e) => Poll::Ready(Err(to_io(Error::Protocol(e)))),
+            };
+        })
+    }
+
+    fn poll_flush(self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<io::Result<()>> {
+        self.get_mut().hold.with(|lent| poll_out(lent, cx))
+    }
+
+    fn poll_shutdown(self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<io::Result<()>> {
+        let this = self.get_mut();
+        let ended = &mut this.ended;
+        this.hold.with(|lent| {
+            if !*ended {
+                let ex = match lent.poll_back(cx) {
+                    Poll::Pending => return Poll::Pending,
+                    Poll::Ready(Err(e)) => return Poll::Ready(Err(to_io(e))),
+                    Poll::Ready(Ok(ex)) => ex,
+                };
+                *ended = true;
+                if let Err(e) = ex.send_end(&[]) {
+                    return Poll::Ready(Err(to_io(e)));
+                }
+            }
+            poll_out(lent, cx)
+        })
+    }
+}
+
 // Debug for the borrowed handles: what the connection says about the
 // exchange, not the stream or the shared state behind it.
 impl std::fmt::Debug for Exchange<'_> {
@@ -495,6 +868,20 @@ impl std::fmt::Debug for Upgraded<'_> {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("Upgraded")
             .field("buffered", &self.buffered().len())
+            .finish_non_exhaustive()
+    }
+}
+
+impl std::fmt::Debug for Body<'_, '_> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Body").finish_non_exhaustive()
+    }
+}
+
+impl std::fmt::Debug for BodyWriter<'_, '_> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("BodyWriter")
+            .field("ended", &self.ended)
             .finish_non_exhaustive()
     }
 }

@@ -131,6 +131,7 @@ mod connection;
 mod date;
 mod error;
 mod exchange;
+mod lend;
 mod server;
 mod slot;
 mod wire;
@@ -141,7 +142,7 @@ pub use client::{
     CLIENT_CONFIG,
 };
 pub use error::{Error, Limit, Stage};
-pub use exchange::{Exchange, Upgraded};
+pub use exchange::{Body, BodyWriter, Exchange, Upgraded};
 pub use server::{Counters, Handler, Listener, Server, ServerBuilder, ServerHandle};
 pub use wire::Stream;
 
