@@ -33,7 +33,7 @@ fn keep_alive_and_pipelining() {
 
 #[test]
 fn no_answer_is_500() {
-    let srv = Running::start(Server::builder(), |_: &mut Exchange<'_>| Ok(()));
+    let srv = Running::start(Server::builder(), |_: &mut Exchange<'_>| Ok::<(), Error>(()));
     raw_answer(srv.addr, GET, 500);
 }
 
@@ -281,7 +281,7 @@ fn an_answer_through_conn_reaches_the_peer() {
             ex.conn().responder().respond(&ok, b"hi")?,
             Placement::Queued
         );
-        Ok(())
+        Ok::<(), Error>(())
     });
     let mut s = connect(srv.addr);
     // Twice on one connection: the answer is complete and the connection
@@ -366,7 +366,7 @@ fn a_body_left_unsent_through_conn_closes_the_connection() {
     let srv = Running::start(Server::builder(), move |ex: &mut Exchange<'_>| {
         let placement = ex.conn().responder().respond(&ok, &body)?;
         assert_eq!(placement, http_net::conn::Placement::AfterOutput);
-        Ok(())
+        Ok::<(), Error>(())
     });
     let mut s = connect(srv.addr);
     s.write_all(GET).unwrap();

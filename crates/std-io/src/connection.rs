@@ -381,8 +381,7 @@ fn serve(
                 let outcome = catch_unwind(AssertUnwindSafe(|| {
                     handler.handle(&mut Exchange::new(conn, stream, st, shared, slot))
                 }))
-                .ok()
-                .map(|r| r.map_err(HandlerError::from));
+                .ok();
                 let end = after_handler(stream, conn, st, slot, shared, &outcome);
                 if shared.hooks.any() {
                     if end.is_none() && shared.hooks.access_log.is_some() {

@@ -1,12 +1,45 @@
 //! The [`Handler`] trait: what the server runs for each request.
 
-use crate::error::Error;
+use http_net_conn::HandlerError;
+
 use crate::exchange::Exchange;
 
 /// Answers requests: called once per request on the connection's thread.
 ///
-/// Implemented for every `Fn(&mut Exchange<'_>) -> Result<(), Error>` that is
-/// `Send + Sync + 'static`.
+/// Implemented for every `Fn(&mut Exchange<'_>) -> Result<(), E>` that is
+/// `Send + Sync + 'static`, where `E` converts into [`HandlerError`]: the
+/// server's [`Error`](crate::Error), any `std::error::Error + Send + Sync +
+/// 'static` of the application's own (so that `?` works on it), or
+/// `HandlerError` itself for a handler that mixes them. The error is boxed
+/// only when one is returned: a handler that answers and returns `Ok`
+/// allocates nothing for it.
+///
+/// ```
+/// # mod http_net { pub mod io { pub use http_net_std::*; } }
+/// use http_net::io::{Exchange, HandlerError, Server};
+///
+/// // `?` on the server's errors and on the application's own: a query
+/// // value that is not a number (`std::num::ParseIntError`) ends the
+/// // handler, and the server answers `500` for it.
+/// fn double(ex: &mut Exchange<'_>) -> Result<(), HandlerError> {
+///     let n = ex.query_pairs().find(|(k, _)| *k == b"n").map_or(b"0".as_slice(), |(_, v)| v);
+///     let n: u64 = std::str::from_utf8(n)?.parse()?;
+///     ex.respond_with(200, &[], (2 * n).to_string().as_bytes())?;
+///     Ok(())
+/// }
+///
+/// let server = Server::bind("127.0.0.1:0")?;
+/// let addr = server.local_addr()?;
+/// let stop = server.handle();
+/// let thread = std::thread::spawn(move || server.serve(double));
+/// let mut ok = http_net::io::get(&format!("http://{addr}/?n=21"))?;
+/// assert_eq!((ok.status(), ok.body_to_vec(64)?), (200, b"42".to_vec()));
+/// let bad = http_net::io::get(&format!("http://{addr}/?n=x"))?;
+/// assert_eq!(bad.status(), 500);
+/// stop.shutdown();
+/// thread.join().unwrap()?;
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
 ///
 /// The connection's thread has a 2 MiB stack by default (Rust's own default
 /// for spawned threads; see
@@ -28,7 +61,7 @@ use crate::exchange::Exchange;
 /// | answered completely and returned `Err` | sends the answer, then closes |
 /// | started an answer and did not finish it | sends what it queued, then closes: the peer sees a cut-short response |
 /// | read a body the peer sent malformed (bad chunk framing, cut short) | sends the connection's `400`, then closes |
-/// | read a body larger than the body limit ([`ServerBuilder::max_body_bytes`](crate::ServerBuilder::max_body_bytes), or lower: [`Exchange::limit_body`]) | sends `413 Content Too Large`, then closes (the read fails with [`Error::OverLimit`]) |
+/// | read a body larger than the body limit ([`ServerBuilder::max_body_bytes`](crate::ServerBuilder::max_body_bytes), or lower: [`Exchange::limit_body`]) | sends `413 Content Too Large`, then closes (the read fails with [`Error::OverLimit`](crate::Error::OverLimit)) |
 /// | timed out reading the body | sends `408 Request Timeout`, then closes |
 /// | returned anything else without answering (`Ok`, `Err`, or a panic) | sends `500 Internal Server Error`, then closes |
 ///
@@ -40,14 +73,15 @@ use crate::exchange::Exchange;
 /// sees each request with its status and the handler's error.
 pub trait Handler: Send + Sync + 'static {
     /// Answers one request (see the table above for what a failure sends).
-    fn handle(&self, exchange: &mut Exchange<'_>) -> Result<(), Error>;
+    fn handle(&self, exchange: &mut Exchange<'_>) -> Result<(), HandlerError>;
 }
 
-impl<F> Handler for F
+impl<F, E> Handler for F
 where
-    F: Fn(&mut Exchange<'_>) -> Result<(), Error> + Send + Sync + 'static,
+    F: Fn(&mut Exchange<'_>) -> Result<(), E> + Send + Sync + 'static,
+    E: Into<HandlerError>,
 {
-    fn handle(&self, exchange: &mut Exchange<'_>) -> Result<(), Error> {
-        self(exchange)
+    fn handle(&self, exchange: &mut Exchange<'_>) -> Result<(), HandlerError> {
+        self(exchange).map_err(Into::into)
     }
 }

@@ -151,6 +151,7 @@ pub use counters::{Counters, PhaseCounts};
 pub use error::{Error, Limit, Stage};
 pub use exchange::{Body, BodyWriter, Exchange, Upgraded};
 pub use handler::Handler;
+pub use http_net_conn::HandlerError;
 pub use hooks::{AccessRecord, ErrorBody, ErrorCause, ErrorResponse};
 pub use http_net_conn::imf_fixdate;
 pub use http_net_conn::{RedirectError, Redirects};

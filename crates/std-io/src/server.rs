@@ -496,7 +496,9 @@ impl<L: Listener> Server<L> {
     /// and returns.
     ///
     /// The handler is any [`Handler`]: a `fn(&mut Exchange<'_>) -> Result<(),
-    /// Error>`, or a closure whose argument type is written out
+    /// E>` (`E`: the server's [`Error`](crate::Error), any error of the
+    /// application's, or [`HandlerError`](crate::HandlerError)), or a
+    /// closure whose argument type is written out
     /// (`|ex: &mut Exchange<'_>| ...`), as Rust does not infer it through the
     /// trait bound.
     pub fn serve<H: Handler>(self, handler: H) -> io::Result<()> {
