@@ -11,7 +11,7 @@ use std::net::SocketAddr;
 use std::time::{Duration, Instant};
 
 use http_net_tokio::http_net_conn::PreparedResponse;
-use http_net_tokio::{Connector, Error, Exchange, Handler, Listener, Server};
+use http_net_tokio::{Connector, Error, Exchange, Handler, HandlerError, Listener, Server};
 use tokio::io::{AsyncReadExt, AsyncWriteExt, DuplexStream};
 use tokio::runtime::Runtime;
 use tokio::sync::mpsc;
@@ -49,8 +49,8 @@ struct Answer {
 }
 
 impl Handler for Answer {
-    async fn handle(&self, ex: &mut Exchange<'_>) -> Result<(), Error> {
-        ex.respond(&self.response, self.body).await
+    async fn handle(&self, ex: &mut Exchange<'_>) -> Result<(), HandlerError> {
+        Ok(ex.respond(&self.response, self.body).await?)
     }
 }
 

@@ -15,12 +15,12 @@ use std::time::Duration;
 
 use counting::{count_here, marked_count};
 use http_net_tokio::http_net_conn::PreparedResponse;
-use http_net_tokio::{Error, Exchange, Handler, Server};
+use http_net_tokio::{Exchange, Handler, HandlerError, Server};
 
 struct App(PreparedResponse);
 
 impl Handler for App {
-    async fn handle(&self, ex: &mut Exchange<'_>) -> Result<(), Error> {
+    async fn handle(&self, ex: &mut Exchange<'_>) -> Result<(), HandlerError> {
         let mut sum = 0usize;
         let mut buf = [0u8; 256];
         loop {
@@ -35,7 +35,7 @@ impl Handler for App {
         } else {
             b"got it"
         };
-        ex.respond(&self.0, body).await
+        Ok(ex.respond(&self.0, body).await?)
     }
 }
 

@@ -33,11 +33,11 @@ impl http_net_tokio::Handler for Ask {
     async fn handle(
         &self,
         ex: &mut http_net_tokio::Exchange<'_>,
-    ) -> Result<(), http_net_tokio::Error> {
+    ) -> Result<(), http_net_tokio::HandlerError> {
         ex.send_continue().await?;
         ex.send_continue().await?;
         let body = on_tokio::read_whole(ex, &mut [0u8; 16]).await?;
-        ex.respond_with(200, &[], &body).await
+        Ok(ex.respond_with(200, &[], &body).await?)
     }
 }
 

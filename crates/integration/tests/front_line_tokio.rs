@@ -13,7 +13,7 @@ mod support;
 use std::time::Duration;
 
 use http_net_tokio::http_net_conn::{Config, Error as ConnError};
-use http_net_tokio::{Client, Error, Exchange, Handler, Server, ServerBuilder};
+use http_net_tokio::{Client, Error, Exchange, Handler, HandlerError, Server, ServerBuilder};
 
 use front_line::{clients_refuse, servers_reject, Fetched};
 use support::on_tokio::{answers_and_closes, read_whole, start, Running};
@@ -22,9 +22,9 @@ use support::on_tokio::{answers_and_closes, read_whole, start, Running};
 struct Echo;
 
 impl Handler for Echo {
-    async fn handle(&self, ex: &mut Exchange<'_>) -> Result<(), Error> {
+    async fn handle(&self, ex: &mut Exchange<'_>) -> Result<(), HandlerError> {
         let body = read_whole(ex, &mut [0u8; 1024]).await?;
-        ex.respond_with(200, &[], &body).await
+        Ok(ex.respond_with(200, &[], &body).await?)
     }
 }
 

@@ -15,7 +15,7 @@ use std::process::Command;
 use std::time::Duration;
 
 use http_net_tokio::http_net_conn::{BodyLength, Method, PreparedResponse};
-use http_net_tokio::{Error, Exchange, Handler, Server, ServerBuilder};
+use http_net_tokio::{Error, Exchange, Handler, HandlerError, Server, ServerBuilder};
 use support::examples::*;
 use support::on_tokio::{read_whole, start};
 
@@ -55,8 +55,8 @@ async fn body(ex: &mut Exchange<'_>) -> Result<Vec<u8>, Error> {
 }
 
 impl Handler for Peer {
-    async fn handle(&self, ex: &mut Exchange<'_>) -> Result<(), Error> {
-        match ex.path() {
+    async fn handle(&self, ex: &mut Exchange<'_>) -> Result<(), HandlerError> {
+        Ok(match ex.path() {
             b"/plaintext" => ex.respond(&self.plain, b"Hello, World!").await,
             b"/json" => {
                 ex.respond(&self.json, br#"{"message":"Hello, World!"}"#)
@@ -100,7 +100,7 @@ impl Handler for Peer {
             }
             _ if ex.method() == Method::Get => ex.respond_with(404, &[], b"Not Found\n").await,
             _ => ex.respond_with(405, &[(b"Allow", b"GET")], b"").await,
-        }
+        }?)
     }
 }
 

@@ -34,7 +34,7 @@ use std::process::exit;
 use std::time::Duration;
 
 use http_net_tokio::http_net_conn::{BodyKind, BodyLength, BodyLimits, Config, Method, Version};
-use http_net_tokio::{Error, Exchange, Handler, Server, ServerBuilder};
+use http_net_tokio::{Error, Exchange, Handler, HandlerError, Server, ServerBuilder};
 
 const SERVER: (&[u8], &[u8]) = (b"Server", b"http-net-echo");
 
@@ -127,9 +127,9 @@ async fn read_all(ex: &mut Exchange<'_>, limit: Option<u64>) -> Result<Vec<u8>, 
 struct Garden;
 
 impl Handler for Garden {
-    async fn handle(&self, ex: &mut Exchange<'_>) -> Result<(), Error> {
+    async fn handle(&self, ex: &mut Exchange<'_>) -> Result<(), HandlerError> {
         let Some(req) = ex.request() else {
-            return ex.respond_with(500, &[SERVER], b"").await;
+            return Ok(ex.respond_with(500, &[SERVER], b"").await?);
         };
         let version: &[u8] = match req.version() {
             Version::Http10 => b"1.0",
@@ -162,16 +162,17 @@ impl Handler for Garden {
             &[SERVER, (b"Content-Type", b"application/json")],
             &json,
         )
-        .await
+        .await?;
+        Ok(())
     }
 }
 
 struct Probe;
 
 impl Handler for Probe {
-    async fn handle(&self, ex: &mut Exchange<'_>) -> Result<(), Error> {
+    async fn handle(&self, ex: &mut Exchange<'_>) -> Result<(), HandlerError> {
         let Some(req) = ex.request() else {
-            return ex.respond_with(500, &[SERVER], b"").await;
+            return Ok(ex.respond_with(500, &[SERVER], b"").await?);
         };
         let has_body = !matches!(req.body_kind(), BodyKind::None | BodyKind::Length(0));
         let is_post = req.method() == Method::Post;
@@ -181,7 +182,7 @@ impl Handler for Probe {
             _ => BodyLength::Streamed,
         };
         if ex.path() == b"/stream" && (is_post || has_body) {
-            return echo_body(ex, length).await;
+            return Ok(echo_body(ex, length).await?);
         }
         // The whole body first: over 1 MiB the server answers 413, a
         // framing error 400, a stall 408 (the read fails, nothing was sent).
@@ -196,21 +197,22 @@ impl Handler for Probe {
                     lines.push(b'\n');
                 }
             }
-            return ex
-                .respond_with(200, &[SERVER, (b"Content-Type", b"text/plain")], &lines)
-                .await;
+            ex.respond_with(200, &[SERVER, (b"Content-Type", b"text/plain")], &lines)
+                .await?;
+            return Ok(());
         }
         if is_post || has_body {
-            return ex
-                .respond_with(
-                    200,
-                    &[SERVER, (b"Content-Type", b"application/octet-stream")],
-                    &body,
-                )
-                .await;
+            ex.respond_with(
+                200,
+                &[SERVER, (b"Content-Type", b"application/octet-stream")],
+                &body,
+            )
+            .await?;
+            return Ok(());
         }
         ex.respond_with(200, &[SERVER, (b"Content-Type", b"text/plain")], b"OK")
-            .await
+            .await?;
+        Ok(())
     }
 }
 

@@ -23,7 +23,7 @@ use std::io::Write;
 use std::process::exit;
 
 use http_net_tokio::http_net_conn::{LocalError, Method, PreparedResponse};
-use http_net_tokio::{Error, Exchange, Handler, Server};
+use http_net_tokio::{Exchange, Handler, HandlerError, Server};
 
 const PAGE: &[u8] = b"<!DOCTYPE html>
 <html lang=\"en\">
@@ -59,17 +59,21 @@ fn answers() -> Result<Answers, LocalError> {
 }
 
 impl Handler for Answers {
-    async fn handle(&self, ex: &mut Exchange<'_>) -> Result<(), Error> {
+    async fn handle(&self, ex: &mut Exchange<'_>) -> Result<(), HandlerError> {
         let (ok, body): (&PreparedResponse, &[u8]) = match ex.path() {
             b"/plaintext" => (&self.plain, b"Hello, World!"),
             b"/json" => (&self.json, br#"{"message":"Hello, World!"}"#),
             b"/" => (&self.html, PAGE),
-            _ => return ex.respond(&self.not_found, b"Not Found\n").await,
+            _ => return Ok(ex.respond(&self.not_found, b"Not Found\n").await?),
         };
         match ex.method() {
-            Method::Get | Method::Head => ex.respond(ok, body).await,
-            _ => ex.respond(&self.not_allowed, b"Method Not Allowed\n").await,
+            Method::Get | Method::Head => ex.respond(ok, body).await?,
+            _ => {
+                ex.respond(&self.not_allowed, b"Method Not Allowed\n")
+                    .await?
+            }
         }
+        Ok(())
     }
 }
 

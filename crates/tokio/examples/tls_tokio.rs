@@ -22,7 +22,7 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use http_net_tokio::http_net_conn::PreparedResponse;
-use http_net_tokio::{Error, Exchange, Handler, Listener, Server};
+use http_net_tokio::{Exchange, Handler, HandlerError, Listener, Server};
 use tokio::net::{TcpListener, TcpStream};
 use tokio::sync::mpsc;
 use tokio_rustls::rustls::pki_types::pem::PemObject;
@@ -81,11 +81,12 @@ struct Hello {
 }
 
 impl Handler for Hello {
-    async fn handle(&self, ex: &mut Exchange<'_>) -> Result<(), Error> {
+    async fn handle(&self, ex: &mut Exchange<'_>) -> Result<(), HandlerError> {
         match ex.path() {
-            b"/plaintext" => ex.respond(&self.plain, b"Hello, World!").await,
-            _ => ex.respond_with(404, &[], b"Not Found\n").await,
+            b"/plaintext" => ex.respond(&self.plain, b"Hello, World!").await?,
+            _ => ex.respond_with(404, &[], b"Not Found\n").await?,
         }
+        Ok(())
     }
 }
 

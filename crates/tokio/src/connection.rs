@@ -10,8 +10,9 @@ use std::sync::Arc;
 use std::task::Poll;
 
 use http_net_conn::{
-    AfterHandler, Begin, Error as ConnError, HandlerOutcome, NextRead, ReadDeadlines, ReadTimeouts,
-    RequestPolicy, ServerConn, ServerEvent, SlotState,
+    AccessRecord, AfterHandler, Begin, Error as ConnError, ErrorCause, HandlerError,
+    HandlerOutcome, Limit, Mistake, NextRead, ReadDeadlines, ReadTimeouts, RequestPolicy,
+    ServerConn, ServerEvent, SlotState,
 };
 use tokio::io::AsyncWriteExt;
 use tokio::time::Instant;
@@ -71,6 +72,67 @@ async fn take_turn(slot: &SlotGuard) -> bool {
     slot.set(SlotState::Idle);
     tokio::task::yield_now().await;
     !slot.slot.evicted()
+}
+
+/// The request a hook is told of: its method and target, kept only when a
+/// hook needs them ([`Hooks::any`](crate::hooks::Hooks::any)), and when it
+/// began.
+#[derive(Debug)]
+struct Seen {
+    method: String,
+    target: Vec<u8>,
+    /// The whole head (or, for a request refused before one, its first
+    /// byte).
+    started: Instant,
+}
+
+impl Seen {
+    fn new() -> Seen {
+        Seen {
+            method: String::new(),
+            target: Vec::new(),
+            started: Instant::now(),
+        }
+    }
+
+    /// Forgets the request (a later error before a whole head has none).
+    fn clear(&mut self) {
+        self.method.clear();
+        self.target.clear();
+    }
+}
+
+/// Tells the access log of a response the connection wrote itself before
+/// (or instead of) a handler: `bytes` were sent for it.
+fn log_own_response(sh: &Shared, conn: &ServerConn, st: &Cycle, seen: &mut Seen, bytes: u64) {
+    let record = AccessRecord::new(st.peer, &seen.method, &seen.target)
+        .with_status(conn.response_status())
+        .with_bytes(bytes)
+        .with_duration(seen.started.elapsed());
+    sh.hooks.access_log(&record);
+    seen.clear();
+}
+
+/// Sends the error response the connection queued itself, with the
+/// error-body hook's body for `cause`, then lingers; the access log is told.
+async fn send_own_error(
+    stream: &mut dyn Stream,
+    conn: &mut ServerConn,
+    st: &mut Cycle,
+    sh: &Shared,
+    seen: &mut Seen,
+    cause: ErrorCause<'_>,
+) -> End {
+    let hooks = &sh.hooks;
+    if !hooks.any() {
+        return send_and_linger(stream, conn, st, sh).await;
+    }
+    hooks.error_body(conn, cause, &seen.method, &seen.target);
+    let queued = conn.output().len() as u64;
+    let end = send_and_linger(stream, conn, st, sh).await;
+    let sent = if end == End::Linger { queued } else { 0 };
+    log_own_response(sh, conn, st, seen, sent);
+    end
 }
 
 /// Polls the handler's future, turning a panic into `None`.
@@ -144,6 +206,7 @@ async fn serve<H: Handler>(
         tunnels: s.tunnels,
     };
     let mut eof = false;
+    let mut seen = Seen::new();
     // Evicted with a request already arrived: it is the last one.
     let mut last = false;
     // Requests served since the task last waited on its peer or yielded.
@@ -151,7 +214,14 @@ async fn serve<H: Handler>(
     loop {
         date.refresh(conn, sh.date_secs());
         match conn.poll_event() {
-            Ok(ServerEvent::Request(_)) => {
+            Ok(ServerEvent::Request(view)) => {
+                if sh.hooks.any() {
+                    seen.method.clear();
+                    seen.method.push_str(view.method_str());
+                    seen.target.clear();
+                    seen.target.extend_from_slice(view.target());
+                    seen.started = Instant::now();
+                }
                 turn += 1;
                 if turn > TURN {
                     turn = 1;
@@ -167,8 +237,11 @@ async fn serve<H: Handler>(
                 match begin {
                     Ok(Begin::Handle) => {}
                     // `CONNECT` without tunnels: conn queued `501` and the
-                    // connection is `Closed` (sent and lingered below).
-                    Ok(_) => continue,
+                    // connection is `Closed`.
+                    Ok(_) => {
+                        let cause = ErrorCause::Connect;
+                        return send_own_error(stream, conn, st, sh, &mut seen, cause).await;
+                    }
                     Err(_) => return End::Close,
                 }
                 st.reset();
@@ -181,7 +254,27 @@ async fn serve<H: Handler>(
                 if outcome.is_none() {
                     sh.counters.panics.fetch_add(1, Ordering::Relaxed);
                 }
-                if let Some(end) = after_handler(stream, conn, st, sh, outcome).await {
+                report_mistake(conn, st, sh, &seen, &outcome);
+                let mut end = after_handler(stream, conn, st, sh, &outcome, &seen).await;
+                if sh.hooks.access_log.is_some() {
+                    if end.is_none() {
+                        // Written before it is logged (its bytes counted).
+                        if let Err(e) = flush_queued(stream, conn, st, sh).await {
+                            sh.count_write_failure(&e);
+                            end = Some(End::Close);
+                        }
+                    }
+                    let error = outcome.as_ref().and_then(|r| r.as_ref().err());
+                    let record = AccessRecord::new(st.peer, &seen.method, &seen.target)
+                        .with_status(conn.response_status())
+                        .with_bytes(st.write_meter.bytes())
+                        .with_duration(seen.started.elapsed())
+                        .with_error(error)
+                        .with_panicked(outcome.is_none());
+                    sh.hooks.access_log(&record);
+                }
+                seen.clear();
+                if let Some(end) = end {
                     return end;
                 }
             }
@@ -214,7 +307,11 @@ async fn serve<H: Handler>(
                             (wire::instant(until), stage)
                         }
                         NextRead::HeadTimedOut => {
-                            return head_timed_out(stream, conn, st, sh, &mut date).await;
+                            let started = reads.head_started(&timeouts);
+                            return head_timed_out(
+                                stream, conn, st, sh, &mut date, &mut seen, started,
+                            )
+                            .await;
                         }
                         NextRead::Close => return End::Close,
                         // `Linger`, and any a later `conn` adds.
@@ -273,7 +370,9 @@ async fn serve<H: Handler>(
                         return End::Close;
                     }
                     Err(Error::Timeout(Stage::Head)) => {
-                        return head_timed_out(stream, conn, st, sh, &mut date).await;
+                        let started = reads.head_started(&timeouts);
+                        return head_timed_out(stream, conn, st, sh, &mut date, &mut seen, started)
+                            .await;
                     }
                     Err(_) => return End::Close,
                 }
@@ -289,10 +388,23 @@ async fn serve<H: Handler>(
                 }
             }
             Ok(ServerEvent::Switched(_)) => return End::Close,
-            // The response that ended the connection, or an error response
-            // conn queued: send it, then half-close and drain.
-            Ok(ServerEvent::Closed) | Err(ConnError::Remote(_)) => {
-                return send_and_linger(stream, conn, st, sh).await;
+            // The response that ended the connection: send it, then
+            // half-close and drain.
+            Ok(ServerEvent::Closed) => return send_and_linger(stream, conn, st, sh).await,
+            // A peer error: the error response conn queued (unless an
+            // answer was out already), sent likewise.
+            Err(ConnError::Remote(e)) => {
+                if conn.error_status().is_none() {
+                    return send_and_linger(stream, conn, st, sh).await;
+                }
+                if seen.method.is_empty() && sh.hooks.any() {
+                    // Before a whole head: from its first byte.
+                    seen.started = reads
+                        .head_started(&timeouts)
+                        .map_or_else(Instant::now, wire::instant);
+                }
+                let cause = ErrorCause::Peer(e);
+                return send_own_error(stream, conn, st, sh, &mut seen, cause).await;
             }
             Err(ConnError::Local(_)) => return End::Close,
             // An event this adapter does not know (`ServerEvent` is
@@ -376,11 +488,19 @@ async fn head_timed_out(
     st: &mut Cycle,
     sh: &Shared,
     date: &mut DateClock,
+    seen: &mut Seen,
+    started: Option<http_net_conn::Timestamp>,
 ) -> End {
     sh.counters.timed_out_head.fetch_add(1, Ordering::Relaxed);
     date.refresh(conn, sh.date_secs());
     match conn.time_out() {
-        Ok(()) => send_and_linger(stream, conn, st, sh).await,
+        Ok(()) => {
+            if let Some(started) = started {
+                seen.started = wire::instant(started);
+            }
+            let cause = ErrorCause::Timeout(Stage::Head);
+            send_own_error(stream, conn, st, sh, seen, cause).await
+        }
         Err(_) => End::Close,
     }
 }
@@ -395,19 +515,23 @@ async fn after_handler(
     conn: &mut ServerConn,
     st: &mut Cycle,
     sh: &Shared,
-    outcome: Option<Result<(), Error>>,
+    outcome: &Option<Result<(), HandlerError>>,
+    seen: &Seen,
 ) -> Option<End> {
     if st.switched || st.broken {
         return Some(End::Close);
     }
-    let outcome = match outcome {
-        Some(Ok(())) => HandlerOutcome::Ok,
-        Some(Err(_)) => HandlerOutcome::Failed,
-        None => HandlerOutcome::Panicked,
-    };
-    match conn.after_handler(outcome, st.timed_out) {
+    match conn.after_handler(outcome_of(outcome), st.timed_out) {
         AfterHandler::Next => None,
-        AfterHandler::Linger => Some(send_and_linger(stream, conn, st, sh).await),
+        AfterHandler::Linger => {
+            // An error response the connection queued (its own, or the
+            // 500/408 for no answer) takes the hook's body.
+            if sh.hooks.error_body.is_some() {
+                let cause = error_cause(conn, st, outcome);
+                sh.hooks.error_body(conn, cause, &seen.method, &seen.target);
+            }
+            Some(send_and_linger(stream, conn, st, sh).await)
+        }
         AfterHandler::Truncated => {
             sh.counters.unsent_bodies.fetch_add(1, Ordering::Relaxed);
             send_due(stream, conn, st, sh).await;
@@ -419,6 +543,91 @@ async fn after_handler(
         }
         // `Close`, and any action a later `conn` adds.
         _ => Some(End::Close),
+    }
+}
+
+/// The core's name for how a handler ended.
+fn outcome_of(outcome: &Option<Result<(), HandlerError>>) -> HandlerOutcome {
+    match outcome {
+        Some(Ok(())) => HandlerOutcome::Ok,
+        Some(Err(_)) => HandlerOutcome::Failed,
+        None => HandlerOutcome::Panicked,
+    }
+}
+
+/// The handler's error as this adapter's [`Error`], when it is one (or the
+/// core's, which this adapter's wraps).
+fn adapter_error(e: &HandlerError) -> Option<&Error> {
+    e.downcast_ref::<Error>()
+}
+
+/// The connection's refusal of one of the handler's commands, when that is
+/// the error the handler returned.
+fn refusal(e: &HandlerError) -> Option<http_net_conn::LocalError> {
+    match adapter_error(e) {
+        Some(Error::Protocol(ConnError::Local(l))) => Some(*l),
+        Some(_) => None,
+        None => Mistake::refusal(e),
+    }
+}
+
+/// Reports the application's mistake, if the handler's end shows one (the
+/// core's rule, [`Mistake::after_handler`]); asked before the connection
+/// answers for the handler. A connection whose stream broke is not asked:
+/// its answer was cut by the peer or the network.
+fn report_mistake(
+    conn: &ServerConn,
+    st: &Cycle,
+    sh: &Shared,
+    seen: &Seen,
+    outcome: &Option<Result<(), HandlerError>>,
+) {
+    if st.broken || !sh.hooks.report_mistakes {
+        return;
+    }
+    let refused = outcome
+        .as_ref()
+        .and_then(|r| r.as_ref().err())
+        .and_then(refusal);
+    let Some(m) = Mistake::after_handler(conn, outcome_of(outcome), refused, st.timed_out) else {
+        return;
+    };
+    let view = conn.request();
+    let request = match &view {
+        Some(v) => Some((v.method_str(), v.target())),
+        None if !seen.method.is_empty() => Some((seen.method.as_str(), &seen.target[..])),
+        None => None,
+    };
+    let now = wire::stamp(Instant::now());
+    sh.hooks.mistake(&sh.mistakes, m, now, request);
+}
+
+/// Why the connection queued the error response that follows a handler
+/// (asked after [`ServerConn::after_handler`]), as the error-body hook sees
+/// it: by its status, and the handler's error for a body the peer broke.
+fn error_cause<'e>(
+    conn: &ServerConn,
+    st: &Cycle,
+    outcome: &'e Option<Result<(), HandlerError>>,
+) -> ErrorCause<'e> {
+    let error = outcome.as_ref().and_then(|r| r.as_ref().err());
+    let peer = error.and_then(adapter_error).and_then(|e| match e {
+        Error::Protocol(ConnError::Remote(r)) => Some(*r),
+        _ => None,
+    });
+    match (conn.error_status(), peer, error) {
+        (Some(413), _, _) => {
+            ErrorCause::OverLimit(Limit::BodyBudget(conn.body_budget().unwrap_or(0)))
+        }
+        (Some(408), _, _) => ErrorCause::Timeout(Stage::Body),
+        (Some(500), _, Some(e)) if !st.timed_out => ErrorCause::Handler(e),
+        (Some(500), _, None) if outcome.is_none() => ErrorCause::Panic,
+        (Some(500), _, None) => ErrorCause::NoAnswer,
+        (_, Some(r), _) => ErrorCause::Peer(r),
+        // A body the peer broke, whose error the handler did not return:
+        // the handler's own error, or no answer from it.
+        (_, None, Some(e)) => ErrorCause::Handler(e),
+        (_, None, None) => ErrorCause::NoAnswer,
     }
 }
 
@@ -498,7 +707,7 @@ mod tests {
         let (server, client) = tokio::io::duplex(4096);
         let deadline = Instant::now() + std::time::Duration::from_secs(5);
         (
-            Shared::new(Settings::DEFAULT),
+            Shared::new(Settings::DEFAULT, crate::hooks::Hooks::default()),
             server,
             client,
             idle_conn(),

@@ -11,29 +11,14 @@ use http_net_conn::Error as ConnError;
 /// blocking adapter's, defined in `conn`).
 pub use http_net_conn::Stage;
 
-/// A limit the local side set, which a message went over (the blocking
-/// adapter's `Limit`, with the same names and meaning).
-#[non_exhaustive]
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub enum Limit {
-    /// The `limit` argument of
-    /// [`ClientResponse::body_to_vec`](crate::ClientResponse::body_to_vec),
-    /// in bytes.
-    ReadBody(usize),
-    /// The body budget of the client's connection configuration
-    /// ([`ClientBuilder::conn_config`](crate::ClientBuilder::conn_config),
-    /// `framing::Limits::with_body_budget`), in bytes.
-    BodyBudget(u64),
-}
-
-impl fmt::Display for Limit {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self {
-            Limit::ReadBody(n) => write!(f, "the body_to_vec limit of {n} bytes"),
-            Limit::BodyBudget(n) => write!(f, "the body limit of {n} bytes"),
-        }
-    }
-}
+/// A limit the local side set, which a message went over (one type with
+/// the blocking adapter's, defined in `conn`): a client's
+/// [`ClientResponse::body_to_vec`](crate::ClientResponse::body_to_vec)
+/// limit ([`Limit::ReadBody`]), or the body budget in force
+/// ([`Limit::BodyBudget`]: a client's
+/// [`ClientBuilder::conn_config`](crate::ClientBuilder::conn_config), a
+/// server's [`ServerBuilder::max_body_bytes`](crate::ServerBuilder::max_body_bytes)).
+pub use http_net_conn::Limit;
 
 /// What went wrong in the adapter.
 #[non_exhaustive]
@@ -169,7 +154,7 @@ mod tests {
         assert!(!e.is_peer_fault());
         assert_eq!(
             e.to_string(),
-            "the body is larger than the body_to_vec limit of 10 bytes"
+            "the body is larger than the read_body limit of 10 bytes"
         );
         let e = Error::OverLimit(Limit::BodyBudget(1000));
         assert!(!e.is_peer_fault());

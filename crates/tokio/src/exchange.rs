@@ -576,16 +576,16 @@ impl<'a> Exchange<'a> {
     /// its connection closed (see [`Exchange`]).
     ///
     /// ```
-    /// use http_net_tokio::{Error, Exchange, Handler, Server};
+    /// use http_net_tokio::{Exchange, Handler, HandlerError, Server};
     /// use http_net_tokio::http_net_conn::PreparedResponse;
     ///
     /// struct Big(PreparedResponse, Vec<u8>);
     ///
     /// impl Handler for Big {
-    ///     async fn handle(&self, ex: &mut Exchange<'_>) -> Result<(), Error> {
+    ///     async fn handle(&self, ex: &mut Exchange<'_>) -> Result<(), HandlerError> {
     ///         // Over `COPY_LIMIT`: the connection leaves the body to us.
     ///         let placement = ex.conn().responder().respond(&self.0, &self.1)?;
-    ///         ex.send_placed(placement, &self.1).await
+    ///         Ok(ex.send_placed(placement, &self.1).await?)
     ///     }
     /// }
     ///

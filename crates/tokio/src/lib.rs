@@ -22,17 +22,18 @@
 //! futures are `Send`).
 //!
 //! ```
-//! use http_net_tokio::{Error, Exchange, Handler, Server};
+//! use http_net_tokio::{Exchange, Handler, HandlerError, Server};
 //! use http_net_tokio::http_net_conn::PreparedResponse;
 //!
 //! struct Hello(PreparedResponse);
 //!
 //! impl Handler for Hello {
-//!     async fn handle(&self, ex: &mut Exchange<'_>) -> Result<(), Error> {
+//!     async fn handle(&self, ex: &mut Exchange<'_>) -> Result<(), HandlerError> {
 //!         match ex.path() {
-//!             b"/" => ex.respond(&self.0, b"Hello, World!").await,
-//!             _ => ex.respond_with(404, &[], b"").await,
+//!             b"/" => ex.respond(&self.0, b"Hello, World!").await?,
+//!             _ => ex.respond_with(404, &[], b"").await?,
 //!         }
+//!         Ok(())
 //!     }
 //! }
 //!
@@ -131,6 +132,7 @@ mod connection;
 mod date;
 mod error;
 mod exchange;
+mod hooks;
 mod lend;
 mod server;
 mod slot;
@@ -143,6 +145,9 @@ pub use client::{
 };
 pub use error::{Error, Limit, Stage};
 pub use exchange::{Body, BodyWriter, Exchange, Upgraded};
+pub use http_net_conn::{
+    AccessRecord, ErrorBody, ErrorCause, ErrorResponse, HandlerError, Mistake,
+};
 pub use server::{Counters, Handler, Listener, Server, ServerBuilder, ServerHandle};
 pub use wire::Stream;
 

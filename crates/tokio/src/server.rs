@@ -13,8 +13,9 @@ use std::task::Poll;
 use std::time::Duration;
 
 use http_net_conn::{
-    imf_fixdate, pick_eviction, Buffers, Config, Linger, Rate, ServerConn, ServerSettings,
-    SlotState, REFUSING_AT_ONCE,
+    imf_fixdate, pick_eviction, AccessRecord, Buffers, Config, ErrorBody, ErrorResponse,
+    HandlerError, Linger, Mistake, MistakeGate, Rate, ServerConn, ServerSettings, SlotState,
+    REFUSING_AT_ONCE,
 };
 use tokio::net::{TcpListener, TcpStream, ToSocketAddrs};
 use tokio::sync::Notify;
@@ -25,6 +26,7 @@ use crate::connection;
 use crate::date::now_secs;
 use crate::error::{Error, Stage};
 use crate::exchange::Exchange;
+use crate::hooks::{BusyAnswer, Hooks};
 use crate::slot::Slot;
 use crate::wire::{self, Stream};
 
@@ -32,27 +34,80 @@ use crate::wire::{self, Stream};
 ///
 /// Implement it with an `async fn`; the future must be `Send`, so that the
 /// server runs on the multi-thread runtime as well as the current-thread one.
+/// It returns a [`HandlerError`]: any `Error + Send + Sync + 'static`
+/// converts into one with `?` (the server's own [`Error`] too), and it
+/// boxes only when an error is made (a handler that returns `Ok` allocates
+/// nothing for it).
 ///
 /// ```
-/// use http_net_tokio::{Error, Exchange, Handler};
+/// use http_net_tokio::{Exchange, Handler, HandlerError, Server};
 ///
-/// struct Hello;
+/// /// `/double/21` answers `42`; `/double/x` fails with the
+/// /// `ParseIntError`, and the server answers `500` for it.
+/// struct Double;
 ///
-/// impl Handler for Hello {
-///     async fn handle(&self, ex: &mut Exchange<'_>) -> Result<(), Error> {
-///         match ex.path() {
-///             b"/" => ex.respond_with(200, &[(b"Content-Type", b"text/plain")], b"hi").await,
-///             _ => ex.respond_with(404, &[], b"").await,
-///         }
+/// impl Handler for Double {
+///     async fn handle(&self, ex: &mut Exchange<'_>) -> Result<(), HandlerError> {
+///         let Some(n) = ex.path().strip_prefix(b"/double/") else {
+///             return Ok(ex.respond_with(404, &[], b"").await?);
+///         };
+///         let n: u64 = std::str::from_utf8(n)?.parse()?; // `?` on any error
+///         let twice = n.saturating_mul(2).to_string();
+///         ex.respond_with(200, &[(b"Content-Type", b"text/plain")], twice.as_bytes())
+///             .await?;
+///         Ok(())
 ///     }
 /// }
-/// # let _ = Hello;
+///
+/// # tokio::runtime::Builder::new_current_thread().enable_all().build().unwrap().block_on(async {
+/// let server = Server::builder().report_mistakes(false).bind("127.0.0.1:0").await?;
+/// let port = server.local_addr()?.port();
+/// let stop = server.handle();
+/// let task = tokio::spawn(server.serve(Double));
+///
+/// let client = http_net_tokio::Client::new();
+/// let mut ok = client.send("127.0.0.1", port, b"GET", b"/double/21", &[], b"").await?;
+/// assert_eq!(ok.body_to_vec(64).await?, b"42");
+/// drop(ok);
+/// let failed = client.send("127.0.0.1", port, b"GET", b"/double/x", &[], b"").await?;
+/// assert_eq!(failed.status(), 500);
+/// drop(failed);
+/// drop(client);
+///
+/// stop.shutdown();
+/// task.await.unwrap()?;
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// # }).unwrap();
 /// ```
+///
+/// # What the server sends when a handler does not answer
+///
+/// The handler's error never reaches the peer; what the connection is left
+/// in decides what is sent (as in the blocking server):
+///
+/// | the handler... | the server |
+/// |---|---|
+/// | answered completely and returned `Ok` | keeps the connection (if the request allows) |
+/// | answered completely and returned `Err` | sends the answer, then closes |
+/// | started an answer and did not finish it | sends what it queued, then closes: the peer sees a cut-short response ([`Mistake::Unfinished`]) |
+/// | read a body the peer sent malformed (bad chunk framing, cut short) | sends the connection's `400`, then closes |
+/// | read a body larger than the body limit ([`ServerBuilder::max_body_bytes`]) | sends `413 Content Too Large`, then closes |
+/// | timed out reading the body | sends `408 Request Timeout`, then closes |
+/// | returned anything else without answering (`Ok`, `Err`, or a panic) | sends `500 Internal Server Error`, then closes |
+///
+/// The application's own mistakes ([`Mistake`]: a command the connection
+/// refused, such as a field name with a space; `Ok` without an answer; an
+/// answer left unfinished; a panic) are reported on stderr, at most once a
+/// second for each kind: see [`ServerBuilder::mistake_log`] and
+/// [`ServerBuilder::report_mistakes`].
 pub trait Handler: Send + Sync + 'static {
     /// Answers one request. Returning an error, or returning without a
-    /// complete answer, closes the connection (with `500` if nothing was sent).
-    fn handle(&self, exchange: &mut Exchange<'_>)
-        -> impl Future<Output = Result<(), Error>> + Send;
+    /// complete answer, closes the connection (with `500` if nothing was
+    /// sent: see the table above).
+    fn handle(
+        &self,
+        exchange: &mut Exchange<'_>,
+    ) -> impl Future<Output = Result<(), HandlerError>> + Send;
 }
 
 /// Where connections come from: a `TcpListener`, or one of your own (a TLS
@@ -106,12 +161,14 @@ pub(crate) type Settings = ServerSettings;
 #[must_use]
 pub struct ServerBuilder {
     s: Settings,
+    hooks: Hooks,
 }
 
 impl Default for ServerBuilder {
     fn default() -> Self {
         ServerBuilder {
             s: Settings::DEFAULT,
+            hooks: Hooks::default(),
         }
     }
 }
@@ -133,6 +190,8 @@ impl ServerBuilder {
         /// whose handler is running and not waiting on such a write is never
         /// evicted: when no open connection can be, the new one is answered
         /// `503` with `Retry-After: 1` and closed.
+        ///
+        /// 0 is taken as 1 (a server serves at least one connection).
         ///
         /// Each connection is a task, not a thread: the std server's
         /// `thread_stack_size`, `keep_idle_threads` and `max_idle_threads` have no counterpart
@@ -159,15 +218,159 @@ impl ServerBuilder {
         /// responses keeps its slot (its responses go to the kernel's
         /// buffers, which looks like progress until they fill).
         max_requests_per_connection(n: u64) => max_requests = n;
-        /// The connection limits (head and body limits, buffers): see
-        /// [`http_net_conn::Config`]. The default is the std server's,
-        /// [`Config::DEFAULT`] with an output high water of 16 KiB instead
-        /// of 64 KiB ([`Config::with_output_high_water`]): reading pauses
-        /// once 16 KiB of responses wait to be sent, so that a peer
-        /// pipelining requests without reading holds at most that (plus one
-        /// response) in the server's memory. A configuration given here has
-        /// its own high water.
-        conn_config(config: Config) => conn = config;
+    }
+    /// The connection limits (head and body limits, buffers): see
+    /// [`Config`](http_net_conn::Config). The default is the std server's,
+    /// [`Config::DEFAULT`](http_net_conn::Config::DEFAULT) with an output
+    /// high water of 16 KiB instead of 64 KiB
+    /// ([`Config::with_output_high_water`](http_net_conn::Config::with_output_high_water)):
+    /// reading pauses once 16 KiB of responses wait to be sent, so that a
+    /// peer pipelining requests without reading holds at most that (plus
+    /// one response) in the server's memory. A configuration given here has
+    /// its own high water. Its head limits (16 KiB head, 100 fields, 8 KiB
+    /// target by default) are answered `431` / `431` / `414` when a request
+    /// goes over them; its body budget (8 MiB by default, 0: none) is
+    /// [`max_body_bytes`](ServerBuilder::max_body_bytes)'s, which replaces
+    /// it whether it comes before or after.
+    pub fn conn_config(mut self, config: Config) -> Self {
+        self.s.conn = config;
+        self
+    }
+    /// The largest request body, in bytes (default 8 MiB: the body budget
+    /// of [`Config::DEFAULT`](http_net_conn::Config::DEFAULT); 0: no
+    /// limit), as the std server's; it replaces the body budget of
+    /// [`conn_config`](ServerBuilder::conn_config), before or after it. A
+    /// declared `Content-Length` over it is answered `413 Content Too
+    /// Large` before the handler runs (RFC 9110 §15.5.14); a chunked body
+    /// when it passes the limit, as the handler reads it (the read fails,
+    /// and the connection closes after the `413`). The local side's limit,
+    /// not the peer's fault: the
+    /// [`error_body`](ServerBuilder::error_body) hook sees it as
+    /// [`ErrorCause::OverLimit`](http_net_conn::ErrorCause::OverLimit)`(`[`Limit::BodyBudget`](crate::Limit::BodyBudget)`)`.
+    ///
+    /// ```
+    /// # tokio::runtime::Builder::new_current_thread().enable_all().build().unwrap().block_on(async {
+    /// let server = http_net_tokio::Server::builder()
+    ///     .max_body_bytes(1 << 20)
+    ///     .bind("127.0.0.1:0")
+    ///     .await
+    ///     .unwrap();
+    /// # let _ = server;
+    /// # });
+    /// ```
+    pub fn max_body_bytes(mut self, n: u64) -> Self {
+        self.s.overrides = self.s.overrides.with_body_budget(n);
+        self
+    }
+    /// Supplies the body of the error responses the server writes itself
+    /// (`400`, `408`, `413`, `414`, `417`, `431`, `500`, `501`, `505`..., and
+    /// the `503` beyond the connection limit:
+    /// [`ErrorCause::Busy`](http_net_conn::ErrorCause::Busy), asked once a
+    /// second): `hook` is called with the status and its cause just before
+    /// one is sent, on the connection's task; `Some(body)` replaces the
+    /// short text the server writes otherwise (the status line,
+    /// `Connection: close`, `Date` and `Server` stay). As the std server's.
+    /// For a JSON API:
+    ///
+    /// ```
+    /// use http_net_tokio::{ErrorBody, ErrorCause};
+    ///
+    /// # tokio::runtime::Builder::new_current_thread().enable_all().build().unwrap().block_on(async {
+    /// let server = http_net_tokio::Server::builder()
+    ///     .error_body(|r| {
+    ///         let why = match r.cause() {
+    ///             ErrorCause::OverLimit(_) => "too large",
+    ///             ErrorCause::Timeout(_) => "too slow",
+    ///             _ => "error",
+    ///         };
+    ///         Some(ErrorBody {
+    ///             content_type: b"application/json".to_vec(),
+    ///             body: format!(r#"{{"status":{},"error":"{why}"}}"#, r.status()).into_bytes(),
+    ///         })
+    ///     })
+    ///     .bind("127.0.0.1:0")
+    ///     .await
+    ///     .unwrap();
+    /// # let _ = server;
+    /// # });
+    /// ```
+    ///
+    /// A hook that panics is contained: the server's own text is sent.
+    pub fn error_body(
+        mut self,
+        hook: impl Fn(&ErrorResponse<'_>) -> Option<ErrorBody> + Send + Sync + 'static,
+    ) -> Self {
+        self.hooks.error_body = Some(Arc::new(hook));
+        self
+    }
+    /// Calls `hook` once per request, on the connection's task, when its
+    /// response is written (or the connection ended without one): the
+    /// method, target, status, bytes written and duration, and the error
+    /// the handler returned (which the peer never sees). Error responses to
+    /// requests refused before their head reached the server (a malformed
+    /// head, a head deadline, a declared body over the limit) are recorded
+    /// too, with an empty method and target. With a hook set, each response
+    /// is written before the next request is read (pipelined responses no
+    /// longer leave together). A hook that panics is contained. As the std
+    /// server's.
+    ///
+    /// ```
+    /// # tokio::runtime::Builder::new_current_thread().enable_all().build().unwrap().block_on(async {
+    /// let server = http_net_tokio::Server::builder()
+    ///     .access_log(|r| {
+    ///         eprintln!(
+    ///             "{} {} {:?} {}B {:?} {:?}",
+    ///             r.method(),
+    ///             String::from_utf8_lossy(r.target()),
+    ///             r.status(),
+    ///             r.bytes(),
+    ///             r.duration(),
+    ///             r.error()
+    ///         )
+    ///     })
+    ///     .bind("127.0.0.1:0")
+    ///     .await
+    ///     .unwrap();
+    /// # let _ = server;
+    /// # });
+    /// ```
+    pub fn access_log(mut self, hook: impl Fn(&AccessRecord<'_>) + Send + Sync + 'static) -> Self {
+        self.hooks.access_log = Some(Arc::new(hook));
+        self
+    }
+    /// Where the application's own mistakes ([`Mistake`]) are reported, in
+    /// place of the default line on stderr, `http-net: <mistake> (<METHOD>
+    /// <target>)`: a command the connection refused (a field name with a
+    /// space, a CR LF in a value, a `Content-Length` that conflicts with the
+    /// body: [`Mistake::Refused`], when the handler returns that error), a
+    /// handler that returned `Ok` without answering, an answer begun and
+    /// not finished, a panic. Either way at most one report a second for
+    /// each kind of mistake (a mistake made on every request does not flood
+    /// the log). The hook runs on the connection's task; one that panics is
+    /// contained.
+    ///
+    /// ```
+    /// # tokio::runtime::Builder::new_current_thread().enable_all().build().unwrap().block_on(async {
+    /// let server = http_net_tokio::Server::builder()
+    ///     .mistake_log(|m| eprintln!("my-app: {m}"))
+    ///     .bind("127.0.0.1:0")
+    ///     .await
+    ///     .unwrap();
+    /// # let _ = server;
+    /// # });
+    /// ```
+    pub fn mistake_log(mut self, hook: impl Fn(&Mistake) + Send + Sync + 'static) -> Self {
+        self.hooks.mistake_log = Some(Arc::new(hook));
+        self
+    }
+    /// Whether the application's mistakes are reported (default on: see
+    /// [`mistake_log`](ServerBuilder::mistake_log)); off silences both the
+    /// default line and the hook. What the peer is sent does not change.
+    pub fn report_mistakes(mut self, on: bool) -> Self {
+        self.hooks.report_mistakes = on;
+        self
+    }
+    setters! {
         /// How long a keep-alive connection may sit idle between requests
         /// (default 30 s); then it is closed without a response.
         idle_timeout(t: Duration) => idle_timeout = t;
@@ -187,14 +390,14 @@ impl ServerBuilder {
         /// body bytes (with their framing) for every second they waited, else
         /// the read fails and `408` is answered if nothing was sent. Only time
         /// spent waiting on the peer counts: a handler that pauses between
-        /// reads is not held against it. 0 turns it off.
+        /// reads is not held against it. 0 bytes/s turns it off.
         min_body_rate(bytes_per_sec: u64, grace: Duration) =>
             min_body_rate = Rate { bytes_per_sec, grace };
         /// The minimum response rate (default 240 bytes/s after a 10 s grace,
         /// as the std server's):
         /// once a response's writes have waited on the peer `grace` in all, the
         /// peer must have taken at least `bytes_per_sec` for every second they
-        /// waited, else the connection is cut. 0 turns it off.
+        /// waited, else the connection is cut. 0 bytes/s turns it off.
         min_response_rate(bytes_per_sec: u64, grace: Duration) =>
             min_response_rate = Rate { bytes_per_sec, grace };
         /// A deadline for writing a whole response, counted from its request's
@@ -207,7 +410,9 @@ impl ServerBuilder {
     }
     /// After an error response: how long, and how many bytes at most, the
     /// peer's input is drained after half-closing (default 2 s, 1 MiB), so
-    /// that it reads the response rather than a reset.
+    /// that it reads the response rather than a reset. A zero time or 0
+    /// bytes: no drain (the connection closes at once after the response).
+    /// A peer that sends more, or for longer, is cut off there.
     pub fn drain(mut self, time: Duration, bytes: u64) -> Self {
         self.s.drain_time = time;
         self.s.drain_bytes = bytes;
@@ -281,7 +486,7 @@ impl ServerBuilder {
         settings.conn = settings.overrides.apply(settings.conn);
         Server {
             listener,
-            shared: Arc::new(Shared::new(settings)),
+            shared: Arc::new(Shared::new(settings, self.hooks)),
         }
     }
 }
@@ -290,12 +495,13 @@ impl ServerBuilder {
 /// [`http_net_conn::ServerConn`].
 ///
 /// ```
-/// use http_net_tokio::{Error, Exchange, Handler, Server};
+/// use http_net_tokio::{Exchange, Handler, HandlerError, Server};
 ///
 /// struct Hi;
 /// impl Handler for Hi {
-///     async fn handle(&self, ex: &mut Exchange<'_>) -> Result<(), Error> {
-///         ex.respond_with(200, &[(b"Content-Type", b"text/plain")], b"hi").await
+///     async fn handle(&self, ex: &mut Exchange<'_>) -> Result<(), HandlerError> {
+///         ex.respond_with(200, &[(b"Content-Type", b"text/plain")], b"hi").await?;
+///         Ok(())
 ///     }
 /// }
 ///
@@ -522,8 +728,9 @@ fn evict_one(shared: &Shared, reg: &mut Registry) -> bool {
     true
 }
 
-/// Answers a connection beyond the limit with `503` and `Retry-After: 1`,
-/// bounded by [`Linger::after_refusal`]; at most [`REFUSING_AT_ONCE`] at a time (the
+/// Answers a connection beyond the limit with `503` and `Retry-After: 1`
+/// (with the error-body hook's body, asked once a second), bounded by
+/// [`Linger::after_refusal`]; at most [`REFUSING_AT_ONCE`] at a time (the
 /// rest are closed at once).
 fn refuse<S: Stream + 'static>(shared: &Arc<Shared>, tasks: &mut JoinSet<()>, mut stream: S) {
     shared.counters.refused.fetch_add(1, Ordering::Relaxed);
@@ -533,18 +740,17 @@ fn refuse<S: Stream + 'static>(shared: &Arc<Shared>, tasks: &mut JoinSet<()>, mu
     }
     let shared = Arc::clone(shared);
     tasks.spawn(async move {
-        let mut msg = Vec::new();
-        let date = imf_fixdate(now_secs());
+        let now = shared.date_secs();
         let server = shared.settings.conn.server_name();
-        if http_net_conn::write_error_response(&mut msg, 503, Some(1), Some(&date), server).is_ok()
-        {
-            // One bound for the answer and the linger after it.
-            let linger = Linger::after_refusal(wire::stamp(Instant::now()));
-            let until = wire::instant(linger.until());
-            use tokio::io::AsyncWriteExt;
-            if let Some(Ok(())) = wire::bounded(until, stream.write_all(&msg)).await {
-                wire::linger(&mut stream, Some(linger), None).await;
-            }
+        let msg = shared
+            .busy
+            .get(now, || imf_fixdate(now), server, &shared.hooks);
+        // One bound for the answer and the linger after it.
+        let linger = Linger::after_refusal(wire::stamp(Instant::now()));
+        let until = wire::instant(linger.until());
+        use tokio::io::AsyncWriteExt;
+        if let Some(Ok(())) = wire::bounded(until, stream.write_all(&msg)).await {
+            wire::linger(&mut stream, Some(linger), None).await;
         }
         shared.refusing.fetch_sub(1, Ordering::SeqCst);
     });
@@ -709,6 +915,12 @@ pub(crate) struct Shared {
     pub(crate) buffers: BufferPool,
     /// State machines of closed connections, for new ones.
     pub(crate) conns: ConnPool,
+    /// The hooks the server was built with.
+    pub(crate) hooks: Hooks,
+    /// Lets through one report per second of each kind of mistake.
+    pub(crate) mistakes: MistakeGate,
+    /// The `503` beyond the connection limit, made once a second.
+    busy: BusyAnswer,
 }
 
 /// The most buffers a server's pool keeps (each about 40 KiB with the
@@ -800,7 +1012,7 @@ impl ConnPool {
 }
 
 impl Shared {
-    pub(crate) fn new(settings: Settings) -> Shared {
+    pub(crate) fn new(settings: Settings, hooks: Hooks) -> Shared {
         let pool = settings.max_connections.min(POOL_MAX);
         Shared {
             settings,
@@ -816,6 +1028,9 @@ impl Shared {
                 free: Mutex::new(Vec::new()),
                 max: pool,
             },
+            hooks,
+            mistakes: MistakeGate::new(),
+            busy: BusyAnswer::default(),
         }
     }
 
@@ -918,7 +1133,7 @@ mod tests {
     #[test]
     fn a_closed_connection_starts_the_next_one_with_its_buffers_lent() {
         use http_net_conn::ServerEvent;
-        let sh = Shared::new(Settings::DEFAULT);
+        let sh = Shared::new(Settings::DEFAULT, Hooks::default());
         let mut first = sh.conns.take(Config::DEFAULT, false);
         assert!(!first.buffers_lent(), "an empty pool makes a new one");
         // Closed mid-head: its bytes must not reach the next connection.
@@ -941,7 +1156,7 @@ mod tests {
         // Bounded like the buffer pool.
         let mut s = Settings::DEFAULT;
         s.max_connections = 1;
-        let sh = Shared::new(s);
+        let sh = Shared::new(s, Hooks::default());
         for _ in 0..3 {
             sh.conns.put(ServerConn::new(Config::DEFAULT), &sh.buffers);
         }
@@ -961,7 +1176,14 @@ mod tests {
         assert_eq!(pool.len(), 1);
         let mut s = Settings::DEFAULT;
         s.max_connections = 3;
-        assert_eq!(Shared::new(s).buffers.max, 3, "never more than connections");
-        assert_eq!(Shared::new(Settings::DEFAULT).buffers.max, POOL_MAX);
+        assert_eq!(
+            Shared::new(s, Hooks::default()).buffers.max,
+            3,
+            "never more than connections"
+        );
+        assert_eq!(
+            Shared::new(Settings::DEFAULT, Hooks::default()).buffers.max,
+            POOL_MAX
+        );
     }
 }

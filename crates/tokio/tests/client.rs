@@ -8,8 +8,8 @@ use std::time::Duration;
 
 use http_net_tokio::http_net_conn::BodyLength;
 use http_net_tokio::{
-    Client, ClientResponse, Error, Exchange, Handler, Limit, Progress, Server, ServerBuilder,
-    ServerHandle, Stage,
+    Client, ClientResponse, Error, Exchange, Handler, HandlerError, Limit, Progress, Server,
+    ServerBuilder, ServerHandle, Stage,
 };
 use tokio::task::JoinHandle;
 
@@ -18,8 +18,8 @@ use common::{answers_and_closes, read_whole, scripted_peer};
 struct App;
 
 impl Handler for App {
-    async fn handle(&self, ex: &mut Exchange<'_>) -> Result<(), Error> {
-        match ex.path() {
+    async fn handle(&self, ex: &mut Exchange<'_>) -> Result<(), HandlerError> {
+        Ok(match ex.path() {
             b"/echo" => {
                 let body = read_whole(ex, &mut [0u8; 8192]).await?;
                 ex.respond_with(200, &[], &body).await
@@ -35,7 +35,7 @@ impl Handler for App {
             // Answers at once, reading nothing of the body.
             b"/refuse" => ex.respond_with(413, &[], b"too big").await,
             _ => ex.respond_with(200, &[], b"hi").await,
-        }
+        }?)
     }
 }
 

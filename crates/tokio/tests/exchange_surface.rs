@@ -12,11 +12,11 @@ use std::time::Duration;
 
 use common::{read_response, sent, start};
 use http_net_tokio::http_net_conn::{form_decode, BodyLength};
-use http_net_tokio::{Error, Exchange, Handler, Server};
+use http_net_tokio::{Error, Exchange, Handler, HandlerError, Server};
 use tokio::io::{AsyncReadExt, AsyncWriteExt};
 
-/// What a handler returns (the trait's error type).
-type Out = Result<(), Error>;
+/// What a handler returns.
+type Out = Result<(), HandlerError>;
 
 /// What a handler saw, for the test to look at after the response.
 #[derive(Clone, Default)]
@@ -151,7 +151,7 @@ impl Handler for Limited {
     async fn handle(&self, ex: &mut Exchange<'_>) -> Out {
         if let Err(e) = ex.limit_body(10) {
             self.0.push(format!("limit_body: {e:?}"));
-            return Err(e);
+            return Err(e.into());
         }
         let r = if ex.path() == b"/read" {
             let mut buf = [0u8; 64];
@@ -183,7 +183,7 @@ impl Handler for Limited {
                 // A second read fails alike.
                 let again = ex.read_body(&mut [0u8; 8]).await;
                 self.0.push(format!("again: {again:?}"));
-                Err(e)
+                Err(e.into())
             }
         }
     }

@@ -12,7 +12,7 @@ use std::time::{Duration, Instant};
 
 use common::{connect, next_status, read_response, roundtrip, sent, start, status_of};
 use http_net_tokio::http_net_conn::BodyLength;
-use http_net_tokio::{Error, Exchange, Handler, Server, ServerBuilder};
+use http_net_tokio::{Exchange, Handler, HandlerError, Server, ServerBuilder};
 
 /// Counts the requests served; `/block` holds the runtime's thread for
 /// 300 ms (so that bytes pile up in other sockets meanwhile), `/b` records
@@ -26,7 +26,7 @@ struct Order {
 struct Ordered(Arc<Order>);
 
 impl Handler for Ordered {
-    async fn handle(&self, ex: &mut Exchange<'_>) -> Result<(), Error> {
+    async fn handle(&self, ex: &mut Exchange<'_>) -> Result<(), HandlerError> {
         match ex.path() {
             // Blocking on purpose: nothing else runs on this thread meanwhile.
             b"/block" => std::thread::sleep(Duration::from_millis(300)),
@@ -37,7 +37,7 @@ impl Handler for Ordered {
             _ => {}
         }
         self.0.served.fetch_add(1, Ordering::SeqCst);
-        ex.respond_with(200, &[], b"").await
+        Ok(ex.respond_with(200, &[], b"").await?)
     }
 }
 
@@ -103,8 +103,8 @@ fn a_new_connection_is_answered_ahead_of_the_turns_already_queued() {
 struct Hi;
 
 impl Handler for Hi {
-    async fn handle(&self, ex: &mut Exchange<'_>) -> Result<(), Error> {
-        ex.respond_with(200, &[], b"hi").await
+    async fn handle(&self, ex: &mut Exchange<'_>) -> Result<(), HandlerError> {
+        Ok(ex.respond_with(200, &[], b"hi").await?)
     }
 }
 
@@ -168,14 +168,14 @@ fn a_head_older_than_the_eviction_grace_goes_before_a_new_connection() {
 struct Drip;
 
 impl Handler for Drip {
-    async fn handle(&self, ex: &mut Exchange<'_>) -> Result<(), Error> {
+    async fn handle(&self, ex: &mut Exchange<'_>) -> Result<(), HandlerError> {
         ex.send_head(200, &[], BodyLength::Streamed)?;
         for _ in 0..20 {
             ex.send_data(b"x").await?;
             ex.flush().await?;
             tokio::time::sleep(Duration::from_millis(100)).await;
         }
-        ex.send_end(&[])
+        Ok(ex.send_end(&[])?)
     }
 }
 

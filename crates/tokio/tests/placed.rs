@@ -11,7 +11,7 @@ use std::time::{Duration, Instant};
 
 use common::{closed, connect, fill_until, read_response, sent, start, Running};
 use http_net_tokio::http_net_conn::{BodyLength, Placement, PreparedResponse};
-use http_net_tokio::{Error, Exchange, Handler, Server, ServerBuilder};
+use http_net_tokio::{Exchange, Handler, HandlerError, Server, ServerBuilder};
 
 /// The 64 KiB body, a pattern that a lost or repeated piece breaks.
 fn big() -> Vec<u8> {
@@ -26,8 +26,8 @@ struct Placed {
 }
 
 impl Handler for Placed {
-    async fn handle(&self, ex: &mut Exchange<'_>) -> Result<(), Error> {
-        match ex.path() {
+    async fn handle(&self, ex: &mut Exchange<'_>) -> Result<(), HandlerError> {
+        Ok(match ex.path() {
             b"/placed" => {
                 let placement = ex.conn().responder().respond(&self.ok, &self.big)?;
                 assert_eq!(placement, Placement::AfterOutput);
@@ -65,7 +65,7 @@ impl Handler for Placed {
                 ex.send_placed(placement, &self.huge).await
             }
             _ => ex.respond_with(404, &[], b"").await,
-        }
+        }?)
     }
 }
 

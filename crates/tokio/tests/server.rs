@@ -13,7 +13,7 @@ use common::{
     start, status_of, Running,
 };
 use http_net_tokio::http_net_conn::{BodyLength, Method, PreparedResponse};
-use http_net_tokio::{Error, Exchange, Handler, Server};
+use http_net_tokio::{Exchange, Handler, HandlerError, Server};
 use tokio::io::{AsyncReadExt, AsyncWriteExt};
 
 struct App {
@@ -27,7 +27,7 @@ fn app() -> App {
 }
 
 impl Handler for App {
-    async fn handle(&self, ex: &mut Exchange<'_>) -> Result<(), Error> {
+    async fn handle(&self, ex: &mut Exchange<'_>) -> Result<(), HandlerError> {
         if ex.method() == Method::Connect {
             ex.send_head(200, &[], BodyLength::Empty)?;
             let mut up = ex.upgrade().await?;
@@ -36,7 +36,7 @@ impl Handler for App {
             up.write_all(&b).await?;
             return Ok(());
         }
-        match ex.path() {
+        Ok(match ex.path() {
             b"/" => ex.respond(&self.hello, b"hello").await,
             b"/echo" => {
                 let body = read_whole(ex, &mut [0u8; 7]).await?;
@@ -95,7 +95,7 @@ impl Handler for App {
             b"/panic" => panic!("handler panicked on purpose"),
             b"/none" => Ok(()),
             _ => ex.respond_with(404, &[], b"").await,
-        }
+        }?)
     }
 }
 
@@ -518,13 +518,13 @@ fn http10_and_head_requests_follow_conn() {
 struct Big;
 
 impl Handler for Big {
-    async fn handle(&self, ex: &mut Exchange<'_>) -> Result<(), Error> {
+    async fn handle(&self, ex: &mut Exchange<'_>) -> Result<(), HandlerError> {
         let chunk = vec![b'x'; 64 * 1024];
         ex.send_head(200, &[], BodyLength::Known(64 * 1024 * 1024))?;
         for _ in 0..1024 {
             ex.send_data(&chunk).await?;
         }
-        ex.send_end(&[])
+        Ok(ex.send_end(&[])?)
     }
 }
 
@@ -695,11 +695,11 @@ fn a_connection_draining_an_unread_body_after_its_answer_is_evicted_as_idle() {
 struct BigOrSmall;
 
 impl Handler for BigOrSmall {
-    async fn handle(&self, ex: &mut Exchange<'_>) -> Result<(), Error> {
+    async fn handle(&self, ex: &mut Exchange<'_>) -> Result<(), HandlerError> {
         if ex.path() == b"/big" {
             return Big.handle(ex).await;
         }
-        ex.respond_with(200, &[], b"small").await
+        Ok(ex.respond_with(200, &[], b"small").await?)
     }
 }
 

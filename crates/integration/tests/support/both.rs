@@ -376,7 +376,7 @@ impl http_net_tokio::Handler for Tokio {
     async fn handle(
         &self,
         ex: &mut http_net_tokio::Exchange<'_>,
-    ) -> Result<(), http_net_tokio::Error> {
+    ) -> Result<(), http_net_tokio::HandlerError> {
         Ok(run_tokio(ex, self.0).await?)
     }
 }
