@@ -23,7 +23,6 @@ both! {
     /// `max_body_bytes`: a declared length over it is answered `413`
     /// before the handler runs and the connection closes; a chunked body
     /// passing it is `413` too; a body within it is served.
-    #[tokio(ignore = "http-net-tokio's ServerBuilder has no max_body_bytes")]
     fn body_limit_per_server(a) {
         let set = Settings { max_body_bytes: Some(8), ..Settings::default() };
         let srv = start(a, &set, Do::Echo);
@@ -33,6 +32,7 @@ both! {
         let r = ask(&mut s, b"POST / HTTP/1.1\r\nHost: a\r\nContent-Length: 9\r\n\r\n123456789");
         assert_eq!(r.status, 413, "{r:?}");
         assert!(closed(&mut s));
+        drop(s);
         let chunked = b"POST / HTTP/1.1\r\nHost: a\r\nTransfer-Encoding: chunked\r\n\r\n5\r\n12345\r\n5\r\n67890\r\n0\r\n\r\n";
         let r = raw(srv.addr, chunked);
         assert!(r.starts_with("HTTP/1.1 413 "), "{r}");
@@ -44,7 +44,6 @@ both! {
     /// `Exchange::limit_body`: a declared length over the request's own
     /// limit is `413` (without `100 Continue`), a chunked body when it
     /// passes it; one within it is served.
-    #[tokio(ignore = "http-net-tokio's Exchange has no limit_body")]
     fn body_limit_per_request(a) {
         let srv = start(a, &Settings::default(), Do::LimitBody(4));
         let r = ask(&mut connect(srv.addr), b"POST / HTTP/1.1\r\nHost: a\r\nContent-Length: 4\r\n\r\nabcd");
@@ -66,7 +65,6 @@ both! {
 both! {
     /// `error_body`: the error responses the server writes itself carry
     /// the hook's body and content type.
-    #[tokio(ignore = "http-net-tokio's ServerBuilder has no error_body")]
     fn custom_error_bodies(a) {
         let set = Settings { json_errors: true, max_body_bytes: Some(4), ..Settings::default() };
         let srv = start(a, &set, Do::Echo);
@@ -86,7 +84,6 @@ both! {
 both! {
     /// `access_log`: one record per request, with method, target and
     /// status, the refused ones included.
-    #[tokio(ignore = "http-net-tokio's ServerBuilder has no access_log")]
     fn access_log_records_each_request(a) {
         let log = both::Log::default();
         let set = Settings { access_log: Some(log.clone()), ..Settings::default() };
@@ -151,7 +148,6 @@ both! {
 
 both! {
     /// Request trailers reach the handler once the body is read.
-    #[tokio(ignore = "http-net-tokio drops request trailers (no Exchange::trailers)")]
     fn request_trailers_in(a) {
         let srv = start(a, &Settings::default(), Do::Trailers);
         let r = ask(
@@ -284,6 +280,26 @@ both! {
 }
 
 both! {
+    /// A graceful stop does not wait out the drain of a connection that is
+    /// closing after an error response its peer has read (the drain keeps
+    /// reading so that the peer gets the response, 2 s by default): `serve`
+    /// returns at once.
+    #[tokio(ignore = "differs: http-net-tokio's graceful stop waits out the whole drain (2 s) of a connection closing after an error response; http-net-std's ends it at once")]
+    fn graceful_shutdown_does_not_wait_out_a_drain(a) {
+        let srv = start(a, &Settings::default(), Do::Hello);
+        let mut s = connect(srv.addr);
+        let r = ask(&mut s, b"GET / HTTP/1.1\r\n\r\n");
+        assert_eq!(r.status, 400);
+        assert!(closed(&mut s));
+        let t = std::time::Instant::now();
+        srv.stop();
+        let took = t.elapsed();
+        assert!(took < Duration::from_secs(1), "the stop took {took:?}");
+        drop(s);
+    }
+}
+
+both! {
     /// `max_requests_per_connection(2)`: the second answer carries
     /// `Connection: close` and the connection closes.
     fn max_requests_per_connection(a) {
@@ -337,7 +353,6 @@ both! {
     /// `query` and `query_pairs`: the query as received (still
     /// percent-encoded), split at `&` into `key=value` pairs; none without
     /// a `?`.
-    #[tokio(ignore = "http-net-tokio's Exchange has no query or query_pairs")]
     fn query_and_pairs(a) {
         let srv = start(a, &Settings::default(), Do::Describe);
         let mut s = connect(srv.addr);
@@ -351,7 +366,6 @@ both! {
 
 both! {
     /// `method_str`: the method as received, extension methods included.
-    #[tokio(ignore = "http-net-tokio's Exchange has no method_str")]
     fn method_as_text(a) {
         let srv = start(a, &Settings::default(), Do::Describe);
         let mut s = connect(srv.addr);
@@ -368,7 +382,6 @@ both! {
     /// The streaming body reader (`Read` / `AsyncRead`) and writer
     /// (`Write` / `AsyncWrite`): a chunked upload read 3 bytes at a time
     /// and written back piece by piece arrives whole, chunked.
-    #[tokio(ignore = "http-net-tokio's Exchange has no body() reader or body_writer()")]
     fn streaming_body_reader_and_writer(a) {
         let srv = start(a, &Settings::default(), Do::Stream);
         let r = ask(
@@ -405,5 +418,51 @@ both! {
             assert!(r.starts_with("HTTP/1.1 500 "), "{r}");
         }
         srv.stop();
+    }
+}
+
+both! {
+    /// A handler uses `?` on its own errors (`Utf8Error`,
+    /// `ParseIntError`): one it returns is answered `500`.
+    fn handler_errors_with_question_mark(a) {
+        let srv = start(a, &Settings::default(), Do::Double);
+        let r = ask(&mut connect(srv.addr), b"GET /?21 HTTP/1.1\r\nHost: a\r\n\r\n");
+        assert_eq!((r.status, &r.body[..]), (200, &b"42"[..]));
+        let r = raw(srv.addr, b"GET /?x HTTP/1.1\r\nHost: a\r\n\r\n");
+        assert!(r.starts_with("HTTP/1.1 500 "), "{r}");
+        srv.stop();
+    }
+}
+
+both! {
+    /// `mistake_log`: a field name the connection refuses and a handler
+    /// that answers nothing are the application's mistakes, reported
+    /// through the hook (the peer gets `500`).
+    #[std(ignore = "http-net-std's ServerBuilder has no mistake_log")]
+    fn mistakes_reported_through_the_hook(a) {
+        for (what, kind) in [(Do::BadField, "Refused(InvalidFieldName)"), (Do::Nothing, "Unanswered")] {
+            let log = both::Log::default();
+            let set = Settings { mistakes: Some(log.clone()), ..Settings::default() };
+            let srv = start(a, &set, what);
+            let r = raw(srv.addr, GET);
+            assert!(r.starts_with("HTTP/1.1 500 "), "{r}");
+            srv.stop();
+            assert_eq!(*log.lock().unwrap(), [kind.to_string()]);
+        }
+    }
+}
+
+both! {
+    /// `report_mistakes(false)` silences the hook; the peer's answer does
+    /// not change.
+    #[std(ignore = "http-net-std's ServerBuilder has no report_mistakes")]
+    fn report_mistakes_off_silences_them(a) {
+        let log = both::Log::default();
+        let set = Settings { mistakes: Some(log.clone()), quiet: true, ..Settings::default() };
+        let srv = start(a, &set, Do::BadField);
+        let r = raw(srv.addr, GET);
+        assert!(r.starts_with("HTTP/1.1 500 "), "{r}");
+        srv.stop();
+        assert!(log.lock().unwrap().is_empty(), "{:?}", log.lock().unwrap());
     }
 }

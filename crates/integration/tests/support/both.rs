@@ -21,7 +21,6 @@ use std::time::Duration;
 use http_net_conn::BodyLength;
 
 use crate::support::on_tokio::{self, read_response, Resp};
-use crate::support::std_io;
 
 /// Declares a test written once, run against both adapters: a module
 /// `name` with the tests `std` and `tokio`, each calling the body with its
@@ -102,6 +101,12 @@ pub enum Do {
     Describe,
     /// Returns `Ok` without answering (an application's mistake).
     Nothing,
+    /// `200` with twice the query's number (`/?21`), parsed with `?` on
+    /// `std::num::ParseIntError` (not a number: the handler's error, `500`).
+    Double,
+    /// Answers with a field name holding a space (an application's
+    /// mistake: the connection refuses it).
+    BadField,
     /// Panics.
     Panic,
     /// Reads the body through the streaming reader, 3 bytes a read, and
@@ -147,6 +152,10 @@ pub struct Settings {
     pub json_errors: bool,
     /// `ServerBuilder::access_log`: each record as `METHOD target status`.
     pub access_log: Option<Log>,
+    /// `ServerBuilder::mistake_log`: each mistake as its `Debug`.
+    pub mistakes: Option<Log>,
+    /// `ServerBuilder::report_mistakes(false)`.
+    pub quiet: bool,
 }
 
 /// Lines written by an access-log hook.
@@ -157,6 +166,27 @@ pub fn json_error(status: u16) -> String {
     format!("{{\"status\":{status}}}")
 }
 
+/// The `json_errors` hook (both adapters take the core's types).
+fn json_errors(e: &http_net_conn::ErrorResponse<'_>) -> Option<http_net_conn::ErrorBody> {
+    Some(http_net_conn::ErrorBody {
+        content_type: b"application/json".to_vec(),
+        body: json_error(e.status()).into_bytes(),
+    })
+}
+
+/// An access-log hook writing to `log`.
+fn access_log(log: Log) -> impl Fn(&http_net_conn::AccessRecord<'_>) + Send + Sync + 'static {
+    move |r| {
+        let line = format!(
+            "{} {} {}",
+            r.method(),
+            String::from_utf8_lossy(r.target()),
+            r.status().unwrap_or(0)
+        );
+        log.lock().unwrap().push(line);
+    }
+}
+
 /// A running server of either adapter; shut down when dropped.
 pub struct Server {
     /// Where it listens.
@@ -165,7 +195,10 @@ pub struct Server {
 }
 
 enum Inner {
-    Std(std_io::Running),
+    Std(
+        http_net_std::ShutdownHandle,
+        std::thread::JoinHandle<std::io::Result<()>>,
+    ),
     Tokio(on_tokio::Running),
 }
 
@@ -173,7 +206,7 @@ impl Server {
     /// Starts a graceful shutdown and returns at once.
     pub fn shutdown(&self) {
         match &self.inner {
-            Some(Inner::Std(r)) => r.stop.shutdown(),
+            Some(Inner::Std(stop, _)) => stop.shutdown(),
             Some(Inner::Tokio(r)) => r.handle.shutdown(),
             None => {}
         }
@@ -182,8 +215,10 @@ impl Server {
     /// Shuts the server down and waits until its `serve` has returned `Ok`.
     pub fn stop(mut self) {
         match self.inner.take() {
-            // Its drop shuts down, joins and checks `serve`'s result.
-            Some(Inner::Std(r)) => drop(r),
+            Some(Inner::Std(stop, thread)) => {
+                stop.shutdown();
+                thread.join().expect("server thread").expect("serve");
+            }
             Some(Inner::Tokio(r)) => r.stop(),
             None => {}
         }
@@ -218,29 +253,49 @@ fn start_std(set: &Settings, what: Do) -> Server {
         b = b.max_requests_per_connection(n);
     }
     if set.json_errors {
-        b = b.error_body(|e| {
-            Some(http_net_std::ErrorBody {
-                content_type: b"application/json".to_vec(),
-                body: json_error(e.status()).into_bytes(),
-            })
-        });
+        b = b.error_body(json_errors);
     }
     if let Some(log) = set.access_log.clone() {
-        b = b.access_log(move |r| {
-            let line = format!(
-                "{} {} {}",
-                r.method(),
-                String::from_utf8_lossy(r.target()),
-                r.status().unwrap_or(0)
-            );
-            log.lock().unwrap().push(line);
-        });
+        b = b.access_log(access_log(log));
+    }
+    if set.mistakes.is_some() || set.quiet {
+        panic!("http-net-std has no ServerBuilder::mistake_log or report_mistakes yet");
     }
     let server = b.bind("127.0.0.1:0").unwrap();
-    let running = std_io::Running::start(server, move |ex| Ok(run_std(ex, what)?));
+    let addr = server.local_addr().unwrap();
+    let stop = server.handle();
+    let thread = std::thread::spawn(move || server.serve(Std(what)));
     Server {
-        addr: running.addr,
-        inner: Some(Inner::Std(running)),
+        addr,
+        inner: Some(Inner::Std(stop, thread)),
+    }
+}
+
+/// The std server's handler.
+struct Std(Do);
+
+impl http_net_std::Handler for Std {
+    fn handle(
+        &self,
+        ex: &mut http_net_std::Exchange<'_>,
+    ) -> Result<(), http_net_std::HandlerError> {
+        handle_std(ex, self.0)
+    }
+}
+
+/// The std server's handler: what returns the application's own error,
+/// then the rest.
+fn handle_std(
+    ex: &mut http_net_std::Exchange<'_>,
+    what: Do,
+) -> Result<(), http_net_std::HandlerError> {
+    match what {
+        Do::Double => {
+            // `?` on `Utf8Error` and `ParseIntError`: the application's own.
+            let n: u64 = std::str::from_utf8(ex.query().unwrap_or(b""))?.parse()?;
+            Ok(ex.respond_with(200, &[], (2 * n).to_string().as_bytes())?)
+        }
+        _ => Ok(run_std(ex, what)?),
     }
 }
 
@@ -316,6 +371,8 @@ fn run_std(ex: &mut http_net_std::Exchange<'_>, what: Do) -> Result<(), http_net
         }
         Do::Nothing => Ok(()),
         Do::Panic => panic!("a handler's panic, on purpose"),
+        Do::BadField => ex.respond_with(200, &[(b"Bad Name", b"x")], b""),
+        Do::Double => unreachable!("the handler answers it first"),
         Do::Stream => {
             let mut body = Vec::new();
             let mut piece = [0u8; 3];
@@ -338,29 +395,27 @@ fn run_std(ex: &mut http_net_std::Exchange<'_>, what: Do) -> Result<(), http_net
 }
 
 fn start_tokio(set: &Settings, what: Do) -> Server {
-    let missing = |what: &str| panic!("http-net-tokio has no {what} yet");
-    if set.max_body_bytes.is_some() {
-        missing("ServerBuilder::max_body_bytes");
-    }
-    if set.json_errors {
-        missing("ServerBuilder::error_body");
-    }
-    if set.access_log.is_some() {
-        missing("ServerBuilder::access_log");
-    }
-    match what {
-        Do::Trailers => missing("Exchange::trailers"),
-        Do::LimitBody(_) => missing("Exchange::limit_body"),
-        Do::Describe => missing("Exchange::method_str, query, query_pairs"),
-        Do::Stream => missing("Exchange::body (AsyncRead), body_writer (AsyncWrite)"),
-        _ => {}
-    }
     let mut b = http_net_tokio::Server::builder()
         .shutdown_timeout(Duration::from_secs(2))
         .tunnels(set.tunnels)
         .front_line(set.front_line);
+    if let Some(n) = set.max_body_bytes {
+        b = b.max_body_bytes(n);
+    }
     if let Some(n) = set.max_requests {
         b = b.max_requests_per_connection(n);
+    }
+    if set.json_errors {
+        b = b.error_body(json_errors);
+    }
+    if let Some(log) = set.access_log.clone() {
+        b = b.access_log(access_log(log));
+    }
+    if let Some(log) = set.mistakes.clone() {
+        b = b.mistake_log(move |m| log.lock().unwrap().push(format!("{m:?}")));
+    }
+    if set.quiet {
+        b = b.report_mistakes(false);
     }
     let running = on_tokio::start(b, Tokio(what), false);
     Server {
@@ -377,7 +432,15 @@ impl http_net_tokio::Handler for Tokio {
         &self,
         ex: &mut http_net_tokio::Exchange<'_>,
     ) -> Result<(), http_net_tokio::HandlerError> {
-        Ok(run_tokio(ex, self.0).await?)
+        match self.0 {
+            Do::Double => {
+                // `?` on `Utf8Error` and `ParseIntError`: the application's own.
+                let n: u64 = std::str::from_utf8(ex.query().unwrap_or(b""))?.parse()?;
+                let out = (2 * n).to_string();
+                Ok(ex.respond_with(200, &[], out.as_bytes()).await?)
+            }
+            what => Ok(run_tokio(ex, what).await?),
+        }
     }
 }
 
@@ -406,9 +469,45 @@ async fn run_tokio(
                 .await?;
             ex.respond_with(200, &[], b"hinted").await
         }
-        // Refused by `start_tokio`: not in http-net-tokio yet.
-        Do::Trailers | Do::LimitBody(_) | Do::Describe | Do::Stream => {
-            ex.respond_with(501, &[], b"").await
+        Do::Trailers => {
+            ex.body().read_to_end(&mut Vec::new()).await?;
+            let mut out = Vec::new();
+            for (name, value) in ex.trailers() {
+                out.extend(name.to_ascii_lowercase());
+                out.push(b'=');
+                out.extend_from_slice(value);
+                out.push(b';');
+            }
+            ex.respond_with(200, &[], &out).await
+        }
+        Do::LimitBody(n) => {
+            ex.limit_body(n)?;
+            let mut body = Vec::new();
+            ex.body().read_to_end(&mut body).await?;
+            ex.respond_with(200, &[], &body).await
+        }
+        Do::Describe => {
+            let out = describe(ex.method_str(), ex.query(), ex.query_pairs());
+            ex.respond_with(200, &[], &out).await
+        }
+        Do::Stream => {
+            let mut body = Vec::new();
+            let mut piece = [0u8; 3];
+            loop {
+                let n = ex.body().read(&mut piece).await?;
+                if n == 0 {
+                    break;
+                }
+                body.push(piece[..n].to_vec());
+            }
+            ex.send_head(200, &[], BodyLength::Streamed)?;
+            let mut w = ex.body_writer();
+            for piece in &body {
+                w.write_all(piece).await?;
+            }
+            w.flush().await?;
+            drop(w);
+            ex.send_end(&[])
         }
         Do::TrailersOut => {
             ex.send_head(200, &[(b"Trailer", b"X-Checksum")], BodyLength::Streamed)?;
@@ -443,6 +542,8 @@ async fn run_tokio(
         }
         Do::Nothing => Ok(()),
         Do::Panic => panic!("a handler's panic, on purpose"),
+        Do::BadField => ex.respond_with(200, &[(b"Bad Name", b"x")], b"").await,
+        Do::Double => unreachable!("the handler answers it first"),
     }
 }
 
