@@ -230,9 +230,9 @@ impl<'a> Exchange<'a> {
     }
 
     /// Lowers the body limit for this request to `max_bytes` (the server's
-    /// body budget, [`ServerBuilder::conn_config`](crate::ServerBuilder::conn_config),
-    /// stays the ceiling: a declared `Content-Length` over it was answered
-    /// `413` before the handler ran, so a limit can only be lowered here).
+    /// [`max_body_bytes`](crate::ServerBuilder::max_body_bytes) stays the
+    /// ceiling: a declared `Content-Length` over it was answered `413`
+    /// before the handler ran, so a limit can only be lowered here).
     /// Call it before reading the body. A declared length over the limit is
     /// refused at once, before `100 Continue`; a chunked body when its
     /// reads pass the limit. Either way the call or the read fails with

@@ -366,3 +366,41 @@ fn the_body_writer_sends_chunks_and_shutdown_ends_the_body() {
     drop(s);
     srv.stop();
 }
+
+/// Reads the body with no limit of its own; records the error.
+struct Unlimited(Seen);
+
+impl Handler for Unlimited {
+    async fn handle(&self, ex: &mut Exchange<'_>) -> Out {
+        let mut body = Vec::new();
+        let mut buf = [0u8; 8];
+        loop {
+            match ex.read_body(&mut buf).await {
+                Ok(0) => break,
+                Ok(n) => body.extend_from_slice(&buf[..n]),
+                Err(e) => {
+                    self.0.push(format!("{e:?}"));
+                    return Err(e.into());
+                }
+            }
+        }
+        ex.respond_with(200, &[], &body).await?;
+        Ok(())
+    }
+}
+
+#[test]
+fn a_chunked_body_over_the_servers_limit_is_the_callers_over_limit_and_413() {
+    let seen = Seen::default();
+    let builder = Server::builder().max_body_bytes(16);
+    let srv = start(builder, Unlimited(seen.clone()), false);
+    let r = common::roundtrip(
+        srv.addr,
+        b"POST / HTTP/1.1\r\nHost: a\r\nTransfer-Encoding: chunked\r\n\r\n\
+          c\r\n0123456789ab\r\nc\r\n0123456789ab\r\n0\r\n\r\n",
+    )
+    .expect("a response");
+    assert_eq!(r.status, 413);
+    assert_eq!(seen.all(), ["OverLimit(BodyBudget(16))"]);
+    srv.stop();
+}
