@@ -21,9 +21,9 @@ impl Mistake {
     ///   that timed out: the connection answers for it): none;
     /// - a body owed, or an answer begun and not ended:
     ///   [`Mistake::Unfinished`];
-    /// - `Ok` without an answer: [`Mistake::Unanswered`] (an `Err` without
-    ///   an answer is the handler's way of failing: its `500` is no
-    ///   mistake);
+    /// - no answer, whether it returned `Ok` or an error:
+    ///   [`Mistake::Unanswered`] (the server answers `500` for it; an error
+    ///   the handler returned is otherwise seen only by an access log);
     /// - otherwise none.
     ///
     /// ```
@@ -35,8 +35,6 @@ impl Mistake {
     /// // `Ok` without an answer.
     /// let m = Mistake::after_handler(&conn, HandlerOutcome::Ok, None, false);
     /// assert_eq!(m, Some(Mistake::Unanswered));
-    /// // The same with an error of its own: the handler's way of failing.
-    /// assert_eq!(Mistake::after_handler(&conn, HandlerOutcome::Failed, None, false), None);
     /// ```
     pub fn after_handler(
         conn: &ServerConn,
@@ -58,7 +56,7 @@ impl Mistake {
         }
         match conn.answer_state() {
             AnswerState::Started => Some(Mistake::Unfinished),
-            AnswerState::NotStarted if outcome == HandlerOutcome::Ok => Some(Mistake::Unanswered),
+            AnswerState::NotStarted => Some(Mistake::Unanswered),
             _ => None,
         }
     }
@@ -119,12 +117,12 @@ mod tests {
     }
 
     #[test]
-    fn ok_without_an_answer_is_unanswered_and_an_error_is_not() {
+    fn no_answer_is_unanswered_whatever_the_handler_returned() {
         let conn = get();
-        let m = Mistake::after_handler(&conn, HandlerOutcome::Ok, None, false);
-        assert_eq!(m, Some(Mistake::Unanswered));
-        let m = Mistake::after_handler(&conn, HandlerOutcome::Failed, None, false);
-        assert_eq!(m, None);
+        for outcome in [HandlerOutcome::Ok, HandlerOutcome::Failed] {
+            let m = Mistake::after_handler(&conn, outcome, None, false);
+            assert_eq!(m, Some(Mistake::Unanswered));
+        }
     }
 
     #[test]

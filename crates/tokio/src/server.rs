@@ -96,7 +96,7 @@ use crate::wire::{self, Stream};
 /// | returned anything else without answering (`Ok`, `Err`, or a panic) | sends `500 Internal Server Error`, then closes |
 ///
 /// The application's own mistakes ([`Mistake`]: a command the connection
-/// refused, such as a field name with a space; `Ok` without an answer; an
+/// refused, such as a field name with a space; no answer; an
 /// answer left unfinished; a panic) are reported on stderr, at most once a
 /// second for each kind: see [`ServerBuilder::mistake_log`] and
 /// [`ServerBuilder::report_mistakes`].
@@ -343,7 +343,7 @@ impl ServerBuilder {
     /// <target>)`: a command the connection refused (a field name with a
     /// space, a CR LF in a value, a `Content-Length` that conflicts with the
     /// body: [`Mistake::Refused`], when the handler returns that error), a
-    /// handler that returned `Ok` without answering, an answer begun and
+    /// handler that returned without answering (`Ok` or an error), an answer begun and
     /// not finished, a panic. Either way at most one report a second for
     /// each kind of mistake (a mistake made on every request does not flood
     /// the log). The hook runs on the connection's task; one that panics is

@@ -83,7 +83,7 @@ fn a_refused_field_name_reaches_the_mistake_hook() {
 fn each_kind_of_mistake_is_reported_and_the_peers_doing_and_a_whole_answer_are_not() {
     let (b, seen) = recording();
     let server = start(b, Mistakes, false);
-    for path in ["/none", "/unfinished", "/panic", "/parse", "/", "/body"] {
+    for path in ["/none", "/unfinished", "/panic", "/", "/body"] {
         let mut s = connect(server.addr);
         // `/body` with a malformed chunk: the peer's fault.
         let req = if path == "/body" {
@@ -98,8 +98,17 @@ fn each_kind_of_mistake_is_reported_and_the_peers_doing_and_a_whole_answer_are_n
     assert_eq!(
         *seen.lock().unwrap(),
         [Mistake::Unanswered, Mistake::Unfinished, Mistake::Panicked],
-        "an error of the handler's own (`/parse`), a whole answer and a malformed body are no mistakes"
+        "a whole answer and a malformed body are no mistakes"
     );
+}
+
+#[test]
+fn the_handlers_own_error_without_an_answer_is_unanswered() {
+    let (b, seen) = recording();
+    let server = start(b, Mistakes, false);
+    assert_eq!(roundtrip(server.addr, &get("/parse")).unwrap().status, 500);
+    server.stop();
+    assert_eq!(*seen.lock().unwrap(), [Mistake::Unanswered]);
 }
 
 #[test]
