@@ -3,7 +3,7 @@
 //! [`Failure`], [`Retry`]); the rules that read them are in `reuse.rs`.
 
 /// What the client connection records of the latest request, for
-/// [`ClientConn::request_sent`], [`ClientConn::retry`] and the reuse rule.
+/// [`ClientConn::request_sent`](crate::ClientConn::request_sent), [`ClientConn::retry`](crate::ClientConn::retry) and the reuse rule.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub(super) struct Attempt {
     /// The method is idempotent (RFC 9110 §9.2.2).
@@ -21,7 +21,7 @@ pub(super) struct Attempt {
 }
 
 /// Where a request's `Expect: 100-continue` stands (RFC 9110 §10.1.1), as
-/// [`ClientConn::expect_state`] reports it.
+/// [`ClientConn::expect_state`](crate::ClientConn::expect_state) reports it.
 ///
 /// ```
 /// use http_net_conn::{BodyLength, ClientConn, ClientEvent, Config, ExpectState};
@@ -60,7 +60,7 @@ pub enum ExpectState {
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Failure {
     /// The connection ended under the request: an end of stream (which
-    /// [`recv_eof`](ClientConn::recv_eof) reports too), or an I/O error on
+    /// [`recv_eof`](crate::ClientConn::recv_eof) reports too), or an I/O error on
     /// it (a reset, a broken pipe, an aborted connection).
     Closed,
     /// Anything else: a timeout (the server may be working on the
@@ -69,7 +69,7 @@ pub enum Failure {
 }
 
 /// Whether a failed request is sent again on a new connection:
-/// [`ClientConn::retry`]'s answer.
+/// [`ClientConn::retry`](crate::ClientConn::retry)'s answer.
 ///
 /// The rule (RFC 9110 §9.2.2: a client SHOULD NOT automatically retry a
 /// request with a non-idempotent method unless it knows the request
