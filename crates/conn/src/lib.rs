@@ -111,7 +111,7 @@ pub use evict::{
     YOUNG_RESPONSE_STALL_MS,
 };
 pub use fields::Trailers;
-pub use hooks::{AccessRecord, ErrorBody, ErrorCause, ErrorResponse, Limit};
+pub use hooks::{AccessRecord, ErrorBody, ErrorCause, ErrorResponse, Limit, MistakeReport};
 pub use leftover::Leftover;
 #[cfg(target_has_atomic = "64")]
 pub use mistake::MistakeGate;

@@ -10,8 +10,8 @@ use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use http_net_conn::{
-    AfterHandler, Begin, Config, Error as ConnError, HandlerError, HandlerOutcome, NextRead,
-    ReadDeadlines, ServerConn, ServerEvent, SlotState,
+    AfterHandler, Begin, Config, Error as ConnError, HandlerError, HandlerOutcome, Mistake,
+    NextRead, ReadDeadlines, ServerConn, ServerEvent, SlotState,
 };
 
 use crate::counters::Phase as Count;
@@ -382,6 +382,7 @@ fn serve(
                     handler.handle(&mut Exchange::new(conn, stream, st, shared, slot))
                 }))
                 .ok();
+                mistake(conn, st, shared, &outcome);
                 let end = after_handler(stream, conn, st, slot, shared, &outcome);
                 if shared.hooks.any() {
                     if end.is_none() && shared.hooks.access_log.is_some() {
@@ -518,6 +519,43 @@ fn refresh_date(conn: &mut ServerConn, shared: &Shared, last: &mut u64) {
     }
 }
 
+/// What the handler's return (`None`: a panic) is to the connection.
+fn outcome_of(outcome: &Option<Result<(), HandlerError>>) -> HandlerOutcome {
+    match outcome {
+        Some(Ok(())) => HandlerOutcome::Ok,
+        Some(Err(_)) => HandlerOutcome::Failed,
+        None => HandlerOutcome::Panicked,
+    }
+}
+
+/// Reports the application's mistake in the handler that just returned
+/// (the core decides whether it made one), before the connection finishes
+/// its answer: the request is still known then.
+fn mistake(
+    conn: &ServerConn,
+    st: &Cycle,
+    shared: &Shared,
+    outcome: &Option<Result<(), HandlerError>>,
+) {
+    // Not the application's doing: the peer's body broke a rule or went
+    // over its limit, a read timed out, the stream broke.
+    let peer_at_fault =
+        st.broken || st.timed_out || st.over_limit.is_some() || st.body_error.is_some();
+    let error = outcome.as_ref().and_then(|r| r.as_ref().err());
+    let Some(m) = Mistake::of_handler(conn, outcome_of(outcome), error, peer_at_fault) else {
+        return;
+    };
+    // Answered whole, the request is gone from the connection: the copy
+    // the hooks keep, if any.
+    let request = conn
+        .request()
+        .map(|r| (r.method_str(), r.target()))
+        .or_else(|| (!st.method.is_empty()).then(|| (st.method.as_str(), &st.target[..])));
+    shared
+        .hooks
+        .report(m, || wire::stamp(Instant::now()), request);
+}
+
 /// Finishes what the handler left, from where the connection says the
 /// answer stands; `Some` ends the connection. Whatever the handler queued
 /// (through [`Exchange`] or [`Exchange::conn`]) is sent: at once when the
@@ -545,12 +583,7 @@ fn after_handler(
         (None, None, None) => ErrorCause::Panic,
         (None, None, Some(Ok(()))) => ErrorCause::NoAnswer,
     };
-    let handler = match outcome {
-        Some(Ok(())) => HandlerOutcome::Ok,
-        Some(Err(_)) => HandlerOutcome::Failed,
-        None => HandlerOutcome::Panicked,
-    };
-    match conn.after_handler(handler, st.timed_out) {
+    match conn.after_handler(outcome_of(outcome), st.timed_out) {
         AfterHandler::Next => None,
         AfterHandler::Linger => {
             // An error response the connection queued (its own, or the

@@ -9,7 +9,7 @@ use std::sync::Arc;
 use std::thread;
 use std::time::{Duration, Instant};
 
-use http_net_conn::Config;
+use http_net_conn::{Config, Mistake};
 
 use crate::connection;
 use crate::counters::Counters;
@@ -191,6 +191,54 @@ impl ServerBuilder {
     /// ```
     pub fn access_log(mut self, hook: impl Fn(&AccessRecord<'_>) + Send + Sync + 'static) -> Self {
         self.hooks.access_log = Some(Arc::new(hook));
+        self
+    }
+    /// Where the application's mistakes go ([`Mistake`]: a command the
+    /// connection refused and the handler returned, such as a field name
+    /// with a space; no answer; an answer begun and not finished; a panic).
+    /// By default each is one line on stderr, `http-net: <mistake>
+    /// (<METHOD> <target>)`; `hook` replaces that line. Either way at most
+    /// one mistake of each kind is reported per second, for the whole
+    /// server (each [`LocalError`](http_net_conn::LocalError) of a refusal
+    /// is a kind of its own). A refusal the handler handled (answering
+    /// properly after it) is no mistake; nor is a `413`, `408` or `400` the
+    /// peer caused. A hook that panics is contained.
+    ///
+    /// ```
+    /// # mod http_net { pub mod io { pub use http_net_std::*; } pub use http_net_std::http_net_conn as conn; }
+    /// use http_net::conn::{LocalError, Mistake};
+    /// use http_net::io::{Exchange, Server};
+    /// use std::sync::mpsc;
+    ///
+    /// let (tx, rx) = mpsc::channel();
+    /// let tx = std::sync::Mutex::new(tx);
+    /// let server = Server::builder()
+    ///     .mistake_log(move |m| tx.lock().unwrap().send(*m).unwrap())
+    ///     .bind("127.0.0.1:0")?;
+    /// let addr = server.local_addr()?;
+    /// let stop = server.handle();
+    /// let thread = std::thread::spawn(move || {
+    ///     // A field name with a space: refused, and the handler returns it.
+    ///     server.serve(|ex: &mut Exchange<'_>| ex.respond_with(200, &[(b"Bad Name", b"x")], b""))
+    /// });
+    /// let resp = http_net::io::get(&format!("http://{addr}/"))?;
+    /// assert_eq!(resp.status(), 500);
+    /// assert_eq!(rx.recv()?, Mistake::Refused(LocalError::InvalidFieldName));
+    /// stop.shutdown();
+    /// thread.join().unwrap()?;
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    ///
+    /// [`Mistake`]: http_net_conn::Mistake
+    pub fn mistake_log(mut self, hook: impl Fn(&Mistake) + Send + Sync + 'static) -> Self {
+        self.hooks.mistake_log = Some(Arc::new(hook));
+        self
+    }
+    /// Whether the application's mistakes are reported (default `true`):
+    /// `false` silences both the stderr line and the
+    /// [`mistake_log`](ServerBuilder::mistake_log) hook.
+    pub fn report_mistakes(mut self, on: bool) -> Self {
+        self.hooks.report_mistakes = on;
         self
     }
     /// How long a keep-alive connection may sit idle between requests
