@@ -34,24 +34,10 @@ use std::path::{Path, PathBuf};
 use crate::process::{root, Result};
 
 /// Known failures: (page under `target/doc`, the bracketed text as this
-/// check prints it), each with the change that fixes it.
-///
-/// The tokio builders' `conn_config` docs (from the `setters!` macro in
-/// `crates/tokio/src/lib.rs`) were reported with their brackets; the
-/// redesign "One surface, two I/O styles" replaces the macro. Rendered with
-/// `http_net_conn`'s docs present they link (the brackets come from
-/// rendering `http-net-tokio` alone, see the module doc), so the run notes
-/// them as gone rather than failing.
-const KNOWN: &[(&str, &str)] = &[
-    (
-        "http_net_tokio/struct.ServerBuilder.html",
-        "[`http_net_conn::Config`]",
-    ),
-    (
-        "http_net_tokio/struct.ClientBuilder.html",
-        "[`http_net_conn::Config`]",
-    ),
-];
+/// check prints it), each with the change that fixes it. None today: the
+/// tokio builders' `conn_config` docs, once the last entries, are written
+/// out with full-path links.
+const KNOWN: &[(&str, &str)] = &[];
 
 /// One bracketed text found in a page's prose.
 #[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord)]
