@@ -447,8 +447,7 @@ mod tests {
             None
         );
         // A head with a body to come: unfinished.
-        let _ = conn
-            .responder()
+        conn.responder()
             .send_head(200, &[], crate::BodyLength::Known(5))
             .unwrap();
         assert_eq!(

@@ -54,22 +54,27 @@ impl Default for ServerBuilder {
 }
 
 impl ServerBuilder {
-    /// The connection limit (default 1,024): connections beyond it are
-    /// answered `503` with `Connection: close` and closed (they do not wait
-    /// in the backlog). Each open connection holds a thread.
+    /// The connection limit (default 1,024; `0` is taken as 1): at the
+    /// limit the connection making least progress is evicted (see
+    /// [`eviction_grace`](ServerBuilder::eviction_grace)), and when none
+    /// can be, a newcomer is answered `503` with `Connection: close`
+    /// ([`ErrorCause::Busy`](crate::ErrorCause::Busy)) and closed (it does
+    /// not wait in the backlog). Each open connection holds a thread.
     pub fn max_connections(mut self, n: usize) -> Self {
         self.s.max_connections = n.max(1);
         self
     }
-    /// The most connections one peer address may hold at once (default 0:
+    /// The most connections one peer address may hold at once (default `0`:
     /// no such cap). Connections beyond it are answered `503` with
-    /// `Retry-After` and closed, whatever the free slots.
+    /// `Retry-After` ([`ErrorCause::Busy`](crate::ErrorCause::Busy)) and
+    /// closed, whatever the free slots.
     pub fn max_connections_per_peer(mut self, n: usize) -> Self {
         self.s.max_connections_per_peer = n;
         self
     }
     /// How eviction at the connection limit orders stalled connections
-    /// (default 1 s). A newcomer at the limit closes the connection making
+    /// (default 1 s; `0`: every stalled connection counts as old enough,
+    /// and the fewest bytes per second goes first). A newcomer at the limit closes the connection making
     /// the least progress: an idle keep-alive connection first (the
     /// longest idle; closed between requests), then a partial request head,
     /// the drain of an unread body, or a body or response below its minimum
@@ -87,8 +92,9 @@ impl ServerBuilder {
         self
     }
     /// Requests served on one connection before it is closed (default
-    /// 1,000, as nginx's `keepalive_requests`; 0: no limit); the last
-    /// response carries `Connection: close`. It bounds how long a peer that
+    /// 1,000, as nginx's `keepalive_requests`; `0`: no limit); the last
+    /// response carries `Connection: close` (no error: the peer opens a new
+    /// connection). It bounds how long a peer that
     /// pipelines requests and never reads its responses (their bytes go to
     /// the kernel's socket buffers until those fill) keeps its slot.
     pub fn max_requests_per_connection(mut self, n: u64) -> Self {
@@ -108,7 +114,7 @@ impl ServerBuilder {
         self
     }
     /// The largest request body, in bytes (default 8 MiB: the body budget
-    /// of [`Config::DEFAULT`]); it replaces the body budget of
+    /// of [`Config::DEFAULT`]; `0`: no limit); it replaces the body budget of
     /// [`conn_config`](ServerBuilder::conn_config), before or after it. A
     /// declared `Content-Length` over it is answered `413 Content Too
     /// Large` before the handler runs (RFC 9110 §15.5.14); a chunked body
@@ -242,21 +248,29 @@ impl ServerBuilder {
         self
     }
     /// How long a keep-alive connection may sit idle between requests
-    /// (default 30 s); then it is closed without a response.
+    /// (default 30 s); then it is closed without a response (no error: a
+    /// peer's next request goes on a new connection). `0` is no wait (a
+    /// read waits 1 ms at most): a connection closes after each response
+    /// unless the next request has already arrived.
     pub fn idle_timeout(mut self, t: Duration) -> Self {
         self.s.idle_timeout = t;
         self
     }
     /// The whole-head deadline, counted from a request's first byte (default
-    /// 10 s): a head not complete by then gets `408` and the connection
-    /// closes (slowloris).
+    /// 10 s): a head not complete by then gets `408 Request Timeout`
+    /// ([`ErrorCause::Timeout`](crate::ErrorCause::Timeout)`(Stage::Head)`)
+    /// and the connection closes (slowloris). `0` is no wait (1 ms at
+    /// most): only a head that arrives whole in the first read is served.
     pub fn head_timeout(mut self, t: Duration) -> Self {
         self.s.head_timeout = t;
         self
     }
     /// The body stall timeout: the longest wait for the next bytes of a
-    /// request body (default 30 s); the body reader then fails with a
-    /// timeout and, if nothing was sent, `408` is answered. See also
+    /// request body (default 30 s); the body reader then fails with
+    /// [`Error::Timeout`](crate::Error::Timeout)`(Stage::Body)` and, if
+    /// nothing was sent, `408` is answered. It also bounds the drain of a
+    /// body the handler left unread. `0` is no wait (1 ms at most): only
+    /// body bytes already on their way are read. See also
     /// [`min_body_rate`](ServerBuilder::min_body_rate).
     pub fn body_timeout(mut self, t: Duration) -> Self {
         self.s.body_timeout = t;
@@ -264,7 +278,10 @@ impl ServerBuilder {
     }
     /// The write stall timeout (default 30 s): a peer that takes no byte of
     /// a response for this long, counted from the last byte it took, is
-    /// disconnected. See also
+    /// disconnected (the handler's write fails with
+    /// [`Error::Timeout`](crate::Error::Timeout)`(Stage::Write)`; the
+    /// response is cut, no status can follow). `0` waits 1 ms at most for
+    /// each write. See also
     /// [`min_response_rate`](ServerBuilder::min_response_rate).
     pub fn write_timeout(mut self, t: Duration) -> Self {
         self.s.write_timeout = t;
@@ -274,7 +291,8 @@ impl ServerBuilder {
     /// grace of 10 s; `0` bytes/s: none): counted over the time the handler
     /// waits for body bytes (not the time it spends elsewhere). A body
     /// slower than this on average, once the grace has passed, fails the
-    /// read with a timeout and, if nothing was sent, `408` is answered.
+    /// read with [`Error::TooSlow`](crate::Error::TooSlow)`(Stage::Body)`
+    /// and, if nothing was sent, `408` is answered.
     pub fn min_body_rate(mut self, bytes_per_sec: u64, grace: Duration) -> Self {
         self.s.min_body_rate = Rate {
             bytes_per_sec,
@@ -286,7 +304,9 @@ impl ServerBuilder {
     /// grace of 10 s; `0` bytes/s: none): counted over the time spent
     /// waiting for the peer to take the response's bytes. A peer that reads
     /// slower than this on average, once the grace has passed, is
-    /// disconnected.
+    /// disconnected (the handler's write fails with
+    /// [`Error::TooSlow`](crate::Error::TooSlow)`(Stage::Write)`; the
+    /// response is cut).
     pub fn min_response_rate(mut self, bytes_per_sec: u64, grace: Duration) -> Self {
         self.s.min_response_rate = Rate {
             bytes_per_sec,
@@ -297,14 +317,20 @@ impl ServerBuilder {
     /// A deadline for writing a whole response, counted from its request's
     /// head (default: none, so that a large download to a slow but honest
     /// client completes; the minimum response rate and the write timeout
-    /// bound it instead). Past it the connection is cut.
+    /// bound it instead). Past it the connection is cut (the handler's
+    /// write fails with [`Error::Timeout`](crate::Error::Timeout)`(Stage::Write)`,
+    /// no status can follow). `Some(0)`: every response with a body left
+    /// to write is cut.
     pub fn response_timeout(mut self, t: Option<Duration>) -> Self {
         self.s.response_timeout = t;
         self
     }
     /// After an error response or a close: how long, and how many bytes at
     /// most, the peer's input is drained after half-closing (default 2 s,
-    /// 1 MiB), so that it reads the response rather than a reset.
+    /// 1 MiB), so that it reads the response rather than a reset. Past
+    /// either the connection closes (no error). A `0` time or `0` bytes:
+    /// no drain, the connection closes at once (a peer still sending may
+    /// see a reset instead of the response).
     pub fn drain(mut self, time: Duration, bytes: u64) -> Self {
         self.s.drain_time = time;
         self.s.drain_bytes = bytes;
@@ -324,12 +350,14 @@ impl ServerBuilder {
     }
     /// How long a kept idle connection thread (one of the
     /// [`max_idle_threads`](ServerBuilder::max_idle_threads)) waits for the
-    /// next connection before it exits (default 60 s).
+    /// next connection before it exits (default 60 s; `0`: a thread exits
+    /// as soon as it is idle, none is kept for reuse).
     pub fn keep_idle_threads(mut self, t: Duration) -> Self {
         self.s.keep_idle_threads = t;
         self
     }
-    /// The most idle connection threads kept for reuse (default 64), each
+    /// The most idle connection threads kept for reuse (default 64; `0`:
+    /// none past the second a surplus thread waits), each
     /// for [`keep_idle_threads`](ServerBuilder::keep_idle_threads). The
     /// pool grows with the connections (up to twice the connection limit,
     /// counting those draining after their close); once they end, the idle
@@ -350,7 +378,8 @@ impl ServerBuilder {
         self
     }
     /// The longest a graceful shutdown waits for requests in flight (default
-    /// 30 s); then the remaining connections are cut.
+    /// 30 s); then the remaining connections are cut (their responses end
+    /// where they stood; no status is sent). `0`: they are cut at once.
     pub fn shutdown_timeout(mut self, t: Duration) -> Self {
         self.s.shutdown_timeout = t;
         self
