@@ -2,8 +2,7 @@
 //! writes an error response of its own ([`ErrorCause`], [`ErrorResponse`])
 //! and the body a hook gives it ([`ErrorBody`]), a record of each request
 //! for an access log ([`AccessRecord`]), the local limits a body went
-//! over ([`Limit`]), and the application's mistakes: which one a handler
-//! made ([`Mistake::of_handler`]) and the line that reports it
+//! over ([`Limit`]), and the line that reports an application's mistake
 //! ([`MistakeReport`]). The adapters keep the hooks themselves (closures) and
 //! build these values; the data is defined once, here.
 
@@ -12,10 +11,7 @@ use core::fmt;
 use core::net::SocketAddr;
 use core::time::Duration;
 
-use crate::{
-    AnswerState, Error, HandlerError, HandlerOutcome, LocalError, Mistake, RemoteError, ServerConn,
-    Stage,
-};
+use crate::{HandlerError, Mistake, RemoteError, Stage};
 
 /// A limit the local side set, which a message went over (not the peer's
 /// fault: the message may be well-formed).
@@ -269,77 +265,6 @@ impl<'a> AccessRecord<'a> {
     }
 }
 
-impl Mistake {
-    /// The application's mistake in a handler that just returned, if it
-    /// made one: asked before [`ServerConn::after_handler`], from what the
-    /// handler returned (`outcome`, and its `error`) and where its answer
-    /// stands on `conn`.
-    ///
-    /// - a panic: [`Mistake::Panicked`];
-    /// - an error that is (or wraps, through its
-    ///   [`source`](core::error::Error::source) chain) a command the
-    ///   connection refused, [`Error::Local`]: [`Mistake::Refused`] (a
-    ///   refusal the handler swallowed, answering properly after it, is
-    ///   not seen here, and is no mistake);
-    /// - when the peer is to blame (`peer_at_fault`: a body that broke a
-    ///   rule or went over its limit, a read that timed out, a peer gone)
-    ///   or the connection failed on its own, nothing;
-    /// - no answer (`Ok` or an error): [`Mistake::Unanswered`];
-    /// - an answer begun and not finished (a body still owed included):
-    ///   [`Mistake::Unfinished`].
-    ///
-    /// ```
-    /// use http_net_conn::{Config, HandlerOutcome, Mistake, ServerConn, ServerEvent};
-    ///
-    /// let mut conn = ServerConn::new(Config::DEFAULT);
-    /// let _ = conn.recv(b"GET / HTTP/1.1\r\nHost: a\r\n\r\n");
-    /// assert!(matches!(conn.poll_event(), Ok(ServerEvent::Request(_))));
-    /// // `Ok` without an answer.
-    /// let m = Mistake::of_handler(&conn, HandlerOutcome::Ok, None, false);
-    /// assert_eq!(m, Some(Mistake::Unanswered));
-    /// ```
-    pub fn of_handler(
-        conn: &ServerConn,
-        outcome: HandlerOutcome,
-        error: Option<&HandlerError>,
-        peer_at_fault: bool,
-    ) -> Option<Mistake> {
-        if outcome == HandlerOutcome::Panicked {
-            return Some(Mistake::Panicked);
-        }
-        if let Some(l) = error.and_then(refusal) {
-            return Some(Mistake::Refused(l));
-        }
-        if peer_at_fault || conn.failed() {
-            return None;
-        }
-        if conn.body_owed().is_some() {
-            return Some(Mistake::Unfinished);
-        }
-        match conn.answer_state() {
-            AnswerState::NotStarted => Some(Mistake::Unanswered),
-            AnswerState::Started => Some(Mistake::Unfinished),
-            _ => None,
-        }
-    }
-}
-
-/// The command the connection refused that `e` is, or wraps: the first
-/// [`Error::Local`] on its `source` chain (an adapter's error wraps
-/// `conn`'s as its source).
-fn refusal(e: &HandlerError) -> Option<LocalError> {
-    let mut next: Option<&(dyn core::error::Error + 'static)> = Some(e.get_ref());
-    // A chain is short; the bound keeps a pathological one from looping.
-    for _ in 0..16 {
-        let e = next?;
-        if let Some(Error::Local(l)) = e.downcast_ref::<Error>() {
-            return Some(*l);
-        }
-        next = e.source();
-    }
-    None
-}
-
 /// The line a server writes to stderr for a [`Mistake`] by default:
 /// `http-net: <mistake> (<METHOD> <target>)`, the target's bytes outside
 /// printable ASCII escaped as `\xNN`; without the parenthesis when the
@@ -388,84 +313,7 @@ impl fmt::Display for MistakeReport<'_> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::{Config, ServerEvent};
     use alloc::string::ToString;
-
-    /// A connection with a request head read and not answered.
-    fn asked() -> ServerConn {
-        let mut conn = ServerConn::new(Config::DEFAULT);
-        let _ = conn.recv(b"GET /x HTTP/1.1\r\nHost: a\r\n\r\n");
-        assert!(matches!(conn.poll_event(), Ok(ServerEvent::Request(_))));
-        conn
-    }
-
-    #[test]
-    fn a_refusal_is_found_in_the_error_or_its_source() {
-        #[derive(Debug)]
-        struct Wrapper(Error);
-        impl fmt::Display for Wrapper {
-            fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-                f.write_str("wrapped")
-            }
-        }
-        impl core::error::Error for Wrapper {
-            fn source(&self) -> Option<&(dyn core::error::Error + 'static)> {
-                Some(&self.0)
-            }
-        }
-        let conn = asked();
-        let bare = HandlerError::from(Error::Local(LocalError::InvalidFieldName));
-        let wrapped = HandlerError::from(Wrapper(Error::Local(LocalError::InvalidFieldValue)));
-        let of =
-            |e: &HandlerError| Mistake::of_handler(&conn, HandlerOutcome::Failed, Some(e), false);
-        assert_eq!(
-            of(&bare),
-            Some(Mistake::Refused(LocalError::InvalidFieldName))
-        );
-        assert_eq!(
-            of(&wrapped),
-            Some(Mistake::Refused(LocalError::InvalidFieldValue))
-        );
-        // A refusal is the application's even when the peer also erred.
-        let m = Mistake::of_handler(&conn, HandlerOutcome::Failed, Some(&bare), true);
-        assert_eq!(m, Some(Mistake::Refused(LocalError::InvalidFieldName)));
-        // Another error without an answer: unanswered.
-        let other = HandlerError::from(core::fmt::Error);
-        assert_eq!(of(&other), Some(Mistake::Unanswered));
-    }
-
-    #[test]
-    fn where_the_answer_stands_decides_the_rest() {
-        let mut conn = asked();
-        assert_eq!(
-            Mistake::of_handler(&conn, HandlerOutcome::Panicked, None, true),
-            Some(Mistake::Panicked)
-        );
-        // No answer, but the peer is to blame: no mistake.
-        assert_eq!(
-            Mistake::of_handler(&conn, HandlerOutcome::Ok, None, true),
-            None
-        );
-        // A head with a body to come: unfinished.
-        conn.responder()
-            .send_head(200, &[], crate::BodyLength::Known(5))
-            .unwrap();
-        assert_eq!(
-            Mistake::of_handler(&conn, HandlerOutcome::Ok, None, false),
-            Some(Mistake::Unfinished)
-        );
-        // Answered whole: no mistake.
-        let mut conn = asked();
-        let _ = conn.responder().respond_with(200, &[], b"ok").unwrap();
-        assert_eq!(
-            Mistake::of_handler(&conn, HandlerOutcome::Ok, None, false),
-            None
-        );
-        assert_eq!(
-            Mistake::of_handler(&conn, HandlerOutcome::Failed, None, false),
-            None
-        );
-    }
 
     #[test]
     fn the_report_names_the_request_when_known() {

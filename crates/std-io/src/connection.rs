@@ -10,8 +10,8 @@ use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use http_net_conn::{
-    AfterHandler, Begin, Config, Error as ConnError, HandlerError, HandlerOutcome, Mistake,
-    NextRead, ReadDeadlines, ServerConn, ServerEvent, SlotState,
+    AfterHandler, Begin, Config, Error as ConnError, HandlerError, HandlerOutcome, LocalError,
+    Mistake, NextRead, ReadDeadlines, ServerConn, ServerEvent, SlotState,
 };
 
 use crate::counters::Phase as Count;
@@ -528,21 +528,34 @@ fn outcome_of(outcome: &Option<Result<(), HandlerError>>) -> HandlerOutcome {
     }
 }
 
+/// The connection's refusal of one of the handler's commands, when that is
+/// the error the handler returned (this adapter's error wraps the core's).
+fn refusal(e: &HandlerError) -> Option<LocalError> {
+    match e.downcast_ref::<Error>() {
+        Some(Error::Protocol(ConnError::Local(l))) => Some(*l),
+        Some(_) => None,
+        None => Mistake::refusal(e),
+    }
+}
+
 /// Reports the application's mistake in the handler that just returned
-/// (the core decides whether it made one), before the connection finishes
-/// its answer: the request is still known then.
+/// (the core's rule, [`Mistake::after_handler`]), before the connection
+/// answers for the handler: the request is still known then. A stream that
+/// broke is not asked: the peer or the network cut the answer.
 fn mistake(
     conn: &ServerConn,
     st: &Cycle,
     shared: &Shared,
     outcome: &Option<Result<(), HandlerError>>,
 ) {
-    // Not the application's doing: the peer's body broke a rule or went
-    // over its limit, a read timed out, the stream broke.
-    let peer_at_fault =
-        st.broken || st.timed_out || st.over_limit.is_some() || st.body_error.is_some();
-    let error = outcome.as_ref().and_then(|r| r.as_ref().err());
-    let Some(m) = Mistake::of_handler(conn, outcome_of(outcome), error, peer_at_fault) else {
+    if st.broken || !shared.hooks.report_mistakes {
+        return;
+    }
+    let refused = outcome
+        .as_ref()
+        .and_then(|r| r.as_ref().err())
+        .and_then(refusal);
+    let Some(m) = Mistake::after_handler(conn, outcome_of(outcome), refused, st.timed_out) else {
         return;
     };
     // Answered whole, the request is gone from the connection: the copy
