@@ -168,9 +168,8 @@ pub struct MistakeGate {
 impl MistakeGate {
     /// A gate that has let nothing through.
     pub const fn new() -> MistakeGate {
-        const NEVER: AtomicU64 = AtomicU64::new(0);
         MistakeGate {
-            last: [NEVER; KINDS],
+            last: [const { AtomicU64::new(0) }; KINDS],
         }
     }
 
