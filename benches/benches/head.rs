@@ -7,7 +7,7 @@
 
 use criterion::{black_box, criterion_group, criterion_main, Criterion};
 use http_net_benches::{BROWSER_GET, RESPONSE_1K};
-use http_net_head::{Field, Limits, RequestParser, ResponseOptions, ResponseParser, Status};
+use http_net_head::{Field, Limits, RequestParser, ResponseOptions, ResponseParser, Parsed};
 
 fn request_head(c: &mut Criterion) {
     let mut parser = RequestParser::new(Limits::DEFAULT);
@@ -17,7 +17,7 @@ fn request_head(c: &mut Criterion) {
             b.iter(|| {
                 parser.reset();
                 match parser.parse(black_box(BROWSER_GET), &mut fields) {
-                    Ok(Status::Complete(head)) => black_box(head.len),
+                    Ok(Parsed::Complete(head)) => black_box(head.len),
                     _ => unreachable!("the bench input is a valid head"),
                 }
             })
@@ -44,7 +44,7 @@ fn response_head(c: &mut Criterion) {
             b.iter(|| {
                 parser.reset();
                 match parser.parse(black_box(RESPONSE_1K), &mut fields) {
-                    Ok(Status::Complete(head)) => black_box(head.len),
+                    Ok(Parsed::Complete(head)) => black_box(head.len),
                     _ => unreachable!("the bench input is a valid head"),
                 }
             })

@@ -5,7 +5,7 @@
 
 use http_net_framing::{request_body, response_body, BodyKind};
 use http_net_head::{
-    Field, Limits, Method, RequestParser, ResponseOptions, ResponseParser, Status, Version,
+    Field, Limits, Method, RequestParser, ResponseOptions, ResponseParser, Parsed, Version,
 };
 
 use crate::rules::{Body, Framing, Verdict, MAX_FIELDS};
@@ -46,8 +46,8 @@ fn body(kind: BodyKind) -> Body {
 pub fn request(parser: &mut RequestParser, buf: &[u8], fields: &mut Storage) -> Verdict {
     parser.reset();
     let head = match parser.parse(buf, fields) {
-        Ok(Status::Complete(h)) => h,
-        Ok(Status::Partial) => return Verdict::Partial,
+        Ok(Parsed::Complete(h)) => h,
+        Ok(Parsed::Partial) => return Verdict::Partial,
         Err(e) => return Verdict::Reject(e.status()),
     };
     let fields = &fields[..head.field_count];
@@ -107,8 +107,8 @@ pub fn response(
 ) -> Verdict {
     parser.reset();
     let head = match parser.parse(buf, fields) {
-        Ok(Status::Complete(h)) => h,
-        Ok(Status::Partial) => return Verdict::Partial,
+        Ok(Parsed::Complete(h)) => h,
+        Ok(Parsed::Partial) => return Verdict::Partial,
         Err(_) => return Verdict::Reject(502),
     };
     let fields = &fields[..head.field_count];
@@ -146,7 +146,7 @@ pub fn response(
 pub fn request_parts(buf: &[u8]) -> Option<crate::httparse_side::Parts> {
     let mut p = request_parser();
     let mut fields = storage();
-    let Ok(Status::Complete(h)) = p.parse(buf, &mut fields) else {
+    let Ok(Parsed::Complete(h)) = p.parse(buf, &mut fields) else {
         return None;
     };
     Some((

@@ -12,19 +12,19 @@ use http_net_conn::Config;
 use http_net_fuzz::{
     client_method, run_client, run_client_with, run_server, run_server_with, Answer, Ev, Log,
 };
-use http_net_head::{Error, Field, Limits, RequestParser, ResponseOptions, ResponseParser, Status};
+use http_net_head::{Error, Field, Limits, RequestParser, ResponseOptions, ResponseParser, Parsed};
 use libfuzzer_sys::fuzz_target;
 
 /// The profile's parse agrees with the default's wherever it does not
 /// reject.
 fn heads_agree<H: PartialEq + core::fmt::Debug>(
-    plain: (Result<Status<H>, Error>, &[Field]),
-    front: (Result<Status<H>, Error>, &[Field]),
+    plain: (Result<Parsed<H>, Error>, &[Field]),
+    front: (Result<Parsed<H>, Error>, &[Field]),
     field_count: impl Fn(&H) -> usize,
 ) {
     match (&plain.0, &front.0) {
         (_, Err(_)) => {}
-        (Ok(Status::Complete(a)), Ok(Status::Complete(b))) => {
+        (Ok(Parsed::Complete(a)), Ok(Parsed::Complete(b))) => {
             assert_eq!(a, b, "the profile accepted a different head");
             assert_eq!(
                 plain.1[..field_count(a)],
@@ -32,7 +32,7 @@ fn heads_agree<H: PartialEq + core::fmt::Debug>(
                 "the profile accepted different fields"
             );
         }
-        (Ok(Status::Partial), Ok(Status::Partial)) => {}
+        (Ok(Parsed::Partial), Ok(Parsed::Partial)) => {}
         (plain, front) => {
             panic!("the profile accepted what the default did not: {plain:?} / {front:?}")
         }

@@ -6,7 +6,7 @@
 //! than RFC 9112 and http-net follows the RFC.
 #![no_main]
 
-use http_net_head::{Field, Limits, RequestParser, Status, Version};
+use http_net_head::{Field, Limits, RequestParser, Parsed, Version};
 use libfuzzer_sys::fuzz_target;
 
 /// Differences explained in docs/SECURITY.md, "differential_httparse".
@@ -29,7 +29,7 @@ fuzz_target!(|data: &[u8]| {
     let mut req = httparse::Request::new(&mut headers);
     let theirs = req.parse(data);
     match (ours, theirs) {
-        (Ok(Status::Complete(h)), Ok(httparse::Status::Complete(len))) => {
+        (Ok(Parsed::Complete(h)), Ok(httparse::Status::Complete(len))) => {
             assert_eq!(h.len, len, "head length");
             assert_eq!(
                 h.method_span.get(data),
@@ -45,7 +45,7 @@ fuzz_target!(|data: &[u8]| {
                 assert_eq!(f.value.get(data), hh.value, "field value");
             }
         }
-        (Ok(Status::Complete(h)), Err(e)) => {
+        (Ok(Parsed::Complete(h)), Err(e)) => {
             assert!(
                 explained(data, h.len, e),
                 "http-net accepts a head httparse rejects ({e:?}): {:?}",

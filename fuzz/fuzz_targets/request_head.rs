@@ -4,7 +4,7 @@
 #![no_main]
 
 use http_net_fuzz::Rng;
-use http_net_head::{Field, Limits, RequestParser, Status};
+use http_net_head::{Field, Limits, RequestParser, Parsed};
 use libfuzzer_sys::fuzz_target;
 
 fuzz_target!(|input: &[u8]| {
@@ -24,13 +24,13 @@ fuzz_target!(|input: &[u8]| {
     let resumed = loop {
         end = (end + 1 + rng.below(if ctrl & 1 == 0 { 3 } else { 64 })).min(data.len());
         match parser.parse(&data[..end], &mut fields2) {
-            Ok(Status::Partial) if end < data.len() => continue,
+            Ok(Parsed::Partial) if end < data.len() => continue,
             other => break other,
         }
     };
     assert_eq!(whole, resumed, "whole and resumed parses differ");
 
-    if let Ok(Status::Complete(head)) = whole {
+    if let Ok(Parsed::Complete(head)) = whole {
         assert!(head.len <= data.len());
         assert!(head.field_count <= fields.len());
         let head_bytes = &data[..head.len];

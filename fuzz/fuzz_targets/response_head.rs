@@ -5,7 +5,7 @@
 
 use http_net_fuzz::Rng;
 use http_net_head::{
-    unfold_in_place, Field, Limits, Method, ObsFold, ResponseOptions, ResponseParser, Status,
+    unfold_in_place, Field, Limits, Method, ObsFold, ResponseOptions, ResponseParser, Parsed,
 };
 use libfuzzer_sys::fuzz_target;
 
@@ -33,13 +33,13 @@ fuzz_target!(|input: &[u8]| {
     let resumed = loop {
         end = (end + 1 + rng.below(if ctrl & 1 == 0 { 3 } else { 64 })).min(data.len());
         match parser.parse(&data[..end], &mut fields2) {
-            Ok(Status::Partial) if end < data.len() => continue,
+            Ok(Parsed::Partial) if end < data.len() => continue,
             other => break other,
         }
     };
     assert_eq!(whole, resumed, "whole and resumed parses differ");
 
-    if let Ok(Status::Complete(head)) = whole {
+    if let Ok(Parsed::Complete(head)) = whole {
         assert!(head.len <= data.len());
         assert!((100..=999).contains(&head.status));
         assert_eq!(fields[..head.field_count], fields2[..head.field_count]);

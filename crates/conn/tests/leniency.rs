@@ -5,7 +5,7 @@
 use http_net_conn::head::ResponseOptions;
 use http_net_conn::{BodyLength, ClientConn, ClientEvent, Config, Error, RemoteError};
 
-/// Status, reason and fields of the response head.
+/// Parsed, reason and fields of the response head.
 type Head = (u16, Vec<u8>, Vec<(Vec<u8>, Vec<u8>)>);
 /// The head, the body and the error, if any.
 type Fetched = (Option<Head>, Vec<u8>, Option<Error>);

@@ -1,6 +1,6 @@
 use core::ops::Range;
 
-use http_net_head::{Field, FieldBlock, FieldBlockParser, Status};
+use http_net_head::{Field, FieldBlock, FieldBlockParser, Parsed};
 
 pub use self::state::ChunkedDecoder;
 use self::state::State;
@@ -345,7 +345,7 @@ impl ChunkedDecoder {
             _ => {}
         }
         match self.trailer_parser.parse(rest, fields) {
-            Ok(Status::Complete(block)) => {
+            Ok(Parsed::Complete(block)) => {
                 shift(fields, block.field_count, pos);
                 self.state = State::Done;
                 let end = pos + block.len;
@@ -357,7 +357,7 @@ impl ChunkedDecoder {
                     done: true,
                 })
             }
-            Ok(Status::Partial) => Ok(partial),
+            Ok(Parsed::Partial) => Ok(partial),
             Err(e) => {
                 let e = Error::Trailer(e);
                 self.state = State::Failed(e);

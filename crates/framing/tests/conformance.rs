@@ -112,7 +112,7 @@ fn length_rows() {
 /// rejects it first (a VT or FF in a value), the row must expect a 400.
 #[test]
 fn length_rows_through_the_head_parser() {
-    use http_net_head::{RequestParser, ResponseOptions, ResponseParser, Status};
+    use http_net_head::{RequestParser, ResponseOptions, ResponseParser, Parsed};
     let mut failed = Vec::new();
     let mut rejected_by_head = Vec::new();
     for case in LENGTH_CASES {
@@ -122,7 +122,7 @@ fn length_rows_through_the_head_parser() {
         let head_limits = http_net_head::Limits::DEFAULT;
         let got = match case.side {
             Side::Request => match RequestParser::new(head_limits).parse(&raw, &mut fields) {
-                Ok(Status::Complete(h)) => {
+                Ok(Parsed::Complete(h)) => {
                     Ok(request_body(h.version, &h.known, &fields, &raw, &limits))
                 }
                 other => Err(format!("{other:?}")),
@@ -131,7 +131,7 @@ fn length_rows_through_the_head_parser() {
                 match ResponseParser::new(head_limits, ResponseOptions::default())
                     .parse(&raw, &mut fields)
                 {
-                    Ok(Status::Complete(h)) => {
+                    Ok(Parsed::Complete(h)) => {
                         assert_eq!(h.status, status);
                         let method = Method::from_bytes(method.as_bytes());
                         Ok(response_body(
@@ -464,7 +464,7 @@ fn errors_name_rule_section_and_status() {
 fn c12_whitespace_before_the_colon_never_reaches_framing() {
     // RFC 9112 §5.1: the head parser rejects `Transfer-Encoding : chunked`
     // before any framing decision, so CL 6 is never read as the length.
-    use http_net_head::{RequestParser, Status};
+    use http_net_head::{RequestParser, Parsed};
     let raw = b"POST / HTTP/1.1\r\nHost: a\r\nContent-Length: 6\r\nTransfer-Encoding : chunked\r\n\r\n0\r\n\r\nX";
     let mut fields = [Field::default(); 8];
     let got = RequestParser::new(http_net_head::Limits::DEFAULT).parse(raw, &mut fields);
@@ -472,7 +472,7 @@ fn c12_whitespace_before_the_colon_never_reaches_framing() {
     // And with the space gone, TE with CL is the framing error.
     let raw =
         b"POST / HTTP/1.1\r\nHost: a\r\nContent-Length: 6\r\nTransfer-Encoding: chunked\r\n\r\n";
-    let Ok(Status::Complete(h)) =
+    let Ok(Parsed::Complete(h)) =
         RequestParser::new(http_net_head::Limits::DEFAULT).parse(raw, &mut fields)
     else {
         panic!("head")

@@ -1,5 +1,5 @@
 use crate::section::{Rules, Section};
-use crate::{Error, Field, KnownFields, Limits, Status};
+use crate::{Error, Field, KnownFields, Limits, Parsed};
 
 /// A parsed field block: field lines up to and including the empty line.
 #[non_exhaustive]
@@ -50,17 +50,17 @@ impl FieldBlockParser {
     /// Parses (or resumes parsing) a field block at the start of `buf`.
     ///
     /// ```
-    /// use http_net_head::{Field, FieldBlockParser, Limits, Status};
+    /// use http_net_head::{Field, FieldBlockParser, Limits, Parsed};
     ///
     /// let buf = b"Expires: never\r\n\r\n";
     /// let mut parser = FieldBlockParser::new(Limits::DEFAULT);
     /// let mut fields = [Field::default(); 4];
-    /// let Ok(Status::Complete(block)) = parser.parse(buf, &mut fields) else { panic!() };
+    /// let Ok(Parsed::Complete(block)) = parser.parse(buf, &mut fields) else { panic!() };
     /// assert_eq!((block.field_count, block.len), (1, buf.len()));
     /// ```
-    pub fn parse(&mut self, buf: &[u8], fields: &mut [Field]) -> Result<Status<FieldBlock>, Error> {
+    pub fn parse(&mut self, buf: &[u8], fields: &mut [Field]) -> Result<Parsed<FieldBlock>, Error> {
         if let Some(outcome) = self.outcome {
-            return outcome.map(Status::Complete);
+            return outcome.map(Parsed::Complete);
         }
         let max = self.limits.max_head_bytes();
         let view = buf.get(..max).unwrap_or(buf);
@@ -71,7 +71,7 @@ impl FieldBlockParser {
         };
         let outcome = match self.section.run(view, fields, cap, rules) {
             Ok(None) if buf.len() > max => Err(Error::HeadTooLarge),
-            Ok(None) => return Ok(Status::Partial),
+            Ok(None) => return Ok(Parsed::Partial),
             Ok(Some(len)) => Ok(FieldBlock {
                 field_count: self.section.count,
                 len,
@@ -80,6 +80,6 @@ impl FieldBlockParser {
             Err(e) => Err(e),
         };
         self.outcome = Some(outcome);
-        outcome.map(Status::Complete)
+        outcome.map(Parsed::Complete)
     }
 }

@@ -6,18 +6,18 @@
 //! [`Field`] storage, so parsing allocates nothing. Three parsers share one
 //! field-line engine: [`RequestParser`], [`ResponseParser`] and
 //! [`FieldBlockParser`] (trailers). Each is resumable: after
-//! [`Status::Partial`] call again with the buffer extended, and the scan goes
+//! [`Parsed::Partial`] call again with the buffer extended, and the scan goes
 //! on where it stopped, so feeding a head one byte at a time costs linear
 //! time. While the fields are parsed, the [`KnownFields`] the framing and
 //! connection layers need are gathered in the same pass.
 //!
 //! ```
-//! use http_net_head::{Field, Limits, RequestParser, Status};
+//! use http_net_head::{Field, Limits, RequestParser, Parsed};
 //!
 //! let buf = b"GET / HTTP/1.1\r\nHost: example.com\r\nConnection: close\r\n\r\n";
 //! let mut fields = [Field::default(); 32];
 //! let mut parser = RequestParser::new(Limits::DEFAULT);
-//! let Ok(Status::Complete(head)) = parser.parse(buf, &mut fields) else { panic!() };
+//! let Ok(Parsed::Complete(head)) = parser.parse(buf, &mut fields) else { panic!() };
 //! assert!(head.known.connection.close());
 //! assert_eq!(head.known.host.first(), Some(0));
 //! ```
@@ -149,7 +149,7 @@ mod request;
 mod response;
 mod section;
 mod span;
-mod status;
+mod parsed;
 mod target;
 mod version;
 mod work;
@@ -166,7 +166,7 @@ pub use method::Method;
 pub use request::{RequestHead, RequestParser, MAX_LEADING_EMPTY_LINES};
 pub use response::{ObsFold, ResponseHead, ResponseOptions, ResponseParser};
 pub use span::Span;
-pub use status::Status;
+pub use parsed::Parsed;
 pub use target::TargetForm;
 pub use version::Version;
 

@@ -102,12 +102,12 @@ impl Limits {
     /// rejects it.
     ///
     /// ```
-    /// use http_net_head::{Error, Field, Limits, RequestParser, ResponseOptions, ResponseParser, Status};
+    /// use http_net_head::{Error, Field, Limits, RequestParser, ResponseOptions, ResponseParser, Parsed};
     ///
     /// let buf = b"GET /a%00b HTTP/1.1\r\nHost: a\r\n\r\n";
     /// let mut fields = [Field::default(); 4];
     /// let off = RequestParser::new(Limits::DEFAULT).parse(buf, &mut fields);
-    /// assert!(matches!(off, Ok(Status::Complete(_))));
+    /// assert!(matches!(off, Ok(Parsed::Complete(_))));
     /// let on = Limits::DEFAULT.with_front_line(true);
     /// let got = RequestParser::new(on).parse(buf, &mut fields);
     /// assert_eq!(got, Err(Error::EncodedControlInTarget));
@@ -115,7 +115,7 @@ impl Limits {
     /// // The response side: the same switch.
     /// let buf = b"HTTP/1.1 200 OK\r\nContent-Length: 007\r\n\r\n";
     /// let off = ResponseParser::new(Limits::DEFAULT, ResponseOptions::DEFAULT).parse(buf, &mut fields);
-    /// assert!(matches!(off, Ok(Status::Complete(_))));
+    /// assert!(matches!(off, Ok(Parsed::Complete(_))));
     /// let got = ResponseParser::new(on, ResponseOptions::DEFAULT).parse(buf, &mut fields);
     /// assert_eq!(got, Err(Error::NonCanonicalContentLength));
     /// ```

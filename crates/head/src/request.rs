@@ -2,7 +2,7 @@ use crate::section::{lf_after_cr, Rules, Section};
 use crate::target::{self, escaped_target_run};
 use crate::work::Work;
 use crate::{
-    front, version, Error, Field, KnownFields, Limits, Method, Span, Status, TargetForm, Version,
+    front, version, Error, Field, KnownFields, Limits, Method, Span, Parsed, TargetForm, Version,
 };
 use http_net_scan::class::HEXDIG;
 use http_net_scan::{target_run, token_run};
@@ -138,16 +138,16 @@ impl RequestParser {
     /// order wins however the input is split.
     ///
     /// ```
-    /// use http_net_head::{Field, Limits, Method, RequestParser, Status, Version};
+    /// use http_net_head::{Field, Limits, Method, RequestParser, Parsed, Version};
     ///
     /// let buf = b"GET /index.html HTTP/1.1\r\nHost: example.com\r\nAccept: */*\r\n\r\nnext";
     /// let mut parser = RequestParser::new(Limits::DEFAULT);
     /// let mut fields = [Field::default(); 16];
     ///
     /// // The first 20 bytes are not a whole head yet.
-    /// assert_eq!(parser.parse(&buf[..20], &mut fields), Ok(Status::Partial));
+    /// assert_eq!(parser.parse(&buf[..20], &mut fields), Ok(Parsed::Partial));
     /// // The same buffer, extended: the parser resumes at byte 20.
-    /// let Ok(Status::Complete(head)) = parser.parse(buf, &mut fields) else { panic!() };
+    /// let Ok(Parsed::Complete(head)) = parser.parse(buf, &mut fields) else { panic!() };
     /// assert_eq!(head.method, Method::Get);
     /// assert_eq!(head.target.get(buf), b"/index.html");
     /// assert_eq!(head.version, Version::Http11);
@@ -161,13 +161,13 @@ impl RequestParser {
         &mut self,
         buf: &[u8],
         fields: &mut [Field],
-    ) -> Result<Status<RequestHead>, Error> {
+    ) -> Result<Parsed<RequestHead>, Error> {
         if self.stage != RequestLineState::Done {
             let max = self.limits.max_head_bytes();
             let view = buf.get(..max).unwrap_or(buf);
             match self.step(view, fields) {
                 Ok(None) if buf.len() > max => self.error = Some(Error::HeadTooLarge),
-                Ok(None) => return Ok(Status::Partial),
+                Ok(None) => return Ok(Parsed::Partial),
                 Ok(Some(len)) => self.len = len,
                 Err(e) => self.error = Some(e),
             }
@@ -175,7 +175,7 @@ impl RequestParser {
         }
         match self.error {
             Some(e) => Err(e),
-            None => Ok(Status::Complete(self.head())),
+            None => Ok(Parsed::Complete(self.head())),
         }
     }
 

@@ -1,6 +1,6 @@
 use crate::section::{lf_after_cr, Rules, Section};
 use crate::work::Work;
-use crate::{front, version, Error, Field, KnownFields, Limits, Span, Status, Version};
+use crate::{front, version, Error, Field, KnownFields, Limits, Span, Parsed, Version};
 use http_net_scan::field_value_run;
 
 /// What a response parser does with an obs-fold (RFC 9112 §5.2).
@@ -26,7 +26,7 @@ pub enum ObsFold {
 /// response it reads leniently may be read differently by the next hop.
 ///
 /// ```
-/// use http_net_head::{Field, Limits, ResponseOptions, ResponseParser, Status};
+/// use http_net_head::{Field, Limits, ResponseOptions, ResponseParser, Parsed};
 ///
 /// let buf = b"HTTP/1.1 200\nContent-Length : 2\n\nok";
 /// let mut fields = [Field::default(); 4];
@@ -37,7 +37,7 @@ pub enum ObsFold {
 ///     .with_whitespace_before_colon(true)
 ///     .with_reason_without_space(true);
 /// let mut parser = ResponseParser::new(Limits::DEFAULT, lenient);
-/// let Ok(Status::Complete(head)) = parser.parse(buf, &mut fields) else { panic!() };
+/// let Ok(Parsed::Complete(head)) = parser.parse(buf, &mut fields) else { panic!() };
 /// assert_eq!((head.status, head.reason.get(buf)), (200, &b""[..]));
 /// assert_eq!(fields[0].name.get(buf), b"Content-Length");
 /// assert_eq!(&buf[head.len..], b"ok");
@@ -208,12 +208,12 @@ impl ResponseParser {
     /// Parses (or resumes parsing) a response head at the start of `buf`.
     ///
     /// ```
-    /// use http_net_head::{Field, Limits, ResponseOptions, ResponseParser, Status};
+    /// use http_net_head::{Field, Limits, ResponseOptions, ResponseParser, Parsed};
     ///
     /// let buf = b"HTTP/1.1 404 Not Found\r\nContent-Length: 0\r\n\r\n";
     /// let mut parser = ResponseParser::new(Limits::DEFAULT, ResponseOptions::default());
     /// let mut fields = [Field::default(); 8];
-    /// let Ok(Status::Complete(head)) = parser.parse(buf, &mut fields) else { panic!() };
+    /// let Ok(Parsed::Complete(head)) = parser.parse(buf, &mut fields) else { panic!() };
     /// assert_eq!(head.status, 404);
     /// assert_eq!(head.reason.get(buf), b"Not Found");
     /// assert_eq!(head.known.content_length.count(), 1);
@@ -222,13 +222,13 @@ impl ResponseParser {
         &mut self,
         buf: &[u8],
         fields: &mut [Field],
-    ) -> Result<Status<ResponseHead>, Error> {
+    ) -> Result<Parsed<ResponseHead>, Error> {
         if self.stage != StatusLineState::Done {
             let max = self.limits.max_head_bytes();
             let view = buf.get(..max).unwrap_or(buf);
             match self.step(view, fields) {
                 Ok(None) if buf.len() > max => self.error = Some(Error::HeadTooLarge),
-                Ok(None) => return Ok(Status::Partial),
+                Ok(None) => return Ok(Parsed::Partial),
                 Ok(Some(len)) => self.len = len,
                 Err(e) => self.error = Some(e),
             }
@@ -236,7 +236,7 @@ impl ResponseParser {
         }
         match self.error {
             Some(e) => Err(e),
-            None => Ok(Status::Complete(self.head())),
+            None => Ok(Parsed::Complete(self.head())),
         }
     }
 

@@ -469,7 +469,7 @@ pub(crate) fn lf_after_cr(buf: &[u8], pos: usize, work: &mut Work) -> Result<boo
 
 #[cfg(test)]
 mod tests {
-    use crate::{Field, Limits, ResponseOptions, ResponseParser, Status};
+    use crate::{Field, Limits, ResponseOptions, ResponseParser, Parsed};
 
     /// OWS around a value, in every shape the fast loop's one-test cases
     /// and its trimming loops tell apart (no OWS, one SP, more, HTAB, on
@@ -489,7 +489,7 @@ mod tests {
                     }
                     let mut fields = [Field::default(); 4];
                     let mut parser = ResponseParser::new(Limits::DEFAULT, ResponseOptions::DEFAULT);
-                    let Ok(Status::Complete(head)) = parser.parse(&buf, &mut fields) else {
+                    let Ok(Parsed::Complete(head)) = parser.parse(&buf, &mut fields) else {
                         panic!("{buf:?}");
                     };
                     assert_eq!(head.field_count, 2, "{buf:?}");

@@ -25,7 +25,7 @@ fn public_types_are_send_and_sync() {
         Method,
         Version,
         TargetForm,
-        Status<RequestHead>,
+        Parsed<RequestHead>,
         Error,
     )>();
 }

@@ -4,10 +4,10 @@
 //! name over 255 bytes that once overflowed a length field (C91), and the field known.
 
 use http_net_head::{
-    Error, Field, FieldRefs, Limits, RequestParser, ResponseOptions, ResponseParser, Status,
+    Error, Field, FieldRefs, Limits, RequestParser, ResponseOptions, ResponseParser, Parsed,
 };
 
-fn parse(buf: &[u8]) -> Result<Status<http_net_head::RequestHead>, Error> {
+fn parse(buf: &[u8]) -> Result<Parsed<http_net_head::RequestHead>, Error> {
     let mut fields = [Field::default(); 100];
     RequestParser::new(Limits::DEFAULT).parse(buf, &mut fields)
 }
@@ -17,7 +17,7 @@ fn parse(buf: &[u8]) -> Result<Status<http_net_head::RequestHead>, Error> {
 fn c77_endless_field_line_is_431_without_its_end() {
     let mut buf = b"GET / HTTP/1.1\r\nX: ".to_vec();
     buf.resize(Limits::DEFAULT.max_head_bytes(), b'A');
-    assert_eq!(parse(&buf), Ok(Status::Partial));
+    assert_eq!(parse(&buf), Ok(Parsed::Partial));
     buf.push(b'A');
     assert_eq!(parse(&buf), Err(Error::HeadTooLarge));
     buf.resize(1 << 20, b'A');
@@ -52,12 +52,12 @@ fn c79_long_target_is_414_as_soon_as_known() {
     // Known before the target or the head ends: 8 KiB + 1 bytes of target.
     let prefix = 4 + Limits::DEFAULT.max_target_bytes() + 1;
     assert_eq!(parse(&buf[..prefix]), Err(Error::TargetTooLong));
-    assert_eq!(parse(&buf[..prefix - 1]), Ok(Status::Partial));
+    assert_eq!(parse(&buf[..prefix - 1]), Ok(Parsed::Partial));
     // A target of exactly the limit is fine.
     let mut ok = b"GET /".to_vec();
     ok.resize(4 + Limits::DEFAULT.max_target_bytes(), b'a');
     ok.extend_from_slice(b" HTTP/1.1\r\nHost: a\r\n\r\n");
-    assert!(matches!(parse(&ok), Ok(Status::Complete(_))));
+    assert!(matches!(parse(&ok), Ok(Parsed::Complete(_))));
 }
 
 // proves: 9112-3-4a
@@ -73,7 +73,7 @@ fn long_method_is_501_at_the_first_byte_over_the_limit() {
     let max = Limits::DEFAULT.max_method_bytes();
     assert_eq!(max, 32);
     assert_eq!(parse(&buf[..max + 1]), Err(Error::MethodTooLong));
-    assert_eq!(parse(&buf[..max]), Ok(Status::Partial));
+    assert_eq!(parse(&buf[..max]), Ok(Parsed::Partial));
     // The first error in byte order: a bad byte after the 33rd does not
     // change it.
     let mut bad = buf[..max + 1].to_vec();
@@ -93,7 +93,7 @@ fn long_method_is_501_at_the_first_byte_over_the_limit() {
     ok.extend_from_slice(b" / HTTP/1.1\r\nHost: a\r\n\r\n");
     assert!(matches!(
         RequestParser::new(wide).parse(&ok, &mut fields),
-        Ok(Status::Complete(_))
+        Ok(Parsed::Complete(_))
     ));
     assert_eq!(parse(&ok), Err(Error::MethodTooLong));
 }
@@ -111,7 +111,7 @@ fn c91_long_name_is_kept_whole() {
     buf.extend_from_slice(&[b'X'; 300]);
     buf.extend_from_slice(b": v\r\nContent-Length: 5\r\n\r\nhello");
     let mut fields = [Field::default(); 8];
-    let Ok(Status::Complete(h)) = RequestParser::new(Limits::DEFAULT).parse(&buf, &mut fields)
+    let Ok(Parsed::Complete(h)) = RequestParser::new(Limits::DEFAULT).parse(&buf, &mut fields)
     else {
         panic!()
     };
@@ -131,7 +131,7 @@ fn field_storage_shorter_than_the_limit_bounds_fields() {
     let mut none: [Field; 0] = [];
     assert!(matches!(
         RequestParser::new(Limits::DEFAULT).parse(b"GET / HTTP/1.0\r\n\r\n", &mut none),
-        Ok(Status::Complete(_))
+        Ok(Parsed::Complete(_))
     ));
 }
 
@@ -141,7 +141,7 @@ fn facts_are_gathered_in_one_pass() {
 Transfer-Encoding: gzip\r\nTRANSFER-ENCODING: chunked\r\nConnection: keep-alive-x, Close\r\n\
 Connection: upgrade\r\nUpgrade: websocket\r\nExpect: 100-continue\r\n\r\n";
     let mut fields = [Field::default(); 16];
-    let Ok(Status::Complete(h)) = RequestParser::new(Limits::DEFAULT).parse(buf, &mut fields)
+    let Ok(Parsed::Complete(h)) = RequestParser::new(Limits::DEFAULT).parse(buf, &mut fields)
     else {
         panic!()
     };
@@ -168,7 +168,7 @@ fn folded_response_connection_tokens_and_unfold() {
     let mut buf =
         b"HTTP/1.1 200 OK\r\nConnection: x,\r\n close\r\nContent-Length: 0\r\n\r\n".to_vec();
     let mut fields = [Field::default(); 4];
-    let Ok(Status::Complete(h)) =
+    let Ok(Parsed::Complete(h)) =
         ResponseParser::new(Limits::DEFAULT, ResponseOptions::default()).parse(&buf, &mut fields)
     else {
         panic!()
@@ -200,5 +200,5 @@ fn parse_after_outcome_repeats_it_until_reset() {
     assert_eq!(p.parse(buf, &mut fields), first);
     assert_eq!(p.parse(b"", &mut fields), first);
     p.reset();
-    assert_eq!(p.parse(b"", &mut fields), Ok(Status::Partial));
+    assert_eq!(p.parse(b"", &mut fields), Ok(Parsed::Partial));
 }

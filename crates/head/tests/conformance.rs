@@ -12,7 +12,7 @@ mod cases {
 use cases::{Case, Expect, Lim, Mode, CASES};
 use http_net_head::{
     Error, Field, FieldBlockParser, Limits, ObsFold, RequestParser, ResponseOptions,
-    ResponseParser, Status,
+    ResponseParser, Parsed,
 };
 
 /// What a parse produced, owned, comparable with an [`Expect`].
@@ -119,8 +119,8 @@ impl Parser {
         };
         match self {
             Parser::Request(p) => match p.parse(buf, fields) {
-                Ok(Status::Partial) => Got::Partial,
-                Ok(Status::Complete(h)) => Got::Request {
+                Ok(Parsed::Partial) => Got::Partial,
+                Ok(Parsed::Complete(h)) => Got::Request {
                     method: h.method_span.get(buf).to_vec(),
                     target: h.target.get(buf).to_vec(),
                     form: h.target_form,
@@ -131,8 +131,8 @@ impl Parser {
                 Err(e) => Got::Err(e),
             },
             Parser::Response(p) => match p.parse(buf, fields) {
-                Ok(Status::Partial) => Got::Partial,
-                Ok(Status::Complete(h)) => Got::Response {
+                Ok(Parsed::Partial) => Got::Partial,
+                Ok(Parsed::Complete(h)) => Got::Response {
                     version: h.version,
                     status: h.status,
                     reason: h.reason.get(buf).to_vec(),
@@ -143,8 +143,8 @@ impl Parser {
                 Err(e) => Got::Err(e),
             },
             Parser::Block(p) => match p.parse(buf, fields) {
-                Ok(Status::Partial) => Got::Partial,
-                Ok(Status::Complete(b)) => Got::Block {
+                Ok(Parsed::Partial) => Got::Partial,
+                Ok(Parsed::Complete(b)) => Got::Block {
                     fields: view(fields, b.field_count),
                     len: b.len,
                 },

@@ -1,7 +1,7 @@
 //! `%` escapes taken by the one-pass request line: at and across the target
 //! limit, malformed, and split anywhere (each prefix then the whole head).
 
-use http_net_head::{Error, Field, Limits, RequestParser, Status};
+use http_net_head::{Error, Field, Limits, RequestParser, Parsed};
 
 fn parse_split(limits: Limits, head: &[u8]) -> Result<Vec<u8>, Error> {
     let mut whole = None;
@@ -10,12 +10,12 @@ fn parse_split(limits: Limits, head: &[u8]) -> Result<Vec<u8>, Error> {
         let mut f = [Field::default(); 8];
         let first = p.parse(&head[..cut], &mut f);
         let r = match first {
-            Ok(Status::Partial) => p.parse(head, &mut f),
+            Ok(Parsed::Partial) => p.parse(head, &mut f),
             other => other,
         };
         let r = r.map(|s| match s {
-            Status::Complete(h) => h.target.get(head).to_vec(),
-            Status::Partial => panic!("a whole head is not partial"),
+            Parsed::Complete(h) => h.target.get(head).to_vec(),
+            Parsed::Partial => panic!("a whole head is not partial"),
         });
         match &whole {
             None => whole = Some(r),

@@ -6,7 +6,7 @@
 
 use http_net_head::{
     Error, Field, FieldBlockParser, Limits, ObsFold, RequestParser, ResponseOptions,
-    ResponseParser, Status,
+    ResponseParser, Parsed,
 };
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -52,16 +52,16 @@ impl Parser {
     fn parse(&mut self, buf: &[u8], fields: &mut [Field]) -> Result<Option<(usize, usize)>, Error> {
         Ok(match self {
             Self::Request(p) => match p.parse(buf, fields)? {
-                Status::Partial => None,
-                Status::Complete(h) => Some((h.len, h.field_count)),
+                Parsed::Partial => None,
+                Parsed::Complete(h) => Some((h.len, h.field_count)),
             },
             Self::Trailer(p) => match p.parse(buf, fields)? {
-                Status::Partial => None,
-                Status::Complete(b) => Some((b.len, b.field_count)),
+                Parsed::Partial => None,
+                Parsed::Complete(b) => Some((b.len, b.field_count)),
             },
             Self::Response(p) => match p.parse(buf, fields)? {
-                Status::Partial => None,
-                Status::Complete(h) => Some((h.len, h.field_count)),
+                Parsed::Partial => None,
+                Parsed::Complete(h) => Some((h.len, h.field_count)),
             },
         })
     }
@@ -306,7 +306,7 @@ fn response_obs_fold_is_replaced_by_default_and_rejected_by_the_option() {
     for limits in [Limits::DEFAULT, ON] {
         let mut fields = [Field::default(); 8];
         let got = ResponseParser::new(limits, ResponseOptions::DEFAULT).parse(buf, &mut fields);
-        let Ok(Status::Complete(head)) = got else {
+        let Ok(Parsed::Complete(head)) = got else {
             panic!("{got:?}")
         };
         assert!(head.obs_fold);

@@ -5,7 +5,7 @@
 
 use http_net_head::{
     Error, Field, FieldBlockParser, Limits, ObsFold, RequestHead, RequestParser, ResponseOptions,
-    ResponseParser, Status, Version,
+    ResponseParser, Parsed, Version,
 };
 
 /// A response head as owned parts: status, reason, fields, head length.
@@ -15,8 +15,8 @@ fn once(options: ResponseOptions, buf: &[u8]) -> Result<Option<View>, Error> {
     let mut fields = [Field::default(); 16];
     let got = ResponseParser::new(Limits::DEFAULT, options).parse(buf, &mut fields)?;
     Ok(match got {
-        Status::Partial => None,
-        Status::Complete(h) => {
+        Parsed::Partial => None,
+        Parsed::Complete(h) => {
             assert_eq!(h.version, Version::Http11);
             let fs = fields[..h.field_count]
                 .iter()
@@ -40,21 +40,21 @@ fn parse(options: ResponseOptions, buf: &[u8]) -> Result<Option<View>, Error> {
         let mut fields = [Field::default(); 16];
         let mut p = ResponseParser::new(Limits::DEFAULT, options);
         match p.parse(&buf[..cut], &mut fields) {
-            Ok(Status::Partial) => {
+            Ok(Parsed::Partial) => {
                 let again = p
                     .parse(buf, &mut fields)
-                    .map(|s| matches!(s, Status::Complete(_)));
+                    .map(|s| matches!(s, Parsed::Complete(_)));
                 assert_eq!(again, whole.clone().map(|v| v.is_some()), "split at {cut}");
             }
             Err(e) => assert_eq!(Err(e), whole, "error early at {cut}"),
-            Ok(Status::Complete(_)) => panic!("complete on a prefix of {cut} bytes"),
+            Ok(Parsed::Complete(_)) => panic!("complete on a prefix of {cut} bytes"),
         }
     }
     let mut fields = [Field::default(); 16];
     let mut p = ResponseParser::new(Limits::DEFAULT, options);
     for end in 0..=buf.len() {
         match p.parse(&buf[..end], &mut fields) {
-            Ok(Status::Partial) => assert!(end < buf.len() || whole == Ok(None)),
+            Ok(Parsed::Partial) => assert!(end < buf.len() || whole == Ok(None)),
             other => {
                 assert_eq!(other.is_ok(), whole.is_ok(), "byte at a time, {end} bytes");
                 break;
@@ -82,7 +82,7 @@ fn only_when_enabled(
 }
 
 /// A request head, whole: a leniency never applies there.
-fn request(buf: &[u8]) -> Result<Status<RequestHead>, Error> {
+fn request(buf: &[u8]) -> Result<Parsed<RequestHead>, Error> {
     RequestParser::new(Limits::DEFAULT).parse(buf, &mut [Field::default(); 4])
 }
 
@@ -114,7 +114,7 @@ fn bare_lf_line_ends_only_when_enabled() {
     // An obs-fold after a bare LF is still a fold, kept for unfolding.
     let fold = b"HTTP/1.1 200 OK\nX: a\n b\n\n";
     let mut fields = [Field::default(); 4];
-    let Ok(Status::Complete(h)) =
+    let Ok(Parsed::Complete(h)) =
         ResponseParser::new(Limits::DEFAULT, lenient).parse(fold, &mut fields)
     else {
         panic!()
@@ -152,7 +152,7 @@ fn whitespace_before_colon_only_when_enabled() {
     assert_eq!(fields, vec![f("Content-Length", "5"), f("X", "y")]);
     assert_eq!(len, buf.len());
     let mut fs = [Field::default(); 4];
-    let Ok(Status::Complete(h)) = ResponseParser::new(Limits::DEFAULT, lenient).parse(buf, &mut fs)
+    let Ok(Parsed::Complete(h)) = ResponseParser::new(Limits::DEFAULT, lenient).parse(buf, &mut fs)
     else {
         panic!()
     };

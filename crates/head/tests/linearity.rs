@@ -3,7 +3,7 @@
 //! `count-work` feature), not on wall time.
 
 use http_net_head::{
-    Error, Field, FieldBlockParser, Limits, RequestParser, ResponseOptions, ResponseParser, Status,
+    Error, Field, FieldBlockParser, Limits, RequestParser, ResponseOptions, ResponseParser, Parsed,
 };
 
 const LIMITS: Limits = Limits::DEFAULT
@@ -48,8 +48,8 @@ fn byte_at_a_time(buf: &[u8]) -> u64 {
     let mut fields = [Field::default(); 4096];
     feed_bytewise(buf, |b| {
         Ok(match p.parse(b, &mut fields)? {
-            Status::Partial => None,
-            Status::Complete(h) => Some(h.len),
+            Parsed::Partial => None,
+            Parsed::Complete(h) => Some(h.len),
         })
     });
     p.work()
@@ -58,7 +58,7 @@ fn byte_at_a_time(buf: &[u8]) -> u64 {
 fn whole(buf: &[u8]) -> u64 {
     let mut p = RequestParser::new(LIMITS);
     let mut fields = [Field::default(); 4096];
-    assert!(matches!(p.parse(buf, &mut fields), Ok(Status::Complete(_))));
+    assert!(matches!(p.parse(buf, &mut fields), Ok(Parsed::Complete(_))));
     p.work()
 }
 
@@ -112,8 +112,8 @@ fn responses_and_blocks_are_linear_too() {
     let mut fields = [Field::default(); 4096];
     feed_bytewise(&resp, |b| {
         Ok(match p.parse(b, &mut fields)? {
-            Status::Partial => None,
-            Status::Complete(h) => Some(h.len),
+            Parsed::Partial => None,
+            Parsed::Complete(h) => Some(h.len),
         })
     });
     assert!(p.work() <= 4 * resp.len() as u64, "{}", p.work());
@@ -125,8 +125,8 @@ fn responses_and_blocks_are_linear_too() {
     long.extend_from_slice(b"\r\n\r\n");
     feed_bytewise(&long, |bytes| {
         Ok(match b.parse(bytes, &mut fields)? {
-            Status::Partial => None,
-            Status::Complete(block) => Some(block.len),
+            Parsed::Partial => None,
+            Parsed::Complete(block) => Some(block.len),
         })
     });
     assert!(b.work() <= 4 * long.len() as u64, "{}", b.work());

@@ -4,7 +4,7 @@
 
 use http_net_head::{
     Field, FieldBlockParser, Limits, RequestHead, RequestParser, ResponseHead, ResponseOptions,
-    ResponseParser, Status, Version,
+    ResponseParser, Parsed, Version,
 };
 use proptest::prelude::*;
 
@@ -95,11 +95,11 @@ fn parse_request(buf: &[u8], cuts: &[usize]) -> (RequestHead, Pairs) {
     for &c in cuts {
         assert_eq!(
             p.parse(&buf[..c], &mut fields),
-            Ok(Status::Partial),
+            Ok(Parsed::Partial),
             "cut {c}"
         );
     }
-    let Ok(Status::Complete(h)) = p.parse(buf, &mut fields) else {
+    let Ok(Parsed::Complete(h)) = p.parse(buf, &mut fields) else {
         panic!("not complete: {:?}", String::from_utf8_lossy(buf));
     };
     let fs = fields[..h.field_count]
@@ -160,9 +160,9 @@ proptest! {
             let mut p = ResponseParser::new(Limits::DEFAULT, ResponseOptions::default());
             let mut fields = [Field::default(); 32];
             if let Some(c) = cut {
-                assert_eq!(p.parse(&buf[..c], &mut fields), Ok(Status::Partial));
+                assert_eq!(p.parse(&buf[..c], &mut fields), Ok(Parsed::Partial));
             }
-            let Ok(Status::Complete(h)) = p.parse(&buf, &mut fields) else { panic!() };
+            let Ok(Parsed::Complete(h)) = p.parse(&buf, &mut fields) else { panic!() };
             let got = fields[..h.field_count]
                 .iter()
                 .map(|f| (f.name.get(&buf).to_vec(), f.value.get(&buf).to_vec()))
@@ -196,7 +196,7 @@ proptest! {
         let mut p = RequestParser::new(Limits::DEFAULT);
         let first = p.parse(&buf[..cut], &mut fields);
         let split = match first {
-            Ok(Status::Partial) => p.parse(&buf, &mut fields),
+            Ok(Parsed::Partial) => p.parse(&buf, &mut fields),
             other => other,
         };
         prop_assert_eq!(whole, split);
@@ -208,14 +208,14 @@ proptest! {
         let whole = ResponseParser::new(Limits::DEFAULT, ResponseOptions::default()).parse(&res, &mut fields);
         let mut r = ResponseParser::new(Limits::DEFAULT, ResponseOptions::default());
         let split = match r.parse(&res[..cut.min(res.len())], &mut fields) {
-            Ok(Status::Partial) => r.parse(&res, &mut fields),
+            Ok(Parsed::Partial) => r.parse(&res, &mut fields),
             other => other,
         };
         prop_assert_eq!(whole, split);
         let whole = FieldBlockParser::new(Limits::DEFAULT).parse(&buf, &mut fields);
         let mut b = FieldBlockParser::new(Limits::DEFAULT);
         let split = match b.parse(&buf[..cut.saturating_sub(17).min(buf.len())], &mut fields) {
-            Ok(Status::Partial) => b.parse(&buf, &mut fields),
+            Ok(Parsed::Partial) => b.parse(&buf, &mut fields),
             other => other,
         };
         prop_assert_eq!(whole, split);

@@ -21,12 +21,12 @@
 //! parsed head refers to your buffer by offsets.
 //!
 //! ```
-//! use http_net::head::{Field, Limits, Method, RequestParser, Status};
+//! use http_net::head::{Field, Limits, Method, RequestParser, Parsed};
 //!
 //! let buf = b"GET /hello?x=1 HTTP/1.1\r\nHost: example.com\r\nAccept: */*\r\n\r\n";
 //! let mut fields = [Field::default(); 16];
 //! let mut parser = RequestParser::new(Limits::DEFAULT);
-//! let Ok(Status::Complete(head)) = parser.parse(buf, &mut fields) else { panic!() };
+//! let Ok(Parsed::Complete(head)) = parser.parse(buf, &mut fields) else { panic!() };
 //! assert_eq!(head.method, Method::Get);
 //! assert_eq!(head.target.get(buf), b"/hello?x=1");
 //! assert_eq!(fields[0].name.get(buf), b"Host");

@@ -10,7 +10,7 @@ use counting::thread_count;
 use http_net_framing::{
     request_body, BodyKind, ChunkedDecoder, ChunkedEncoder, LengthDecoder, Limits,
 };
-use http_net_head::{Field, RequestParser, Status};
+use http_net_head::{Field, RequestParser, Parsed};
 
 /// A request with a chunked body of `chunks` 4 KiB chunks and two trailers.
 fn message(chunks: usize) -> Vec<u8> {
@@ -62,7 +62,7 @@ impl Server {
         } = self;
         parser.reset();
         decoder.reset();
-        let Ok(Status::Complete(head)) = parser.parse(input, fields) else {
+        let Ok(Parsed::Complete(head)) = parser.parse(input, fields) else {
             panic!("head")
         };
         let kind =

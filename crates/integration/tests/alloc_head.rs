@@ -7,7 +7,7 @@ mod counting;
 
 use counting::thread_count;
 use http_net_head::{
-    Field, FieldBlockParser, Limits, RequestParser, ResponseOptions, ResponseParser, Status,
+    Field, FieldBlockParser, Limits, RequestParser, ResponseOptions, ResponseParser, Parsed,
 };
 
 const REQUEST: &[u8] =
@@ -35,17 +35,17 @@ fn parsing_allocates_nothing() {
         }
         assert!(matches!(
             req.parse(REQUEST, &mut fields),
-            Ok(Status::Complete(_))
+            Ok(Parsed::Complete(_))
         ));
         req.reset();
         assert!(matches!(
             res.parse(RESPONSE, &mut fields),
-            Ok(Status::Complete(_))
+            Ok(Parsed::Complete(_))
         ));
         res.reset();
         assert!(matches!(
             block.parse(b"A: b\r\n\r\n", &mut fields),
-            Ok(Status::Complete(_))
+            Ok(Parsed::Complete(_))
         ));
         block.reset();
         // Errors allocate nothing either.

@@ -4,7 +4,7 @@
 use alloc::collections::VecDeque;
 
 use http_net_framing::{response_body, BodyEncoder, BodyKind, ChunkedDecoder};
-use http_net_head::{unfold_in_place, Method, ResponseHead, ResponseParser, Status, Version};
+use http_net_head::{unfold_in_place, Method, ResponseHead, ResponseParser, Parsed, Version};
 
 use crate::body::{BodyIn, BodyRead};
 use crate::fields::{borrowed_event, input_commands, Ev, Input};
@@ -301,14 +301,14 @@ impl ClientConn {
             .parser
             .parse(self.input.buf.unread(), &mut self.input.fields)
         {
-            Ok(Status::Complete(head)) => head,
-            Ok(Status::Partial) if self.input.buf.eof => {
+            Ok(Parsed::Complete(head)) => head,
+            Ok(Parsed::Partial) if self.input.buf.eof => {
                 return Err(self.fail(RemoteError::UnexpectedEof))
             }
-            Ok(Status::Partial) if self.input.buf.is_stuck(None) => {
+            Ok(Parsed::Partial) if self.input.buf.is_stuck(None) => {
                 return Err(self.fail(RemoteError::Head(http_net_head::Error::HeadTooLarge)))
             }
-            Ok(Status::Partial) => return Ok(Some(Ev::NeedInput)),
+            Ok(Parsed::Partial) => return Ok(Some(Ev::NeedInput)),
             Err(e) => return Err(self.fail(RemoteError::Head(e))),
         };
         let at = self.input.buf.pos;

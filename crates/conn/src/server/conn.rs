@@ -2,7 +2,7 @@
 //! reading side here; the answering side in `responder.rs`).
 
 use http_net_framing::{request_body, BodyKind, Error as FramingError};
-use http_net_head::{Method, RequestHead, RequestParser, Status, Version};
+use http_net_head::{Method, RequestHead, RequestParser, Parsed, Version};
 
 use super::reject::{queue_error, queue_error_response, replace_error_body, ErrorTail};
 use super::request_state::{ReqInfo, RequestState};
@@ -297,12 +297,12 @@ impl ServerConn {
         }
         let input = &mut self.input;
         match input.parser.parse(input.buf.unread(), &mut input.fields) {
-            Ok(Status::Partial) if self.input.buf.eof => Err(self.fail(RemoteError::UnexpectedEof)),
-            Ok(Status::Partial) if self.input.buf.is_stuck(None) => {
+            Ok(Parsed::Partial) if self.input.buf.eof => Err(self.fail(RemoteError::UnexpectedEof)),
+            Ok(Parsed::Partial) if self.input.buf.is_stuck(None) => {
                 Err(self.fail(RemoteError::Head(http_net_head::Error::HeadTooLarge)))
             }
-            Ok(Status::Partial) => Ok(Some(Ev::NeedInput)),
-            Ok(Status::Complete(head)) => self.start_request(head),
+            Ok(Parsed::Partial) => Ok(Some(Ev::NeedInput)),
+            Ok(Parsed::Complete(head)) => self.start_request(head),
             Err(e) => Err(self.fail(RemoteError::Head(e))),
         }
     }

@@ -2,7 +2,7 @@
 
 /// The outcome of a parse step that did not fail.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Status<T> {
+pub enum Parsed<T> {
     /// The whole item was parsed.
     Complete(T),
     /// More input is needed; call again with the same buffer extended.
