@@ -14,7 +14,7 @@ use std::sync::{Arc, Mutex};
 
 use http_net_conn::{
     write_error_response, write_error_response_with_body, AccessRecord, ErrorBody, ErrorCause,
-    ErrorResponse, Mistake, MistakeGate, ServerConn, Timestamp,
+    ErrorResponse, Mistake, MistakeGate, MistakeReport, ServerConn, Timestamp,
 };
 
 /// The error-body hook.
@@ -105,16 +105,12 @@ impl Hooks {
     }
 }
 
-/// The default report of a mistake: `http-net: <mistake> (<METHOD>
-/// <target>)` and a line end.
+/// The default report of a mistake, the std server's bytes: conn's
+/// [`MistakeReport`] (`http-net: <mistake> (<METHOD> <target>)`, the
+/// target's bytes outside printable ASCII escaped) and a line end, written
+/// at once.
 pub(crate) fn mistake_line(m: &Mistake, request: Option<(&str, &[u8])>) -> String {
-    match request {
-        Some((method, target)) => format!(
-            "http-net: {m} ({method} {})\n",
-            String::from_utf8_lossy(target)
-        ),
-        None => format!("http-net: {m}\n"),
-    }
+    format!("{}\n", MistakeReport::new(*m, request))
 }
 
 impl fmt::Debug for Hooks {
@@ -214,6 +210,24 @@ mod tests {
         assert_eq!(
             mistake_line(&Mistake::Panicked, None),
             "http-net: the handler panicked\n"
+        );
+    }
+
+    #[test]
+    fn the_default_line_is_the_std_servers_with_the_target_escaped() {
+        let m = Mistake::Unanswered;
+        let line = mistake_line(&m, Some(("GET", b"/a\x01\xff b")));
+        assert_eq!(
+            line,
+            "http-net: the handler returned without answering (sent 500) \
+             (GET /a\\x01\\xff\\x20b)\n"
+        );
+        assert_eq!(
+            line,
+            format!(
+                "{}\n",
+                MistakeReport::new(m, Some(("GET", b"/a\x01\xff b")))
+            )
         );
     }
 
