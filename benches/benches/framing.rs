@@ -8,12 +8,12 @@ use std::hint::black_box;
 
 use criterion::{criterion_group, criterion_main, BatchSize, Criterion, Throughput};
 use http_net_benches::{body_bytes, chunked, MIB};
-use http_net_framing::{ChunkedDecoder, LengthDecoder, Limits};
+use http_net_framing::{ChunkedDecoder, LengthDecoder, BodyLimits};
 
 const READ: usize = 16 * 1024;
 
 fn decoder() -> ChunkedDecoder {
-    ChunkedDecoder::new(Limits::DEFAULT, http_net_head::Limits::DEFAULT)
+    ChunkedDecoder::new(BodyLimits::DEFAULT, http_net_head::HeadLimits::DEFAULT)
 }
 
 /// The whole chunked body through `decode`, each data range handed to `sink`.

@@ -7,10 +7,10 @@
 
 use criterion::{black_box, criterion_group, criterion_main, Criterion};
 use http_net_benches::{BROWSER_GET, RESPONSE_1K};
-use http_net_head::{Field, Limits, RequestParser, ResponseOptions, ResponseParser, Parsed};
+use http_net_head::{Field, HeadLimits, RequestParser, ResponseOptions, ResponseParser, Parsed};
 
 fn request_head(c: &mut Criterion) {
-    let mut parser = RequestParser::new(Limits::DEFAULT);
+    let mut parser = RequestParser::new(HeadLimits::DEFAULT);
     let mut fields = [Field::default(); 32];
     c.benchmark_group("request_head")
         .bench_function("browser_get", |b| {
@@ -37,7 +37,7 @@ fn request_head(c: &mut Criterion) {
 }
 
 fn response_head(c: &mut Criterion) {
-    let mut parser = ResponseParser::new(Limits::DEFAULT, ResponseOptions::default());
+    let mut parser = ResponseParser::new(HeadLimits::DEFAULT, ResponseOptions::default());
     let mut fields = [Field::default(); 32];
     c.benchmark_group("response_head")
         .bench_function("response_1k", |b| {

@@ -120,7 +120,7 @@ fn h4(c: &mut Criterion) {
     let framed = inputs::chunked(&body, CHUNK);
     let mut out = Vec::with_capacity(MIB);
     g.bench_function("http-net_copy_out", |b| {
-        let mut dec = ChunkedDecoder::new(httpnet::BODY_LIMITS, http_net_head::Limits::DEFAULT);
+        let mut dec = ChunkedDecoder::new(httpnet::BODY_LIMITS, http_net_head::HeadLimits::DEFAULT);
         b.iter(|| {
             dec.reset();
             out.clear();
@@ -138,7 +138,7 @@ fn h4(c: &mut Criterion) {
     });
     let mut work = framed.clone();
     g.bench_function("http-net_in_place", |b| {
-        let mut dec = ChunkedDecoder::new(httpnet::BODY_LIMITS, http_net_head::Limits::DEFAULT);
+        let mut dec = ChunkedDecoder::new(httpnet::BODY_LIMITS, http_net_head::HeadLimits::DEFAULT);
         b.iter(|| {
             work.copy_from_slice(black_box(&framed));
             dec.reset();

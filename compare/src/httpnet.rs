@@ -5,13 +5,13 @@
 
 use http_net_framing::{request_body, response_body, BodyKind};
 use http_net_head::{
-    Field, Limits, Method, RequestParser, ResponseOptions, ResponseParser, Parsed, Version,
+    Field, HeadLimits, Method, RequestParser, ResponseOptions, ResponseParser, Parsed, Version,
 };
 
 use crate::rules::{Body, Framing, Verdict, MAX_FIELDS};
 
 /// The body limits (the defaults: 8 MiB budget, 1 KiB of extensions per chunk).
-pub const BODY_LIMITS: http_net_framing::Limits = http_net_framing::Limits::DEFAULT;
+pub const BODY_LIMITS: http_net_framing::BodyLimits = http_net_framing::BodyLimits::DEFAULT;
 
 /// Field storage, reused across calls.
 pub type Storage = [Field; MAX_FIELDS];
@@ -23,12 +23,12 @@ pub fn storage() -> Storage {
 
 /// A request parser with the default limits.
 pub fn request_parser() -> RequestParser {
-    RequestParser::new(Limits::DEFAULT)
+    RequestParser::new(HeadLimits::DEFAULT)
 }
 
 /// A response parser with the default limits and options.
 pub fn response_parser() -> ResponseParser {
-    ResponseParser::new(Limits::DEFAULT, ResponseOptions::default())
+    ResponseParser::new(HeadLimits::DEFAULT, ResponseOptions::default())
 }
 
 fn body(kind: BodyKind) -> Body {

@@ -3,7 +3,7 @@
 //! trailers and the same outcome; it never consumes past the message.
 #![no_main]
 
-use http_net_framing::{ChunkedDecoder, Limits};
+use http_net_framing::{ChunkedDecoder, BodyLimits};
 use http_net_fuzz::Rng;
 use http_net_head::Field;
 use libfuzzer_sys::fuzz_target;
@@ -13,7 +13,7 @@ type Trailers = Vec<(Vec<u8>, Vec<u8>)>;
 /// Decodes with the input growing piece by piece (`pieces` false: all at
 /// once). Returns (data, trailers, consumed, outcome).
 fn decode(data: &[u8], rng: Option<&mut Rng>) -> (Vec<u8>, Trailers, usize, Result<bool, String>) {
-    let mut dec = ChunkedDecoder::new(Limits::DEFAULT, http_net_head::Limits::DEFAULT);
+    let mut dec = ChunkedDecoder::new(BodyLimits::DEFAULT, http_net_head::HeadLimits::DEFAULT);
     let mut trailers = [Field::default(); 100];
     let mut out = Vec::new();
     let mut got = Vec::new();
@@ -65,7 +65,7 @@ fuzz_target!(|input: &[u8]| {
     }
 
     let mut copy = data.to_vec();
-    let mut dec = ChunkedDecoder::new(Limits::DEFAULT, http_net_head::Limits::DEFAULT);
+    let mut dec = ChunkedDecoder::new(BodyLimits::DEFAULT, http_net_head::HeadLimits::DEFAULT);
     let mut trailers = [Field::default(); 100];
     match dec.decode_in_place(&mut copy, &mut trailers) {
         Ok(step) => {

@@ -1,6 +1,6 @@
 //! The front-line profile against the default: the profile only ever
 //! rejects more, on both sides. Any bytes, parsed as a request head and as a
-//! response head with and without `Limits::with_front_line`: a head the
+//! response head with and without `HeadLimits::with_front_line`: a head the
 //! profile accepts is the same head, field for field, by default; a head the
 //! default rejects, the profile rejects too. The same bytes through a
 //! `ServerConn` (as requests) and a `ClientConn` (as answers) with and
@@ -12,7 +12,7 @@ use http_net_conn::Config;
 use http_net_fuzz::{
     client_method, run_client, run_client_with, run_server, run_server_with, Answer, Ev, Log,
 };
-use http_net_head::{Error, Field, Limits, RequestParser, ResponseOptions, ResponseParser, Parsed};
+use http_net_head::{Error, Field, HeadLimits, RequestParser, ResponseOptions, ResponseParser, Parsed};
 use libfuzzer_sys::fuzz_target;
 
 /// The profile's parse agrees with the default's wherever it does not
@@ -66,17 +66,17 @@ fuzz_target!(|input: &[u8]| {
     let Some((&ctrl, data)) = input.split_first() else {
         return;
     };
-    let on = Limits::DEFAULT.with_front_line(true);
+    let on = HeadLimits::DEFAULT.with_front_line(true);
 
     // The head parsers alone.
     let mut plain_fields = [Field::default(); 100];
     let mut front_fields = [Field::default(); 100];
-    let plain = RequestParser::new(Limits::DEFAULT).parse(data, &mut plain_fields);
+    let plain = RequestParser::new(HeadLimits::DEFAULT).parse(data, &mut plain_fields);
     let front = RequestParser::new(on).parse(data, &mut front_fields);
     heads_agree((plain, &plain_fields), (front, &front_fields), |h| {
         h.field_count
     });
-    let plain = ResponseParser::new(Limits::DEFAULT, ResponseOptions::DEFAULT)
+    let plain = ResponseParser::new(HeadLimits::DEFAULT, ResponseOptions::DEFAULT)
         .parse(data, &mut plain_fields);
     let front = ResponseParser::new(on, ResponseOptions::DEFAULT).parse(data, &mut front_fields);
     heads_agree((plain, &plain_fields), (front, &front_fields), |h| {

@@ -6,7 +6,7 @@
 //! than RFC 9112 and http-net follows the RFC.
 #![no_main]
 
-use http_net_head::{Field, Limits, RequestParser, Parsed, Version};
+use http_net_head::{Field, HeadLimits, RequestParser, Parsed, Version};
 use libfuzzer_sys::fuzz_target;
 
 /// Differences explained in docs/SECURITY.md, "differential_httparse".
@@ -24,7 +24,7 @@ fn explained(data: &[u8], head_len: usize, err: httparse::Error) -> bool {
 
 fuzz_target!(|data: &[u8]| {
     let mut fields = [Field::default(); 100];
-    let ours = RequestParser::new(Limits::DEFAULT).parse(data, &mut fields);
+    let ours = RequestParser::new(HeadLimits::DEFAULT).parse(data, &mut fields);
     let mut headers = [httparse::EMPTY_HEADER; 100];
     let mut req = httparse::Request::new(&mut headers);
     let theirs = req.parse(data);

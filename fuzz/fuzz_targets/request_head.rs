@@ -4,14 +4,14 @@
 #![no_main]
 
 use http_net_fuzz::Rng;
-use http_net_head::{Field, Limits, RequestParser, Parsed};
+use http_net_head::{Field, HeadLimits, RequestParser, Parsed};
 use libfuzzer_sys::fuzz_target;
 
 fuzz_target!(|input: &[u8]| {
     let Some((&ctrl, data)) = input.split_first() else {
         return;
     };
-    let limits = Limits::DEFAULT;
+    let limits = HeadLimits::DEFAULT;
     let mut fields = [Field::default(); 100];
     let whole = RequestParser::new(limits).parse(data, &mut fields);
     let whole_fields = fields;
@@ -50,7 +50,7 @@ fuzz_target!(|input: &[u8]| {
             &head.known,
             &whole_fields[..head.field_count],
             data,
-            &http_net_framing::Limits::DEFAULT,
+            &http_net_framing::BodyLimits::DEFAULT,
         );
     }
 });

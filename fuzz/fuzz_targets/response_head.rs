@@ -5,7 +5,7 @@
 
 use http_net_fuzz::Rng;
 use http_net_head::{
-    unfold_in_place, Field, Limits, Method, ObsFold, ResponseOptions, ResponseParser, Parsed,
+    unfold_in_place, Field, HeadLimits, Method, ObsFold, ResponseOptions, ResponseParser, Parsed,
 };
 use libfuzzer_sys::fuzz_target;
 
@@ -22,7 +22,7 @@ fuzz_target!(|input: &[u8]| {
         .with_bare_lf(ctrl & 0x40 != 0)
         .with_whitespace_before_colon(ctrl & 0x20 != 0)
         .with_reason_without_space(ctrl & 0x10 != 0);
-    let limits = Limits::DEFAULT;
+    let limits = HeadLimits::DEFAULT;
     let mut fields = [Field::default(); 100];
     let whole = ResponseParser::new(limits, options).parse(data, &mut fields);
 
@@ -51,7 +51,7 @@ fuzz_target!(|input: &[u8]| {
                 &head.known,
                 &fields[..head.field_count],
                 data,
-                &http_net_framing::Limits::DEFAULT,
+                &http_net_framing::BodyLimits::DEFAULT,
             );
         }
         if head.obs_fold {

@@ -14,7 +14,7 @@ use crate::{Config, COPY_LIMIT};
 
 /// The allocations of one connection: its input buffer (a whole head plus
 /// [`Config::read_chunk`]), its output buffer, and its field storage for a
-/// head and for trailers ([`max_fields`](http_net_head::Limits::max_fields)
+/// head and for trailers ([`max_fields`](http_net_head::HeadLimits::max_fields)
 /// each). [`ServerConn::take_buffers`](crate::ServerConn::take_buffers)
 /// hands them out while the connection is idle between requests;
 /// [`ServerConn::restore_buffers`](crate::ServerConn::restore_buffers) takes

@@ -5,8 +5,8 @@ use crate::LocalError;
 /// connection itself enforces. A `Copy` struct with `const fn` setters.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Config {
-    head: http_net_head::Limits,
-    body: http_net_framing::Limits,
+    head: http_net_head::HeadLimits,
+    body: http_net_framing::BodyLimits,
     max_informational: u16,
     drain_limit: u64,
     output_high_water: u32,
@@ -24,8 +24,8 @@ impl Config {
     /// 64 KiB of output wait to be sent; the input buffer holds a whole head
     /// plus 16 KiB.
     pub const DEFAULT: Config = Config {
-        head: http_net_head::Limits::DEFAULT,
-        body: http_net_framing::Limits::DEFAULT,
+        head: http_net_head::HeadLimits::DEFAULT,
+        body: http_net_framing::BodyLimits::DEFAULT,
         max_informational: 100,
         drain_limit: 1024 * 1024,
         output_high_water: 64 * 1024,
@@ -35,11 +35,11 @@ impl Config {
     };
 
     /// The head limits.
-    pub const fn head_limits(self) -> http_net_head::Limits {
+    pub const fn head_limits(self) -> http_net_head::HeadLimits {
         self.head
     }
     /// The body limits.
-    pub const fn body_limits(self) -> http_net_framing::Limits {
+    pub const fn body_limits(self) -> http_net_framing::BodyLimits {
         self.body
     }
     /// Informational (1xx) responses a client accepts before the final one.
@@ -157,7 +157,7 @@ impl Config {
     ///   RFC 9110 §7.8).
     ///
     /// The forms are tabled with their errors and reasons at
-    /// [`Limits::with_front_line`](http_net_head::Limits::with_front_line).
+    /// [`HeadLimits::with_front_line`](http_net_head::HeadLimits::with_front_line).
     /// An obs-fold in a response is replaced with SP whether the profile is
     /// on or not (RFC 9112 §5.2); a proxy that would rather reject it sets
     /// [`ObsFold::Reject`](http_net_head::ObsFold::Reject) in
@@ -184,13 +184,13 @@ impl Config {
     }
     /// Sets the head limits.
     #[must_use]
-    pub const fn with_head_limits(mut self, limits: http_net_head::Limits) -> Config {
+    pub const fn with_head_limits(mut self, limits: http_net_head::HeadLimits) -> Config {
         self.head = limits;
         self
     }
     /// Sets the body limits.
     #[must_use]
-    pub const fn with_body_limits(mut self, limits: http_net_framing::Limits) -> Config {
+    pub const fn with_body_limits(mut self, limits: http_net_framing::BodyLimits) -> Config {
         self.body = limits;
         self
     }

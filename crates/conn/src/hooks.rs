@@ -29,7 +29,7 @@ pub enum Limit {
     ReadBody(usize),
     /// The body limit in force, in bytes: the connection configuration's
     /// body budget (a server's `max_body_bytes`, or
-    /// `framing::Limits::with_body_budget`), or a lower one a handler set
+    /// `framing::BodyLimits::with_body_budget`), or a lower one a handler set
     /// for its request (`limit_body`).
     BodyBudget(u64),
 }

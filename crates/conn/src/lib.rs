@@ -147,10 +147,10 @@ pub use http_net_head as head;
 
 /// The head and framing types that appear in this crate's API, at its root.
 pub use http_net_framing::BodyKind;
-/// The body limits ([`Config::body_limits`]): `http_net_framing::Limits`.
-pub use http_net_framing::Limits as BodyLimits;
-/// The head limits ([`Config::head_limits`]): `http_net_head::Limits`.
-pub use http_net_head::Limits as HeadLimits;
+/// The body limits ([`Config::body_limits`]): `http_net_framing::BodyLimits`.
+pub use http_net_framing::BodyLimits;
+/// The head limits ([`Config::head_limits`]): `http_net_head::HeadLimits`.
+pub use http_net_head::HeadLimits;
 pub use http_net_head::{Field, Method, RequestHead, ResponseHead, Span, TargetForm, Version};
 
 /// The state tables as Markdown, in the order `docs/ARCHITECTURE.md` prints

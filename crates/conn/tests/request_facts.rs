@@ -3,7 +3,7 @@
 //! error responses included), the body bytes surfaced so far, and the
 //! request's own body limit, refused with `413` like the configured budget.
 
-use http_net_conn::framing::{Error as FramingError, Limits};
+use http_net_conn::framing::{Error as FramingError, BodyLimits};
 use http_net_conn::{
     BodyLength, Config, Error, Placement, PreparedResponse, RemoteError, ServerConn, ServerEvent,
 };
@@ -246,7 +246,7 @@ fn over_the_limit_after_the_answer_started_cuts_it_short() {
 
 #[test]
 fn the_configured_budget_is_the_ceiling_and_a_body_free_request_is_not_bounded() {
-    let limits = Limits::DEFAULT.with_body_budget(8);
+    let limits = BodyLimits::DEFAULT.with_body_budget(8);
     let config = Config::DEFAULT.with_body_limits(limits);
     let mut conn = ServerConn::new(config);
     feed(&mut conn, b"POST / HTTP/1.1\r\nHost: a\r\nContent-Length: 2\r\n\r\nabGET / HTTP/1.1\r\nHost: a\r\n\r\n");
@@ -275,7 +275,7 @@ fn the_configured_budget_is_the_ceiling_and_a_body_free_request_is_not_bounded()
     assert_eq!(conn.body_budget(), Some(8));
 
     // No configured budget and no limit: unbounded.
-    let unbounded = Config::DEFAULT.with_body_limits(Limits::DEFAULT.with_body_budget(0));
+    let unbounded = Config::DEFAULT.with_body_limits(BodyLimits::DEFAULT.with_body_budget(0));
     let mut conn = ServerConn::new(unbounded);
     feed(
         &mut conn,

@@ -23,11 +23,11 @@ HTTP/1.1 204 No Content\r\nX: a\r\n b\r\n\r\nHTTP/1.0 200 OK\r\n\r\nrest";
 fn small() -> Config {
     Config::DEFAULT
         .with_head_limits(
-            http_net_head::Limits::DEFAULT
+            http_net_head::HeadLimits::DEFAULT
                 .with_max_head_bytes(256)
                 .with_max_fields(8),
         )
-        .with_body_limits(http_net_framing::Limits::DEFAULT.with_body_budget(64))
+        .with_body_limits(http_net_framing::BodyLimits::DEFAULT.with_body_budget(64))
         .with_read_chunk(64)
         .with_drain_limit(16)
         .with_output_high_water(128)

@@ -455,7 +455,7 @@ fn trailers_survive_a_read_between_the_last_data_and_the_end() {
     // once; `spare_mut` also refuses to compact while an `End` with trailers
     // is due, for a decoder that would return both in one step.)
     let config = Config::DEFAULT
-        .with_head_limits(http_net_head::Limits::DEFAULT.with_max_head_bytes(200))
+        .with_head_limits(http_net_head::HeadLimits::DEFAULT.with_max_head_bytes(200))
         .with_read_chunk(64);
     let mut c = ServerConn::new(config);
     accept_request(

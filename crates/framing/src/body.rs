@@ -6,7 +6,7 @@ use core::ops::Range;
 
 use http_net_head::Field;
 
-use crate::{BodyKind, ChunkedDecoder, EncodeError, Error, LengthDecoder, Limits};
+use crate::{BodyKind, ChunkedDecoder, EncodeError, Error, LengthDecoder, BodyLimits};
 
 /// How a message body is being read (RFC 9112 §6.3): by its
 /// `Content-Length`, chunked, or until the peer closes.
@@ -16,11 +16,11 @@ use crate::{BodyKind, ChunkedDecoder, EncodeError, Error, LengthDecoder, Limits}
 /// so that moving this value copies a few words.
 ///
 /// ```
-/// use http_net_framing::{BodyDecoder, BodyKind, ChunkedDecoder, Limits};
+/// use http_net_framing::{BodyDecoder, BodyKind, ChunkedDecoder, BodyLimits};
 ///
-/// let head = http_net_head::Limits::DEFAULT;
-/// let mut chunked = ChunkedDecoder::new(Limits::DEFAULT, head);
-/// let mut body = BodyDecoder::start(BodyKind::Chunked, &mut chunked, Limits::DEFAULT, head, 40);
+/// let head = http_net_head::HeadLimits::DEFAULT;
+/// let mut chunked = ChunkedDecoder::new(BodyLimits::DEFAULT, head);
+/// let mut body = BodyDecoder::start(BodyKind::Chunked, &mut chunked, BodyLimits::DEFAULT, head, 40);
 /// let input = b"2\r\nok\r\n0\r\n\r\n";
 /// let step = body.decode(input, false, &mut chunked, &mut []).unwrap();
 /// assert_eq!(&input[step.data], b"ok");
@@ -70,8 +70,8 @@ impl BodyDecoder {
     pub fn start(
         kind: BodyKind,
         chunked: &mut ChunkedDecoder,
-        limits: Limits,
-        head_limits: http_net_head::Limits,
+        limits: BodyLimits,
+        head_limits: http_net_head::HeadLimits,
         head_len: usize,
     ) -> BodyDecoder {
         match kind {
@@ -222,14 +222,14 @@ mod tests {
     use super::*;
 
     fn chunked() -> ChunkedDecoder {
-        ChunkedDecoder::new(Limits::DEFAULT, http_net_head::Limits::DEFAULT)
+        ChunkedDecoder::new(BodyLimits::DEFAULT, http_net_head::HeadLimits::DEFAULT)
     }
 
     #[test]
     fn kinds_without_a_body_start_done() {
-        let head = http_net_head::Limits::DEFAULT;
+        let head = http_net_head::HeadLimits::DEFAULT;
         for kind in [BodyKind::None, BodyKind::Length(0), BodyKind::Tunnel] {
-            let dec = BodyDecoder::start(kind, &mut chunked(), Limits::DEFAULT, head, 10);
+            let dec = BodyDecoder::start(kind, &mut chunked(), BodyLimits::DEFAULT, head, 10);
             assert_eq!(dec, BodyDecoder::Done, "{kind:?}");
             assert_eq!(dec.remaining(), Some(0));
         }
@@ -263,19 +263,19 @@ mod tests {
     fn trailers_share_the_room_the_head_left() {
         // The head used all but 10 bytes of the head budget: a trailer
         // section of more than that is refused.
-        let head = http_net_head::Limits::DEFAULT;
+        let head = http_net_head::HeadLimits::DEFAULT;
         let head_len = head.max_head_bytes() - 10;
         let input = b"0\r\nX-Long-Trailer: 0123456789\r\n\r\n";
         let mut fields = [Field::default(); 4];
         let mut c = chunked();
         let mut dec =
-            BodyDecoder::start(BodyKind::Chunked, &mut c, Limits::DEFAULT, head, head_len);
+            BodyDecoder::start(BodyKind::Chunked, &mut c, BodyLimits::DEFAULT, head, head_len);
         assert!(matches!(
             dec.decode(input, false, &mut c, &mut fields),
             Err(Error::Trailer(_))
         ));
         // With a short head the same trailers fit.
-        let mut dec = BodyDecoder::start(BodyKind::Chunked, &mut c, Limits::DEFAULT, head, 40);
+        let mut dec = BodyDecoder::start(BodyKind::Chunked, &mut c, BodyLimits::DEFAULT, head, 40);
         let step = dec.decode(input, false, &mut c, &mut fields).unwrap();
         assert!(step.done);
         assert_eq!(step.trailers, 1);

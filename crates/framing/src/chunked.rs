@@ -5,7 +5,7 @@ use http_net_head::{Field, FieldBlock, FieldBlockParser, Parsed};
 pub use self::state::ChunkedDecoder;
 use self::state::State;
 use crate::class::{HEX, NOT_HEX};
-use crate::{Error, Limits};
+use crate::{Error, BodyLimits};
 
 /// One step of the chunked decoder over a borrowed input.
 #[non_exhaustive]
@@ -44,7 +44,7 @@ pub struct InPlaceStep {
 
 impl ChunkedDecoder {
     /// A decoder with these body limits; trailers use `head_limits`.
-    pub const fn new(limits: Limits, head_limits: http_net_head::Limits) -> ChunkedDecoder {
+    pub const fn new(limits: BodyLimits, head_limits: http_net_head::HeadLimits) -> ChunkedDecoder {
         ChunkedDecoder {
             limits,
             trailer_parser: FieldBlockParser::new(head_limits),
@@ -226,10 +226,10 @@ impl ChunkedDecoder {
     /// in [`decode`](ChunkedDecoder::decode), are not moved.
     ///
     /// ```
-    /// use http_net_framing::{ChunkedDecoder, Limits};
+    /// use http_net_framing::{ChunkedDecoder, BodyLimits};
     ///
     /// let mut buf = *b"3\r\nabc\r\n2\r\nde\r\n0\r\n\r\nnext";
-    /// let mut decoder = ChunkedDecoder::new(Limits::DEFAULT, http_net_head::Limits::DEFAULT);
+    /// let mut decoder = ChunkedDecoder::new(BodyLimits::DEFAULT, http_net_head::HeadLimits::DEFAULT);
     /// let step = decoder.decode_in_place(&mut buf, &mut []).unwrap();
     /// assert!(step.done);
     /// assert_eq!(&buf[..step.data_len], b"abcde");

@@ -8,9 +8,9 @@ use core::fmt;
 /// gets wrong when sending is an [`EncodeError`] instead.
 ///
 /// ```
-/// use http_net_framing::{ChunkedDecoder, Error, Limits};
+/// use http_net_framing::{ChunkedDecoder, Error, BodyLimits};
 ///
-/// let mut decoder = ChunkedDecoder::new(Limits::DEFAULT, http_net_head::Limits::DEFAULT);
+/// let mut decoder = ChunkedDecoder::new(BodyLimits::DEFAULT, http_net_head::HeadLimits::DEFAULT);
 /// let e = decoder.decode(b"5\nhello\r\n", &mut []).unwrap_err();
 /// assert_eq!(e, Error::ChunkBareLf);
 /// assert_eq!((e.status(), e.rfc()), (400, "RFC 9112 §7.1"));

@@ -4,7 +4,7 @@ use http_net_head::{Field, KnownFields, Method, Version};
 
 use crate::content_length::content_length;
 use crate::transfer_coding::codings;
-use crate::{Error, Limits};
+use crate::{Error, BodyLimits};
 
 /// How the body of a message is delimited (RFC 9112 §6.3).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -35,14 +35,14 @@ pub enum BodyKind {
 /// body.
 ///
 /// ```
-/// use http_net_framing::{request_body, BodyKind, Error, Limits};
+/// use http_net_framing::{request_body, BodyKind, Error, BodyLimits};
 /// use http_net_head::{Field, KnownFields, Span, Version};
 ///
 /// let buf = b"Transfer-Encoding: gzip, chunked";
 /// let fields = [Field { name: Span::new(0, 17), value: Span::new(19, buf.len()) }];
 /// let mut known = KnownFields::default();
 /// known.transfer_encoding.push(0);
-/// let limits = Limits::DEFAULT;
+/// let limits = BodyLimits::DEFAULT;
 /// let kind = request_body(Version::Http11, &known, &fields, buf, &limits);
 /// assert_eq!(kind, Err(Error::UnsupportedTransferCoding));
 /// assert_eq!(kind.unwrap_err().status(), 501);
@@ -52,7 +52,7 @@ pub fn request_body(
     known: &KnownFields,
     fields: &[Field],
     buf: &[u8],
-    limits: &Limits,
+    limits: &BodyLimits,
 ) -> Result<BodyKind, Error> {
     // Steps 1 and 2 (HEAD, 1xx, 204, 304, CONNECT) concern responses only.
     if !known.transfer_encoding.is_empty() {
@@ -103,11 +103,11 @@ pub fn request_body(
 /// with neither field.
 ///
 /// ```
-/// use http_net_framing::{response_body, BodyKind, Limits};
+/// use http_net_framing::{response_body, BodyKind, BodyLimits};
 /// use http_net_head::{KnownFields, Method, Version};
 ///
 /// let known = KnownFields::default();
-/// let limits = Limits::DEFAULT;
+/// let limits = BodyLimits::DEFAULT;
 /// let kind = |method, status| response_body(method, status, Version::Http11, &known, &[], b"", &limits);
 /// assert_eq!(kind(Method::Get, 200), Ok(BodyKind::CloseDelimited));
 /// assert_eq!(kind(Method::Head, 200), Ok(BodyKind::None));
@@ -120,7 +120,7 @@ pub fn response_body(
     known: &KnownFields,
     fields: &[Field],
     buf: &[u8],
-    limits: &Limits,
+    limits: &BodyLimits,
 ) -> Result<BodyKind, Error> {
     // Step 1: HEAD responses, 1xx, 204 and 304 end at the empty line,
     // whatever their fields say.

@@ -64,7 +64,7 @@ pub use chunked::{ChunkedDecoder, ChunkedStep, InPlaceStep};
 pub use encode::{ChunkHeader, ChunkedEncoder};
 pub use error::{EncodeError, Error};
 pub use length::{request_body, response_body, BodyKind, LengthDecoder, Step};
-pub use limits::Limits;
+pub use limits::BodyLimits;
 
 /// The README's Rust examples, compiled and run as doctests so they stay true.
 #[cfg(doctest)]

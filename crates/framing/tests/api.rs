@@ -19,7 +19,7 @@ fn public_types_are_send_and_sync() {
         InPlaceStep,
         ChunkedEncoder,
         ChunkHeader,
-        Limits,
+        BodyLimits,
         Error,
         EncodeError,
     )>();

@@ -9,7 +9,7 @@ mod support;
 use cases::{
     ChunkCase, ChunkExpect, Expect, LengthCase, Side, CHUNK_CASES, LENGTH_CASES, TRAILER_CASES,
 };
-use http_net_framing::{request_body, response_body, BodyKind, ChunkedDecoder, Error, Limits};
+use http_net_framing::{request_body, response_body, BodyKind, ChunkedDecoder, Error, BodyLimits};
 use http_net_head::{Field, KnownFields, Method, Span, Version};
 use support::{feed, Outcome};
 
@@ -49,7 +49,7 @@ fn decide(case: &LengthCase) -> Result<BodyKind, Error> {
     } else {
         Version::Http10
     };
-    let limits = Limits::DEFAULT.with_body_budget(case.budget);
+    let limits = BodyLimits::DEFAULT.with_body_budget(case.budget);
     match case.side {
         Side::Request => request_body(version, &known, &fields, &buf, &limits),
         Side::Response { method, status } => response_body(
@@ -118,8 +118,8 @@ fn length_rows_through_the_head_parser() {
     for case in LENGTH_CASES {
         let raw = case.raw_head();
         let mut fields = [Field::default(); 16];
-        let limits = Limits::DEFAULT.with_body_budget(case.budget);
-        let head_limits = http_net_head::Limits::DEFAULT;
+        let limits = BodyLimits::DEFAULT.with_body_budget(case.budget);
+        let head_limits = http_net_head::HeadLimits::DEFAULT;
         let got = match case.side {
             Side::Request => match RequestParser::new(head_limits).parse(&raw, &mut fields) {
                 Ok(Parsed::Complete(h)) => {
@@ -180,10 +180,10 @@ fn the_table_is_large_enough() {
 }
 
 fn decoder(case: &ChunkCase) -> ChunkedDecoder {
-    let limits = Limits::DEFAULT
+    let limits = BodyLimits::DEFAULT
         .with_body_budget(case.limits.budget)
         .with_max_chunk_ext_bytes(case.limits.max_ext);
-    ChunkedDecoder::new(limits, http_net_head::Limits::DEFAULT)
+    ChunkedDecoder::new(limits, http_net_head::HeadLimits::DEFAULT)
 }
 
 /// Runs one row every way and returns a description of each mismatch.
@@ -297,7 +297,7 @@ fn trailer_rows() {
 }
 
 /// Runs a generated body whole and returns the outcome.
-fn whole(limits: Limits, head_limits: http_net_head::Limits, input: &[u8]) -> Outcome {
+fn whole(limits: BodyLimits, head_limits: http_net_head::HeadLimits, input: &[u8]) -> Outcome {
     feed(ChunkedDecoder::new(limits, head_limits), &[input], false)
 }
 
@@ -318,15 +318,15 @@ fn long_extensions(len: usize) -> Vec<u8> {
 fn c81_long_extensions_on_every_chunk() {
     // RFC 9112 §7.1.1: 10,000 bytes of extension on one chunk line.
     let input = long_extensions(10_000);
-    let got = whole(Limits::DEFAULT, http_net_head::Limits::DEFAULT, &input);
+    let got = whole(BodyLimits::DEFAULT, http_net_head::HeadLimits::DEFAULT, &input);
     assert_eq!(got, Outcome::Error(Error::ChunkExtensionTooLong));
     // Within the per-chunk bound, the overhead guard stops the same attack.
     let input = long_extensions(1000);
-    let got = whole(Limits::DEFAULT, http_net_head::Limits::DEFAULT, &input);
+    let got = whole(BodyLimits::DEFAULT, http_net_head::HeadLimits::DEFAULT, &input);
     assert_eq!(got, Outcome::Error(Error::ExcessiveFramingOverhead));
-    let unguarded = Limits::DEFAULT.with_overhead_guard_bytes(0);
+    let unguarded = BodyLimits::DEFAULT.with_overhead_guard_bytes(0);
     assert!(matches!(
-        whole(unguarded, http_net_head::Limits::DEFAULT, &input),
+        whole(unguarded, http_net_head::HeadLimits::DEFAULT, &input),
         Outcome::Done { .. }
     ));
 }
@@ -336,15 +336,15 @@ fn c82_one_byte_chunks_trip_the_overhead_guard() {
     // RFC 9112 §7.1 (picohttpparser's guard): 6 framing bytes per data byte.
     let mut input = b"1\r\nA\r\n".repeat(1_000_000);
     input.extend_from_slice(b"0\r\n\r\n");
-    let got = whole(Limits::DEFAULT, http_net_head::Limits::DEFAULT, &input);
+    let got = whole(BodyLimits::DEFAULT, http_net_head::HeadLimits::DEFAULT, &input);
     assert_eq!(got, Outcome::Error(Error::ExcessiveFramingOverhead));
     assert_eq!(Error::ExcessiveFramingOverhead.status(), 400);
     // 16-byte chunks (8 framing bytes each) are a third of the bytes: fine.
     let mut input = b"10\r\n0123456789abcdef\r\n".repeat(100_000);
     input.extend_from_slice(b"0\r\n\r\n");
     let got = whole(
-        Limits::DEFAULT.with_body_budget(0),
-        http_net_head::Limits::DEFAULT,
+        BodyLimits::DEFAULT.with_body_budget(0),
+        http_net_head::HeadLimits::DEFAULT,
         &input,
     );
     assert!(
@@ -358,12 +358,12 @@ fn leading_zeros_without_end_trip_the_overhead_guard() {
     // RFC 9112 §7.1: a size line of zeros never completes.
     let input = vec![b'0'; 200 * 1024];
     assert_eq!(
-        whole(Limits::DEFAULT, http_net_head::Limits::DEFAULT, &input),
+        whole(BodyLimits::DEFAULT, http_net_head::HeadLimits::DEFAULT, &input),
         Outcome::Error(Error::ExcessiveFramingOverhead)
     );
     let bytes: Vec<&[u8]> = input.chunks(4096).collect();
     let got = feed(
-        ChunkedDecoder::new(Limits::DEFAULT, http_net_head::Limits::DEFAULT),
+        ChunkedDecoder::new(BodyLimits::DEFAULT, http_net_head::HeadLimits::DEFAULT),
         &bytes,
         false,
     );
@@ -376,7 +376,7 @@ fn c60_a_trailer_over_the_head_limit() {
     let mut input = b"0\r\nX: ".to_vec();
     input.extend(std::iter::repeat_n(b'A', 70_000));
     input.extend_from_slice(b"\r\n\r\nGET /smuggled HTTP/1.1\r\nHost: a\r\n\r\n");
-    let got = whole(Limits::DEFAULT, http_net_head::Limits::DEFAULT, &input);
+    let got = whole(BodyLimits::DEFAULT, http_net_head::HeadLimits::DEFAULT, &input);
     assert_eq!(
         got,
         Outcome::Error(Error::Trailer(http_net_head::Error::HeadTooLarge))
@@ -393,8 +393,8 @@ fn c83_too_many_trailers() {
     let mut input = b"0\r\n".to_vec();
     input.extend(b"x: y\r\n".repeat(10_000));
     input.extend_from_slice(b"\r\n");
-    let head = http_net_head::Limits::DEFAULT.with_max_fields(4);
-    let got = whole(Limits::DEFAULT, head, &input);
+    let head = http_net_head::HeadLimits::DEFAULT.with_max_fields(4);
+    let got = whole(BodyLimits::DEFAULT, head, &input);
     assert_eq!(
         got,
         Outcome::Error(Error::Trailer(http_net_head::Error::TooManyFields))
@@ -467,16 +467,16 @@ fn c12_whitespace_before_the_colon_never_reaches_framing() {
     use http_net_head::{RequestParser, Parsed};
     let raw = b"POST / HTTP/1.1\r\nHost: a\r\nContent-Length: 6\r\nTransfer-Encoding : chunked\r\n\r\n0\r\n\r\nX";
     let mut fields = [Field::default(); 8];
-    let got = RequestParser::new(http_net_head::Limits::DEFAULT).parse(raw, &mut fields);
+    let got = RequestParser::new(http_net_head::HeadLimits::DEFAULT).parse(raw, &mut fields);
     assert_eq!(got, Err(http_net_head::Error::WhitespaceBeforeColon));
     // And with the space gone, TE with CL is the framing error.
     let raw =
         b"POST / HTTP/1.1\r\nHost: a\r\nContent-Length: 6\r\nTransfer-Encoding: chunked\r\n\r\n";
     let Ok(Parsed::Complete(h)) =
-        RequestParser::new(http_net_head::Limits::DEFAULT).parse(raw, &mut fields)
+        RequestParser::new(http_net_head::HeadLimits::DEFAULT).parse(raw, &mut fields)
     else {
         panic!("head")
     };
-    let got = request_body(h.version, &h.known, &fields, raw, &Limits::DEFAULT);
+    let got = request_body(h.version, &h.known, &fields, raw, &BodyLimits::DEFAULT);
     assert_eq!(got, Err(Error::ContentLengthWithTransferEncoding));
 }

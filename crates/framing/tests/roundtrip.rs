@@ -4,7 +4,7 @@
 
 mod support;
 
-use http_net_framing::{ChunkedDecoder, ChunkedEncoder, Limits};
+use http_net_framing::{ChunkedDecoder, ChunkedEncoder, BodyLimits};
 use proptest::prelude::*;
 use support::{feed, Outcome};
 
@@ -153,7 +153,7 @@ fn encode(m: &Message) -> (Vec<u8>, Vec<u8>) {
 }
 
 fn decoder() -> ChunkedDecoder {
-    ChunkedDecoder::new(Limits::DEFAULT, http_net_head::Limits::DEFAULT)
+    ChunkedDecoder::new(BodyLimits::DEFAULT, http_net_head::HeadLimits::DEFAULT)
 }
 
 fn expected(m: &Message, message_len: usize) -> Outcome {

@@ -1,5 +1,5 @@
 use crate::section::{Rules, Section};
-use crate::{Error, Field, KnownFields, Limits, Parsed};
+use crate::{Error, Field, KnownFields, HeadLimits, Parsed};
 
 /// A parsed field block: field lines up to and including the empty line.
 #[non_exhaustive]
@@ -19,14 +19,14 @@ pub struct FieldBlock {
 /// obs-fold is rejected and `Host` gets no special rule.
 #[derive(Clone, Debug)]
 pub struct FieldBlockParser {
-    limits: Limits,
+    limits: HeadLimits,
     section: Section,
     outcome: Option<Result<FieldBlock, Error>>,
 }
 
 impl FieldBlockParser {
     /// A parser with these limits (`max_head_bytes` bounds the block).
-    pub const fn new(limits: Limits) -> FieldBlockParser {
+    pub const fn new(limits: HeadLimits) -> FieldBlockParser {
         FieldBlockParser {
             limits,
             section: Section::new(0),
@@ -50,10 +50,10 @@ impl FieldBlockParser {
     /// Parses (or resumes parsing) a field block at the start of `buf`.
     ///
     /// ```
-    /// use http_net_head::{Field, FieldBlockParser, Limits, Parsed};
+    /// use http_net_head::{Field, FieldBlockParser, HeadLimits, Parsed};
     ///
     /// let buf = b"Expires: never\r\n\r\n";
-    /// let mut parser = FieldBlockParser::new(Limits::DEFAULT);
+    /// let mut parser = FieldBlockParser::new(HeadLimits::DEFAULT);
     /// let mut fields = [Field::default(); 4];
     /// let Ok(Parsed::Complete(block)) = parser.parse(buf, &mut fields) else { panic!() };
     /// assert_eq!((block.field_count, block.len), (1, buf.len()));

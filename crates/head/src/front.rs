@@ -1,4 +1,4 @@
-//! The checks of the front-line profile ([`Limits::with_front_line`](crate::Limits::with_front_line)):
+//! The checks of the front-line profile ([`HeadLimits::with_front_line`](crate::HeadLimits::with_front_line)):
 //! whole-value rules the parsers apply on top of the grammar when the
 //! profile is on. Each returns whether the value passes.
 

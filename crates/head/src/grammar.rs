@@ -62,7 +62,7 @@ pub fn valid_field_value(bytes: &[u8]) -> bool {
 ///
 /// The writers of `http-net-framing` refuse these names in the trailers
 /// they send; the parsers reject them in trailers they read under the
-/// front-line profile ([`Limits::front_line`](crate::Limits::front_line)).
+/// front-line profile ([`HeadLimits::front_line`](crate::HeadLimits::front_line)).
 ///
 /// ```
 /// use http_net_head::forbidden_in_trailers;
@@ -128,7 +128,7 @@ pub fn valid_host(value: &[u8]) -> bool {
 ///   any method but CONNECT, authority-form `uri-host ":" port` with CONNECT
 ///   only, asterisk-form `*` with OPTIONS only. Empty is no form.
 ///
-/// The target-length limit ([`Limits`](crate::Limits)) is the reader's own
+/// The target-length limit ([`HeadLimits`](crate::HeadLimits)) is the reader's own
 /// and is not checked here.
 ///
 /// ```

@@ -12,11 +12,11 @@
 //! connection layers need are gathered in the same pass.
 //!
 //! ```
-//! use http_net_head::{Field, Limits, RequestParser, Parsed};
+//! use http_net_head::{Field, HeadLimits, RequestParser, Parsed};
 //!
 //! let buf = b"GET / HTTP/1.1\r\nHost: example.com\r\nConnection: close\r\n\r\n";
 //! let mut fields = [Field::default(); 32];
-//! let mut parser = RequestParser::new(Limits::DEFAULT);
+//! let mut parser = RequestParser::new(HeadLimits::DEFAULT);
 //! let Ok(Parsed::Complete(head)) = parser.parse(buf, &mut fields) else { panic!() };
 //! assert!(head.known.connection.close());
 //! assert_eq!(head.known.host.first(), Some(0));
@@ -77,7 +77,7 @@
 //! | a target longer than `max_target_bytes` | [`Error::TargetTooLong`] | 414 |
 //! | a method longer than `max_method_bytes` (32 by default: longer than any registered method) | [`Error::MethodTooLong`] | 501 |
 //!
-//! With the front-line profile on ([`Limits::with_front_line`], off by
+//! With the front-line profile on ([`HeadLimits::with_front_line`], off by
 //! default; the reason for each form is in its doc) requests are also
 //! rejected for: a method outside the IANA registry
 //! ([`Error::UnregisteredMethod`], 501); `%00`, `%0D` or `%0A` in the target
@@ -161,7 +161,7 @@ pub use grammar::{
     check_target, forbidden_in_trailers, valid_field_value, valid_host, valid_reason, valid_token,
 };
 pub use known::{ConnectionOptions, FieldRefs, KnownFields};
-pub use limits::Limits;
+pub use limits::HeadLimits;
 pub use method::Method;
 pub use request::{RequestHead, RequestParser, MAX_LEADING_EMPTY_LINES};
 pub use response::{ObsFold, ResponseHead, ResponseOptions, ResponseParser};

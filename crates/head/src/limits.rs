@@ -3,7 +3,7 @@
 /// A plain `Copy` struct with `const fn` setters, so a whole configuration can
 /// be a `const`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct Limits {
+pub struct HeadLimits {
     max_head_bytes: u32,
     max_fields: u16,
     max_target_bytes: u32,
@@ -11,12 +11,12 @@ pub struct Limits {
     front_line: bool,
 }
 
-impl Limits {
+impl HeadLimits {
     /// The defaults: head 16 KiB (h11's default; IIS also uses 16 KiB),
     /// 100 fields (hyper's default), target 8 KiB (RFC 9112 §3 asks for at
     /// least 8000 octets of request line), method 32 bytes (the longest
     /// registered method, `UPDATEREDIRECTREF`, has 17).
-    pub const DEFAULT: Limits = Limits {
+    pub const DEFAULT: HeadLimits = HeadLimits {
         max_head_bytes: 16 * 1024,
         max_fields: 100,
         max_target_bytes: 8 * 1024,
@@ -52,9 +52,9 @@ impl Limits {
     /// every method).
     ///
     /// ```
-    /// use http_net_head::{Error, Field, Limits, RequestParser};
+    /// use http_net_head::{Error, Field, HeadLimits, RequestParser};
     ///
-    /// let limits = Limits::DEFAULT.with_max_method_bytes(4);
+    /// let limits = HeadLimits::DEFAULT.with_max_method_bytes(4);
     /// let mut fields = [Field::default(); 4];
     /// let mut parser = RequestParser::new(limits);
     /// let got = parser.parse(b"PATCH / HTTP/1.1\r\nHost: a\r\n\r\n", &mut fields);
@@ -62,13 +62,13 @@ impl Limits {
     /// assert_eq!(Error::MethodTooLong.status(), 501);
     /// ```
     #[must_use]
-    pub const fn with_max_method_bytes(mut self, n: usize) -> Limits {
+    pub const fn with_max_method_bytes(mut self, n: usize) -> HeadLimits {
         self.max_method_bytes = saturate_u32(n);
         self
     }
 
     /// Whether the front-line profile is on (off by default): see
-    /// [`with_front_line`](Limits::with_front_line).
+    /// [`with_front_line`](HeadLimits::with_front_line).
     pub const fn front_line(self) -> bool {
         self.front_line
     }
@@ -102,46 +102,46 @@ impl Limits {
     /// rejects it.
     ///
     /// ```
-    /// use http_net_head::{Error, Field, Limits, RequestParser, ResponseOptions, ResponseParser, Parsed};
+    /// use http_net_head::{Error, Field, HeadLimits, RequestParser, ResponseOptions, ResponseParser, Parsed};
     ///
     /// let buf = b"GET /a%00b HTTP/1.1\r\nHost: a\r\n\r\n";
     /// let mut fields = [Field::default(); 4];
-    /// let off = RequestParser::new(Limits::DEFAULT).parse(buf, &mut fields);
+    /// let off = RequestParser::new(HeadLimits::DEFAULT).parse(buf, &mut fields);
     /// assert!(matches!(off, Ok(Parsed::Complete(_))));
-    /// let on = Limits::DEFAULT.with_front_line(true);
+    /// let on = HeadLimits::DEFAULT.with_front_line(true);
     /// let got = RequestParser::new(on).parse(buf, &mut fields);
     /// assert_eq!(got, Err(Error::EncodedControlInTarget));
     ///
     /// // The response side: the same switch.
     /// let buf = b"HTTP/1.1 200 OK\r\nContent-Length: 007\r\n\r\n";
-    /// let off = ResponseParser::new(Limits::DEFAULT, ResponseOptions::DEFAULT).parse(buf, &mut fields);
+    /// let off = ResponseParser::new(HeadLimits::DEFAULT, ResponseOptions::DEFAULT).parse(buf, &mut fields);
     /// assert!(matches!(off, Ok(Parsed::Complete(_))));
     /// let got = ResponseParser::new(on, ResponseOptions::DEFAULT).parse(buf, &mut fields);
     /// assert_eq!(got, Err(Error::NonCanonicalContentLength));
     /// ```
     #[must_use]
-    pub const fn with_front_line(mut self, on: bool) -> Limits {
+    pub const fn with_front_line(mut self, on: bool) -> HeadLimits {
         self.front_line = on;
         self
     }
 
     /// Sets the head byte limit (saturates at `u32::MAX`).
     #[must_use]
-    pub const fn with_max_head_bytes(mut self, n: usize) -> Limits {
+    pub const fn with_max_head_bytes(mut self, n: usize) -> HeadLimits {
         self.max_head_bytes = saturate_u32(n);
         self
     }
 
     /// Sets the field count limit (saturates at `u16::MAX`).
     #[must_use]
-    pub const fn with_max_fields(mut self, n: usize) -> Limits {
+    pub const fn with_max_fields(mut self, n: usize) -> HeadLimits {
         self.max_fields = saturate_u16(n);
         self
     }
 
     /// Sets the target length limit (saturates at `u32::MAX`).
     #[must_use]
-    pub const fn with_max_target_bytes(mut self, n: usize) -> Limits {
+    pub const fn with_max_target_bytes(mut self, n: usize) -> HeadLimits {
         self.max_target_bytes = saturate_u32(n);
         self
     }
@@ -165,19 +165,19 @@ const fn saturate_u16(n: usize) -> u16 {
     }
 }
 
-impl Default for Limits {
-    fn default() -> Limits {
-        Limits::DEFAULT
+impl Default for HeadLimits {
+    fn default() -> HeadLimits {
+        HeadLimits::DEFAULT
     }
 }
 
 #[cfg(test)]
 mod tests {
-    use super::Limits;
+    use super::HeadLimits;
 
     #[test]
     fn setters_keep_what_fits_and_saturate_what_does_not() {
-        let l = Limits::DEFAULT
+        let l = HeadLimits::DEFAULT
             .with_max_method_bytes(7)
             .with_max_head_bytes(u32::MAX as usize)
             .with_max_fields(u16::MAX as usize)
@@ -186,12 +186,12 @@ mod tests {
         assert_eq!(l.max_head_bytes(), u32::MAX as usize);
         assert_eq!(l.max_fields(), u16::MAX as usize);
         assert_eq!(l.max_target_bytes(), 9);
-        let l = Limits::DEFAULT.with_max_fields(u16::MAX as usize + 1);
+        let l = HeadLimits::DEFAULT.with_max_fields(u16::MAX as usize + 1);
         assert_eq!(l.max_fields(), u16::MAX as usize);
         #[cfg(target_pointer_width = "64")]
         {
             let big = u32::MAX as usize + 1;
-            let l = Limits::DEFAULT
+            let l = HeadLimits::DEFAULT
                 .with_max_method_bytes(big)
                 .with_max_head_bytes(big)
                 .with_max_target_bytes(usize::MAX);

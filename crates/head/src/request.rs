@@ -2,7 +2,7 @@ use crate::section::{lf_after_cr, Rules, Section};
 use crate::target::{self, escaped_target_run};
 use crate::work::Work;
 use crate::{
-    front, version, Error, Field, KnownFields, Limits, Method, Span, Parsed, TargetForm, Version,
+    front, version, Error, Field, KnownFields, HeadLimits, Method, Span, Parsed, TargetForm, Version,
 };
 use http_net_scan::class::HEXDIG;
 use http_net_scan::{target_run, token_run};
@@ -68,7 +68,7 @@ enum RequestLineState {
 /// call [`reset`](RequestParser::reset) before the next head.
 #[derive(Clone, Debug)]
 pub struct RequestParser {
-    limits: Limits,
+    limits: HeadLimits,
     stage: RequestLineState,
     pos: usize,
     mark: usize,
@@ -88,7 +88,7 @@ pub struct RequestParser {
 
 impl RequestParser {
     /// A parser with these limits.
-    pub const fn new(limits: Limits) -> RequestParser {
+    pub const fn new(limits: HeadLimits) -> RequestParser {
         RequestParser {
             limits,
             stage: RequestLineState::Leading,
@@ -108,7 +108,7 @@ impl RequestParser {
     }
 
     /// The limits in force.
-    pub const fn limits(&self) -> Limits {
+    pub const fn limits(&self) -> HeadLimits {
         self.limits
     }
 
@@ -138,10 +138,10 @@ impl RequestParser {
     /// order wins however the input is split.
     ///
     /// ```
-    /// use http_net_head::{Field, Limits, Method, RequestParser, Parsed, Version};
+    /// use http_net_head::{Field, HeadLimits, Method, RequestParser, Parsed, Version};
     ///
     /// let buf = b"GET /index.html HTTP/1.1\r\nHost: example.com\r\nAccept: */*\r\n\r\nnext";
-    /// let mut parser = RequestParser::new(Limits::DEFAULT);
+    /// let mut parser = RequestParser::new(HeadLimits::DEFAULT);
     /// let mut fields = [Field::default(); 16];
     ///
     /// // The first 20 bytes are not a whole head yet.

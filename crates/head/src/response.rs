@@ -1,6 +1,6 @@
 use crate::section::{lf_after_cr, Rules, Section};
 use crate::work::Work;
-use crate::{front, version, Error, Field, KnownFields, Limits, Span, Parsed, Version};
+use crate::{front, version, Error, Field, KnownFields, HeadLimits, Span, Parsed, Version};
 use http_net_scan::field_value_run;
 
 /// What a response parser does with an obs-fold (RFC 9112 §5.2).
@@ -26,17 +26,17 @@ pub enum ObsFold {
 /// response it reads leniently may be read differently by the next hop.
 ///
 /// ```
-/// use http_net_head::{Field, Limits, ResponseOptions, ResponseParser, Parsed};
+/// use http_net_head::{Field, HeadLimits, ResponseOptions, ResponseParser, Parsed};
 ///
 /// let buf = b"HTTP/1.1 200\nContent-Length : 2\n\nok";
 /// let mut fields = [Field::default(); 4];
-/// let strict = ResponseParser::new(Limits::DEFAULT, ResponseOptions::DEFAULT).parse(buf, &mut fields);
+/// let strict = ResponseParser::new(HeadLimits::DEFAULT, ResponseOptions::DEFAULT).parse(buf, &mut fields);
 /// assert!(strict.is_err());
 /// let lenient = ResponseOptions::DEFAULT
 ///     .with_bare_lf(true)
 ///     .with_whitespace_before_colon(true)
 ///     .with_reason_without_space(true);
-/// let mut parser = ResponseParser::new(Limits::DEFAULT, lenient);
+/// let mut parser = ResponseParser::new(HeadLimits::DEFAULT, lenient);
 /// let Ok(Parsed::Complete(head)) = parser.parse(buf, &mut fields) else { panic!() };
 /// assert_eq!((head.status, head.reason.get(buf)), (200, &b""[..]));
 /// assert_eq!(fields[0].name.get(buf), b"Content-Length");
@@ -157,7 +157,7 @@ enum StatusLineState {
 /// status line.
 #[derive(Clone, Debug)]
 pub struct ResponseParser {
-    limits: Limits,
+    limits: HeadLimits,
     options: ResponseOptions,
     stage: StatusLineState,
     pos: usize,
@@ -175,7 +175,7 @@ pub struct ResponseParser {
 
 impl ResponseParser {
     /// A parser with these limits and options.
-    pub const fn new(limits: Limits, options: ResponseOptions) -> ResponseParser {
+    pub const fn new(limits: HeadLimits, options: ResponseOptions) -> ResponseParser {
         ResponseParser {
             limits,
             options,
@@ -208,10 +208,10 @@ impl ResponseParser {
     /// Parses (or resumes parsing) a response head at the start of `buf`.
     ///
     /// ```
-    /// use http_net_head::{Field, Limits, ResponseOptions, ResponseParser, Parsed};
+    /// use http_net_head::{Field, HeadLimits, ResponseOptions, ResponseParser, Parsed};
     ///
     /// let buf = b"HTTP/1.1 404 Not Found\r\nContent-Length: 0\r\n\r\n";
-    /// let mut parser = ResponseParser::new(Limits::DEFAULT, ResponseOptions::default());
+    /// let mut parser = ResponseParser::new(HeadLimits::DEFAULT, ResponseOptions::default());
     /// let mut fields = [Field::default(); 8];
     /// let Ok(Parsed::Complete(head)) = parser.parse(buf, &mut fields) else { panic!() };
     /// assert_eq!(head.status, 404);

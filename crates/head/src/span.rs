@@ -2,7 +2,7 @@
 ///
 /// Spans, not borrows, are what parsed heads hold, so a connection can keep a
 /// head beside the buffer it owns. Offsets fit a `u32`: heads are bounded by
-/// [`Limits`](crate::Limits) far below 4 GiB.
+/// [`HeadLimits`](crate::HeadLimits) far below 4 GiB.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
 pub struct Span {
     start: u32,

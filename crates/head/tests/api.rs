@@ -19,7 +19,7 @@ fn public_types_are_send_and_sync() {
         KnownFields,
         FieldRefs,
         ConnectionOptions,
-        Limits,
+        HeadLimits,
         ResponseOptions,
         ObsFold,
         Method,

@@ -4,19 +4,19 @@
 //! name over 255 bytes that once overflowed a length field (C91), and the field known.
 
 use http_net_head::{
-    Error, Field, FieldRefs, Limits, RequestParser, ResponseOptions, ResponseParser, Parsed,
+    Error, Field, FieldRefs, HeadLimits, RequestParser, ResponseOptions, ResponseParser, Parsed,
 };
 
 fn parse(buf: &[u8]) -> Result<Parsed<http_net_head::RequestHead>, Error> {
     let mut fields = [Field::default(); 100];
-    RequestParser::new(Limits::DEFAULT).parse(buf, &mut fields)
+    RequestParser::new(HeadLimits::DEFAULT).parse(buf, &mut fields)
 }
 
 // proves: 9110-5.4-2
 #[test]
 fn c77_endless_field_line_is_431_without_its_end() {
     let mut buf = b"GET / HTTP/1.1\r\nX: ".to_vec();
-    buf.resize(Limits::DEFAULT.max_head_bytes(), b'A');
+    buf.resize(HeadLimits::DEFAULT.max_head_bytes(), b'A');
     assert_eq!(parse(&buf), Ok(Parsed::Partial));
     buf.push(b'A');
     assert_eq!(parse(&buf), Err(Error::HeadTooLarge));
@@ -35,7 +35,7 @@ fn c78_many_fields_is_431() {
     assert_eq!(parse(&buf), Err(Error::TooManyFields));
     // With a large head limit the field limit still holds.
     let mut fields = [Field::default(); 100];
-    let big = Limits::DEFAULT.with_max_head_bytes(1 << 30);
+    let big = HeadLimits::DEFAULT.with_max_head_bytes(1 << 30);
     assert_eq!(
         RequestParser::new(big).parse(&buf, &mut fields),
         Err(Error::TooManyFields)
@@ -50,12 +50,12 @@ fn c79_long_target_is_414_as_soon_as_known() {
     buf.extend_from_slice(b" HTTP/1.1\r\nHost: a\r\n\r\n");
     assert_eq!(parse(&buf), Err(Error::TargetTooLong));
     // Known before the target or the head ends: 8 KiB + 1 bytes of target.
-    let prefix = 4 + Limits::DEFAULT.max_target_bytes() + 1;
+    let prefix = 4 + HeadLimits::DEFAULT.max_target_bytes() + 1;
     assert_eq!(parse(&buf[..prefix]), Err(Error::TargetTooLong));
     assert_eq!(parse(&buf[..prefix - 1]), Ok(Parsed::Partial));
     // A target of exactly the limit is fine.
     let mut ok = b"GET /".to_vec();
-    ok.resize(4 + Limits::DEFAULT.max_target_bytes(), b'a');
+    ok.resize(4 + HeadLimits::DEFAULT.max_target_bytes(), b'a');
     ok.extend_from_slice(b" HTTP/1.1\r\nHost: a\r\n\r\n");
     assert!(matches!(parse(&ok), Ok(Parsed::Complete(_))));
 }
@@ -70,7 +70,7 @@ fn long_method_is_501_at_the_first_byte_over_the_limit() {
     assert_eq!(Error::MethodTooLong.status(), 501);
     assert_eq!(Error::MethodTooLong.rfc(), "RFC 9112 §3");
     // Known at byte 33, before the method or the head ends.
-    let max = Limits::DEFAULT.max_method_bytes();
+    let max = HeadLimits::DEFAULT.max_method_bytes();
     assert_eq!(max, 32);
     assert_eq!(parse(&buf[..max + 1]), Err(Error::MethodTooLong));
     assert_eq!(parse(&buf[..max]), Ok(Parsed::Partial));
@@ -82,13 +82,13 @@ fn long_method_is_501_at_the_first_byte_over_the_limit() {
     // Even when the head limit is the smaller one, as long as the method's
     // first byte over its limit is within the head.
     let mut fields = [Field::default(); 8];
-    let small = Limits::DEFAULT.with_max_head_bytes(64);
+    let small = HeadLimits::DEFAULT.with_max_head_bytes(64);
     assert_eq!(
         RequestParser::new(small).parse(&buf, &mut fields),
         Err(Error::MethodTooLong)
     );
     // The limit is a setting.
-    let wide = Limits::DEFAULT.with_max_method_bytes(200_000);
+    let wide = HeadLimits::DEFAULT.with_max_method_bytes(200_000);
     let mut ok = vec![b'A'; 100];
     ok.extend_from_slice(b" / HTTP/1.1\r\nHost: a\r\n\r\n");
     assert!(matches!(
@@ -111,7 +111,7 @@ fn c91_long_name_is_kept_whole() {
     buf.extend_from_slice(&[b'X'; 300]);
     buf.extend_from_slice(b": v\r\nContent-Length: 5\r\n\r\nhello");
     let mut fields = [Field::default(); 8];
-    let Ok(Parsed::Complete(h)) = RequestParser::new(Limits::DEFAULT).parse(&buf, &mut fields)
+    let Ok(Parsed::Complete(h)) = RequestParser::new(HeadLimits::DEFAULT).parse(&buf, &mut fields)
     else {
         panic!()
     };
@@ -125,12 +125,12 @@ fn c91_long_name_is_kept_whole() {
 fn field_storage_shorter_than_the_limit_bounds_fields() {
     let buf = b"GET / HTTP/1.1\r\nHost: a\r\nA: 1\r\nB: 2\r\n\r\n";
     let mut fields = [Field::default(); 2];
-    let mut p = RequestParser::new(Limits::DEFAULT);
+    let mut p = RequestParser::new(HeadLimits::DEFAULT);
     assert_eq!(p.parse(buf, &mut fields), Err(Error::TooManyFields));
     assert_eq!(p.parse(buf, &mut []), Err(Error::TooManyFields));
     let mut none: [Field; 0] = [];
     assert!(matches!(
-        RequestParser::new(Limits::DEFAULT).parse(b"GET / HTTP/1.0\r\n\r\n", &mut none),
+        RequestParser::new(HeadLimits::DEFAULT).parse(b"GET / HTTP/1.0\r\n\r\n", &mut none),
         Ok(Parsed::Complete(_))
     ));
 }
@@ -141,7 +141,7 @@ fn facts_are_gathered_in_one_pass() {
 Transfer-Encoding: gzip\r\nTRANSFER-ENCODING: chunked\r\nConnection: keep-alive-x, Close\r\n\
 Connection: upgrade\r\nUpgrade: websocket\r\nExpect: 100-continue\r\n\r\n";
     let mut fields = [Field::default(); 16];
-    let Ok(Parsed::Complete(h)) = RequestParser::new(Limits::DEFAULT).parse(buf, &mut fields)
+    let Ok(Parsed::Complete(h)) = RequestParser::new(HeadLimits::DEFAULT).parse(buf, &mut fields)
     else {
         panic!()
     };
@@ -169,7 +169,7 @@ fn folded_response_connection_tokens_and_unfold() {
         b"HTTP/1.1 200 OK\r\nConnection: x,\r\n close\r\nContent-Length: 0\r\n\r\n".to_vec();
     let mut fields = [Field::default(); 4];
     let Ok(Parsed::Complete(h)) =
-        ResponseParser::new(Limits::DEFAULT, ResponseOptions::default()).parse(&buf, &mut fields)
+        ResponseParser::new(HeadLimits::DEFAULT, ResponseOptions::default()).parse(&buf, &mut fields)
     else {
         panic!()
     };
@@ -195,7 +195,7 @@ fn errors_name_rule_rfc_and_status() {
 fn parse_after_outcome_repeats_it_until_reset() {
     let buf = b"GET / HTTP/1.1\r\nHost: a\r\n\r\n";
     let mut fields = [Field::default(); 4];
-    let mut p = RequestParser::new(Limits::DEFAULT);
+    let mut p = RequestParser::new(HeadLimits::DEFAULT);
     let first = p.parse(buf, &mut fields);
     assert_eq!(p.parse(buf, &mut fields), first);
     assert_eq!(p.parse(b"", &mut fields), first);

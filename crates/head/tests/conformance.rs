@@ -11,7 +11,7 @@ mod cases {
 
 use cases::{Case, Expect, Lim, Mode, CASES};
 use http_net_head::{
-    Error, Field, FieldBlockParser, Limits, ObsFold, RequestParser, ResponseOptions,
+    Error, Field, FieldBlockParser, HeadLimits, ObsFold, RequestParser, ResponseOptions,
     ResponseParser, Parsed,
 };
 
@@ -82,8 +82,8 @@ fn expected(case: &Case) -> Got {
     }
 }
 
-fn limits(l: Lim) -> Limits {
-    Limits::DEFAULT
+fn limits(l: Lim) -> HeadLimits {
+    HeadLimits::DEFAULT
         .with_max_head_bytes(l.head)
         .with_max_fields(l.fields)
         .with_max_target_bytes(l.target)

@@ -1,9 +1,9 @@
 //! `%` escapes taken by the one-pass request line: at and across the target
 //! limit, malformed, and split anywhere (each prefix then the whole head).
 
-use http_net_head::{Error, Field, Limits, RequestParser, Parsed};
+use http_net_head::{Error, Field, HeadLimits, RequestParser, Parsed};
 
-fn parse_split(limits: Limits, head: &[u8]) -> Result<Vec<u8>, Error> {
+fn parse_split(limits: HeadLimits, head: &[u8]) -> Result<Vec<u8>, Error> {
     let mut whole = None;
     for cut in 0..=head.len() {
         let mut p = RequestParser::new(limits);
@@ -32,8 +32,8 @@ fn get(target: &[u8]) -> Vec<u8> {
 
 #[test]
 fn escapes_within_and_at_the_target_limit() {
-    let l5 = Limits::DEFAULT.with_max_target_bytes(5);
-    let d = Limits::DEFAULT;
+    let l5 = HeadLimits::DEFAULT.with_max_target_bytes(5);
+    let d = HeadLimits::DEFAULT;
     let taken = |t: &[u8]| Ok(t.to_vec());
     for (limits, head, want) in [
         (l5, get(b"/a%20"), taken(b"/a%20")),
@@ -66,7 +66,7 @@ fn escapes_within_and_at_the_target_limit() {
 /// the split), a non-hex byte there `InvalidTargetByte`.
 #[test]
 fn the_limit_inside_an_escape() {
-    let l5 = Limits::DEFAULT.with_max_target_bytes(5);
+    let l5 = HeadLimits::DEFAULT.with_max_target_bytes(5);
     for (head, want) in [
         (get(b"/abcd%20"), Error::TargetTooLong),
         (get(b"/abcd%zz"), Error::TargetTooLong),

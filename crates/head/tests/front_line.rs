@@ -1,11 +1,11 @@
-//! The front-line profile (`Limits::with_front_line`), row by row: each
+//! The front-line profile (`HeadLimits::with_front_line`), row by row: each
 //! input is accepted with the profile off, exactly as by the default
 //! parser, and rejected with the profile on, with its error and status;
 //! inputs the profile accepts parse the same either way. Every outcome is
 //! also checked fed in two pieces at every split and one byte at a time.
 
 use http_net_head::{
-    Error, Field, FieldBlockParser, Limits, ObsFold, RequestParser, ResponseOptions,
+    Error, Field, FieldBlockParser, HeadLimits, ObsFold, RequestParser, ResponseOptions,
     ResponseParser, Parsed,
 };
 
@@ -38,7 +38,7 @@ enum Parser {
 }
 
 impl Parser {
-    fn new(kind: Kind, limits: Limits) -> Self {
+    fn new(kind: Kind, limits: HeadLimits) -> Self {
         match kind {
             Kind::Request => Self::Request(RequestParser::new(limits)),
             Kind::Trailer => Self::Trailer(FieldBlockParser::new(limits)),
@@ -67,7 +67,7 @@ impl Parser {
     }
 }
 
-fn once(kind: Kind, limits: Limits, buf: &[u8]) -> Got {
+fn once(kind: Kind, limits: HeadLimits, buf: &[u8]) -> Got {
     let mut fields = [Field::default(); 32];
     let got = Parser::new(kind, limits).parse(buf, &mut fields)?;
     Ok(got.map(|(len, n)| {
@@ -80,7 +80,7 @@ fn once(kind: Kind, limits: Limits, buf: &[u8]) -> Got {
 }
 
 /// Whole, at every split, one byte at a time: all must agree.
-fn parse(kind: Kind, limits: Limits, buf: &[u8]) -> Got {
+fn parse(kind: Kind, limits: HeadLimits, buf: &[u8]) -> Got {
     let whole = once(kind, limits, buf);
     for cut in 0..buf.len() {
         let mut fields = [Field::default(); 32];
@@ -119,7 +119,7 @@ macro_rules! rows {
     };
 }
 
-const ON: Limits = Limits::DEFAULT.with_front_line(true);
+const ON: HeadLimits = HeadLimits::DEFAULT.with_front_line(true);
 
 const UNREGISTERED: &[Row] = rows![
     Request "extension-method" b"FOO / HTTP/1.1\r\nHost: a\r\n\r\n" => UnregisteredMethod,
@@ -206,7 +206,7 @@ const UPGRADE: &[Row] = rows![
 fn check_rows(rows: &[Row]) {
     for row in rows {
         let name = row.name;
-        let off = parse(row.kind, Limits::DEFAULT, row.input);
+        let off = parse(row.kind, HeadLimits::DEFAULT, row.input);
         if row.error == Error::InvalidTargetForm {
             // Rejected either way, but for the profile's own reason first
             // when it is on.
@@ -221,7 +221,7 @@ fn check_rows(rows: &[Row]) {
         assert!(matches!(off, Ok(Some(_))), "{name}: off: {off:?}");
         assert_eq!(
             off,
-            once(row.kind, Limits::DEFAULT.with_front_line(false), row.input),
+            once(row.kind, HeadLimits::DEFAULT.with_front_line(false), row.input),
             "{name}: off is the default"
         );
         assert_eq!(parse(row.kind, ON, row.input), Err(row.error), "{name}: on");
@@ -236,8 +236,8 @@ fn check_rows(rows: &[Row]) {
 
 #[test]
 fn the_profile_is_off_by_default() {
-    assert!(!Limits::DEFAULT.front_line());
-    assert!(Limits::DEFAULT.with_front_line(true).front_line());
+    assert!(!HeadLimits::DEFAULT.front_line());
+    assert!(HeadLimits::DEFAULT.with_front_line(true).front_line());
 }
 
 // proves: policy-front-line-request-unregistered-method
@@ -303,7 +303,7 @@ fn a_101_naming_no_valid_protocol_is_rejected() {
 fn response_obs_fold_is_replaced_by_default_and_rejected_by_the_option() {
     let buf = b"HTTP/1.1 200 OK\r\nX: a\r\n b\r\nContent-Length: 0\r\n\r\n";
     let reject = ResponseOptions::DEFAULT.with_obs_fold(ObsFold::Reject);
-    for limits in [Limits::DEFAULT, ON] {
+    for limits in [HeadLimits::DEFAULT, ON] {
         let mut fields = [Field::default(); 8];
         let got = ResponseParser::new(limits, ResponseOptions::DEFAULT).parse(buf, &mut fields);
         let Ok(Parsed::Complete(head)) = got else {
@@ -347,7 +347,7 @@ fn accepted_heads_parse_the_same_either_way() {
         (Kind::ResponseWsColon, b"HTTP/1.1 200 OK\r\nX : y\r\nContent-Length: 5\r\n\r\n"),
     ];
     for &(kind, input) in rows {
-        let off = parse(kind, Limits::DEFAULT, input);
+        let off = parse(kind, HeadLimits::DEFAULT, input);
         assert!(
             matches!(off, Ok(Some(_))),
             "{:?}: {off:?}",

@@ -4,7 +4,7 @@
 //! checked fed in two pieces at every split and one byte at a time.
 
 use http_net_head::{
-    Error, Field, FieldBlockParser, Limits, ObsFold, RequestHead, RequestParser, ResponseOptions,
+    Error, Field, FieldBlockParser, HeadLimits, ObsFold, RequestHead, RequestParser, ResponseOptions,
     ResponseParser, Parsed, Version,
 };
 
@@ -13,7 +13,7 @@ type View = (u16, Vec<u8>, Vec<(Vec<u8>, Vec<u8>)>, usize);
 
 fn once(options: ResponseOptions, buf: &[u8]) -> Result<Option<View>, Error> {
     let mut fields = [Field::default(); 16];
-    let got = ResponseParser::new(Limits::DEFAULT, options).parse(buf, &mut fields)?;
+    let got = ResponseParser::new(HeadLimits::DEFAULT, options).parse(buf, &mut fields)?;
     Ok(match got {
         Parsed::Partial => None,
         Parsed::Complete(h) => {
@@ -38,7 +38,7 @@ fn parse(options: ResponseOptions, buf: &[u8]) -> Result<Option<View>, Error> {
     };
     for cut in 0..end {
         let mut fields = [Field::default(); 16];
-        let mut p = ResponseParser::new(Limits::DEFAULT, options);
+        let mut p = ResponseParser::new(HeadLimits::DEFAULT, options);
         match p.parse(&buf[..cut], &mut fields) {
             Ok(Parsed::Partial) => {
                 let again = p
@@ -51,7 +51,7 @@ fn parse(options: ResponseOptions, buf: &[u8]) -> Result<Option<View>, Error> {
         }
     }
     let mut fields = [Field::default(); 16];
-    let mut p = ResponseParser::new(Limits::DEFAULT, options);
+    let mut p = ResponseParser::new(HeadLimits::DEFAULT, options);
     for end in 0..=buf.len() {
         match p.parse(&buf[..end], &mut fields) {
             Ok(Parsed::Partial) => assert!(end < buf.len() || whole == Ok(None)),
@@ -83,7 +83,7 @@ fn only_when_enabled(
 
 /// A request head, whole: a leniency never applies there.
 fn request(buf: &[u8]) -> Result<Parsed<RequestHead>, Error> {
-    RequestParser::new(Limits::DEFAULT).parse(buf, &mut [Field::default(); 4])
+    RequestParser::new(HeadLimits::DEFAULT).parse(buf, &mut [Field::default(); 4])
 }
 
 #[test]
@@ -115,7 +115,7 @@ fn bare_lf_line_ends_only_when_enabled() {
     let fold = b"HTTP/1.1 200 OK\nX: a\n b\n\n";
     let mut fields = [Field::default(); 4];
     let Ok(Parsed::Complete(h)) =
-        ResponseParser::new(Limits::DEFAULT, lenient).parse(fold, &mut fields)
+        ResponseParser::new(HeadLimits::DEFAULT, lenient).parse(fold, &mut fields)
     else {
         panic!()
     };
@@ -132,7 +132,7 @@ fn bare_lf_line_ends_only_when_enabled() {
     // Never in a request nor in a field block (trailers).
     assert_eq!(request(b"GET / HTTP/1.1\nHost: a\n\n"), Err(Error::BareLf));
     assert_eq!(
-        FieldBlockParser::new(Limits::DEFAULT).parse(b"X: a\n\n", &mut fields),
+        FieldBlockParser::new(HeadLimits::DEFAULT).parse(b"X: a\n\n", &mut fields),
         Err(Error::BareLf)
     );
 }
@@ -152,7 +152,7 @@ fn whitespace_before_colon_only_when_enabled() {
     assert_eq!(fields, vec![f("Content-Length", "5"), f("X", "y")]);
     assert_eq!(len, buf.len());
     let mut fs = [Field::default(); 4];
-    let Ok(Parsed::Complete(h)) = ResponseParser::new(Limits::DEFAULT, lenient).parse(buf, &mut fs)
+    let Ok(Parsed::Complete(h)) = ResponseParser::new(HeadLimits::DEFAULT, lenient).parse(buf, &mut fs)
     else {
         panic!()
     };

@@ -3,10 +3,10 @@
 //! `count-work` feature), not on wall time.
 
 use http_net_head::{
-    Error, Field, FieldBlockParser, Limits, RequestParser, ResponseOptions, ResponseParser, Parsed,
+    Error, Field, FieldBlockParser, HeadLimits, RequestParser, ResponseOptions, ResponseParser, Parsed,
 };
 
-const LIMITS: Limits = Limits::DEFAULT
+const LIMITS: HeadLimits = HeadLimits::DEFAULT
     .with_max_head_bytes(64 * 1024)
     .with_max_target_bytes(32 * 1024)
     .with_max_fields(4096);

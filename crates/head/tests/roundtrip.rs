@@ -3,7 +3,7 @@
 //! fed one byte at a time, it gives the same result.
 
 use http_net_head::{
-    Field, FieldBlockParser, Limits, RequestHead, RequestParser, ResponseHead, ResponseOptions,
+    Field, FieldBlockParser, HeadLimits, RequestHead, RequestParser, ResponseHead, ResponseOptions,
     ResponseParser, Parsed, Version,
 };
 use proptest::prelude::*;
@@ -90,7 +90,7 @@ fn serialise_request(m: &[u8], t: &[u8], v: Version, host_at: usize, fs: &Fields
 }
 
 fn parse_request(buf: &[u8], cuts: &[usize]) -> (RequestHead, Pairs) {
-    let mut p = RequestParser::new(Limits::DEFAULT);
+    let mut p = RequestParser::new(HeadLimits::DEFAULT);
     let mut fields = [Field::default(); 32];
     for &c in cuts {
         assert_eq!(
@@ -157,7 +157,7 @@ proptest! {
         }
         buf.extend_from_slice(b"\r\n");
         let parse = |cut: Option<usize>| -> (ResponseHead, Pairs) {
-            let mut p = ResponseParser::new(Limits::DEFAULT, ResponseOptions::default());
+            let mut p = ResponseParser::new(HeadLimits::DEFAULT, ResponseOptions::default());
             let mut fields = [Field::default(); 32];
             if let Some(c) = cut {
                 assert_eq!(p.parse(&buf[..c], &mut fields), Ok(Parsed::Partial));
@@ -192,8 +192,8 @@ proptest! {
     ) {
         let cut = cut.min(buf.len());
         let mut fields = [Field::default(); 8];
-        let whole = RequestParser::new(Limits::DEFAULT).parse(&buf, &mut fields);
-        let mut p = RequestParser::new(Limits::DEFAULT);
+        let whole = RequestParser::new(HeadLimits::DEFAULT).parse(&buf, &mut fields);
+        let mut p = RequestParser::new(HeadLimits::DEFAULT);
         let first = p.parse(&buf[..cut], &mut fields);
         let split = match first {
             Ok(Parsed::Partial) => p.parse(&buf, &mut fields),
@@ -205,15 +205,15 @@ proptest! {
         let mut res = b"HTTP/1.1 200 OK\r\n".to_vec();
         res.extend_from_slice(&buf);
         let cut = cut + 17;
-        let whole = ResponseParser::new(Limits::DEFAULT, ResponseOptions::default()).parse(&res, &mut fields);
-        let mut r = ResponseParser::new(Limits::DEFAULT, ResponseOptions::default());
+        let whole = ResponseParser::new(HeadLimits::DEFAULT, ResponseOptions::default()).parse(&res, &mut fields);
+        let mut r = ResponseParser::new(HeadLimits::DEFAULT, ResponseOptions::default());
         let split = match r.parse(&res[..cut.min(res.len())], &mut fields) {
             Ok(Parsed::Partial) => r.parse(&res, &mut fields),
             other => other,
         };
         prop_assert_eq!(whole, split);
-        let whole = FieldBlockParser::new(Limits::DEFAULT).parse(&buf, &mut fields);
-        let mut b = FieldBlockParser::new(Limits::DEFAULT);
+        let whole = FieldBlockParser::new(HeadLimits::DEFAULT).parse(&buf, &mut fields);
+        let mut b = FieldBlockParser::new(HeadLimits::DEFAULT);
         let split = match b.parse(&buf[..cut.saturating_sub(17).min(buf.len())], &mut fields) {
             Ok(Parsed::Partial) => b.parse(&buf, &mut fields),
             other => other,

@@ -42,7 +42,7 @@ fn main() {
     };
     // The body streams to stdout, so no body budget applies (0 = none).
     let config = http_net::conn::Config::DEFAULT
-        .with_body_limits(http_net::framing::Limits::DEFAULT.with_body_budget(0));
+        .with_body_limits(http_net::framing::BodyLimits::DEFAULT.with_body_budget(0));
     let client = Client::builder()
         .conn_config(config)
         .connect_timeout(Duration::from_secs(10))

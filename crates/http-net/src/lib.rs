@@ -21,11 +21,11 @@
 //! parsed head refers to your buffer by offsets.
 //!
 //! ```
-//! use http_net::head::{Field, Limits, Method, RequestParser, Parsed};
+//! use http_net::head::{Field, HeadLimits, Method, RequestParser, Parsed};
 //!
 //! let buf = b"GET /hello?x=1 HTTP/1.1\r\nHost: example.com\r\nAccept: */*\r\n\r\n";
 //! let mut fields = [Field::default(); 16];
-//! let mut parser = RequestParser::new(Limits::DEFAULT);
+//! let mut parser = RequestParser::new(HeadLimits::DEFAULT);
 //! let Ok(Parsed::Complete(head)) = parser.parse(buf, &mut fields) else { panic!() };
 //! assert_eq!(head.method, Method::Get);
 //! assert_eq!(head.target.get(buf), b"/hello?x=1");
@@ -33,7 +33,7 @@
 //! assert_eq!(head.len, buf.len());
 //!
 //! // Malformed input is an error that names the rule and its status.
-//! let mut parser = RequestParser::new(Limits::DEFAULT);
+//! let mut parser = RequestParser::new(HeadLimits::DEFAULT);
 //! let bad = b"GET / HTTP/1.1\r\nHost : a\r\n\r\n";
 //! let err = parser.parse(bad, &mut fields).unwrap_err();
 //! assert_eq!(err.status(), 400);

@@ -8,7 +8,7 @@ mod counting;
 use counting::thread_count;
 
 use http_net_framing::{
-    request_body, BodyKind, ChunkedDecoder, ChunkedEncoder, LengthDecoder, Limits,
+    request_body, BodyKind, ChunkedDecoder, ChunkedEncoder, LengthDecoder, BodyLimits,
 };
 use http_net_head::{Field, RequestParser, Parsed};
 
@@ -42,8 +42,8 @@ struct Server {
 impl Server {
     fn new() -> Self {
         Server {
-            parser: RequestParser::new(http_net_head::Limits::DEFAULT),
-            decoder: ChunkedDecoder::new(Limits::DEFAULT, http_net_head::Limits::DEFAULT),
+            parser: RequestParser::new(http_net_head::HeadLimits::DEFAULT),
+            decoder: ChunkedDecoder::new(BodyLimits::DEFAULT, http_net_head::HeadLimits::DEFAULT),
             fields: [Field::default(); 16],
             trailers: [Field::default(); 8],
             pending: Vec::with_capacity(64 * 1024),
@@ -66,7 +66,7 @@ impl Server {
             panic!("head")
         };
         let kind =
-            request_body(head.version, &head.known, fields, input, &Limits::DEFAULT).unwrap();
+            request_body(head.version, &head.known, fields, input, &BodyLimits::DEFAULT).unwrap();
         assert_eq!(kind, BodyKind::Chunked);
         pending.clear();
         let (mut data, mut count) = (0, 0);
@@ -106,7 +106,7 @@ fn steady_state_decoding_allocates_nothing() {
         assert_eq!(again, first);
     }
     // In place, and a Content-Length body.
-    let mut in_place = ChunkedDecoder::new(Limits::DEFAULT, http_net_head::Limits::DEFAULT);
+    let mut in_place = ChunkedDecoder::new(BodyLimits::DEFAULT, http_net_head::HeadLimits::DEFAULT);
     let step = in_place
         .decode_in_place(&mut buf[body_at..], &mut server.trailers)
         .unwrap();

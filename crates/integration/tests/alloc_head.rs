@@ -7,7 +7,7 @@ mod counting;
 
 use counting::thread_count;
 use http_net_head::{
-    Field, FieldBlockParser, Limits, RequestParser, ResponseOptions, ResponseParser, Parsed,
+    Field, FieldBlockParser, HeadLimits, RequestParser, ResponseOptions, ResponseParser, Parsed,
 };
 
 const REQUEST: &[u8] =
@@ -18,9 +18,9 @@ const RESPONSE: &[u8] = b"HTTP/1.1 200 OK\r\nX: a\r\n b\r\nTransfer-Encoding: ch
 #[test]
 fn parsing_allocates_nothing() {
     let mut fields = [Field::default(); 32];
-    let mut req = RequestParser::new(Limits::DEFAULT);
-    let mut res = ResponseParser::new(Limits::DEFAULT, ResponseOptions::default());
-    let mut block = FieldBlockParser::new(Limits::DEFAULT);
+    let mut req = RequestParser::new(HeadLimits::DEFAULT);
+    let mut res = ResponseParser::new(HeadLimits::DEFAULT, ResponseOptions::default());
+    let mut block = FieldBlockParser::new(HeadLimits::DEFAULT);
     // Warm-up (and a check that the allocator counts at all).
     let before = thread_count();
     let v = vec![1u8; 10];

@@ -730,7 +730,7 @@ impl ServerConn {
     }
 
     /// Lowers the body limit of the current request to `max_bytes` (the
-    /// configured [`body_budget`](http_net_framing::Limits::body_budget)
+    /// configured [`body_budget`](http_net_framing::BodyLimits::body_budget)
     /// stays the ceiling, and a limit set before for this request can only
     /// be lowered): for a handler that accepts less on some paths than the
     /// server does. A body over it is refused as a body over the configured
@@ -781,7 +781,7 @@ impl ServerConn {
     }
 
     /// The body budget of the current request: the lower of the configured
-    /// [`body_budget`](http_net_framing::Limits::body_budget) and the
+    /// [`body_budget`](http_net_framing::BodyLimits::body_budget) and the
     /// request's own [`limit_body`](ServerConn::limit_body); `None` when
     /// neither bounds it. What an adapter names when a body read fails with
     /// `BodyTooLarge`.

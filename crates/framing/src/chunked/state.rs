@@ -4,7 +4,7 @@
 
 use http_net_head::FieldBlockParser;
 
-use crate::{Error, Limits};
+use crate::{Error, BodyLimits};
 
 /// Where the decoder stands in the chunked grammar (RFC 9112 §7.1):
 ///
@@ -70,14 +70,14 @@ pub(super) enum State {
 /// bounded per chunk; CR LF after the size line and after the data, never a
 /// bare LF or CR; trailers with the head's field rules and limits; the body
 /// budget checked as each size is read; and an overhead guard: once framing
-/// bytes pass [`Limits::overhead_guard_bytes`], data must be at least a
+/// bytes pass [`BodyLimits::overhead_guard_bytes`], data must be at least a
 /// quarter of the bytes read.
 ///
 /// ```
-/// use http_net_framing::{ChunkedDecoder, Limits};
+/// use http_net_framing::{ChunkedDecoder, BodyLimits};
 ///
 /// let input = b"5\r\nhello\r\n6;lang=en\r\n world\r\n0\r\n\r\nGET / HTTP/1.1\r\n";
-/// let mut decoder = ChunkedDecoder::new(Limits::DEFAULT, http_net_head::Limits::DEFAULT);
+/// let mut decoder = ChunkedDecoder::new(BodyLimits::DEFAULT, http_net_head::HeadLimits::DEFAULT);
 /// let (mut pos, mut body) = (0, Vec::new());
 /// loop {
 ///     let step = decoder.decode(&input[pos..], &mut []).unwrap();
@@ -92,7 +92,7 @@ pub(super) enum State {
 /// ```
 #[derive(Clone, Debug)]
 pub struct ChunkedDecoder {
-    pub(super) limits: Limits,
+    pub(super) limits: BodyLimits,
     pub(super) trailer_parser: FieldBlockParser,
     pub(super) state: State,
     /// The chunk-size being read, then the data bytes left in the chunk.

@@ -1,7 +1,7 @@
 use super::*;
 
 fn decoder() -> ChunkedDecoder {
-    ChunkedDecoder::new(Limits::DEFAULT, http_net_head::Limits::DEFAULT)
+    ChunkedDecoder::new(BodyLimits::DEFAULT, http_net_head::HeadLimits::DEFAULT)
 }
 
 #[test]
