@@ -438,7 +438,6 @@ both! {
     /// `mistake_log`: a field name the connection refuses and a handler
     /// that answers nothing are the application's mistakes, reported
     /// through the hook (the peer gets `500`).
-    #[std(ignore = "http-net-std's ServerBuilder has no mistake_log")]
     fn mistakes_reported_through_the_hook(a) {
         for (what, kind) in [(Do::BadField, "Refused(InvalidFieldName)"), (Do::Nothing, "Unanswered")] {
             let log = both::Log::default();
@@ -455,7 +454,6 @@ both! {
 both! {
     /// `report_mistakes(false)` silences the hook; the peer's answer does
     /// not change.
-    #[std(ignore = "http-net-std's ServerBuilder has no report_mistakes")]
     fn report_mistakes_off_silences_them(a) {
         let log = both::Log::default();
         let set = Settings { mistakes: Some(log.clone()), quiet: true, ..Settings::default() };
@@ -464,5 +462,26 @@ both! {
         assert!(r.starts_with("HTTP/1.1 500 "), "{r}");
         srv.stop();
         assert!(log.lock().unwrap().is_empty(), "{:?}", log.lock().unwrap());
+    }
+}
+
+both! {
+    /// `body_and_writer`: the request body copied into a streamed
+    /// response while it arrives (`std::io::copy`, `tokio::io::copy`),
+    /// for a body of known length and a chunked one, on one connection.
+    fn body_and_writer_copies_the_body_into_the_response(a) {
+        let srv = start(a, &Settings::default(), Do::Copy);
+        let mut s = connect(srv.addr);
+        let body: Vec<u8> = (0..100_000u32).map(|i| (i % 251) as u8).collect();
+        let mut req = format!("POST / HTTP/1.1\r\nHost: a\r\nContent-Length: {}\r\n\r\n", body.len()).into_bytes();
+        req.extend_from_slice(&body);
+        let r = ask(&mut s, &req);
+        assert_eq!(r.status, 200, "{r:?}");
+        assert_eq!(r.field("transfer-encoding"), Some("chunked"), "{r:?}");
+        assert!(r.body == body, "{} bytes back of {}", r.body.len(), body.len());
+        let r = ask(&mut s, b"POST / HTTP/1.1\r\nHost: a\r\nTransfer-Encoding: chunked\r\n\r\n3\r\nabc\r\n4\r\ndefg\r\n0\r\n\r\n");
+        assert_eq!((r.status, &r.body[..]), (200, &b"abcdefg"[..]));
+        drop(s);
+        srv.stop();
     }
 }

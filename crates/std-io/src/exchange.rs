@@ -3,6 +3,7 @@
 use std::io::{self, Read, Write};
 use std::net::SocketAddr;
 use std::sync::atomic::Ordering;
+use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
 use http_net_conn::framing::Error as FramingError;
@@ -16,6 +17,7 @@ use http_net_conn::{
 use crate::body_reader::{BodyReader, BodySource, Step};
 use crate::counters::Phase;
 use crate::error::{Error, Limit, Stage};
+use crate::lock::lock;
 use crate::registry::{Shared, Slot};
 use crate::settings::Settings;
 use crate::transport::Transport;
@@ -335,6 +337,33 @@ impl<'a> Exchange<'a> {
         }
     }
 
+    /// [`body`](Exchange::body) and [`body_writer`](Exchange::body_writer)
+    /// at once, over this one exchange (each alone borrows it whole): to
+    /// stream a response while the request body is still arriving, as
+    /// `std::io::copy` from one to the other does (the async adapter's
+    /// method of the same name, blocking). Each read and write takes its
+    /// turn on the one connection; the pair takes one allocation and holds
+    /// the exchange until both are dropped (which [`Body`] and
+    /// [`BodyWriter`], lending it alone, need not be).
+    ///
+    /// ```
+    /// # mod http_net { pub mod io { pub use http_net_std::*; } pub use http_net_std::http_net_conn as conn; }
+    /// use http_net::conn::BodyLength;
+    /// use http_net::io::{Error, Exchange};
+    ///
+    /// fn echo(ex: &mut Exchange<'_>) -> Result<(), Error> {
+    ///     ex.send_head(200, &[], BodyLength::Streamed)?;
+    ///     let (mut body, mut out) = ex.body_and_writer();
+    ///     std::io::copy(&mut body, &mut out)?;
+    ///     drop((body, out));
+    ///     ex.send_end(&[])
+    /// }
+    /// ```
+    pub fn body_and_writer(&mut self) -> (PairedBody<'_>, PairedWriter<'_>) {
+        let lent: Arc<Mutex<dyn Lent + Send + '_>> = Arc::new(Mutex::new(self));
+        (PairedBody(Arc::clone(&lent)), PairedWriter(lent))
+    }
+
     /// Lowers the body limit for this request to `max_bytes` (the server's
     /// [`max_body_bytes`](crate::ServerBuilder::max_body_bytes) stays the
     /// ceiling: a declared `Content-Length` over it was answered `413`
@@ -564,6 +593,26 @@ pub struct Body<'a> {
     gauge: &'a Gauge,
 }
 
+/// An exchange lent to a body and a writer at once: each read and write
+/// locks it for its turn (one thread: the lock is never contended).
+trait Lent {
+    fn read(&mut self, buf: &mut [u8]) -> Result<usize, Error>;
+    fn send_data(&mut self, data: &[u8]) -> Result<(), Error>;
+    fn flush(&mut self) -> Result<(), Error>;
+}
+
+impl Lent for &mut Exchange<'_> {
+    fn read(&mut self, buf: &mut [u8]) -> Result<usize, Error> {
+        self.body().read_inner(buf)
+    }
+    fn send_data(&mut self, data: &[u8]) -> Result<(), Error> {
+        Exchange::send_data(self, data)
+    }
+    fn flush(&mut self) -> Result<(), Error> {
+        Exchange::flush(self)
+    }
+}
+
 /// The body went over its budget (the server's
 /// [`max_body_bytes`](crate::ServerBuilder::max_body_bytes) or the
 /// request's [`Exchange::limit_body`]; the connection queued its `413` when
@@ -719,6 +768,33 @@ impl Write for BodyWriter<'_, '_> {
     }
 }
 
+/// The request body of [`Exchange::body_and_writer`]: a [`Body`] that
+/// shares the exchange with a [`PairedWriter`] (a `std::io::Read`, read as
+/// [`Body`] reads). Unlike [`Body`] it holds the exchange until dropped.
+pub struct PairedBody<'b>(Arc<Mutex<dyn Lent + Send + 'b>>);
+
+/// The response body writer of [`Exchange::body_and_writer`]: a
+/// [`BodyWriter`] that shares the exchange with a [`PairedBody`] (a
+/// `std::io::Write` over [`Exchange::send_data`]). Unlike [`BodyWriter`] it
+/// holds the exchange until dropped.
+pub struct PairedWriter<'b>(Arc<Mutex<dyn Lent + Send + 'b>>);
+
+impl Read for PairedBody<'_> {
+    fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
+        lock(&self.0).read(buf).map_err(Error::into_io)
+    }
+}
+
+impl Write for PairedWriter<'_> {
+    fn write(&mut self, buf: &[u8]) -> io::Result<usize> {
+        lock(&self.0).send_data(buf).map_err(Error::into_io)?;
+        Ok(buf.len())
+    }
+    fn flush(&mut self) -> io::Result<()> {
+        lock(&self.0).flush().map_err(Error::into_io)
+    }
+}
+
 /// A connection handed over after `101` or a `2xx` to `CONNECT`: reads give
 /// the bytes that were already buffered first, then the stream's.
 pub struct Upgraded<'a> {
@@ -783,6 +859,18 @@ impl std::fmt::Debug for BodyWriter<'_, '_> {
         f.debug_struct("BodyWriter")
             .field("exchange", &self.ex)
             .finish()
+    }
+}
+
+impl std::fmt::Debug for PairedBody<'_> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("PairedBody").finish_non_exhaustive()
+    }
+}
+
+impl std::fmt::Debug for PairedWriter<'_> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("PairedWriter").finish_non_exhaustive()
     }
 }
 

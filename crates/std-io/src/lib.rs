@@ -149,7 +149,7 @@ pub use client::{
 };
 pub use counters::{Counters, PhaseCounts};
 pub use error::{Error, Limit, Stage};
-pub use exchange::{Body, BodyWriter, Exchange, Upgraded};
+pub use exchange::{Body, BodyWriter, Exchange, PairedBody, PairedWriter, Upgraded};
 pub use handler::Handler;
 pub use http_net_conn::HandlerError;
 pub use hooks::{AccessRecord, ErrorBody, ErrorCause, ErrorResponse};

@@ -7,7 +7,7 @@ use std::time::Duration;
 /// Locks `m`, taking the guard back from a poisoned lock (the data behind
 /// every lock of this crate stays consistent across a panic: counters and
 /// maps updated in one statement).
-pub(crate) fn lock<T>(m: &Mutex<T>) -> MutexGuard<'_, T> {
+pub(crate) fn lock<T: ?Sized>(m: &Mutex<T>) -> MutexGuard<'_, T> {
     match m.lock() {
         Ok(g) => g,
         Err(p) => p.into_inner(),

@@ -34,6 +34,8 @@ fn streams_are_send_only() {
         ClientResponse,
         Exchange<'static>,
         Body<'static>,
+        PairedBody<'static>,
+        PairedWriter<'static>,
         Upgraded<'static>,
     )>();
 }

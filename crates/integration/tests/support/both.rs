@@ -96,6 +96,10 @@ pub enum Do {
     /// A `200` whose body of this many `x` the connection leaves to the
     /// caller, written with `send_placed`.
     Placed(usize),
+    /// A streamed (chunked) `200` whose body is the request body, copied
+    /// from the body reader into the body writer taken together by
+    /// `body_and_writer` (`std::io::copy`, `tokio::io::copy`).
+    Copy,
     /// `200` with `<method as text> <query or -> <key=value|...>`, from
     /// `method_str`, `query` and `query_pairs`.
     Describe,
@@ -258,8 +262,11 @@ fn start_std(set: &Settings, what: Do) -> Server {
     if let Some(log) = set.access_log.clone() {
         b = b.access_log(access_log(log));
     }
-    if set.mistakes.is_some() || set.quiet {
-        panic!("http-net-std has no ServerBuilder::mistake_log or report_mistakes yet");
+    if let Some(log) = set.mistakes.clone() {
+        b = b.mistake_log(move |m| log.lock().unwrap().push(format!("{m:?}")));
+    }
+    if set.quiet {
+        b = b.report_mistakes(false);
     }
     let server = b.bind("127.0.0.1:0").unwrap();
     let addr = server.local_addr().unwrap();
@@ -368,6 +375,13 @@ fn run_std(ex: &mut http_net_std::Exchange<'_>, what: Do) -> Result<(), http_net
         Do::Describe => {
             let out = describe(ex.method_str(), ex.query(), ex.query_pairs());
             ex.respond_with(200, &[], &out)
+        }
+        Do::Copy => {
+            ex.send_head(200, &[], BodyLength::Streamed)?;
+            let (mut body, mut out) = ex.body_and_writer();
+            std::io::copy(&mut body, &mut out)?;
+            drop((body, out));
+            ex.send_end(&[])
         }
         Do::Nothing => Ok(()),
         Do::Panic => panic!("a handler's panic, on purpose"),
@@ -539,6 +553,13 @@ async fn run_tokio(
             let body = vec![b'x'; n];
             let placement = ex.conn().responder().respond_with(200, &[], &body)?;
             ex.send_placed(placement, &body).await
+        }
+        Do::Copy => {
+            ex.send_head(200, &[], BodyLength::Streamed)?;
+            let (mut body, mut out) = ex.body_and_writer();
+            tokio::io::copy(&mut body, &mut out).await?;
+            out.shutdown().await?;
+            Ok(())
         }
         Do::Nothing => Ok(()),
         Do::Panic => panic!("a handler's panic, on purpose"),
