@@ -429,14 +429,14 @@ mod tests {
     #[test]
     fn paths_inline_and_reference_links_are_found() {
         let html = page(
-            "<p>See [Config], [http_net::io::Server], [the guide](guide.md), \
+            "<p>See [Config], [http_net::blocking::Server], [the guide](guide.md), \
              [the RFC][rfc] and [<code>read</code>]().</p>",
         );
         assert_eq!(
             link_syntax(&html),
             [
                 "[Config]",
-                "[http_net::io::Server]",
+                "[http_net::blocking::Server]",
                 "[the guide](guide.md)",
                 "[the RFC][rfc]",
                 "[`read`]()"

@@ -9,8 +9,8 @@ use std::fs::File;
 use std::io::{self, BufWriter, Write};
 use std::time::Duration;
 
-use http_net::io::Client;
-use http_net::Error;
+use http_net::blocking::Client;
+use http_net::blocking::Error;
 
 /// Fetches `url` into `path`; returns the status and the bytes written.
 pub fn download(url: &str, path: &str) -> Result<(u16, u64), Error> {

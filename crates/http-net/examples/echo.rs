@@ -31,7 +31,7 @@
 //! - `--body-timeout S`: the longest wait, in seconds, for the next bytes
 //!   of a request body (default 30; fractions allowed);
 //! - `--front-line`: the front-line strict profile
-//!   (`ServerBuilder::front_line` of `http_net::io`).
+//!   (`ServerBuilder::front_line` of `http_net::blocking`).
 //!
 //! Every other server setting is given explicitly (see `settings`), with
 //! the same values as `echo_tokio`'s (`crates/tokio/examples`), so that the
@@ -44,11 +44,12 @@ use std::io::Read;
 use std::process::exit;
 use std::time::Duration;
 
-use http_net::conn::{BodyLength, BodyLimits, Config};
+use http_net::conn::{BodyLength, Config};
+use http_net::framing::BodyLimits;
 use http_net::framing::BodyKind;
 use http_net::head::{Method, Version};
-use http_net::io::ServerBuilder;
-use http_net::{Error, Exchange, Server};
+use http_net::blocking::ServerBuilder;
+use http_net::blocking::{Error, Exchange, Server};
 
 #[path = "support/stop.rs"]
 mod stop;
@@ -68,7 +69,7 @@ struct Flags {
 }
 
 /// Every setting of the server, given explicitly (the values are
-/// `http_net::io`'s defaults of today, and `echo_tokio` gives the same),
+/// `http_net::blocking`'s defaults of today, and `echo_tokio` gives the same),
 /// with the flags'.
 fn settings(f: &Flags) -> ServerBuilder {
     let secs = Duration::from_secs;

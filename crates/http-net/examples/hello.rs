@@ -20,7 +20,7 @@
 use std::process::exit;
 
 use http_net::conn::PreparedResponse;
-use http_net::{Error, Exchange, Server};
+use http_net::blocking::{Error, Exchange, Server};
 
 #[path = "support/stop.rs"]
 mod stop;

@@ -16,8 +16,9 @@ use std::sync::Mutex;
 
 use http_net::conn::form_decode;
 use http_net::head::Method;
-use http_net::io::{AccessRecord, ErrorBody, ErrorResponse, Server};
-use http_net::{Error, Exchange};
+use http_net::blocking::Server;
+use http_net::conn::{AccessRecord, ErrorBody, ErrorResponse};
+use http_net::blocking::{Error, Exchange};
 
 const JSON: (&[u8], &[u8]) = (b"Content-Type", b"application/json");
 

@@ -8,7 +8,7 @@ use std::io;
 use std::net::TcpStream;
 use std::sync::Arc;
 
-use http_net::io::Client;
+use http_net::blocking::Client;
 use rustls::pki_types::pem::PemObject;
 use rustls::pki_types::{CertificateDer, ServerName};
 use rustls::{ClientConfig, ClientConnection, RootCertStore, StreamOwned};

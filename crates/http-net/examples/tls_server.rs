@@ -9,8 +9,8 @@ use std::io::{self, Write};
 use std::net::{SocketAddr, TcpListener};
 use std::sync::Arc;
 
-use http_net::io::Listener;
-use http_net::{Error, Exchange, Server};
+use http_net::blocking::Listener;
+use http_net::blocking::{Error, Exchange, Server};
 use rustls::pki_types::pem::PemObject;
 use rustls::pki_types::{CertificateDer, PrivateKeyDer};
 use rustls::{ServerConfig, ServerConnection, StreamOwned};

@@ -8,10 +8,13 @@
 //! | [`head`] | `http-net-head` | request, status and field lines: strict, resumable, zero-copy |
 //! | [`framing`] | `http-net-framing` | body length rules, chunked coding, trailers |
 //! | [`conn`] | `http-net-conn` | Sans-IO server and client connections |
-//! | [`io`] | `http-net-std` | a blocking server and client over `std::net` |
+//! | [`blocking`] | `http-net-std` | a blocking server and client over `std::net` |
 //!
-//! The most used types of [`io`] are also here at the top: [`Server`],
-//! [`Exchange`], [`Client`], [`get`].
+//! Each item has one path: a head or framing type used by `conn`'s API is
+//! reached through [`head`] or [`framing`], an item the blocking adapter
+//! shares with the core through [`conn`], and the blocking adapter's error
+//! is [`blocking::Error`]. (The async adapter, `http-net-tokio`, is its
+//! own crate: the facade depends on no third-party crate.)
 //!
 //! # A tour
 //!
@@ -41,7 +44,7 @@
 //!
 //! ## 2. A server
 //!
-//! [`Server`] serves each connection on a pooled thread, with a connection
+//! [`blocking::Server`] serves each connection on a pooled thread, with a connection
 //! limit, per-phase timeouts (the whole head has a deadline: slowloris gets
 //! `408`) and graceful shutdown. A handler reads the head and the body (a
 //! `std::io::Read`) and answers; a prebuilt [`conn::PreparedResponse`] is the fastest
@@ -49,7 +52,7 @@
 //!
 //! ```
 //! use std::io::Read;
-//! use http_net::{Error, Exchange, Server};
+//! use http_net::blocking::{Error, Exchange, Server};
 //! use http_net::conn::PreparedResponse;
 //!
 //! let ok = PreparedResponse::new(200, &[(b"Content-Type", b"text/plain")]).unwrap();
@@ -71,7 +74,7 @@
 //!     })
 //! });
 //!
-//! let client = http_net::Client::new();
+//! let client = http_net::blocking::Client::new();
 //! let mut resp = client.get(&format!("http://{addr}/plaintext"))?;
 //! assert_eq!(resp.status(), 200);
 //! assert_eq!(resp.body_to_vec(1 << 20)?, b"Hello, World!");
@@ -85,13 +88,13 @@
 //!
 //! ## 3. A client
 //!
-//! [`Client`] fetches `http://` URLs, reusing idle connections per host and
+//! [`blocking::Client`] fetches `http://` URLs, reusing idle connections per host and
 //! port; every malformed or unsafe response is an error naming the rule.
 //!
 //! ```no_run
 //! use std::io::Read;
 //!
-//! let mut resp = http_net::get("http://127.0.0.1:8080/json")?;
+//! let mut resp = http_net::blocking::get("http://127.0.0.1:8080/json")?;
 //! println!("{} {:?}", resp.status(), resp.field(b"content-type"));
 //! let mut body = String::new();
 //! resp.read_to_string(&mut body)?;
@@ -130,18 +133,18 @@
 //!
 //! ## 5. What a handler reads
 //!
-//! Beyond the raw head ([`Exchange::request`]): the path and query
-//! ([`Exchange::path`], [`Exchange::query_pairs`]; decode them with
+//! Beyond the raw head ([`Exchange::request`](blocking::Exchange::request)): the path and query
+//! ([`Exchange::path`](blocking::Exchange::path), [`Exchange::query_pairs`](blocking::Exchange::query_pairs); decode them with
 //! [`conn::percent_decode`] and [`conn::form_decode`], which report a
 //! malformed escape as [`conn::PercentError`]), the method's name even for an
-//! extension method ([`Exchange::method_str`]), whether the request is
-//! `HEAD` ([`Exchange::is_head`]: its body is never sent, so skip making
-//! it), the trailers after the body ([`Exchange::trailers`]), and an owned
-//! copy of the head that outlives the answer ([`Exchange::request_head`]).
+//! extension method ([`Exchange::method_str`](blocking::Exchange::method_str)), whether the request is
+//! `HEAD` ([`Exchange::is_head`](blocking::Exchange::is_head): its body is never sent, so skip making
+//! it), the trailers after the body ([`Exchange::trailers`](blocking::Exchange::trailers)), and an owned
+//! copy of the head that outlives the answer ([`Exchange::request_head`](blocking::Exchange::request_head)).
 //!
 //! ```
 //! use http_net::conn::form_decode;
-//! use http_net::{Error, Exchange};
+//! use http_net::blocking::{Error, Exchange};
 //!
 //! fn hello(ex: &mut Exchange<'_>) -> Result<(), Error> {
 //!     let head = ex.request_head().expect("until the answer is complete");
@@ -156,11 +159,11 @@
 //!     assert_eq!(head.path(), b"/greet");
 //!     Ok(())
 //! }
-//! # let server = http_net::Server::bind("127.0.0.1:0")?;
+//! # let server = http_net::blocking::Server::bind("127.0.0.1:0")?;
 //! # let addr = server.local_addr()?;
 //! # let stop = server.handle();
 //! # let t = std::thread::spawn(move || server.serve(hello));
-//! # let mut r = http_net::get(&format!("http://{addr}/greet?name=J+Doe"))?;
+//! # let mut r = http_net::blocking::get(&format!("http://{addr}/greet?name=J+Doe"))?;
 //! # assert_eq!(r.body_to_vec(100)?, b"GET HTTP/1.1: hello, J Doe");
 //! # stop.shutdown();
 //! # t.join().unwrap()?;
@@ -169,19 +172,19 @@
 //!
 //! ## 6. Limits and the server's own errors
 //!
-//! [`io::ServerBuilder::max_body_bytes`] caps every request body (a
+//! [`blocking::ServerBuilder::max_body_bytes`] caps every request body (a
 //! declared `Content-Length` over it is answered `413` before the handler
-//! runs); [`Exchange::limit_body`] lowers it for one request. The
+//! runs); [`Exchange::limit_body`](blocking::Exchange::limit_body) lowers it for one request. The
 //! responses the server writes itself (`400`, `408`, `413`, `500`...) get
-//! the body [`io::ServerBuilder::error_body`] supplies, and
-//! [`io::ServerBuilder::access_log`] sees each request with its status,
+//! the body [`blocking::ServerBuilder::error_body`] supplies, and
+//! [`blocking::ServerBuilder::access_log`] sees each request with its status,
 //! bytes, duration and the error a handler returned. Which status each
-//! failure gives is in [`io::Handler`].
+//! failure gives is in [`blocking::Handler`].
 //!
 //! ```
 //! use std::io::Read;
-//! use http_net::io::ErrorBody;
-//! use http_net::{Client, Error, Exchange, Server};
+//! use http_net::conn::ErrorBody;
+//! use http_net::blocking::{Client, Error, Exchange, Server};
 //!
 //! let server = Server::builder()
 //!     .max_body_bytes(64 * 1024)
@@ -216,11 +219,11 @@
 //!
 //! A body of unknown length is sent with [`conn::BodyLength::Streamed`]
 //! (chunked to HTTP/1.1 peers), piece by piece, each piece leaving at once
-//! after [`Exchange::flush`]:
+//! after [`Exchange::flush`](blocking::Exchange::flush):
 //!
 //! ```
 //! use http_net::conn::BodyLength;
-//! use http_net::{Error, Exchange};
+//! use http_net::blocking::{Error, Exchange};
 //!
 //! fn countdown(ex: &mut Exchange<'_>) -> Result<(), Error> {
 //!     ex.send_head(200, &[(b"Content-Type", b"text/plain")], BodyLength::Streamed)?;
@@ -230,11 +233,11 @@
 //!     }
 //!     ex.send_end(&[(b"X-Done", b"yes")]) // trailers end a chunked body
 //! }
-//! # let server = http_net::Server::bind("127.0.0.1:0")?;
+//! # let server = http_net::blocking::Server::bind("127.0.0.1:0")?;
 //! # let addr = server.local_addr()?;
 //! # let stop = server.handle();
 //! # let t = std::thread::spawn(move || server.serve(countdown));
-//! # let mut r = http_net::get(&format!("http://{addr}/"))?;
+//! # let mut r = http_net::blocking::get(&format!("http://{addr}/"))?;
 //! # assert_eq!(r.body_to_vec(100)?, b"3\n2\n1\n");
 //! # assert_eq!(r.trailer(b"x-done"), Some(&b"yes"[..]));
 //! # stop.shutdown();
@@ -255,24 +258,57 @@
 //! Each layer's documentation says which of its types are
 //! `#[non_exhaustive]` (events, phases, errors, parsed heads: match them
 //! with a wildcard arm and read their fields) and which are `Send` and
-//! `Sync`. At the root, [`Server`], [`Client`] and [`Error`] are `Send` and
-//! `Sync`; an [`Exchange`] is `Send`.
+//! `Sync`. In [`blocking`], `Server`, `Client` and `Error` are `Send` and
+//! `Sync`; an `Exchange` is `Send`.
 #![forbid(unsafe_code)]
 #![deny(missing_docs)]
 #![warn(missing_debug_implementations)]
 
-#[doc(inline)]
-pub use http_net_conn as conn;
 #[doc(inline)]
 pub use http_net_framing as framing;
 #[doc(inline)]
 pub use http_net_head as head;
 #[doc(inline)]
 pub use http_net_scan as scan;
-#[doc(inline)]
-pub use http_net_std as io;
 
-pub use http_net_std::{get, Client, Error, Exchange, Server};
+/// Sans-IO server and client connections (`http-net-conn`), and the
+/// policy both adapters share: the items `http-net-conn` defines. The head
+/// and framing types its API uses are in [`head`] and [`framing`], each by
+/// that one path.
+pub mod conn {
+    #[cfg(target_has_atomic = "64")]
+    #[doc(inline)]
+    pub use http_net_conn::{FlowGauge, MistakeGate};
+    #[doc(inline)]
+    pub use http_net_conn::{
+        expects_continue, form_decode, imf_fixdate, location, percent_decode, pick_eviction,
+        query_pairs, rank, request_fields, request_length, target_path, target_query,
+        write_error_response, write_error_response_with_body, AccessRecord, AfterHandler,
+        AnswerState, Begin, BodyLength, Bound, Buffers, ClientConn, ClientEvent, Config,
+        ConfigOverrides, Error, ErrorBody, ErrorCause, ErrorResponse, EvictPolicy, ExpectState,
+        Failure, FieldPair, Flow, HandlerError, HandlerOutcome, Hop, Leftover, Limit, Linger,
+        LocalError, Meter, Mistake, MistakeReport, NextRead, Origin, OwnedFields,
+        OwnedRequestHead, PercentError, Phase, Placement, PreparedResponse, QueryPairs, Rank, Rate,
+        ReadDeadlines, ReadTimeouts, Redirect, RedirectChase, RedirectError, Redirects,
+        RemoteError, RequestDeadline, RequestPolicy, RequestView, Responder, ResponseView, Retry,
+        ServerConn, ServerEvent, ServerSettings, SlotState, Stage, Summary, Timestamp, Trailers,
+        Url, UrlError, Window, COPY_LIMIT, MAX_PIPELINED, REDIRECT_BODY_DRAIN, REFUSING_AT_ONCE,
+        YOUNG_RESPONSE_STALL_MS,
+    };
+}
+
+/// A blocking server and client over `std::net` (`http-net-std`): the
+/// items `http-net-std` defines, its error as `blocking::Error`. What it
+/// shares with the core (`HandlerError`, `Stage`, `Limit`, the hook
+/// records, `Url`, `Redirects`) is in [`conn`].
+pub mod blocking {
+    #[doc(inline)]
+    pub use http_net_std::{
+        get, Body, BodyWriter, Client, ClientBuilder, ClientResponse, Connector, Counters, Error,
+        Exchange, Handler, Interrupter, Listener, PhaseCounts, RequestBody, Server, ServerBuilder,
+        ShutdownHandle, Transport, Upgraded, CLIENT_CONFIG,
+    };
+}
 
 /// The crate README's Rust examples (the workspace README's among them),
 /// compiled and run as doctests so they stay true.

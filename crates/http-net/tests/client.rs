@@ -10,8 +10,9 @@ use std::thread;
 use std::time::{Duration, Instant};
 
 use http_net::conn::BodyLength;
-use http_net::io::{Client, Limit, RedirectError, Redirects, RequestBody, Stage};
-use http_net::{Error, Exchange, Server};
+use http_net::blocking::{Client, RequestBody};
+use http_net::conn::{Limit, RedirectError, Redirects, Stage};
+use http_net::blocking::{Error, Exchange, Server};
 use support::*;
 
 /// Generated body bytes: `len` of them, never held in memory at once.
@@ -127,7 +128,7 @@ fn a_20_mb_body_is_read_with_the_defaults_and_read_body_limits_are_local() {
         send_generated(ex, LEN, b'y')
     });
     let url = format!("http://{}/big", srv.addr);
-    let mut r = http_net::io::get(&url).unwrap();
+    let mut r = http_net::blocking::get(&url).unwrap();
     let n = io::copy(&mut r, &mut io::sink()).unwrap();
     assert_eq!(n, LEN);
     let body = Client::new()
@@ -493,7 +494,7 @@ fn credentials_are_dropped_across_origins_and_kept_within_one() {
 fn https_needs_a_connector_and_downgrades_are_refused() {
     let e = Client::new().get("https://127.0.0.1:1/").unwrap_err();
     assert!(
-        matches!(e, Error::Url(http_net::io::UrlError::HttpsWithoutConnector)),
+        matches!(e, Error::Url(http_net::conn::UrlError::HttpsWithoutConnector)),
         "{e:?}"
     );
     // A connector that speaks plain TCP stands in for TLS here: the rules

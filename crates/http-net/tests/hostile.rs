@@ -10,7 +10,7 @@ use std::sync::mpsc;
 use std::thread;
 use std::time::{Duration, Instant};
 
-use http_net::{Exchange, Server};
+use http_net::blocking::{Exchange, Server};
 use support::*;
 
 #[test]

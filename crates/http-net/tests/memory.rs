@@ -8,7 +8,7 @@ use std::net::TcpStream;
 use std::thread;
 use std::time::Duration;
 
-use http_net::{Error, Exchange, Server};
+use http_net::blocking::{Error, Exchange, Server};
 use support::*;
 
 /// The soft and hard limits on open files.

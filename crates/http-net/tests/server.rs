@@ -9,7 +9,7 @@ use std::thread;
 use std::time::Duration;
 
 use http_net::conn::{BodyLength, Placement};
-use http_net::{Error, Exchange, Server};
+use http_net::blocking::{Error, Exchange, Server};
 use support::*;
 
 // proves: 9110-6.6.1-6, 9112-9.3-1, 9112-9.3.2-1
@@ -64,7 +64,7 @@ fn streamed_and_large_bodies() {
             }
         }
     });
-    let client = http_net::Client::new();
+    let client = http_net::blocking::Client::new();
     let mut r = client.get(&format!("http://{}/big", srv.addr)).unwrap();
     assert!(r.body_to_vec(8 << 20).unwrap() == big);
     let mut r = client.get(&format!("http://{}/stream", srv.addr)).unwrap();
@@ -201,7 +201,7 @@ fn client_reuses_connections_and_reports_bad_responses() {
         }
         plain(ex)
     });
-    let client = http_net::Client::new();
+    let client = http_net::blocking::Client::new();
     for _ in 0..5 {
         let mut r = client.get(&format!("http://{}/", srv.addr)).unwrap();
         assert_eq!(r.body_to_vec(100).unwrap(), b"ok");
@@ -220,12 +220,12 @@ fn client_reuses_connections_and_reports_bad_responses() {
         thread::sleep(Duration::from_millis(800));
         drop(s);
     });
-    let client = http_net::Client::builder()
+    let client = http_net::blocking::Client::builder()
         .read_timeout(Duration::from_millis(200))
         .build();
     let e = client.get(&format!("http://{addr}/")).unwrap_err();
     assert!(
-        matches!(e, Error::Timeout(http_net::io::Stage::Head)),
+        matches!(e, Error::Timeout(http_net::conn::Stage::Head)),
         "{e:?}"
     );
     quiet.join().unwrap();
@@ -384,7 +384,7 @@ fn a_body_left_unsent_through_conn_closes_the_connection() {
 #[test]
 fn what_conn_queued_is_sent_when_the_connection_ends() {
     let srv = Running::start(Server::builder().tunnels(true), |ex: &mut Exchange<'_>| {
-        if ex.method() == http_net::conn::Method::Connect {
+        if ex.method() == http_net::head::Method::Connect {
             return ex.send_head(200, &[], BodyLength::Empty);
         }
         ex.conn().reject(503).map_err(http_net::conn::Error::from)?;

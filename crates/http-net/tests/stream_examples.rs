@@ -13,8 +13,8 @@ mod proxy;
 
 use std::io::{self, Read};
 
-use http_net::io::{Client, ServerBuilder};
-use http_net::{Error, Exchange, Server};
+use http_net::blocking::{Client, ServerBuilder};
+use http_net::blocking::{Error, Exchange, Server};
 use support::*;
 
 const MIB: u64 = 1024 * 1024;

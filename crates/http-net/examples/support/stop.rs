@@ -9,7 +9,7 @@
 //! exits 0. A second signal exits at once (status 130), for an operator who
 //! will not wait.
 
-use http_net::io::ShutdownHandle;
+use http_net::blocking::ShutdownHandle;
 
 /// Stops `handle`'s server on SIGINT or SIGTERM (see the module doc).
 /// `name` prefixes the notes written to stderr.
@@ -60,8 +60,8 @@ pub const BACKLOG: i32 = 1024;
 pub fn start(
     name: &'static str,
     addr: &str,
-    builder: http_net::io::ServerBuilder,
-) -> http_net::io::Server<std::net::TcpListener> {
+    builder: http_net::blocking::ServerBuilder,
+) -> http_net::blocking::Server<std::net::TcpListener> {
     use std::io::Write;
     use std::process::exit;
 

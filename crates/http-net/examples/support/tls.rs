@@ -6,7 +6,7 @@ use std::net::TcpStream;
 use std::ops::{Deref, DerefMut};
 use std::time::Duration;
 
-use http_net::io::{Interrupter, Transport};
+use http_net::blocking::{Interrupter, Transport};
 use rustls::{ConnectionCommon, SideData, StreamOwned};
 
 /// A TLS stream: `Read`/`Write` through rustls, timeouts on the socket.

@@ -10,8 +10,8 @@ use std::sync::{Mutex, MutexGuard};
 use std::thread::{self, JoinHandle};
 
 use http_net::conn::BodyLength;
-use http_net::io::{Client, ClientResponse, RequestBody, ServerBuilder, ShutdownHandle};
-use http_net::{Error, Exchange};
+use http_net::blocking::{Client, ClientResponse, RequestBody, ServerBuilder, ShutdownHandle};
+use http_net::blocking::{Error, Exchange};
 use std::time::{Duration, Instant};
 
 /// Sends `method url` without fields and with `reader` as its body, of
@@ -395,7 +395,7 @@ pub struct Running {
 }
 
 impl Running {
-    pub fn start<H: http_net::io::Handler>(builder: ServerBuilder, handler: H) -> Running {
+    pub fn start<H: http_net::blocking::Handler>(builder: ServerBuilder, handler: H) -> Running {
         let server = builder.bind("127.0.0.1:0").expect("bind");
         let addr = server.local_addr().unwrap();
         let stop = server.handle();
