@@ -178,6 +178,13 @@ impl Window {
 /// the peer closes, [`drain_bytes`](crate::ServerSettings::drain_bytes) were
 /// read, or [`drain_time`](crate::ServerSettings::drain_time) has passed.
 ///
+/// A graceful stop ends a linger at once: the response has been written,
+/// the linger only helps the peer read it, and a stop must not wait on a
+/// peer. An adapter's stop therefore never waits for a lingering
+/// connection: it ends the linger when the stop comes (or has already let
+/// the connection go from what the stop waits for), and the server's
+/// `serve` returns without waiting out `drain_time`.
+///
 /// ```
 /// use core::time::Duration;
 /// use http_net_conn::{Linger, Timestamp};

@@ -284,7 +284,6 @@ both! {
     /// closing after an error response its peer has read (the drain keeps
     /// reading so that the peer gets the response, 2 s by default): `serve`
     /// returns at once.
-    #[tokio(ignore = "differs: http-net-tokio's graceful stop waits out the whole drain (2 s) of a connection closing after an error response; http-net-std's ends it at once")]
     fn graceful_shutdown_does_not_wait_out_a_drain(a) {
         let srv = start(a, &Settings::default(), Do::Hello);
         let mut s = connect(srv.addr);

@@ -50,7 +50,9 @@ pub(crate) async fn run<S: Stream, H: Handler>(
     // sent, but it is not drained.
     if end == End::Linger && !slot.slot.evicted() {
         slot.set(SlotState::Closing);
-        let wake = Some((&slot.slot.wake, &slot.slot.evicted));
+        // Evicted, or the server stopping: a stop ends a linger at once.
+        let stop = || slot.slot.evicted() || shared.stopping();
+        let wake = Some((&slot.slot.wake, &stop as &(dyn Fn() -> bool + Sync)));
         let linger = s.linger(wire::stamp(Instant::now()));
         wire::linger(&mut stream, linger, wake).await;
     }

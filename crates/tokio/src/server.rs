@@ -1053,14 +1053,14 @@ impl Shared {
         u64::try_from(self.epoch.elapsed().as_millis()).unwrap_or(u64::MAX)
     }
 
-    /// Wakes idle and draining connections so that they see the shutdown
-    /// and close.
+    /// Wakes idle and draining connections, and those lingering after an
+    /// error response, so that they see the shutdown and close.
     fn wake_idle(&self) {
         let reg = lock(&self.registry);
         for slot in reg.slots.values() {
             if matches!(
                 slot.state(),
-                Some(SlotState::Idle | SlotState::Fresh | SlotState::Drain)
+                Some(SlotState::Idle | SlotState::Fresh | SlotState::Drain | SlotState::Closing)
             ) {
                 slot.wake.notify_one();
             }

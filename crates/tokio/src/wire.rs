@@ -5,7 +5,6 @@
 use std::future::{poll_fn, Future};
 use std::io::{self, IoSlice};
 use std::pin::{pin, Pin};
-use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::OnceLock;
 use std::task::Poll;
 use std::time::Duration;
@@ -367,17 +366,22 @@ pub(crate) async fn flush_with(
 
 /// After an error response (or a close the peer may not expect): half-close,
 /// then read and discard the peer's input within the core's [`Linger`]
-/// bound (`None`: close at once), or until `wake` is notified with `stop`
-/// set, so that the peer reads the response and not a reset.
+/// bound (`None`: close at once), so that the peer reads the response and
+/// not a reset. With `wake`, `stop` is asked before the linger and each time
+/// `wake` is notified: once it says so (an eviction, a graceful stop) the
+/// linger ends at once, as [`Linger`] rules.
 pub(crate) async fn linger(
     stream: &mut (dyn Stream + '_),
     linger: Option<Linger>,
-    wake: Option<(&Notify, &AtomicBool)>,
+    wake: Option<(&Notify, &(dyn Fn() -> bool + Sync))>,
 ) {
     let Some(mut linger) = linger else {
         // Closing at once: the shutdown is the close's, not awaited here.
         return;
     };
+    if wake.is_some_and(|(_, stop)| stop()) {
+        return;
+    }
     let until = instant(linger.until());
     if !matches!(bounded(until, stream.shutdown()).await, Some(Ok(()))) {
         return;
@@ -388,7 +392,7 @@ pub(crate) async fn linger(
         let r = match wake {
             Some((wake, stop)) => match first(read, wake.notified()).await {
                 First::A(r) => r,
-                First::B(()) if stop.load(Ordering::SeqCst) => return,
+                First::B(()) if stop() => return,
                 First::B(()) => continue,
             },
             None => read.await,
