@@ -276,9 +276,6 @@ pub use http_net_scan as scan;
 /// and framing types its API uses are in [`head`] and [`framing`], each by
 /// that one path.
 pub mod conn {
-    #[cfg(target_has_atomic = "64")]
-    #[doc(inline)]
-    pub use http_net_conn::{FlowGauge, MistakeGate};
     #[doc(inline)]
     pub use http_net_conn::{
         expects_continue, form_decode, imf_fixdate, location, percent_decode, pick_eviction,
@@ -287,14 +284,17 @@ pub mod conn {
         AnswerState, Begin, BodyLength, Bound, Buffers, ClientConn, ClientEvent, Config,
         ConfigOverrides, Error, ErrorBody, ErrorCause, ErrorResponse, EvictPolicy, ExpectState,
         Failure, FieldPair, Flow, HandlerError, HandlerOutcome, Hop, Leftover, Limit, Linger,
-        LocalError, Meter, Mistake, MistakeReport, NextRead, Origin, OwnedFields,
-        OwnedRequestHead, PercentError, Phase, Placement, PreparedResponse, QueryPairs, Rank, Rate,
-        ReadDeadlines, ReadTimeouts, Redirect, RedirectChase, RedirectError, Redirects,
-        RemoteError, RequestDeadline, RequestPolicy, RequestView, Responder, ResponseView, Retry,
-        ServerConn, ServerEvent, ServerSettings, SlotState, Stage, Summary, Timestamp, Trailers,
-        Url, UrlError, Window, COPY_LIMIT, MAX_PIPELINED, REDIRECT_BODY_DRAIN, REFUSING_AT_ONCE,
+        LocalError, Meter, Mistake, MistakeReport, NextRead, Origin, OwnedFields, OwnedRequestHead,
+        PercentError, Phase, Placement, PreparedResponse, QueryPairs, Rank, Rate, ReadDeadlines,
+        ReadTimeouts, Redirect, RedirectChase, RedirectError, Redirects, RemoteError,
+        RequestDeadline, RequestPolicy, RequestView, Responder, ResponseView, Retry, ServerConn,
+        ServerEvent, ServerSettings, SlotState, Stage, Summary, Timestamp, Trailers, Url, UrlError,
+        Window, COPY_LIMIT, MAX_PIPELINED, REDIRECT_BODY_DRAIN, REFUSING_AT_ONCE,
         YOUNG_RESPONSE_STALL_MS,
     };
+    #[cfg(target_has_atomic = "64")]
+    #[doc(inline)]
+    pub use http_net_conn::{FlowGauge, MistakeGate};
 }
 
 /// A blocking server and client over `std::net` (`http-net-std`): the
@@ -305,8 +305,8 @@ pub mod blocking {
     #[doc(inline)]
     pub use http_net_std::{
         get, Body, BodyWriter, Client, ClientBuilder, ClientResponse, Connector, Counters, Error,
-        Exchange, Handler, Interrupter, Listener, PhaseCounts, RequestBody, Server, ServerBuilder,
-        ShutdownHandle, Transport, Upgraded, CLIENT_CONFIG,
+        Exchange, Handler, Interrupter, Listener, PairedBody, PairedWriter, PhaseCounts,
+        RequestBody, Server, ServerBuilder, ShutdownHandle, Transport, Upgraded, CLIENT_CONFIG,
     };
 }
 
