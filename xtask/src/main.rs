@@ -2,7 +2,7 @@
 //! rustix for `hostile`, `http-net-head` for the conformance table the
 //! `proxies` corpus includes, `http-net-conn` (`doc-tables`) for `docs-check`.
 //!
-//! - `ci`: what `.ci/run` runs: fmt check, clippy, tests, docs.
+//! - `ci`: what `.ci/run` runs: fmt check, clippy, tests, module cycles, docs.
 //! - `bench`: the workspace's criterion benches (`http-net-benches`), pinned.
 //! - `bench-ab REF [ROUNDS]`: the 5% regression gate, REF against the working
 //!   tree, interleaved rounds, or `--instructions` counted by callgrind;
@@ -52,7 +52,7 @@ use std::process::{Command, ExitCode};
 use process::Result;
 
 const USAGE: &str = "usage: cargo xtask <command>
-  ci                                  fmt check, clippy, tests, docs and rendered-docs (what .ci/run runs)
+  ci                                  fmt check, clippy, tests, module cycles, docs and rendered-docs (what .ci/run runs)
   bench [CRITERION ARGS]              the workspace benches (http-net-benches), pinned
   bench-ab REF [ROUNDS]               REF against the working tree, interleaved (default 5 rounds)
            [--filter REGEX] [--warm-up S] [--measurement S] [--cpu N] [--instructions] [--adapters]
@@ -137,6 +137,8 @@ fn ci() -> Result {
         ]),
     )?;
     process::run("test", &mut cargo(&["test", "--workspace"]))?;
+    // Every library crate's modules import downwards only.
+    cycles::main(&[])?;
     process::run(
         "docs",
         cargo(&["doc", "--workspace", "--no-deps"]).env("RUSTDOCFLAGS", "-D warnings"),

@@ -442,7 +442,7 @@ impl ServerBuilder {
     /// absolute-form target whose authority is not `Host`; a framing,
     /// routing, credential or content-handling field in the trailers; an
     /// `Upgrade` that is not a list of protocols. Each form's reason is at
-    /// [`http_net_conn::head::Limits::with_front_line`]. It sets the
+    /// [`http_net_conn::head::HeadLimits::with_front_line`]. It sets the
     /// profile in the connection configuration whether
     /// [`conn_config`](ServerBuilder::conn_config) comes before or after it.
     ///

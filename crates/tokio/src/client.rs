@@ -257,7 +257,7 @@ impl ClientBuilder {
         /// obs-fold; a framing, routing, credential or content-handling field
         /// in the trailers; a `101` without `Upgrade` or with one that is not
         /// a list of protocols. Each form's reason is at
-        /// [`http_net_conn::head::Limits::with_front_line`]. An obs-fold
+        /// [`http_net_conn::head::HeadLimits::with_front_line`]. An obs-fold
         /// elsewhere is still replaced with SP (RFC 9112 §5.2);
         /// [`http_net_conn::head::ObsFold::Reject`] in the configuration's
         /// response options rejects it. It sets the profile in the connection

@@ -20,7 +20,8 @@ use tokio::time::Instant;
 use crate::date::DateClock;
 use crate::error::{Error, Stage};
 use crate::exchange::{Cycle, Exchange};
-use crate::server::{Handler, Shared, SlotGuard};
+use crate::handler::Handler;
+use crate::shared::{Shared, SlotGuard};
 use crate::wire::{self, Filled, Scratched, Stream, WriteBounds};
 
 /// How a connection ends.
@@ -681,7 +682,7 @@ async fn send_until_owed(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::server::Settings;
+    use crate::shared::Settings;
     use http_net_conn::{Config, Placement, PreparedResponse};
     use tokio::io::{AsyncWriteExt, DuplexStream};
 

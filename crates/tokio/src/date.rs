@@ -2,7 +2,7 @@
 //! `http_net_conn::imf_fixdate`), set at most once a second per connection.
 //!
 //! The server's accept loop reads the wall clock once a second, at each
-//! second's start, into [`Shared`](crate::server::Shared); a connection
+//! second's start, into [`Shared`](crate::shared::Shared); a connection
 //! compares that second with the one it last formatted, so that serving a
 //! request reads no clock for its `Date` (a clock read costs about as much
 //! as parsing a short field on a virtual machine).

@@ -17,7 +17,7 @@ use tokio::time::Instant;
 
 use crate::error::{Error, Limit, Stage};
 use crate::lend::{to_io, Hold, Lent};
-use crate::server::Shared;
+use crate::shared::Shared;
 use crate::slot::Slot;
 use http_net_conn::Meter;
 

@@ -103,52 +103,34 @@
 #![deny(missing_docs)]
 #![warn(missing_debug_implementations)]
 
-/// Builder methods that each set one field of the builder's settings
-/// (`self.s`), each with its doc: `name(arg: Type, ...) => field = value;`
-/// sets the field to the value, `name(arg: Type, ...) => field.method(arg, ...);`
-/// to what the field's own method makes of it.
-macro_rules! setters {
-    () => {};
-    ($(#[$doc:meta])* $name:ident($($arg:ident: $ty:ty),+) => $field:ident = $value:expr; $($rest:tt)*) => {
-        $(#[$doc])*
-        pub fn $name(mut self, $($arg: $ty),+) -> Self {
-            self.s.$field = $value;
-            self
-        }
-        setters! { $($rest)* }
-    };
-    ($(#[$doc:meta])* $name:ident($($arg:ident: $ty:ty),+) => $field:ident.$method:ident($($a:ident),*); $($rest:tt)*) => {
-        $(#[$doc])*
-        pub fn $name(mut self, $($arg: $ty),+) -> Self {
-            self.s.$field = self.s.$field.$method($($a),*);
-            self
-        }
-        setters! { $($rest)* }
-    };
-}
+#[macro_use]
+mod setters;
 
 mod client;
 mod connection;
 mod date;
 mod error;
 mod exchange;
+mod handler;
 mod hooks;
 mod lend;
 mod server;
+mod shared;
 mod slot;
 mod wire;
 
 pub use client::{
     Client, ClientBuilder, ClientResponse, Connector, Progress, RequestBody, RequestWriter,
-    TcpConnector,
-    CLIENT_CONFIG,
+    TcpConnector, CLIENT_CONFIG,
 };
 pub use error::{Error, Limit, Stage};
 pub use exchange::{Body, BodyWriter, Exchange, Upgraded};
+pub use handler::Handler;
 pub use http_net_conn::{
     AccessRecord, ErrorBody, ErrorCause, ErrorResponse, HandlerError, Mistake,
 };
-pub use server::{Counters, Handler, Listener, Server, ServerBuilder, ServerHandle};
+pub use server::{Listener, Server, ServerBuilder, ServerHandle};
+pub use shared::Counters;
 pub use wire::Stream;
 
 pub use http_net_conn;

@@ -1,0 +1,88 @@
+//! What answers requests: the [`Handler`] trait, below the server and the
+//! connection that call it.
+
+use std::future::Future;
+
+use http_net_conn::HandlerError;
+
+use crate::exchange::Exchange;
+
+/// Answers requests: called once per request on the connection's task.
+///
+/// Implement it with an `async fn`; the future must be `Send`, so that the
+/// server runs on the multi-thread runtime as well as the current-thread one.
+/// It returns a [`HandlerError`]: any `Error + Send + Sync + 'static`
+/// converts into one with `?` (the server's own [`Error`](crate::Error) too), and it
+/// boxes only when an error is made (a handler that returns `Ok` allocates
+/// nothing for it).
+///
+/// ```
+/// use http_net_tokio::{Exchange, Handler, HandlerError, Server};
+///
+/// /// `/double/21` answers `42`; `/double/x` fails with the
+/// /// `ParseIntError`, and the server answers `500` for it.
+/// struct Double;
+///
+/// impl Handler for Double {
+///     async fn handle(&self, ex: &mut Exchange<'_>) -> Result<(), HandlerError> {
+///         let Some(n) = ex.path().strip_prefix(b"/double/") else {
+///             return Ok(ex.respond_with(404, &[], b"").await?);
+///         };
+///         let n: u64 = std::str::from_utf8(n)?.parse()?; // `?` on any error
+///         let twice = n.saturating_mul(2).to_string();
+///         ex.respond_with(200, &[(b"Content-Type", b"text/plain")], twice.as_bytes())
+///             .await?;
+///         Ok(())
+///     }
+/// }
+///
+/// # tokio::runtime::Builder::new_current_thread().enable_all().build().unwrap().block_on(async {
+/// let server = Server::builder().report_mistakes(false).bind("127.0.0.1:0").await?;
+/// let port = server.local_addr()?.port();
+/// let stop = server.handle();
+/// let task = tokio::spawn(server.serve(Double));
+///
+/// let client = http_net_tokio::Client::new();
+/// let mut ok = client.send("127.0.0.1", port, b"GET", b"/double/21", &[], b"").await?;
+/// assert_eq!(ok.body_to_vec(64).await?, b"42");
+/// drop(ok);
+/// let failed = client.send("127.0.0.1", port, b"GET", b"/double/x", &[], b"").await?;
+/// assert_eq!(failed.status(), 500);
+/// drop(failed);
+/// drop(client);
+///
+/// stop.shutdown();
+/// task.await.unwrap()?;
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// # }).unwrap();
+/// ```
+///
+/// # What the server sends when a handler does not answer
+///
+/// The handler's error never reaches the peer; what the connection is left
+/// in decides what is sent (as in the blocking server):
+///
+/// | the handler... | the server |
+/// |---|---|
+/// | answered completely and returned `Ok` | keeps the connection (if the request allows) |
+/// | answered completely and returned `Err` | sends the answer, then closes |
+/// | started an answer and did not finish it | sends what it queued, then closes: the peer sees a cut-short response ([`Mistake::Unfinished`](http_net_conn::Mistake::Unfinished)) |
+/// | read a body the peer sent malformed (bad chunk framing, cut short) | sends the connection's `400`, then closes |
+/// | read a body larger than the body limit ([`ServerBuilder::max_body_bytes`](crate::ServerBuilder::max_body_bytes)) | sends `413 Content Too Large`, then closes |
+/// | timed out reading the body | sends `408 Request Timeout`, then closes |
+/// | returned anything else without answering (`Ok`, `Err`, or a panic) | sends `500 Internal Server Error`, then closes |
+///
+/// The application's own mistakes ([`Mistake`](http_net_conn::Mistake): a command the connection
+/// refused, such as a field name with a space; no answer; an
+/// answer left unfinished; a panic) are reported on stderr, at most once a
+/// second for each kind: see [`ServerBuilder::mistake_log`](crate::ServerBuilder::mistake_log)
+/// and [`ServerBuilder::report_mistakes`](crate::ServerBuilder::report_mistakes).
+pub trait Handler: Send + Sync + 'static {
+    /// Answers one request. Returning an error, or returning without a
+    /// complete answer, closes the connection (with `500` if nothing was
+    /// sent: see the table above).
+    fn handle(
+        &self,
+        exchange: &mut Exchange<'_>,
+    ) -> impl Future<Output = Result<(), HandlerError>> + Send;
+}

@@ -1,0 +1,330 @@
+//! The state a server's accept loop, its connections and its handles
+//! share ([`Shared`]), the connections' registry and pools, and the
+//! counters: below the server, the connection and the exchange that use it.
+
+use std::collections::HashMap;
+use std::net::IpAddr;
+use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering};
+use std::sync::{Arc, Mutex, MutexGuard};
+
+use http_net_conn::{Buffers, Config, MistakeGate, ServerConn, ServerSettings, SlotState};
+use tokio::sync::Notify;
+use tokio::time::Instant;
+
+use crate::date::now_secs;
+use crate::error::{Error, Stage};
+use crate::hooks::{BusyAnswer, Hooks};
+use crate::slot::Slot;
+
+/// The server's settings (see the [`ServerBuilder`](crate::ServerBuilder) methods for each):
+/// the ones both adapters share, with one set of names and defaults. This
+/// adapter adds none.
+pub(crate) type Settings = ServerSettings;
+
+/// Declares [`Counters`] and its atomic twin `AtomicCounters` (what the
+/// server's tasks add to) from one list of counter names, with `snapshot`
+/// between them.
+macro_rules! counters {
+    ($($(#[$doc:meta])* $name:ident,)*) => {
+        /// What a server has done so far ([`ServerHandle::counters`](crate::ServerHandle::counters)).
+        #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+        #[non_exhaustive]
+        pub struct Counters {
+            $($(#[$doc])* pub $name: u64,)*
+        }
+
+        #[derive(Default)]
+        pub(crate) struct AtomicCounters {
+            $(pub(crate) $name: AtomicU64,)*
+        }
+
+        impl AtomicCounters {
+            pub(crate) fn snapshot(&self) -> Counters {
+                Counters {
+                    $($name: self.$name.load(Ordering::Relaxed),)*
+                }
+            }
+        }
+    };
+}
+
+counters! {
+/// Connections taken in and served (refused ones not included).
+accepted,
+/// Connections answered `503`: beyond the connection limit with none
+/// to evict, or beyond the per-peer cap.
+refused,
+/// Connections evicted between requests: idle, waiting for their first
+/// request, draining the unread rest of a request body after its
+/// answer, or waiting for their turn between pipelined requests.
+evicted_idle,
+/// Connections evicted while their request head was arriving.
+evicted_head,
+/// Connections evicted while draining after an error response.
+evicted_closing,
+/// Connections evicted while a response waited on a peer that does not
+/// read it (the response is cut).
+evicted_write,
+/// Connections evicted while a handler read a request body below its
+/// minimum rate or stalled (answered `408`).
+evicted_body,
+/// Idle connections closed by the idle timeout.
+timed_out_idle,
+/// Connections answered `408` by the head deadline.
+timed_out_head,
+/// Request body reads that timed out.
+timed_out_body,
+/// Writes that made no progress within the write timeout, or that
+/// passed the response deadline.
+timed_out_write,
+/// Request bodies below the minimum body rate.
+too_slow_body,
+/// Responses below the minimum response rate.
+too_slow_write,
+/// Handlers that panicked.
+panics,
+/// Responses whose handler left the body it promised unsent: a body the
+/// connection left to it (`Placement::AfterOutput`, through
+/// [`Exchange::conn`](crate::Exchange::conn)) and not sent with
+/// [`Exchange::send_placed`](crate::Exchange::send_placed), or an answer
+/// it began and did not end. The application's error: the connection
+/// closes after what was due before the missing bytes, never reused.
+unsent_bodies,
+/// Connections open now.
+current,}
+
+/// The connection's place in the registry; removes it when the task ends.
+pub(crate) struct SlotGuard {
+    pub(crate) shared: Arc<Shared>,
+    pub(crate) slot: Arc<Slot>,
+}
+
+impl SlotGuard {
+    /// Records what the connection is doing (only a change moves `since`).
+    pub(crate) fn set(&self, state: SlotState) {
+        self.slot.set(state);
+    }
+
+    /// [`Slot::set_at`].
+    pub(crate) fn set_at(&self, state: SlotState, now: Instant) {
+        self.slot.set_at(state, now);
+    }
+}
+
+impl Drop for SlotGuard {
+    fn drop(&mut self) {
+        let mut reg = lock(&self.shared.registry);
+        reg.slots.remove(&self.slot.id);
+        if let Some(ip) = self.slot.peer {
+            if let Some(n) = reg.peers.get_mut(&ip) {
+                *n = n.saturating_sub(1);
+                if *n == 0 {
+                    reg.peers.remove(&ip);
+                }
+            }
+        }
+        drop(reg);
+        self.shared.counters.current.fetch_sub(1, Ordering::Relaxed);
+    }
+}
+
+#[derive(Default)]
+pub(crate) struct Registry {
+    pub(crate) next: u64,
+    pub(crate) slots: HashMap<u64, Arc<Slot>>,
+    /// Open connections by peer address (only with a per-peer cap).
+    pub(crate) peers: HashMap<IpAddr, usize>,
+}
+
+/// State shared by the accept loop, the connections and the handles.
+pub(crate) struct Shared {
+    pub(crate) settings: Settings,
+    pub(crate) stopping: AtomicBool,
+    pub(crate) stop: Notify,
+    pub(crate) registry: Mutex<Registry>,
+    pub(crate) counters: AtomicCounters,
+    pub(crate) refusing: AtomicUsize,
+    pub(crate) epoch: Instant,
+    /// The wall clock's second (since the Unix epoch), kept by the accept
+    /// loop at each second's start, for the connections' `Date`.
+    pub(crate) date_secs: AtomicU64,
+    pub(crate) buffers: BufferPool,
+    /// State machines of closed connections, for new ones.
+    pub(crate) conns: ConnPool,
+    /// The hooks the server was built with.
+    pub(crate) hooks: Hooks,
+    /// Lets through one report per second of each kind of mistake.
+    pub(crate) mistakes: MistakeGate,
+    /// The `503` beyond the connection limit, made once a second.
+    pub(crate) busy: BusyAnswer,
+}
+
+/// The most buffers a server's pool keeps (each about 40 KiB with the
+/// default configuration); more are dropped, fewer are made on demand.
+pub(crate) const POOL_MAX: usize = 256;
+
+/// Buffers lent by the connections idle between requests, taken by those
+/// that read again: thousands of idle connections share these instead of
+/// each holding its own. Bounded by [`POOL_MAX`] and the connection limit.
+pub(crate) struct BufferPool {
+    free: Mutex<Vec<Buffers>>,
+    pub(crate) max: usize,
+}
+
+impl BufferPool {
+    pub(crate) fn new(max: usize) -> BufferPool {
+        BufferPool {
+            free: Mutex::new(Vec::new()),
+            max,
+        }
+    }
+
+    /// Keeps `b` for the next connection that reads, or drops it when the
+    /// pool is full.
+    pub(crate) fn put(&self, b: Buffers) {
+        let mut free = self.free.lock().unwrap_or_else(|p| p.into_inner());
+        if free.len() < self.max {
+            free.push(b);
+        }
+    }
+
+    /// Buffers from the pool, or new ones for `config` when it is empty.
+    pub(crate) fn take(&self, config: &Config) -> Buffers {
+        let b = self.free.lock().unwrap_or_else(|p| p.into_inner()).pop();
+        b.unwrap_or_else(|| Buffers::new(config))
+    }
+
+    /// How many buffers the pool holds now.
+    #[cfg(test)]
+    pub(crate) fn len(&self) -> usize {
+        self.free.lock().unwrap_or_else(|p| p.into_inner()).len()
+    }
+}
+
+/// The state machines of closed connections, reset, their buffers given
+/// to the [`BufferPool`]: a new connection starts with one of these, its
+/// buffers lent, and takes buffers from the pool at its first read, so that
+/// under churn a new connection allocates nothing (where
+/// `ServerConn::new`, the general twin, allocates about 40 KiB with the
+/// default configuration). Bounded like the buffer pool.
+pub(crate) struct ConnPool {
+    free: Mutex<Vec<ServerConn>>,
+    max: usize,
+}
+
+impl ConnPool {
+    /// A connection in the state `ServerConn::new` leaves it in, from the
+    /// pool (buffers lent) or new.
+    pub(crate) fn take(&self, config: Config, wipe: bool) -> ServerConn {
+        let kept = lock(&self.free).pop();
+        kept.unwrap_or_else(|| {
+            let mut conn = ServerConn::new(config);
+            conn.set_wipe(wipe);
+            conn
+        })
+    }
+
+    /// Keeps a closed connection for the next one: reset (every byte it
+    /// saw forgotten, zeroed first when wiping), its buffers to `buffers`.
+    /// Dropped when the pool is full or its buffers cannot be lent.
+    pub(crate) fn put(&self, mut conn: ServerConn, buffers: &BufferPool) {
+        conn.reset();
+        if let Some(b) = conn.take_buffers() {
+            buffers.put(b);
+        }
+        if !conn.buffers_lent() {
+            return;
+        }
+        let mut free = lock(&self.free);
+        if free.len() < self.max {
+            free.push(conn);
+        }
+    }
+
+    #[cfg(test)]
+    pub(crate) fn len(&self) -> usize {
+        lock(&self.free).len()
+    }
+}
+
+impl Shared {
+    pub(crate) fn new(settings: Settings, hooks: Hooks) -> Shared {
+        let pool = settings.max_connections.min(POOL_MAX);
+        Shared {
+            settings,
+            stopping: AtomicBool::new(false),
+            stop: Notify::new(),
+            registry: Mutex::new(Registry::default()),
+            counters: AtomicCounters::default(),
+            refusing: AtomicUsize::new(0),
+            epoch: Instant::now(),
+            date_secs: AtomicU64::new(now_secs()),
+            buffers: BufferPool::new(pool),
+            conns: ConnPool {
+                free: Mutex::new(Vec::new()),
+                max: pool,
+            },
+            hooks,
+            mistakes: MistakeGate::new(),
+            busy: BusyAnswer::default(),
+        }
+    }
+
+    /// The second of the connections' `Date` (read from the wall clock by
+    /// the accept loop at each second's start; [`Shared::tick_date`]).
+    pub(crate) fn date_secs(&self) -> u64 {
+        self.date_secs.load(Ordering::Relaxed)
+    }
+
+    /// Reads the wall clock for the connections' `Date`.
+    pub(crate) fn tick_date(&self) {
+        self.date_secs.store(now_secs(), Ordering::Relaxed);
+    }
+
+    pub(crate) fn stopping(&self) -> bool {
+        self.stopping.load(Ordering::SeqCst)
+    }
+
+    pub(crate) fn millis(&self) -> u64 {
+        u64::try_from(self.epoch.elapsed().as_millis()).unwrap_or(u64::MAX)
+    }
+
+    /// Wakes idle and draining connections, and those lingering after an
+    /// error response, so that they see the shutdown and close.
+    pub(crate) fn wake_idle(&self) {
+        let reg = lock(&self.registry);
+        for slot in reg.slots.values() {
+            if matches!(
+                slot.state(),
+                Some(SlotState::Idle | SlotState::Fresh | SlotState::Drain | SlotState::Closing)
+            ) {
+                slot.wake.notify_one();
+            }
+        }
+    }
+
+    pub(crate) fn count_write_failure(&self, e: &Error) {
+        let c = &self.counters;
+        match e {
+            Error::Timeout(_) => c.timed_out_write.fetch_add(1, Ordering::Relaxed),
+            Error::TooSlow(_) => c.too_slow_write.fetch_add(1, Ordering::Relaxed),
+            _ => return,
+        };
+    }
+
+    pub(crate) fn count_read_timeout(&self, e: &Error) {
+        let c = &self.counters;
+        match e {
+            Error::Timeout(Stage::Body) => c.timed_out_body.fetch_add(1, Ordering::Relaxed),
+            Error::TooSlow(Stage::Body) => c.too_slow_body.fetch_add(1, Ordering::Relaxed),
+            _ => return,
+        };
+    }
+}
+
+pub(crate) fn lock<T>(m: &Mutex<T>) -> MutexGuard<'_, T> {
+    match m.lock() {
+        Ok(g) => g,
+        Err(p) => p.into_inner(),
+    }
+}
