@@ -237,7 +237,7 @@ impl Default for ClientExchange {
 /// (reused); returns the body length.
 async fn exchange(client: &http_net_tokio::Client<DuplexConnector>, buf: &mut [u8]) -> usize {
     let mut res = client
-        .send("localhost", 80, b"GET", b"/", &[], b"")
+        .send_to("localhost", 80, b"GET", b"/", &[], b"")
         .await
         .expect("a response");
     std::hint::black_box(res.status());

@@ -306,7 +306,7 @@ pub mod blocking {
     pub use http_net_std::{
         get, Body, BodyWriter, Client, ClientBuilder, ClientResponse, Connector, Counters, Error,
         Exchange, Handler, Interrupter, Listener, PairedBody, PairedWriter, PhaseCounts,
-        RequestBody, Server, ServerBuilder, ShutdownHandle, Transport, Upgraded, CLIENT_CONFIG,
+        RequestBody, Server, ServerBuilder, ServerHandle, Transport, Upgraded, CLIENT_CONFIG,
     };
 }
 

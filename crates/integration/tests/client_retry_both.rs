@@ -106,7 +106,7 @@ impl Both for Tokio {
             let host = addr.ip().to_string();
             let r = self
                 .0
-                .send(
+                .send_to(
                     &host,
                     addr.port(),
                     method.as_bytes(),

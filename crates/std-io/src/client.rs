@@ -106,9 +106,9 @@ pub const CLIENT_CONFIG: Config =
 /// Configures a [`Client`].
 ///
 /// ```
-/// # mod http_net { pub mod io { pub use http_net_std::*; } pub use http_net_std::http_net_conn as conn; }
+/// # mod http_net { pub mod blocking { pub use http_net_std::*; } pub use http_net_std::http_net_conn as conn; }
 /// use std::time::Duration;
-/// let client = http_net::io::Client::builder()
+/// let client = http_net::blocking::Client::builder()
 ///     .connect_timeout(Duration::from_secs(2))
 ///     .request_timeout(Duration::from_secs(30))
 ///     .max_idle_per_host(2)
@@ -289,8 +289,8 @@ impl ClientBuilder {
 /// A request body.
 ///
 /// ```no_run
-/// # mod http_net { pub mod io { pub use http_net_std::*; } pub use http_net_std::http_net_conn as conn; }
-/// use http_net::io::{Client, RequestBody};
+/// # mod http_net { pub mod blocking { pub use http_net_std::*; } pub use http_net_std::http_net_conn as conn; }
+/// use http_net::blocking::{Client, RequestBody};
 /// let file = std::fs::File::open("upload.bin")?;
 /// let len = file.metadata()?.len();
 /// let mut file = std::io::BufReader::new(file);
@@ -369,9 +369,9 @@ impl<'a> From<&'a Vec<u8>> for RequestBody<'a> {
 /// idle connections.
 ///
 /// ```no_run
-/// # mod http_net { pub mod io { pub use http_net_std::*; } pub use http_net_std::http_net_conn as conn; }
+/// # mod http_net { pub mod blocking { pub use http_net_std::*; } pub use http_net_std::http_net_conn as conn; }
 /// use std::io::Read;
-/// let client = http_net::io::Client::new();
+/// let client = http_net::blocking::Client::new();
 /// let mut resp = client.get("http://127.0.0.1:8080/plaintext")?;
 /// assert_eq!(resp.status(), 200);
 /// let mut body = String::new();
@@ -589,7 +589,7 @@ impl Client {
                 Some(p) => p,
                 None => self.connect(u, deadline)?,
             };
-            let sent = Exchange {
+            let sent = InFlight {
                 s: &self.s,
                 p: &mut p,
                 io: &mut io,
@@ -678,13 +678,13 @@ impl Client {
 
 /// One request on one connection: head, body (watching for an early
 /// response), response head.
-struct Exchange<'a> {
+struct InFlight<'a> {
     s: &'a ClientSettings,
     p: &'a mut Pooled,
     io: &'a mut Io,
 }
 
-impl Exchange<'_> {
+impl InFlight<'_> {
     /// The response head (whether the whole request was sent, and so
     /// whether the connection may be reused, is the connection's to say).
     fn run(

@@ -1,5 +1,5 @@
 //! What the server counts: connections accepted, refused, evicted and
-//! timed out, readable through [`ShutdownHandle::counters`](crate::ShutdownHandle::counters).
+//! timed out, readable through [`ServerHandle::counters`](crate::ServerHandle::counters).
 
 use std::sync::atomic::{AtomicU64, Ordering};
 
@@ -20,11 +20,11 @@ pub struct PhaseCounts {
 }
 
 /// A snapshot of the server's counters, from
-/// [`ShutdownHandle::counters`](crate::ShutdownHandle::counters).
+/// [`ServerHandle::counters`](crate::ServerHandle::counters).
 ///
 /// ```
-/// # mod http_net { pub mod io { pub use http_net_std::*; } pub use http_net_std::http_net_conn as conn; }
-/// let server = http_net::io::Server::bind("127.0.0.1:0").unwrap();
+/// # mod http_net { pub mod blocking { pub use http_net_std::*; } pub use http_net_std::http_net_conn as conn; }
+/// let server = http_net::blocking::Server::bind("127.0.0.1:0").unwrap();
 /// let c = server.handle().counters();
 /// assert_eq!((c.accepted, c.refused, c.current), (0, 0, 0));
 /// ```

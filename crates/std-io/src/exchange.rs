@@ -219,8 +219,8 @@ impl<'a> Exchange<'a> {
     /// be used after a call that answers (`&mut self`); the copy can:
     ///
     /// ```
-    /// # mod http_net { pub mod io { pub use http_net_std::*; } }
-    /// use http_net::io::{Error, Exchange};
+    /// # mod http_net { pub mod blocking { pub use http_net_std::*; } }
+    /// use http_net::blocking::{Error, Exchange};
     ///
     /// fn echo_path(ex: &mut Exchange<'_>) -> Result<(), Error> {
     ///     let Some(head) = ex.request_head() else { return Ok(()) };
@@ -273,9 +273,9 @@ impl<'a> Exchange<'a> {
     /// [`form_decode`](http_net_conn::form_decode).
     ///
     /// ```
-    /// # mod http_net { pub mod io { pub use http_net_std::*; } pub use http_net_std::http_net_conn as conn; }
+    /// # mod http_net { pub mod blocking { pub use http_net_std::*; } pub use http_net_std::http_net_conn as conn; }
     /// use http_net::conn::form_decode;
-    /// use http_net::io::{Error, Exchange};
+    /// use http_net::blocking::{Error, Exchange};
     ///
     /// fn search(ex: &mut Exchange<'_>) -> Result<(), Error> {
     ///     let mut q = Vec::new();
@@ -347,9 +347,9 @@ impl<'a> Exchange<'a> {
     /// [`BodyWriter`], lending it alone, need not be).
     ///
     /// ```
-    /// # mod http_net { pub mod io { pub use http_net_std::*; } pub use http_net_std::http_net_conn as conn; }
+    /// # mod http_net { pub mod blocking { pub use http_net_std::*; } pub use http_net_std::http_net_conn as conn; }
     /// use http_net::conn::BodyLength;
-    /// use http_net::io::{Error, Exchange};
+    /// use http_net::blocking::{Error, Exchange};
     ///
     /// fn echo(ex: &mut Exchange<'_>) -> Result<(), Error> {
     ///     ex.send_head(200, &[], BodyLength::Streamed)?;
@@ -376,9 +376,9 @@ impl<'a> Exchange<'a> {
     /// closes the connection (RFC 9110 §15.5.14).
     ///
     /// ```
-    /// # mod http_net { pub mod io { pub use http_net_std::*; } }
+    /// # mod http_net { pub mod blocking { pub use http_net_std::*; } }
     /// use std::io::Read;
-    /// use http_net::io::{Error, Exchange};
+    /// use http_net::blocking::{Error, Exchange};
     ///
     /// fn upload(ex: &mut Exchange<'_>) -> Result<(), Error> {
     ///     let limit = if ex.path() == b"/avatar" { 64 * 1024 } else { 1 << 20 };
@@ -530,8 +530,8 @@ impl<'a> Exchange<'a> {
     /// output leaves with the rest.
     ///
     /// ```
-    /// # mod http_net { pub mod io { pub use http_net_std::*; } pub use http_net_std::http_net_conn as conn; }
-    /// use http_net::io::{Error, Exchange, Server};
+    /// # mod http_net { pub mod blocking { pub use http_net_std::*; } pub use http_net_std::http_net_conn as conn; }
+    /// use http_net::blocking::{Error, Exchange, Server};
     /// use http_net::conn::PreparedResponse;
     ///
     /// let ok = PreparedResponse::new(200, &[(b"Content-Type", b"text/plain")]).unwrap();
@@ -547,7 +547,7 @@ impl<'a> Exchange<'a> {
     ///     })
     /// });
     ///
-    /// let mut resp = http_net::io::get(&format!("http://{addr}/"))?;
+    /// let mut resp = http_net::blocking::get(&format!("http://{addr}/"))?;
     /// assert_eq!(resp.body_to_vec(1 << 20)?.len(), 64 * 1024);
     ///
     /// stop.shutdown();

@@ -15,8 +15,9 @@ use crate::exchange::Exchange;
 /// allocates nothing for it.
 ///
 /// ```
-/// # mod http_net { pub mod io { pub use http_net_std::*; } }
-/// use http_net::io::{Exchange, HandlerError, Server};
+/// # mod http_net { pub mod blocking { pub use http_net_std::*; } pub use http_net_std::http_net_conn as conn; }
+/// use http_net::blocking::{Exchange, Server};
+/// use http_net::conn::HandlerError;
 ///
 /// // `?` on the server's errors and on the application's own: a query
 /// // value that is not a number (`std::num::ParseIntError`) ends the
@@ -32,9 +33,9 @@ use crate::exchange::Exchange;
 /// let addr = server.local_addr()?;
 /// let stop = server.handle();
 /// let thread = std::thread::spawn(move || server.serve(double));
-/// let mut ok = http_net::io::get(&format!("http://{addr}/?n=21"))?;
+/// let mut ok = http_net::blocking::get(&format!("http://{addr}/?n=21"))?;
 /// assert_eq!((ok.status(), ok.body_to_vec(64)?), (200, b"42".to_vec()));
-/// let bad = http_net::io::get(&format!("http://{addr}/?n=x"))?;
+/// let bad = http_net::blocking::get(&format!("http://{addr}/?n=x"))?;
 /// assert_eq!(bad.status(), 500);
 /// stop.shutdown();
 /// thread.join().unwrap()?;

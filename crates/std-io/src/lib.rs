@@ -16,12 +16,12 @@
 //! error response the server half-closes and drains
 //! the peer's input for a bounded time, so the peer reads the response. A
 //! handler that panics gets `500` sent for it (if nothing was sent yet); its
-//! connection closes and the server goes on. [`ShutdownHandle::shutdown`]
+//! connection closes and the server goes on. [`ServerHandle::shutdown`]
 //! stops it gracefully.
 //!
 //! ```
-//! # mod http_net { pub mod io { pub use http_net_std::*; } pub use http_net_std::http_net_conn as conn; }
-//! use http_net::io::{Error, Exchange, Server};
+//! # mod http_net { pub mod blocking { pub use http_net_std::*; } pub use http_net_std::http_net_conn as conn; }
+//! use http_net::blocking::{Error, Exchange, Server};
 //! use http_net::conn::PreparedResponse;
 //!
 //! let hello = PreparedResponse::new(200, &[(b"Content-Type", b"text/plain")]).unwrap();
@@ -37,7 +37,7 @@
 //!     })
 //! });
 //!
-//! let mut resp = http_net::io::get(&format!("http://{addr}/"))?;
+//! let mut resp = http_net::blocking::get(&format!("http://{addr}/"))?;
 //! assert_eq!(resp.status(), 200);
 //! assert_eq!(resp.body_to_vec(1024)?, b"Hello, World!");
 //!
@@ -67,8 +67,8 @@
 //! or unsafe response is an [`Error::Protocol`] naming the rule it broke.
 //!
 //! ```
-//! # mod http_net { pub mod io { pub use http_net_std::*; } pub use http_net_std::http_net_conn as conn; }
-//! use http_net::io::{Client, Error, Exchange, RequestBody, Server};
+//! # mod http_net { pub mod blocking { pub use http_net_std::*; } pub use http_net_std::http_net_conn as conn; }
+//! use http_net::blocking::{Client, Error, Exchange, RequestBody, Server};
 //!
 //! let server = Server::bind("127.0.0.1:0")?;
 //! let addr = server.local_addr()?;
@@ -112,7 +112,7 @@
 //! ([`Redirects::with_https_to_http`], as `Config::with_*` in
 //! `http-net-conn`).
 //!
-//! [`Server`], [`ShutdownHandle`], [`Client`] (a shared pool of idle
+//! [`Server`], [`ServerHandle`], [`Client`] (a shared pool of idle
 //! connections), the builders, [`Counters`], [`Url`], [`Redirects`] and
 //! [`Error`] are `Send` and `Sync`: a handle stops a server from any thread,
 //! a client is shared by reference or cloned. [`ClientResponse`] is `Send`
@@ -151,11 +151,11 @@ pub use counters::{Counters, PhaseCounts};
 pub use error::{Error, Limit, Stage};
 pub use exchange::{Body, BodyWriter, Exchange, PairedBody, PairedWriter, Upgraded};
 pub use handler::Handler;
-pub use http_net_conn::HandlerError;
 pub use hooks::{AccessRecord, ErrorBody, ErrorCause, ErrorResponse};
 pub use http_net_conn::imf_fixdate;
+pub use http_net_conn::HandlerError;
 pub use http_net_conn::{RedirectError, Redirects};
-pub use server::{Server, ServerBuilder, ShutdownHandle};
+pub use server::{Server, ServerBuilder, ServerHandle};
 pub use transport::{Interrupter, Listener, Transport};
 pub use url::{Url, UrlError};
 

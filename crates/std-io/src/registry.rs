@@ -1,5 +1,5 @@
 //! The registry: the state the accept loop, the connections and the
-//! [`ShutdownHandle`](crate::ShutdownHandle)s share. It counts admissions
+//! [`ServerHandle`](crate::ServerHandle)s share. It counts admissions
 //! (not busy threads: a connection draining its peer's input after its close
 //! holds no slot), keeps one [`Slot`] per open connection showing its phase
 //! and progress, picks the connection to evict when the limit is reached,
@@ -163,7 +163,7 @@ pub(crate) struct Shared {
     /// The per-peer cap (0: none) and the connections of each peer address.
     per_peer: usize,
     peers: Mutex<HashMap<IpAddr, usize>>,
-    /// Where [`ShutdownHandle::shutdown`](crate::ShutdownHandle::shutdown)
+    /// Where [`ServerHandle::shutdown`](crate::ServerHandle::shutdown)
     /// connects to wake the accept loop (set when serving starts).
     pub(crate) wake_addr: Mutex<Option<SocketAddr>>,
     /// The error-body and access-log hooks.

@@ -28,9 +28,9 @@ use http_net_conn::Rate;
 /// [`ServerBuilder::listener`] makes it.
 ///
 /// ```
-/// # mod http_net { pub mod io { pub use http_net_std::*; } pub use http_net_std::http_net_conn as conn; }
+/// # mod http_net { pub mod blocking { pub use http_net_std::*; } pub use http_net_std::http_net_conn as conn; }
 /// use std::time::Duration;
-/// let server = http_net::io::Server::builder()
+/// let server = http_net::blocking::Server::builder()
 ///     .max_connections(256)
 ///     .head_timeout(Duration::from_secs(5))
 ///     .bind("127.0.0.1:0")
@@ -123,8 +123,8 @@ impl ServerBuilder {
     /// for its request with [`Exchange::limit_body`](crate::Exchange::limit_body).
     ///
     /// ```
-    /// # mod http_net { pub mod io { pub use http_net_std::*; } pub use http_net_std::http_net_conn as conn; }
-    /// let server = http_net::io::Server::builder()
+    /// # mod http_net { pub mod blocking { pub use http_net_std::*; } pub use http_net_std::http_net_conn as conn; }
+    /// let server = http_net::blocking::Server::builder()
     ///     .max_body_bytes(1 << 20)
     ///     .bind("127.0.0.1:0")
     ///     .unwrap();
@@ -143,8 +143,9 @@ impl ServerBuilder {
     /// `Connection: close`, `Date` and `Server` stay). For a JSON API:
     ///
     /// ```
-    /// # mod http_net { pub mod io { pub use http_net_std::*; } pub use http_net_std::http_net_conn as conn; }
-    /// use http_net::io::{ErrorBody, Server};
+    /// # mod http_net { pub mod blocking { pub use http_net_std::*; } pub use http_net_std::http_net_conn as conn; }
+    /// use http_net::blocking::Server;
+    /// use http_net::conn::ErrorBody;
     ///
     /// let server = Server::builder()
     ///     .error_body(|e| {
@@ -176,8 +177,8 @@ impl ServerBuilder {
     /// is contained.
     ///
     /// ```
-    /// # mod http_net { pub mod io { pub use http_net_std::*; } pub use http_net_std::http_net_conn as conn; }
-    /// use http_net::io::Server;
+    /// # mod http_net { pub mod blocking { pub use http_net_std::*; } pub use http_net_std::http_net_conn as conn; }
+    /// use http_net::blocking::Server;
     ///
     /// let server = Server::builder()
     ///     .access_log(|r| {
@@ -211,9 +212,9 @@ impl ServerBuilder {
     /// peer caused. A hook that panics is contained.
     ///
     /// ```
-    /// # mod http_net { pub mod io { pub use http_net_std::*; } pub use http_net_std::http_net_conn as conn; }
+    /// # mod http_net { pub mod blocking { pub use http_net_std::*; } pub use http_net_std::http_net_conn as conn; }
     /// use http_net::conn::{LocalError, Mistake};
-    /// use http_net::io::{Exchange, Server};
+    /// use http_net::blocking::{Exchange, Server};
     /// use std::sync::mpsc;
     ///
     /// let (tx, rx) = mpsc::channel();
@@ -227,7 +228,7 @@ impl ServerBuilder {
     ///     // A field name with a space: refused, and the handler returns it.
     ///     server.serve(|ex: &mut Exchange<'_>| ex.respond_with(200, &[(b"Bad Name", b"x")], b""))
     /// });
-    /// let resp = http_net::io::get(&format!("http://{addr}/"))?;
+    /// let resp = http_net::blocking::get(&format!("http://{addr}/"))?;
     /// assert_eq!(resp.status(), 500);
     /// assert_eq!(rx.recv()?, Mistake::Refused(LocalError::InvalidFieldName));
     /// stop.shutdown();
@@ -392,8 +393,8 @@ impl ServerBuilder {
     /// takes the stream with [`Exchange::upgrade`](crate::Exchange::upgrade).
     ///
     /// ```
-    /// # mod http_net { pub mod io { pub use http_net_std::*; } pub use http_net_std::http_net_conn as conn; }
-    /// let server = http_net::io::Server::builder()
+    /// # mod http_net { pub mod blocking { pub use http_net_std::*; } pub use http_net_std::http_net_conn as conn; }
+    /// let server = http_net::blocking::Server::builder()
     ///     .tunnels(true)
     ///     .bind("127.0.0.1:0")
     ///     .unwrap();
@@ -417,8 +418,8 @@ impl ServerBuilder {
     /// [`conn_config`](ServerBuilder::conn_config) is the fallible way.
     ///
     /// ```
-    /// # mod http_net { pub mod io { pub use http_net_std::*; } pub use http_net_std::http_net_conn as conn; }
-    /// let server = http_net::io::Server::builder()
+    /// # mod http_net { pub mod blocking { pub use http_net_std::*; } pub use http_net_std::http_net_conn as conn; }
+    /// let server = http_net::blocking::Server::builder()
     ///     .server_name("http-net")
     ///     .bind("127.0.0.1:0")
     ///     .unwrap();
@@ -518,11 +519,11 @@ impl ServerBuilder {
 ///   threads have 2 MiB stacks (Rust's default; see
 ///   [`ServerBuilder::thread_stack_size`]).
 ///
-/// [`ShutdownHandle::counters`] counts what these do.
+/// [`ServerHandle::counters`] counts what these do.
 ///
 /// ```
-/// # mod http_net { pub mod io { pub use http_net_std::*; } pub use http_net_std::http_net_conn as conn; }
-/// use http_net::io::{Server, Exchange, Error};
+/// # mod http_net { pub mod blocking { pub use http_net_std::*; } pub use http_net_std::http_net_conn as conn; }
+/// use http_net::blocking::{Server, Exchange, Error};
 /// let server = Server::bind("127.0.0.1:0").unwrap();
 /// let addr = server.local_addr().unwrap();
 /// let stop = server.handle();
@@ -561,13 +562,13 @@ impl<L: Listener> Server<L> {
     }
 
     /// A handle that stops the server gracefully, from any thread.
-    pub fn handle(&self) -> ShutdownHandle {
-        ShutdownHandle {
+    pub fn handle(&self) -> ServerHandle {
+        ServerHandle {
             shared: Arc::clone(&self.shared),
         }
     }
 
-    /// Serves until [`ShutdownHandle::shutdown`]: then it stops accepting,
+    /// Serves until [`ServerHandle::shutdown`]: then it stops accepting,
     /// closes idle connections, lets requests in flight finish (their
     /// responses carry `Connection: close`) for up to the shutdown timeout,
     /// and returns.
@@ -692,11 +693,11 @@ impl<L: Listener> Server<L> {
 /// Stops a running server gracefully (see [`Server::serve`]). Cloneable and
 /// usable from any thread, e.g. a signal-handling one.
 #[derive(Clone)]
-pub struct ShutdownHandle {
+pub struct ServerHandle {
     shared: Arc<Shared>,
 }
 
-impl ShutdownHandle {
+impl ServerHandle {
     /// Starts the graceful stop; `serve` returns once it is done.
     pub fn shutdown(&self) {
         self.shared.stopping.store(true, Ordering::SeqCst);
@@ -735,9 +736,9 @@ impl<L: Listener> std::fmt::Debug for Server<L> {
     }
 }
 
-impl std::fmt::Debug for ShutdownHandle {
+impl std::fmt::Debug for ServerHandle {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.debug_struct("ShutdownHandle")
+        f.debug_struct("ServerHandle")
             .field("stopping", &self.shared.stopping.load(Ordering::SeqCst))
             .finish_non_exhaustive()
     }

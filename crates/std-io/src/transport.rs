@@ -13,11 +13,11 @@ use std::time::Duration;
 /// `Write` to the TLS stream and the timeouts to the TCP socket under it:
 ///
 /// ```
-/// # mod http_net { pub mod io { pub use http_net_std::*; } pub use http_net_std::http_net_conn as conn; }
+/// # mod http_net { pub mod blocking { pub use http_net_std::*; } pub use http_net_std::http_net_conn as conn; }
 /// use std::io::{self, Read, Write};
 /// use std::net::TcpStream;
 /// use std::time::Duration;
-/// use http_net::io::{Interrupter, Transport};
+/// use http_net::blocking::{Interrupter, Transport};
 ///
 /// /// Stands for a TLS crate's stream type that owns a `TcpStream`.
 /// struct Tls { tcp: TcpStream /* , session: ... */ }

@@ -11,7 +11,7 @@ fn owned_types_are_send_and_sync() {
     assert_send_sync::<(
         Server,
         ServerBuilder,
-        ShutdownHandle,
+        ServerHandle,
         Counters,
         PhaseCounts,
         Client,
@@ -47,10 +47,10 @@ fn handles_have_debug() {
     assert!(format!("{server:?}").starts_with("Server {"), "{server:?}");
     assert_eq!(
         format!("{stop:?}"),
-        "ShutdownHandle { stopping: false, .. }"
+        "ServerHandle { stopping: false, .. }"
     );
     stop.shutdown();
-    assert_eq!(format!("{stop:?}"), "ShutdownHandle { stopping: true, .. }");
+    assert_eq!(format!("{stop:?}"), "ServerHandle { stopping: true, .. }");
     let client = Client::new();
     assert!(format!("{client:?}").starts_with("Client {"), "{client:?}");
 }

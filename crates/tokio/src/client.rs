@@ -28,13 +28,13 @@ use tokio::net::TcpStream;
 use tokio::time::Instant;
 
 use crate::error::{Error, Limit, Stage};
-use crate::wire::{self, bounded, bounded_by, Stream};
+use crate::wire::{self, bounded, bounded_by, Transport};
 
 /// Opens connections for a [`Client`]: plain TCP ([`TcpConnector`]), or
 /// your own (a TLS connector wrapping a `TcpStream` in its TLS stream).
 ///
 /// [`connect`](Connector::connect) opens the connections of `http://` URLs
-/// and of [`Client::send`] and [`Client::start`];
+/// and of [`Client::send_to`] and [`Client::start`];
 /// [`connect_https`](Connector::connect_https) those of `https://` URLs.
 /// A connector that does not override `connect_https` (as
 /// [`TcpConnector`]) opens none: an `https://` URL is then
@@ -42,7 +42,7 @@ use crate::wire::{self, bounded, bounded_by, Stream};
 /// plain-text attempt (as the blocking client without a connector).
 pub trait Connector: Send + Sync + 'static {
     /// The streams it opens.
-    type Stream: Stream + 'static;
+    type Stream: Transport + 'static;
     /// Opens a connection to `host` and `port`.
     fn connect(
         &self,
@@ -215,7 +215,7 @@ impl ClientBuilder {
         /// core's policy): `Redirects::follow(n)` follows up to `n` hops
         /// (`0`: none), one more is
         /// [`Error::Redirect`](crate::Error::Redirect)`(`[`RedirectError::TooMany`](http_net_conn::RedirectError::TooMany)`)`.
-        /// [`Client::send`] and [`Client::start`] follow none.
+        /// [`Client::send_to`] and [`Client::start`] follow none.
         ///
         /// ```
         /// use http_net_tokio::http_net_conn::Redirects;
@@ -235,7 +235,7 @@ impl ClientBuilder {
         /// response whose `Transfer-Encoding` does not end in `chunked` (for
         /// example `gzip`, read until close, RFC 9112 §6.3) is by default
         /// [`Error::UnsupportedTransferCoding`](crate::Error::UnsupportedTransferCoding)
-        /// naming the codings, from [`Client::request`], [`Client::send`] or
+        /// naming the codings, from [`Client::request`], [`Client::send_to`] or
         /// [`RequestWriter::finish`]. With this on, the body
         /// is the coded bytes and [`ClientResponse::transfer_codings`] lists the
         /// codings, for a caller that decodes them.
@@ -325,7 +325,7 @@ fn lock<T>(m: &Mutex<T>) -> MutexGuard<'_, T> {
 /// #     s.write_all(b"HTTP/1.1 200 OK\r\nContent-Length: 2\r\n\r\nhi").await.unwrap();
 /// # });
 /// let client = http_net_tokio::Client::new();
-/// let mut resp = client.send("127.0.0.1", port, b"GET", b"/", &[], b"").await?;
+/// let mut resp = client.send_to("127.0.0.1", port, b"GET", b"/", &[], b"").await?;
 /// assert_eq!(resp.status(), 200);
 /// assert_eq!(resp.body_to_vec(1024).await?, b"hi");
 /// # Ok::<(), http_net_tokio::Error>(())
@@ -469,7 +469,7 @@ impl<C: Connector> Client<C> {
     /// a `417`, or a `200` from a server that did not read the body) ends
     /// the upload and is returned; the connection is then not reused.
     /// Redirects are followed as the [`redirects`](ClientBuilder::redirects)
-    /// policy decides; reuse and retry are [`Client::send`]'s.
+    /// policy decides; reuse and retry are [`Client::send_to`]'s.
     ///
     /// ```
     /// # tokio::runtime::Builder::new_current_thread().enable_all().build().unwrap().block_on(async {
@@ -564,7 +564,7 @@ impl<C: Connector> Client<C> {
     /// closing it, say), or it is idempotent and the connection closed
     /// before any response byte. A final response that arrives while the
     /// body is still being written is returned.
-    pub async fn send(
+    pub async fn send_to(
         &self,
         host: &str,
         port: u16,
@@ -751,7 +751,7 @@ fn failure(e: &Error) -> Failure {
 /// waker that does nothing; pending means open and silent. Bytes the
 /// server sent on the idle connection (a `408` before closing it) make it
 /// unusable (RFC 9112 §9.2).
-fn still_open<S: Stream>(p: &mut Pooled<S>) -> bool {
+fn still_open<S: Transport>(p: &mut Pooled<S>) -> bool {
     let mut probe = [0u8; 1];
     let mut rb = ReadBuf::new(&mut probe);
     let mut cx = Context::from_waker(Waker::noop());
@@ -1054,7 +1054,7 @@ impl<C: Connector> RequestWriter<C> {
 
 /// One poll of a write of the output and `body`; when it must wait, one
 /// poll of a read into the connection (so an early response is seen).
-fn poll_write_or_read<S: Stream>(
+fn poll_write_or_read<S: Transport>(
     stream: &mut S,
     conn: &mut ClientConn,
     body: &[u8],
@@ -1084,7 +1084,7 @@ fn poll_write_or_read<S: Stream>(
 /// Reads once into the connection until `deadline` (computed only when the
 /// read must wait: a read that is ready reads no clock); the count (0 at
 /// end of stream, and `recv_eof` is called).
-async fn fill<S: Stream>(
+async fn fill<S: Transport>(
     stream: &mut S,
     conn: &mut ClientConn,
     deadline: impl FnOnce() -> Instant,

@@ -22,7 +22,7 @@ use crate::error::{Error, Stage};
 use crate::exchange::{Cycle, Exchange};
 use crate::handler::Handler;
 use crate::shared::{Shared, SlotGuard};
-use crate::wire::{self, Filled, Scratched, Stream, WriteBounds};
+use crate::wire::{self, Filled, Scratched, Transport, WriteBounds};
 
 /// How a connection ends.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -34,7 +34,7 @@ enum End {
 }
 
 /// Serves one connection until it ends.
-pub(crate) async fn run<S: Stream, H: Handler>(
+pub(crate) async fn run<S: Transport, H: Handler>(
     mut stream: S,
     peer: Option<SocketAddr>,
     slot: SlotGuard,
@@ -119,7 +119,7 @@ fn log_own_response(sh: &Shared, conn: &ServerConn, st: &Cycle, seen: &mut Seen,
 /// Sends the error response the connection queued itself, with the
 /// error-body hook's body for `cause`, then lingers; the access log is told.
 async fn send_own_error(
-    stream: &mut dyn Stream,
+    stream: &mut dyn Transport,
     conn: &mut ServerConn,
     st: &mut Cycle,
     sh: &Shared,
@@ -156,7 +156,7 @@ async fn catch<F: Future>(fut: F) -> Option<F::Output> {
 /// evicted). A plain function returning `flush_with`'s future, not an
 /// `async fn`: no state machine of its own on the per-request path.
 fn flush_queued<'a>(
-    stream: &'a mut dyn Stream,
+    stream: &'a mut dyn Transport,
     conn: &'a mut ServerConn,
     st: &'a mut Cycle,
     sh: &Shared,
@@ -173,7 +173,7 @@ fn flush_queued<'a>(
 
 /// Sends what the connection queued (an error response), then lingers.
 async fn send_and_linger(
-    stream: &mut dyn Stream,
+    stream: &mut dyn Transport,
     conn: &mut ServerConn,
     st: &mut Cycle,
     sh: &Shared,
@@ -188,7 +188,7 @@ async fn send_and_linger(
 }
 
 async fn serve<H: Handler>(
-    stream: &mut dyn Stream,
+    stream: &mut dyn Transport,
     conn: &mut ServerConn,
     st: &mut Cycle,
     sh: &Shared,
@@ -429,7 +429,7 @@ const SCRATCH: usize = 16;
 /// first bytes land in a small scratch buffer, the connection takes buffers
 /// from the pool (or new ones), and the rest is read at once.
 async fn idle_fill(
-    stream: &mut dyn Stream,
+    stream: &mut dyn Transport,
     conn: &mut ServerConn,
     sh: &Shared,
     deadline: Instant,
@@ -486,7 +486,7 @@ fn restore(conn: &mut ServerConn, sh: &Shared) {
 /// The head deadline passed mid-head: conn queues `408` with
 /// `Connection: close`; send it and linger.
 async fn head_timed_out(
-    stream: &mut dyn Stream,
+    stream: &mut dyn Transport,
     conn: &mut ServerConn,
     st: &mut Cycle,
     sh: &Shared,
@@ -514,7 +514,7 @@ async fn head_timed_out(
 /// [`Exchange::conn`]) is sent: at once when the connection ends here,
 /// otherwise before the next read.
 async fn after_handler(
-    stream: &mut dyn Stream,
+    stream: &mut dyn Transport,
     conn: &mut ServerConn,
     st: &mut Cycle,
     sh: &Shared,
@@ -636,7 +636,7 @@ fn error_cause<'e>(
 
 /// Sends the output due before the connection closes: up to a body the
 /// handler owes (nothing past it), or all that is queued.
-async fn send_due(stream: &mut dyn Stream, conn: &mut ServerConn, st: &mut Cycle, sh: &Shared) {
+async fn send_due(stream: &mut dyn Transport, conn: &mut ServerConn, st: &mut Cycle, sh: &Shared) {
     if conn.body_owed().is_some() {
         send_until_owed(stream, conn, st, sh).await;
     } else {
@@ -650,7 +650,7 @@ async fn send_due(stream: &mut dyn Stream, conn: &mut ServerConn, st: &mut Cycle
 /// counted in the response's meter. A failed or timed-out write ends it;
 /// the connection closes either way.
 async fn send_until_owed(
-    stream: &mut dyn Stream,
+    stream: &mut dyn Transport,
     conn: &mut ServerConn,
     st: &mut Cycle,
     sh: &Shared,

@@ -21,7 +21,7 @@ use crate::shared::Shared;
 use crate::slot::Slot;
 use http_net_conn::Meter;
 
-use crate::wire::{self, Filled, Stream, WriteBounds};
+use crate::wire::{self, Filled, Transport, WriteBounds};
 
 /// Output is written as soon as this much is queued (smaller answers wait
 /// until the connection next reads, so pipelined answers leave together).
@@ -100,7 +100,7 @@ impl Cycle {
 /// is counted in [`Counters::unsent_bodies`](crate::Counters::unsent_bodies).
 pub struct Exchange<'a> {
     conn: &'a mut ServerConn,
-    stream: &'a mut (dyn Stream + 'a),
+    stream: &'a mut (dyn Transport + 'a),
     st: &'a mut Cycle,
     shared: &'a Shared,
 }
@@ -108,7 +108,7 @@ pub struct Exchange<'a> {
 impl<'a> Exchange<'a> {
     pub(crate) fn new(
         conn: &'a mut ServerConn,
-        stream: &'a mut (dyn Stream + 'a),
+        stream: &'a mut (dyn Transport + 'a),
         st: &'a mut Cycle,
         shared: &'a Shared,
     ) -> Self {
@@ -597,7 +597,7 @@ impl<'a> Exchange<'a> {
     /// let task = tokio::spawn(server.serve(Big(ok, vec![b'x'; 64 * 1024])));
     ///
     /// let client = http_net_tokio::Client::new();
-    /// let mut resp = client.send("127.0.0.1", addr.port(), b"GET", b"/", &[], b"").await?;
+    /// let mut resp = client.send_to("127.0.0.1", addr.port(), b"GET", b"/", &[], b"").await?;
     /// assert_eq!(resp.body_to_vec(1 << 20).await?.len(), 64 * 1024);
     /// drop(resp);
     /// drop(client);
@@ -679,7 +679,7 @@ impl<'a> Exchange<'a> {
 /// the bytes that were already buffered first, then the stream's; writes go
 /// to the stream.
 pub struct Upgraded<'a> {
-    stream: &'a mut (dyn Stream + 'a),
+    stream: &'a mut (dyn Transport + 'a),
     buffered: Vec<u8>,
     pos: usize,
 }

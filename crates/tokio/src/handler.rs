@@ -43,10 +43,10 @@ use crate::exchange::Exchange;
 /// let task = tokio::spawn(server.serve(Double));
 ///
 /// let client = http_net_tokio::Client::new();
-/// let mut ok = client.send("127.0.0.1", port, b"GET", b"/double/21", &[], b"").await?;
+/// let mut ok = client.send_to("127.0.0.1", port, b"GET", b"/double/21", &[], b"").await?;
 /// assert_eq!(ok.body_to_vec(64).await?, b"42");
 /// drop(ok);
-/// let failed = client.send("127.0.0.1", port, b"GET", b"/double/x", &[], b"").await?;
+/// let failed = client.send_to("127.0.0.1", port, b"GET", b"/double/x", &[], b"").await?;
 /// assert_eq!(failed.status(), 500);
 /// drop(failed);
 /// drop(client);

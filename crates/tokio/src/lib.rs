@@ -63,7 +63,7 @@
 //!
 //! [`Client`] sends requests to `http://` URLs ([`Client::get`],
 //! [`Client::request`]; `https://` ones through a [`Connector`] that opens
-//! TLS) or to a host and port ([`Client::send`]), keeps idle connections per
+//! TLS) or to a host and port ([`Client::send_to`]), keeps idle connections per
 //! origin for reuse (bounded), streams request bodies ([`RequestBody::Reader`],
 //! or [`Client::start`] and [`RequestWriter`]) and response bodies
 //! ([`ClientResponse::read_body`]), sends `Expect: 100-continue` above a
@@ -78,7 +78,7 @@
 //!
 //! # Other streams (TLS)
 //!
-//! The server runs over any [`Listener`] whose streams are a [`Stream`]
+//! The server runs over any [`Listener`] whose streams are a [`Transport`]
 //! (`AsyncRead + AsyncWrite + Unpin + Send`): a TLS acceptor wraps a
 //! `TcpListener` and hands out its TLS streams. The client opens its
 //! connections through a [`Connector`], which may wrap them likewise. The
@@ -97,7 +97,7 @@
 //! [`Error`] are `Send` and `Sync`, so a server can be spawned on a
 //! multi-threaded runtime and a client shared between tasks.
 //! [`ClientResponse`], [`RequestWriter`], [`Exchange`] and [`Upgraded`] own
-//! or borrow a connection's [`Stream`], which need only be `Send`: they are
+//! or borrow a connection's [`Transport`], which need only be `Send`: they are
 //! `Send` (and `Sync` only when the stream is).
 #![forbid(unsafe_code)]
 #![deny(missing_docs)]
@@ -131,7 +131,7 @@ pub use http_net_conn::{
 };
 pub use server::{Listener, Server, ServerBuilder, ServerHandle};
 pub use shared::Counters;
-pub use wire::Stream;
+pub use wire::Transport;
 
 pub use http_net_conn;
 

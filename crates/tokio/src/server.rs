@@ -25,7 +25,7 @@ use crate::handler::Handler;
 use crate::hooks::Hooks;
 use crate::shared::{lock, Counters, Registry, Settings, Shared, SlotGuard};
 use crate::slot::Slot;
-use crate::wire::{self, Stream};
+use crate::wire::{self, Transport};
 #[cfg(doc)]
 use crate::{error::Error, exchange::Exchange};
 
@@ -34,7 +34,7 @@ use crate::{error::Error, exchange::Exchange};
 /// must be cancel-safe: dropping its future loses no connection.
 pub trait Listener: Send + 'static {
     /// The streams it hands out.
-    type Stream: Stream + 'static;
+    type Stream: Transport + 'static;
     /// The next connection, with the peer's address when known.
     fn accept(
         &mut self,
@@ -564,7 +564,7 @@ async fn first_turn(mut conn: Connection, tasks: &mut JoinSet<()>) {
 /// Takes a new connection in: under the limit it gets a slot and its future
 /// is returned, to run; at the limit the connection making least progress
 /// is evicted for it, or, when none can be, it is answered `503`.
-fn admit<H: Handler, S: Stream + 'static>(
+fn admit<H: Handler, S: Transport + 'static>(
     shared: &Arc<Shared>,
     handler: &Arc<H>,
     tasks: &mut JoinSet<()>,
@@ -646,7 +646,7 @@ fn evict_one(shared: &Shared, reg: &mut Registry) -> bool {
 /// (with the error-body hook's body, asked once a second), bounded by
 /// [`Linger::after_refusal`]; at most [`REFUSING_AT_ONCE`] at a time (the
 /// rest are closed at once).
-fn refuse<S: Stream + 'static>(shared: &Arc<Shared>, tasks: &mut JoinSet<()>, mut stream: S) {
+fn refuse<S: Transport + 'static>(shared: &Arc<Shared>, tasks: &mut JoinSet<()>, mut stream: S) {
     shared.counters.refused.fetch_add(1, Ordering::Relaxed);
     if shared.refusing.fetch_add(1, Ordering::SeqCst) >= REFUSING_AT_ONCE {
         shared.refusing.fetch_sub(1, Ordering::SeqCst);

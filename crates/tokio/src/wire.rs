@@ -20,9 +20,9 @@ use crate::slot::Slot;
 /// A byte stream the server can run over: a `TcpStream`, a TLS stream over
 /// one, a `tokio::io::DuplexStream` in tests. Implemented for every
 /// `AsyncRead + AsyncWrite + Unpin + Send` type.
-pub trait Stream: AsyncRead + AsyncWrite + Unpin + Send {}
+pub trait Transport: AsyncRead + AsyncWrite + Unpin + Send {}
 
-impl<T: AsyncRead + AsyncWrite + Unpin + Send + ?Sized> Stream for T {}
+impl<T: AsyncRead + AsyncWrite + Unpin + Send + ?Sized> Transport for T {}
 
 /// Polls `fut` once: its output when it is ready, `None` when it must wait
 /// (its waker registered, as by any poll, so it can be awaited on).
@@ -170,7 +170,7 @@ macro_rules! unless_woken {
 /// (`Err(Timeout(stage))`, or `TooSlow(stage)` when `rate_bound`), or until
 /// `wake` is notified.
 pub(crate) async fn fill(
-    stream: &mut (dyn Stream + '_),
+    stream: &mut (dyn Transport + '_),
     conn: &mut ServerConn,
     deadline: Instant,
     rate_bound: bool,
@@ -214,7 +214,7 @@ pub(crate) enum Scratched {
 /// (`Err(Timeout(stage))`) or until `wake` is notified: the idle twin of
 /// [`fill`].
 pub(crate) async fn read_scratch(
-    stream: &mut (dyn Stream + '_),
+    stream: &mut (dyn Transport + '_),
     scratch: &mut [u8],
     deadline: Instant,
     stage: Stage,
@@ -233,7 +233,7 @@ pub(crate) async fn read_scratch(
 /// Reads what the stream has now into the connection, without waiting:
 /// `Some(n)` bytes committed (0 at the end of the stream, after
 /// `recv_eof`), `None` when nothing is there (or the read failed).
-pub(crate) fn fill_now(stream: &mut (dyn Stream + '_), conn: &mut ServerConn) -> Option<usize> {
+pub(crate) fn fill_now(stream: &mut (dyn Transport + '_), conn: &mut ServerConn) -> Option<usize> {
     let spare = conn.spare_mut();
     if spare.is_empty() {
         return None;
@@ -281,7 +281,7 @@ async fn watched<F: Future>(fut: F, slot: &Slot) -> Option<F::Output> {
 /// the stall timeout and the minimum rate; then flushes the stream. With a
 /// `slot`, a write waiting on the peer can be evicted ([`watched`]).
 pub(crate) async fn flush_with(
-    stream: &mut (dyn Stream + '_),
+    stream: &mut (dyn Transport + '_),
     conn: &mut ServerConn,
     mut body: &[u8],
     meter: &mut Meter,
@@ -371,7 +371,7 @@ pub(crate) async fn flush_with(
 /// `wake` is notified: once it says so (an eviction, a graceful stop) the
 /// linger ends at once, as [`Linger`] rules.
 pub(crate) async fn linger(
-    stream: &mut (dyn Stream + '_),
+    stream: &mut (dyn Transport + '_),
     linger: Option<Linger>,
     wake: Option<(&Notify, &(dyn Fn() -> bool + Sync))>,
 ) {

@@ -48,7 +48,7 @@ async fn serve(b: ServerBuilder) -> (u16, ServerHandle, JoinHandle<std::io::Resu
 
 /// `GET /` from the loopback server on `port`.
 async fn get(client: &Client, port: u16) -> Result<ClientResponse, Error> {
-    client.send("127.0.0.1", port, b"GET", b"/", &[], b"").await
+    client.send_to("127.0.0.1", port, b"GET", b"/", &[], b"").await
 }
 
 async fn stop(handle: ServerHandle, task: JoinHandle<std::io::Result<()>>) {
@@ -66,7 +66,7 @@ async fn the_pool_reuses_one_connection() {
         assert_eq!(r.body_to_vec(100).await.unwrap(), b"hi");
     }
     let mut r = client
-        .send("127.0.0.1", port, b"POST", b"/echo", &[], b"payload")
+        .send_to("127.0.0.1", port, b"POST", b"/echo", &[], b"payload")
         .await
         .unwrap();
     assert_eq!(r.body_to_vec(100).await.unwrap(), b"payload");
@@ -100,7 +100,7 @@ async fn bodies_stream_both_ways() {
     assert_eq!(r.status(), 200);
     assert_eq!(r.body_to_vec(1 << 20).await.unwrap(), want);
     let mut r = client
-        .send("127.0.0.1", port, b"GET", b"/stream", &[], b"")
+        .send_to("127.0.0.1", port, b"GET", b"/stream", &[], b"")
         .await
         .unwrap();
     assert_eq!(r.field(b"transfer-encoding"), Some(&b"chunked"[..]));
@@ -126,7 +126,7 @@ async fn a_final_response_during_the_upload_is_returned() {
     // after answering (1 MiB): it closes on us.
     let body = vec![b'x'; 6 * 1024 * 1024];
     let mut r = client
-        .send("127.0.0.1", port, b"POST", b"/refuse", &[], &body)
+        .send_to("127.0.0.1", port, b"POST", b"/refuse", &[], &body)
         .await
         .unwrap();
     assert_eq!(r.status(), 413);

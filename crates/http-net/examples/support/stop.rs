@@ -3,18 +3,18 @@
 //! the start that binds it and prints the address (`start`).
 //!
 //! The first signal starts the server's graceful shutdown
-//! ([`ShutdownHandle::shutdown`]): it stops accepting, closes idle keep-alive
+//! ([`ServerHandle::shutdown`]): it stops accepting, closes idle keep-alive
 //! connections, lets responses in flight finish for up to the server's
 //! shutdown timeout (30 s by default), and `serve` returns, so the example
 //! exits 0. A second signal exits at once (status 130), for an operator who
 //! will not wait.
 
-use http_net::blocking::ShutdownHandle;
+use http_net::blocking::ServerHandle;
 
 /// Stops `handle`'s server on SIGINT or SIGTERM (see the module doc).
 /// `name` prefixes the notes written to stderr.
 #[cfg(unix)]
-pub fn on_signals(name: &'static str, handle: ShutdownHandle) -> std::io::Result<()> {
+pub fn on_signals(name: &'static str, handle: ServerHandle) -> std::io::Result<()> {
     use signal_hook::consts::{SIGINT, SIGTERM};
     use signal_hook::iterator::Signals;
 
@@ -40,7 +40,7 @@ pub fn on_signals(name: &'static str, handle: ShutdownHandle) -> std::io::Result
 
 /// Without Unix signals, the process stops the way the platform ends it.
 #[cfg(not(unix))]
-pub fn on_signals(_name: &'static str, _handle: ShutdownHandle) -> std::io::Result<()> {
+pub fn on_signals(_name: &'static str, _handle: ServerHandle) -> std::io::Result<()> {
     Ok(())
 }
 

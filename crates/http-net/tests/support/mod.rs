@@ -9,9 +9,9 @@ use std::process::{Child, Command, Stdio};
 use std::sync::{Mutex, MutexGuard};
 use std::thread::{self, JoinHandle};
 
-use http_net::conn::BodyLength;
-use http_net::blocking::{Client, ClientResponse, RequestBody, ServerBuilder, ShutdownHandle};
+use http_net::blocking::{Client, ClientResponse, RequestBody, ServerBuilder, ServerHandle};
 use http_net::blocking::{Error, Exchange};
+use http_net::conn::BodyLength;
 use std::time::{Duration, Instant};
 
 /// Sends `method url` without fields and with `reader` as its body, of
@@ -390,7 +390,7 @@ pub fn noise(len: usize, seed: u64) -> Vec<u8> {
 /// A running in-process server; stopped (and checked to stop) when dropped.
 pub struct Running {
     pub addr: SocketAddr,
-    pub stop: ShutdownHandle,
+    pub stop: ServerHandle,
     thread: Option<JoinHandle<std::io::Result<()>>>,
 }
 

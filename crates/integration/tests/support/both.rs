@@ -200,7 +200,7 @@ pub struct Server {
 
 enum Inner {
     Std(
-        http_net_std::ShutdownHandle,
+        http_net_std::ServerHandle,
         std::thread::JoinHandle<std::io::Result<()>>,
     ),
     Tokio(on_tokio::Running),

@@ -9,12 +9,12 @@ use std::net::{SocketAddr, TcpStream};
 use std::thread::{self, JoinHandle};
 use std::time::{Duration, Instant};
 
-use http_net_std::{Error, Exchange, Listener, Server, ServerBuilder, ShutdownHandle};
+use http_net_std::{Error, Exchange, Listener, Server, ServerBuilder, ServerHandle};
 
 /// A server on an ephemeral loopback port, stopped when dropped.
 pub struct Running {
     pub addr: SocketAddr,
-    pub stop: ShutdownHandle,
+    pub stop: ServerHandle,
     thread: Option<JoinHandle<io::Result<()>>>,
 }
 
@@ -48,7 +48,7 @@ impl Drop for Running {
 /// A server's address, its handle and its thread.
 pub type Serving = (
     String,
-    ShutdownHandle,
+    ServerHandle,
     thread::JoinHandle<std::io::Result<()>>,
 );
 
