@@ -72,9 +72,11 @@ mod blame;
 mod body;
 mod buffers;
 mod client;
+mod codings_text;
 mod config;
 mod date;
 mod error;
+mod exchange_accessors;
 mod evict;
 mod fields;
 mod hooks;
@@ -85,6 +87,7 @@ mod outgoing;
 mod owned_fields;
 mod pace;
 mod redirect;
+mod request_body;
 mod response;
 mod server;
 mod settings;
@@ -101,6 +104,7 @@ pub use buffers::Buffers;
 pub use client::{
     ClientConn, ClientEvent, ExpectState, Failure, ResponseView, Retry, MAX_PIPELINED,
 };
+pub use codings_text::UnsupportedCodings;
 pub use config::{Config, ConfigOverrides};
 pub use date::imf_fixdate;
 pub use error::{Error, LocalError, RemoteError};
@@ -122,6 +126,7 @@ pub use pace::{Bound, Meter};
 pub use redirect::{
     location, Hop, Origin, Redirect, RedirectError, Redirects, REDIRECT_BODY_DRAIN,
 };
+pub use request_body::RequestBody;
 pub use response::{BodyLength, PreparedResponse};
 pub use writer::{FieldPair, Placement, COPY_LIMIT};
 pub use server::{

@@ -286,11 +286,11 @@ pub mod conn {
         Failure, FieldPair, Flow, HandlerError, HandlerOutcome, Hop, Leftover, Limit, Linger,
         LocalError, Meter, Mistake, MistakeReport, NextRead, Origin, OwnedFields, OwnedRequestHead,
         PercentError, Phase, Placement, PreparedResponse, QueryPairs, Rank, Rate, ReadDeadlines,
-        ReadTimeouts, Redirect, RedirectChase, RedirectError, Redirects, RemoteError,
+        ReadTimeouts, Redirect, RedirectChase, RedirectError, Redirects, RemoteError, RequestBody,
         RequestDeadline, RequestPolicy, RequestView, Responder, ResponseView, Retry, ServerConn,
-        ServerEvent, ServerSettings, SlotState, Stage, Summary, Timestamp, Trailers, Url, UrlError,
-        Window, COPY_LIMIT, MAX_PIPELINED, REDIRECT_BODY_DRAIN, REFUSING_AT_ONCE,
-        YOUNG_RESPONSE_STALL_MS,
+        ServerEvent, ServerSettings, SlotState, Stage, Summary, Timestamp, Trailers,
+        UnsupportedCodings, Url, UrlError, Window, COPY_LIMIT, MAX_PIPELINED, REDIRECT_BODY_DRAIN,
+        REFUSING_AT_ONCE, YOUNG_RESPONSE_STALL_MS,
     };
     #[cfg(target_has_atomic = "64")]
     #[doc(inline)]

@@ -11,10 +11,9 @@ use std::time::{Duration, Instant};
 
 use http_net_conn::framing::Error as FramingError;
 use http_net_conn::{
-    expects_continue, request_fields, request_length, BodyLength, BodyLimits, ClientConn,
-    ClientEvent, Config, ConfigOverrides, Error as ConnError, ExpectState, Failure, FieldPair,
-    OwnedFields, Placement, RedirectChase, Redirects, RemoteError, ResponseView,
-    REDIRECT_BODY_DRAIN,
+    expects_continue, request_fields, BodyLength, BodyLimits, ClientConn, ClientEvent, Config,
+    ConfigOverrides, Error as ConnError, ExpectState, Failure, FieldPair, OwnedFields, Placement,
+    RedirectChase, Redirects, RemoteError, ResponseView, REDIRECT_BODY_DRAIN,
 };
 use http_net_conn::{RequestDeadline, Version, Window};
 
@@ -286,7 +285,11 @@ impl ClientBuilder {
     }
 }
 
-/// A request body.
+/// A request body: [`http_net_conn::RequestBody`] with a blocking
+/// [`Read`] as its reader. `Empty`, `Bytes(&[u8])` (also from `&[u8]`,
+/// `&[u8; N]` and `&Vec<u8>`), or `Reader { reader, len }`: a known length
+/// goes out with `Content-Length`, an unknown one chunked; only bytes are
+/// [replayable](http_net_conn::RequestBody::replayable) after a `307`/`308`.
 ///
 /// ```no_run
 /// # mod http_net { pub mod blocking { pub use http_net_std::*; } pub use http_net_std::http_net_conn as conn; }
@@ -301,68 +304,7 @@ impl ClientBuilder {
 /// println!("{}", resp.status());
 /// # Ok::<(), Box<dyn std::error::Error>>(())
 /// ```
-#[non_exhaustive]
-pub enum RequestBody<'a> {
-    /// No body (`Content-Length: 0` for methods that define content).
-    Empty,
-    /// These bytes (replayable: a `307`/`308` redirect may send them again).
-    Bytes(&'a [u8]),
-    /// Bytes read from `reader` while they are sent: exactly `len` of them
-    /// with `Content-Length`, or to the reader's end, chunked, when `len` is
-    /// `None`. Not replayable.
-    Reader {
-        /// Where the body comes from.
-        reader: &'a mut dyn Read,
-        /// Its length, when known.
-        len: Option<u64>,
-    },
-}
-
-impl std::fmt::Debug for RequestBody<'_> {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        match self {
-            RequestBody::Empty => f.write_str("Empty"),
-            RequestBody::Bytes(b) => write!(f, "Bytes({} bytes)", b.len()),
-            RequestBody::Reader { len, .. } => write!(f, "Reader {{ len: {len:?} }}"),
-        }
-    }
-}
-
-impl RequestBody<'_> {
-    fn length(&self, method: &[u8]) -> BodyLength {
-        request_length(
-            method,
-            match self {
-                RequestBody::Empty => Some(0),
-                RequestBody::Bytes(b) => Some(b.len() as u64),
-                RequestBody::Reader { len, .. } => *len,
-            },
-        )
-    }
-    /// Whether the body can be sent again (bytes, not a reader), as a
-    /// `307`/`308` redirect needs.
-    pub fn replayable(&self) -> bool {
-        !matches!(self, RequestBody::Reader { .. })
-    }
-}
-
-impl<'a> From<&'a [u8]> for RequestBody<'a> {
-    fn from(b: &'a [u8]) -> Self {
-        RequestBody::Bytes(b)
-    }
-}
-
-impl<'a, const N: usize> From<&'a [u8; N]> for RequestBody<'a> {
-    fn from(b: &'a [u8; N]) -> Self {
-        RequestBody::Bytes(b)
-    }
-}
-
-impl<'a> From<&'a Vec<u8>> for RequestBody<'a> {
-    fn from(b: &'a Vec<u8>) -> Self {
-        RequestBody::Bytes(b)
-    }
-}
+pub type RequestBody<'a> = http_net_conn::RequestBody<'a, dyn Read + 'a>;
 
 /// A blocking HTTP/1.1 client for `http://` URLs (and `https://` ones with
 /// a [connector](ClientBuilder::connector)). Cloning it shares its pool of
@@ -716,7 +658,6 @@ impl InFlight<'_> {
     /// Sends the body and ends it; a final response that arrived first.
     fn send_body(&mut self, body: &mut RequestBody<'_>) -> Result<Option<Head>, Error> {
         match body {
-            RequestBody::Empty => {}
             RequestBody::Bytes(b) => {
                 for chunk in b.chunks(SEND_CHUNK) {
                     if let Some(h) = self.send_chunk(chunk)? {
@@ -738,6 +679,9 @@ impl InFlight<'_> {
                     }
                 }
             }
+            // `Empty`: nothing to send (conn's enum is `#[non_exhaustive]`;
+            // a new kind comes with its arm here).
+            _ => {}
         }
         self.p.conn.send_end(&[])?;
         self.write_watched(&[])

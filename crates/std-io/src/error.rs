@@ -110,12 +110,7 @@ impl fmt::Display for Error {
             Error::OverLimit(limit) => write!(f, "the body is larger than {limit}"),
             Error::Redirect(e) => write!(f, "redirect not followed: {e}"),
             Error::UnsupportedTransferCoding(codings) => {
-                f.write_str("the response body carries the transfer coding")?;
-                for (i, c) in codings.iter().enumerate() {
-                    let sep = if i == 0 { " " } else { ", " };
-                    write!(f, "{sep}{}", String::from_utf8_lossy(c))?;
-                }
-                f.write_str(", which the client does not decode (RFC 9112 §6.1)")
+                fmt::Display::fmt(&http_net_conn::UnsupportedCodings(codings), f)
             }
         }
     }
@@ -186,26 +181,7 @@ mod tests {
     }
 
     #[test]
-    fn over_limit_names_the_setting_and_is_not_the_peers_fault() {
-        let e = Error::OverLimit(Limit::ReadBody(10));
-        assert!(!e.is_peer_fault());
-        assert_eq!(
-            e.to_string(),
-            "the body is larger than the read_body limit of 10 bytes"
-        );
-    }
-
-    #[test]
-    fn display_names_the_stage() {
-        assert_eq!(
-            Error::Timeout(Stage::Connect).to_string(),
-            "timed out connecting"
-        );
-        // The tokio adapter's words for the same failure.
-        assert_eq!(
-            Error::TooSlow(Stage::Body).to_string(),
-            "below the minimum data rate reading a message body"
-        );
+    fn too_slow_round_trips_through_io_error() {
         let e = Error::TooSlow(Stage::Write).into_io();
         assert_eq!(e.kind(), io::ErrorKind::TimedOut);
         assert!(matches!(Error::from_io(e), Error::TooSlow(Stage::Write)));

@@ -7,11 +7,9 @@ use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
 use http_net_conn::framing::Error as FramingError;
-use http_net_conn::Method;
 use http_net_conn::{
-    target_path, AnswerState, BodyLength, Error as ConnError, FieldPair, OwnedFields,
-    OwnedRequestHead, Placement, PreparedResponse, QueryPairs, RemoteError, RequestView,
-    ServerConn, ServerEvent,
+    AnswerState, BodyLength, Error as ConnError, FieldPair, OwnedFields, OwnedRequestHead,
+    Placement, PreparedResponse, RemoteError, ServerConn, ServerEvent,
 };
 
 use crate::body_reader::{BodyReader, BodySource, Step};
@@ -207,10 +205,6 @@ impl<'a> Exchange<'a> {
         }
     }
 
-    /// The request head (until the response is complete).
-    pub fn request(&self) -> Option<RequestView<'_>> {
-        self.conn.request()
-    }
     /// An owned copy of the request head, which borrows nothing: keep it
     /// across the answer, or move it to another thread (`None` once the
     /// response is complete). It allocates; the borrowing accessors do not.
@@ -230,98 +224,29 @@ impl<'a> Exchange<'a> {
     pub fn request_head(&self) -> Option<OwnedRequestHead> {
         self.conn.request().map(|r| r.to_owned_head())
     }
-    /// The method (`Method::Other` for an extension method, whose name is
-    /// [`method_str`](Exchange::method_str); `Method::Other` too once the
-    /// response is complete).
-    pub fn method(&self) -> Method {
-        self.conn.request().map_or(Method::Other, |r| r.method())
-    }
-    /// The method's name as received, extension methods included (`""`
-    /// once the response is complete).
-    pub fn method_str(&self) -> &str {
-        self.conn.request().map_or("", |r| r.method_str())
-    }
-    /// Whether the request is `HEAD`: the response has no body (RFC 9110
-    /// §9.3.2), so a handler may skip making one. Whatever body it gives
-    /// anyway ([`respond`](Exchange::respond), [`respond_with`](Exchange::respond_with),
-    /// [`send_data`](Exchange::send_data)) is counted against the length its
-    /// head declared and discarded: the head is sent (with the
-    /// `Content-Length` a `GET` would get, RFC 9110 §8.6) and no body byte.
-    /// Sending `BodyLength::Known(n)` and no data answers `HEAD` with the
-    /// length of a body never made.
-    pub fn is_head(&self) -> bool {
-        self.method() == Method::Head
-    }
-    /// The request target as received (empty once the response is complete).
-    pub fn target(&self) -> &[u8] {
-        self.conn.request().map_or(&[][..], |r| r.target())
-    }
-    /// The path part of the target, still percent-encoded: before `?`, and
-    /// for an absolute-form target (`http://host/p?q`) after the authority
-    /// (`/` when empty). Decode a segment with
-    /// [`percent_decode`](http_net_conn::percent_decode).
-    pub fn path(&self) -> &[u8] {
-        target_path(self.target())
-    }
-    /// The query part of the target (after `?`), still percent-encoded;
-    /// `None` without a `?`.
-    pub fn query(&self) -> Option<&[u8]> {
-        self.conn.request().and_then(|r| r.query())
-    }
-    /// The query's `key=value` pairs as received, split at `&`
-    /// ([`query_pairs`](http_net_conn::query_pairs)); decode each with
-    /// [`form_decode`](http_net_conn::form_decode).
-    ///
-    /// ```
-    /// # mod http_net { pub mod blocking { pub use http_net_std::*; } pub use http_net_std::http_net_conn as conn; }
-    /// use http_net::conn::form_decode;
-    /// use http_net::blocking::{Error, Exchange};
-    ///
-    /// fn search(ex: &mut Exchange<'_>) -> Result<(), Error> {
-    ///     let mut q = Vec::new();
-    ///     for (key, value) in ex.query_pairs() {
-    ///         if key == b"q" {
-    ///             // `q=a+b%21` is `a b!`; a malformed escape is a 400.
-    ///             match form_decode(value) {
-    ///                 Ok(v) => q = v.into_owned(),
-    ///                 Err(_) => return ex.respond_with(400, &[], b"bad escape"),
-    ///             }
-    ///         }
-    ///     }
-    ///     ex.respond_with(200, &[], &q)
-    /// }
-    /// ```
-    pub fn query_pairs(&self) -> QueryPairs<'_> {
-        http_net_conn::query_pairs(self.query().unwrap_or(&[]))
-    }
-    /// The value of the first field named `name` (ASCII case-insensitive).
-    pub fn field(&self, name: &[u8]) -> Option<&[u8]> {
-        self.conn.request().and_then(|r| r.field(name))
-    }
-    /// The peer's address, when the listener knows it.
-    pub fn peer_addr(&self) -> Option<SocketAddr> {
-        self.st.peer
-    }
-    /// The connection, for what the shortcuts do not cover (e.g.
-    /// [`Responder::respond_head_only`](http_net_conn::Responder::respond_head_only)).
-    /// What is queued through it is sent like the shortcuts' answers: with
-    /// [`flush`](Exchange::flush), or when the handler returns. A body the
-    /// connection leaves to the caller ([`Placement::AfterOutput`]) is
-    /// written with [`send_placed`](Exchange::send_placed).
-    pub fn conn(&mut self) -> &mut ServerConn {
-        self.conn
-    }
-
-    /// The request's trailer fields (RFC 9112 §7.1.2), in received order:
-    /// empty until the body has been read to its end (and for a body that
-    /// is not chunked).
-    pub fn trailers(&self) -> impl Iterator<Item = (&[u8], &[u8])> {
-        self.st.trailers.iter()
-    }
-    /// The value of the first trailer field named `name` (ASCII
-    /// case-insensitive), once the body has been read to its end.
-    pub fn trailer(&self, name: &[u8]) -> Option<&[u8]> {
-        self.st.trailers.get(name)
+    http_net_conn::__exchange_accessors! {
+        conn: conn,
+        peer: st.peer,
+        trailers: st.trailers,
+        /// ```
+        /// # mod http_net { pub mod blocking { pub use http_net_std::*; } pub use http_net_std::http_net_conn as conn; }
+        /// use http_net::conn::form_decode;
+        /// use http_net::blocking::{Error, Exchange};
+        ///
+        /// fn search(ex: &mut Exchange<'_>) -> Result<(), Error> {
+        ///     let mut q = Vec::new();
+        ///     for (key, value) in ex.query_pairs() {
+        ///         if key == b"q" {
+        ///             // `q=a+b%21` is `a b!`; a malformed escape is a 400.
+        ///             match form_decode(value) {
+        ///                 Ok(v) => q = v.into_owned(),
+        ///                 Err(_) => return ex.respond_with(400, &[], b"bad escape"),
+        ///             }
+        ///         }
+        ///     }
+        ///     ex.respond_with(200, &[], &q)
+        /// }
+        /// ```
     }
 
     /// The request body as a `std::io::Read` (end of stream at the end of the

@@ -370,8 +370,12 @@ pub enum Progress {
     Answered,
 }
 
-/// A request body for [`Client::request`]: the blocking client's
-/// `RequestBody`, with an `AsyncRead` where it takes a `Read`.
+/// A request body for [`Client::request`]: [`http_net_conn::RequestBody`]
+/// with an [`AsyncRead`] as its reader (the blocking client's `RequestBody`
+/// takes a `Read`). `Empty`, `Bytes(&[u8])` (also from `&[u8]`, `&[u8; N]`
+/// and `&Vec<u8>`), or `Reader { reader, len }`: a known length goes out with
+/// `Content-Length`, an unknown one chunked; only bytes are
+/// [replayable](http_net_conn::RequestBody::replayable) after a `307`/`308`.
 ///
 /// ```
 /// use http_net_tokio::RequestBody;
@@ -382,68 +386,7 @@ pub enum Progress {
 /// let bytes: RequestBody<'_> = b"abc".into();
 /// # let _ = bytes;
 /// ```
-#[non_exhaustive]
-pub enum RequestBody<'a> {
-    /// No body (`Content-Length: 0` for methods that define content).
-    Empty,
-    /// These bytes (replayable: a `307`/`308` redirect may send them again).
-    Bytes(&'a [u8]),
-    /// Bytes read from `reader` while they are sent: exactly `len` of them
-    /// with `Content-Length`, or to the reader's end, chunked, when `len` is
-    /// `None`. Not replayable.
-    Reader {
-        /// Where the body comes from.
-        reader: &'a mut (dyn AsyncRead + Unpin + Send),
-        /// Its length, when known.
-        len: Option<u64>,
-    },
-}
-
-impl std::fmt::Debug for RequestBody<'_> {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        match self {
-            RequestBody::Empty => f.write_str("Empty"),
-            RequestBody::Bytes(b) => write!(f, "Bytes({} bytes)", b.len()),
-            RequestBody::Reader { len, .. } => write!(f, "Reader {{ len: {len:?} }}"),
-        }
-    }
-}
-
-impl RequestBody<'_> {
-    fn length(&self, method: &[u8]) -> BodyLength {
-        request_length(
-            method,
-            match self {
-                RequestBody::Empty => Some(0),
-                RequestBody::Bytes(b) => Some(b.len() as u64),
-                RequestBody::Reader { len, .. } => *len,
-            },
-        )
-    }
-    /// Whether the body can be sent again (bytes, not a reader), as a
-    /// `307`/`308` redirect needs.
-    pub fn replayable(&self) -> bool {
-        !matches!(self, RequestBody::Reader { .. })
-    }
-}
-
-impl<'a> From<&'a [u8]> for RequestBody<'a> {
-    fn from(b: &'a [u8]) -> Self {
-        RequestBody::Bytes(b)
-    }
-}
-
-impl<'a, const N: usize> From<&'a [u8; N]> for RequestBody<'a> {
-    fn from(b: &'a [u8; N]) -> Self {
-        RequestBody::Bytes(b)
-    }
-}
-
-impl<'a> From<&'a Vec<u8>> for RequestBody<'a> {
-    fn from(b: &'a Vec<u8>) -> Self {
-        RequestBody::Bytes(b)
-    }
-}
+pub type RequestBody<'a> = http_net_conn::RequestBody<'a, dyn AsyncRead + Unpin + Send + 'a>;
 
 /// Body bytes read from a [`RequestBody::Reader`] at once.
 const SEND_CHUNK: usize = 64 * 1024;
@@ -847,11 +790,8 @@ impl<C: Connector> RequestWriter<C> {
             self.await_continue().await?;
         }
         match body {
-            RequestBody::Empty => {}
-            RequestBody::Bytes(b) => {
-                if !b.is_empty() {
-                    self.write(b).await?;
-                }
+            RequestBody::Bytes(b) if !b.is_empty() => {
+                self.write(b).await?;
             }
             RequestBody::Reader { reader, .. } => {
                 let mut buf = vec![0u8; SEND_CHUNK];
@@ -863,6 +803,9 @@ impl<C: Connector> RequestWriter<C> {
                     self.write(&buf[..n]).await?;
                 }
             }
+            // `Empty` or no bytes: nothing to send (conn's enum is
+            // `#[non_exhaustive]`; a new kind comes with its arm here).
+            _ => {}
         }
         self.end(&[]).await
     }

@@ -88,12 +88,7 @@ impl fmt::Display for Error {
                 f.write_str("the peer closed the connection before sending a response")
             }
             Error::UnsupportedTransferCoding(codings) => {
-                f.write_str("the response body carries the transfer coding")?;
-                for (i, c) in codings.iter().enumerate() {
-                    let sep = if i == 0 { " " } else { ", " };
-                    write!(f, "{sep}{}", String::from_utf8_lossy(c))?;
-                }
-                f.write_str(", which the client does not decode (RFC 9112 §6.1)")
+                fmt::Display::fmt(&http_net_conn::UnsupportedCodings(codings), f)
             }
             Error::OverLimit(limit) => write!(f, "the body is larger than {limit}"),
             Error::Url(e) => write!(f, "unusable URL: {e}"),
@@ -141,38 +136,5 @@ impl From<ConnError> for Error {
 impl From<http_net_conn::LocalError> for Error {
     fn from(e: http_net_conn::LocalError) -> Error {
         Error::Protocol(ConnError::Local(e))
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn over_limit_names_the_setting_and_is_not_the_peers_fault() {
-        let e = Error::OverLimit(Limit::ReadBody(10));
-        assert!(!e.is_peer_fault());
-        assert_eq!(
-            e.to_string(),
-            "the body is larger than the read_body limit of 10 bytes"
-        );
-        let e = Error::OverLimit(Limit::BodyBudget(1000));
-        assert!(!e.is_peer_fault());
-        assert_eq!(
-            e.to_string(),
-            "the body is larger than the body limit of 1000 bytes"
-        );
-    }
-
-    #[test]
-    fn display_names_the_stage() {
-        assert_eq!(
-            Error::Timeout(Stage::Head).to_string(),
-            "timed out reading a message head"
-        );
-        assert_eq!(
-            Error::TooSlow(Stage::Body).to_string(),
-            "below the minimum data rate reading a message body"
-        );
     }
 }

@@ -8,9 +8,8 @@ use std::task::{Context, Poll};
 
 use http_net_conn::framing::Error as FramingError;
 use http_net_conn::{
-    AnswerState, BodyLength, Error as ConnError, FieldPair, Method, OwnedFields, OwnedRequestHead,
-    Placement, PreparedResponse, QueryPairs, RemoteError, RequestView, ServerConn, ServerEvent,
-    COPY_LIMIT,
+    AnswerState, BodyLength, Error as ConnError, FieldPair, OwnedFields, OwnedRequestHead,
+    Placement, PreparedResponse, RemoteError, ServerConn, ServerEvent, COPY_LIMIT,
 };
 use tokio::io::{AsyncRead, AsyncWrite, ReadBuf};
 use tokio::time::Instant;
@@ -120,23 +119,6 @@ impl<'a> Exchange<'a> {
         }
     }
 
-    /// The request head (until the response is complete).
-    pub fn request(&self) -> Option<RequestView<'_>> {
-        self.conn.request()
-    }
-    /// The method (`Method::Other` once the response is complete).
-    pub fn method(&self) -> Method {
-        self.conn.request().map_or(Method::Other, |r| r.method())
-    }
-    /// The request target as received (empty once the response is complete).
-    pub fn target(&self) -> &[u8] {
-        self.conn.request().map_or(&[][..], |r| r.target())
-    }
-    /// The path part of the target: before `?`, and for an absolute-form
-    /// target (`http://host/p?q`) after the authority (`/` when empty).
-    pub fn path(&self) -> &[u8] {
-        self.conn.request().map_or(&[][..], |r| r.path())
-    }
     /// An owned copy of the request head, which borrows nothing: keep it
     /// across the answer, or move it to another task (`None` once the
     /// response is complete). It allocates; the borrowing accessors do not.
@@ -155,78 +137,28 @@ impl<'a> Exchange<'a> {
     pub fn request_head(&self) -> Option<OwnedRequestHead> {
         self.conn.request().map(|r| r.to_owned_head())
     }
-    /// The method's name as received, extension methods included (`""`
-    /// once the response is complete).
-    pub fn method_str(&self) -> &str {
-        self.conn.request().map_or("", |r| r.method_str())
-    }
-    /// Whether the request is `HEAD`: the response has no body (RFC 9110
-    /// §9.3.2), so a handler may skip making one. Whatever body it gives
-    /// anyway is counted against the length its head declared and
-    /// discarded: the head is sent (with the `Content-Length` a `GET` would
-    /// get, RFC 9110 §8.6) and no body byte.
-    pub fn is_head(&self) -> bool {
-        self.method() == Method::Head
-    }
-    /// The query part of the target (after `?`), still percent-encoded;
-    /// `None` without a `?`.
-    pub fn query(&self) -> Option<&[u8]> {
-        self.conn.request().and_then(|r| r.query())
-    }
-    /// The query's `key=value` pairs as received, split at `&`
-    /// ([`query_pairs`](http_net_conn::query_pairs), the one splitter both
-    /// adapters use); decode each with
-    /// [`form_decode`](http_net_conn::form_decode).
-    ///
-    /// ```
-    /// use http_net_tokio::http_net_conn::form_decode;
-    /// use http_net_tokio::{Error, Exchange};
-    ///
-    /// async fn search(ex: &mut Exchange<'_>) -> Result<(), Error> {
-    ///     let mut q = Vec::new();
-    ///     for (key, value) in ex.query_pairs() {
-    ///         if key == b"q" {
-    ///             // `q=a+b%21` is `a b!`; a malformed escape is a 400.
-    ///             match form_decode(value) {
-    ///                 Ok(v) => q = v.into_owned(),
-    ///                 Err(_) => return ex.respond_with(400, &[], b"bad escape").await,
-    ///             }
-    ///         }
-    ///     }
-    ///     ex.respond_with(200, &[], &q).await
-    /// }
-    /// ```
-    pub fn query_pairs(&self) -> QueryPairs<'_> {
-        http_net_conn::query_pairs(self.query().unwrap_or(&[]))
-    }
-    /// The value of the first field named `name` (ASCII case-insensitive).
-    pub fn field(&self, name: &[u8]) -> Option<&[u8]> {
-        self.conn.request().and_then(|r| r.field(name))
-    }
-    /// The peer's address, when the listener knows it.
-    pub fn peer_addr(&self) -> Option<SocketAddr> {
-        self.st.peer
-    }
-    /// The connection, for what the shortcuts do not cover (e.g.
-    /// [`Responder::respond_head_only`](http_net_conn::Responder::respond_head_only)).
-    /// What is queued through it is sent like the shortcuts' answers: with
-    /// [`flush`](Exchange::flush), or when the handler returns. A body the
-    /// connection leaves to the caller ([`Placement::AfterOutput`]) is
-    /// written with [`send_placed`](Exchange::send_placed).
-    pub fn conn(&mut self) -> &mut ServerConn {
-        self.conn
-    }
-
-    /// The request's trailer fields (RFC 9112 §7.1.2), in received order:
-    /// empty until the body has been read to its end (and for a body that
-    /// is not chunked).
-    pub fn trailers(&self) -> impl Iterator<Item = (&[u8], &[u8])> {
-        self.st.trailers.iter()
-    }
-    /// The value of the first trailer field named `name` (ASCII
-    /// case-insensitive), once the body has been read to its end.
-    pub fn trailer(&self, name: &[u8]) -> Option<&[u8]> {
-        self.st.trailers.get(name)
+    http_net_conn::__exchange_accessors! {
+        conn: conn,
+        peer: st.peer,
+        trailers: st.trailers,
+        /// ```
+        /// use http_net_tokio::http_net_conn::form_decode;
+        /// use http_net_tokio::{Error, Exchange};
+        ///
+        /// async fn search(ex: &mut Exchange<'_>) -> Result<(), Error> {
+        ///     let mut q = Vec::new();
+        ///     for (key, value) in ex.query_pairs() {
+        ///         if key == b"q" {
+        ///             // `q=a+b%21` is `a b!`; a malformed escape is a 400.
+        ///             match form_decode(value) {
+        ///                 Ok(v) => q = v.into_owned(),
+        ///                 Err(_) => return ex.respond_with(400, &[], b"bad escape").await,
+        ///             }
+        ///         }
+        ///     }
+        ///     ex.respond_with(200, &[], &q).await
+        /// }
+        /// ```
     }
 
     /// Lowers the body limit for this request to `max_bytes` (the server's

@@ -1,0 +1,90 @@
+//! The API promises both adapters make alike, written once and run against
+//! each (issue 24, "One surface, two I/O styles"): which of their public
+//! types are `Send` and `Sync` (the crates' "threads" documentation), and
+//! what their errors say. Each `api!` below is a module of tests per
+//! adapter; what only one adapter has stays in its own `tests/api.rs`.
+
+fn assert_send_sync<T: Send + Sync>() {}
+fn assert_send<T: Send>() {}
+
+macro_rules! api {
+    ($($adapter:ident),+) => {$(
+        mod $adapter {
+            use $adapter::{
+                Body, BodyWriter, Client, ClientBuilder, ClientResponse, Counters, Error,
+                Exchange, Limit, Server, ServerBuilder, ServerHandle, Stage, Upgraded,
+            };
+
+            #[test]
+            fn owned_types_are_send_and_sync() {
+                super::assert_send_sync::<(
+                    Server,
+                    ServerBuilder,
+                    ServerHandle,
+                    Counters,
+                    Client,
+                    ClientBuilder,
+                    Error,
+                    Stage,
+                    Limit,
+                )>();
+            }
+
+            #[test]
+            fn streams_are_send() {
+                // They own (or borrow) a connection's stream, which is
+                // `Send` only. (The body types' lifetimes are inferred: the
+                // async ones have a second.)
+                super::assert_send::<(
+                    ClientResponse,
+                    Exchange<'static>,
+                    Body,
+                    BodyWriter,
+                    Upgraded<'static>,
+                )>();
+            }
+
+            #[test]
+            fn over_limit_names_the_setting_and_is_not_the_peers_fault() {
+                let e = Error::OverLimit(Limit::ReadBody(10));
+                assert!(!e.is_peer_fault());
+                assert_eq!(
+                    e.to_string(),
+                    "the body is larger than the read_body limit of 10 bytes"
+                );
+                let e = Error::OverLimit(Limit::BodyBudget(1000));
+                assert!(!e.is_peer_fault());
+                assert_eq!(
+                    e.to_string(),
+                    "the body is larger than the body limit of 1000 bytes"
+                );
+            }
+
+            #[test]
+            fn display_names_the_stage() {
+                assert_eq!(Error::Timeout(Stage::Connect).to_string(), "timed out connecting");
+                assert_eq!(
+                    Error::Timeout(Stage::Head).to_string(),
+                    "timed out reading a message head"
+                );
+                assert_eq!(
+                    Error::TooSlow(Stage::Body).to_string(),
+                    "below the minimum data rate reading a message body"
+                );
+            }
+
+            #[test]
+            fn display_lists_the_transfer_codings_not_decoded() {
+                let e = Error::UnsupportedTransferCoding(vec![b"gzip".to_vec(), b"br".to_vec()]);
+                assert!(!e.is_peer_fault());
+                assert_eq!(
+                    e.to_string(),
+                    "the response body carries the transfer coding gzip, br, \
+                     which the client does not decode (RFC 9112 §6.1)"
+                );
+            }
+        }
+    )+};
+}
+
+api!(http_net_std, http_net_tokio);
