@@ -519,27 +519,17 @@ fn refresh_date(conn: &mut ServerConn, shared: &Shared, last: &mut u64) {
     }
 }
 
-/// What the handler's return (`None`: a panic) is to the connection.
-fn outcome_of(outcome: &Option<Result<(), HandlerError>>) -> HandlerOutcome {
-    match outcome {
-        Some(Ok(())) => HandlerOutcome::Ok,
-        Some(Err(_)) => HandlerOutcome::Failed,
-        None => HandlerOutcome::Panicked,
-    }
-}
-
-/// The connection's refusal of one of the handler's commands, when that is
-/// the error the handler returned (this adapter's error wraps the core's).
-fn refusal(e: &HandlerError) -> Option<LocalError> {
-    match e.downcast_ref::<Error>() {
-        Some(Error::Protocol(ConnError::Local(l))) => Some(*l),
-        Some(_) => None,
-        None => Mistake::refusal(e),
+/// The connection's refusal of one of the handler's commands, when this
+/// adapter's error (which wraps the core's) is the one the handler returned.
+fn local_of(e: &Error) -> Option<LocalError> {
+    match e {
+        Error::Protocol(ConnError::Local(l)) => Some(*l),
+        _ => None,
     }
 }
 
 /// Reports the application's mistake in the handler that just returned
-/// (the core's rule, [`Mistake::after_handler`]), before the connection
+/// (the core's rule, [`Mistake::of_handler`]), before the connection
 /// answers for the handler: the request is still known then. A stream that
 /// broke is not asked: the peer or the network cut the answer.
 fn mistake(
@@ -551,22 +541,14 @@ fn mistake(
     if st.broken || !shared.hooks.report_mistakes {
         return;
     }
-    let refused = outcome
-        .as_ref()
-        .and_then(|r| r.as_ref().err())
-        .and_then(refusal);
-    let Some(m) = Mistake::after_handler(conn, outcome_of(outcome), refused, st.timed_out) else {
-        return;
-    };
     // Answered whole, the request is gone from the connection: the copy
     // the hooks keep, if any.
-    let request = conn
-        .request()
-        .map(|r| (r.method_str(), r.target()))
-        .or_else(|| (!st.method.is_empty()).then(|| (st.method.as_str(), &st.target[..])));
-    shared
-        .hooks
-        .report(m, || wire::stamp(Instant::now()), request);
+    let kept = (!st.method.is_empty()).then(|| (st.method.as_str(), &st.target[..]));
+    if let Some((m, request)) = Mistake::of_handler(conn, outcome, st.timed_out, local_of, kept) {
+        shared
+            .hooks
+            .report(m, || wire::stamp(Instant::now()), request);
+    }
 }
 
 /// Finishes what the handler left, from where the connection says the
@@ -596,7 +578,7 @@ fn after_handler(
         (None, None, None) => ErrorCause::Panic,
         (None, None, Some(Ok(()))) => ErrorCause::NoAnswer,
     };
-    match conn.after_handler(outcome_of(outcome), st.timed_out) {
+    match conn.after_handler(HandlerOutcome::of(outcome), st.timed_out) {
         AfterHandler::Next => None,
         AfterHandler::Linger => {
             // An error response the connection queued (its own, or the

@@ -9,13 +9,11 @@ use std::sync::Arc;
 use std::thread;
 use std::time::{Duration, Instant};
 
-use http_net_conn::{Config, Mistake};
-
 use crate::connection;
 use crate::counters::Counters;
 use crate::descriptors;
 use crate::handler::Handler;
-use crate::hooks::{AccessRecord, ErrorBody, ErrorResponse, Hooks};
+use crate::hooks::Hooks;
 use crate::lock::lock;
 use crate::pool::{transient_accept_error, Pool, Work};
 use crate::registry::{Admission, Shared};
@@ -101,152 +99,84 @@ impl ServerBuilder {
         self.s.max_requests = n;
         self
     }
-    /// The connection limits (head and body limits, buffers): see
-    /// [`http_net_conn::Config`]. The server's default is
-    /// [`Config::DEFAULT`] with an output high water of 16 KiB instead of
-    /// 64 KiB ([`Config::with_output_high_water`]): reading pauses once
-    /// 16 KiB of responses wait to be sent, so that a peer pipelining
-    /// requests without reading holds at most that (plus one response) in
-    /// the server's memory, per connection. A configuration given here has
-    /// its own high water.
-    pub fn conn_config(mut self, config: Config) -> Self {
-        self.s.conn = config;
-        self
-    }
-    /// The largest request body, in bytes (default 8 MiB: the body budget
-    /// of [`Config::DEFAULT`]; `0`: no limit); it replaces the body budget of
-    /// [`conn_config`](ServerBuilder::conn_config), before or after it. A
-    /// declared `Content-Length` over it is answered `413 Content Too
-    /// Large` before the handler runs (RFC 9110 §15.5.14); a chunked body
-    /// when it passes the limit, and the handler's read fails with
-    /// [`Error::OverLimit`](crate::Error::OverLimit). A handler can lower it
-    /// for its request with [`Exchange::limit_body`](crate::Exchange::limit_body).
-    ///
-    /// ```
-    /// # mod http_net { pub mod blocking { pub use http_net_std::*; } pub use http_net_std::http_net_conn as conn; }
-    /// let server = http_net::blocking::Server::builder()
-    ///     .max_body_bytes(1 << 20)
-    ///     .bind("127.0.0.1:0")
-    ///     .unwrap();
-    /// # let _ = server;
-    /// ```
-    pub fn max_body_bytes(mut self, n: u64) -> Self {
-        self.s.overrides = self.s.overrides.with_body_budget(n);
-        self
-    }
-    /// Supplies the body of the error responses the server writes itself
-    /// (`400`, `408`, `413`, `414`, `417`, `431`, `500`, `501`, `505`..., and
-    /// the `503` beyond the connection limit: [`ErrorCause::Busy`](crate::ErrorCause::Busy)):
-    /// `hook` is called with the status and its cause just before one is
-    /// sent, on the connection's thread; `Some(body)` replaces the
-    /// short text the server writes otherwise (the status line,
-    /// `Connection: close`, `Date` and `Server` stay). For a JSON API:
-    ///
-    /// ```
-    /// # mod http_net { pub mod blocking { pub use http_net_std::*; } pub use http_net_std::http_net_conn as conn; }
-    /// use http_net::blocking::Server;
-    /// use http_net::conn::ErrorBody;
-    ///
-    /// let server = Server::builder()
-    ///     .error_body(|e| {
-    ///         let json = format!(r#"{{"error":{},"reason":"{:?}"}}"#, e.status(), e.cause());
-    ///         Some(ErrorBody { content_type: b"application/json".to_vec(), body: json.into_bytes() })
-    ///     })
-    ///     .bind("127.0.0.1:0")
-    ///     .unwrap();
-    /// # let _ = server;
-    /// ```
-    ///
-    /// A hook that panics is contained: the server's own text is sent.
-    pub fn error_body(
-        mut self,
-        hook: impl Fn(&ErrorResponse<'_>) -> Option<ErrorBody> + Send + Sync + 'static,
-    ) -> Self {
-        self.hooks.error_body = Some(Arc::new(hook));
-        self
-    }
-    /// Calls `hook` once per request, on the connection's thread, when its
-    /// response is written (or the connection ended without one): the
-    /// method, target, status, bytes written and duration, and the error
-    /// the handler returned (which the peer never sees). Error responses
-    /// to requests refused before their head reached the server (a
-    /// malformed head, a head deadline, a declared body over the limit) are
-    /// recorded too, with an empty method and target. With a hook set,
-    /// each response is written before the next request is read
-    /// (pipelined responses no longer leave together). A hook that panics
-    /// is contained.
-    ///
-    /// ```
-    /// # mod http_net { pub mod blocking { pub use http_net_std::*; } pub use http_net_std::http_net_conn as conn; }
-    /// use http_net::blocking::Server;
-    ///
-    /// let server = Server::builder()
-    ///     .access_log(|r| {
-    ///         eprintln!(
-    ///             "{} {} {:?} {}B {:?} {:?}",
-    ///             r.method(),
-    ///             String::from_utf8_lossy(r.target()),
-    ///             r.status(),
-    ///             r.bytes(),
-    ///             r.duration(),
-    ///             r.error()
-    ///         )
-    ///     })
-    ///     .bind("127.0.0.1:0")
-    ///     .unwrap();
-    /// # let _ = server;
-    /// ```
-    pub fn access_log(mut self, hook: impl Fn(&AccessRecord<'_>) + Send + Sync + 'static) -> Self {
-        self.hooks.access_log = Some(Arc::new(hook));
-        self
-    }
-    /// Where the application's mistakes go ([`Mistake`]: a command the
-    /// connection refused and the handler returned, such as a field name
-    /// with a space; no answer; an answer begun and not finished; a panic).
-    /// By default each is one line on stderr, `http-net: <mistake>
-    /// (<METHOD> <target>)`; `hook` replaces that line. Either way at most
-    /// one mistake of each kind is reported per second, for the whole
-    /// server (each [`LocalError`](http_net_conn::LocalError) of a refusal
-    /// is a kind of its own). A refusal the handler handled (answering
-    /// properly after it) is no mistake; nor is a `413`, `408` or `400` the
-    /// peer caused. A hook that panics is contained.
-    ///
-    /// ```
-    /// # mod http_net { pub mod blocking { pub use http_net_std::*; } pub use http_net_std::http_net_conn as conn; }
-    /// use http_net::conn::{LocalError, Mistake};
-    /// use http_net::blocking::{Exchange, Server};
-    /// use std::sync::mpsc;
-    ///
-    /// let (tx, rx) = mpsc::channel();
-    /// let tx = std::sync::Mutex::new(tx);
-    /// let server = Server::builder()
-    ///     .mistake_log(move |m| tx.lock().unwrap().send(*m).unwrap())
-    ///     .bind("127.0.0.1:0")?;
-    /// let addr = server.local_addr()?;
-    /// let stop = server.handle();
-    /// let thread = std::thread::spawn(move || {
-    ///     // A field name with a space: refused, and the handler returns it.
-    ///     server.serve(|ex: &mut Exchange<'_>| ex.respond_with(200, &[(b"Bad Name", b"x")], b""))
-    /// });
-    /// let resp = http_net::blocking::get(&format!("http://{addr}/"))?;
-    /// assert_eq!(resp.status(), 500);
-    /// assert_eq!(rx.recv()?, Mistake::Refused(LocalError::InvalidFieldName));
-    /// stop.shutdown();
-    /// thread.join().unwrap()?;
-    /// # Ok::<(), Box<dyn std::error::Error>>(())
-    /// ```
-    ///
-    /// [`Mistake`]: http_net_conn::Mistake
-    pub fn mistake_log(mut self, hook: impl Fn(&Mistake) + Send + Sync + 'static) -> Self {
-        self.hooks.mistake_log = Some(Arc::new(hook));
-        self
-    }
-    /// Whether the application's mistakes are reported (default `true`):
-    /// `false` silences both the stderr line and the
-    /// [`mistake_log`](ServerBuilder::mistake_log) hook.
-    pub fn report_mistakes(mut self, on: bool) -> Self {
-        self.hooks.report_mistakes = on;
-        self
+    http_net_conn::__server_builder_setters! {
+        settings: s,
+        hooks: hooks,
+        runs_on: "thread",
+        max_body_bytes: {
+            /// ```
+            /// # mod http_net { pub mod blocking { pub use http_net_std::*; } pub use http_net_std::http_net_conn as conn; }
+            /// let server = http_net::blocking::Server::builder()
+            ///     .max_body_bytes(1 << 20)
+            ///     .bind("127.0.0.1:0")
+            ///     .unwrap();
+            /// # let _ = server;
+            /// ```
+        },
+        error_body: {
+            /// ```
+            /// # mod http_net { pub mod blocking { pub use http_net_std::*; } pub use http_net_std::http_net_conn as conn; }
+            /// use http_net::blocking::Server;
+            /// use http_net::conn::ErrorBody;
+            ///
+            /// let server = Server::builder()
+            ///     .error_body(|e| {
+            ///         let json = format!(r#"{{"error":{},"reason":"{:?}"}}"#, e.status(), e.cause());
+            ///         Some(ErrorBody { content_type: b"application/json".to_vec(), body: json.into_bytes() })
+            ///     })
+            ///     .bind("127.0.0.1:0")
+            ///     .unwrap();
+            /// # let _ = server;
+            /// ```
+        },
+        access_log: {
+            /// ```
+            /// # mod http_net { pub mod blocking { pub use http_net_std::*; } pub use http_net_std::http_net_conn as conn; }
+            /// use http_net::blocking::Server;
+            ///
+            /// let server = Server::builder()
+            ///     .access_log(|r| {
+            ///         eprintln!(
+            ///             "{} {} {:?} {}B {:?} {:?}",
+            ///             r.method(),
+            ///             String::from_utf8_lossy(r.target()),
+            ///             r.status(),
+            ///             r.bytes(),
+            ///             r.duration(),
+            ///             r.error()
+            ///         )
+            ///     })
+            ///     .bind("127.0.0.1:0")
+            ///     .unwrap();
+            /// # let _ = server;
+            /// ```
+        },
+        mistake_log: {
+            /// ```
+            /// # mod http_net { pub mod blocking { pub use http_net_std::*; } pub use http_net_std::http_net_conn as conn; }
+            /// use http_net::conn::{LocalError, Mistake};
+            /// use http_net::blocking::{Exchange, Server};
+            /// use std::sync::mpsc;
+            ///
+            /// let (tx, rx) = mpsc::channel();
+            /// let tx = std::sync::Mutex::new(tx);
+            /// let server = Server::builder()
+            ///     .mistake_log(move |m| tx.lock().unwrap().send(*m).unwrap())
+            ///     .bind("127.0.0.1:0")?;
+            /// let addr = server.local_addr()?;
+            /// let stop = server.handle();
+            /// let thread = std::thread::spawn(move || {
+            ///     // A field name with a space: refused, and the handler returns it.
+            ///     server.serve(|ex: &mut Exchange<'_>| ex.respond_with(200, &[(b"Bad Name", b"x")], b""))
+            /// });
+            /// let resp = http_net::blocking::get(&format!("http://{addr}/"))?;
+            /// assert_eq!(resp.status(), 500);
+            /// assert_eq!(rx.recv()?, Mistake::Refused(LocalError::InvalidFieldName));
+            /// stop.shutdown();
+            /// thread.join().unwrap()?;
+            /// # Ok::<(), Box<dyn std::error::Error>>(())
+            /// ```
+        },
     }
     /// How long a keep-alive connection may sit idle between requests
     /// (default 30 s); then it is closed without a response (no error: a
@@ -409,12 +339,12 @@ impl ServerBuilder {
     /// own), the error responses the connection writes itself (400, 408,
     /// 413, 414, 417, 431, 500, 501, 505) and the `503` beyond the
     /// connection limit. Validated here, once (see
-    /// [`Config::with_server_name`]).
+    /// [`Config::with_server_name`](http_net_conn::Config::with_server_name)).
     ///
     /// # Panics
     ///
     /// If `name` is empty, or holds a control byte or surrounding whitespace
-    /// (it could split a response). [`Config::with_server_name`] with
+    /// (it could split a response). [`Config::with_server_name`](http_net_conn::Config::with_server_name) with
     /// [`conn_config`](ServerBuilder::conn_config) is the fallible way.
     ///
     /// ```

@@ -524,7 +524,7 @@ async fn after_handler(
     if st.switched || st.broken {
         return Some(End::Close);
     }
-    match conn.after_handler(outcome_of(outcome), st.timed_out) {
+    match conn.after_handler(HandlerOutcome::of(outcome), st.timed_out) {
         AfterHandler::Next => None,
         AfterHandler::Linger => {
             // An error response the connection queued (its own, or the
@@ -549,33 +549,23 @@ async fn after_handler(
     }
 }
 
-/// The core's name for how a handler ended.
-fn outcome_of(outcome: &Option<Result<(), HandlerError>>) -> HandlerOutcome {
-    match outcome {
-        Some(Ok(())) => HandlerOutcome::Ok,
-        Some(Err(_)) => HandlerOutcome::Failed,
-        None => HandlerOutcome::Panicked,
-    }
-}
-
 /// The handler's error as this adapter's [`Error`], when it is one (or the
 /// core's, which this adapter's wraps).
 fn adapter_error(e: &HandlerError) -> Option<&Error> {
     e.downcast_ref::<Error>()
 }
 
-/// The connection's refusal of one of the handler's commands, when that is
-/// the error the handler returned.
-fn refusal(e: &HandlerError) -> Option<http_net_conn::LocalError> {
-    match adapter_error(e) {
-        Some(Error::Protocol(ConnError::Local(l))) => Some(*l),
-        Some(_) => None,
-        None => Mistake::refusal(e),
+/// The connection's refusal of one of the handler's commands, when this
+/// adapter's error (which wraps the core's) is the one the handler returned.
+fn local_of(e: &Error) -> Option<http_net_conn::LocalError> {
+    match e {
+        Error::Protocol(ConnError::Local(l)) => Some(*l),
+        _ => None,
     }
 }
 
 /// Reports the application's mistake, if the handler's end shows one (the
-/// core's rule, [`Mistake::after_handler`]); asked before the connection
+/// core's rule, [`Mistake::of_handler`]); asked before the connection
 /// answers for the handler. A connection whose stream broke is not asked:
 /// its answer was cut by the peer or the network.
 fn report_mistake(
@@ -588,21 +578,11 @@ fn report_mistake(
     if st.broken || !sh.hooks.report_mistakes {
         return;
     }
-    let refused = outcome
-        .as_ref()
-        .and_then(|r| r.as_ref().err())
-        .and_then(refusal);
-    let Some(m) = Mistake::after_handler(conn, outcome_of(outcome), refused, st.timed_out) else {
-        return;
-    };
-    let view = conn.request();
-    let request = match &view {
-        Some(v) => Some((v.method_str(), v.target())),
-        None if !seen.method.is_empty() => Some((seen.method.as_str(), &seen.target[..])),
-        None => None,
-    };
-    let now = wire::stamp(Instant::now());
-    sh.hooks.mistake(&sh.mistakes, m, now, request);
+    let kept = (!seen.method.is_empty()).then(|| (seen.method.as_str(), &seen.target[..]));
+    if let Some((m, request)) = Mistake::of_handler(conn, outcome, st.timed_out, local_of, kept) {
+        let now = wire::stamp(Instant::now());
+        sh.hooks.mistake(&sh.mistakes, m, now, request);
+    }
 }
 
 /// Why the connection queued the error response that follows a handler

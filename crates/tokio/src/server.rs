@@ -11,10 +11,7 @@ use std::sync::Arc;
 use std::task::Poll;
 use std::time::Duration;
 
-use http_net_conn::{
-    imf_fixdate, pick_eviction, AccessRecord, Config, ErrorBody, ErrorResponse, Linger, Mistake,
-    Rate, SlotState, REFUSING_AT_ONCE,
-};
+use http_net_conn::{imf_fixdate, pick_eviction, Linger, Rate, SlotState, REFUSING_AT_ONCE};
 use tokio::net::{TcpListener, TcpStream, ToSocketAddrs};
 use tokio::task::JoinSet;
 use tokio::time::Instant;
@@ -133,156 +130,82 @@ impl ServerBuilder {
         /// buffers, which looks like progress until they fill).
         max_requests_per_connection(n: u64) => max_requests = n;
     }
-    /// The connection limits (head and body limits, buffers): see
-    /// [`Config`](http_net_conn::Config). The default is the std server's,
-    /// [`Config::DEFAULT`](http_net_conn::Config::DEFAULT) with an output
-    /// high water of 16 KiB instead of 64 KiB
-    /// ([`Config::with_output_high_water`](http_net_conn::Config::with_output_high_water)):
-    /// reading pauses once 16 KiB of responses wait to be sent, so that a
-    /// peer pipelining requests without reading holds at most that (plus
-    /// one response) in the server's memory. A configuration given here has
-    /// its own high water. Its head limits (16 KiB head, 100 fields, 8 KiB
-    /// target by default) are answered `431` / `431` / `414` when a request
-    /// goes over them; its body budget (8 MiB by default, 0: none) is
-    /// [`max_body_bytes`](ServerBuilder::max_body_bytes)'s, which replaces
-    /// it whether it comes before or after.
-    pub fn conn_config(mut self, config: Config) -> Self {
-        self.s.conn = config;
-        self
-    }
-    /// The largest request body, in bytes (default 8 MiB: the body budget
-    /// of [`Config::DEFAULT`](http_net_conn::Config::DEFAULT); 0: no
-    /// limit), as the std server's; it replaces the body budget of
-    /// [`conn_config`](ServerBuilder::conn_config), before or after it. A
-    /// declared `Content-Length` over it is answered `413 Content Too
-    /// Large` before the handler runs (RFC 9110 §15.5.14); a chunked body
-    /// when it passes the limit, as the handler reads it (the read fails,
-    /// and the connection closes after the `413`). The local side's limit,
-    /// not the peer's fault: the
-    /// [`error_body`](ServerBuilder::error_body) hook sees it as
-    /// [`ErrorCause::OverLimit`](http_net_conn::ErrorCause::OverLimit)`(`[`Limit::BodyBudget`](crate::Limit::BodyBudget)`)`.
-    ///
-    /// ```
-    /// # tokio::runtime::Builder::new_current_thread().enable_all().build().unwrap().block_on(async {
-    /// let server = http_net_tokio::Server::builder()
-    ///     .max_body_bytes(1 << 20)
-    ///     .bind("127.0.0.1:0")
-    ///     .await
-    ///     .unwrap();
-    /// # let _ = server;
-    /// # });
-    /// ```
-    pub fn max_body_bytes(mut self, n: u64) -> Self {
-        self.s.overrides = self.s.overrides.with_body_budget(n);
-        self
-    }
-    /// Supplies the body of the error responses the server writes itself
-    /// (`400`, `408`, `413`, `414`, `417`, `431`, `500`, `501`, `505`..., and
-    /// the `503` beyond the connection limit:
-    /// [`ErrorCause::Busy`](http_net_conn::ErrorCause::Busy), asked once a
-    /// second): `hook` is called with the status and its cause just before
-    /// one is sent, on the connection's task; `Some(body)` replaces the
-    /// short text the server writes otherwise (the status line,
-    /// `Connection: close`, `Date` and `Server` stay). As the std server's.
-    /// For a JSON API:
-    ///
-    /// ```
-    /// use http_net_tokio::{ErrorBody, ErrorCause};
-    ///
-    /// # tokio::runtime::Builder::new_current_thread().enable_all().build().unwrap().block_on(async {
-    /// let server = http_net_tokio::Server::builder()
-    ///     .error_body(|r| {
-    ///         let why = match r.cause() {
-    ///             ErrorCause::OverLimit(_) => "too large",
-    ///             ErrorCause::Timeout(_) => "too slow",
-    ///             _ => "error",
-    ///         };
-    ///         Some(ErrorBody {
-    ///             content_type: b"application/json".to_vec(),
-    ///             body: format!(r#"{{"status":{},"error":"{why}"}}"#, r.status()).into_bytes(),
-    ///         })
-    ///     })
-    ///     .bind("127.0.0.1:0")
-    ///     .await
-    ///     .unwrap();
-    /// # let _ = server;
-    /// # });
-    /// ```
-    ///
-    /// A hook that panics is contained: the server's own text is sent.
-    pub fn error_body(
-        mut self,
-        hook: impl Fn(&ErrorResponse<'_>) -> Option<ErrorBody> + Send + Sync + 'static,
-    ) -> Self {
-        self.hooks.error_body = Some(Arc::new(hook));
-        self
-    }
-    /// Calls `hook` once per request, on the connection's task, when its
-    /// response is written (or the connection ended without one): the
-    /// method, target, status, bytes written and duration, and the error
-    /// the handler returned (which the peer never sees). Error responses to
-    /// requests refused before their head reached the server (a malformed
-    /// head, a head deadline, a declared body over the limit) are recorded
-    /// too, with an empty method and target. With a hook set, each response
-    /// is written before the next request is read (pipelined responses no
-    /// longer leave together). A hook that panics is contained. As the std
-    /// server's.
-    ///
-    /// ```
-    /// # tokio::runtime::Builder::new_current_thread().enable_all().build().unwrap().block_on(async {
-    /// let server = http_net_tokio::Server::builder()
-    ///     .access_log(|r| {
-    ///         eprintln!(
-    ///             "{} {} {:?} {}B {:?} {:?}",
-    ///             r.method(),
-    ///             String::from_utf8_lossy(r.target()),
-    ///             r.status(),
-    ///             r.bytes(),
-    ///             r.duration(),
-    ///             r.error()
-    ///         )
-    ///     })
-    ///     .bind("127.0.0.1:0")
-    ///     .await
-    ///     .unwrap();
-    /// # let _ = server;
-    /// # });
-    /// ```
-    pub fn access_log(mut self, hook: impl Fn(&AccessRecord<'_>) + Send + Sync + 'static) -> Self {
-        self.hooks.access_log = Some(Arc::new(hook));
-        self
-    }
-    /// Where the application's own mistakes ([`Mistake`]) are reported, in
-    /// place of the default line on stderr, `http-net: <mistake> (<METHOD>
-    /// <target>)`: a command the connection refused (a field name with a
-    /// space, a CR LF in a value, a `Content-Length` that conflicts with the
-    /// body: [`Mistake::Refused`], when the handler returns that error), a
-    /// handler that returned without answering (`Ok` or an error), an answer begun and
-    /// not finished, a panic. Either way at most one report a second for
-    /// each kind of mistake (a mistake made on every request does not flood
-    /// the log). The hook runs on the connection's task; one that panics is
-    /// contained.
-    ///
-    /// ```
-    /// # tokio::runtime::Builder::new_current_thread().enable_all().build().unwrap().block_on(async {
-    /// let server = http_net_tokio::Server::builder()
-    ///     .mistake_log(|m| eprintln!("my-app: {m}"))
-    ///     .bind("127.0.0.1:0")
-    ///     .await
-    ///     .unwrap();
-    /// # let _ = server;
-    /// # });
-    /// ```
-    pub fn mistake_log(mut self, hook: impl Fn(&Mistake) + Send + Sync + 'static) -> Self {
-        self.hooks.mistake_log = Some(Arc::new(hook));
-        self
-    }
-    /// Whether the application's mistakes are reported (default on: see
-    /// [`mistake_log`](ServerBuilder::mistake_log)); off silences both the
-    /// default line and the hook. What the peer is sent does not change.
-    pub fn report_mistakes(mut self, on: bool) -> Self {
-        self.hooks.report_mistakes = on;
-        self
+    http_net_conn::__server_builder_setters! {
+        settings: s,
+        hooks: hooks,
+        runs_on: "task",
+        max_body_bytes: {
+            /// ```
+            /// # tokio::runtime::Builder::new_current_thread().enable_all().build().unwrap().block_on(async {
+            /// let server = http_net_tokio::Server::builder()
+            ///     .max_body_bytes(1 << 20)
+            ///     .bind("127.0.0.1:0")
+            ///     .await
+            ///     .unwrap();
+            /// # let _ = server;
+            /// # });
+            /// ```
+        },
+        error_body: {
+            /// The `503` beyond the connection limit is asked for once a second.
+            ///
+            /// ```
+            /// use http_net_tokio::{ErrorBody, ErrorCause};
+            ///
+            /// # tokio::runtime::Builder::new_current_thread().enable_all().build().unwrap().block_on(async {
+            /// let server = http_net_tokio::Server::builder()
+            ///     .error_body(|r| {
+            ///         let why = match r.cause() {
+            ///             ErrorCause::OverLimit(_) => "too large",
+            ///             ErrorCause::Timeout(_) => "too slow",
+            ///             _ => "error",
+            ///         };
+            ///         Some(ErrorBody {
+            ///             content_type: b"application/json".to_vec(),
+            ///             body: format!(r#"{{"status":{},"error":"{why}"}}"#, r.status()).into_bytes(),
+            ///         })
+            ///     })
+            ///     .bind("127.0.0.1:0")
+            ///     .await
+            ///     .unwrap();
+            /// # let _ = server;
+            /// # });
+            /// ```
+        },
+        access_log: {
+            /// ```
+            /// # tokio::runtime::Builder::new_current_thread().enable_all().build().unwrap().block_on(async {
+            /// let server = http_net_tokio::Server::builder()
+            ///     .access_log(|r| {
+            ///         eprintln!(
+            ///             "{} {} {:?} {}B {:?} {:?}",
+            ///             r.method(),
+            ///             String::from_utf8_lossy(r.target()),
+            ///             r.status(),
+            ///             r.bytes(),
+            ///             r.duration(),
+            ///             r.error()
+            ///         )
+            ///     })
+            ///     .bind("127.0.0.1:0")
+            ///     .await
+            ///     .unwrap();
+            /// # let _ = server;
+            /// # });
+            /// ```
+        },
+        mistake_log: {
+            /// ```
+            /// # tokio::runtime::Builder::new_current_thread().enable_all().build().unwrap().block_on(async {
+            /// let server = http_net_tokio::Server::builder()
+            ///     .mistake_log(|m| eprintln!("my-app: {m}"))
+            ///     .bind("127.0.0.1:0")
+            ///     .await
+            ///     .unwrap();
+            /// # let _ = server;
+            /// # });
+            /// ```
+        },
     }
     setters! {
         /// How long a keep-alive connection may sit idle between requests
@@ -350,7 +273,7 @@ impl ServerBuilder {
     /// # Panics
     ///
     /// If `name` is empty, or holds a control byte or surrounding whitespace
-    /// (it could split a response). [`Config::with_server_name`] with
+    /// (it could split a response). [`Config::with_server_name`](http_net_conn::Config::with_server_name) with
     /// [`conn_config`](ServerBuilder::conn_config) is the fallible way.
     pub fn server_name(mut self, name: &'static str) -> Self {
         match self.s.overrides.with_server_name(name.as_bytes()) {
@@ -719,7 +642,7 @@ impl std::fmt::Debug for ServerHandle {
 mod tests {
     use super::*;
     use crate::shared::{BufferPool, POOL_MAX};
-    use http_net_conn::{Buffers, ServerConn};
+    use http_net_conn::{Buffers, Config, ServerConn};
 
     #[test]
     fn the_default_minimum_rates_are_the_std_servers() {
