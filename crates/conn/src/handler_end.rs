@@ -88,13 +88,13 @@ impl Mistake {
         local_of: fn(&E) -> Option<LocalError>,
         kept: Option<MethodTarget<'a>>,
     ) -> Option<(Mistake, Option<MethodTarget<'a>>)> {
-        let refused = end
-            .as_ref()
-            .and_then(|r| r.as_ref().err())
-            .and_then(|e| match e.downcast_ref::<E>() {
-                Some(own) => local_of(own),
-                None => Mistake::refusal(e),
-            });
+        let refused =
+            end.as_ref()
+                .and_then(|r| r.as_ref().err())
+                .and_then(|e| match e.downcast_ref::<E>() {
+                    Some(own) => local_of(own),
+                    None => Mistake::refusal(e),
+                });
         let m = Mistake::after_handler(conn, HandlerOutcome::of(end), refused, body_timed_out)?;
         let request = conn
             .request()

@@ -74,6 +74,23 @@ macro_rules! api {
             }
 
             #[test]
+            fn wraps_the_cores_errors_as_their_source() {
+                use http_net_conn::{LocalError, RedirectError};
+                use std::error::Error as _;
+                let e = Error::from(http_net_conn::Error::Local(LocalError::InvalidFieldName));
+                assert!(matches!(e, Error::Protocol(_)));
+                assert!(!e.is_peer_fault());
+                assert_eq!(e.source().map(|s| s.to_string()), Some(e.to_string()));
+                let e = Error::from(RedirectError::Downgrade);
+                assert!(matches!(e, Error::Redirect(RedirectError::Downgrade)));
+                assert!(e.source().is_some());
+                let e = Error::from(http_net_conn::Url::parse("ftp://a/").unwrap_err());
+                assert!(matches!(e, Error::Url(_)));
+                assert!(e.source().is_some());
+                assert!(Error::NotSwitched.source().is_none());
+            }
+
+            #[test]
             fn display_lists_the_transfer_codings_not_decoded() {
                 let e = Error::UnsupportedTransferCoding(vec![b"gzip".to_vec(), b"br".to_vec()]);
                 assert!(!e.is_peer_fault());

@@ -11,9 +11,9 @@ use std::time::{Duration, Instant};
 
 use http_net_conn::framing::Error as FramingError;
 use http_net_conn::{
-    expects_continue, request_fields, BodyLength, BodyLimits, ClientConn, ClientEvent, Config,
-    ConfigOverrides, Error as ConnError, ExpectState, Failure, FieldPair, OwnedFields, Placement,
-    RedirectChase, Redirects, RemoteError, ResponseView, REDIRECT_BODY_DRAIN,
+    expects_continue, request_fields, BodyLength, ClientConn, ClientEvent, Config,
+    Error as ConnError, ExpectState, Failure, FieldPair, OwnedFields, Placement, RedirectChase,
+    Redirects, RemoteError, ResponseView, REDIRECT_BODY_DRAIN,
 };
 use http_net_conn::{RequestDeadline, Version, Window};
 
@@ -57,40 +57,32 @@ const PROBE_EVERY: Duration = Duration::from_millis(20);
 /// How long such a probe, or a read of waiting input, blocks.
 const PROBE_WAIT: Duration = Duration::from_millis(1);
 
-#[derive(Clone)]
+/// The client's settings: the ones both adapters share (`core`, reached
+/// through `Deref`), and this adapter's connector.
+#[derive(Clone, Default)]
 struct ClientSettings {
-    conn: Config,
-    connect_timeout: Duration,
-    read_timeout: Duration,
-    write_timeout: Duration,
-    timeout: Option<Duration>,
-    expect_threshold: Option<u64>,
-    expect_wait: Duration,
-    redirects: Redirects,
+    core: http_net_conn::ClientSettings,
     connector: Option<Connector>,
-    max_idle_per_host: usize,
-    idle_ttl: Duration,
-    accept_transfer_codings: bool,
-    /// Set by [`ClientBuilder::front_line`]; applied to `conn` by `build`.
-    overrides: ConfigOverrides,
+}
+
+impl std::ops::Deref for ClientSettings {
+    type Target = http_net_conn::ClientSettings;
+    fn deref(&self) -> &http_net_conn::ClientSettings {
+        &self.core
+    }
+}
+
+impl std::ops::DerefMut for ClientSettings {
+    fn deref_mut(&mut self) -> &mut http_net_conn::ClientSettings {
+        &mut self.core
+    }
 }
 
 impl std::fmt::Debug for ClientSettings {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("ClientSettings")
-            .field("conn", &self.conn)
-            .field("connect_timeout", &self.connect_timeout)
-            .field("read_timeout", &self.read_timeout)
-            .field("write_timeout", &self.write_timeout)
-            .field("timeout", &self.timeout)
-            .field("expect_threshold", &self.expect_threshold)
-            .field("expect_wait", &self.expect_wait)
-            .field("redirects", &self.redirects)
+            .field("core", &self.core)
             .field("connector", &self.connector.is_some())
-            .field("max_idle_per_host", &self.max_idle_per_host)
-            .field("idle_ttl", &self.idle_ttl)
-            .field("accept_transfer_codings", &self.accept_transfer_codings)
-            .field("overrides", &self.overrides)
             .finish()
     }
 }
@@ -99,8 +91,7 @@ impl std::fmt::Debug for ClientSettings {
 /// without a body budget (the 8 MiB budget is a server's default; a client
 /// streams what it asked for, and bounds a whole-body read with
 /// [`ClientResponse::body_to_vec`]'s limit).
-pub const CLIENT_CONFIG: Config =
-    Config::DEFAULT.with_body_limits(BodyLimits::DEFAULT.with_body_budget(0));
+pub const CLIENT_CONFIG: Config = http_net_conn::ClientSettings::DEFAULT.conn;
 
 /// Configures a [`Client`].
 ///
@@ -114,32 +105,10 @@ pub const CLIENT_CONFIG: Config =
 ///     .build();
 /// # let _ = client;
 /// ```
-#[derive(Clone, Debug)]
+#[derive(Clone, Debug, Default)]
 #[must_use]
 pub struct ClientBuilder {
     s: ClientSettings,
-}
-
-impl Default for ClientBuilder {
-    fn default() -> Self {
-        ClientBuilder {
-            s: ClientSettings {
-                conn: CLIENT_CONFIG,
-                connect_timeout: Duration::from_secs(10),
-                read_timeout: Duration::from_secs(30),
-                write_timeout: Duration::from_secs(30),
-                timeout: None,
-                expect_threshold: Some(1024 * 1024),
-                expect_wait: Duration::from_secs(1),
-                redirects: Redirects::none(),
-                connector: None,
-                max_idle_per_host: 4,
-                idle_ttl: Duration::from_secs(30),
-                accept_transfer_codings: false,
-                overrides: ConfigOverrides::NONE,
-            },
-        }
-    }
 }
 
 impl ClientBuilder {
@@ -182,7 +151,7 @@ impl ClientBuilder {
     /// however steadily the server trickles bytes. `Duration::ZERO` fails
     /// every request at once.
     pub fn request_timeout(mut self, t: Duration) -> Self {
-        self.s.timeout = Some(t);
+        self.s.request_timeout = Some(t);
         self
     }
     /// Sends `Expect: 100-continue` with a request body larger than
@@ -473,7 +442,7 @@ impl Client {
         fields: &[FieldPair<'_>],
         mut body: RequestBody<'_>,
     ) -> Result<ClientResponse, Error> {
-        let deadline = RequestDeadline::new(wire::stamp(Instant::now()), self.s.timeout);
+        let deadline = RequestDeadline::new(wire::stamp(Instant::now()), self.s.request_timeout);
         let mut chase = RedirectChase::new(self.s.redirects, method, url)?;
         let mut own: Vec<FieldPair<'_>> = fields.to_vec();
         loop {
@@ -907,34 +876,7 @@ impl std::fmt::Debug for ClientResponse {
 }
 
 impl ClientResponse {
-    /// The status code.
-    pub fn status(&self) -> u16 {
-        self.head.status
-    }
-    /// The HTTP version of the response.
-    pub fn version(&self) -> Version {
-        self.head.version
-    }
-    /// The reason phrase.
-    pub fn reason(&self) -> &[u8] {
-        &self.head.reason
-    }
-    /// The fields as (name, value), in received order.
-    pub fn fields(&self) -> impl Iterator<Item = (&[u8], &[u8])> {
-        self.head.fields.iter()
-    }
-    /// The value of the first field named `name` (ASCII case-insensitive).
-    pub fn field(&self, name: &[u8]) -> Option<&[u8]> {
-        self.head.fields.get(name)
-    }
-    /// The transfer codings the body bytes still carry, in the order
-    /// applied (RFC 9112 §6.1): empty unless
-    /// [`ClientBuilder::accept_transfer_codings`] is on and the response's
-    /// `Transfer-Encoding` does not end in `chunked`; the body is then the
-    /// coded bytes, for the caller to decode.
-    pub fn transfer_codings(&self) -> impl Iterator<Item = &[u8]> {
-        self.head.codings.iter().map(|c| &c[..])
-    }
+    http_net_conn::__client_response_accessors! { head: head }
     /// The trailer fields of a chunked body (RFC 9112 §7.1.2), in received
     /// order: empty until the body has been read to its end.
     pub fn trailers(&self) -> impl Iterator<Item = (&[u8], &[u8])> {

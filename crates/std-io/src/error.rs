@@ -116,39 +116,11 @@ impl fmt::Display for Error {
     }
 }
 
-impl std::error::Error for Error {
-    fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
-        match self {
-            Error::Io(e) => Some(e),
-            Error::Protocol(e) => Some(e),
-            Error::Url(e) => Some(e),
-            Error::Redirect(e) => Some(e),
-            _ => None,
-        }
-    }
-}
+http_net_conn::__adapter_error_impls!(Error);
 
 impl From<io::Error> for Error {
     fn from(e: io::Error) -> Error {
         Error::from_io(e)
-    }
-}
-
-impl From<ConnError> for Error {
-    fn from(e: ConnError) -> Error {
-        Error::Protocol(e)
-    }
-}
-
-impl From<RedirectError> for Error {
-    fn from(e: RedirectError) -> Error {
-        Error::Redirect(e)
-    }
-}
-
-impl From<UrlError> for Error {
-    fn from(e: UrlError) -> Error {
-        Error::Url(e)
     }
 }
 

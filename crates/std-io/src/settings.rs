@@ -26,6 +26,12 @@ impl Settings {
     };
 }
 
+impl Default for Settings {
+    fn default() -> Self {
+        Settings::DEFAULT
+    }
+}
+
 impl Deref for Settings {
     type Target = ServerSettings;
     fn deref(&self) -> &ServerSettings {

@@ -18,10 +18,9 @@ use std::time::Duration;
 
 use http_net_conn::framing::Error as FramingError;
 use http_net_conn::{
-    expects_continue, request_fields, request_length, BodyLength, BodyLimits, ClientConn,
-    ClientEvent, Config, ConfigOverrides, Error as ConnError, ExpectState, Failure, FieldPair,
-    Placement, RedirectChase, Redirects, RemoteError, RequestDeadline, Retry, Url, UrlError,
-    Version, Window, REDIRECT_BODY_DRAIN,
+    expects_continue, request_fields, request_length, BodyLength, ClientConn, ClientEvent, Config,
+    Error as ConnError, ExpectState, Failure, FieldPair, Placement, RedirectChase, Redirects,
+    RemoteError, RequestDeadline, Retry, Url, UrlError, Version, Window, REDIRECT_BODY_DRAIN,
 };
 use tokio::io::{AsyncRead, AsyncReadExt, AsyncWriteExt, ReadBuf};
 use tokio::net::TcpStream;
@@ -75,23 +74,8 @@ impl Connector for TcpConnector {
     }
 }
 
-#[derive(Clone, Copy, Debug)]
-struct ClientSettings {
-    conn: Config,
-    connect_timeout: Duration,
-    read_timeout: Duration,
-    write_timeout: Duration,
-    request_timeout: Option<Duration>,
-    expect_threshold: Option<u64>,
-    expect_wait: Duration,
-    redirects: Redirects,
-    max_idle_per_host: usize,
-    idle_ttl: Duration,
-    accept_transfer_codings: bool,
-    /// Set by [`ClientBuilder::front_line`]; applied to `conn` when the
-    /// client is made.
-    overrides: ConfigOverrides,
-}
+/// The client's settings: the ones both adapters share, all of them here.
+type ClientSettings = http_net_conn::ClientSettings;
 
 /// Idle connections kept across all hosts.
 const MAX_IDLE_TOTAL: usize = 256;
@@ -106,8 +90,7 @@ const MAX_IDLE_TOTAL: usize = 256;
 /// use http_net_tokio::CLIENT_CONFIG;
 /// assert_eq!(CLIENT_CONFIG.body_limits().body_budget(), 0); // none
 /// ```
-pub const CLIENT_CONFIG: Config =
-    Config::DEFAULT.with_body_limits(BodyLimits::DEFAULT.with_body_budget(0));
+pub const CLIENT_CONFIG: Config = ClientSettings::DEFAULT.conn;
 
 /// Configures a [`Client`].
 ///
@@ -129,31 +112,10 @@ pub const CLIENT_CONFIG: Config =
 ///     .build();
 /// # let _ = client;
 /// ```
-#[derive(Clone, Debug)]
+#[derive(Clone, Debug, Default)]
 #[must_use]
 pub struct ClientBuilder {
     s: ClientSettings,
-}
-
-impl Default for ClientBuilder {
-    fn default() -> Self {
-        ClientBuilder {
-            s: ClientSettings {
-                conn: CLIENT_CONFIG,
-                connect_timeout: Duration::from_secs(10),
-                read_timeout: Duration::from_secs(30),
-                write_timeout: Duration::from_secs(30),
-                request_timeout: None,
-                expect_threshold: Some(1024 * 1024),
-                expect_wait: Duration::from_secs(1),
-                redirects: Redirects::none(),
-                max_idle_per_host: 4,
-                idle_ttl: Duration::from_secs(30),
-                accept_transfer_codings: false,
-                overrides: ConfigOverrides::NONE,
-            },
-        }
-    }
 }
 
 impl ClientBuilder {
@@ -1076,34 +1038,7 @@ impl<C: Connector> std::fmt::Debug for ClientResponse<C> {
 }
 
 impl<C: Connector> ClientResponse<C> {
-    /// The status code.
-    pub fn status(&self) -> u16 {
-        self.head.status
-    }
-    /// The HTTP version of the response.
-    pub fn version(&self) -> Version {
-        self.head.version
-    }
-    /// The reason phrase.
-    pub fn reason(&self) -> &[u8] {
-        &self.head.reason
-    }
-    /// The fields as (name, value), in received order.
-    pub fn fields(&self) -> impl Iterator<Item = (&[u8], &[u8])> {
-        self.head.fields.iter()
-    }
-    /// The value of the first field named `name` (ASCII case-insensitive).
-    pub fn field(&self, name: &[u8]) -> Option<&[u8]> {
-        self.head.fields.get(name)
-    }
-    /// The transfer codings the body bytes still carry, in the order
-    /// applied (RFC 9112 §6.1): empty unless
-    /// [`ClientBuilder::accept_transfer_codings`] is on and the response's
-    /// `Transfer-Encoding` does not end in `chunked`; the body is then the
-    /// coded bytes, for the caller to decode.
-    pub fn transfer_codings(&self) -> impl Iterator<Item = &[u8]> {
-        self.head.codings.iter().map(|c| &c[..])
-    }
+    http_net_conn::__client_response_accessors! { head: head }
 
     /// Reads body bytes into `buf`; `Ok(0)` at the end of the body. A
     /// malformed or truncated body is an error naming the rule.

@@ -97,39 +97,11 @@ impl fmt::Display for Error {
     }
 }
 
-impl std::error::Error for Error {
-    fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
-        match self {
-            Error::Io(e) => Some(e),
-            Error::Protocol(e) => Some(e),
-            Error::Url(e) => Some(e),
-            Error::Redirect(e) => Some(e),
-            _ => None,
-        }
-    }
-}
+http_net_conn::__adapter_error_impls!(Error);
 
 impl From<io::Error> for Error {
     fn from(e: io::Error) -> Error {
         Error::Io(e)
-    }
-}
-
-impl From<http_net_conn::UrlError> for Error {
-    fn from(e: http_net_conn::UrlError) -> Error {
-        Error::Url(e)
-    }
-}
-
-impl From<http_net_conn::RedirectError> for Error {
-    fn from(e: http_net_conn::RedirectError) -> Error {
-        Error::Redirect(e)
-    }
-}
-
-impl From<ConnError> for Error {
-    fn from(e: ConnError) -> Error {
-        Error::Protocol(e)
     }
 }
 

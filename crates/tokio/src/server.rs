@@ -68,20 +68,11 @@ impl Listener for TcpListener {
 /// assert!(server.local_addr().unwrap().port() != 0);
 /// # });
 /// ```
-#[derive(Clone, Debug)]
+#[derive(Clone, Debug, Default)]
 #[must_use]
 pub struct ServerBuilder {
     s: Settings,
     hooks: Hooks,
-}
-
-impl Default for ServerBuilder {
-    fn default() -> Self {
-        ServerBuilder {
-            s: Settings::DEFAULT,
-            hooks: Hooks::default(),
-        }
-    }
 }
 
 impl ServerBuilder {
