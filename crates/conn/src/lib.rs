@@ -90,6 +90,7 @@ mod mistake;
 mod outgoing;
 mod owned_fields;
 mod pace;
+mod read_step;
 mod redirect;
 mod request_body;
 mod response;
@@ -129,6 +130,7 @@ pub use mistake::{HandlerError, Mistake};
 pub use outgoing::{expects_continue, request_fields, request_length, RedirectChase};
 pub use owned_fields::OwnedFields;
 pub use pace::{Bound, Meter};
+pub use read_step::ReadStep;
 pub use redirect::{
     location, Hop, Origin, Redirect, RedirectError, Redirects, REDIRECT_BODY_DRAIN,
 };

@@ -286,7 +286,7 @@ pub mod conn {
         ExpectState, Failure, FieldPair, Flow, HandlerError, HandlerOutcome, Hop, Leftover, Limit,
         Linger, LocalError, Meter, Mistake, MistakeReport, NextRead, Origin, OwnedFields,
         OwnedRequestHead, PercentError, Phase, Placement, PreparedResponse, QueryPairs, Rank, Rate,
-        ReadDeadlines, ReadTimeouts, Redirect, RedirectChase, RedirectError, Redirects,
+        ReadDeadlines, ReadStep, ReadTimeouts, Redirect, RedirectChase, RedirectError, Redirects,
         RemoteError, RequestBody, RequestDeadline, RequestPolicy, RequestView, Responder,
         ResponseView, Retry, ServerConn, ServerEvent, ServerSettings, SlotState, Stage, Summary,
         Timestamp, Trailers, UnsupportedCodings, Url, UrlError, Window, COPY_LIMIT, MAX_PIPELINED,

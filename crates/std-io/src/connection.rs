@@ -11,7 +11,7 @@ use std::time::{Duration, Instant};
 
 use http_net_conn::{
     AfterHandler, Begin, Config, Error as ConnError, HandlerError, HandlerOutcome, LocalError,
-    Mistake, NextRead, ReadDeadlines, ServerConn, ServerEvent, SlotState,
+    Mistake, NextRead, ReadDeadlines, ReadStep, ServerConn, ServerEvent, SlotState,
 };
 
 use crate::counters::Phase as Count;
@@ -404,44 +404,41 @@ fn serve(
                     return End::Close;
                 }
                 let now = Instant::now();
-                let (timeout, stage) =
-                    match reads.next_read(conn, requests == 0, wire::stamp(now), &timeouts) {
-                        NextRead::Wait {
-                            until,
-                            stage,
-                            slot: state,
-                            stop_closes,
-                        } => {
-                            slot.enter(state, now);
-                            if stop_closes && shared.stopping.load(Ordering::SeqCst) {
-                                return End::Close;
-                            }
-                            if stage == Stage::Idle {
-                                // What is written next (a `408`, a `400`)
-                                // is a response of its own.
-                                st.write.restart();
-                            }
-                            (wire::instant(until).saturating_duration_since(now), stage)
+                let step = reads
+                    .next_read(conn, requests == 0, wire::stamp(now), &timeouts)
+                    .step(
+                        |state| slot.enter(state, now),
+                        || shared.stopping.load(Ordering::SeqCst),
+                    );
+                let (timeout, stage) = match step {
+                    ReadStep::Read { until, stage } => {
+                        if stage == Stage::Idle {
+                            // What is written next (a `408`, a `400`)
+                            // is a response of its own.
+                            st.write.restart();
                         }
-                        NextRead::HeadTimedOut => {
-                            let started = reads.head_started(&timeouts).map(wire::instant);
-                            return head_timed_out(
-                                stream,
-                                conn,
-                                st,
-                                slot,
-                                shared,
-                                &mut last_date,
-                                started,
-                            );
-                        }
-                        NextRead::Close => {
-                            st.timed_out_in = Some(Count::Body);
-                            return End::Close;
-                        }
-                        // `Linger`, and any a later `conn` adds.
-                        _ => return End::Linger,
-                    };
+                        (wire::instant(until).saturating_duration_since(now), stage)
+                    }
+                    ReadStep::Stopped => return End::Close,
+                    ReadStep::Other(NextRead::HeadTimedOut) => {
+                        let started = reads.head_started(&timeouts).map(wire::instant);
+                        return head_timed_out(
+                            stream,
+                            conn,
+                            st,
+                            slot,
+                            shared,
+                            &mut last_date,
+                            started,
+                        );
+                    }
+                    ReadStep::Other(NextRead::Close) => {
+                        st.timed_out_in = Some(Count::Body);
+                        return End::Close;
+                    }
+                    // `Linger`, and any a later `conn` adds.
+                    _ => return End::Linger,
+                };
                 let r = wire::fill(stream, conn, Some(timeout), &mut st.read_timeout, stage);
                 match r {
                     Ok(Filled::Bytes(_)) => {

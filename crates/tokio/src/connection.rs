@@ -11,7 +11,7 @@ use std::task::Poll;
 
 use http_net_conn::{
     AccessRecord, AfterHandler, Begin, Error as ConnError, ErrorCause, HandlerError,
-    HandlerOutcome, Limit, Mistake, NextRead, ReadDeadlines, ReadTimeouts, RequestPolicy,
+    HandlerOutcome, Limit, Mistake, NextRead, ReadDeadlines, ReadStep, ReadTimeouts, RequestPolicy,
     ServerConn, ServerEvent, SlotState,
 };
 use tokio::io::AsyncWriteExt;
@@ -293,33 +293,23 @@ async fn serve<H: Handler>(
                     return End::Close;
                 }
                 let now = Instant::now();
-                let (deadline, stage) =
-                    match reads.next_read(conn, requests == 0, wire::stamp(now), &timeouts) {
-                        NextRead::Wait {
-                            until,
-                            stage,
-                            slot: state,
-                            stop_closes,
-                        } => {
-                            // Marked before the check: a shutdown after the
-                            // mark wakes us, one before it is seen here.
-                            slot.set_at(state, now);
-                            if stop_closes && sh.stopping() {
-                                return End::Close;
-                            }
-                            (wire::instant(until), stage)
-                        }
-                        NextRead::HeadTimedOut => {
-                            let started = reads.head_started(&timeouts);
-                            return head_timed_out(
-                                stream, conn, st, sh, &mut date, &mut seen, started,
-                            )
+                // The slot is marked before the stop is looked at: a
+                // shutdown after the mark wakes us, one before it is seen.
+                let step = reads
+                    .next_read(conn, requests == 0, wire::stamp(now), &timeouts)
+                    .step(|state| slot.set_at(state, now), || sh.stopping());
+                let (deadline, stage) = match step {
+                    ReadStep::Read { until, stage } => (wire::instant(until), stage),
+                    ReadStep::Stopped => return End::Close,
+                    ReadStep::Other(NextRead::HeadTimedOut) => {
+                        let started = reads.head_started(&timeouts);
+                        return head_timed_out(stream, conn, st, sh, &mut date, &mut seen, started)
                             .await;
-                        }
-                        NextRead::Close => return End::Close,
-                        // `Linger`, and any a later `conn` adds.
-                        _ => return End::Linger,
-                    };
+                    }
+                    ReadStep::Other(NextRead::Close) => return End::Close,
+                    // `Linger`, and any a later `conn` adds.
+                    _ => return End::Linger,
+                };
                 let wake = Some(&slot.slot.wake);
                 let (filled, waited) = wire::waited(async {
                     if stage == Stage::Idle {
