@@ -333,8 +333,8 @@ pub enum Progress {
 }
 
 /// A request body for [`Client::request`]: [`http_net_conn::RequestBody`]
-/// with an [`AsyncRead`] as its reader (the blocking client's `RequestBody`
-/// takes a `Read`). `Empty`, `Bytes(&[u8])` (also from `&[u8]`, `&[u8; N]`
+/// with an [`AsyncRead`](tokio::io::AsyncRead) as its reader (the blocking
+/// client's `RequestBody` takes a `Read`). `Empty`, `Bytes(&[u8])` (also from `&[u8]`, `&[u8; N]`
 /// and `&Vec<u8>`), or `Reader { reader, len }`: a known length goes out with
 /// `Content-Length`, an unknown one chunked; only bytes are
 /// [replayable](http_net_conn::RequestBody::replayable) after a `307`/`308`.
