@@ -8,7 +8,7 @@ use std::hint::black_box;
 
 use criterion::{criterion_group, criterion_main, BatchSize, Criterion, Throughput};
 use http_net_benches::{body_bytes, chunked, MIB};
-use http_net_framing::{ChunkedDecoder, LengthDecoder, BodyLimits};
+use http_net_framing::{BodyLimits, ChunkedDecoder, LengthDecoder};
 
 const READ: usize = 16 * 1024;
 

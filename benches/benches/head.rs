@@ -7,7 +7,7 @@
 
 use criterion::{black_box, criterion_group, criterion_main, Criterion};
 use http_net_benches::{BROWSER_GET, RESPONSE_1K};
-use http_net_head::{Field, HeadLimits, RequestParser, ResponseOptions, ResponseParser, Parsed};
+use http_net_head::{Field, HeadLimits, Parsed, RequestParser, ResponseOptions, ResponseParser};
 
 fn request_head(c: &mut Criterion) {
     let mut parser = RequestParser::new(HeadLimits::DEFAULT);

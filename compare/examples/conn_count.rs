@@ -122,7 +122,9 @@ fn main() {
         }
         #[cfg(feature = "hyper")]
         "h5_tokio" => {
-            let mut p = http_net_compare::tokio_side::Pipelined::new(Box::leak(inputs::pipelined().into_boxed_slice()));
+            let mut p = http_net_compare::tokio_side::Pipelined::new(Box::leak(
+                inputs::pipelined().into_boxed_slice(),
+            ));
             for _ in 0..n {
                 p.run_once();
             }
@@ -130,7 +132,9 @@ fn main() {
         }
         #[cfg(feature = "hyper")]
         "h5_hyper" => {
-            let mut p = http_net_compare::hyper_side::Pipelined::new(Box::leak(inputs::pipelined().into_boxed_slice()));
+            let mut p = http_net_compare::hyper_side::Pipelined::new(Box::leak(
+                inputs::pipelined().into_boxed_slice(),
+            ));
             for _ in 0..n {
                 p.run_once();
             }

@@ -5,7 +5,7 @@
 
 use http_net_framing::{request_body, response_body, BodyKind};
 use http_net_head::{
-    Field, HeadLimits, Method, RequestParser, ResponseOptions, ResponseParser, Parsed, Version,
+    Field, HeadLimits, Method, Parsed, RequestParser, ResponseOptions, ResponseParser, Version,
 };
 
 use crate::rules::{Body, Framing, Verdict, MAX_FIELDS};

@@ -3,7 +3,7 @@
 //! trailers and the same outcome; it never consumes past the message.
 #![no_main]
 
-use http_net_framing::{ChunkedDecoder, BodyLimits};
+use http_net_framing::{BodyLimits, ChunkedDecoder};
 use http_net_fuzz::Rng;
 use http_net_head::Field;
 use libfuzzer_sys::fuzz_target;

@@ -12,7 +12,9 @@ use http_net_conn::Config;
 use http_net_fuzz::{
     client_method, run_client, run_client_with, run_server, run_server_with, Answer, Ev, Log,
 };
-use http_net_head::{Error, Field, HeadLimits, RequestParser, ResponseOptions, ResponseParser, Parsed};
+use http_net_head::{
+    Error, Field, HeadLimits, Parsed, RequestParser, ResponseOptions, ResponseParser,
+};
 use libfuzzer_sys::fuzz_target;
 
 /// The profile's parse agrees with the default's wherever it does not

@@ -6,7 +6,7 @@
 //! than RFC 9112 and http-net follows the RFC.
 #![no_main]
 
-use http_net_head::{Field, HeadLimits, RequestParser, Parsed, Version};
+use http_net_head::{Field, HeadLimits, Parsed, RequestParser, Version};
 use libfuzzer_sys::fuzz_target;
 
 /// Differences explained in docs/SECURITY.md, "differential_httparse".

@@ -4,7 +4,7 @@
 #![no_main]
 
 use http_net_fuzz::Rng;
-use http_net_head::{Field, HeadLimits, RequestParser, Parsed};
+use http_net_head::{Field, HeadLimits, Parsed, RequestParser};
 use libfuzzer_sys::fuzz_target;
 
 fuzz_target!(|input: &[u8]| {

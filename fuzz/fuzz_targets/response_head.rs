@@ -5,7 +5,7 @@
 
 use http_net_fuzz::Rng;
 use http_net_head::{
-    unfold_in_place, Field, HeadLimits, Method, ObsFold, ResponseOptions, ResponseParser, Parsed,
+    unfold_in_place, Field, HeadLimits, Method, ObsFold, Parsed, ResponseOptions, ResponseParser,
 };
 use libfuzzer_sys::fuzz_target;
 

@@ -136,7 +136,6 @@ pub use redirect::{
 };
 pub use request_body::RequestBody;
 pub use response::{BodyLength, PreparedResponse};
-pub use writer::{FieldPair, Placement, COPY_LIMIT};
 pub use server::{
     write_error_response, write_error_response_with_body, AfterHandler, AnswerState, Begin,
     HandlerOutcome, NextRead, OwnedRequestHead, Phase, ReadDeadlines, ReadTimeouts, RequestPolicy,
@@ -149,6 +148,7 @@ pub use target::{
 };
 pub use time::{Linger, RequestDeadline, Timestamp, Window};
 pub use url::{Url, UrlError};
+pub use writer::{FieldPair, Placement, COPY_LIMIT};
 
 /// The framing layer (`http-net-framing`) this crate's API exposes: body
 /// kinds, body limits, framing errors.

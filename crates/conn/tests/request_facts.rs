@@ -3,7 +3,7 @@
 //! error responses included), the body bytes surfaced so far, and the
 //! request's own body limit, refused with `413` like the configured budget.
 
-use http_net_conn::framing::{Error as FramingError, BodyLimits};
+use http_net_conn::framing::{BodyLimits, Error as FramingError};
 use http_net_conn::{
     BodyLength, Config, Error, Placement, PreparedResponse, RemoteError, ServerConn, ServerEvent,
 };

@@ -139,8 +139,8 @@ fn c65_content_length_zero_leaves_the_next_request() {
 
 #[test]
 fn c66_body_over_the_budget_is_413_and_close() {
-    let config =
-        Config::DEFAULT.with_body_limits(http_net_framing::BodyLimits::DEFAULT.with_body_budget(10));
+    let config = Config::DEFAULT
+        .with_body_limits(http_net_framing::BodyLimits::DEFAULT.with_body_budget(10));
     let e = assert_rejected_with(
         config,
         b"POST /one HTTP/1.1\r\nHost: t\r\nContent-Length: 12\r\n\r\nBBBBBBBBBBBBGET /smuggled HTTP/1.1\r\nHost: t\r\n\r\n",

@@ -6,7 +6,7 @@ use core::ops::Range;
 
 use http_net_head::Field;
 
-use crate::{BodyKind, ChunkedDecoder, EncodeError, Error, LengthDecoder, BodyLimits};
+use crate::{BodyKind, BodyLimits, ChunkedDecoder, EncodeError, Error, LengthDecoder};
 
 /// How a message body is being read (RFC 9112 §6.3): by its
 /// `Content-Length`, chunked, or until the peer closes.
@@ -268,8 +268,13 @@ mod tests {
         let input = b"0\r\nX-Long-Trailer: 0123456789\r\n\r\n";
         let mut fields = [Field::default(); 4];
         let mut c = chunked();
-        let mut dec =
-            BodyDecoder::start(BodyKind::Chunked, &mut c, BodyLimits::DEFAULT, head, head_len);
+        let mut dec = BodyDecoder::start(
+            BodyKind::Chunked,
+            &mut c,
+            BodyLimits::DEFAULT,
+            head,
+            head_len,
+        );
         assert!(matches!(
             dec.decode(input, false, &mut c, &mut fields),
             Err(Error::Trailer(_))

@@ -5,7 +5,7 @@ use http_net_head::{Field, FieldBlock, FieldBlockParser, Parsed};
 pub use self::state::ChunkedDecoder;
 use self::state::State;
 use crate::class::{HEX, NOT_HEX};
-use crate::{Error, BodyLimits};
+use crate::{BodyLimits, Error};
 
 /// One step of the chunked decoder over a borrowed input.
 #[non_exhaustive]

@@ -4,7 +4,7 @@ use http_net_head::{Field, KnownFields, Method, Version};
 
 use crate::content_length::content_length;
 use crate::transfer_coding::codings;
-use crate::{Error, BodyLimits};
+use crate::{BodyLimits, Error};
 
 /// How the body of a message is delimited (RFC 9112 §6.3).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

@@ -9,7 +9,7 @@ mod support;
 use cases::{
     ChunkCase, ChunkExpect, Expect, LengthCase, Side, CHUNK_CASES, LENGTH_CASES, TRAILER_CASES,
 };
-use http_net_framing::{request_body, response_body, BodyKind, ChunkedDecoder, Error, BodyLimits};
+use http_net_framing::{request_body, response_body, BodyKind, BodyLimits, ChunkedDecoder, Error};
 use http_net_head::{Field, KnownFields, Method, Span, Version};
 use support::{feed, Outcome};
 
@@ -112,7 +112,7 @@ fn length_rows() {
 /// rejects it first (a VT or FF in a value), the row must expect a 400.
 #[test]
 fn length_rows_through_the_head_parser() {
-    use http_net_head::{RequestParser, ResponseOptions, ResponseParser, Parsed};
+    use http_net_head::{Parsed, RequestParser, ResponseOptions, ResponseParser};
     let mut failed = Vec::new();
     let mut rejected_by_head = Vec::new();
     for case in LENGTH_CASES {
@@ -318,11 +318,19 @@ fn long_extensions(len: usize) -> Vec<u8> {
 fn c81_long_extensions_on_every_chunk() {
     // RFC 9112 §7.1.1: 10,000 bytes of extension on one chunk line.
     let input = long_extensions(10_000);
-    let got = whole(BodyLimits::DEFAULT, http_net_head::HeadLimits::DEFAULT, &input);
+    let got = whole(
+        BodyLimits::DEFAULT,
+        http_net_head::HeadLimits::DEFAULT,
+        &input,
+    );
     assert_eq!(got, Outcome::Error(Error::ChunkExtensionTooLong));
     // Within the per-chunk bound, the overhead guard stops the same attack.
     let input = long_extensions(1000);
-    let got = whole(BodyLimits::DEFAULT, http_net_head::HeadLimits::DEFAULT, &input);
+    let got = whole(
+        BodyLimits::DEFAULT,
+        http_net_head::HeadLimits::DEFAULT,
+        &input,
+    );
     assert_eq!(got, Outcome::Error(Error::ExcessiveFramingOverhead));
     let unguarded = BodyLimits::DEFAULT.with_overhead_guard_bytes(0);
     assert!(matches!(
@@ -336,7 +344,11 @@ fn c82_one_byte_chunks_trip_the_overhead_guard() {
     // RFC 9112 §7.1 (picohttpparser's guard): 6 framing bytes per data byte.
     let mut input = b"1\r\nA\r\n".repeat(1_000_000);
     input.extend_from_slice(b"0\r\n\r\n");
-    let got = whole(BodyLimits::DEFAULT, http_net_head::HeadLimits::DEFAULT, &input);
+    let got = whole(
+        BodyLimits::DEFAULT,
+        http_net_head::HeadLimits::DEFAULT,
+        &input,
+    );
     assert_eq!(got, Outcome::Error(Error::ExcessiveFramingOverhead));
     assert_eq!(Error::ExcessiveFramingOverhead.status(), 400);
     // 16-byte chunks (8 framing bytes each) are a third of the bytes: fine.
@@ -358,7 +370,11 @@ fn leading_zeros_without_end_trip_the_overhead_guard() {
     // RFC 9112 §7.1: a size line of zeros never completes.
     let input = vec![b'0'; 200 * 1024];
     assert_eq!(
-        whole(BodyLimits::DEFAULT, http_net_head::HeadLimits::DEFAULT, &input),
+        whole(
+            BodyLimits::DEFAULT,
+            http_net_head::HeadLimits::DEFAULT,
+            &input
+        ),
         Outcome::Error(Error::ExcessiveFramingOverhead)
     );
     let bytes: Vec<&[u8]> = input.chunks(4096).collect();
@@ -376,7 +392,11 @@ fn c60_a_trailer_over_the_head_limit() {
     let mut input = b"0\r\nX: ".to_vec();
     input.extend(std::iter::repeat_n(b'A', 70_000));
     input.extend_from_slice(b"\r\n\r\nGET /smuggled HTTP/1.1\r\nHost: a\r\n\r\n");
-    let got = whole(BodyLimits::DEFAULT, http_net_head::HeadLimits::DEFAULT, &input);
+    let got = whole(
+        BodyLimits::DEFAULT,
+        http_net_head::HeadLimits::DEFAULT,
+        &input,
+    );
     assert_eq!(
         got,
         Outcome::Error(Error::Trailer(http_net_head::Error::HeadTooLarge))
@@ -464,7 +484,7 @@ fn errors_name_rule_section_and_status() {
 fn c12_whitespace_before_the_colon_never_reaches_framing() {
     // RFC 9112 §5.1: the head parser rejects `Transfer-Encoding : chunked`
     // before any framing decision, so CL 6 is never read as the length.
-    use http_net_head::{RequestParser, Parsed};
+    use http_net_head::{Parsed, RequestParser};
     let raw = b"POST / HTTP/1.1\r\nHost: a\r\nContent-Length: 6\r\nTransfer-Encoding : chunked\r\n\r\n0\r\n\r\nX";
     let mut fields = [Field::default(); 8];
     let got = RequestParser::new(http_net_head::HeadLimits::DEFAULT).parse(raw, &mut fields);

@@ -4,7 +4,7 @@
 
 mod support;
 
-use http_net_framing::{ChunkedDecoder, ChunkedEncoder, BodyLimits};
+use http_net_framing::{BodyLimits, ChunkedDecoder, ChunkedEncoder};
 use proptest::prelude::*;
 use support::{feed, Outcome};
 

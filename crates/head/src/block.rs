@@ -1,5 +1,5 @@
 use crate::section::{Rules, Section};
-use crate::{Error, Field, KnownFields, HeadLimits, Parsed};
+use crate::{Error, Field, HeadLimits, KnownFields, Parsed};
 
 /// A parsed field block: field lines up to and including the empty line.
 #[non_exhaustive]

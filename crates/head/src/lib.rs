@@ -145,11 +145,11 @@ mod host;
 mod known;
 mod limits;
 mod method;
+mod parsed;
 mod request;
 mod response;
 mod section;
 mod span;
-mod parsed;
 mod target;
 mod version;
 mod work;
@@ -163,10 +163,10 @@ pub use grammar::{
 pub use known::{ConnectionOptions, FieldRefs, KnownFields};
 pub use limits::HeadLimits;
 pub use method::Method;
+pub use parsed::Parsed;
 pub use request::{RequestHead, RequestParser, MAX_LEADING_EMPTY_LINES};
 pub use response::{ObsFold, ResponseHead, ResponseOptions, ResponseParser};
 pub use span::Span;
-pub use parsed::Parsed;
 pub use target::TargetForm;
 pub use version::Version;
 

@@ -2,7 +2,8 @@ use crate::section::{lf_after_cr, Rules, Section};
 use crate::target::{self, escaped_target_run};
 use crate::work::Work;
 use crate::{
-    front, version, Error, Field, KnownFields, HeadLimits, Method, Span, Parsed, TargetForm, Version,
+    front, version, Error, Field, HeadLimits, KnownFields, Method, Parsed, Span, TargetForm,
+    Version,
 };
 use http_net_scan::class::HEXDIG;
 use http_net_scan::{target_run, token_run};

@@ -1,6 +1,6 @@
 use crate::section::{lf_after_cr, Rules, Section};
 use crate::work::Work;
-use crate::{front, version, Error, Field, KnownFields, HeadLimits, Span, Parsed, Version};
+use crate::{front, version, Error, Field, HeadLimits, KnownFields, Parsed, Span, Version};
 use http_net_scan::field_value_run;
 
 /// What a response parser does with an obs-fold (RFC 9112 §5.2).

@@ -469,7 +469,7 @@ pub(crate) fn lf_after_cr(buf: &[u8], pos: usize, work: &mut Work) -> Result<boo
 
 #[cfg(test)]
 mod tests {
-    use crate::{Field, HeadLimits, ResponseOptions, ResponseParser, Parsed};
+    use crate::{Field, HeadLimits, Parsed, ResponseOptions, ResponseParser};
 
     /// OWS around a value, in every shape the fast loop's one-test cases
     /// and its trimming loops tell apart (no OWS, one SP, more, HTAB, on
@@ -488,7 +488,8 @@ mod tests {
                         buf.extend_from_slice(part);
                     }
                     let mut fields = [Field::default(); 4];
-                    let mut parser = ResponseParser::new(HeadLimits::DEFAULT, ResponseOptions::DEFAULT);
+                    let mut parser =
+                        ResponseParser::new(HeadLimits::DEFAULT, ResponseOptions::DEFAULT);
                     let Ok(Parsed::Complete(head)) = parser.parse(&buf, &mut fields) else {
                         panic!("{buf:?}");
                     };

@@ -4,7 +4,7 @@
 //! name over 255 bytes that once overflowed a length field (C91), and the field known.
 
 use http_net_head::{
-    Error, Field, FieldRefs, HeadLimits, RequestParser, ResponseOptions, ResponseParser, Parsed,
+    Error, Field, FieldRefs, HeadLimits, Parsed, RequestParser, ResponseOptions, ResponseParser,
 };
 
 fn parse(buf: &[u8]) -> Result<Parsed<http_net_head::RequestHead>, Error> {
@@ -169,7 +169,8 @@ fn folded_response_connection_tokens_and_unfold() {
         b"HTTP/1.1 200 OK\r\nConnection: x,\r\n close\r\nContent-Length: 0\r\n\r\n".to_vec();
     let mut fields = [Field::default(); 4];
     let Ok(Parsed::Complete(h)) =
-        ResponseParser::new(HeadLimits::DEFAULT, ResponseOptions::default()).parse(&buf, &mut fields)
+        ResponseParser::new(HeadLimits::DEFAULT, ResponseOptions::default())
+            .parse(&buf, &mut fields)
     else {
         panic!()
     };

@@ -11,8 +11,8 @@ mod cases {
 
 use cases::{Case, Expect, Lim, Mode, CASES};
 use http_net_head::{
-    Error, Field, FieldBlockParser, HeadLimits, ObsFold, RequestParser, ResponseOptions,
-    ResponseParser, Parsed,
+    Error, Field, FieldBlockParser, HeadLimits, ObsFold, Parsed, RequestParser, ResponseOptions,
+    ResponseParser,
 };
 
 /// What a parse produced, owned, comparable with an [`Expect`].

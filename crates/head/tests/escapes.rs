@@ -1,7 +1,7 @@
 //! `%` escapes taken by the one-pass request line: at and across the target
 //! limit, malformed, and split anywhere (each prefix then the whole head).
 
-use http_net_head::{Error, Field, HeadLimits, RequestParser, Parsed};
+use http_net_head::{Error, Field, HeadLimits, Parsed, RequestParser};
 
 fn parse_split(limits: HeadLimits, head: &[u8]) -> Result<Vec<u8>, Error> {
     let mut whole = None;

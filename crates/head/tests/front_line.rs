@@ -5,8 +5,8 @@
 //! also checked fed in two pieces at every split and one byte at a time.
 
 use http_net_head::{
-    Error, Field, FieldBlockParser, HeadLimits, ObsFold, RequestParser, ResponseOptions,
-    ResponseParser, Parsed,
+    Error, Field, FieldBlockParser, HeadLimits, ObsFold, Parsed, RequestParser, ResponseOptions,
+    ResponseParser,
 };
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -221,7 +221,11 @@ fn check_rows(rows: &[Row]) {
         assert!(matches!(off, Ok(Some(_))), "{name}: off: {off:?}");
         assert_eq!(
             off,
-            once(row.kind, HeadLimits::DEFAULT.with_front_line(false), row.input),
+            once(
+                row.kind,
+                HeadLimits::DEFAULT.with_front_line(false),
+                row.input
+            ),
             "{name}: off is the default"
         );
         assert_eq!(parse(row.kind, ON, row.input), Err(row.error), "{name}: on");

@@ -4,8 +4,8 @@
 //! checked fed in two pieces at every split and one byte at a time.
 
 use http_net_head::{
-    Error, Field, FieldBlockParser, HeadLimits, ObsFold, RequestHead, RequestParser, ResponseOptions,
-    ResponseParser, Parsed, Version,
+    Error, Field, FieldBlockParser, HeadLimits, ObsFold, Parsed, RequestHead, RequestParser,
+    ResponseOptions, ResponseParser, Version,
 };
 
 /// A response head as owned parts: status, reason, fields, head length.
@@ -152,7 +152,8 @@ fn whitespace_before_colon_only_when_enabled() {
     assert_eq!(fields, vec![f("Content-Length", "5"), f("X", "y")]);
     assert_eq!(len, buf.len());
     let mut fs = [Field::default(); 4];
-    let Ok(Parsed::Complete(h)) = ResponseParser::new(HeadLimits::DEFAULT, lenient).parse(buf, &mut fs)
+    let Ok(Parsed::Complete(h)) =
+        ResponseParser::new(HeadLimits::DEFAULT, lenient).parse(buf, &mut fs)
     else {
         panic!()
     };

@@ -3,7 +3,8 @@
 //! `count-work` feature), not on wall time.
 
 use http_net_head::{
-    Error, Field, FieldBlockParser, HeadLimits, RequestParser, ResponseOptions, ResponseParser, Parsed,
+    Error, Field, FieldBlockParser, HeadLimits, Parsed, RequestParser, ResponseOptions,
+    ResponseParser,
 };
 
 const LIMITS: HeadLimits = HeadLimits::DEFAULT

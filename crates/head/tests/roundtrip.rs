@@ -3,8 +3,8 @@
 //! fed one byte at a time, it gives the same result.
 
 use http_net_head::{
-    Field, FieldBlockParser, HeadLimits, RequestHead, RequestParser, ResponseHead, ResponseOptions,
-    ResponseParser, Parsed, Version,
+    Field, FieldBlockParser, HeadLimits, Parsed, RequestHead, RequestParser, ResponseHead,
+    ResponseOptions, ResponseParser, Version,
 };
 use proptest::prelude::*;
 

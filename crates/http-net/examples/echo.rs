@@ -44,12 +44,12 @@ use std::io::Read;
 use std::process::exit;
 use std::time::Duration;
 
-use http_net::conn::{BodyLength, Config};
-use http_net::framing::BodyLimits;
-use http_net::framing::BodyKind;
-use http_net::head::{Method, Version};
 use http_net::blocking::ServerBuilder;
 use http_net::blocking::{Error, Exchange, Server};
+use http_net::conn::{BodyLength, Config};
+use http_net::framing::BodyKind;
+use http_net::framing::BodyLimits;
+use http_net::head::{Method, Version};
 
 #[path = "support/stop.rs"]
 mod stop;

@@ -12,8 +12,8 @@ use std::io::{Read, Write};
 use std::process::exit;
 use std::time::Duration;
 
-use http_net::conn::Stage;
 use http_net::blocking::{Client, Error};
+use http_net::conn::Stage;
 
 fn fail(e: &Error) -> ! {
     eprintln!("get: {e}");

@@ -19,8 +19,8 @@
 
 use std::process::exit;
 
-use http_net::conn::PreparedResponse;
 use http_net::blocking::{Error, Exchange, Server};
+use http_net::conn::PreparedResponse;
 
 #[path = "support/stop.rs"]
 mod stop;

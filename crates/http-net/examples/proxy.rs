@@ -9,10 +9,10 @@
 
 use std::io::{self, Read, Write};
 
-use http_net::conn::{BodyLength, Config};
-use http_net::framing::BodyLimits;
 use http_net::blocking::{Client, RequestBody, Server};
 use http_net::blocking::{Error, Exchange};
+use http_net::conn::{BodyLength, Config};
+use http_net::framing::BodyLimits;
 
 /// Fields that concern one connection only, never forwarded; framing
 /// fields are rewritten by each side's own connection.

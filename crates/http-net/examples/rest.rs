@@ -14,11 +14,11 @@ use std::collections::BTreeMap;
 use std::io::{Read, Write};
 use std::sync::Mutex;
 
-use http_net::conn::form_decode;
-use http_net::head::Method;
 use http_net::blocking::Server;
-use http_net::conn::{AccessRecord, ErrorBody, ErrorResponse};
 use http_net::blocking::{Error, Exchange};
+use http_net::conn::form_decode;
+use http_net::conn::{AccessRecord, ErrorBody, ErrorResponse};
+use http_net::head::Method;
 
 const JSON: (&[u8], &[u8]) = (b"Content-Type", b"application/json");
 

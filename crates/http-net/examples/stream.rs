@@ -16,9 +16,9 @@ use std::fs::File;
 use std::io::{Read, Seek, SeekFrom, Write};
 use std::path::{Path, PathBuf};
 
+use http_net::blocking::{Error, Exchange, Server};
 use http_net::conn::{percent_decode, BodyLength};
 use http_net::head::Method;
-use http_net::blocking::{Error, Exchange, Server};
 
 /// Counts to `n`, one flushed chunk per line, then the trailer.
 fn count(ex: &mut Exchange<'_>, n: u64) -> Result<(), Error> {

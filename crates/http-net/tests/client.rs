@@ -9,10 +9,10 @@ use std::net::TcpListener;
 use std::thread;
 use std::time::{Duration, Instant};
 
-use http_net::conn::BodyLength;
 use http_net::blocking::{Client, RequestBody};
-use http_net::conn::{Limit, RedirectError, Redirects, Stage};
 use http_net::blocking::{Error, Exchange, Server};
+use http_net::conn::BodyLength;
+use http_net::conn::{Limit, RedirectError, Redirects, Stage};
 use support::*;
 
 /// Generated body bytes: `len` of them, never held in memory at once.
@@ -494,7 +494,10 @@ fn credentials_are_dropped_across_origins_and_kept_within_one() {
 fn https_needs_a_connector_and_downgrades_are_refused() {
     let e = Client::new().get("https://127.0.0.1:1/").unwrap_err();
     assert!(
-        matches!(e, Error::Url(http_net::conn::UrlError::HttpsWithoutConnector)),
+        matches!(
+            e,
+            Error::Url(http_net::conn::UrlError::HttpsWithoutConnector)
+        ),
         "{e:?}"
     );
     // A connector that speaks plain TCP stands in for TLS here: the rules

@@ -64,8 +64,14 @@ fn the_facade_lists_every_item_of_conn_once() {
     let facade = facade_module("conn");
     let missing: Vec<_> = own.difference(&facade).collect();
     let extra: Vec<_> = facade.difference(&own).collect();
-    assert!(missing.is_empty(), "conn items not in http_net::conn: {missing:?}");
-    assert!(extra.is_empty(), "http_net::conn lists what conn does not define: {extra:?}");
+    assert!(
+        missing.is_empty(),
+        "conn items not in http_net::conn: {missing:?}"
+    );
+    assert!(
+        extra.is_empty(),
+        "http_net::conn lists what conn does not define: {extra:?}"
+    );
 }
 
 /// The names std's modules re-export from the core (`pub use
@@ -95,12 +101,24 @@ fn the_facade_lists_every_item_of_the_std_adapter_once() {
         if !std_root.contains(n) && !include_str!("../../std-io/src/lib.rs").contains(n.as_str()) {
             continue; // used inside std, not exported
         }
-        assert!(conn.contains(n), "{n}: std re-exports the core's, the facade's conn lacks it");
-        assert!(!blocking.contains(n), "{n} has two paths: blocking and conn");
+        assert!(
+            conn.contains(n),
+            "{n}: std re-exports the core's, the facade's conn lacks it"
+        );
+        assert!(
+            !blocking.contains(n),
+            "{n} has two paths: blocking and conn"
+        );
     }
     for n in std_root.difference(&from_conn) {
-        assert!(blocking.contains(n), "{n}: std's own item is not in http_net::blocking");
+        assert!(
+            blocking.contains(n),
+            "{n}: std's own item is not in http_net::blocking"
+        );
     }
     let stray: Vec<_> = blocking.difference(&std_root).collect();
-    assert!(stray.is_empty(), "http_net::blocking lists what std does not export: {stray:?}");
+    assert!(
+        stray.is_empty(),
+        "http_net::blocking lists what std does not export: {stray:?}"
+    );
 }

@@ -8,8 +8,8 @@ use std::io::{Read, Write};
 use std::thread;
 use std::time::Duration;
 
-use http_net::conn::{BodyLength, Placement};
 use http_net::blocking::{Error, Exchange, Server};
+use http_net::conn::{BodyLength, Placement};
 use support::*;
 
 // proves: 9110-6.6.1-6, 9112-9.3-1, 9112-9.3.2-1
@@ -33,7 +33,10 @@ fn keep_alive_and_pipelining() {
 
 #[test]
 fn no_answer_is_500() {
-    let srv = Running::start(Server::builder(), |_: &mut Exchange<'_>| Ok::<(), Error>(()));
+    let srv = Running::start(
+        Server::builder(),
+        |_: &mut Exchange<'_>| Ok::<(), Error>(()),
+    );
     raw_answer(srv.addr, GET, 500);
 }
 

@@ -68,7 +68,10 @@ fn big_bodies_stream_through_download_and_proxy_in_flat_memory() {
     let url = format!("http://{}/upload", px.addr);
     let mut r = upload(&client, b"POST", &url, &mut body, None).unwrap();
     assert_eq!(r.status(), 200);
-    assert_eq!(r.body_to_vec(64).unwrap(), (200 * MIB).to_string().as_bytes());
+    assert_eq!(
+        r.body_to_vec(64).unwrap(),
+        (200 * MIB).to_string().as_bytes()
+    );
     let mut r = client
         .get(&format!("http://{}/{}", px.addr, 200 * MIB))
         .unwrap();

@@ -8,9 +8,9 @@ mod counting;
 use counting::thread_count;
 
 use http_net_framing::{
-    request_body, BodyKind, ChunkedDecoder, ChunkedEncoder, LengthDecoder, BodyLimits,
+    request_body, BodyKind, BodyLimits, ChunkedDecoder, ChunkedEncoder, LengthDecoder,
 };
-use http_net_head::{Field, RequestParser, Parsed};
+use http_net_head::{Field, Parsed, RequestParser};
 
 /// A request with a chunked body of `chunks` 4 KiB chunks and two trailers.
 fn message(chunks: usize) -> Vec<u8> {
@@ -65,8 +65,14 @@ impl Server {
         let Ok(Parsed::Complete(head)) = parser.parse(input, fields) else {
             panic!("head")
         };
-        let kind =
-            request_body(head.version, &head.known, fields, input, &BodyLimits::DEFAULT).unwrap();
+        let kind = request_body(
+            head.version,
+            &head.known,
+            fields,
+            input,
+            &BodyLimits::DEFAULT,
+        )
+        .unwrap();
         assert_eq!(kind, BodyKind::Chunked);
         pending.clear();
         let (mut data, mut count) = (0, 0);

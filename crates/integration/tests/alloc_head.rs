@@ -7,7 +7,7 @@ mod counting;
 
 use counting::thread_count;
 use http_net_head::{
-    Field, FieldBlockParser, HeadLimits, RequestParser, ResponseOptions, ResponseParser, Parsed,
+    Field, FieldBlockParser, HeadLimits, Parsed, RequestParser, ResponseOptions, ResponseParser,
 };
 
 const REQUEST: &[u8] =

@@ -60,7 +60,10 @@ fn server_builder_front_line_rejects_what_the_default_serves() {
 /// or the error.
 async fn fetch(client: &Client, reply: &'static [u8]) -> Fetched {
     let (port, t) = answers_and_closes(reply).await;
-    let got = match client.send_to("127.0.0.1", port, b"GET", b"/", &[], b"").await {
+    let got = match client
+        .send_to("127.0.0.1", port, b"GET", b"/", &[], b"")
+        .await
+    {
         Ok(mut r) => r.body_to_vec(1024).await,
         Err(e) => Err(e),
     };

@@ -48,7 +48,9 @@ async fn serve(b: ServerBuilder) -> (u16, ServerHandle, JoinHandle<std::io::Resu
 
 /// `GET /` from the loopback server on `port`.
 async fn get(client: &Client, port: u16) -> Result<ClientResponse, Error> {
-    client.send_to("127.0.0.1", port, b"GET", b"/", &[], b"").await
+    client
+        .send_to("127.0.0.1", port, b"GET", b"/", &[], b"")
+        .await
 }
 
 async fn stop(handle: ServerHandle, task: JoinHandle<std::io::Result<()>>) {

@@ -4,7 +4,7 @@
 use alloc::collections::VecDeque;
 
 use http_net_framing::{response_body, BodyEncoder, BodyKind, ChunkedDecoder};
-use http_net_head::{unfold_in_place, Method, ResponseHead, ResponseParser, Parsed, Version};
+use http_net_head::{unfold_in_place, Method, Parsed, ResponseHead, ResponseParser, Version};
 
 use crate::body::{BodyIn, BodyRead};
 use crate::fields::{borrowed_event, input_commands, Ev, Input};

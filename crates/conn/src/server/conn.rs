@@ -2,7 +2,7 @@
 //! reading side here; the answering side in `responder.rs`).
 
 use http_net_framing::{request_body, BodyKind, Error as FramingError};
-use http_net_head::{Method, RequestHead, RequestParser, Parsed, Version};
+use http_net_head::{Method, Parsed, RequestHead, RequestParser, Version};
 
 use super::reject::{queue_error, queue_error_response, replace_error_body, ErrorTail};
 use super::request_state::{ReqInfo, RequestState};

@@ -4,7 +4,7 @@
 
 use http_net_head::FieldBlockParser;
 
-use crate::{Error, BodyLimits};
+use crate::{BodyLimits, Error};
 
 /// Where the decoder stands in the chunked grammar (RFC 9112 §7.1):
 ///
