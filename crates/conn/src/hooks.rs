@@ -24,9 +24,9 @@ use crate::{HandlerError, Mistake, RemoteError, Stage};
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Limit {
     /// The limit, in bytes, a caller gave a client's read of a whole
-    /// response body (the `limit` argument of the adapter's
-    /// `ClientResponse` body read).
-    ReadBody(usize),
+    /// response body (the `limit` of `ClientResponse::body_to_vec` in
+    /// both adapters).
+    BodyToVec(usize),
     /// The body limit in force, in bytes: the connection configuration's
     /// body budget (a server's `max_body_bytes`, or
     /// `framing::BodyLimits::with_body_budget`), or a lower one a handler set
@@ -37,7 +37,7 @@ pub enum Limit {
 impl fmt::Display for Limit {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
-            Limit::ReadBody(n) => write!(f, "the read_body limit of {n} bytes"),
+            Limit::BodyToVec(n) => write!(f, "the body_to_vec limit of {n} bytes"),
             Limit::BodyBudget(n) => write!(f, "the body limit of {n} bytes"),
         }
     }

@@ -143,11 +143,11 @@ fn a_20_mb_body_is_read_with_the_defaults_and_read_body_limits_are_local() {
         .body_to_vec(1 << 20)
         .unwrap_err();
     assert!(
-        matches!(e, Error::OverLimit(Limit::ReadBody(n)) if n == 1 << 20),
+        matches!(e, Error::OverLimit(Limit::BodyToVec(n)) if n == 1 << 20),
         "{e:?}"
     );
     assert!(!e.is_peer_fault());
-    assert!(e.to_string().contains("read_body"), "{e}");
+    assert!(e.to_string().contains("body_to_vec"), "{e}");
 }
 
 #[test]

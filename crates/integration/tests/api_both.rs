@@ -46,11 +46,11 @@ macro_rules! api {
 
             #[test]
             fn over_limit_names_the_setting_and_is_not_the_peers_fault() {
-                let e = Error::OverLimit(Limit::ReadBody(10));
+                let e = Error::OverLimit(Limit::BodyToVec(10));
                 assert!(!e.is_peer_fault());
                 assert_eq!(
                     e.to_string(),
-                    "the body is larger than the read_body limit of 10 bytes"
+                    "the body is larger than the body_to_vec limit of 10 bytes"
                 );
                 let e = Error::OverLimit(Limit::BodyBudget(1000));
                 assert!(!e.is_peer_fault());

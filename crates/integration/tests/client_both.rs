@@ -555,7 +555,7 @@ fn a_body_over_the_callers_limit_is_the_callers_error() {
         let (addr, _) = origin(Arc::clone(&big));
         let url = format!("http://{addr}/big");
         let e = c.request("GET", &url, &[], b"", 10).unwrap_err();
-        assert_eq!(e, "OverLimit(ReadBody(10))", "{}", c.name());
+        assert_eq!(e, "OverLimit(BodyToVec(10))", "{}", c.name());
         let got = c.request("GET", &url, &[], b"", 100).unwrap();
         assert_eq!(got.1.len(), 100, "{}", c.name());
     }

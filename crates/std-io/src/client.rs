@@ -898,7 +898,7 @@ impl ClientResponse {
         self.body.read_inner(buf)
     }
     /// Reads the whole body, at most `limit` bytes: a longer body is
-    /// [`Error::OverLimit`]`(`[`Limit::ReadBody`]`)`, a local limit (not
+    /// [`Error::OverLimit`]`(`[`Limit::BodyToVec`]`)`, a local limit (not
     /// the peer's fault), and the connection is not reused. `0` takes only
     /// an empty body. To take bodies of any size, read them with
     /// [`read_body`](ClientResponse::read_body) or the response as a `Read`.
@@ -912,7 +912,7 @@ impl ClientResponse {
             }
             if out.len() + n > limit {
                 self.body.pooled = None;
-                return Err(Error::OverLimit(Limit::ReadBody(limit)));
+                return Err(Error::OverLimit(Limit::BodyToVec(limit)));
             }
             out.extend_from_slice(&chunk[..n]);
         }

@@ -1094,7 +1094,7 @@ impl<C: Connector> ClientResponse<C> {
     }
 
     /// Reads the whole body, at most `limit` bytes: a longer body is
-    /// [`Error::OverLimit`]`(`[`Limit::ReadBody`]`)`, a local limit (not the
+    /// [`Error::OverLimit`]`(`[`Limit::BodyToVec`]`)`, a local limit (not the
     /// peer's fault), and the connection is not reused. To take bodies of
     /// any size, read them with [`read_body`](ClientResponse::read_body).
     pub async fn body_to_vec(&mut self, limit: usize) -> Result<Vec<u8>, Error> {
@@ -1107,7 +1107,7 @@ impl<C: Connector> ClientResponse<C> {
             }
             if out.len() + n > limit {
                 self.p = None;
-                return Err(Error::OverLimit(Limit::ReadBody(limit)));
+                return Err(Error::OverLimit(Limit::BodyToVec(limit)));
             }
             out.extend_from_slice(&chunk[..n]);
         }

@@ -14,7 +14,7 @@ pub use http_net_conn::Stage;
 /// A limit the local side set, which a message went over (one type with
 /// the blocking adapter's, defined in `conn`): a client's
 /// [`ClientResponse::body_to_vec`](crate::ClientResponse::body_to_vec)
-/// limit ([`Limit::ReadBody`]), or the body budget in force
+/// limit ([`Limit::BodyToVec`]), or the body budget in force
 /// ([`Limit::BodyBudget`]: a client's
 /// [`ClientBuilder::conn_config`](crate::ClientBuilder::conn_config), a
 /// server's [`ServerBuilder::max_body_bytes`](crate::ServerBuilder::max_body_bytes)).

@@ -435,6 +435,6 @@ async fn a_body_over_a_limit_the_caller_set_is_not_the_peers_fault() {
     let e = r.body_to_vec(10).await.unwrap_err();
     assert!(!e.is_peer_fault(), "{e:?}");
     assert!(!e.to_string().contains("peer"), "{e}");
-    assert!(matches!(e, Error::OverLimit(Limit::ReadBody(10))), "{e:?}");
+    assert!(matches!(e, Error::OverLimit(Limit::BodyToVec(10))), "{e:?}");
     peer.abort();
 }

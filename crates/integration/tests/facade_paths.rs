@@ -48,7 +48,7 @@ fn root_uses(src: &str) -> (BTreeSet<String>, BTreeSet<String>) {
 
 /// The names the facade's module `m` lists.
 fn facade_module(m: &str) -> BTreeSet<String> {
-    let src = include_str!("../src/lib.rs");
+    let src = include_str!("../../http-net/src/lib.rs");
     let start = src
         .find(&format!("pub mod {m} {{"))
         .unwrap_or_else(|| panic!("the facade has no module {m}"));
