@@ -312,13 +312,7 @@ fn build(tree: &Path, target: &Path) -> Result<BTreeMap<String, PathBuf>> {
         "--benches",
         "--no-run",
     ]);
-    let artifacts =
-        process::cargo_executables(&format!("build benches in {}", tree.display()), &mut cmd)?;
-    Ok(artifacts
-        .into_iter()
-        .filter(|a| a.kind == "bench")
-        .map(|a| (a.name, a.executable))
-        .collect())
+    process::bench_executables(&format!("build benches in {}", tree.display()), &mut cmd)
 }
 
 /// Builds the comparison bench of `tree/compare` (features `hyper` only: no
@@ -337,15 +331,10 @@ fn build_compare(tree: &Path, target: &Path) -> Result<BTreeMap<String, PathBuf>
             "--features",
             "hyper",
         ]);
-    let artifacts = process::cargo_executables(
+    process::bench_executables(
         &format!("build the comparison in {}", tree.display()),
         &mut cmd,
-    )?;
-    Ok(artifacts
-        .into_iter()
-        .filter(|a| a.kind == "bench")
-        .map(|a| (a.name, a.executable))
-        .collect())
+    )
 }
 
 /// The ids `--adapters` runs, each in the comparison bench: the benches

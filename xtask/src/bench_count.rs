@@ -191,16 +191,8 @@ pub fn build(tree: &Path, target: &Path, tag: &str) -> Result<BTreeMap<String, P
         &counter,
     )?;
     let dir = target.join("bench-ab-count").join(tag);
-    std::fs::create_dir_all(&dir).map_err(|e| format!("cannot create {}: {e}", dir.display()))?;
-    let write = |name: &str, bytes: &[u8]| {
-        std::fs::write(dir.join(name), bytes)
-            .map_err(|e| format!("cannot write {}: {e}", dir.join(name).display()))
-    };
-    write("Cargo.toml", text.as_bytes())?;
     // The side's own lock: the same httparse (a control) as its real benches.
-    if let Ok(lock) = std::fs::read(tree.join("Cargo.lock")) {
-        write("Cargo.lock", &lock)?;
-    }
+    write_crate(&dir, &text, &tree.join("Cargo.lock"))?;
     let mut cmd = Command::new("cargo");
     cmd.current_dir(&dir)
         .env(
@@ -209,15 +201,10 @@ pub fn build(tree: &Path, target: &Path, tag: &str) -> Result<BTreeMap<String, P
         )
         // Symbols are kept in release builds; callgrind needs no more.
         .args(["bench", "--benches", "--no-run"]);
-    let artifacts = process::cargo_executables(
+    process::bench_executables(
         &format!("build counting benches of {}", tree.display()),
         &mut cmd,
-    )?;
-    Ok(artifacts
-        .into_iter()
-        .filter(|a| a.kind == "bench")
-        .map(|a| (a.name, a.executable))
-        .collect())
+    )
 }
 
 /// The generated manifest of the comparison crate: `compare_toml`
@@ -327,16 +314,8 @@ pub fn build_compare(tree: &Path, target: &Path, tag: &str) -> Result<BTreeMap<S
         .map_err(|e| format!("cannot read {}: {e}", toml.display()))?;
     let text = compare_manifest(&text, tree, &counter)?;
     let dir = target.join("bench-ab-count").join(format!("compare-{tag}"));
-    std::fs::create_dir_all(&dir).map_err(|e| format!("cannot create {}: {e}", dir.display()))?;
-    let write = |name: &str, bytes: &[u8]| {
-        std::fs::write(dir.join(name), bytes)
-            .map_err(|e| format!("cannot write {}: {e}", dir.join(name).display()))
-    };
-    write("Cargo.toml", text.as_bytes())?;
     // The side's own lock: the same tokio and hyper as its real comparison.
-    if let Ok(lock) = std::fs::read(tree.join("compare/Cargo.lock")) {
-        write("Cargo.lock", &lock)?;
-    }
+    write_crate(&dir, &text, &tree.join("compare/Cargo.lock"))?;
     let mut cmd = Command::new("cargo");
     cmd.current_dir(&dir)
         .env_remove("RUSTFLAGS")
@@ -352,15 +331,25 @@ pub fn build_compare(tree: &Path, target: &Path, tag: &str) -> Result<BTreeMap<S
             "--features",
             "hyper",
         ]);
-    let artifacts = process::cargo_executables(
+    process::bench_executables(
         &format!("build the counting comparison of {}", tree.display()),
         &mut cmd,
-    )?;
-    Ok(artifacts
-        .into_iter()
-        .filter(|a| a.kind == "bench")
-        .map(|a| (a.name, a.executable))
-        .collect())
+    )
+}
+
+/// Writes a generated crate's `manifest` into `dir` (made if missing), with
+/// the lock at `lock` beside it when that exists.
+fn write_crate(dir: &Path, manifest: &str, lock: &Path) -> Result<()> {
+    std::fs::create_dir_all(dir).map_err(|e| format!("cannot create {}: {e}", dir.display()))?;
+    let write = |name: &str, bytes: &[u8]| {
+        std::fs::write(dir.join(name), bytes)
+            .map_err(|e| format!("cannot write {}: {e}", dir.join(name).display()))
+    };
+    write("Cargo.toml", manifest.as_bytes())?;
+    if let Ok(lock) = std::fs::read(lock) {
+        write("Cargo.lock", &lock)?;
+    }
+    Ok(())
 }
 
 /// The instructions callgrind collected, from its summary on stderr

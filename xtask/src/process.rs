@@ -60,6 +60,19 @@ pub struct Artifact {
     pub executable: PathBuf,
 }
 
+/// The bench binaries a `cargo bench --no-run` command built, by bench
+/// name ([`cargo_executables`], the `bench` kind only).
+pub fn bench_executables(
+    description: &str,
+    cmd: &mut Command,
+) -> Result<std::collections::BTreeMap<String, PathBuf>> {
+    Ok(cargo_executables(description, cmd)?
+        .into_iter()
+        .filter(|a| a.kind == "bench")
+        .map(|a| (a.name, a.executable))
+        .collect())
+}
+
 /// Runs a cargo build command with `--message-format=json` appended and
 /// returns the executables it produced. Cargo's human output goes to stderr.
 pub fn cargo_executables(description: &str, cmd: &mut Command) -> Result<Vec<Artifact>> {
