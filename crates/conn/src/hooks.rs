@@ -12,6 +12,10 @@ use core::net::SocketAddr;
 use core::time::Duration;
 
 use crate::{HandlerError, Mistake, RemoteError, Stage};
+#[cfg(target_has_atomic = "64")]
+use crate::{MistakeGate, Timestamp};
+#[cfg(target_has_atomic = "ptr")]
+use alloc::sync::Arc;
 
 /// A limit the local side set, which a message went over (not the peer's
 /// fault: the message may be well-formed).
@@ -290,6 +294,12 @@ impl<'a> MistakeReport<'a> {
     pub const fn new(mistake: Mistake, request: Option<(&'a str, &'a [u8])>) -> Self {
         MistakeReport { mistake, request }
     }
+
+    /// The report and a line end, for one write to stderr (both servers'
+    /// default).
+    pub fn line(&self) -> alloc::string::String {
+        alloc::format!("{self}\n")
+    }
 }
 
 impl fmt::Display for MistakeReport<'_> {
@@ -307,6 +317,127 @@ impl fmt::Display for MistakeReport<'_> {
             }
         }
         f.write_str(")")
+    }
+}
+
+/// The error-body hook ([`ServerHooks::error_body`]).
+pub type ErrorBodyFn = dyn Fn(&ErrorResponse<'_>) -> Option<ErrorBody> + Send + Sync;
+/// The access-log hook ([`ServerHooks::access_log`]).
+pub type AccessLogFn = dyn Fn(&AccessRecord<'_>) + Send + Sync;
+/// The mistake-log hook ([`ServerHooks::mistake_log`]).
+pub type MistakeLogFn = dyn Fn(&Mistake) + Send + Sync;
+
+/// The hooks a server was built with, the same in both adapters: their
+/// builders' `error_body`, `access_log`, `mistake_log` and
+/// `report_mistakes` set these fields. Each adapter calls the hooks on its
+/// own threads or tasks and contains a hook's panic; what a hook sees is
+/// defined here once.
+///
+/// ```
+/// use http_net_conn::{Mistake, MistakeGate, ServerHooks, Timestamp};
+///
+/// let hooks = ServerHooks::default();
+/// assert!(!hooks.keeps_request());
+/// let gate = MistakeGate::new();
+/// let t = Timestamp::from_nanos(0);
+/// assert!(hooks.mistake_due(&gate, Mistake::Unanswered, t));
+/// assert!(!hooks.mistake_due(&gate, Mistake::Unanswered, t)); // once a second
+/// let quiet = ServerHooks { report_mistakes: false, ..ServerHooks::default() };
+/// assert!(!quiet.mistake_due(&MistakeGate::new(), Mistake::Panicked, t));
+/// ```
+#[cfg(target_has_atomic = "ptr")]
+#[derive(Clone)]
+pub struct ServerHooks {
+    /// Gives the body of the error responses the server writes itself.
+    pub error_body: Option<Arc<ErrorBodyFn>>,
+    /// Sees each request with its status.
+    pub access_log: Option<Arc<AccessLogFn>>,
+    /// Where the application's mistakes go instead of stderr.
+    pub mistake_log: Option<Arc<MistakeLogFn>>,
+    /// Whether mistakes are reported at all (default on).
+    pub report_mistakes: bool,
+}
+
+#[cfg(target_has_atomic = "ptr")]
+impl Default for ServerHooks {
+    fn default() -> ServerHooks {
+        ServerHooks {
+            error_body: None,
+            access_log: None,
+            mistake_log: None,
+            report_mistakes: true,
+        }
+    }
+}
+
+#[cfg(target_has_atomic = "ptr")]
+impl ServerHooks {
+    /// Whether a hook needs each request's method and target kept (an
+    /// error body or an access log is set).
+    pub fn keeps_request(&self) -> bool {
+        self.error_body.is_some() || self.access_log.is_some()
+    }
+
+    /// Whether the mistake `m`, made at `now`, is reported (to
+    /// [`mistake_log`](ServerHooks::mistake_log), or else on stderr):
+    /// reports are on and the server's `gate` lets it through, once a
+    /// second for each kind.
+    #[cfg(target_has_atomic = "64")]
+    pub fn mistake_due(&self, gate: &MistakeGate, m: Mistake, now: Timestamp) -> bool {
+        self.report_mistakes && gate.admit(m, now)
+    }
+
+    /// Where the mistake `m`, made at `now` answering `request` (method,
+    /// target), is reported, if it is ([`mistake_due`](ServerHooks::mistake_due)):
+    /// the mistake-log hook, or else the line for stderr
+    /// ([`MistakeReport::line`]). The adapter calls the hook (containing
+    /// its panic) or writes the line.
+    #[cfg(target_has_atomic = "64")]
+    pub fn mistake_sink(
+        &self,
+        gate: &MistakeGate,
+        m: Mistake,
+        now: Timestamp,
+        request: Option<(&str, &[u8])>,
+    ) -> Option<MistakeSink<'_>> {
+        if !self.mistake_due(gate, m, now) {
+            return None;
+        }
+        Some(match &self.mistake_log {
+            Some(hook) => MistakeSink::Hook(&**hook),
+            None => MistakeSink::Line(MistakeReport::new(m, request).line()),
+        })
+    }
+}
+
+/// Where a reported mistake goes ([`ServerHooks::mistake_sink`]).
+#[cfg(target_has_atomic = "ptr")]
+pub enum MistakeSink<'a> {
+    /// The mistake-log hook, to call with the mistake.
+    Hook(&'a MistakeLogFn),
+    /// The default: this line, to write to stderr at once.
+    Line(alloc::string::String),
+}
+
+#[cfg(target_has_atomic = "ptr")]
+impl fmt::Debug for MistakeSink<'_> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            MistakeSink::Hook(_) => f.write_str("Hook"),
+            MistakeSink::Line(l) => f.debug_tuple("Line").field(l).finish(),
+        }
+    }
+}
+
+#[cfg(target_has_atomic = "ptr")]
+impl fmt::Debug for ServerHooks {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("ServerHooks")
+            .field("error_body", &self.error_body.is_some())
+            .field("access_log", &self.access_log.is_some())
+            .field("mistake_log", &self.mistake_log.is_some())
+            .field("report_mistakes", &self.report_mistakes)
+            .finish()
     }
 }
 

@@ -122,7 +122,12 @@ pub use evict::{
     YOUNG_RESPONSE_STALL_MS,
 };
 pub use fields::Trailers;
-pub use hooks::{AccessRecord, ErrorBody, ErrorCause, ErrorResponse, Limit, MistakeReport};
+pub use hooks::{
+    AccessLogFn, AccessRecord, ErrorBody, ErrorBodyFn, ErrorCause, ErrorResponse, Limit,
+    MistakeLogFn, MistakeReport,
+};
+#[cfg(target_has_atomic = "ptr")]
+pub use hooks::{MistakeSink, ServerHooks};
 pub use leftover::Leftover;
 #[cfg(target_has_atomic = "64")]
 pub use mistake::MistakeGate;
@@ -137,9 +142,9 @@ pub use redirect::{
 pub use request_body::RequestBody;
 pub use response::{BodyLength, PreparedResponse};
 pub use server::{
-    write_error_response, write_error_response_with_body, AfterHandler, AnswerState, Begin,
-    HandlerOutcome, NextRead, OwnedRequestHead, Phase, ReadDeadlines, ReadTimeouts, RequestPolicy,
-    RequestView, Responder, ServerConn, ServerEvent,
+    write_busy_response, write_error_response, write_error_response_with_body, AfterHandler,
+    AnswerState, Begin, HandlerOutcome, NextRead, OwnedRequestHead, Phase, ReadDeadlines,
+    ReadTimeouts, RequestPolicy, RequestView, Responder, ServerConn, ServerEvent, BUSY_RETRY_AFTER,
 };
 pub use settings::{Rate, ServerSettings};
 pub use stage::Stage;

@@ -292,9 +292,16 @@ pub mod conn {
         Timestamp, Trailers, UnsupportedCodings, Url, UrlError, Window, COPY_LIMIT, MAX_PIPELINED,
         REDIRECT_BODY_DRAIN, REFUSING_AT_ONCE, YOUNG_RESPONSE_STALL_MS,
     };
+    #[doc(inline)]
+    pub use http_net_conn::{
+        write_busy_response, AccessLogFn, ErrorBodyFn, MistakeLogFn, BUSY_RETRY_AFTER,
+    };
     #[cfg(target_has_atomic = "64")]
     #[doc(inline)]
     pub use http_net_conn::{FlowGauge, MistakeGate};
+    #[cfg(target_has_atomic = "ptr")]
+    #[doc(inline)]
+    pub use http_net_conn::{MistakeSink, ServerHooks};
 }
 
 /// A blocking server and client over `std::net` (`http-net-std`): the

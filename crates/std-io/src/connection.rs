@@ -350,7 +350,7 @@ fn serve(
             // The request's expectation, framing and persistence are the
             // connection's: the handler and `after_handler` ask it.
             Ok(ServerEvent::Request(view)) => {
-                if shared.hooks.any() {
+                if shared.hooks.keeps_request() {
                     st.method.clear();
                     st.method.push_str(view.method_str());
                     st.target.clear();
@@ -384,7 +384,7 @@ fn serve(
                 .ok();
                 mistake(conn, st, shared, &outcome);
                 let end = after_handler(stream, conn, st, slot, shared, &outcome);
-                if shared.hooks.any() {
+                if shared.hooks.keeps_request() {
                     if end.is_none() && shared.hooks.access_log.is_some() {
                         // Written before it is logged (its bytes counted).
                         let _ = st.flush(stream, conn, &slot.write);
@@ -542,9 +542,9 @@ fn mistake(
     // the hooks keep, if any.
     let kept = (!st.method.is_empty()).then(|| (st.method.as_str(), &st.target[..]));
     if let Some((m, request)) = Mistake::of_handler(conn, outcome, st.timed_out, local_of, kept) {
-        shared
-            .hooks
-            .report(m, || wire::stamp(Instant::now()), request);
+        let now = wire::stamp(Instant::now());
+        let sink = shared.hooks.mistake_sink(&shared.mistakes, m, now, request);
+        crate::hooks::deliver(sink, &m);
     }
 }
 

@@ -6,6 +6,7 @@
 //! and lets a graceful stop end the blocked reads of idle connections.
 
 use crate::hooks::Hooks;
+use http_net_conn::MistakeGate;
 use std::collections::HashMap;
 use std::net::{IpAddr, Shutdown, SocketAddr, TcpStream};
 use std::sync::atomic::{AtomicBool, AtomicU64, AtomicU8, AtomicUsize, Ordering};
@@ -166,14 +167,17 @@ pub(crate) struct Shared {
     /// Where [`ServerHandle::shutdown`](crate::ServerHandle::shutdown)
     /// connects to wake the accept loop (set when serving starts).
     pub(crate) wake_addr: Mutex<Option<SocketAddr>>,
-    /// The error-body and access-log hooks.
+    /// The error-body, access-log and mistake-log hooks.
     pub(crate) hooks: Hooks,
+    /// The gate of the server's mistake reports (one per kind per second).
+    pub(crate) mistakes: MistakeGate,
 }
 
 impl Shared {
     pub(crate) fn new(per_peer: usize, hooks: Hooks) -> Shared {
         Shared {
             hooks,
+            mistakes: MistakeGate::new(),
             stopping: AtomicBool::new(false),
             date: DateCache::new(),
             counters: Live::default(),

@@ -13,9 +13,7 @@ use std::time::{Duration, Instant};
 
 use std::panic::{catch_unwind, AssertUnwindSafe};
 
-use http_net_conn::{
-    write_error_response, write_error_response_with_body, Linger, Timestamp, REFUSING_AT_ONCE,
-};
+use http_net_conn::{write_busy_response, Linger, Timestamp, REFUSING_AT_ONCE};
 
 use crate::date::now_secs;
 use crate::hooks::{ErrorBodyFn, ErrorCause, ErrorResponse};
@@ -23,8 +21,6 @@ use crate::registry::Shared;
 use crate::transport::Transport;
 use crate::wire::stamp;
 
-/// The `Retry-After` of the `503`, in seconds.
-const RETRY_AFTER: u32 = 1;
 /// Refused connections waiting for the reject thread.
 pub(crate) const QUEUE: usize = 64;
 /// Refused connections answered and draining at once (beyond it, the
@@ -149,30 +145,14 @@ fn busy_response(
     server: Option<&[u8]>,
     hook: Option<&ErrorBodyFn>,
 ) {
-    msg.clear();
-    if let Some(hook) = hook {
-        let busy = ErrorResponse::new(503, ErrorCause::Busy, "", b"");
-        // A hook that panics, or a content type that is not a field
-        // value, leaves the server's own text.
-        if let Ok(Some(b)) = catch_unwind(AssertUnwindSafe(|| hook(&busy))) {
-            let (ct, body) = (&b.content_type[..], &b.body[..]);
-            let r = write_error_response_with_body(
-                msg,
-                503,
-                Some(RETRY_AFTER),
-                Some(date),
-                server,
-                ct,
-                body,
-            );
-            if r.is_ok() {
-                return;
-            }
-            msg.clear();
-        }
-    }
-    // 503 is an error status: this cannot fail.
-    let _ = write_error_response(msg, 503, Some(RETRY_AFTER), Some(date), server);
+    let busy = ErrorResponse::new(503, ErrorCause::Busy, "", b"");
+    // A hook that panics leaves the server's own text.
+    let body = hook.and_then(|hook| {
+        catch_unwind(AssertUnwindSafe(|| hook(&busy)))
+            .ok()
+            .flatten()
+    });
+    write_busy_response(msg, date, server, body.as_ref());
 }
 
 #[cfg(test)]

@@ -21,6 +21,7 @@ use crate::date::DateClock;
 use crate::error::{Error, Stage};
 use crate::exchange::{Cycle, Exchange};
 use crate::handler::Handler;
+use crate::hooks;
 use crate::shared::{Shared, SlotGuard};
 use crate::wire::{self, Filled, Scratched, Transport, WriteBounds};
 
@@ -112,7 +113,7 @@ fn log_own_response(sh: &Shared, conn: &ServerConn, st: &Cycle, seen: &mut Seen,
         .with_status(conn.response_status())
         .with_bytes(bytes)
         .with_duration(seen.started.elapsed());
-    sh.hooks.access_log(&record);
+    hooks::access_log(&sh.hooks, &record);
     seen.clear();
 }
 
@@ -126,11 +127,11 @@ async fn send_own_error(
     seen: &mut Seen,
     cause: ErrorCause<'_>,
 ) -> End {
-    let hooks = &sh.hooks;
-    if !hooks.any() {
+    let own = &sh.hooks;
+    if !own.keeps_request() {
         return send_and_linger(stream, conn, st, sh).await;
     }
-    hooks.error_body(conn, cause, &seen.method, &seen.target);
+    hooks::error_body(own, conn, cause, &seen.method, &seen.target);
     let queued = conn.output().len() as u64;
     let end = send_and_linger(stream, conn, st, sh).await;
     let sent = if end == End::Linger { queued } else { 0 };
@@ -218,7 +219,7 @@ async fn serve<H: Handler>(
         date.refresh(conn, sh.date_secs());
         match conn.poll_event() {
             Ok(ServerEvent::Request(view)) => {
-                if sh.hooks.any() {
+                if sh.hooks.keeps_request() {
                     seen.method.clear();
                     seen.method.push_str(view.method_str());
                     seen.target.clear();
@@ -274,7 +275,7 @@ async fn serve<H: Handler>(
                         .with_duration(seen.started.elapsed())
                         .with_error(error)
                         .with_panicked(outcome.is_none());
-                    sh.hooks.access_log(&record);
+                    hooks::access_log(&sh.hooks, &record);
                 }
                 seen.clear();
                 if let Some(end) = end {
@@ -390,7 +391,7 @@ async fn serve<H: Handler>(
                 if conn.error_status().is_none() {
                     return send_and_linger(stream, conn, st, sh).await;
                 }
-                if seen.method.is_empty() && sh.hooks.any() {
+                if seen.method.is_empty() && sh.hooks.keeps_request() {
                     // Before a whole head: from its first byte.
                     seen.started = reads
                         .head_started(&timeouts)
@@ -521,7 +522,7 @@ async fn after_handler(
             // 500/408 for no answer) takes the hook's body.
             if sh.hooks.error_body.is_some() {
                 let cause = error_cause(conn, st, outcome);
-                sh.hooks.error_body(conn, cause, &seen.method, &seen.target);
+                hooks::error_body(&sh.hooks, conn, cause, &seen.method, &seen.target);
             }
             Some(send_and_linger(stream, conn, st, sh).await)
         }
@@ -571,7 +572,7 @@ fn report_mistake(
     let kept = (!seen.method.is_empty()).then(|| (seen.method.as_str(), &seen.target[..]));
     if let Some((m, request)) = Mistake::of_handler(conn, outcome, st.timed_out, local_of, kept) {
         let now = wire::stamp(Instant::now());
-        sh.hooks.mistake(&sh.mistakes, m, now, request);
+        hooks::deliver(sh.hooks.mistake_sink(&sh.mistakes, m, now, request), &m);
     }
 }
 

@@ -13,114 +13,48 @@ use std::panic::{catch_unwind, AssertUnwindSafe};
 use std::sync::{Arc, Mutex};
 
 use http_net_conn::{
-    write_error_response, write_error_response_with_body, AccessRecord, ErrorBody, ErrorCause,
-    ErrorResponse, Mistake, MistakeGate, MistakeReport, ServerConn, Timestamp,
+    write_busy_response, AccessRecord, ErrorCause, ErrorResponse, Mistake, MistakeSink, ServerConn,
 };
 
-/// The error-body hook.
-pub(crate) type ErrorBodyFn = dyn Fn(&ErrorResponse<'_>) -> Option<ErrorBody> + Send + Sync;
-/// The access-log hook.
-pub(crate) type AccessLogFn = dyn Fn(&AccessRecord<'_>) + Send + Sync;
-/// The mistake-log hook.
-pub(crate) type MistakeLogFn = dyn Fn(&Mistake) + Send + Sync;
+/// The hooks a server was built with: the core's, the same in both
+/// adapters.
+pub(crate) use http_net_conn::ServerHooks as Hooks;
 
-/// The hooks a server was built with.
-#[derive(Clone)]
-pub(crate) struct Hooks {
-    pub(crate) error_body: Option<Arc<ErrorBodyFn>>,
-    pub(crate) access_log: Option<Arc<AccessLogFn>>,
-    pub(crate) mistake_log: Option<Arc<MistakeLogFn>>,
-    /// Whether mistakes are reported at all (default on).
-    pub(crate) report_mistakes: bool,
-}
-
-impl Default for Hooks {
-    fn default() -> Hooks {
-        Hooks {
-            error_body: None,
-            access_log: None,
-            mistake_log: None,
-            report_mistakes: true,
-        }
+/// Gives the error response `conn` queued the hook's body for `cause`,
+/// when a hook is set and supplies one (a hook that panics, or a body the
+/// connection refuses, leaves the server's own text).
+pub(crate) fn error_body(
+    hooks: &Hooks,
+    conn: &mut ServerConn,
+    cause: ErrorCause<'_>,
+    method: &str,
+    target: &[u8],
+) {
+    let (Some(status), Some(hook)) = (conn.error_status(), &hooks.error_body) else {
+        return;
+    };
+    let response = ErrorResponse::new(status, cause, method, target);
+    if let Ok(Some(body)) = catch_unwind(AssertUnwindSafe(|| hook(&response))) {
+        let _ = conn.set_error_body(&body.content_type, &body.body);
     }
 }
 
-impl Hooks {
-    /// Whether a hook needs each request's method and target kept.
-    pub(crate) fn any(&self) -> bool {
-        self.error_body.is_some() || self.access_log.is_some()
-    }
-
-    /// Gives the error response `conn` queued the hook's body for `cause`,
-    /// when a hook is set and supplies one (a hook that panics, or a body
-    /// the connection refuses, leaves the server's own text).
-    pub(crate) fn error_body(
-        &self,
-        conn: &mut ServerConn,
-        cause: ErrorCause<'_>,
-        method: &str,
-        target: &[u8],
-    ) {
-        let (Some(status), Some(hook)) = (conn.error_status(), &self.error_body) else {
-            return;
-        };
-        let response = ErrorResponse::new(status, cause, method, target);
-        if let Ok(Some(body)) = catch_unwind(AssertUnwindSafe(|| hook(&response))) {
-            let _ = conn.set_error_body(&body.content_type, &body.body);
-        }
-    }
-
-    /// Tells the access-log hook (when set) of one request.
-    pub(crate) fn access_log(&self, record: &AccessRecord<'_>) {
-        if let Some(hook) = &self.access_log {
-            let _ = catch_unwind(AssertUnwindSafe(|| hook(record)));
-        }
-    }
-
-    /// Reports the application's mistake `m`, made at `now` on a request
-    /// of `method` and `target` (`None` when they are no longer known):
-    /// through the hook, or as one line on stderr, when reports are on and
-    /// `gate` lets it through (once a second for each kind).
-    pub(crate) fn mistake(
-        &self,
-        gate: &MistakeGate,
-        m: Mistake,
-        now: Timestamp,
-        request: Option<(&str, &[u8])>,
-    ) {
-        if !self.report_mistakes || !gate.admit(m, now) {
-            return;
-        }
-        match &self.mistake_log {
-            Some(hook) => {
-                let _ = catch_unwind(AssertUnwindSafe(|| hook(&m)));
-            }
-            None => {
-                // One write of the whole line; a failed write is not the
-                // server's concern (and must not panic, as `eprintln!` does).
-                let line = mistake_line(&m, request);
-                let _ = std::io::stderr().lock().write_all(line.as_bytes());
-            }
-        }
+/// Tells the access-log hook (when set) of one request.
+pub(crate) fn access_log(hooks: &Hooks, record: &AccessRecord<'_>) {
+    if let Some(hook) = &hooks.access_log {
+        let _ = catch_unwind(AssertUnwindSafe(|| hook(record)));
     }
 }
 
-/// The default report of a mistake, the std server's bytes: conn's
-/// [`MistakeReport`] (`http-net: <mistake> (<METHOD> <target>)`, the
-/// target's bytes outside printable ASCII escaped) and a line end, written
-/// at once.
-pub(crate) fn mistake_line(m: &Mistake, request: Option<(&str, &[u8])>) -> String {
-    format!("{}\n", MistakeReport::new(*m, request))
-}
-
-impl fmt::Debug for Hooks {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.debug_struct("Hooks")
-            .field("error_body", &self.error_body.is_some())
-            .field("access_log", &self.access_log.is_some())
-            .field("mistake_log", &self.mistake_log.is_some())
-            .field("report_mistakes", &self.report_mistakes)
-            .finish()
+/// Delivers a mistake where the core says it goes, if it is reported
+/// ([`ServerHooks::mistake_sink`](http_net_conn::ServerHooks::mistake_sink)):
+/// calls the hook (containing its panic) or writes the line to stderr at
+/// once (a failed write is not the server's concern, and must not panic).
+pub(crate) fn deliver(sink: Option<MistakeSink<'_>>, m: &Mistake) {
+    match sink {
+        Some(MistakeSink::Hook(hook)) => drop(catch_unwind(AssertUnwindSafe(|| hook(m)))),
+        Some(MistakeSink::Line(line)) => drop(std::io::stderr().lock().write_all(line.as_bytes())),
+        None => {}
     }
 }
 
@@ -132,9 +66,6 @@ pub(crate) struct BusyAnswer {
     /// The second it was made for, and its bytes.
     cached: Mutex<Option<(u64, Arc<[u8]>)>>,
 }
-
-/// `Retry-After` of the `503` beyond the connection limit, in seconds.
-const RETRY_AFTER: u32 = 1;
 
 impl BusyAnswer {
     /// The `503`'s bytes for the second `now` (seconds since the Unix
@@ -159,31 +90,17 @@ impl BusyAnswer {
 }
 
 /// The `503` bytes: the connection's own error response, with the
-/// error-body hook's body when it gives one the writer accepts.
+/// error-body hook's body when it gives one the writer accepts (a hook
+/// that panics leaves the server's own text).
 fn busy_response(date: &[u8; 29], server: Option<&[u8]>, hooks: &Hooks) -> Vec<u8> {
+    let busy = ErrorResponse::new(503, ErrorCause::Busy, "", b"");
+    let body = hooks.error_body.as_ref().and_then(|hook| {
+        catch_unwind(AssertUnwindSafe(|| hook(&busy)))
+            .ok()
+            .flatten()
+    });
     let mut msg = Vec::new();
-    if let Some(hook) = &hooks.error_body {
-        let busy = ErrorResponse::new(503, ErrorCause::Busy, "", b"");
-        if let Ok(Some(b)) = catch_unwind(AssertUnwindSafe(|| hook(&busy))) {
-            let (ct, body) = (&b.content_type[..], &b.body[..]);
-            let date = Some(date);
-            let r = write_error_response_with_body(
-                &mut msg,
-                503,
-                Some(RETRY_AFTER),
-                date,
-                server,
-                ct,
-                body,
-            );
-            if r.is_ok() {
-                return msg;
-            }
-            msg.clear();
-        }
-    }
-    // 503 is an error status: this cannot fail.
-    let _ = write_error_response(&mut msg, 503, Some(RETRY_AFTER), Some(date), server);
+    write_busy_response(&mut msg, date, server, body.as_ref());
     msg
 }
 
@@ -196,19 +113,19 @@ impl fmt::Debug for BusyAnswer {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use http_net_conn::LocalError;
+    use http_net_conn::{ErrorBody, LocalError, MistakeReport};
 
     #[test]
     fn the_default_line_names_the_mistake_and_the_request() {
         let m = Mistake::Refused(LocalError::InvalidFieldName);
-        let line = mistake_line(&m, Some(("GET", b"/a?b")));
+        let line = MistakeReport::new(m, Some(("GET", b"/a?b"))).line();
         assert!(
             line.starts_with("http-net: the connection refused"),
             "{line}"
         );
         assert!(line.ends_with(" (GET /a?b)\n"), "{line}");
         assert_eq!(
-            mistake_line(&Mistake::Panicked, None),
+            MistakeReport::new(Mistake::Panicked, None).line(),
             "http-net: the handler panicked\n"
         );
     }
@@ -216,7 +133,7 @@ mod tests {
     #[test]
     fn the_default_line_is_the_std_servers_with_the_target_escaped() {
         let m = Mistake::Unanswered;
-        let line = mistake_line(&m, Some(("GET", b"/a\x01\xff b")));
+        let line = MistakeReport::new(m, Some(("GET", b"/a\x01\xff b"))).line();
         assert_eq!(
             line,
             "http-net: the handler returned without answering (sent 500) \

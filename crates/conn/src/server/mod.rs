@@ -13,7 +13,9 @@ mod waits;
 pub use conn::ServerConn;
 pub use owned::OwnedRequestHead;
 pub use policy::{AfterHandler, Begin, HandlerOutcome, RequestPolicy};
-pub use reject::{write_error_response, write_error_response_with_body};
+pub use reject::{
+    write_busy_response, write_error_response, write_error_response_with_body, BUSY_RETRY_AFTER,
+};
 pub use responder::Responder;
 pub use view::{AnswerState, Phase, RequestView, ServerEvent};
 pub use waits::{NextRead, ReadDeadlines, ReadTimeouts};

@@ -126,6 +126,52 @@ pub fn write_error_response(
     write_standalone_error(buf, status, retry_after, date, server, None)
 }
 
+/// `Retry-After` of the `503` beyond a connection limit, in seconds.
+pub const BUSY_RETRY_AFTER: u32 = 1;
+
+/// The `503` beyond a connection limit, into `buf` (cleared first), as
+/// both servers send it: `Retry-After: 1` ([`BUSY_RETRY_AFTER`]), `date`
+/// and `server`, with the error-body hook's `body` when it gave one the
+/// writer accepts (a content type that is not a field value leaves the
+/// server's own text).
+///
+/// ```
+/// use http_net_conn::{write_busy_response, ErrorBody};
+///
+/// let date = b"Sun, 06 Nov 1994 08:49:37 GMT";
+/// let mut buf = Vec::new();
+/// write_busy_response(&mut buf, date, None, None);
+/// assert!(buf.starts_with(b"HTTP/1.1 503 Service Unavailable\r\n"));
+/// let json = ErrorBody { content_type: b"application/json".to_vec(), body: br#"{"busy":true}"#.to_vec() };
+/// write_busy_response(&mut buf, date, None, Some(&json));
+/// assert!(buf.ends_with(b"{\"busy\":true}"));
+/// ```
+pub fn write_busy_response(
+    buf: &mut Vec<u8>,
+    date: &[u8; 29],
+    server: Option<&[u8]>,
+    body: Option<&crate::ErrorBody>,
+) {
+    buf.clear();
+    if let Some(b) = body {
+        let r = write_error_response_with_body(
+            buf,
+            503,
+            Some(BUSY_RETRY_AFTER),
+            Some(date),
+            server,
+            &b.content_type,
+            &b.body,
+        );
+        if r.is_ok() {
+            return;
+        }
+        buf.clear();
+    }
+    // 503 is an error status: this cannot fail.
+    let _ = write_error_response(buf, 503, Some(BUSY_RETRY_AFTER), Some(date), server);
+}
+
 /// [`write_error_response`] with a body of the caller's in place of the
 /// short text: `body` with `Content-Type: content_type` (e.g.
 /// `application/json`) and its `Content-Length`; the rest of the head is
