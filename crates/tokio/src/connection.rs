@@ -23,6 +23,7 @@ use crate::exchange::{Cycle, Exchange};
 use crate::handler::Handler;
 use crate::hooks;
 use crate::shared::{Shared, SlotGuard};
+use crate::timer::{self, Timer};
 use crate::wire::{self, Filled, Scratched, Transport, WriteBounds};
 
 /// How a connection ends.
@@ -42,22 +43,27 @@ pub(crate) async fn run<S: Transport, H: Handler>(
     handler: Arc<H>,
 ) {
     let shared = Arc::clone(&slot.shared);
-    let s = &shared.settings;
-    let mut conn = shared.conns.take(s.conn, s.wipe);
-    let mut st = Cycle::new(peer, Arc::clone(&slot.slot));
-    let end = serve(&mut stream, &mut conn, &mut st, &shared, &slot, &*handler).await;
-    // Its state machine and buffers serve the next connection.
-    shared.conns.put(conn, &shared.buffers);
-    // An evicted connection gives its place up at once: its 503 (if any) is
-    // sent, but it is not drained.
-    if end == End::Linger && !slot.slot.evicted() {
-        slot.set(SlotState::Closing);
-        // Evicted, or the server stopping: a stop ends a linger at once.
-        let stop = || slot.slot.evicted() || shared.stopping();
-        let wake = Some((&slot.slot.wake, &stop as &(dyn Fn() -> bool + Sync)));
-        let linger = s.linger(wire::stamp(Instant::now()));
-        wire::linger(&mut stream, linger, wake).await;
-    }
+    let own = Arc::clone(&slot.slot);
+    // Every wakeup of this task reads the clock at most once.
+    timer::per_wakeup(&own.clock, async {
+        let s = &shared.settings;
+        let mut conn = shared.conns.take(s.conn, s.wipe);
+        let mut st = Cycle::new(peer, Arc::clone(&slot.slot));
+        let end = serve(&mut stream, &mut conn, &mut st, &shared, &slot, &*handler).await;
+        // Its state machine and buffers serve the next connection.
+        shared.conns.put(conn, &shared.buffers);
+        // An evicted connection gives its place up at once: its 503 (if any) is
+        // sent, but it is not drained.
+        if end == End::Linger && !slot.slot.evicted() {
+            slot.set(SlotState::Closing);
+            // Evicted, or the server stopping: a stop ends a linger at once.
+            let stop = || slot.slot.evicted() || shared.stopping();
+            let wake = Some((&slot.slot.wake, &stop as &(dyn Fn() -> bool + Sync)));
+            let linger = s.linger(own.clock.stamp());
+            wire::linger(&mut stream, linger, wake).await;
+        }
+    })
+    .await;
 }
 
 /// Requests a connection serves in one turn of its task when they come
@@ -167,6 +173,7 @@ fn flush_queued<'a>(
         conn,
         &[],
         &mut st.write_meter,
+        &mut st.timer,
         WriteBounds::of(&sh.settings),
         st.slot.as_deref(),
     )
@@ -224,7 +231,7 @@ async fn serve<H: Handler>(
                     seen.method.push_str(view.method_str());
                     seen.target.clear();
                     seen.target.extend_from_slice(view.target());
-                    seen.started = Instant::now();
+                    seen.started = slot.slot.clock.now();
                 }
                 turn += 1;
                 if turn > TURN {
@@ -249,8 +256,9 @@ async fn serve<H: Handler>(
                     Err(_) => return End::Close,
                 }
                 st.reset();
-                st.write_meter
-                    .start(wire::stamp(Instant::now()), s.response_timeout);
+                // The whole-response deadline, if any, from this wakeup.
+                let now = slot.slot.clock.stamp();
+                st.write_meter.start(now, s.response_timeout);
                 let outcome = {
                     let mut ex = Exchange::new(conn, stream, st, sh);
                     catch(handler.handle(&mut ex)).await
@@ -293,7 +301,7 @@ async fn serve<H: Handler>(
                 if eof {
                     return End::Close;
                 }
-                let now = Instant::now();
+                let now = slot.slot.clock.now();
                 // The slot is marked before the stop is looked at: a
                 // shutdown after the mark wakes us, one before it is seen.
                 let step = reads
@@ -314,9 +322,9 @@ async fn serve<H: Handler>(
                 let wake = Some(&slot.slot.wake);
                 let (filled, waited) = wire::waited(async {
                     if stage == Stage::Idle {
-                        idle_fill(stream, conn, sh, deadline, wake).await
+                        idle_fill(stream, conn, sh, &mut st.timer, deadline, wake).await
                     } else {
-                        wire::fill(stream, conn, deadline, false, stage, wake).await
+                        wire::fill(stream, conn, &mut st.timer, deadline, false, stage, wake).await
                     }
                 })
                 .await;
@@ -340,7 +348,7 @@ async fn serve<H: Handler>(
                             tokio::task::yield_now().await;
                             if let Some(n) = wire::fill_now(stream, conn) {
                                 last = true;
-                                reads.head_began(wire::stamp(Instant::now()), &timeouts);
+                                reads.head_began(slot.slot.clock.stamp(), &timeouts);
                                 if n > 0 {
                                     continue;
                                 }
@@ -423,6 +431,7 @@ async fn idle_fill(
     stream: &mut dyn Transport,
     conn: &mut ServerConn,
     sh: &Shared,
+    timer: &mut Timer,
     deadline: Instant,
     wake: Option<&tokio::sync::Notify>,
 ) -> Result<Filled, Error> {
@@ -436,11 +445,13 @@ async fn idle_fill(
         }
         match conn.take_buffers() {
             Some(lent) => sh.buffers.put(lent),
-            None => return wire::fill(stream, conn, deadline, false, Stage::Idle, wake).await,
+            None => {
+                return wire::fill(stream, conn, timer, deadline, false, Stage::Idle, wake).await
+            }
         }
     }
     let mut scratch = [0u8; SCRATCH];
-    let r = wire::read_scratch(stream, &mut scratch, deadline, Stage::Idle, wake).await;
+    let r = wire::read_scratch(stream, &mut scratch, timer, deadline, Stage::Idle, wake).await;
     match r {
         Ok(Scratched::Bytes(n)) => {
             restore(conn, sh);
@@ -704,7 +715,8 @@ mod tests {
             let (sh, mut server, mut client, mut conn, deadline) = idle_on_duplex();
             let req = b"GET /a-target-longer-than-the-scratch HTTP/1.1\r\nHost: a\r\n\r\n";
             let filled = {
-                let wait = idle_fill(&mut server, &mut conn, &sh, deadline, None);
+                let mut timer = Timer::default();
+                let wait = idle_fill(&mut server, &mut conn, &sh, &mut timer, deadline, None);
                 let mut wait = pin!(wait);
                 // Nothing sent yet: the wait is pending, the buffers in the pool.
                 assert!(poll_fn(|cx| Poll::Ready(wait.as_mut().poll(cx).is_pending())).await);
@@ -732,7 +744,8 @@ mod tests {
                 .write_all(b"GET / HTTP/1.1\r\nHost: a\r\n\r\n")
                 .await
                 .unwrap();
-            let filled = idle_fill(&mut server, &mut conn, &sh, deadline, None).await;
+            let mut timer = Timer::default();
+            let filled = idle_fill(&mut server, &mut conn, &sh, &mut timer, deadline, None).await;
             assert_eq!(filled.unwrap(), Filled::Bytes(27));
             assert_eq!(sh.buffers.len(), 0);
             assert!(!conn.buffers_lent());

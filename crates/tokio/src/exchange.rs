@@ -20,6 +20,7 @@ use crate::shared::Shared;
 use crate::slot::Slot;
 use http_net_conn::Meter;
 
+use crate::timer::Timer;
 use crate::wire::{self, Filled, Transport, WriteBounds};
 
 /// Output is written as soon as this much is queued (smaller answers wait
@@ -50,6 +51,8 @@ pub(crate) struct Cycle {
     /// The connection's place in the server's registry (writes waiting on
     /// the peer mark it, and can be evicted).
     pub(crate) slot: Option<Arc<Slot>>,
+    /// The connection's one runtime timer, for all its waits.
+    pub(crate) timer: Timer,
 }
 
 impl Cycle {
@@ -58,6 +61,15 @@ impl Cycle {
             peer,
             slot: Some(slot),
             ..Cycle::default()
+        }
+    }
+
+    /// The time of this wakeup of the connection's task (the clock, when
+    /// the cycle has no slot).
+    pub(crate) fn now(&self) -> Instant {
+        match &self.slot {
+            Some(slot) => slot.clock.now(),
+            None => Instant::now(),
         }
     }
 
@@ -372,6 +384,7 @@ impl<'a> Exchange<'a> {
             self.conn,
             &[],
             &mut st.write_meter,
+            &mut st.timer,
             bounds,
             st.slot.as_deref(),
         );
@@ -380,7 +393,7 @@ impl<'a> Exchange<'a> {
             self.shared.count_write_failure(&e);
             return Err(e);
         }
-        let now = Instant::now();
+        let now = st.now();
         let (deadline, by_rate) =
             wire::deadline(&st.read_meter, now, s.body_timeout, s.min_body_rate);
         // The body's progress, shown to eviction; an eviction ends the wait.
@@ -389,9 +402,19 @@ impl<'a> Exchange<'a> {
             slot.body.begin(slot.stamp(now));
         }
         let wake = slot.map(|s| &s.wake);
-        let r = wire::fill(self.stream, self.conn, deadline, by_rate, Stage::Body, wake);
+        let r = wire::fill(
+            self.stream,
+            self.conn,
+            &mut st.timer,
+            deadline,
+            by_rate,
+            Stage::Body,
+            wake,
+        );
         let r = r.await;
-        st.read_meter.waited(now.elapsed());
+        // After a wait, the time of the wakeup that ended it.
+        st.read_meter
+            .waited(st.now().saturating_duration_since(now));
         if let Ok(Filled::Bytes(n)) = r {
             st.read_meter.add(n as u64);
         }
@@ -595,6 +618,7 @@ impl<'a> Exchange<'a> {
             self.conn,
             body,
             &mut self.st.write_meter,
+            &mut self.st.timer,
             bounds,
             self.st.slot.as_deref(),
         )

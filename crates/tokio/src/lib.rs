@@ -117,6 +117,7 @@ mod lend;
 mod server;
 mod shared;
 mod slot;
+mod timer;
 mod wire;
 
 pub use client::{

@@ -10,6 +10,8 @@ use http_net_conn::{FlowGauge, SlotState, Summary, Timestamp};
 use tokio::sync::Notify;
 use tokio::time::Instant;
 
+use crate::timer::WakeClock;
+
 /// One open connection, as the accept loop and the shutdown see it.
 #[derive(Debug)]
 pub(crate) struct Slot {
@@ -33,6 +35,8 @@ pub(crate) struct Slot {
     pub(crate) wake: Notify,
     /// The peer's address, when the per-peer cap counts it.
     pub(crate) peer: Option<IpAddr>,
+    /// The connection task's clock, read once per wakeup.
+    pub(crate) clock: WakeClock,
 }
 
 impl Slot {
@@ -49,6 +53,7 @@ impl Slot {
             evicted: AtomicBool::new(false),
             wake: Notify::new(),
             peer,
+            clock: WakeClock::default(),
         }
     }
 
@@ -78,7 +83,7 @@ impl Slot {
             let now = if state == SlotState::Handler {
                 self.epoch
             } else {
-                Instant::now()
+                self.clock.now()
             };
             self.set_at(state, now);
         }
@@ -96,9 +101,9 @@ impl Slot {
         }
     }
 
-    /// A write starts waiting on the peer (one clock reading).
+    /// A write starts waiting on the peer (at this wakeup's time).
     pub(crate) fn stall_begins(&self) {
-        let ms = self.ms(Instant::now()).saturating_add(1);
+        let ms = self.ms(self.clock.now()).saturating_add(1);
         self.stalled.store(ms, Ordering::SeqCst);
     }
 

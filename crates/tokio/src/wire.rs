@@ -16,6 +16,7 @@ use tokio::time::{timeout_at, Instant};
 
 use crate::error::{Error, Stage};
 use crate::slot::Slot;
+use crate::timer::Timer;
 
 /// A byte stream the server can run over: a `TcpStream`, a TLS stream over
 /// one, a `tokio::io::DuplexStream` in tests. Implemented for every
@@ -172,6 +173,7 @@ macro_rules! unless_woken {
 pub(crate) async fn fill(
     stream: &mut (dyn Transport + '_),
     conn: &mut ServerConn,
+    timer: &mut Timer,
     deadline: Instant,
     rate_bound: bool,
     stage: Stage,
@@ -181,7 +183,7 @@ pub(crate) async fn fill(
     if spare.is_empty() {
         return Ok(Filled::Full);
     }
-    let read = bounded(deadline, stream.read(spare));
+    let read = timer.bounded(deadline, stream.read(spare));
     let r = unless_woken!(read, wake, Filled::Woken);
     match r {
         None if rate_bound => Err(Error::TooSlow(stage)),
@@ -216,11 +218,12 @@ pub(crate) enum Scratched {
 pub(crate) async fn read_scratch(
     stream: &mut (dyn Transport + '_),
     scratch: &mut [u8],
+    timer: &mut Timer,
     deadline: Instant,
     stage: Stage,
     wake: Option<&Notify>,
 ) -> Result<Scratched, Error> {
-    let read = bounded(deadline, stream.read(scratch));
+    let read = timer.bounded(deadline, stream.read(scratch));
     let r = unless_woken!(read, wake, Scratched::Woken);
     match r {
         None => Err(Error::Timeout(stage)),
@@ -285,9 +288,12 @@ pub(crate) async fn flush_with(
     conn: &mut ServerConn,
     mut body: &[u8],
     meter: &mut Meter,
+    timer: &mut Timer,
     bounds: WriteBounds,
     slot: Option<&Slot>,
 ) -> Result<(), Error> {
+    // The time of this wakeup (the clock, for a stream with no slot).
+    let now = || slot.map_or_else(Instant::now, |s| s.clock.now());
     let mut wrote = false;
     loop {
         let out_len = conn.output().len();
@@ -298,7 +304,7 @@ pub(crate) async fn flush_with(
         // default) is checked before every write: past it no write is
         // made, however ready the peer.
         if let Some(until) = meter.until() {
-            if instant(until) <= Instant::now() {
+            if instant(until) <= now() {
                 return Err(Error::Timeout(Stage::Write));
             }
         }
@@ -307,7 +313,7 @@ pub(crate) async fn flush_with(
         // the rate bounds it. A write ready at once waited for nothing.
         let mut waiting: Option<(Instant, bool)> = None;
         let deadline = || {
-            let now = Instant::now();
+            let now = now();
             let (at, by_rate) = deadline(meter, now, bounds.stall, bounds.rate);
             waiting = Some((now, by_rate));
             at
@@ -315,11 +321,13 @@ pub(crate) async fn flush_with(
         let bufs = [IoSlice::new(conn.output()), IoSlice::new(body)];
         let write = async {
             if out_len == 0 {
-                bounded_by(deadline, stream.write(body)).await
+                timer.bounded_by(deadline, stream.write(body)).await
             } else if body.is_empty() {
-                bounded_by(deadline, stream.write(&bufs[0])).await
+                timer.bounded_by(deadline, stream.write(&bufs[0])).await
             } else {
-                bounded_by(deadline, stream.write_vectored(&bufs)).await
+                timer
+                    .bounded_by(deadline, stream.write_vectored(&bufs))
+                    .await
             }
         };
         let r = match slot {
@@ -331,7 +339,8 @@ pub(crate) async fn flush_with(
         };
         let by_rate = match waiting {
             Some((since, by_rate)) => {
-                meter.waited(since.elapsed());
+                // The write waited: `now` is the wakeup that ended it.
+                meter.waited(now().saturating_duration_since(since));
                 by_rate
             }
             None => false,
@@ -354,8 +363,8 @@ pub(crate) async fn flush_with(
         }
     }
     if wrote {
-        let until = || deadline(meter, Instant::now(), bounds.stall, bounds.rate).0;
-        match bounded_by(until, stream.flush()).await {
+        let until = || deadline(meter, now(), bounds.stall, bounds.rate).0;
+        match timer.bounded_by(until, stream.flush()).await {
             None => return Err(Error::Timeout(Stage::Write)),
             Some(Err(e)) => return Err(Error::Io(e)),
             Some(Ok(())) => {}
