@@ -8,6 +8,7 @@ use std::pin::pin;
 use std::sync::atomic::Ordering;
 use std::sync::Arc;
 use std::task::Poll;
+use std::time::Duration;
 
 use http_net_conn::{
     AccessRecord, AfterHandler, Begin, Error as ConnError, ErrorCause, HandlerError,
@@ -23,7 +24,7 @@ use crate::exchange::{Cycle, Exchange};
 use crate::handler::Handler;
 use crate::hooks;
 use crate::shared::{Shared, SlotGuard};
-use crate::timer::{self, Timer};
+use crate::timer::{self, Timer, WakeClock};
 use crate::wire::{self, Filled, Scratched, Transport, WriteBounds};
 
 /// How a connection ends.
@@ -222,6 +223,8 @@ async fn serve<H: Handler>(
     let mut last = false;
     // Requests served since the task last waited on its peer or yielded.
     let mut turn = 0u32;
+    // The peer's last request came within `IDLE_GRACE` of the answer before.
+    let mut quick = true;
     loop {
         date.refresh(conn, sh.date_secs());
         match conn.poll_event() {
@@ -322,7 +325,13 @@ async fn serve<H: Handler>(
                 let wake = Some(&slot.slot.wake);
                 let (filled, waited) = wire::waited(async {
                     if stage == Stage::Idle {
-                        idle_fill(stream, conn, sh, &mut st.timer, deadline, wake).await
+                        let idle = Idle {
+                            clock: &slot.slot.clock,
+                            since: now,
+                            deadline,
+                            quick: &mut quick,
+                        };
+                        idle_fill(stream, conn, sh, &mut st.timer, idle, wake).await
                     } else {
                         wire::fill(stream, conn, &mut st.timer, deadline, false, stage, wake).await
                     }
@@ -421,22 +430,54 @@ async fn serve<H: Handler>(
 /// holds it for as long as it is idle.
 const SCRATCH: usize = 16;
 
+/// How long an idle connection whose peer came back quickly last time keeps
+/// its buffers before it lends them: a peer sending its next request right
+/// after an answer (a benchmark, a pipeline that waits for each answer, a
+/// proxy's reused connection) is read straight into the connection's
+/// buffers, without lending them and taking them back for each request.
+/// One tick of the runtime's timer; a peer slower than that has its
+/// connection lend at once, as before.
+const IDLE_GRACE: Duration = Duration::from_millis(1);
+
+/// One idle wait, as [`idle_fill`] sees it.
+struct Idle<'a> {
+    /// The connection's clock (one reading per wakeup).
+    clock: &'a WakeClock,
+    /// When the wait began.
+    since: Instant,
+    /// When the idle timeout ends it.
+    deadline: Instant,
+    /// The peer came back within [`IDLE_GRACE`] last time: hold the
+    /// buffers for that long first. Updated for the next wait.
+    quick: &'a mut bool,
+}
+
 /// Waits for the next request on an idle connection as [`wire::fill`] does,
 /// with the connection's buffers lent to the server's pool meanwhile, so
-/// that an idle keep-alive connection holds its state alone. Bytes already
-/// there (pipelined requests) are read with the buffers held; otherwise the
-/// first bytes land in a small scratch buffer, the connection takes buffers
-/// from the pool (or new ones), and the rest is read at once.
+/// that an idle keep-alive connection holds its state alone. A peer that
+/// came back quickly last time gets [`IDLE_GRACE`] with the buffers held
+/// (read straight into them); bytes already there (pipelined requests) are
+/// read with the buffers held; otherwise the first bytes land in a small
+/// scratch buffer, the connection takes buffers from the pool (or new
+/// ones), and the rest is read at once.
 async fn idle_fill(
     stream: &mut dyn Transport,
     conn: &mut ServerConn,
     sh: &Shared,
     timer: &mut Timer,
-    deadline: Instant,
+    idle: Idle<'_>,
     wake: Option<&tokio::sync::Notify>,
 ) -> Result<Filled, Error> {
+    let deadline = idle.deadline;
+    let grace = idle.since + IDLE_GRACE;
     if !conn.buffers_lent() {
-        if let Some(n) = wire::fill_now(stream, conn) {
+        if *idle.quick && grace < deadline {
+            match wire::fill(stream, conn, timer, grace, false, Stage::Idle, wake).await {
+                // Not within the grace: lend the buffers, as below.
+                Err(Error::Timeout(Stage::Idle)) => *idle.quick = false,
+                r => return r,
+            }
+        } else if let Some(n) = wire::fill_now(stream, conn) {
             return Ok(if n == 0 {
                 Filled::Eof
             } else {
@@ -454,6 +495,8 @@ async fn idle_fill(
     let r = wire::read_scratch(stream, &mut scratch, timer, deadline, Stage::Idle, wake).await;
     match r {
         Ok(Scratched::Bytes(n)) => {
+            // This wakeup's reading: the peer came back within the grace?
+            *idle.quick = idle.clock.now() <= grace;
             restore(conn, sh);
             let taken = conn.recv(&scratch[..n]);
             debug_assert_eq!(taken, n, "a restored idle connection takes a whole scratch");
@@ -666,6 +709,7 @@ mod tests {
     use super::*;
     use crate::shared::Settings;
     use http_net_conn::{Config, Placement, PreparedResponse};
+    use std::pin::Pin;
     use tokio::io::{AsyncWriteExt, DuplexStream};
 
     fn idle_conn() -> ServerConn {
@@ -700,6 +744,81 @@ mod tests {
         )
     }
 
+    /// An idle wait starting now, until `deadline`.
+    fn idle_wait<'a>(clock: &'a WakeClock, deadline: Instant, quick: &'a mut bool) -> Idle<'a> {
+        Idle {
+            clock,
+            since: Instant::now(),
+            deadline,
+            quick,
+        }
+    }
+
+    /// Polls `fut` once: whether it is still pending.
+    async fn pending<F: Future>(fut: Pin<&mut F>) -> bool {
+        let mut fut = fut;
+        poll_fn(|cx| Poll::Ready(fut.as_mut().poll(cx).is_pending())).await
+    }
+
+    #[test]
+    fn a_peer_back_within_the_grace_is_read_without_lending() {
+        run(async {
+            let (sh, mut server, mut client, mut conn, deadline) = idle_on_duplex();
+            let (mut timer, clock, mut quick) = (Timer::default(), WakeClock::default(), true);
+            let filled = {
+                let idle = idle_wait(&clock, deadline, &mut quick);
+                let wait = idle_fill(&mut server, &mut conn, &sh, &mut timer, idle, None);
+                let mut wait = pin!(wait);
+                assert!(pending(wait.as_mut()).await);
+                assert_eq!(sh.buffers.len(), 0, "held for the grace");
+                client
+                    .write_all(b"GET / HTTP/1.1\r\nHost: a\r\n\r\n")
+                    .await
+                    .unwrap();
+                wait.await.unwrap()
+            };
+            assert_eq!(filled, Filled::Bytes(27));
+            assert!(quick, "still quick");
+            assert_eq!(sh.buffers.len(), 0, "never lent");
+            assert!(!conn.buffers_lent());
+        });
+    }
+
+    #[test]
+    fn a_peer_slower_than_the_grace_gets_its_buffers_lent_then_lends_at_once() {
+        run(async {
+            let (sh, mut server, mut client, mut conn, deadline) = idle_on_duplex();
+            let (mut timer, clock, mut quick) = (Timer::default(), WakeClock::default(), true);
+            let filled = {
+                let idle = idle_wait(&clock, deadline, &mut quick);
+                let wait = idle_fill(&mut server, &mut conn, &sh, &mut timer, idle, None);
+                let mut wait = pin!(wait);
+                assert!(pending(wait.as_mut()).await);
+                assert_eq!(sh.buffers.len(), 0, "held for the grace");
+                // Past the grace (and the timer's tick): lent.
+                let later = tokio::time::sleep(IDLE_GRACE * 20);
+                let mut later = pin!(later);
+                while pending(later.as_mut()).await {
+                    assert!(pending(wait.as_mut()).await);
+                    tokio::task::yield_now().await;
+                }
+                assert!(pending(wait.as_mut()).await);
+                assert_eq!(sh.buffers.len(), 1, "lent after the grace");
+                client
+                    .write_all(b"GET / HTTP/1.1\r\nHost: a\r\n\r\n")
+                    .await
+                    .unwrap();
+                wait.await.unwrap()
+            };
+            assert_eq!(filled, Filled::Bytes(27));
+            assert!(
+                !quick,
+                "came back after the grace: the next wait lends at once"
+            );
+            assert_eq!(sh.buffers.len(), 0, "taken back to read");
+        });
+    }
+
     /// Runs `f` on a current-thread runtime.
     fn run(f: impl Future<Output = ()>) {
         tokio::runtime::Builder::new_current_thread()
@@ -715,8 +834,9 @@ mod tests {
             let (sh, mut server, mut client, mut conn, deadline) = idle_on_duplex();
             let req = b"GET /a-target-longer-than-the-scratch HTTP/1.1\r\nHost: a\r\n\r\n";
             let filled = {
-                let mut timer = Timer::default();
-                let wait = idle_fill(&mut server, &mut conn, &sh, &mut timer, deadline, None);
+                let (mut timer, clock, mut quick) = (Timer::default(), WakeClock::default(), false);
+                let idle = idle_wait(&clock, deadline, &mut quick);
+                let wait = idle_fill(&mut server, &mut conn, &sh, &mut timer, idle, None);
                 let mut wait = pin!(wait);
                 // Nothing sent yet: the wait is pending, the buffers in the pool.
                 assert!(poll_fn(|cx| Poll::Ready(wait.as_mut().poll(cx).is_pending())).await);
@@ -744,8 +864,9 @@ mod tests {
                 .write_all(b"GET / HTTP/1.1\r\nHost: a\r\n\r\n")
                 .await
                 .unwrap();
-            let mut timer = Timer::default();
-            let filled = idle_fill(&mut server, &mut conn, &sh, &mut timer, deadline, None).await;
+            let (mut timer, clock, mut quick) = (Timer::default(), WakeClock::default(), false);
+            let idle = idle_wait(&clock, deadline, &mut quick);
+            let filled = idle_fill(&mut server, &mut conn, &sh, &mut timer, idle, None).await;
             assert_eq!(filled.unwrap(), Filled::Bytes(27));
             assert_eq!(sh.buffers.len(), 0);
             assert!(!conn.buffers_lent());
