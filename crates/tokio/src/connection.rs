@@ -24,6 +24,7 @@ use crate::exchange::{Cycle, Exchange};
 use crate::handler::Handler;
 use crate::hooks;
 use crate::shared::{Shared, SlotGuard};
+use crate::slot::Bell;
 use crate::timer::{self, Timer, WakeClock};
 use crate::wire::{self, Filled, Scratched, Transport, WriteBounds};
 
@@ -466,7 +467,7 @@ async fn idle_fill(
     sh: &Shared,
     timer: &mut Timer,
     idle: Idle<'_>,
-    wake: Option<&tokio::sync::Notify>,
+    wake: Option<&Bell>,
 ) -> Result<Filled, Error> {
     let deadline = idle.deadline;
     let grace = idle.since + IDLE_GRACE;

@@ -552,7 +552,7 @@ fn evict_one(shared: &Shared, reg: &mut Registry) -> bool {
         _ => c.evicted_head.fetch_add(1, Ordering::Relaxed),
     };
     victim.evicted.store(true, Ordering::SeqCst);
-    victim.wake.notify_one();
+    victim.wake.ring();
     true
 }
 

@@ -298,7 +298,7 @@ impl Shared {
                 slot.state(),
                 Some(SlotState::Idle | SlotState::Fresh | SlotState::Drain | SlotState::Closing)
             ) {
-                slot.wake.notify_one();
+                slot.wake.ring();
             }
         }
     }

@@ -11,11 +11,10 @@ use std::time::Duration;
 
 use http_net_conn::{Bound, Linger, Meter, Rate, ServerConn, ServerSettings, Timestamp};
 use tokio::io::{AsyncRead, AsyncReadExt, AsyncWrite, AsyncWriteExt};
-use tokio::sync::Notify;
 use tokio::time::{timeout_at, Instant};
 
 use crate::error::{Error, Stage};
-use crate::slot::Slot;
+use crate::slot::{Bell, Slot};
 use crate::timer::Timer;
 
 /// A byte stream the server can run over: a `TcpStream`, a TLS stream over
@@ -146,19 +145,19 @@ pub(crate) enum Filled {
     Eof,
     /// The connection takes no input now.
     Full,
-    /// `wake` was notified before any byte arrived (shutdown, eviction).
+    /// `wake` rang before any byte arrived (shutdown, eviction).
     Woken,
 }
 
-/// Awaits the future `read`, or, when `wake` (an `Option<&Notify>`) is
-/// notified first, returns `Ok(woken)` from the calling function: the wait
+/// Awaits the future `read`, or, when `wake` (an `Option<&Bell>`) rings
+/// first, returns `Ok(woken)` from the calling function: the wait
 /// [`fill`] and [`read_scratch`] share. A macro rather than an `async fn`,
 /// so that the per-read path gets no future of its own (one cost 355
 /// instructions per H2 exchange).
 macro_rules! unless_woken {
     ($read:ident, $wake:expr, $woken:expr) => {
         match $wake {
-            Some(wake) => match first($read, wake.notified()).await {
+            Some(wake) => match first($read, wake.rang()).await {
                 First::A(r) => r,
                 First::B(()) => return Ok($woken),
             },
@@ -169,7 +168,7 @@ macro_rules! unless_woken {
 
 /// Reads once from the stream into the connection, until `deadline`
 /// (`Err(Timeout(stage))`, or `TooSlow(stage)` when `rate_bound`), or until
-/// `wake` is notified.
+/// `wake` rings.
 pub(crate) async fn fill(
     stream: &mut (dyn Transport + '_),
     conn: &mut ServerConn,
@@ -177,7 +176,7 @@ pub(crate) async fn fill(
     deadline: Instant,
     rate_bound: bool,
     stage: Stage,
-    wake: Option<&Notify>,
+    wake: Option<&Bell>,
 ) -> Result<Filled, Error> {
     let spare = conn.spare_mut();
     if spare.is_empty() {
@@ -207,13 +206,13 @@ pub(crate) enum Scratched {
     Bytes(usize),
     /// The peer closed its side.
     Eof,
-    /// `wake` was notified before any byte arrived (shutdown, eviction).
+    /// `wake` rang before any byte arrived (shutdown, eviction).
     Woken,
 }
 
 /// Reads once from the stream into `scratch` (a small buffer of the task's
 /// own, while the connection's buffers are lent), until `deadline`
-/// (`Err(Timeout(stage))`) or until `wake` is notified: the idle twin of
+/// (`Err(Timeout(stage))`) or until `wake` rings: the idle twin of
 /// [`fill`].
 pub(crate) async fn read_scratch(
     stream: &mut (dyn Transport + '_),
@@ -221,7 +220,7 @@ pub(crate) async fn read_scratch(
     timer: &mut Timer,
     deadline: Instant,
     stage: Stage,
-    wake: Option<&Notify>,
+    wake: Option<&Bell>,
 ) -> Result<Scratched, Error> {
     let read = timer.bounded(deadline, stream.read(scratch));
     let r = unless_woken!(read, wake, Scratched::Woken);
@@ -269,7 +268,7 @@ async fn watched<F: Future>(fut: F, slot: &Slot) -> Option<F::Output> {
     }
     slot.stall_begins();
     let out = loop {
-        match first(fut.as_mut(), slot.wake.notified()).await {
+        match first(fut.as_mut(), slot.wake.rang()).await {
             First::A(v) => break Some(v),
             First::B(()) if slot.evicted() => break None,
             First::B(()) => {}
@@ -377,12 +376,12 @@ pub(crate) async fn flush_with(
 /// then read and discard the peer's input within the core's [`Linger`]
 /// bound (`None`: close at once), so that the peer reads the response and
 /// not a reset. With `wake`, `stop` is asked before the linger and each time
-/// `wake` is notified: once it says so (an eviction, a graceful stop) the
+/// `wake` rings: once it says so (an eviction, a graceful stop) the
 /// linger ends at once, as [`Linger`] rules.
 pub(crate) async fn linger(
     stream: &mut (dyn Transport + '_),
     linger: Option<Linger>,
-    wake: Option<(&Notify, &(dyn Fn() -> bool + Sync))>,
+    wake: Option<(&Bell, &(dyn Fn() -> bool + Sync))>,
 ) {
     let Some(mut linger) = linger else {
         // Closing at once: the shutdown is the close's, not awaited here.
@@ -399,7 +398,7 @@ pub(crate) async fn linger(
     loop {
         let read = bounded(until, stream.read(&mut scratch));
         let r = match wake {
-            Some((wake, stop)) => match first(read, wake.notified()).await {
+            Some((wake, stop)) => match first(read, wake.rang()).await {
                 First::A(r) => r,
                 First::B(()) if stop() => return,
                 First::B(()) => continue,
