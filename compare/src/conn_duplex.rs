@@ -142,8 +142,8 @@ impl Default for ServerExchange {
     }
 }
 
-/// H3 client's ceiling: `ClientConn` sending `GET /` with `Host: localhost`
-/// over the duplex to `hyper_side::response_peer`, reading each response's
+/// H3 client's ceiling: `ClientConn` sending `GET /` with the `Host` the
+/// adapter's client sends (`localhost:80`) over the duplex to `hyper_side::response_peer`, reading each response's
 /// head and body.
 pub struct ClientExchange {
     rt: Runtime,
@@ -156,8 +156,15 @@ pub struct ClientExchange {
 /// One exchange over `io`: the request written, the response read through
 /// the connection's spare buffer to its end. Returns the body length.
 async fn exchange(conn: &mut ClientConn, io: &mut DuplexStream) -> usize {
-    conn.send_request(b"GET", b"/", &[(b"Host", b"localhost")], BodyLength::Empty)
-        .expect("a request");
+    // The `Host` the `http-net-tokio` client writes for `send_to("localhost",
+    // 80, ..)`: with the port (checked by `tests/conn_sides.rs`).
+    conn.send_request(
+        b"GET",
+        b"/",
+        &[(b"Host", b"localhost:80")],
+        BodyLength::Empty,
+    )
+    .expect("a request");
     io.write_all(conn.output()).await.expect("write");
     let n = conn.output().len();
     conn.consume_output(n);

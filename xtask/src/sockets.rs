@@ -678,7 +678,7 @@ mod tests {
         for (si, name, rps, cpu) in [
             (0, "http-net-tokio", 1_500_000.0, 0.5),
             (0, "may_minihttp", 1_400_000.0, 0.45),
-            (1, "http-net-tokio", 180_000.0, 5.0),
+            (1, "http-net-tokio", 176_000.0, 5.0),
             (1, "hyper", 160_000.0, 6.0),
             (2, "http-net-tokio", 9_000.0, 20.0),
             (2, "hyper", 8_500.0, 21.0),
@@ -703,14 +703,14 @@ mod tests {
         let p = by("H6 pipelined, http-net-tokio");
         assert!(p.status.starts_with("not met"), "{p:?}");
         assert!(p.gate.ends_with("not passed"), "{p:?}");
-        // 180k against 160k is 1.13x: under 1.2x; 5.0 µs is under 6.0 / 1.15.
+        // 176k against 160k is 1.10x: under 1.2x; 5.0 µs is under 6.0 / 1.15.
         let c16 = by("H6 16 connections, http-net-tokio");
         assert!(
-            c16.measured.starts_with("180000 vs 160000 req/s (1.13x)"),
+            c16.measured.starts_with("176000 vs 160000 req/s (1.10x)"),
             "{c16:?}"
         );
         assert!(
-            c16.status.starts_with("not met (needs 7% more req/s)"),
+            c16.status.starts_with("not met (needs 9% more req/s)"),
             "{c16:?}"
         );
         assert!(c16.gate.ends_with(": passed"), "{c16:?}");
