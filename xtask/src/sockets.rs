@@ -524,8 +524,12 @@ pub const GOALS: [(&str, &str); 7] = [
 const PIPELINED_TARGET: &str = "more requests per server CPU-second than may_minihttp";
 const STD_REPORTED: &str = "reported beside the tokio adapter (no target of its own)";
 
-/// The H6 goal rows from the medians (`med(scenario, server, field)`).
-fn goal_rows(med: &dyn Fn(usize, &str, fn(&Sample) -> f64) -> Option<f64>) -> Vec<GoalRow> {
+/// The median of one field of one server's samples in one scenario:
+/// `med(scenario, server, field)`.
+type Median<'a> = dyn Fn(usize, &str, fn(&Sample) -> f64) -> Option<f64> + 'a;
+
+/// The H6 goal rows from the medians.
+fn goal_rows(med: &Median<'_>) -> Vec<GoalRow> {
     let cpu = |x: &Sample| x.cpu_s_per_request;
     let rps = |x: &Sample| x.requests_per_s;
     let row =
