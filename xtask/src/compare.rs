@@ -12,6 +12,11 @@
 //! each round, for `--rounds` rounds (5 by default). The report gives the
 //! median of the per-round medians, the ratio to http-net, and the performance
 //! goal of each row, and is written to `docs/PERFORMANCE.md`.
+//!
+//! `cargo xtask compare goals` writes the table that opens
+//! `docs/PERFORMANCE.md`: every goal of SPEC §4 (H1-H6), filled from the goal
+//! tables of this command's section and of `compare sockets`' (both write it
+//! again after a guarded run).
 
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
