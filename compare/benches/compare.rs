@@ -6,7 +6,9 @@
 //! Every side of a workload does the same work: the bare parsers get the
 //! framing pass of `rules.rs` (http-net's strictness rules), proven equivalent
 //! by `tests/equivalence.rs`, and each has a `_parse_only` twin so that the
-//! pass's own cost is reported. On the tokio duplex (H2, H3 client, H5),
+//! pass's own cost is reported. H5's goal is against the lean httparse loop
+//! (`lean.rs`: one pass for the length and keep-alive, the same 52-byte
+//! answers as `ServerConn`); the loop with the whole pass is its own row. On the tokio duplex (H2, H3 client, H5),
 //! http-net runs through `http-net-tokio` on the same pipe and runtime as
 //! hyper, beside the runtime moving the same bytes with no HTTP.
 
@@ -16,7 +18,7 @@ use std::time::Duration;
 use criterion::{criterion_group, criterion_main, Criterion};
 use http_net_compare::inputs::{self, BROWSER_GET, CHUNK, MIB, READ, RESPONSE_1K};
 use http_net_compare::rules::Verdict;
-use http_net_compare::{httparse_side, httpnet, pico, pipeline};
+use http_net_compare::{httparse_side, httpnet, lean, pico, pipeline};
 use http_net_framing::ChunkedDecoder;
 use http_net_head::Method;
 
@@ -200,12 +202,29 @@ fn h5(c: &mut Criterion) {
     let mut g = c.benchmark_group("h5_pipelined_100k");
     g.sample_size(10);
     let input: &'static [u8] = Box::leak(inputs::pipelined().into_boxed_slice());
-    let mut server = httpnet::conn::Server::new();
+    // ServerConn and the lean loop emit the same bytes (52-byte answers),
+    // each handing its output on after every read.
+    let mut server = httpnet::conn::Pipelined::new();
     g.bench_function("http-net", |b| {
-        b.iter(|| assert_eq!(server.pipelined(black_box(input)), inputs::PIPELINED))
+        b.iter(|| {
+            let mut sent = 0;
+            let n = server.run(black_box(input), |o| sent += black_box(o).len());
+            assert_eq!(n, inputs::PIPELINED);
+            sent
+        })
     });
+    let mut lean = lean::LeanLoop::new();
+    g.bench_function("httparse_lean", |b| {
+        b.iter(|| {
+            let mut sent = 0;
+            let n = lean.run(black_box(input), |o| sent += black_box(o).len());
+            assert_eq!(n, Ok(inputs::PIPELINED));
+            sent
+        })
+    });
+    // The heavier loop: httparse with the whole framing pass of rules.rs.
     let mut lp = pipeline::Loop::new();
-    g.bench_function("httparse", |b| {
+    g.bench_function("httparse_full_rules", |b| {
         b.iter(|| {
             let n = lp.run(black_box(input), |buf| {
                 let mut s = httparse_side::storage();
@@ -291,6 +310,12 @@ fn h2(c: &mut Criterion) {
     let mut ours = http_net_compare::tokio_side::ServerExchange::new();
     g.bench_function("http-net-tokio", |b| b.iter_custom(|iters| ours.run(iters)));
     drop(ours);
+    // The ceiling: the core driven directly, no deadlines, no slots.
+    let mut core = http_net_compare::conn_duplex::ServerExchange::new();
+    g.bench_function("serverconn_duplex", |b| {
+        b.iter_custom(|iters| core.run(iters))
+    });
+    drop(core);
     let mut hy = ServerExchange::new();
     let response = hy.response.clone();
     g.bench_function("hyper", |b| b.iter_custom(|iters| hy.run(iters)));
@@ -312,6 +337,12 @@ fn h3_client(c: &mut Criterion) {
     let mut ours = http_net_compare::tokio_side::ClientExchange::new();
     g.bench_function("http-net-tokio", |b| b.iter_custom(|iters| ours.run(iters)));
     drop(ours);
+    // The ceiling: the core driven directly, no deadlines, no slots.
+    let mut core = http_net_compare::conn_duplex::ClientExchange::new();
+    g.bench_function("clientconn_duplex", |b| {
+        b.iter_custom(|iters| core.run(iters))
+    });
+    drop(core);
     let mut hy = ClientExchange::new();
     let request = hy.request.clone();
     g.bench_function("hyper", |b| b.iter_custom(|iters| hy.run(iters)));

@@ -8,8 +8,10 @@
 //! - `h5`: `ServerConn`, [`PIPELINED`] pipelined `small_get.http` in 16 KiB
 //!   reads, each answered (compare's `h5_pipelined_100k/http-net`); one
 //!   iteration is [`PIPELINED`] requests.
-//! - `h5_httparse`: the same loop over httparse with the `rules.rs` pass
-//!   (`h5_pipelined_100k/httparse`).
+//! - `h5_httparse_lean`: the lean httparse loop of `lean.rs`, the same
+//!   52-byte answers (`h5_pipelined_100k/httparse_lean`).
+//! - `h5_httparse`: the loop over httparse with the whole `rules.rs` pass
+//!   (`h5_pipelined_100k/httparse_full_rules`).
 //! - `h5_httparse_parse_only`: the same loop over httparse alone
 //!   (`h5_pipelined_100k/httparse_parse_only`).
 //! - `h2`: `ServerConn`, `exchange_request.http` in, the five-field 1 KiB
@@ -21,6 +23,10 @@
 //!   `/hyper`, `/runtime_only`); one exchange an iteration. Everything runs
 //!   on the one runtime thread, so callgrind counts the whole exchange:
 //!   the peer, the runtime and the library.
+//! - `h2_core_duplex`, `h3c_core_duplex` (with the `hyper` feature): the
+//!   ceiling rows, `ServerConn` / `ClientConn` driven directly over the
+//!   same duplex (`h2_server_exchange/serverconn_duplex`,
+//!   `h3_client_exchange/clientconn_duplex`); one exchange an iteration.
 //! - `h3c_tokio`, `h3c_hyper` (with the `hyper` feature): the H3 client
 //!   exchange over the tokio duplex (`h3_client_exchange/http-net-tokio`,
 //!   `/hyper`); one exchange an iteration.
@@ -46,9 +52,23 @@ fn main() {
     match workload {
         "h5" => {
             let input = inputs::pipelined();
-            let mut server = httpnet::conn::Server::new();
+            let mut server = httpnet::conn::Pipelined::new();
             for _ in 0..n {
-                done += server.pipelined(black_box(&input));
+                done += server.run(black_box(&input), |o| {
+                    black_box(o);
+                });
+            }
+            assert_eq!(done, n * PIPELINED);
+        }
+        "h5_httparse_lean" => {
+            let input = inputs::pipelined();
+            let mut lp = http_net_compare::lean::LeanLoop::new();
+            for _ in 0..n {
+                done += lp
+                    .run(black_box(&input), |o| {
+                        black_box(o);
+                    })
+                    .expect("every request answered");
             }
             assert_eq!(done, n * PIPELINED);
         }
@@ -108,6 +128,16 @@ fn main() {
                         .run(iters);
                 }
             }
+            done = n;
+        }
+        #[cfg(feature = "hyper")]
+        "h2_core_duplex" => {
+            http_net_compare::conn_duplex::ServerExchange::new().run(n as u64);
+            done = n;
+        }
+        #[cfg(feature = "hyper")]
+        "h3c_core_duplex" => {
+            http_net_compare::conn_duplex::ClientExchange::new().run(n as u64);
             done = n;
         }
         #[cfg(feature = "hyper")]

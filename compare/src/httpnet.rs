@@ -169,14 +169,12 @@ pub mod conn {
     };
 
     use crate::inputs::{ANSWER_DATE, ANSWER_FIELDS, READ, SMALL_ANSWER_BODY};
+    use crate::lean::ANSWER;
 
     /// A server connection with its `Date` set, and the prebuilt H2 answer.
     pub struct Server {
         conn: ServerConn,
         answer: PreparedResponse,
-        small: PreparedResponse,
-        /// Bytes of answers taken from the output.
-        pub sent: usize,
     }
 
     impl Default for Server {
@@ -195,17 +193,7 @@ pub mod conn {
                 .map(|(n, v)| (n.as_bytes(), v.as_bytes()))
                 .collect();
             let answer = PreparedResponse::new(200, &fields).expect("valid fields");
-            let small = PreparedResponse::new(
-                200,
-                &[(b"Server", b"bench"), (b"Content-Type", b"text/plain")],
-            )
-            .expect("valid fields");
-            Server {
-                conn,
-                answer,
-                small,
-                sent: 0,
-            }
+            Server { conn, answer }
         }
 
         /// H2: one request in, the five-field 1 KiB answer out; returns the
@@ -231,48 +219,6 @@ pub mod conn {
             std::hint::black_box(self.conn.output());
             self.conn.consume_output(out);
             out
-        }
-
-        /// H5: every request of `input`, received in 16 KiB reads, answered
-        /// with `Hello, World!`; the output is taken after each read.
-        /// Returns the number of answers.
-        #[inline]
-        pub fn pipelined(&mut self, input: &[u8]) -> usize {
-            let mut answered = 0;
-            self.sent = 0;
-            for piece in input.chunks(READ) {
-                let mut rest = piece;
-                while !rest.is_empty() {
-                    let n = self.conn.recv(rest);
-                    rest = &rest[n..];
-                    loop {
-                        match self.conn.poll_event().expect("a valid request") {
-                            ServerEvent::Request(_) | ServerEvent::Data(_) => {}
-                            ServerEvent::End(_) => {
-                                let placed = self
-                                    .conn
-                                    .responder()
-                                    .respond(&self.small, SMALL_ANSWER_BODY)
-                                    .expect("an answer");
-                                debug_assert_eq!(placed, Placement::Queued);
-                                answered += 1;
-                            }
-                            ServerEvent::NeedInput => break,
-                            ServerEvent::Paused => {
-                                let out = self.conn.output().len();
-                                self.sent += out;
-                                self.conn.consume_output(out);
-                            }
-                            other => panic!("unexpected {other:?}"),
-                        }
-                    }
-                }
-                let out = self.conn.output().len();
-                std::hint::black_box(self.conn.output());
-                self.sent += out;
-                self.conn.consume_output(out);
-            }
-            answered
         }
 
         /// H4b: a message with a Content-Length body received in 16 KiB
@@ -307,6 +253,72 @@ pub mod conn {
             let out = self.conn.output().len();
             self.conn.consume_output(out);
             seen
+        }
+    }
+
+    /// H5: a server connection answering every request with `Hello, World!`
+    /// and no other field: the 52 bytes of [`ANSWER`] (no `Date`: none is
+    /// given), the answer of the lean httparse loop ([`crate::lean`]).
+    pub struct Pipelined {
+        conn: ServerConn,
+        answer: PreparedResponse,
+    }
+
+    impl Default for Pipelined {
+        fn default() -> Self {
+            Pipelined::new()
+        }
+    }
+
+    impl Pipelined {
+        /// A fresh connection (buffers allocated here, once).
+        pub fn new() -> Pipelined {
+            let conn = ServerConn::new(Config::DEFAULT);
+            let answer = PreparedResponse::new(200, &[]).expect("no fields");
+            debug_assert_eq!(ANSWER.len(), 39 + SMALL_ANSWER_BODY.len());
+            Pipelined { conn, answer }
+        }
+
+        /// Every request of `input`, received in 16 KiB reads (each copied
+        /// in by `recv`), answered; after each read the output goes to
+        /// `send` and is consumed, as [`crate::lean::LeanLoop::run`] does
+        /// with its own. Returns the number of answers.
+        #[inline]
+        pub fn run(&mut self, input: &[u8], mut send: impl FnMut(&[u8])) -> usize {
+            let mut answered = 0;
+            for piece in input.chunks(READ) {
+                let mut rest = piece;
+                while !rest.is_empty() {
+                    let n = self.conn.recv(rest);
+                    rest = &rest[n..];
+                    loop {
+                        match self.conn.poll_event().expect("a valid request") {
+                            ServerEvent::Request(_) | ServerEvent::Data(_) => {}
+                            ServerEvent::End(_) => {
+                                let placed = self
+                                    .conn
+                                    .responder()
+                                    .respond(&self.answer, SMALL_ANSWER_BODY)
+                                    .expect("an answer");
+                                debug_assert_eq!(placed, Placement::Queued);
+                                answered += 1;
+                            }
+                            ServerEvent::NeedInput => break,
+                            ServerEvent::Paused => {
+                                // The output is full: hand it on mid-read.
+                                send(self.conn.output());
+                                let out = self.conn.output().len();
+                                self.conn.consume_output(out);
+                            }
+                            other => panic!("unexpected {other:?}"),
+                        }
+                    }
+                }
+                send(self.conn.output());
+                let out = self.conn.output().len();
+                self.conn.consume_output(out);
+            }
+            answered
         }
     }
 

@@ -1,8 +1,12 @@
-//! The H5 loop for the bare parsers: read 16 KiB at a time into a receive
-//! buffer, parse and frame every complete request in it, answer each, send
-//! (here: drop) the answers after each read, keep the unparsed tail.
+//! The heavier H5 loop for the bare parsers: read 16 KiB at a time into a
+//! receive buffer, parse and frame every complete request in it with the
+//! whole framing pass of [`crate::rules`] (http-net's strictness rules),
+//! answer each with the 52 bytes of [`ANSWER`], send (here: count) the
+//! answers after each read, keep the unparsed tail. The lean loop that
+//! decides only what the answer needs is [`crate::lean`].
 
-use crate::inputs::{READ, SMALL_ANSWER_BODY};
+use crate::inputs::READ;
+use crate::lean::ANSWER;
 use crate::rules::{Body, Framing, Verdict};
 
 /// The verdict of a bare parse in the parse-only loops: a complete head of
@@ -18,19 +22,6 @@ pub fn parsed_only(head_len: usize) -> Verdict {
         upgrade: false,
         expect_continue: false,
     })
-}
-
-/// The H5 answer as one prebuilt byte string (the cheapest answer a loop
-/// over a bare parser can give: a copy), with the fields hyper and http-net
-/// send: `Server`, `Content-Type`, `Content-Length` and `Date`.
-pub fn small_answer() -> Vec<u8> {
-    let mut a = format!(
-        "HTTP/1.1 200 OK\r\nServer: bench\r\nContent-Type: text/plain\r\nContent-Length: {}\r\nDate: Mon, 30 Nov 2026 12:00:00 GMT\r\n\r\n",
-        SMALL_ANSWER_BODY.len()
-    )
-    .into_bytes();
-    a.extend_from_slice(SMALL_ANSWER_BODY);
-    a
 }
 
 /// Buffers reused across runs, as a connection reuses its own.
@@ -54,7 +45,7 @@ impl Loop {
         Loop {
             recv: Vec::with_capacity(2 * READ),
             out: Vec::with_capacity(2 * READ),
-            answer: small_answer(),
+            answer: ANSWER.to_vec(),
             sent: 0,
         }
     }

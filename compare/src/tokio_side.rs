@@ -25,15 +25,11 @@ pub struct DuplexListener(mpsc::UnboundedReceiver<DuplexStream>);
 
 impl Listener for DuplexListener {
     type Stream = DuplexStream;
-    fn accept(
-        &mut self,
-    ) -> impl Future<Output = io::Result<(DuplexStream, Option<SocketAddr>)>> + Send {
-        async move {
-            match self.0.recv().await {
-                Some(s) => Ok((s, None)),
-                // No more pipes: wait for the shutdown.
-                None => std::future::pending().await,
-            }
+    async fn accept(&mut self) -> io::Result<(DuplexStream, Option<SocketAddr>)> {
+        match self.0.recv().await {
+            Some(s) => Ok((s, None)),
+            // No more pipes: wait for the shutdown.
+            None => std::future::pending().await,
         }
     }
     fn local_addr(&self) -> io::Result<SocketAddr> {

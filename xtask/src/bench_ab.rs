@@ -18,7 +18,8 @@
 //!
 //! `--adapters` runs the same A/B over the comparison crate `compare/`
 //! instead: its H2 server exchange and H3 client exchange through
-//! `http-net-tokio` (and through the core driven directly), each side's
+//! `http-net-tokio` (and through the core driven directly, in memory and
+//! over the same duplex), each side's
 //! `compare/` built at its own tree with the `hyper` feature only, the same
 //! duplex pipe and current-thread runtime on both sides. Its controls are the
 //! rows of the same workloads that run no http-net code: hyper's, and the
@@ -54,12 +55,15 @@ const CONTROLS: [&str; 5] = [
 ];
 
 /// The benches of the comparison crate `bench-ab --adapters` compares: the
-/// exchanges through `http-net-tokio`, and through the core driven directly.
-const ADAPTER_BENCHES: [&str; 4] = [
+/// exchanges through `http-net-tokio`, and through the core driven directly
+/// (in memory, and over the same duplex: the ceiling rows).
+const ADAPTER_BENCHES: [&str; 6] = [
     "h2_server_exchange/http-net-tokio",
     "h3_client_exchange/http-net-tokio",
     "h2_server_exchange/http-net",
     "h3_client_exchange/http-net",
+    "h2_server_exchange/serverconn_duplex",
+    "h3_client_exchange/clientconn_duplex",
 ];
 
 /// The controls of `--adapters`: the rows of the same workloads, on the same

@@ -62,6 +62,8 @@ const USAGE: &str = "usage: cargo xtask <command>
   compare [--rounds N] [--only h1,h2,h3,h3c,h4,h4b,h5] [--no-scalar] [--no-equivalence] [--no-write]
           [--settle S] [--unguarded]
                                       H1-H5 against httparse, picohttpparser, hyper
+  compare goals                       the opening goal table of docs/PERFORMANCE.md, from the
+                                      compare and compare sockets sections
   compare sockets [--rounds N] [--duration S] [--only NAMES] [--no-write]
                                       H6: hello vs hyper, tiny_http, may_minihttp under wrk
   fuzz [TARGET] [--time S] [--smoke]  cargo-fuzz targets (default 60 s each; smoke: 20 s)

@@ -32,6 +32,7 @@ use crate::args::Args;
 use crate::figures;
 use crate::guard;
 use crate::process::{self, Result};
+use crate::report::GoalRow;
 
 /// The wrk script that sends 16 requests per write (TechEmpower's pipeline.lua).
 const PIPELINE_LUA: &str = r#"-- 16 requests per write
@@ -225,6 +226,7 @@ pub fn main(args: &[String]) -> Result {
     if guard::may_write(&verdict, unguarded)? {
         let path = root.join("docs/PERFORMANCE.md");
         crate::report::write_section(&path, "sockets", &report)?;
+        crate::compare::write_goals(&path)?;
         eprintln!("wrote {}", path.display());
     } else {
         eprintln!("xtask: --unguarded: docs/PERFORMANCE.md not written");
@@ -497,45 +499,132 @@ fn report(
             ));
         }
     }
-    s.push_str("\n| goal | target | measured | status |\n|---|---|---|---|\n");
-    for ours in ["http-net", "http-net-tokio"] {
-        let ours_cpu = med(0, ours, |x| x.cpu_s_per_request);
-        let may_cpu = med(0, "may_minihttp", |x| x.cpu_s_per_request);
-        if let (Some(o), Some(m)) = (ours_cpu, may_cpu) {
-            let r = m / o;
-            let status = if r > 1.0 {
-                "met".to_string()
-            } else {
-                format!(
-                    "not met (needs {:.0}% less CPU per request)",
-                    (1.0 - r) * 100.0
-                )
-            };
-            s.push_str(&format!(
-            "| H6 pipelined, {ours} | more requests per server CPU-second than may_minihttp | {:.0} vs {:.0} ({r:.2}x) | {status} |\n",
-            1.0 / o,
-            1.0 / m
-        ));
-        }
-        for (si, sc) in SCENARIOS.iter().enumerate().skip(1) {
-            if let (Some(o), Some(h)) = (
-                med(si, ours, |x| x.requests_per_s),
-                med(si, "hyper", |x| x.requests_per_s),
-            ) {
-                let r = o / h;
-                let status = if r >= 1.0 {
-                    "met".to_string()
-                } else {
-                    format!("not met ({:.0}% fewer req/s)", (1.0 - r) * 100.0)
-                };
-                s.push_str(&format!(
-                "| H6 {}, {ours} | at least hyper's requests/s | {o:.0} vs {h:.0} ({r:.2}x) | {status} |\n",
-                sc.name
-            ));
-            }
-        }
-    }
+    s.push('\n');
+    s.push_str(&crate::report::goal_table(&goal_rows(&med)));
     s
+}
+
+/// The H6 goals of SPEC §4 (id, target), in the opening table's order.
+pub const GOALS: [(&str, &str); 7] = [
+    ("H6 pipelined, http-net-tokio", PIPELINED_TARGET),
+    ("H6 pipelined, http-net", PIPELINED_TARGET),
+    (
+        "H6 16 connections, http-net-tokio",
+        "1.2x hyper's requests/s",
+    ),
+    (
+        "H6 1 connection, http-net-tokio",
+        "at least hyper's requests/s",
+    ),
+    ("H6 16 connections, http-net", STD_REPORTED),
+    ("H6 1 connection, http-net", STD_REPORTED),
+    ("H6 axum", "axum on http-net-tower at least axum on hyper"),
+];
+
+const PIPELINED_TARGET: &str = "more requests per server CPU-second than may_minihttp";
+const STD_REPORTED: &str = "reported beside the tokio adapter (no target of its own)";
+
+/// The median of one field of one server's samples in one scenario:
+/// `med(scenario, server, field)`.
+type Median<'a> = dyn Fn(usize, &str, fn(&Sample) -> f64) -> Option<f64> + 'a;
+
+/// The H6 goal rows from the medians.
+fn goal_rows(med: &Median<'_>) -> Vec<GoalRow> {
+    let cpu = |x: &Sample| x.cpu_s_per_request;
+    let rps = |x: &Sample| x.requests_per_s;
+    let row =
+        |(id, target): (&str, &str), measured: String, status: String, gate: String| GoalRow {
+            id: id.into(),
+            target: target.into(),
+            measured,
+            status,
+            gate,
+        };
+    let missing = |g: (&str, &str)| row(g, "not measured".into(), "—".into(), "—".into());
+    let mut rows = Vec::new();
+    // Pipelined: requests per server CPU-second against may_minihttp's.
+    for (g, ours) in [(GOALS[0], "http-net-tokio"), (GOALS[1], "http-net")] {
+        rows.push(match (med(0, ours, cpu), med(0, "may_minihttp", cpu)) {
+            (Some(o), Some(m)) => {
+                let r = m / o;
+                row(
+                    g,
+                    format!(
+                        "{:.0} vs {:.0} ({r:.2}x); {:.2} vs {:.2} µs CPU a request",
+                        1.0 / o,
+                        1.0 / m,
+                        o * 1e6,
+                        m * 1e6
+                    ),
+                    if r > 1.0 {
+                        "met".into()
+                    } else {
+                        format!(
+                            "not met (needs {:.0}% less CPU per request)",
+                            (1.0 - r) * 100.0
+                        )
+                    },
+                    if ours != "http-net-tokio" {
+                        "—".into()
+                    } else if o <= m {
+                        "CPU a request at most may_minihttp's: passed".into()
+                    } else {
+                        "CPU a request at most may_minihttp's: not passed".into()
+                    },
+                )
+            }
+            _ => missing(g),
+        });
+    }
+    // Requests a second against hyper's, with the CPU per request beside.
+    for (g, si, ours, target) in [
+        (GOALS[2], 1, "http-net-tokio", Some(1.2)),
+        (GOALS[3], 2, "http-net-tokio", Some(1.0)),
+        (GOALS[4], 1, "http-net", None),
+        (GOALS[5], 2, "http-net", None),
+    ] {
+        let (Some(o), Some(h)) = (med(si, ours, rps), med(si, "hyper", rps)) else {
+            rows.push(missing(g));
+            continue;
+        };
+        let (oc, hc) = (med(si, ours, cpu), med(si, "hyper", cpu));
+        let r = o / h;
+        let mut measured = format!("{o:.0} vs {h:.0} req/s ({r:.2}x)");
+        if let (Some(oc), Some(hc)) = (oc, hc) {
+            measured.push_str(&format!(
+                "; {:.2} vs {:.2} µs CPU a request",
+                oc * 1e6,
+                hc * 1e6
+            ));
+        }
+        let status = match target {
+            Some(t) if r >= t => "met".to_string(),
+            Some(t) => format!("not met (needs {:.0}% more req/s)", (t / r - 1.0) * 100.0),
+            None => "reported".to_string(),
+        };
+        // Issue 26: at 16 connections, the tokio server's CPU per request
+        // at most hyper's divided by 1.15.
+        let gate = match (si, ours, oc, hc) {
+            (1, "http-net-tokio", Some(oc), Some(hc)) => format!(
+                "CPU a request at most hyper's / 1.15 ({:.2} µs): {}",
+                hc / 1.15 * 1e6,
+                if oc <= hc / 1.15 {
+                    "passed"
+                } else {
+                    "not passed"
+                }
+            ),
+            _ => "—".into(),
+        };
+        rows.push(row(g, measured, status, gate));
+    }
+    rows.push(row(
+        GOALS[6],
+        "not measured: `compare sockets` runs no axum server".into(),
+        "—".into(),
+        "—".into(),
+    ));
+    rows
 }
 
 #[cfg(test)]
@@ -580,6 +669,62 @@ mod tests {
         );
         assert!(r.contains("Guarded run."), "{r}");
         assert!(r.contains("after the run: unknown"), "{r}");
+    }
+
+    #[test]
+    fn the_h6_goals_and_gates_read_the_medians() {
+        let sample = |rps: f64, cpu_us: f64| Sample {
+            requests_per_s: rps,
+            cpu_s_per_request: cpu_us / 1e6,
+            cpu_share: 0.9,
+        };
+        let mut samples: BTreeMap<(usize, &'static str), Vec<Sample>> = BTreeMap::new();
+        for (si, name, rps, cpu) in [
+            (0, "http-net-tokio", 1_500_000.0, 0.5),
+            (0, "may_minihttp", 1_400_000.0, 0.45),
+            (1, "http-net-tokio", 176_000.0, 5.0),
+            (1, "hyper", 160_000.0, 6.0),
+            (2, "http-net-tokio", 9_000.0, 20.0),
+            (2, "hyper", 8_500.0, 21.0),
+        ] {
+            samples
+                .entry((si, name))
+                .or_default()
+                .push(sample(rps, cpu));
+        }
+        let r = report(
+            &["http-net-tokio", "hyper", "may_minihttp"],
+            &samples,
+            1,
+            1,
+            "c",
+            (0, 1),
+            "guard",
+        );
+        let rows = crate::report::parse_goal_rows(&r);
+        let by = |id: &str| rows.iter().find(|g| g.id == id).unwrap().clone();
+        // More CPU a request than may_minihttp: not met, gate not passed.
+        let p = by("H6 pipelined, http-net-tokio");
+        assert!(p.status.starts_with("not met"), "{p:?}");
+        assert!(p.gate.ends_with("not passed"), "{p:?}");
+        // 176k against 160k is 1.10x: under 1.2x; 5.0 µs is under 6.0 / 1.15.
+        let c16 = by("H6 16 connections, http-net-tokio");
+        assert!(
+            c16.measured.starts_with("176000 vs 160000 req/s (1.10x)"),
+            "{c16:?}"
+        );
+        assert!(
+            c16.status.starts_with("not met (needs 9% more req/s)"),
+            "{c16:?}"
+        );
+        assert!(c16.gate.ends_with(": passed"), "{c16:?}");
+        assert_eq!(by("H6 1 connection, http-net-tokio").status, "met");
+        assert_eq!(by("H6 16 connections, http-net").measured, "not measured");
+        assert!(by("H6 axum").measured.starts_with("not measured"));
+        // Every H6 goal has its row, at its target.
+        for (id, target) in GOALS {
+            assert_eq!(by(id).target, target);
+        }
     }
 
     #[test]
