@@ -184,7 +184,8 @@ impl Bell {
         true
     }
 
-    fn poll_rang(&self, cx: &mut Context<'_>) -> Poll<()> {
+    /// One poll of [`Bell::rang`].
+    pub(crate) fn poll_rang(&self, cx: &mut Context<'_>) -> Poll<()> {
         if self.heard_new_ring() {
             return Poll::Ready(());
         }

@@ -13,7 +13,7 @@
 use std::future::{poll_fn, Future};
 use std::pin::{pin, Pin};
 use std::sync::atomic::{AtomicU64, Ordering};
-use std::task::Poll;
+use std::task::{Context, Poll};
 
 use http_net_conn::Timestamp;
 use tokio::time::{sleep_until, Instant, Sleep};
@@ -76,18 +76,26 @@ pub(crate) struct Timer {
 }
 
 impl Timer {
-    /// The timer, set to fire at `deadline`. A later deadline than the one
-    /// set is a store (the runtime moves the timer when the earlier one
-    /// comes due); only an earlier one takes it out of the wheel and puts
-    /// it back.
-    fn arm(&mut self, deadline: Instant) -> Pin<&mut Sleep> {
+    /// Polls the timer as one set to fire at `deadline`. A deadline later
+    /// than the one set moves nothing: the timer fires early, and is set
+    /// then to the deadline that applies (once per timeout's length for a
+    /// busy connection, instead of once per wait); only a deadline earlier
+    /// than the one set re-arms it at once.
+    pub(crate) fn poll_until(&mut self, deadline: Instant, cx: &mut Context<'_>) -> Poll<()> {
         let sleep = self
             .sleep
             .get_or_insert_with(|| Box::pin(sleep_until(deadline)));
-        if sleep.deadline() != deadline {
+        if deadline < sleep.deadline() {
             sleep.as_mut().reset(deadline);
         }
-        sleep.as_mut()
+        loop {
+            match sleep.as_mut().poll(cx) {
+                Poll::Pending => return Poll::Pending,
+                Poll::Ready(()) if sleep.deadline() >= deadline => return Poll::Ready(()),
+                // Fired for an earlier deadline: wait on for this one.
+                Poll::Ready(()) => sleep.as_mut().reset(deadline),
+            }
+        }
     }
 
     /// Runs `fut` until `deadline` (computed only when `fut` is not ready
@@ -112,17 +120,64 @@ impl Timer {
                 // `at` is set at the first poll that reaches here.
                 (None, None) => Instant::now(),
             };
-            self.arm(until).poll(cx).map(|()| None)
+            self.poll_until(until, cx).map(|()| None)
         })
         .await
     }
+}
 
-    /// [`Timer::bounded_by`] with the deadline known.
-    pub(crate) async fn bounded<F: Future>(
-        &mut self,
-        deadline: Instant,
-        fut: F,
-    ) -> Option<F::Output> {
-        self.bounded_by(|| deadline, fut).await
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::time::Duration;
+
+    fn run(f: impl Future<Output = ()>) {
+        tokio::runtime::Builder::new_current_thread()
+            .enable_time()
+            .build()
+            .unwrap()
+            .block_on(f);
+    }
+
+    #[test]
+    fn a_later_deadline_waits_on_past_the_earlier_one_and_an_earlier_one_fires_first() {
+        run(async {
+            let mut timer = Timer::default();
+            let t0 = Instant::now();
+            let ms = Duration::from_millis;
+            // Set for 10 ms, then waited on for 60 ms: it fires at 10 ms,
+            // and waits on.
+            let mut cx = std::task::Context::from_waker(std::task::Waker::noop());
+            assert!(timer.poll_until(t0 + ms(10), &mut cx).is_pending());
+            poll_fn(|cx| timer.poll_until(t0 + ms(60), cx)).await;
+            assert!(t0.elapsed() >= ms(60), "{:?}", t0.elapsed());
+            // Set for 500 ms, then waited on for 20 ms from now: re-armed.
+            let t1 = Instant::now();
+            assert!(timer.poll_until(t1 + ms(500), &mut cx).is_pending());
+            poll_fn(|cx| timer.poll_until(t1 + ms(20), cx)).await;
+            let took = t1.elapsed();
+            assert!(took >= ms(20) && took < ms(400), "{took:?}");
+        });
+    }
+
+    #[test]
+    fn the_clock_is_read_once_per_wakeup() {
+        run(async {
+            let clock = WakeClock::default();
+            let (a, b) = per_wakeup(&clock, async {
+                let a = clock.stamp();
+                std::thread::sleep(Duration::from_millis(2));
+                let b = clock.stamp();
+                (a, b)
+            })
+            .await;
+            assert_eq!(a, b, "one reading within a poll");
+            let c = per_wakeup(&clock, async {
+                tokio::task::yield_now().await;
+                clock.stamp()
+            })
+            .await;
+            assert!(c > b, "a new wakeup reads the clock again");
+        });
     }
 }

@@ -6,11 +6,11 @@ use std::future::{poll_fn, Future};
 use std::io::{self, IoSlice};
 use std::pin::{pin, Pin};
 use std::sync::OnceLock;
-use std::task::Poll;
+use std::task::{Context, Poll};
 use std::time::Duration;
 
 use http_net_conn::{Bound, Linger, Meter, Rate, ServerConn, ServerSettings, Timestamp};
-use tokio::io::{AsyncRead, AsyncReadExt, AsyncWrite, AsyncWriteExt};
+use tokio::io::{AsyncRead, AsyncReadExt, AsyncWrite, AsyncWriteExt, ReadBuf};
 use tokio::time::{timeout_at, Instant};
 
 use crate::error::{Error, Stage};
@@ -149,21 +149,43 @@ pub(crate) enum Filled {
     Woken,
 }
 
-/// Awaits the future `read`, or, when `wake` (an `Option<&Bell>`) rings
-/// first, returns `Ok(woken)` from the calling function: the wait
-/// [`fill`] and [`read_scratch`] share. A macro rather than an `async fn`,
-/// so that the per-read path gets no future of its own (one cost 355
-/// instructions per H2 exchange).
-macro_rules! unless_woken {
-    ($read:ident, $wake:expr, $woken:expr) => {
-        match $wake {
-            Some(wake) => match first($read, wake.rang()).await {
-                First::A(r) => r,
-                First::B(()) => return Ok($woken),
-            },
-            None => $read.await,
-        }
-    };
+/// How a read bounded by [`poll_bounded_read`] ended.
+enum ReadEnd {
+    /// The read's own outcome: bytes (0 at the end of the stream) or an
+    /// error.
+    Read(io::Result<usize>),
+    /// The deadline passed first.
+    TimedOut,
+    /// `wake` rang first.
+    Woken,
+}
+
+/// One poll of a read into `buf`, bounded by `deadline` on the
+/// connection's one timer and by `wake`: the read is polled first, then the
+/// timer, then the bell. One hand-written poll for every read of a server
+/// connection, so that a read gets no nested futures of its own (the
+/// general twin is [`bounded`] around `AsyncReadExt::read`).
+fn poll_bounded_read(
+    stream: &mut (dyn Transport + '_),
+    buf: &mut [u8],
+    timer: &mut Timer,
+    deadline: Instant,
+    wake: Option<&Bell>,
+    cx: &mut Context<'_>,
+) -> Poll<ReadEnd> {
+    let mut rb = ReadBuf::new(buf);
+    match Pin::new(&mut *stream).poll_read(cx, &mut rb) {
+        Poll::Ready(Ok(())) => return Poll::Ready(ReadEnd::Read(Ok(rb.filled().len()))),
+        Poll::Ready(Err(e)) => return Poll::Ready(ReadEnd::Read(Err(e))),
+        Poll::Pending => {}
+    }
+    if timer.poll_until(deadline, cx).is_ready() {
+        return Poll::Ready(ReadEnd::TimedOut);
+    }
+    match wake {
+        Some(wake) if wake.poll_rang(cx).is_ready() => Poll::Ready(ReadEnd::Woken),
+        _ => Poll::Pending,
+    }
 }
 
 /// Reads once from the stream into the connection, until `deadline`
@@ -182,20 +204,20 @@ pub(crate) async fn fill(
     if spare.is_empty() {
         return Ok(Filled::Full);
     }
-    let read = timer.bounded(deadline, stream.read(spare));
-    let r = unless_woken!(read, wake, Filled::Woken);
-    match r {
-        None if rate_bound => Err(Error::TooSlow(stage)),
-        None => Err(Error::Timeout(stage)),
-        Some(Ok(0)) => {
+    let end = poll_fn(|cx| poll_bounded_read(stream, spare, timer, deadline, wake, cx)).await;
+    match end {
+        ReadEnd::Woken => Ok(Filled::Woken),
+        ReadEnd::TimedOut if rate_bound => Err(Error::TooSlow(stage)),
+        ReadEnd::TimedOut => Err(Error::Timeout(stage)),
+        ReadEnd::Read(Ok(0)) => {
             conn.recv_eof();
             Ok(Filled::Eof)
         }
-        Some(Ok(n)) => {
+        ReadEnd::Read(Ok(n)) => {
             conn.commit(n);
             Ok(Filled::Bytes(n))
         }
-        Some(Err(e)) => Err(Error::Io(e)),
+        ReadEnd::Read(Err(e)) => Err(Error::Io(e)),
     }
 }
 
@@ -222,13 +244,13 @@ pub(crate) async fn read_scratch(
     stage: Stage,
     wake: Option<&Bell>,
 ) -> Result<Scratched, Error> {
-    let read = timer.bounded(deadline, stream.read(scratch));
-    let r = unless_woken!(read, wake, Scratched::Woken);
-    match r {
-        None => Err(Error::Timeout(stage)),
-        Some(Ok(0)) => Ok(Scratched::Eof),
-        Some(Ok(n)) => Ok(Scratched::Bytes(n)),
-        Some(Err(e)) => Err(Error::Io(e)),
+    let end = poll_fn(|cx| poll_bounded_read(stream, scratch, timer, deadline, wake, cx)).await;
+    match end {
+        ReadEnd::Woken => Ok(Scratched::Woken),
+        ReadEnd::TimedOut => Err(Error::Timeout(stage)),
+        ReadEnd::Read(Ok(0)) => Ok(Scratched::Eof),
+        ReadEnd::Read(Ok(n)) => Ok(Scratched::Bytes(n)),
+        ReadEnd::Read(Err(e)) => Err(Error::Io(e)),
     }
 }
 
