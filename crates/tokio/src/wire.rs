@@ -316,6 +316,29 @@ pub(crate) async fn flush_with(
     // The time of this wakeup (the clock, for a stream with no slot).
     let now = || slot.map_or_else(Instant::now, |s| s.clock.now());
     let mut wrote = false;
+    // Fast path: what is queued leaves in one write the stream takes at
+    // once, and the flush is ready too (the general twin is the loop below,
+    // which takes over from wherever this stops).
+    if body.is_empty() && meter.until().is_none() && !conn.output().is_empty() {
+        let first = poll_fn(|cx| {
+            Poll::Ready(match Pin::new(&mut *stream).poll_write(cx, conn.output()) {
+                Poll::Ready(Ok(n)) => n,
+                _ => 0,
+            })
+        })
+        .await;
+        if first > 0 {
+            wrote = true;
+            meter.add(first as u64);
+            conn.consume_output(first);
+            if conn.output().is_empty() {
+                let flushed = poll_fn(|cx| Poll::Ready(Pin::new(&mut *stream).poll_flush(cx)));
+                if let Poll::Ready(Ok(())) = flushed.await {
+                    return Ok(());
+                }
+            }
+        }
+    }
     loop {
         let out_len = conn.output().len();
         if out_len == 0 && body.is_empty() {
