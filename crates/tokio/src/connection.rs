@@ -4,7 +4,7 @@
 use std::future::{poll_fn, Future};
 use std::net::SocketAddr;
 use std::panic::{catch_unwind, AssertUnwindSafe};
-use std::pin::pin;
+use std::pin::{pin, Pin};
 use std::sync::atomic::Ordering;
 use std::sync::Arc;
 use std::task::Poll;
@@ -147,17 +147,16 @@ async fn send_own_error(
     end
 }
 
-/// Polls the handler's future, turning a panic into `None`.
-async fn catch<F: Future>(fut: F) -> Option<F::Output> {
-    let mut fut = pin!(fut);
+/// Polls the handler's future (pinned where the connection's loop made
+/// it: not moved into a future of its own), turning a panic into `None`.
+fn catch<F: Future>(mut fut: Pin<&mut F>) -> impl Future<Output = Option<F::Output>> + '_ {
     poll_fn(
-        |cx| match catch_unwind(AssertUnwindSafe(|| fut.as_mut().poll(cx))) {
+        move |cx| match catch_unwind(AssertUnwindSafe(|| fut.as_mut().poll(cx))) {
             Ok(Poll::Ready(v)) => Poll::Ready(Some(v)),
             Ok(Poll::Pending) => Poll::Pending,
             Err(_) => Poll::Ready(None),
         },
     )
-    .await
 }
 
 /// Sends what the connection queued, within the server's write bounds,
@@ -265,13 +264,23 @@ async fn serve<H: Handler>(
                 st.write_meter.start(now, s.response_timeout);
                 let outcome = {
                     let mut ex = Exchange::new(conn, stream, st, sh);
-                    catch(handler.handle(&mut ex)).await
+                    let fut = pin!(handler.handle(&mut ex));
+                    catch(fut).await
                 };
                 if outcome.is_none() {
                     sh.counters.panics.fetch_add(1, Ordering::Relaxed);
                 }
                 report_mistake(conn, st, sh, &seen, &outcome);
-                let mut end = after_handler(stream, conn, st, sh, &outcome, &seen).await;
+                let action = if st.switched || st.broken {
+                    None
+                } else {
+                    Some(conn.after_handler(HandlerOutcome::of(&outcome), st.timed_out))
+                };
+                let mut end = match action {
+                    // The usual case, with no future of its own.
+                    Some(AfterHandler::Next) => None,
+                    _ => after_handler(stream, conn, st, sh, action, &outcome, &seen).await,
+                };
                 if sh.hooks.access_log.is_some() {
                     if end.is_none() {
                         // Written before it is logged (its bytes counted).
@@ -324,21 +333,19 @@ async fn serve<H: Handler>(
                     _ => return End::Linger,
                 };
                 let wake = Some(&slot.slot.wake);
-                let (filled, waited) = wire::waited(async {
-                    if stage == Stage::Idle {
-                        let idle = Idle {
-                            clock: &slot.slot.clock,
-                            since: now,
-                            deadline,
-                            quick: &mut quick,
-                        };
-                        idle_fill(stream, conn, sh, &mut st.timer, idle, wake).await
-                    } else {
-                        wire::fill(stream, conn, &mut st.timer, deadline, false, stage, wake).await
-                    }
-                })
-                .await;
-                if waited {
+                let wakeups = slot.slot.clock.wakeups();
+                let filled = if stage == Stage::Idle {
+                    let idle = Idle {
+                        clock: &slot.slot.clock,
+                        since: now,
+                        deadline,
+                        quick: &mut quick,
+                    };
+                    idle_fill(stream, conn, sh, &mut st.timer, idle, wake).await
+                } else {
+                    wire::fill(stream, conn, &mut st.timer, deadline, false, stage, wake).await
+                };
+                if slot.slot.clock.wakeups() != wakeups {
                     // The task went back to the scheduler: a new turn.
                     turn = 0;
                 }
@@ -555,7 +562,9 @@ async fn head_timed_out(
 }
 
 /// Finishes what the handler left (`outcome` is `None` after a panic),
-/// from where the connection says the answer stands; `Some` ends the
+/// from where the connection says the answer stands (`action`, asked of
+/// [`ServerConn::after_handler`] by the caller; `None` when the handler
+/// took the connection over or its stream broke); `Some` ends the
 /// connection. Whatever the handler queued (through [`Exchange`] or
 /// [`Exchange::conn`]) is sent: at once when the connection ends here,
 /// otherwise before the next read.
@@ -564,13 +573,15 @@ async fn after_handler(
     conn: &mut ServerConn,
     st: &mut Cycle,
     sh: &Shared,
+    action: Option<AfterHandler>,
     outcome: &Option<Result<(), HandlerError>>,
     seen: &Seen,
 ) -> Option<End> {
-    if st.switched || st.broken {
+    // `None`: the handler took the connection over, or its stream broke.
+    let Some(action) = action else {
         return Some(End::Close);
-    }
-    match conn.after_handler(HandlerOutcome::of(outcome), st.timed_out) {
+    };
+    match action {
         AfterHandler::Next => None,
         AfterHandler::Linger => {
             // An error response the connection queued (its own, or the
@@ -710,7 +721,7 @@ mod tests {
     use super::*;
     use crate::shared::Settings;
     use http_net_conn::{Config, Placement, PreparedResponse};
-    use std::pin::Pin;
+
     use tokio::io::{AsyncWriteExt, DuplexStream};
 
     fn idle_conn() -> ServerConn {

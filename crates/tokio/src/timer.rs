@@ -12,7 +12,7 @@
 
 use std::future::{poll_fn, Future};
 use std::pin::{pin, Pin};
-use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::atomic::{AtomicU32, AtomicU64, Ordering};
 use std::task::{Context, Poll};
 
 use http_net_conn::Timestamp;
@@ -30,6 +30,9 @@ pub(crate) struct WakeClock {
     /// Nanoseconds since [`wire::stamp`]'s epoch, plus one; 0: not read
     /// in this wakeup.
     nanos: AtomicU64,
+    /// Polls of the task so far (wrapping): a wait that changed it went
+    /// back to the scheduler.
+    wakeups: AtomicU32,
 }
 
 impl WakeClock {
@@ -51,9 +54,17 @@ impl WakeClock {
         wire::instant(self.stamp())
     }
 
-    /// The task goes back to the scheduler: the next use reads the clock.
+    /// A new poll of the task: the next use reads the clock.
     pub(crate) fn forget(&self) {
         self.nanos.store(0, Ordering::Relaxed);
+        let n = self.wakeups.load(Ordering::Relaxed);
+        self.wakeups.store(n.wrapping_add(1), Ordering::Relaxed);
+    }
+
+    /// How many times the task was polled so far (wrapping): unchanged
+    /// across an `.await` that did not go back to the scheduler.
+    pub(crate) fn wakeups(&self) -> u32 {
+        self.wakeups.load(Ordering::Relaxed)
     }
 }
 

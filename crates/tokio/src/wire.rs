@@ -58,17 +58,6 @@ pub(crate) async fn bounded_by<F: Future>(
     }
 }
 
-/// Runs `fut`, and tells whether it had to wait (it was pending at its
-/// first poll, so the task went back to the scheduler).
-pub(crate) async fn waited<F: Future>(fut: F) -> (F::Output, bool) {
-    let mut fut = pin!(fut);
-    let first = poll_once(fut.as_mut()).await;
-    match first {
-        Some(v) => (v, false),
-        None => (fut.await, true),
-    }
-}
-
 /// Which of two futures finished first ([`first`]).
 pub(crate) enum First<A, B> {
     A(A),
