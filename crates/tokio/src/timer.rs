@@ -13,12 +13,28 @@
 use std::future::{poll_fn, Future};
 use std::pin::{pin, Pin};
 use std::sync::atomic::{AtomicU32, AtomicU64, Ordering};
+use std::sync::OnceLock;
 use std::task::{Context, Poll};
 
 use http_net_conn::Timestamp;
 use tokio::time::{sleep_until, Instant, Sleep};
 
-use crate::wire;
+/// The clock reading `t` as the core's time input, since a process-wide
+/// epoch (the first reading taken here): the core's [`Meter`] compares
+/// and subtracts readings, so any one epoch serves.
+pub(crate) fn stamp(t: Instant) -> Timestamp {
+    Timestamp::after_epoch(t.saturating_duration_since(epoch()))
+}
+
+/// The instant the core's `t` stands for (see [`stamp`]).
+pub(crate) fn instant(t: Timestamp) -> Instant {
+    epoch() + t.since_epoch()
+}
+
+fn epoch() -> Instant {
+    static EPOCH: OnceLock<Instant> = OnceLock::new();
+    *EPOCH.get_or_init(Instant::now)
+}
 
 /// The time of the current wakeup of a connection's task: read from the
 /// clock at its first use in a poll, then the same reading until the task
@@ -27,7 +43,7 @@ use crate::wire;
 /// from them end sooner, never later.
 #[derive(Debug, Default)]
 pub(crate) struct WakeClock {
-    /// Nanoseconds since [`wire::stamp`]'s epoch, plus one; 0: not read
+    /// Nanoseconds since [`stamp`]'s epoch, plus one; 0: not read
     /// in this wakeup.
     nanos: AtomicU64,
     /// Polls of the task so far (wrapping): a wait that changed it went
@@ -40,7 +56,7 @@ impl WakeClock {
     pub(crate) fn stamp(&self) -> Timestamp {
         match self.nanos.load(Ordering::Relaxed) {
             0 => {
-                let t = wire::stamp(Instant::now());
+                let t = stamp(Instant::now());
                 let n = t.as_nanos().saturating_add(1);
                 self.nanos.store(n, Ordering::Relaxed);
                 t
@@ -51,7 +67,7 @@ impl WakeClock {
 
     /// The time of this wakeup.
     pub(crate) fn now(&self) -> Instant {
-        wire::instant(self.stamp())
+        instant(self.stamp())
     }
 
     /// A new poll of the task: the next use reads the clock.
@@ -112,7 +128,7 @@ impl Timer {
     /// Runs `fut` until `deadline` (computed only when `fut` is not ready
     /// at its first poll, so that a ready future reads no clock and moves
     /// no timer); `None` when the deadline passed first. The general twin
-    /// is [`wire::bounded_by`], which arms a timer of its own.
+    /// is `wire::bounded_by`, which arms a timer of its own.
     pub(crate) async fn bounded_by<F: Future>(
         &mut self,
         deadline: impl FnOnce() -> Instant,

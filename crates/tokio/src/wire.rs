@@ -5,11 +5,10 @@
 use std::future::{poll_fn, Future};
 use std::io::{self, IoSlice};
 use std::pin::{pin, Pin};
-use std::sync::OnceLock;
 use std::task::{Context, Poll};
 use std::time::Duration;
 
-use http_net_conn::{Bound, Linger, Meter, Rate, ServerConn, ServerSettings, Timestamp};
+use http_net_conn::{Bound, Linger, Meter, Rate, ServerConn, ServerSettings};
 use tokio::io::{AsyncRead, AsyncReadExt, AsyncWrite, AsyncWriteExt, ReadBuf};
 use tokio::time::{timeout_at, Instant};
 
@@ -77,22 +76,7 @@ pub(crate) async fn first<A: Future, B: Future>(a: A, b: B) -> First<A::Output, 
     .await
 }
 
-/// The clock reading `t` as the core's time input, since a process-wide
-/// epoch (the first reading taken here): the core's [`Meter`] compares
-/// and subtracts readings, so any one epoch serves.
-pub(crate) fn stamp(t: Instant) -> Timestamp {
-    Timestamp::after_epoch(t.saturating_duration_since(epoch()))
-}
-
-/// The instant the core's `t` stands for (see [`stamp`]).
-pub(crate) fn instant(t: Timestamp) -> Instant {
-    epoch() + t.since_epoch()
-}
-
-fn epoch() -> Instant {
-    static EPOCH: OnceLock<Instant> = OnceLock::new();
-    *EPOCH.get_or_init(Instant::now)
-}
+pub(crate) use crate::timer::{instant, stamp};
 
 /// When a wait starting `now` must end for `meter`, with the stall timeout
 /// counted from `now`, and whether the minimum rate is what ends it (the
