@@ -140,6 +140,7 @@ mod registry;
 mod reject;
 mod server;
 mod settings;
+mod setup;
 mod transport;
 mod url;
 mod wire;
@@ -156,6 +157,7 @@ pub use http_net_conn::imf_fixdate;
 pub use http_net_conn::HandlerError;
 pub use http_net_conn::{RedirectError, Redirects};
 pub use server::{Server, ServerBuilder, ServerHandle};
+pub use setup::{NoSetup, Setup};
 pub use transport::{Interrupter, Listener, Transport};
 pub use url::{Url, UrlError};
 

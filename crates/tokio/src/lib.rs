@@ -115,6 +115,7 @@ mod handler;
 mod hooks;
 mod lend;
 mod server;
+mod setup;
 mod shared;
 mod slot;
 mod timer;
@@ -131,6 +132,7 @@ pub use http_net_conn::{
     AccessRecord, ErrorBody, ErrorCause, ErrorResponse, HandlerError, Mistake,
 };
 pub use server::{Listener, Server, ServerBuilder, ServerHandle};
+pub use setup::{NoSetup, Setup};
 pub use shared::Counters;
 pub use wire::Transport;
 
