@@ -12,9 +12,9 @@ use rustls::pki_types::pem::PemObject;
 use rustls::pki_types::{CertificateDer, ServerName};
 use rustls::{ClientConfig, ClientConnection, RootCertStore};
 
+use crate::config::{provider, ConfigError, HTTP_1_1};
 use crate::failure::{tls_error, TlsFailure};
 use crate::stream::TlsStream;
-use crate::{provider, ConfigError, HTTP_1_1};
 
 /// The TLS side of a client: a rustls `ClientConfig` (trusted roots, ALPN
 /// `http/1.1`) and a handshake deadline. Each connection's server name

@@ -12,9 +12,9 @@ use rustls::pki_types::pem::PemObject;
 use rustls::pki_types::{CertificateDer, PrivateKeyDer};
 use rustls::{ServerConfig, ServerConnection};
 
+use crate::config::{provider, ConfigError, HTTP_1_1};
 use crate::failure::tls_error;
 use crate::stream::TlsStream;
-use crate::{provider, ConfigError, HTTP_1_1};
 
 /// The TLS side of a server: a rustls `ServerConfig` speaking `http/1.1`
 /// (ALPN, RFC 7301), and the handshake as the servers' setup step. Give it

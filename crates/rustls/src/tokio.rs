@@ -33,8 +33,9 @@ use std::task::{Context, Poll};
 use ::tokio::io::{AsyncRead, AsyncWrite, ReadBuf};
 use ::tokio::net::TcpStream;
 
+use crate::client::ClientTls;
 use crate::failure::{classify_io, TlsFailure};
-use crate::{ClientTls, ServerTls};
+use crate::server::ServerTls;
 
 /// A TLS stream over a tokio `TcpStream`, either side: tokio-rustls'
 /// stream, which sends `close_notify` when shut down, and here also when
