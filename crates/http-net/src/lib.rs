@@ -315,8 +315,9 @@ pub mod blocking {
     #[doc(inline)]
     pub use http_net_std::{
         get, Body, BodyWriter, Client, ClientBuilder, ClientResponse, Connector, Counters, Error,
-        Exchange, Handler, Interrupter, Listener, PairedBody, PairedWriter, PhaseCounts,
-        RequestBody, Server, ServerBuilder, ServerHandle, Transport, Upgraded, CLIENT_CONFIG,
+        Exchange, Handler, Interrupter, Listener, NoSetup, PairedBody, PairedWriter, PhaseCounts,
+        RequestBody, Server, ServerBuilder, ServerHandle, Setup, Transport, Upgraded,
+        CLIENT_CONFIG,
     };
 }
 

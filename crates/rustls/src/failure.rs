@@ -12,6 +12,8 @@ use rustls::{AlertDescription, CertificateError};
 ///
 /// ```
 /// use http_net_rustls::TlsFailure;
+/// let e = TlsFailure::Truncated.into_io();
+/// assert_eq!(e.kind(), std::io::ErrorKind::UnexpectedEof);
 /// let e = TlsFailure::HandshakeTimeout.into_io();
 /// assert_eq!(e.kind(), std::io::ErrorKind::TimedOut);
 /// assert!(matches!(TlsFailure::of(&e), Some(TlsFailure::HandshakeTimeout)));
@@ -35,6 +37,10 @@ pub enum TlsFailure {
     /// The peer offers no application protocol in common (RFC 7301 §3.2:
     /// `no_application_protocol`; this crate speaks only `http/1.1`).
     NoApplicationProtocol,
+    /// The peer closed the connection without `close_notify` (RFC 8446
+    /// §6.1): data read to the close may be cut short (a close-delimited
+    /// body, RFC 9112 §6.3 rule 8, is then truncated).
+    Truncated,
     /// Bytes that are not a TLS record where one was due (RFC 8446 §5:
     /// plain HTTP sent to a TLS port, a garbled record, a wrong version).
     NotTls,
@@ -75,6 +81,7 @@ impl TlsFailure {
     pub fn into_io(self) -> io::Error {
         let kind = match self {
             TlsFailure::HandshakeTimeout => io::ErrorKind::TimedOut,
+            TlsFailure::Truncated => io::ErrorKind::UnexpectedEof,
             _ => io::ErrorKind::InvalidData,
         };
         io::Error::new(kind, self)
@@ -96,6 +103,9 @@ impl fmt::Display for TlsFailure {
                 f.write_str("no application protocol in common (RFC 7301 §3.2)")
             }
             TlsFailure::NotTls => f.write_str("the peer did not send TLS records (RFC 8446 §5)"),
+            TlsFailure::Truncated => f.write_str(
+                "the peer closed without close_notify: the data may be cut short (RFC 8446 §6.1)",
+            ),
             TlsFailure::Other(e) => write!(f, "TLS: {e}"),
         }
     }

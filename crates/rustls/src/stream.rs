@@ -130,10 +130,16 @@ impl Read for TlsStream {
             match self.conn.reader().read(buf) {
                 Ok(n) => return Ok(n),
                 Err(e) if e.kind() == io::ErrorKind::WouldBlock => {}
-                // The peer closed without `close_notify`: the end of the
-                // stream here; whether a body was cut short is the HTTP
-                // framing's to say (a length or chunked body knows).
-                Err(e) if e.kind() == io::ErrorKind::UnexpectedEof => return Ok(0),
+                // The peer closed without `close_notify` (RFC 8446 §6.1):
+                // what came may be cut short. Only a read past the end of
+                // what HTTP framed meets it: a body read to a close (a
+                // close-delimited one) fails here, while a length-delimited
+                // or chunked body that arrived whole was read to its end
+                // before, and an idle pooled connection is only asked
+                // `input_ready` (a close: not reused).
+                Err(e) if e.kind() == io::ErrorKind::UnexpectedEof => {
+                    return Err(TlsFailure::Truncated.into_io())
+                }
                 Err(e) => return Err(e),
             }
             if self.eof {

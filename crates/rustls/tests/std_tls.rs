@@ -284,3 +284,57 @@ fn input_ready_ignores_session_tickets_and_sees_a_response() {
     tls.read_exact(&mut got).unwrap();
     assert_eq!(&got, b"HTTP/1.1 200");
 }
+
+/// A server that answers `response` over TLS and closes the TCP connection
+/// without `close_notify`.
+fn rude_server(c: &Cert, response: &'static [u8]) -> std::net::SocketAddr {
+    let l = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
+    let addr = l.local_addr().unwrap();
+    let mut cfg = rustls::ServerConfig::builder()
+        .with_no_client_auth()
+        .with_single_cert(vec![c.cert.clone()], c.key.clone_key())
+        .unwrap();
+    cfg.alpn_protocols = vec![b"http/1.1".to_vec()];
+    let cfg = std::sync::Arc::new(cfg);
+    std::thread::spawn(move || {
+        let (sock, _) = l.accept().unwrap();
+        sock.set_read_timeout(Some(Duration::from_secs(10)))
+            .unwrap();
+        let conn = rustls::ServerConnection::new(cfg).unwrap();
+        let mut tls = rustls::StreamOwned::new(conn, sock);
+        let mut buf = [0u8; 4096];
+        let _ = tls.read(&mut buf);
+        tls.write_all(response).unwrap();
+        tls.flush().unwrap();
+        // Dropped: the TCP connection closes, no close_notify.
+    });
+    addr
+}
+
+/// A peer that closes without `close_notify` truncates a close-delimited
+/// body (an error naming it), and not a length-delimited one that arrived
+/// whole.
+#[test]
+fn a_close_without_close_notify_truncates_a_close_delimited_body_only() {
+    let c = cert(&["localhost"], false);
+    let addr = rude_server(
+        &c,
+        b"HTTP/1.1 200 OK\r\nConnection: close\r\n\r\nto the close",
+    );
+    let mut resp = client(client_tls(&c))
+        .get(&format!("https://localhost:{}/", addr.port()))
+        .unwrap();
+    let e = resp.body_to_vec(1024).expect_err("truncated");
+    let http_net_std::Error::Io(e) = e else {
+        panic!("{e:?}")
+    };
+    assert!(
+        matches!(TlsFailure::of(&e), Some(TlsFailure::Truncated)),
+        "{e:?}"
+    );
+    let addr = rude_server(&c, b"HTTP/1.1 200 OK\r\nContent-Length: 5\r\n\r\nwhole");
+    let mut resp = client(client_tls(&c))
+        .get(&format!("https://localhost:{}/", addr.port()))
+        .unwrap();
+    assert_eq!(resp.body_to_vec(1024).unwrap(), b"whole");
+}
