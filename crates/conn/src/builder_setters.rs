@@ -8,7 +8,8 @@
 
 /// Writes, inside an adapter's `impl ServerBuilder`, the setters that both
 /// servers share word for word: `conn_config`, `max_body_bytes`,
-/// `error_body`, `access_log`, `mistake_log` and `report_mistakes`. The
+/// `error_body`, `access_log`, `mistake_log`, `setup_timeout` and
+/// `report_mistakes`. The
 /// adapter names its settings field (a [`ServerSettings`](crate::ServerSettings),
 /// or a type that dereferences to one), its hooks field (with
 /// `error_body`, `access_log`, `mistake_log` and `report_mistakes`), what a
@@ -129,6 +130,19 @@ macro_rules! __server_builder_setters {
             hook: impl Fn(&$crate::Mistake) + Send + Sync + 'static,
         ) -> Self {
             self.$h.mistake_log = ::core::option::Option::Some(::std::sync::Arc::new(hook));
+            self
+        }
+        /// The deadline of a connection's setup phase, before its first HTTP
+        /// byte (default 10 s, the head's): for a server made with
+        /// [`listener_with_setup`](ServerBuilder::listener_with_setup) (a TLS
+        /// handshake), the whole setup step must be done this long after
+        /// the connection was admitted to a slot, however the peer trickles
+        /// its bytes; then the connection is closed without a response and
+        /// counted as timed out in its setup. While it sets up, a
+        /// connection ranks for eviction as a partial request head, and a
+        /// graceful stop closes it. A plain listener has no setup phase.
+        pub fn setup_timeout(mut self, t: ::core::time::Duration) -> Self {
+            self.$s.setup_timeout = t;
             self
         }
         /// Whether the application's mistakes are reported (default `true`):

@@ -7,7 +7,8 @@
 use core::time::Duration;
 
 use crate::{
-    Config, ConfigOverrides, EvictPolicy, Linger, ReadTimeouts, RequestPolicy, Timestamp, Window,
+    Config, ConfigOverrides, EvictPolicy, Linger, NextRead, ReadTimeouts, RequestPolicy, SlotState,
+    Stage, Timestamp, Window,
 };
 
 /// A minimum data rate: after `grace` spent waiting on the peer, at least
@@ -165,6 +166,41 @@ impl ServerSettings {
         Linger::start(now, self.drain_time, self.drain_bytes)
     }
 
+    /// The wait of a connection's setup phase (a TLS handshake, before its
+    /// first HTTP byte) for a connection admitted to a slot at `now`: it
+    /// must be done by [`setup_timeout`](ServerSettings::setup_timeout)
+    /// after `now`, whatever the peer sends meanwhile (one deadline for the
+    /// whole setup, as for a request head, not one per read). Its slot
+    /// shows [`SlotState::Setup`], which eviction ranks as a partial head
+    /// ([`rank`](crate::rank)); a wait that reaches the deadline is a
+    /// timeout of [`Stage::Setup`] (close, no response: there is no HTTP
+    /// yet to answer in), and a graceful stop closes it (no request is in
+    /// flight). An adapter passes it to [`NextRead::step`], as it does
+    /// the waits between requests.
+    ///
+    /// ```
+    /// use core::time::Duration;
+    /// use http_net_conn::{NextRead, ReadStep, ServerSettings, SlotState, Stage, Timestamp};
+    ///
+    /// let s = ServerSettings { setup_timeout: Duration::from_secs(5), ..ServerSettings::DEFAULT };
+    /// let admitted = Timestamp::from_nanos(1_000);
+    /// let until = admitted.saturating_add(Duration::from_secs(5));
+    /// let mut shown = None;
+    /// let step = s.setup_wait(admitted).step(|state| shown = Some(state), || false);
+    /// assert_eq!(step, ReadStep::Read { until, stage: Stage::Setup });
+    /// assert_eq!(shown, Some(SlotState::Setup));
+    /// // A graceful stop closes a connection still in its setup.
+    /// assert_eq!(s.setup_wait(admitted).step(|_| {}, || true), ReadStep::Stopped);
+    /// ```
+    pub fn setup_wait(&self, now: Timestamp) -> NextRead {
+        NextRead::Wait {
+            until: now.saturating_add(self.setup_timeout),
+            stage: Stage::Setup,
+            slot: SlotState::Setup,
+            stop_closes: true,
+        }
+    }
+
     /// The graceful stop that begins at `now`: requests in flight have
     /// until its end ([`shutdown_timeout`](ServerSettings::shutdown_timeout)).
     pub fn stop_window(&self, now: Timestamp) -> Window {
@@ -219,6 +255,59 @@ mod tests {
         assert!(!l.read(1));
         let e = ServerSettings::DEFAULT.linger(at(0)).unwrap();
         assert!(l.until() < e.until());
+    }
+
+    #[test]
+    fn the_setup_wait_is_one_deadline_from_admission_shown_as_setup() {
+        let s = ServerSettings {
+            setup_timeout: Duration::from_millis(300),
+            ..ServerSettings::DEFAULT
+        };
+        // Admitted at 2 s on the simulated clock: done by 2.3 s, however
+        // late the adapter asks.
+        match s.setup_wait(at(2_000)) {
+            NextRead::Wait {
+                until,
+                stage,
+                slot,
+                stop_closes,
+            } => {
+                assert_eq!(until, at(2_300));
+                assert_eq!(stage, Stage::Setup);
+                assert_eq!(slot, SlotState::Setup);
+                assert!(stop_closes, "no request in flight: a stop closes it");
+            }
+            other => panic!("{other:?}"),
+        }
+        // The default: 10 s, the head's.
+        let d = ServerSettings::DEFAULT;
+        assert_eq!(d.setup_timeout, d.head_timeout);
+        assert!(matches!(
+            d.setup_wait(at(0)),
+            NextRead::Wait { until, .. } if until == at(10_000)
+        ));
+    }
+
+    #[test]
+    fn a_setup_past_the_grace_is_evicted_before_a_young_head_and_after_an_idle_one() {
+        use crate::{pick_eviction, Summary};
+        let p = ServerSettings::DEFAULT.evict_policy();
+        let slots = [
+            (1, Summary::new(SlotState::Head, 10)),
+            (2, Summary::new(SlotState::Setup, 1_500)),
+            (3, Summary::new(SlotState::Idle, 1)),
+        ];
+        assert_eq!(pick_eviction(slots, &p), Some((3, Stage::Idle)));
+        assert_eq!(
+            pick_eviction(slots[..2].iter().copied(), &p),
+            Some((2, Stage::Setup))
+        );
+        // A young setup ranks as a young head: the longest in its state first.
+        let young = [
+            (1, Summary::new(SlotState::Head, 10)),
+            (2, Summary::new(SlotState::Setup, 20)),
+        ];
+        assert_eq!(pick_eviction(young, &p), Some((2, Stage::Setup)));
     }
 
     #[test]

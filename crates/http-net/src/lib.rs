@@ -249,9 +249,12 @@
 //! `rest` (a JSON API: routes with path parameters and a query, a JSON
 //! `413`), `stream` (a streamed response; files with `HEAD` and a single
 //! `Range`), `download` (a large download to a file in flat memory),
-//! `proxy` (a reverse proxy streaming both ways), `hello`, `echo`, `get`,
-//! and `tls_server` / `tls_get` (HTTPS over rustls by composition). Run one
-//! with `cargo run -p http-net --example rest`.
+//! `proxy` (a reverse proxy streaming both ways), `hello`, `echo` and
+//! `get`. Run one with `cargo run -p http-net --example rest`. HTTPS is the
+//! `http-net-rustls` crate's (not re-exported here: this crate stays free
+//! of third-party crates): TLS listeners for the servers, with the
+//! handshake inside an admitted connection slot, and connectors for the
+//! clients; its examples are `tls_server`, `tls_get` and `tls_tokio`.
 //!
 //! # Versions and threads
 //!
@@ -312,8 +315,9 @@ pub mod blocking {
     #[doc(inline)]
     pub use http_net_std::{
         get, Body, BodyWriter, Client, ClientBuilder, ClientResponse, Connector, Counters, Error,
-        Exchange, Handler, Interrupter, Listener, PairedBody, PairedWriter, PhaseCounts,
-        RequestBody, Server, ServerBuilder, ServerHandle, Transport, Upgraded, CLIENT_CONFIG,
+        Exchange, Handler, Interrupter, Listener, NoSetup, PairedBody, PairedWriter, PhaseCounts,
+        RequestBody, Server, ServerBuilder, ServerHandle, Setup, Transport, Upgraded,
+        CLIENT_CONFIG,
     };
 }
 

@@ -555,7 +555,11 @@ impl Client {
         let stream: Box<dyn Transport> = match (&self.s.connector, u.is_https()) {
             (Some(connect), true) => match connect(u.host(), u.port()) {
                 Ok(s) => s,
-                Err(e) if is_timeout(&e) => return Err(timed_out()),
+                // A bare timeout is the connect timeout's; one that carries
+                // the connector's reason (a TLS handshake's timeout) stays
+                // `Io`, so that the caller can read it, as the tokio client
+                // keeps its connector's errors.
+                Err(e) if is_timeout(&e) && e.get_ref().is_none() => return Err(timed_out()),
                 Err(e) => return Err(Error::Io(e)),
             },
             _ => {

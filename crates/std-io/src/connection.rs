@@ -45,9 +45,16 @@ pub(crate) struct Warm {
     slot: Option<Arc<Slot>>,
 }
 
+impl Warm {
+    /// Its connection and its slot, apart.
+    pub(crate) fn parts(&mut self) -> (&mut KeptConn, &mut Option<Arc<Slot>>) {
+        (&mut self.conn, &mut self.slot)
+    }
+}
+
 /// A pool thread's `ServerConn`, with the bytes a new one's buffers hold.
 #[derive(Default)]
-struct KeptConn {
+pub(crate) struct KeptConn {
     conn: Option<ServerConn>,
     /// [`ServerConn::allocated_bytes`] of `conn` when it was new.
     fresh: usize,
@@ -208,8 +215,9 @@ pub(crate) fn run<S: Transport + 'static>(
     }
 }
 
-/// [`run`] on the connection's stream, registered in `slot`.
-fn run_on(
+/// [`run`] on the connection's stream, registered in `slot` (also the
+/// run of a stream set up by [`crate::setup`]).
+pub(crate) fn run_on(
     stream: &mut dyn Transport,
     peer: Option<SocketAddr>,
     settings: &Settings,

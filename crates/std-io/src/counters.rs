@@ -5,7 +5,7 @@ use std::sync::atomic::{AtomicU64, Ordering};
 
 /// Counts per connection phase: waiting idle between requests (or before
 /// the first byte), reading a request head, reading a request body,
-/// writing a response.
+/// writing a response, setting the connection up.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 #[non_exhaustive]
 pub struct PhaseCounts {
@@ -17,6 +17,9 @@ pub struct PhaseCounts {
     pub body: u64,
     /// Connections writing a response.
     pub response: u64,
+    /// Connections in their setup step before the first HTTP byte (a TLS
+    /// handshake: [`Setup`](crate::Setup)).
+    pub setup: u64,
 }
 
 /// A snapshot of the server's counters, from
@@ -50,6 +53,12 @@ pub struct Counters {
     /// it began and did not end. The application's error: the connection
     /// closes after what was due before the missing bytes, never reused.
     pub unsent_bodies: u64,
+    /// Connections whose [`Setup`](crate::Setup) step failed (a TLS
+    /// handshake that failed: a bad record, a wrong version, plain HTTP
+    /// sent to a TLS port, no protocol in common), each closed without a
+    /// response. One past its deadline is counted in `timed_out.setup`,
+    /// one evicted in `evicted.setup`.
+    pub setup_failed: u64,
     /// Connections being served now (admitted, not yet closed; a connection
     /// draining its peer's input after its close no longer counts).
     pub current: u64,
@@ -62,6 +71,7 @@ pub(crate) enum Phase {
     Head = 1,
     Body = 2,
     Response = 3,
+    Setup = 4,
 }
 
 impl Phase {
@@ -71,6 +81,7 @@ impl Phase {
             1 => Phase::Head,
             2 => Phase::Body,
             3 => Phase::Response,
+            4 => Phase::Setup,
             _ => return None,
         })
     }
@@ -82,9 +93,10 @@ impl Phase {
 pub(crate) struct Live {
     pub(crate) accepted: AtomicU64,
     pub(crate) refused: AtomicU64,
-    evicted: [AtomicU64; 4],
-    timed_out: [AtomicU64; 4],
+    evicted: [AtomicU64; 5],
+    timed_out: [AtomicU64; 5],
     pub(crate) unsent_bodies: AtomicU64,
+    pub(crate) setup_failed: AtomicU64,
 }
 
 impl Live {
@@ -95,11 +107,12 @@ impl Live {
         self.timed_out[p as usize].fetch_add(1, Ordering::Relaxed);
     }
     pub(crate) fn snapshot(&self, current: u64) -> Counters {
-        let phases = |a: &[AtomicU64; 4]| PhaseCounts {
+        let phases = |a: &[AtomicU64; 5]| PhaseCounts {
             idle: a[0].load(Ordering::Relaxed),
             head: a[1].load(Ordering::Relaxed),
             body: a[2].load(Ordering::Relaxed),
             response: a[3].load(Ordering::Relaxed),
+            setup: a[4].load(Ordering::Relaxed),
         };
         Counters {
             accepted: self.accepted.load(Ordering::Relaxed),
@@ -107,6 +120,7 @@ impl Live {
             evicted: phases(&self.evicted),
             timed_out: phases(&self.timed_out),
             unsent_bodies: self.unsent_bodies.load(Ordering::Relaxed),
+            setup_failed: self.setup_failed.load(Ordering::Relaxed),
             current,
         }
     }

@@ -95,8 +95,12 @@
 //! # Other streams (TLS)
 //!
 //! The server runs over any [`Listener`] whose streams implement
-//! [`Transport`] (`Read + Write` and the timeout controls); see
-//! [`Transport`] for a TLS wrapper. A single connection over any stream
+//! [`Transport`] (`Read + Write` and the timeout controls). A stream that
+//! needs a setup step before its first HTTP byte (a TLS handshake) is
+//! served with [`ServerBuilder::listener_with_setup`] and a [`Setup`]: the
+//! step runs on the connection's thread once it holds a slot, under the
+//! server's [`setup_timeout`](ServerBuilder::setup_timeout). The
+//! `http-net-rustls` crate gives HTTPS so, for the server and the client. A single connection over any stream
 //! can also be driven directly with [`http_net_conn::ServerConn`] and the
 //! same read → `poll_event` → write loop this crate runs.
 //!
@@ -140,6 +144,7 @@ mod registry;
 mod reject;
 mod server;
 mod settings;
+mod setup;
 mod transport;
 mod url;
 mod wire;
@@ -156,6 +161,7 @@ pub use http_net_conn::imf_fixdate;
 pub use http_net_conn::HandlerError;
 pub use http_net_conn::{RedirectError, Redirects};
 pub use server::{Server, ServerBuilder, ServerHandle};
+pub use setup::{NoSetup, Setup};
 pub use transport::{Interrupter, Listener, Transport};
 pub use url::{Url, UrlError};
 

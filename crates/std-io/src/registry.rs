@@ -74,11 +74,12 @@ impl Slot {
     }
 
     /// Whether a graceful stop closes the connection at once: it waits for
-    /// a request (no byte of it yet), or drains a body after its answer.
+    /// a request (no byte of it yet), drains a body after its answer, or
+    /// is still in its setup step.
     pub(crate) fn stop_closes(&self) -> bool {
         matches!(
             SlotState::from_u8(self.state.load(Ordering::SeqCst)),
-            Some(SlotState::Idle | SlotState::Fresh | SlotState::Drain)
+            Some(SlotState::Idle | SlotState::Fresh | SlotState::Drain | SlotState::Setup)
         )
     }
 
@@ -327,6 +328,7 @@ impl Shared {
             Stage::Head => Phase::Head,
             Stage::Body => Phase::Body,
             Stage::Write => Phase::Response,
+            Stage::Setup => Phase::Setup,
             _ => Phase::Idle,
         };
         slot.evicted.store(phase as u8 + 1, Ordering::SeqCst);

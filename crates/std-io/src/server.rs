@@ -19,6 +19,7 @@ use crate::pool::{transient_accept_error, Pool, Work};
 use crate::registry::{Admission, Shared};
 use crate::reject;
 use crate::settings::Settings;
+use crate::setup::{NoSetup, Setup};
 use crate::transport::Listener;
 use http_net_conn::Rate;
 
@@ -405,6 +406,35 @@ impl ServerBuilder {
             listener,
             settings,
             shared: Arc::new(Shared::new(settings.max_connections_per_peer, self.hooks)),
+            setup: None,
+        }
+    }
+    /// Serves connections from `listener` whose streams need a setup step
+    /// before their first HTTP byte (a TLS handshake: the
+    /// `http-net-rustls` crate's listener is one): each connection is
+    /// admitted to a slot first (eviction, the per-peer cap and `503`
+    /// apply as to any), then `setup` runs on the connection's own thread
+    /// within the [`setup_timeout`](ServerBuilder::setup_timeout), then the
+    /// stream it returns is served. A failed setup closes that connection
+    /// only ([`Counters::setup_failed`]). A connection refused at the limit
+    /// is closed without the `503`, which its peer could not read before
+    /// the setup.
+    pub fn listener_with_setup<L: Listener, U: Setup<L::Stream>>(
+        self,
+        listener: L,
+        setup: U,
+    ) -> Server<L, U> {
+        let Server {
+            listener,
+            settings,
+            shared,
+            ..
+        } = self.listener(listener);
+        Server {
+            listener,
+            settings,
+            shared,
+            setup: Some(Arc::new(setup)),
         }
     }
 }
@@ -458,10 +488,12 @@ impl ServerBuilder {
 /// stop.shutdown();
 /// t.join().unwrap().unwrap();
 /// ```
-pub struct Server<L: Listener = TcpListener> {
+pub struct Server<L: Listener = TcpListener, U = NoSetup> {
     listener: L,
     settings: Settings,
     shared: Arc<Shared>,
+    /// The setup step of [`ServerBuilder::listener_with_setup`].
+    setup: Option<Arc<U>>,
 }
 
 impl Server {
@@ -476,7 +508,7 @@ impl Server {
     }
 }
 
-impl<L: Listener> Server<L> {
+impl<L: Listener, U: Setup<L::Stream>> Server<L, U> {
     /// The address the server listens on.
     pub fn local_addr(&self) -> io::Result<SocketAddr> {
         self.listener.local_addr()
@@ -505,6 +537,7 @@ impl<L: Listener> Server<L> {
             listener,
             settings,
             shared,
+            setup,
         } = self;
         let local = listener.local_addr()?;
         *lock(&shared.wake_addr) = Some(wake_address(local));
@@ -521,9 +554,15 @@ impl<L: Listener> Server<L> {
         // accepted connection.
         let work: Work<(L::Stream, Option<SocketAddr>), connection::Warm> = {
             let shared = Arc::clone(&shared);
-            Arc::new(move |(stream, peer), warm: &mut connection::Warm| {
-                connection::run(stream, peer, &settings, &shared, &*handler, warm);
-            })
+            let setup = setup.clone();
+            Arc::new(
+                move |(stream, peer), warm: &mut connection::Warm| match &setup {
+                    None => connection::run(stream, peer, &settings, &shared, &*handler, warm),
+                    Some(u) => {
+                        crate::setup::run(stream, peer, &settings, &shared, &*handler, warm, &**u)
+                    }
+                },
+            )
         };
         // Admissions are bounded by `limit`; threads by twice that, so that
         // connections draining their peer's input after their close (or
@@ -537,6 +576,11 @@ impl<L: Listener> Server<L> {
         );
         let refuse = |stream: L::Stream| {
             shared.counters.refused.fetch_add(1, Ordering::Relaxed);
+            if setup.is_some() {
+                // Before its setup (a TLS handshake) the peer could not
+                // read a `503`: closed.
+                return;
+            }
             // The reject thread never waits on a peer: this waits at most
             // for it to take the connection.
             let _ = reject_tx.send(stream);
@@ -575,7 +619,9 @@ impl<L: Listener> Server<L> {
                         if let Ok((stream, _)) = listener.accept() {
                             shared.counters.accepted.fetch_add(1, Ordering::Relaxed);
                             shared.counters.refused.fetch_add(1, Ordering::Relaxed);
-                            reject::answer_now(stream, &shared, settings.conn.server_name());
+                            if setup.is_none() {
+                                reject::answer_now(stream, &shared, settings.conn.server_name());
+                            }
                         }
                         reserve.reopen();
                         continue;
@@ -649,10 +695,11 @@ fn wake_address(addr: SocketAddr) -> SocketAddr {
     SocketAddr::new(ip, addr.port())
 }
 
-impl<L: Listener> std::fmt::Debug for Server<L> {
+impl<L: Listener, U> std::fmt::Debug for Server<L, U> {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("Server")
             .field("settings", &self.settings)
+            .field("setup", &self.setup.is_some())
             .finish_non_exhaustive()
     }
 }

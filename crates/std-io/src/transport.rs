@@ -8,9 +8,14 @@ use std::time::Duration;
 /// A byte stream the server and client can run HTTP/1.1 over: `Read + Write`
 /// plus the timeout and half-close controls the adapter uses.
 ///
-/// `TcpStream` implements it. To serve or fetch over TLS, wrap the TLS
-/// stream of your TLS crate in a type of your own that delegates `Read` and
-/// `Write` to the TLS stream and the timeouts to the TCP socket under it:
+/// `TcpStream` implements it. For HTTPS, the `http-net-rustls` crate's
+/// `TlsStream` implements it (and its listener's setup step, its client
+/// connector); for another TLS crate, wrap its stream in a type of your own
+/// that delegates `Read` and `Write` to the TLS stream and the timeouts to
+/// the TCP socket under it, and answer [`input_ready`](Transport::input_ready)
+/// from the TLS session's state (never a peek at the socket: a session
+/// ticket makes it readable with nothing in it for HTTP), so that the
+/// client sees an early response while it uploads:
 ///
 /// ```
 /// # mod http_net { pub mod blocking { pub use http_net_std::*; } pub use http_net_std::http_net_conn as conn; }
@@ -152,9 +157,11 @@ impl Interrupter {
     }
 }
 
-/// Where a server takes its connections from. `TcpListener` implements it;
-/// wrap it to hand out TLS streams (do the handshake lazily, in the stream's
-/// first read, so that a slow handshake never holds up the accept loop).
+/// Where a server takes its connections from. `TcpListener` implements it.
+/// A stream that needs a setup step before HTTP (a TLS handshake) is served
+/// with [`ServerBuilder::listener_with_setup`](crate::ServerBuilder::listener_with_setup)
+/// and a [`Setup`](crate::Setup): the step then runs on the connection's
+/// thread inside an admitted slot, never on the accept loop.
 pub trait Listener: Send {
     /// The stream type of accepted connections.
     type Stream: Transport + 'static;

@@ -901,7 +901,15 @@ impl<C: Connector> RequestWriter<C> {
         let d = || wait_end(s.write_timeout, request_deadline);
         match bounded_by(d, p.stream.flush()).await {
             None => Err(timed_out(Stage::Write, request_deadline)),
-            Some(r) => r.map_err(Error::Io),
+            Some(Ok(())) => Ok(()),
+            // A stream that buffers (TLS) sends here: as after a failed
+            // write, the server may have answered and closed.
+            Some(Err(e)) => {
+                if self.read_early().await {
+                    return Ok(());
+                }
+                Err(Error::Io(e))
+            }
         }
     }
 

@@ -79,11 +79,14 @@
 //! # Other streams (TLS)
 //!
 //! The server runs over any [`Listener`] whose streams are a [`Transport`]
-//! (`AsyncRead + AsyncWrite + Unpin + Send`): a TLS acceptor wraps a
-//! `TcpListener` and hands out its TLS streams. The client opens its
-//! connections through a [`Connector`], which may wrap them likewise. The
-//! `tls_tokio` example serves HTTPS so, with tokio-rustls (a dev-dependency
-//! only: this crate depends on no TLS library).
+//! (`AsyncRead + AsyncWrite + Unpin + Send`). A stream that needs a setup
+//! step before its first HTTP byte (a TLS handshake) is served with
+//! [`ServerBuilder::listener_with_setup`]: the [`Setup`] step runs on the
+//! connection's own task once it holds a slot, under the server's
+//! [`setup_timeout`](ServerBuilder::setup_timeout). The client opens its
+//! connections through a [`Connector`]. The `http-net-rustls` crate
+//! (feature `tokio`) gives both for HTTPS, with its `tls_tokio` example;
+//! this crate depends on no TLS library.
 //!
 //! # Types that grow, threads
 //!
@@ -115,6 +118,7 @@ mod handler;
 mod hooks;
 mod lend;
 mod server;
+mod setup;
 mod shared;
 mod slot;
 mod timer;
@@ -131,6 +135,7 @@ pub use http_net_conn::{
     AccessRecord, ErrorBody, ErrorCause, ErrorResponse, HandlerError, Mistake,
 };
 pub use server::{Listener, Server, ServerBuilder, ServerHandle};
+pub use setup::{NoSetup, Setup};
 pub use shared::Counters;
 pub use wire::Transport;
 

@@ -20,6 +20,7 @@ use crate::connection;
 use crate::error::Stage;
 use crate::handler::Handler;
 use crate::hooks::Hooks;
+use crate::setup::{NoSetup, Setup};
 use crate::shared::{lock, Counters, Registry, Settings, Shared, SlotGuard};
 use crate::slot::Slot;
 use crate::wire::{self, Transport};
@@ -315,6 +316,31 @@ impl ServerBuilder {
         Server {
             listener,
             shared: Arc::new(Shared::new(settings, self.hooks)),
+            setup: None,
+        }
+    }
+    /// Serves connections from `listener` whose streams need a setup step
+    /// before their first HTTP byte (a TLS handshake: the
+    /// `http-net-rustls` crate's listener is one): each connection is
+    /// admitted to a slot first (eviction, the per-peer cap and `503`
+    /// apply as to any), then `setup` runs on the connection's own task
+    /// within the [`setup_timeout`](ServerBuilder::setup_timeout), then the
+    /// stream it returns is served. A failed setup closes that connection
+    /// only ([`Counters::setup_failed`]). A connection refused at the limit
+    /// is closed without the `503`, which its peer could not read before
+    /// the setup.
+    pub fn listener_with_setup<L: Listener, U: Setup<L::Stream>>(
+        self,
+        listener: L,
+        setup: U,
+    ) -> Server<L, U> {
+        let Server {
+            listener, shared, ..
+        } = self.listener(listener);
+        Server {
+            listener,
+            shared,
+            setup: Some(Arc::new(setup)),
         }
     }
 }
@@ -342,9 +368,11 @@ impl ServerBuilder {
 /// task.await.unwrap().unwrap();
 /// # });
 /// ```
-pub struct Server<L: Listener = TcpListener> {
+pub struct Server<L: Listener = TcpListener, U = NoSetup> {
     listener: L,
     shared: Arc<Shared>,
+    /// The setup step of [`ServerBuilder::listener_with_setup`].
+    setup: Option<Arc<U>>,
 }
 
 impl Server {
@@ -359,7 +387,7 @@ impl Server {
     }
 }
 
-impl<L: Listener> Server<L> {
+impl<L: Listener, U: Setup<L::Stream>> Server<L, U> {
     /// The address the server listens on.
     pub fn local_addr(&self) -> io::Result<SocketAddr> {
         self.listener.local_addr()
@@ -378,7 +406,11 @@ impl<L: Listener> Server<L> {
     /// flight finish (their responses carry `Connection: close`) for up to
     /// the shutdown timeout, cuts what remains, and returns.
     pub async fn serve<H: Handler>(self, handler: H) -> io::Result<()> {
-        let Server { listener, shared } = self;
+        let Server {
+            listener,
+            shared,
+            setup,
+        } = self;
         let mut listener = Some(listener);
         let handler = Arc::new(handler);
         let mut tasks = JoinSet::new();
@@ -417,7 +449,8 @@ impl<L: Listener> Server<L> {
             };
             match accepted {
                 Ok((stream, peer)) => {
-                    if let Some(conn) = admit(&shared, &handler, &mut tasks, stream, peer) {
+                    let setup = setup.as_ref();
+                    if let Some(conn) = admit(&shared, &handler, &mut tasks, stream, peer, setup) {
                         first_turn(conn, &mut tasks).await;
                     }
                 }
@@ -478,13 +511,19 @@ async fn first_turn(mut conn: Connection, tasks: &mut JoinSet<()>) {
 /// Takes a new connection in: under the limit it gets a slot and its future
 /// is returned, to run; at the limit the connection making least progress
 /// is evicted for it, or, when none can be, it is answered `503`.
-fn admit<H: Handler, S: Transport + 'static>(
+fn admit<H: Handler, S: Transport + 'static, U: Setup<S>>(
     shared: &Arc<Shared>,
     handler: &Arc<H>,
     tasks: &mut JoinSet<()>,
     stream: S,
     peer: Option<SocketAddr>,
+    setup: Option<&Arc<U>>,
 ) -> Option<Connection> {
+    // Before its setup (a TLS handshake) a peer could not read a `503`.
+    let refuse = |shared: &Arc<Shared>, tasks: &mut JoinSet<()>, stream: S| match setup {
+        None => refuse(shared, tasks, stream),
+        Some(_) => drop(shared.counters.refused.fetch_add(1, Ordering::Relaxed)),
+    };
     let per_peer = shared.settings.max_connections_per_peer;
     let ip = peer.map(|p| p.ip()).filter(|_| per_peer != 0);
     let slot = {
@@ -515,12 +554,17 @@ fn admit<H: Handler, S: Transport + 'static>(
         shared: Arc::clone(shared),
         slot,
     };
-    Some(Box::pin(connection::run(
-        stream,
-        peer,
-        guard,
-        Arc::clone(handler),
-    )))
+    let handler = Arc::clone(handler);
+    Some(match setup {
+        None => Box::pin(connection::run(stream, peer, guard, handler)),
+        Some(u) => Box::pin(crate::setup::run(
+            stream,
+            peer,
+            guard,
+            handler,
+            Arc::clone(u),
+        )),
+    })
 }
 
 /// Picks and signals the connection to evict: the core's
@@ -547,6 +591,7 @@ fn evict_one(shared: &Shared, reg: &mut Registry) -> bool {
             c.evicted_closing.fetch_add(1, Ordering::Relaxed)
         }
         (Stage::Body, Some(SlotState::Handler)) => c.evicted_body.fetch_add(1, Ordering::Relaxed),
+        (Stage::Setup, _) => c.evicted_setup.fetch_add(1, Ordering::Relaxed),
         // The drain of a body after its answer is counted with the idle.
         (Stage::Idle | Stage::Body, _) => c.evicted_idle.fetch_add(1, Ordering::Relaxed),
         _ => c.evicted_head.fetch_add(1, Ordering::Relaxed),
@@ -613,7 +658,7 @@ impl ServerHandle {
     }
 }
 
-impl<L: Listener> std::fmt::Debug for Server<L> {
+impl<L: Listener, U> std::fmt::Debug for Server<L, U> {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("Server")
             .field("stopping", &self.shared.stopping())

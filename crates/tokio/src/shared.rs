@@ -68,6 +68,9 @@ evicted_write,
 /// Connections evicted while a handler read a request body below its
 /// minimum rate or stalled (answered `408`).
 evicted_body,
+/// Connections evicted in their setup step before the first HTTP byte
+/// (a TLS handshake: [`Setup`](crate::Setup)), closed.
+evicted_setup,
 /// Idle connections closed by the idle timeout.
 timed_out_idle,
 /// Connections answered `408` by the head deadline.
@@ -81,6 +84,13 @@ timed_out_write,
 too_slow_body,
 /// Responses below the minimum response rate.
 too_slow_write,
+/// Connections whose [`Setup`](crate::Setup) step did not finish by the
+/// setup deadline, closed.
+timed_out_setup,
+/// Connections whose [`Setup`](crate::Setup) step failed (a TLS handshake
+/// that failed: a bad record, a wrong version, plain HTTP sent to a TLS
+/// port, no protocol in common), each closed without a response.
+setup_failed,
 /// Handlers that panicked.
 panics,
 /// Responses whose handler left the body it promised unsent: a body the
@@ -289,14 +299,21 @@ impl Shared {
         u64::try_from(self.epoch.elapsed().as_millis()).unwrap_or(u64::MAX)
     }
 
-    /// Wakes idle and draining connections, and those lingering after an
-    /// error response, so that they see the shutdown and close.
+    /// Wakes idle and draining connections, those lingering after an
+    /// error response, and those in their setup step, so that they see the
+    /// shutdown and close.
     pub(crate) fn wake_idle(&self) {
         let reg = lock(&self.registry);
         for slot in reg.slots.values() {
             if matches!(
                 slot.state(),
-                Some(SlotState::Idle | SlotState::Fresh | SlotState::Drain | SlotState::Closing)
+                Some(
+                    SlotState::Idle
+                        | SlotState::Fresh
+                        | SlotState::Drain
+                        | SlotState::Closing
+                        | SlotState::Setup
+                )
             ) {
                 slot.wake.ring();
             }

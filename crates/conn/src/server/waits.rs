@@ -39,7 +39,10 @@ pub enum NextRead {
     /// Read, waiting at most until `until`; the connection's slot shows
     /// `slot`, and a wait that reaches `until` is a timeout of `stage`
     /// ([`Stage::Idle`]: close quietly; [`Stage::Head`]: `408`, see
-    /// [`NextRead::HeadTimedOut`]; [`Stage::Body`]: close).
+    /// [`NextRead::HeadTimedOut`]; [`Stage::Body`]: close; [`Stage::Setup`],
+    /// a connection's setup from
+    /// [`ServerSettings::setup_wait`](crate::ServerSettings::setup_wait):
+    /// close quietly).
     ///
     /// When `stop_closes`, a graceful stop closes the connection instead
     /// (idle and draining ones): mark the slot first, then look at the

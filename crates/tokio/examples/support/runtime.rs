@@ -1,4 +1,4 @@
-//! What `hello_tokio`, `echo_tokio` and `tls_tokio` share: their `main` runs on a
+//! What `hello_tokio` and `echo_tokio` share: their `main` runs on a
 //! current-thread runtime.
 
 use std::future::Future;

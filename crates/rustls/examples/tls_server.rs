@@ -1,0 +1,41 @@
+//! HTTPS with the blocking server: `cargo run -p http-net-rustls --example
+//! tls_server -- --cert CERT.pem --key KEY.pem [--addr 127.0.0.1:8443]`
+//! serves `GET /` → `hello over tls` and prints `listening on https://ADDR`.
+//! Each handshake runs on its connection's thread, inside an admitted slot,
+//! under the server's setup deadline.
+
+use std::io::{self, Write};
+use std::net::TcpListener;
+
+use http_net_rustls::ServerTls;
+use http_net_std::{Error, Exchange, Server};
+
+fn arg(args: &[String], name: &str) -> Option<String> {
+    let i = args.iter().position(|a| a == name)?;
+    args.get(i + 1).cloned()
+}
+
+fn main() -> Result<(), Box<dyn std::error::Error>> {
+    let args: Vec<String> = std::env::args().collect();
+    let (Some(cert), Some(key)) = (arg(&args, "--cert"), arg(&args, "--key")) else {
+        eprintln!("usage: tls_server --cert CERT.pem --key KEY.pem [--addr ADDR]");
+        std::process::exit(2);
+    };
+    let addr = arg(&args, "--addr").unwrap_or_else(|| "127.0.0.1:8443".into());
+    // The TLS setup: the certificate and key, and the listener with its handshake.
+    let tls = ServerTls::from_pem_files(cert, key)?;
+    let server = Server::builder().listener_with_setup(TcpListener::bind(&addr)?, tls);
+    println!("listening on https://{}", server.local_addr()?);
+    io::stdout().flush()?;
+    server.serve(|ex: &mut Exchange<'_>| -> Result<(), Error> {
+        match ex.path() {
+            b"/" => ex.respond_with(
+                200,
+                &[(b"Content-Type", b"text/plain")],
+                b"hello over tls\n",
+            ),
+            _ => ex.respond_with(404, &[], b""),
+        }
+    })?;
+    Ok(())
+}
