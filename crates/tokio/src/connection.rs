@@ -46,8 +46,7 @@ pub(crate) async fn run<S: Transport, H: Handler>(
 ) {
     let shared = Arc::clone(&slot.shared);
     let own = Arc::clone(&slot.slot);
-    // Every wakeup of this task reads the clock at most once.
-    timer::per_wakeup(&own.clock, async {
+    let conn_task = pin!(async {
         let s = &shared.settings;
         let mut conn = shared.conns.take(s.conn, s.wipe);
         let mut st = Cycle::new(peer, Arc::clone(&slot.slot));
@@ -64,8 +63,9 @@ pub(crate) async fn run<S: Transport, H: Handler>(
             let linger = s.linger(own.clock.stamp());
             wire::linger(&mut stream, linger, wake).await;
         }
-    })
-    .await;
+    });
+    // Every wakeup of this task reads the clock at most once.
+    timer::per_wakeup(&own.clock, conn_task).await;
 }
 
 /// Requests a connection serves in one turn of its task when they come

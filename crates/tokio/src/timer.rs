@@ -84,15 +84,19 @@ impl WakeClock {
     }
 }
 
-/// Runs `fut` with `clock` forgetting its reading at every poll, so that
-/// each wakeup of the task reads the clock at most once.
-pub(crate) async fn per_wakeup<F: Future>(clock: &WakeClock, fut: F) -> F::Output {
-    let mut fut = pin!(fut);
-    poll_fn(|cx| {
+/// Polls `fut` with `clock` forgetting its reading at every poll, so that
+/// each wakeup of the task reads the clock at most once. It takes the
+/// future pinned where the caller made it: an `async fn` taking it by value
+/// would hold it twice (the argument and the pinned local), and this one is
+/// the whole connection.
+pub(crate) fn per_wakeup<'a, F: Future>(
+    clock: &'a WakeClock,
+    mut fut: Pin<&'a mut F>,
+) -> impl Future<Output = F::Output> + 'a {
+    poll_fn(move |cx| {
         clock.forget();
         fut.as_mut().poll(cx)
     })
-    .await
 }
 
 /// One runtime timer for all the waits of a connection, made at its first
@@ -191,19 +195,19 @@ mod tests {
     fn the_clock_is_read_once_per_wakeup() {
         run(async {
             let clock = WakeClock::default();
-            let (a, b) = per_wakeup(&clock, async {
+            let first = pin!(async {
                 let a = clock.stamp();
                 std::thread::sleep(Duration::from_millis(2));
                 let b = clock.stamp();
                 (a, b)
-            })
-            .await;
+            });
+            let (a, b) = per_wakeup(&clock, first).await;
             assert_eq!(a, b, "one reading within a poll");
-            let c = per_wakeup(&clock, async {
+            let second = pin!(async {
                 tokio::task::yield_now().await;
                 clock.stamp()
-            })
-            .await;
+            });
+            let c = per_wakeup(&clock, second).await;
             assert!(c > b, "a new wakeup reads the clock again");
         });
     }
