@@ -384,7 +384,7 @@ pub(crate) fn write_content_length(out: &mut Vec<u8>, n: u64) {
 pub(crate) fn write_content_length_end(out: &mut Vec<u8>, n: u64) {
     // Fast path, general twin `write_content_length` then the CR LF: below
     // 10,000 both lines are one fixed-size append a digit count (H5 by
-    // callgrind, docs/DECISIONS.md, D-30).
+    // callgrind, docs/DECISIONS.md, D-31).
     if n < 10_000 && cfg!(not(http_net_general_path)) {
         match n {
             0..=9 => out.extend_from_slice(&length_line::<21, 4>(n, b"\r\n\r\n")),

@@ -33,7 +33,7 @@ impl Method {
     pub fn from_bytes(bytes: &[u8]) -> Method {
         // Fast path, general twin the match below (which answers the same):
         // the commonest method by one compare (H5 by callgrind,
-        // docs/DECISIONS.md, D-30).
+        // docs/DECISIONS.md, D-31).
         #[cfg(not(http_net_general_path))]
         if bytes == b"GET" {
             return Method::Get;

@@ -369,7 +369,7 @@ impl RequestParser {
             return false;
         }
         // The eight bytes as one word, two compares (the staged twin:
-        // `version::check`): docs/DECISIONS.md, D-30.
+        // `version::check`): docs/DECISIONS.md, D-31.
         let version = match u64::from_le_bytes(*version) {
             w if w == u64::from_le_bytes(*b"HTTP/1.1") => Version::Http11,
             w if w == u64::from_le_bytes(*b"HTTP/1.0") => Version::Http10,

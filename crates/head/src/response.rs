@@ -253,7 +253,7 @@ impl ResponseParser {
         };
         let (version, code) = head.split_at(8);
         // The eight version bytes as one word, two compares (as the request
-        // line's): docs/DECISIONS.md, D-30.
+        // line's): docs/DECISIONS.md, D-31.
         let Ok(version) = <[u8; 8]>::try_from(version) else {
             return false;
         };

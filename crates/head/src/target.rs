@@ -33,7 +33,7 @@ use http_net_scan::target_run;
 pub(crate) fn classify(method: Method, t: &[u8]) -> Result<TargetForm, Error> {
     // Fast path, general twin `classify_form` (which answers the same for
     // these: origin-form, any method but CONNECT), inline where nearly
-    // every request line stops: H5 by callgrind, docs/DECISIONS.md, D-30.
+    // every request line stops: H5 by callgrind, docs/DECISIONS.md, D-31.
     #[cfg(not(http_net_general_path))]
     if method != Method::Connect && t.first() == Some(&b'/') {
         return Ok(TargetForm::Origin);

@@ -314,7 +314,7 @@ impl ServerConn {
         let fields = self.input.fields.get(..head.field_count).unwrap_or(&[]);
         // Fast path, general twin `request_body` (which answers the same
         // for a head with neither field, RFC 9112 §6.3 step 7): most
-        // requests have no body; H5 by callgrind, docs/DECISIONS.md, D-30.
+        // requests have no body; H5 by callgrind, docs/DECISIONS.md, D-31.
         let no_framing = head.known.transfer_encoding.is_empty()
             && head.known.content_length.is_empty()
             && cfg!(not(http_net_general_path));
