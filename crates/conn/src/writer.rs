@@ -366,10 +366,10 @@ pub(crate) fn write_content_length(out: &mut Vec<u8>, n: u64) {
     // whole line is one fixed-size append a digit count (`length_line`).
     if n < 10_000 && cfg!(not(http_net_general_path)) {
         match n {
-            0..=9 => out.extend_from_slice(&length_line::<19>(n)),
-            10..=99 => out.extend_from_slice(&length_line::<20>(n)),
-            100..=999 => out.extend_from_slice(&length_line::<21>(n)),
-            _ => out.extend_from_slice(&length_line::<22>(n)),
+            0..=9 => out.extend_from_slice(&length_line::<19, 2>(n, b"\r\n")),
+            10..=99 => out.extend_from_slice(&length_line::<20, 2>(n, b"\r\n")),
+            100..=999 => out.extend_from_slice(&length_line::<21, 2>(n, b"\r\n")),
+            _ => out.extend_from_slice(&length_line::<22, 2>(n, b"\r\n")),
         }
         return;
     }
@@ -378,16 +378,35 @@ pub(crate) fn write_content_length(out: &mut Vec<u8>, n: u64) {
     out.extend_from_slice(b"\r\n");
 }
 
-/// `Content-Length: n\r\n` as `L` bytes: `L - 18` digits of `n` (the
-/// caller picks `L` from `n`'s digit count).
+/// Appends `Content-Length: n\r\n` and the empty line that ends the head:
+/// the last two lines of most answers.
+#[inline]
+pub(crate) fn write_content_length_end(out: &mut Vec<u8>, n: u64) {
+    // Fast path, general twin `write_content_length` then the CR LF: below
+    // 10,000 both lines are one fixed-size append a digit count (H5 by
+    // callgrind, docs/DECISIONS.md, D-31).
+    if n < 10_000 && cfg!(not(http_net_general_path)) {
+        match n {
+            0..=9 => out.extend_from_slice(&length_line::<21, 4>(n, b"\r\n\r\n")),
+            10..=99 => out.extend_from_slice(&length_line::<22, 4>(n, b"\r\n\r\n")),
+            100..=999 => out.extend_from_slice(&length_line::<23, 4>(n, b"\r\n\r\n")),
+            _ => out.extend_from_slice(&length_line::<24, 4>(n, b"\r\n\r\n")),
+        }
+        return;
+    }
+    write_content_length(out, n);
+    out.extend_from_slice(b"\r\n");
+}
+
+/// `Content-Length: n` and `end` as `L` bytes: `L - 16 - E` digits of `n`
+/// (the caller picks `L` from `n`'s digit count).
 #[inline(always)]
-fn length_line<const L: usize>(mut n: u64) -> [u8; L] {
+fn length_line<const L: usize, const E: usize>(mut n: u64, end: &[u8; E]) -> [u8; L] {
     const NAME: &[u8; 16] = b"Content-Length: ";
     let mut line = [0u8; L];
     line[..16].copy_from_slice(NAME);
-    line[L - 2] = b'\r';
-    line[L - 1] = b'\n';
-    for d in line[16..L - 2].iter_mut().rev() {
+    line[L - E..].copy_from_slice(end);
+    for d in line[16..L - E].iter_mut().rev() {
         *d = b'0' + (n % 10) as u8;
         n /= 10;
     }
@@ -633,6 +652,13 @@ mod tests {
             assert_eq!(
                 line,
                 alloc::format!("Content-Length: {n}\r\n").as_bytes(),
+                "{n}"
+            );
+            let mut head_end = Vec::new();
+            write_content_length_end(&mut head_end, n);
+            assert_eq!(
+                head_end,
+                alloc::format!("Content-Length: {n}\r\n\r\n").as_bytes(),
                 "{n}"
             );
         }

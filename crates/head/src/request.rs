@@ -368,9 +368,11 @@ impl RequestParser {
         if crlf.get(..2) != Some(b"\r\n".as_slice()) {
             return false;
         }
-        let version = match version {
-            b"HTTP/1.1" => Version::Http11,
-            b"HTTP/1.0" => Version::Http10,
+        // The eight bytes as one word, two compares (the staged twin:
+        // `version::check`): docs/DECISIONS.md, D-31.
+        let version = match u64::from_le_bytes(*version) {
+            w if w == u64::from_le_bytes(*b"HTTP/1.1") => Version::Http11,
+            w if w == u64::from_le_bytes(*b"HTTP/1.0") => Version::Http10,
             _ => return false,
         };
         let method_bytes = line.get(..m).unwrap_or(&[]);

@@ -29,7 +29,20 @@ use http_net_scan::target_run;
 ///
 /// `[` and `]` may appear only in the host of an authority
 /// ([`Error::InvalidTargetByte`] elsewhere).
+#[inline(always)]
 pub(crate) fn classify(method: Method, t: &[u8]) -> Result<TargetForm, Error> {
+    // Fast path, general twin `classify_form` (which answers the same for
+    // these: origin-form, any method but CONNECT), inline where nearly
+    // every request line stops: H5 by callgrind, docs/DECISIONS.md, D-31.
+    #[cfg(not(http_net_general_path))]
+    if method != Method::Connect && t.first() == Some(&b'/') {
+        return Ok(TargetForm::Origin);
+    }
+    classify_form(method, t)
+}
+
+/// [`classify`] whole, out of line.
+fn classify_form(method: Method, t: &[u8]) -> Result<TargetForm, Error> {
     if method == Method::Connect {
         return if valid_host_port(t, true) {
             Ok(TargetForm::Authority)
@@ -96,6 +109,31 @@ pub(crate) fn escaped_target_run(window: &[u8], mut n: usize) -> usize {
 mod tests {
     use super::*;
     use crate::Method::*;
+
+    /// The inline origin-form answer and the whole classification agree
+    /// for every method on targets of every form (CONNECT with `/` too).
+    #[test]
+    fn fast_path_agrees_with_its_twin() {
+        let methods = [
+            Get, Head, Post, Put, Delete, Connect, Options, Trace, Patch, Other,
+        ];
+        let targets: [&[u8]; 9] = [
+            b"/",
+            b"//a",
+            b"/a?b",
+            b"*",
+            b"http://a/",
+            b"a.b:443",
+            b"",
+            b"x",
+            b"/[x]",
+        ];
+        for m in methods {
+            for t in targets {
+                assert_eq!(classify(m, t), classify_form(m, t), "{m:?} {t:?}");
+            }
+        }
+    }
 
     #[test]
     fn forms() {

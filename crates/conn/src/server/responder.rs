@@ -10,7 +10,8 @@ use super::request_state::RequestState;
 use crate::state::{CloseWhy, SWrite, SWriteEv};
 use crate::status::write_status_line;
 use crate::writer::{
-    write_content_length, write_fields, write_server, CallerFields, Output, SendBody,
+    write_content_length, write_content_length_end, write_fields, write_server, CallerFields,
+    Output, SendBody,
 };
 use crate::{BodyLength, Error, FieldPair, LocalError, Placement, PreparedResponse};
 
@@ -297,17 +298,25 @@ impl Responder<'_> {
         if let (Some(line), false) = (&self.ex.date_line, caller.date) {
             buf.extend_from_slice(line);
         }
+        let connection: &[u8] = if close.is_some() && !caller.close {
+            b"Connection: close\r\n"
+        } else if close.is_none() && http10 && !switch && !caller.keep_alive {
+            b"Connection: keep-alive\r\n"
+        } else {
+            b""
+        };
         match frame {
-            Frame::None => {}
+            // The length line is the head's last: it and the empty line in
+            // one append.
+            Frame::Length(n) if connection.is_empty() => write_content_length_end(buf, n),
             Frame::Length(n) => write_content_length(buf, n),
             Frame::Chunked => buf.extend_from_slice(b"Transfer-Encoding: chunked\r\n"),
+            Frame::None => {}
         }
-        if close.is_some() && !caller.close {
-            buf.extend_from_slice(b"Connection: close\r\n");
-        } else if close.is_none() && http10 && !switch && !caller.keep_alive {
-            buf.extend_from_slice(b"Connection: keep-alive\r\n");
+        if !(connection.is_empty() && matches!(frame, Frame::Length(_))) {
+            buf.extend_from_slice(connection);
+            buf.extend_from_slice(b"\r\n");
         }
-        buf.extend_from_slice(b"\r\n");
         if let Some(why) = close {
             self.ex.persist = self.ex.persist.close(why);
         }
