@@ -8,7 +8,6 @@
 //! response-body budget by default ([`CLIENT_CONFIG`]); a limit the caller
 //! sets is [`Error::OverLimit`], never the peer's fault.
 
-use std::collections::HashMap;
 use std::future::{poll_fn, Future};
 use std::io::{self, IoSlice};
 use std::pin::Pin;
@@ -18,9 +17,10 @@ use std::time::Duration;
 
 use http_net_conn::framing::Error as FramingError;
 use http_net_conn::{
-    expects_continue, request_fields, request_length, BodyLength, ClientConn, ClientEvent, Config,
-    Error as ConnError, ExpectState, Failure, FieldPair, Placement, RedirectChase, Redirects,
-    RemoteError, RequestDeadline, Retry, Url, UrlError, Version, Window, REDIRECT_BODY_DRAIN,
+    expects_continue, request_fields, request_fields_into, request_length, BodyLength, ClientConn,
+    ClientEvent, Config, Error as ConnError, ExpectState, Failure, FieldPair, Placement,
+    RedirectChase, Redirects, RemoteError, RequestDeadline, Retry, Url, UrlError, Version, Window,
+    REDIRECT_BODY_DRAIN,
 };
 use tokio::io::{AsyncRead, AsyncReadExt, AsyncWriteExt, ReadBuf};
 use tokio::net::TcpStream;
@@ -243,7 +243,10 @@ impl ClientBuilder {
             inner: Arc::new(Inner {
                 s: self.s,
                 connector,
-                idle: Mutex::new(HashMap::new()),
+                idle: Mutex::new(Pool {
+                    origins: Vec::new(),
+                    heads: Vec::new(),
+                }),
             }),
         }
     }
@@ -257,12 +260,41 @@ struct Pooled<S> {
     conn: ClientConn,
     /// Its idle life in the pool (`idle_ttl` from when it was parked).
     idle: Window,
+    /// Its origin, the host lowercased once, when it was opened (a request
+    /// on it formats and hashes nothing to find its way back to the pool).
+    key: Key,
+}
+
+/// The idle connections of one origin.
+struct Idle<S> {
+    key: Key,
+    conns: Vec<Pooled<S>>,
+}
+
+/// The idle connections, and the memory of the response heads dropped.
+struct Pool<S> {
+    /// Each origin's idle connections, found by a scan that compares the
+    /// host ASCII case-insensitively (no `String` formatted or hashed per
+    /// request; at most [`MAX_IDLE_TOTAL`] connections are kept). An origin
+    /// left without connections keeps its entry, with its host's
+    /// allocation, for its next one, until more than `MAX_IDLE_TOTAL`
+    /// origins are listed.
+    origins: Vec<Idle<S>>,
+    /// The heads of dropped responses, their buffers reused by the next
+    /// responses (at most `MAX_IDLE_TOTAL`).
+    heads: Vec<Head>,
+}
+
+/// Whether `key` is the origin `https`, `host`, `port` (`key`'s host is
+/// lowercase; hosts compare ASCII case-insensitively, RFC 3986 §3.2.2).
+fn same_origin(key: &Key, https: bool, host: &str, port: u16) -> bool {
+    key.0 == https && key.2 == port && key.1.eq_ignore_ascii_case(host)
 }
 
 struct Inner<C: Connector> {
     s: ClientSettings,
     connector: C,
-    idle: Mutex<HashMap<Key, Vec<Pooled<C::Stream>>>>,
+    idle: Mutex<Pool<C::Stream>>,
 }
 
 fn lock<T>(m: &Mutex<T>) -> MutexGuard<'_, T> {
@@ -438,14 +470,24 @@ impl<C: Connector> Client<C> {
         u.write_target(&mut target);
         let len = body.length(method);
         let expect = expects_continue(self.inner.s.expect_threshold, len, fields);
-        let all = request_fields(u.authority().as_bytes(), fields, expect);
-        let key: Key = (u.is_https(), u.host().to_ascii_lowercase(), u.port());
+        let mut inline = [EMPTY_FIELD; INLINE_FIELDS];
+        let heap: Vec<FieldPair<'_>>;
+        let authority = u.authority().as_bytes();
+        // Fast path: on the stack; general twin: `request_fields`' `Vec`.
+        let all = match request_fields_into(authority, fields, expect, &mut inline) {
+            Some(all) => all,
+            None => {
+                heap = request_fields(authority, fields, expect);
+                &heap
+            }
+        };
+        let origin = (u.is_https(), u.host(), u.port());
         let mut fresh = false;
         loop {
-            let begun = self.begin(&key, u.host(), method, &target, &all, len, fresh, deadline);
+            let begun = self.begin(origin, method, &target, all, len, fresh, deadline);
             let (retry, e) = match begun.await {
                 Ok(mut req) => match req.send_source(body, len).await {
-                    Ok(head) => return req.respond(head),
+                    Ok(()) => return req.respond(),
                     Err(e) => (req.retry(&e, body.replayable()), e),
                 },
                 Err(failed) => failed,
@@ -481,15 +523,31 @@ impl<C: Connector> Client<C> {
         let s = &self.inner.s;
         let deadline = RequestDeadline::new(wire::stamp(Instant::now()), s.request_timeout);
         let len = request_length(method, Some(body.len() as u64));
-        let authority = authority(host, port);
-        let all = request_fields(authority.as_bytes(), fields, false);
-        let key: Key = (false, host.to_ascii_lowercase(), port);
+        let authority = HostValue::new(host, port);
+        let mut inline = [EMPTY_FIELD; INLINE_FIELDS];
+        let heap: Vec<FieldPair<'_>>;
+        // Fast path: on the stack; general twin: `request_fields`' `Vec`.
+        let all = match request_fields_into(authority.as_bytes(), fields, false, &mut inline) {
+            Some(all) => all,
+            None => {
+                heap = request_fields(authority.as_bytes(), fields, false);
+                &heap
+            }
+        };
         let mut fresh = false;
         loop {
-            let begun = self.begin(&key, host, method, target, &all, len, fresh, deadline);
+            let begun = self.begin(
+                (false, host, port),
+                method,
+                target,
+                all,
+                len,
+                fresh,
+                deadline,
+            );
             let (retry, e) = match begun.await {
                 Ok(mut req) => match req.send_source(&mut RequestBody::Bytes(body), len).await {
-                    Ok(head) => return req.respond(head),
+                    Ok(()) => return req.respond(),
                     Err(e) => (req.retry(&e, true), e),
                 },
                 Err(failed) => failed,
@@ -520,21 +578,28 @@ impl<C: Connector> Client<C> {
     ) -> Result<RequestWriter<C>, Error> {
         let s = &self.inner.s;
         let deadline = RequestDeadline::new(wire::stamp(Instant::now()), s.request_timeout);
-        let authority = authority(host, port);
+        let authority = HostValue::new(host, port);
         let all = request_fields(authority.as_bytes(), fields, false);
-        let key: Key = (false, host.to_ascii_lowercase(), port);
-        self.begin(&key, host, method, target, &all, body, false, deadline)
-            .await
-            .map_err(|(_, e)| e)
+        self.begin(
+            (false, host, port),
+            method,
+            target,
+            &all,
+            body,
+            false,
+            deadline,
+        )
+        .await
+        .map_err(|(_, e)| e)
     }
 
-    /// Takes a pooled connection to `key` (unless `fresh`) or opens one,
-    /// and sends the request head (`fields` complete).
+    /// Takes a pooled connection to `origin` (https or not, host, port;
+    /// unless `fresh`) or opens one, and sends the request head (`fields`
+    /// complete).
     #[allow(clippy::too_many_arguments)]
     async fn begin(
         &self,
-        key: &Key,
-        host: &str,
+        (https, host, port): (bool, &str, u16),
         method: &[u8],
         target: &[u8],
         fields: &[FieldPair<'_>],
@@ -542,11 +607,11 @@ impl<C: Connector> Client<C> {
         fresh: bool,
         deadline: RequestDeadline,
     ) -> Result<RequestWriter<C>, (Retry, Error)> {
-        let pooled = if fresh { None } else { self.take(key) };
+        let (pooled, head) = self.take(fresh, https, host, port);
         let mut p = match pooled {
             Some(p) => p,
             None => self
-                .connect(key.0, host, key.2, deadline)
+                .connect(https, host, port, deadline)
                 .await
                 .map_err(|e| (Retry::No, e))?,
         };
@@ -557,9 +622,9 @@ impl<C: Connector> Client<C> {
         let mut req = RequestWriter {
             p: Some(p),
             client: Arc::clone(&self.inner),
-            key: key.clone(),
             deadline,
-            early: None,
+            head,
+            early: false,
         };
         // The head leaves now (with the body's first bytes when small).
         if let Err(e) = req.push(&[]).await {
@@ -568,15 +633,39 @@ impl<C: Connector> Client<C> {
         Ok(req)
     }
 
-    fn take(&self, key: &Key) -> Option<Pooled<C::Stream>> {
+    /// A pooled connection to the origin (none when `fresh`), and the
+    /// buffers of a dropped response's head for the response to come.
+    fn take(
+        &self,
+        fresh: bool,
+        https: bool,
+        host: &str,
+        port: u16,
+    ) -> (Option<Pooled<C::Stream>>, Head) {
         let mut g = lock(&self.inner.idle);
-        let list = g.get_mut(key)?;
-        while let Some(mut p) = list.pop() {
-            if !p.idle.passed(wire::stamp(Instant::now())) && still_open(&mut p) {
-                return Some(p);
+        let pool = &mut *g;
+        let head = pool.heads.pop().unwrap_or_default();
+        if fresh {
+            return (None, head);
+        }
+        let Some(idle) = pool
+            .origins
+            .iter_mut()
+            .find(|o| same_origin(&o.key, https, host, port))
+        else {
+            return (None, head);
+        };
+        if idle.conns.is_empty() {
+            return (None, head);
+        }
+        // One clock read for every connection looked at.
+        let now = wire::stamp(Instant::now());
+        while let Some(mut p) = idle.conns.pop() {
+            if !p.idle.passed(now) && still_open(&mut p) {
+                return (Some(p), head);
             }
         }
-        None
+        (None, head)
     }
 
     /// Opens a connection: TLS through the connector's `connect_https` for
@@ -604,17 +693,82 @@ impl<C: Connector> Client<C> {
                 stream,
                 conn: ClientConn::new(self.inner.s.conn),
                 idle: Window::start(wire::stamp(Instant::now()), self.inner.s.idle_ttl),
+                key: (https, host.to_ascii_lowercase(), port),
             }),
         }
     }
 }
 
-/// `host:port` for the `Host` field (an IPv6 literal in brackets).
-fn authority(host: &str, port: u16) -> String {
-    if host.contains(':') {
-        format!("[{host}]:{port}")
-    } else {
-        format!("{host}:{port}")
+/// The fields a request's head is written from on the stack (the `Host`
+/// field, the caller's and `Expect`); more take a `Vec`.
+const INLINE_FIELDS: usize = 8;
+
+/// An unused slot of the fields on the stack.
+const EMPTY_FIELD: FieldPair<'static> = (b"", b"");
+
+/// Bytes of `host:port` written on the stack.
+const HOST_INLINE: usize = 64;
+
+/// `host:port` for the `Host` field (an IPv6 literal in brackets), on the
+/// stack when it fits in [`HOST_INLINE`] bytes. Fast path: `inline`;
+/// general twin: `long`, the `String` `format!` writes.
+struct HostValue {
+    inline: [u8; HOST_INLINE],
+    len: usize,
+    long: String,
+}
+
+impl HostValue {
+    fn new(host: &str, port: u16) -> HostValue {
+        let v6 = host.contains(':');
+        let mut v = HostValue {
+            inline: [0; HOST_INLINE],
+            len: 0,
+            long: String::new(),
+        };
+        // At most 5 digits of port, a colon and two brackets.
+        if host.len() + 8 > HOST_INLINE {
+            v.long = if v6 {
+                format!("[{host}]:{port}")
+            } else {
+                format!("{host}:{port}")
+            };
+            return v;
+        }
+        if v6 {
+            v.push(b"[");
+        }
+        v.push(host.as_bytes());
+        v.push(if v6 { b"]:" } else { b":" });
+        let mut digits = [0u8; 5];
+        let mut i = digits.len();
+        let mut n = port;
+        loop {
+            i -= 1;
+            digits[i] = b'0' + (n % 10) as u8;
+            n /= 10;
+            if n == 0 {
+                break;
+            }
+        }
+        v.push(&digits[i..]);
+        v
+    }
+
+    fn push(&mut self, bytes: &[u8]) {
+        let end = self.len + bytes.len();
+        if let Some(dst) = self.inline.get_mut(self.len..end) {
+            dst.copy_from_slice(bytes);
+            self.len = end;
+        }
+    }
+
+    fn as_bytes(&self) -> &[u8] {
+        if self.long.is_empty() {
+            self.inline.get(..self.len).unwrap_or_default()
+        } else {
+            self.long.as_bytes()
+        }
     }
 }
 
@@ -666,7 +820,8 @@ fn still_open<S: Transport>(p: &mut Pooled<S>) -> bool {
     )
 }
 
-/// The head of a response, copied out of the connection's buffer.
+/// The head of a response, copied out of the connection's buffer (into
+/// the buffers of a head dropped before, [`Head::fill`]).
 #[derive(Clone, Debug)]
 struct Head {
     status: u16,
@@ -677,15 +832,30 @@ struct Head {
     codings: Vec<Vec<u8>>,
 }
 
-impl Head {
-    fn of(view: &http_net_conn::ResponseView<'_>) -> Head {
+impl Default for Head {
+    fn default() -> Head {
         Head {
-            status: view.status(),
-            version: view.version(),
-            reason: view.reason().to_vec(),
-            fields: view.fields().collect(),
-            codings: view.transfer_codings().map(<[u8]>::to_vec).collect(),
+            status: 0,
+            version: Version::Http11,
+            reason: Vec::new(),
+            fields: http_net_conn::OwnedFields::new(),
+            codings: Vec::new(),
         }
+    }
+}
+
+impl Head {
+    /// Copies `view` in, reusing the memory this head holds (no allocation
+    /// when the head is no larger than the one before it).
+    fn fill(&mut self, view: &http_net_conn::ResponseView<'_>) {
+        self.status = view.status();
+        self.version = view.version();
+        self.reason.clear();
+        self.reason.extend_from_slice(view.reason());
+        self.fields.refill(view.fields());
+        self.codings.clear();
+        self.codings
+            .extend(view.transfer_codings().map(<[u8]>::to_vec));
     }
 }
 
@@ -702,16 +872,19 @@ enum Step {
 pub struct RequestWriter<C: Connector = TcpConnector> {
     p: Option<Pooled<C::Stream>>,
     client: Arc<Inner<C>>,
-    key: Key,
     deadline: RequestDeadline,
-    early: Option<Head>,
+    /// The response head, once read (the buffers of a dropped one before).
+    head: Head,
+    /// Whether `head` holds a final response that came before the request
+    /// body was all sent.
+    early: bool,
 }
 
 impl<C: Connector> RequestWriter<C> {
     /// Sends body bytes; [`Progress::Answered`] when the server's final
     /// response arrived first (nothing more is sent).
     pub async fn write(&mut self, data: &[u8]) -> Result<Progress, Error> {
-        if self.early.is_some() {
+        if self.early {
             return Ok(Progress::Answered);
         }
         let p = self.p.as_mut().ok_or(Error::BodyUnavailable)?;
@@ -720,7 +893,7 @@ impl<C: Connector> RequestWriter<C> {
             Placement::Queued if p.conn.output().len() >= 16 * 1024 => self.push(&[]).await?,
             Placement::Queued => {}
         }
-        Ok(if self.early.is_some() {
+        Ok(if self.early {
             Progress::Answered
         } else {
             Progress::Sent
@@ -731,8 +904,8 @@ impl<C: Connector> RequestWriter<C> {
     /// response head (interim `1xx` responses are skipped), or returns the
     /// final response that arrived early.
     pub async fn finish(mut self, trailers: &[FieldPair<'_>]) -> Result<ClientResponse<C>, Error> {
-        let head = self.end(trailers).await?;
-        self.respond(head)
+        self.end(trailers).await?;
+        self.respond()
     }
 
     /// Sends `body` (its length `len`, as the head said) after `100
@@ -743,7 +916,7 @@ impl<C: Connector> RequestWriter<C> {
         &mut self,
         body: &mut RequestBody<'_>,
         len: BodyLength,
-    ) -> Result<Head, Error> {
+    ) -> Result<(), Error> {
         let waiting = self
             .p
             .as_ref()
@@ -757,7 +930,7 @@ impl<C: Connector> RequestWriter<C> {
             }
             RequestBody::Reader { reader, .. } => {
                 let mut buf = vec![0u8; SEND_CHUNK];
-                while self.early.is_none() {
+                while !self.early {
                     let n = reader.read(&mut buf).await.map_err(Error::Io)?;
                     if n == 0 {
                         break;
@@ -787,7 +960,8 @@ impl<C: Connector> RequestWriter<C> {
                     }
                 }
                 ClientEvent::Response(view) => {
-                    self.early = Some(Head::of(&view));
+                    self.head.fill(&view);
+                    self.early = true;
                     return Ok(());
                 }
                 ClientEvent::NeedInput => {
@@ -808,17 +982,18 @@ impl<C: Connector> RequestWriter<C> {
         }
     }
 
-    /// Ends the body and reads the response head, or takes the early one.
-    async fn end(&mut self, trailers: &[FieldPair<'_>]) -> Result<Head, Error> {
-        if self.early.is_none() {
+    /// Ends the body and reads the response head into `head`, unless it
+    /// holds the early one.
+    async fn end(&mut self, trailers: &[FieldPair<'_>]) -> Result<(), Error> {
+        if !self.early {
             let p = self.p.as_mut().ok_or(Error::BodyUnavailable)?;
             p.conn.send_end(trailers)?;
             self.push(&[]).await?;
         }
-        match self.early.take() {
-            Some(h) => Ok(h),
-            None => self.read_head().await,
+        if self.early {
+            return Ok(());
         }
+        self.read_head().await
     }
 
     /// Whether the request, which failed with `e`, is sent again (the
@@ -829,17 +1004,18 @@ impl<C: Connector> RequestWriter<C> {
             .map_or(Retry::No, |p| p.conn.retry(failure(e), replayable))
     }
 
-    /// The response with `head`.
-    fn respond(mut self, head: Head) -> Result<ClientResponse<C>, Error> {
-        if !head.codings.is_empty() && !self.client.s.accept_transfer_codings {
+    /// The response with the head read.
+    fn respond(mut self) -> Result<ClientResponse<C>, Error> {
+        if !self.head.codings.is_empty() && !self.client.s.accept_transfer_codings {
             // The connection closes with `self`: the body runs to close.
-            return Err(Error::UnsupportedTransferCoding(head.codings));
+            return Err(Error::UnsupportedTransferCoding(std::mem::take(
+                &mut self.head.codings,
+            )));
         }
         Ok(ClientResponse {
-            head,
+            head: std::mem::take(&mut self.head),
             p: self.p.take(),
             client: Arc::clone(&self.client),
-            key: std::mem::take(&mut self.key),
             deadline: self.deadline,
             done: false,
             pending: http_net_conn::Leftover::new(),
@@ -913,7 +1089,8 @@ impl<C: Connector> RequestWriter<C> {
         }
     }
 
-    /// Whether the bytes read so far hold a final response (kept in `early`).
+    /// Whether the bytes read so far hold a final response (kept in `head`,
+    /// and `early` set).
     fn check_early(&mut self) -> Result<bool, Error> {
         let Some(p) = self.p.as_mut() else {
             return Ok(false);
@@ -923,7 +1100,8 @@ impl<C: Connector> RequestWriter<C> {
             match p.conn.poll_event().map_err(|e| local(e, &config))? {
                 ClientEvent::Informational(_) => {}
                 ClientEvent::Response(view) => {
-                    self.early = Some(Head::of(&view));
+                    self.head.fill(&view);
+                    self.early = true;
                     return Ok(true);
                 }
                 _ => return Ok(false),
@@ -934,22 +1112,21 @@ impl<C: Connector> RequestWriter<C> {
     /// After a failed write: reads, within the read timeout, a response the
     /// server sent before it stopped reading.
     async fn read_early(&mut self) -> bool {
-        match self.read_head().await {
-            Ok(h) => {
-                self.early = Some(h);
-                true
-            }
-            Err(_) => false,
-        }
+        self.early = self.read_head().await.is_ok();
+        self.early
     }
 
-    async fn read_head(&mut self) -> Result<Head, Error> {
+    /// Reads the response head into `head` (interim responses skipped).
+    async fn read_head(&mut self) -> Result<(), Error> {
         let s = self.client.s;
         let p = self.p.as_mut().ok_or(Error::BodyUnavailable)?;
         loop {
             match p.conn.poll_event().map_err(|e| local(e, &s.conn))? {
                 ClientEvent::Informational(_) => {}
-                ClientEvent::Response(view) => return Ok(Head::of(&view)),
+                ClientEvent::Response(view) => {
+                    self.head.fill(&view);
+                    return Ok(());
+                }
                 ClientEvent::NeedInput => {
                     let request_deadline = self.deadline;
                     let d = || wait_end(s.read_timeout, request_deadline);
@@ -1030,7 +1207,6 @@ pub struct ClientResponse<C: Connector = TcpConnector> {
     head: Head,
     p: Option<Pooled<C::Stream>>,
     client: Arc<Inner<C>>,
-    key: Key,
     deadline: RequestDeadline,
     done: bool,
     pending: http_net_conn::Leftover,
@@ -1148,14 +1324,39 @@ impl<C: Connector> ClientResponse<C> {
         let mut g = lock(&self.client.idle);
         // Expired connections of every host are closed here, so a host that
         // is never asked again does not keep its sockets open.
-        g.retain(|_, list| {
-            list.retain(|q| !q.idle.passed(now));
-            !list.is_empty()
-        });
-        let total: usize = g.values().map(Vec::len).sum();
-        let list = g.entry(std::mem::take(&mut self.key)).or_default();
-        if list.len() < s.max_idle_per_host && total < MAX_IDLE_TOTAL {
-            list.push(p);
+        let mut total = 0;
+        for o in &mut g.origins {
+            o.conns.retain(|q| !q.idle.passed(now));
+            total += o.conns.len();
+        }
+        if g.origins.len() > MAX_IDLE_TOTAL {
+            g.origins.retain(|o| !o.conns.is_empty());
+        }
+        let i = match g.origins.iter().position(|o| o.key == p.key) {
+            Some(i) => i,
+            None => {
+                let key = p.key.clone();
+                g.origins.push(Idle {
+                    key,
+                    conns: Vec::new(),
+                });
+                g.origins.len() - 1
+            }
+        };
+        if let Some(o) = g.origins.get_mut(i) {
+            if o.conns.len() < s.max_idle_per_host && total < MAX_IDLE_TOTAL {
+                o.conns.push(p);
+            }
+        }
+    }
+}
+
+impl<C: Connector> Drop for ClientResponse<C> {
+    fn drop(&mut self) {
+        // The head's buffers serve the next response.
+        let mut g = lock(&self.client.idle);
+        if g.heads.len() < MAX_IDLE_TOTAL {
+            g.heads.push(std::mem::take(&mut self.head));
         }
     }
 }
@@ -1171,7 +1372,7 @@ impl<C: Connector> std::fmt::Debug for Client<C> {
 impl<C: Connector> std::fmt::Debug for RequestWriter<C> {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("RequestWriter")
-            .field("answered_early", &self.early.is_some())
+            .field("answered_early", &self.early)
             .field(
                 "sent",
                 &self.p.as_ref().is_some_and(|p| p.conn.request_sent()),
