@@ -255,6 +255,9 @@ impl ClientBuilder {
 /// An origin: https or not, host (lowercase), port.
 type Key = (bool, String, u16);
 
+/// A connection, boxed once when it is opened: a request moves the box
+/// from the pool to its writer, its response and back, not the connection's
+/// state.
 struct Pooled<S> {
     stream: S,
     conn: ClientConn,
@@ -268,7 +271,7 @@ struct Pooled<S> {
 /// The idle connections of one origin.
 struct Idle<S> {
     key: Key,
-    conns: Vec<Pooled<S>>,
+    conns: Vec<Box<Pooled<S>>>,
 }
 
 /// The idle connections, and the memory of the response heads dropped.
@@ -641,7 +644,7 @@ impl<C: Connector> Client<C> {
         https: bool,
         host: &str,
         port: u16,
-    ) -> (Option<Pooled<C::Stream>>, Head) {
+    ) -> (Option<Box<Pooled<C::Stream>>>, Head) {
         let mut g = lock(&self.inner.idle);
         let pool = &mut *g;
         let head = pool.heads.pop().unwrap_or_default();
@@ -676,7 +679,7 @@ impl<C: Connector> Client<C> {
         host: &str,
         port: u16,
         deadline: RequestDeadline,
-    ) -> Result<Pooled<C::Stream>, Error> {
+    ) -> Result<Box<Pooled<C::Stream>>, Error> {
         let d = wait_end(self.inner.s.connect_timeout, deadline);
         let opened = if https {
             let Some(tls) = self.inner.connector.connect_https(host, port) else {
@@ -689,12 +692,12 @@ impl<C: Connector> Client<C> {
         match opened {
             None => Err(timed_out(Stage::Connect, deadline)),
             Some(Err(e)) => Err(Error::Io(e)),
-            Some(Ok(stream)) => Ok(Pooled {
+            Some(Ok(stream)) => Ok(Box::new(Pooled {
                 stream,
                 conn: ClientConn::new(self.inner.s.conn),
                 idle: Window::start(wire::stamp(Instant::now()), self.inner.s.idle_ttl),
                 key: (https, host.to_ascii_lowercase(), port),
-            }),
+            })),
         }
     }
 }
@@ -870,7 +873,7 @@ enum Step {
 /// for the server to take bytes, the response side is read too: a final
 /// response sent early (a `413`, say) is kept and ends the writing.
 pub struct RequestWriter<C: Connector = TcpConnector> {
-    p: Option<Pooled<C::Stream>>,
+    p: Option<Box<Pooled<C::Stream>>>,
     client: Arc<Inner<C>>,
     deadline: RequestDeadline,
     /// The response head, once read (the buffers of a dropped one before).
@@ -1037,7 +1040,7 @@ impl<C: Connector> RequestWriter<C> {
             // The clock is read only when the write must wait.
             let request_deadline = self.deadline;
             let d = || wait_end(s.write_timeout, request_deadline);
-            let Pooled { stream, conn, .. } = p;
+            let Pooled { stream, conn, .. } = &mut **p;
             let step =
                 bounded_by(d, poll_fn(|cx| poll_write_or_read(stream, conn, body, cx))).await;
             match step {
@@ -1205,7 +1208,7 @@ async fn fill<S: Transport>(
 /// dropping the response before that closes it.
 pub struct ClientResponse<C: Connector = TcpConnector> {
     head: Head,
-    p: Option<Pooled<C::Stream>>,
+    p: Option<Box<Pooled<C::Stream>>>,
     client: Arc<Inner<C>>,
     deadline: RequestDeadline,
     done: bool,
