@@ -8,7 +8,7 @@
 //! response-body budget by default ([`CLIENT_CONFIG`]); a limit the caller
 //! sets is [`Error::OverLimit`], never the peer's fault.
 
-use std::future::{poll_fn, Future};
+use std::future::Future;
 use std::io::{self, IoSlice};
 use std::pin::Pin;
 use std::sync::{Arc, Mutex, MutexGuard};
@@ -22,12 +22,13 @@ use http_net_conn::{
     RedirectChase, Redirects, RemoteError, RequestDeadline, Retry, Url, UrlError, Version, Window,
     REDIRECT_BODY_DRAIN,
 };
-use tokio::io::{AsyncRead, AsyncReadExt, AsyncWriteExt, ReadBuf};
+use tokio::io::{AsyncRead, AsyncReadExt, AsyncWrite, ReadBuf};
 use tokio::net::TcpStream;
 use tokio::time::Instant;
 
+use crate::client_wait::{wait, Clock, ConnTimer};
 use crate::error::{Error, Limit, Stage};
-use crate::wire::{self, bounded, bounded_by, Transport};
+use crate::wire::{self, bounded, Transport};
 
 /// Opens connections for a [`Client`]: plain TCP ([`TcpConnector`]), or
 /// your own (a TLS connector wrapping a `TcpStream` in its TLS stream).
@@ -266,6 +267,8 @@ struct Pooled<S> {
     /// Its origin, the host lowercased once, when it was opened (a request
     /// on it formats and hashes nothing to find its way back to the pool).
     key: Key,
+    /// Its one runtime timer, for every wait on it.
+    timer: ConnTimer,
 }
 
 /// The idle connections of one origin.
@@ -440,12 +443,13 @@ impl<C: Connector> Client<C> {
         let mut body = body.into();
         let s = &self.inner.s;
         let deadline = RequestDeadline::new(wire::stamp(Instant::now()), s.request_timeout);
+        let mut clock = Clock::default();
         let mut chase = RedirectChase::new(s.redirects, method, url)?;
         let mut own: Vec<FieldPair<'_>> = fields.to_vec();
         loop {
             let u = chase.url()?;
             let mut resp = self
-                .send_url(chase.method(), &u, &own, &mut body, deadline)
+                .send_url(chase.method(), &u, &own, &mut body, deadline, &mut clock)
                 .await?;
             let status = resp.status();
             let Some(hop) = chase.next(status, resp.field(b"location"), body.replayable())? else {
@@ -468,7 +472,9 @@ impl<C: Connector> Client<C> {
         fields: &[FieldPair<'_>],
         body: &mut RequestBody<'_>,
         deadline: RequestDeadline,
+        clock: &mut Clock,
     ) -> Result<ClientResponse<C>, Error> {
+        clock.forget();
         let mut target = Vec::with_capacity(u.target().len() + 1);
         u.write_target(&mut target);
         let len = body.length(method);
@@ -487,7 +493,7 @@ impl<C: Connector> Client<C> {
         let origin = (u.is_https(), u.host(), u.port());
         let mut fresh = false;
         loop {
-            let begun = self.begin(origin, method, &target, all, len, fresh, deadline);
+            let begun = self.begin(origin, method, &target, all, len, fresh, deadline, clock);
             let (retry, e) = match begun.await {
                 Ok(mut req) => match req.send_source(body, len).await {
                     Ok(()) => return req.respond(),
@@ -524,7 +530,10 @@ impl<C: Connector> Client<C> {
         body: &[u8],
     ) -> Result<ClientResponse<C>, Error> {
         let s = &self.inner.s;
-        let deadline = RequestDeadline::new(wire::stamp(Instant::now()), s.request_timeout);
+        // The one clock read of this wakeup: the deadline, the pool's
+        // expiry and the first wait's end.
+        let mut clock = Clock::default();
+        let deadline = RequestDeadline::new(clock.now(), s.request_timeout);
         let len = request_length(method, Some(body.len() as u64));
         let authority = HostValue::new(host, port);
         let mut inline = [EMPTY_FIELD; INLINE_FIELDS];
@@ -547,6 +556,7 @@ impl<C: Connector> Client<C> {
                 len,
                 fresh,
                 deadline,
+                &mut clock,
             );
             let (retry, e) = match begun.await {
                 Ok(mut req) => match req.send_source(&mut RequestBody::Bytes(body), len).await {
@@ -580,20 +590,14 @@ impl<C: Connector> Client<C> {
         body: BodyLength,
     ) -> Result<RequestWriter<C>, Error> {
         let s = &self.inner.s;
-        let deadline = RequestDeadline::new(wire::stamp(Instant::now()), s.request_timeout);
+        let mut clock = Clock::default();
+        let deadline = RequestDeadline::new(clock.now(), s.request_timeout);
         let authority = HostValue::new(host, port);
         let all = request_fields(authority.as_bytes(), fields, false);
-        self.begin(
-            (false, host, port),
-            method,
-            target,
-            &all,
-            body,
-            false,
-            deadline,
-        )
-        .await
-        .map_err(|(_, e)| e)
+        let (origin, at) = ((false, host, port), deadline);
+        self.begin(origin, method, target, &all, body, false, at, &mut clock)
+            .await
+            .map_err(|(_, e)| e)
     }
 
     /// Takes a pooled connection to `origin` (https or not, host, port;
@@ -609,14 +613,16 @@ impl<C: Connector> Client<C> {
         body: BodyLength,
         fresh: bool,
         deadline: RequestDeadline,
+        clock: &mut Clock,
     ) -> Result<RequestWriter<C>, (Retry, Error)> {
-        let (pooled, head) = self.take(fresh, https, host, port);
+        let (pooled, head) = self.take(fresh, https, host, port, clock);
         let mut p = match pooled {
             Some(p) => p,
-            None => self
-                .connect(https, host, port, deadline)
-                .await
-                .map_err(|e| (Retry::No, e))?,
+            None => {
+                let opened = self.connect(https, host, port, deadline).await;
+                clock.forget();
+                opened.map_err(|e| (Retry::No, e))?
+            }
         };
         if let Err(e) = p.conn.send_request(method, target, fields, body) {
             let e = Error::Protocol(e);
@@ -628,6 +634,7 @@ impl<C: Connector> Client<C> {
             deadline,
             head,
             early: false,
+            clock: std::mem::take(clock),
         };
         // The head leaves now (with the body's first bytes when small).
         if let Err(e) = req.push(&[]).await {
@@ -644,6 +651,7 @@ impl<C: Connector> Client<C> {
         https: bool,
         host: &str,
         port: u16,
+        clock: &mut Clock,
     ) -> (Option<Box<Pooled<C::Stream>>>, Head) {
         let mut g = lock(&self.inner.idle);
         let pool = &mut *g;
@@ -661,10 +669,11 @@ impl<C: Connector> Client<C> {
         if idle.conns.is_empty() {
             return (None, head);
         }
-        // One clock read for every connection looked at.
-        let now = wire::stamp(Instant::now());
+        // One clock read for every connection looked at (this wakeup's).
+        let now = clock.now();
         while let Some(mut p) = idle.conns.pop() {
             if !p.idle.passed(now) && still_open(&mut p) {
+                p.timer.check_runtime();
                 return (Some(p), head);
             }
         }
@@ -697,6 +706,7 @@ impl<C: Connector> Client<C> {
                 conn: ClientConn::new(self.inner.s.conn),
                 idle: Window::start(wire::stamp(Instant::now()), self.inner.s.idle_ttl),
                 key: (https, host.to_ascii_lowercase(), port),
+                timer: ConnTimer::default(),
             })),
         }
     }
@@ -881,6 +891,8 @@ pub struct RequestWriter<C: Connector = TcpConnector> {
     /// Whether `head` holds a final response that came before the request
     /// body was all sent.
     early: bool,
+    /// The time of this wakeup, within one call.
+    clock: Clock,
 }
 
 impl<C: Connector> RequestWriter<C> {
@@ -891,6 +903,8 @@ impl<C: Connector> RequestWriter<C> {
             return Ok(Progress::Answered);
         }
         let p = self.p.as_mut().ok_or(Error::BodyUnavailable)?;
+        // A call of the caller's: the time of an earlier one is stale.
+        self.clock.forget();
         match p.conn.send_data(data)? {
             Placement::AfterOutput => self.push(data).await?,
             Placement::Queued if p.conn.output().len() >= 16 * 1024 => self.push(&[]).await?,
@@ -907,6 +921,7 @@ impl<C: Connector> RequestWriter<C> {
     /// response head (interim `1xx` responses are skipped), or returns the
     /// final response that arrived early.
     pub async fn finish(mut self, trailers: &[FieldPair<'_>]) -> Result<ClientResponse<C>, Error> {
+        self.clock.forget();
         self.end(trailers).await?;
         self.respond()
     }
@@ -935,6 +950,7 @@ impl<C: Connector> RequestWriter<C> {
                 let mut buf = vec![0u8; SEND_CHUNK];
                 while !self.early {
                     let n = reader.read(&mut buf).await.map_err(Error::Io)?;
+                    self.clock.forget();
                     if n == 0 {
                         break;
                     }
@@ -972,8 +988,8 @@ impl<C: Connector> RequestWriter<C> {
                         return Ok(());
                     };
                     let per = left.min(s.read_timeout);
-                    let d = || wait_end(per, request_deadline);
-                    match fill(&mut p.stream, &mut p.conn, d, Stage::Head, request_deadline).await {
+                    let clock = &mut self.clock;
+                    match fill(p, clock, per, Stage::Head, request_deadline).await {
                         Ok(0) if !p.conn.response_started() => return Err(Error::ConnectionClosed),
                         Ok(_) => {}
                         Err(Error::Timeout(Stage::Head)) if per == left => return Ok(()),
@@ -1020,6 +1036,7 @@ impl<C: Connector> RequestWriter<C> {
             p: self.p.take(),
             client: Arc::clone(&self.client),
             deadline: self.deadline,
+            clock: std::mem::take(&mut self.clock),
             done: false,
             pending: http_net_conn::Leftover::new(),
         })
@@ -1039,10 +1056,20 @@ impl<C: Connector> RequestWriter<C> {
             }
             // The clock is read only when the write must wait.
             let request_deadline = self.deadline;
-            let d = || wait_end(s.write_timeout, request_deadline);
-            let Pooled { stream, conn, .. } = &mut **p;
-            let step =
-                bounded_by(d, poll_fn(|cx| poll_write_or_read(stream, conn, body, cx))).await;
+            let Pooled {
+                stream,
+                conn,
+                timer,
+                ..
+            } = &mut **p;
+            let step = wait(
+                timer,
+                &mut self.clock,
+                s.write_timeout,
+                request_deadline,
+                |cx| poll_write_or_read(stream, conn, body, cx),
+            )
+            .await;
             match step {
                 None => return Err(timed_out(Stage::Write, request_deadline)),
                 Some(Err(e)) => {
@@ -1077,8 +1104,16 @@ impl<C: Connector> RequestWriter<C> {
             return Ok(());
         };
         let request_deadline = self.deadline;
-        let d = || wait_end(s.write_timeout, request_deadline);
-        match bounded_by(d, p.stream.flush()).await {
+        let Pooled { stream, timer, .. } = &mut **p;
+        let flushed = wait(
+            timer,
+            &mut self.clock,
+            s.write_timeout,
+            request_deadline,
+            |cx| Pin::new(&mut *stream).poll_flush(cx),
+        )
+        .await;
+        match flushed {
             None => Err(timed_out(Stage::Write, request_deadline)),
             Some(Ok(())) => Ok(()),
             // A stream that buffers (TLS) sends here: as after a failed
@@ -1131,10 +1166,8 @@ impl<C: Connector> RequestWriter<C> {
                     return Ok(());
                 }
                 ClientEvent::NeedInput => {
-                    let request_deadline = self.deadline;
-                    let d = || wait_end(s.read_timeout, request_deadline);
-                    match fill(&mut p.stream, &mut p.conn, d, Stage::Head, request_deadline).await?
-                    {
+                    let (per, at) = (s.read_timeout, self.deadline);
+                    match fill(p, &mut self.clock, per, Stage::Head, at).await? {
                         0 if !p.conn.response_started() => return Err(Error::ConnectionClosed),
                         _ => {}
                     }
@@ -1174,21 +1207,37 @@ fn poll_write_or_read<S: Transport>(
     }
 }
 
-/// Reads once into the connection until `deadline` (computed only when the
-/// read must wait: a read that is ready reads no clock); the count (0 at
-/// end of stream, and `recv_eof` is called).
+/// Reads once, straight into the connection's spare buffer, waiting at
+/// most `per` (within the request's deadline; the clock is read and the
+/// connection's timer polled only when the read must wait); the count (0
+/// at end of stream, and `recv_eof` is called).
 async fn fill<S: Transport>(
-    stream: &mut S,
-    conn: &mut ClientConn,
-    deadline: impl FnOnce() -> Instant,
+    p: &mut Pooled<S>,
+    clock: &mut Clock,
+    per: Duration,
     stage: Stage,
     request_deadline: RequestDeadline,
 ) -> Result<usize, Error> {
+    let Pooled {
+        stream,
+        conn,
+        timer,
+        ..
+    } = p;
     let spare = conn.spare_mut();
     if spare.is_empty() {
         return Err(Error::BodyUnavailable);
     }
-    match bounded_by(deadline, stream.read(spare)).await {
+    let read = wait(timer, clock, per, request_deadline, |cx| {
+        let mut rb = ReadBuf::new(&mut *spare);
+        match Pin::new(&mut *stream).poll_read(cx, &mut rb) {
+            Poll::Ready(Ok(())) => Poll::Ready(Ok(rb.filled().len())),
+            Poll::Ready(Err(e)) => Poll::Ready(Err(e)),
+            Poll::Pending => Poll::Pending,
+        }
+    })
+    .await;
+    match read {
         None => Err(timed_out(stage, request_deadline)),
         Some(Err(e)) => Err(Error::Io(e)),
         Some(Ok(0)) => {
@@ -1211,6 +1260,8 @@ pub struct ClientResponse<C: Connector = TcpConnector> {
     p: Option<Box<Pooled<C::Stream>>>,
     client: Arc<Inner<C>>,
     deadline: RequestDeadline,
+    /// The time of this wakeup, within one call.
+    clock: Clock,
     done: bool,
     pending: http_net_conn::Leftover,
 }
@@ -1241,6 +1292,8 @@ impl<C: Connector> ClientResponse<C> {
         let Some(p) = self.p.as_mut() else {
             return Err(Error::BodyUnavailable);
         };
+        // A call of the caller's: the time of an earlier one is stale.
+        self.clock.forget();
         loop {
             match p.conn.poll_event() {
                 Ok(ClientEvent::Data(d)) => {
@@ -1250,11 +1303,8 @@ impl<C: Connector> ClientResponse<C> {
                     }
                 }
                 Ok(ClientEvent::NeedInput) => {
-                    let request_deadline = self.deadline;
-                    let d = || wait_end(s.read_timeout, request_deadline);
-                    if let Err(e) =
-                        fill(&mut p.stream, &mut p.conn, d, Stage::Body, request_deadline).await
-                    {
+                    let (per, at) = (s.read_timeout, self.deadline);
+                    if let Err(e) = fill(p, &mut self.clock, per, Stage::Body, at).await {
                         self.p = None;
                         return Err(e);
                     }
@@ -1321,8 +1371,9 @@ impl<C: Connector> ClientResponse<C> {
         if !p.conn.reusable() || s.max_idle_per_host == 0 {
             return;
         }
-        // One clock read for the connection's return and the expiry of all.
-        let now = wire::stamp(Instant::now());
+        // One clock read (this wakeup's) for the connection's return and
+        // the expiry of all.
+        let now = self.clock.now();
         p.idle = Window::start(now, s.idle_ttl);
         let mut g = lock(&self.client.idle);
         // Expired connections of every host are closed here, so a host that
