@@ -66,6 +66,7 @@ impl ConnTimer {
         loop {
             let Some(sleep) = self.sleep.as_mut() else {
                 self.sleep = Some(Box::pin(tokio::time::sleep_until(end)));
+                self.runtime = tokio::runtime::Handle::try_current().ok().map(|h| h.id());
                 continue;
             };
             let at = sleep.deadline();
