@@ -110,7 +110,6 @@
 mod setters;
 
 mod client;
-mod client_wait;
 mod connection;
 mod date;
 mod error;
