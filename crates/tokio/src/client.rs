@@ -8,7 +8,7 @@
 //! response-body budget by default ([`CLIENT_CONFIG`]); a limit the caller
 //! sets is [`Error::OverLimit`], never the peer's fault.
 
-use std::future::{poll_fn, Future};
+use std::future::Future;
 use std::io::{self, IoSlice};
 use std::pin::Pin;
 use std::sync::{Arc, Mutex, MutexGuard};
@@ -26,8 +26,8 @@ use tokio::io::{AsyncRead, AsyncReadExt, AsyncWrite, ReadBuf};
 use tokio::net::TcpStream;
 use tokio::time::Instant;
 
+use crate::client_wait::{wait, Clock, ConnTimer};
 use crate::error::{Error, Limit, Stage};
-use crate::timer::{Timer, WakeClock};
 use crate::wire::{self, bounded, Transport};
 
 /// Opens connections for a [`Client`]: plain TCP ([`TcpConnector`]), or
@@ -268,46 +268,7 @@ struct Pooled<S> {
     /// on it formats and hashes nothing to find its way back to the pool).
     key: Key,
     /// Its one runtime timer, for every wait on it.
-    timer: Timer,
-    /// The runtime its timer belongs to (a timer polled after its runtime
-    /// shut down panics, so a connection taken by a task of another
-    /// runtime gets a new one).
-    runtime: Option<tokio::runtime::Id>,
-}
-
-impl<S> Pooled<S> {
-    /// Drops the timer unless it belongs to the current runtime.
-    fn check_runtime(&mut self) {
-        let id = current_runtime();
-        if id != self.runtime {
-            self.timer = Timer::default();
-            self.runtime = id;
-        }
-    }
-}
-
-/// The runtime of the task running now, if any.
-fn current_runtime() -> Option<tokio::runtime::Id> {
-    tokio::runtime::Handle::try_current().ok().map(|h| h.id())
-}
-
-/// Polls `io` until it is ready (`Some`), or until `per` after the wait
-/// began, within the request's deadline (`None`): on the connection's one
-/// timer ([`Timer::bounded_by`]), the clock read (this wakeup's reading)
-/// only when `io` must wait, then forgotten, as the task waits.
-async fn wait<T>(
-    timer: &mut Timer,
-    clock: &WakeClock,
-    per: Duration,
-    request_deadline: RequestDeadline,
-    io: impl FnMut(&mut Context<'_>) -> Poll<T>,
-) -> Option<T> {
-    let end = || {
-        let at = request_deadline.wait(clock.stamp(), per).0;
-        clock.forget();
-        wire::instant(at)
-    };
-    timer.bounded_by(end, poll_fn(io)).await
+    timer: ConnTimer,
 }
 
 /// The idle connections of one origin.
@@ -482,7 +443,7 @@ impl<C: Connector> Client<C> {
         let mut body = body.into();
         let s = &self.inner.s;
         let deadline = RequestDeadline::new(wire::stamp(Instant::now()), s.request_timeout);
-        let mut clock = WakeClock::default();
+        let mut clock = Clock::default();
         let mut chase = RedirectChase::new(s.redirects, method, url)?;
         let mut own: Vec<FieldPair<'_>> = fields.to_vec();
         loop {
@@ -511,7 +472,7 @@ impl<C: Connector> Client<C> {
         fields: &[FieldPair<'_>],
         body: &mut RequestBody<'_>,
         deadline: RequestDeadline,
-        clock: &mut WakeClock,
+        clock: &mut Clock,
     ) -> Result<ClientResponse<C>, Error> {
         clock.forget();
         let mut target = Vec::with_capacity(u.target().len() + 1);
@@ -571,8 +532,8 @@ impl<C: Connector> Client<C> {
         let s = &self.inner.s;
         // The one clock read of this wakeup: the deadline, the pool's
         // expiry and the first wait's end.
-        let mut clock = WakeClock::default();
-        let deadline = RequestDeadline::new(clock.stamp(), s.request_timeout);
+        let mut clock = Clock::default();
+        let deadline = RequestDeadline::new(clock.now(), s.request_timeout);
         let len = request_length(method, Some(body.len() as u64));
         let authority = HostValue::new(host, port);
         let mut inline = [EMPTY_FIELD; INLINE_FIELDS];
@@ -629,8 +590,8 @@ impl<C: Connector> Client<C> {
         body: BodyLength,
     ) -> Result<RequestWriter<C>, Error> {
         let s = &self.inner.s;
-        let mut clock = WakeClock::default();
-        let deadline = RequestDeadline::new(clock.stamp(), s.request_timeout);
+        let mut clock = Clock::default();
+        let deadline = RequestDeadline::new(clock.now(), s.request_timeout);
         let authority = HostValue::new(host, port);
         let all = request_fields(authority.as_bytes(), fields, false);
         let (origin, at) = ((false, host, port), deadline);
@@ -652,7 +613,7 @@ impl<C: Connector> Client<C> {
         body: BodyLength,
         fresh: bool,
         deadline: RequestDeadline,
-        clock: &mut WakeClock,
+        clock: &mut Clock,
     ) -> Result<RequestWriter<C>, (Retry, Error)> {
         let (pooled, head) = self.take(fresh, https, host, port, clock);
         let mut p = match pooled {
@@ -690,7 +651,7 @@ impl<C: Connector> Client<C> {
         https: bool,
         host: &str,
         port: u16,
-        clock: &mut WakeClock,
+        clock: &mut Clock,
     ) -> (Option<Box<Pooled<C::Stream>>>, Head) {
         let mut g = lock(&self.inner.idle);
         let pool = &mut *g;
@@ -709,10 +670,10 @@ impl<C: Connector> Client<C> {
             return (None, head);
         }
         // One clock read for every connection looked at (this wakeup's).
-        let now = clock.stamp();
+        let now = clock.now();
         while let Some(mut p) = idle.conns.pop() {
             if !p.idle.passed(now) && still_open(&mut p) {
-                p.check_runtime();
+                p.timer.check_runtime();
                 return (Some(p), head);
             }
         }
@@ -745,8 +706,7 @@ impl<C: Connector> Client<C> {
                 conn: ClientConn::new(self.inner.s.conn),
                 idle: Window::start(wire::stamp(Instant::now()), self.inner.s.idle_ttl),
                 key: (https, host.to_ascii_lowercase(), port),
-                timer: Timer::default(),
-                runtime: current_runtime(),
+                timer: ConnTimer::default(),
             })),
         }
     }
@@ -932,7 +892,7 @@ pub struct RequestWriter<C: Connector = TcpConnector> {
     /// body was all sent.
     early: bool,
     /// The time of this wakeup, within one call.
-    clock: WakeClock,
+    clock: Clock,
 }
 
 impl<C: Connector> RequestWriter<C> {
@@ -1253,7 +1213,7 @@ fn poll_write_or_read<S: Transport>(
 /// at end of stream, and `recv_eof` is called).
 async fn fill<S: Transport>(
     p: &mut Pooled<S>,
-    clock: &mut WakeClock,
+    clock: &mut Clock,
     per: Duration,
     stage: Stage,
     request_deadline: RequestDeadline,
@@ -1301,7 +1261,7 @@ pub struct ClientResponse<C: Connector = TcpConnector> {
     client: Arc<Inner<C>>,
     deadline: RequestDeadline,
     /// The time of this wakeup, within one call.
-    clock: WakeClock,
+    clock: Clock,
     done: bool,
     pending: http_net_conn::Leftover,
 }
@@ -1413,7 +1373,7 @@ impl<C: Connector> ClientResponse<C> {
         }
         // One clock read (this wakeup's) for the connection's return and
         // the expiry of all.
-        let now = self.clock.stamp();
+        let now = self.clock.now();
         p.idle = Window::start(now, s.idle_ttl);
         let mut g = lock(&self.client.idle);
         // Expired connections of every host are closed here, so a host that
