@@ -26,8 +26,9 @@ use tokio::io::{AsyncRead, AsyncReadExt, AsyncWrite, ReadBuf};
 use tokio::net::TcpStream;
 use tokio::time::Instant;
 
-use crate::client_wait::{wait, Clock, ConnTimer};
+use crate::client_wait::{wait, ConnTimer};
 use crate::error::{Error, Limit, Stage};
+use crate::timer::WakeClock;
 use crate::wire::{self, bounded, Transport};
 
 /// Opens connections for a [`Client`]: plain TCP ([`TcpConnector`]), or
@@ -443,7 +444,7 @@ impl<C: Connector> Client<C> {
         let mut body = body.into();
         let s = &self.inner.s;
         let deadline = RequestDeadline::new(wire::stamp(Instant::now()), s.request_timeout);
-        let mut clock = Clock::default();
+        let mut clock = WakeClock::default();
         let mut chase = RedirectChase::new(s.redirects, method, url)?;
         let mut own: Vec<FieldPair<'_>> = fields.to_vec();
         loop {
@@ -472,7 +473,7 @@ impl<C: Connector> Client<C> {
         fields: &[FieldPair<'_>],
         body: &mut RequestBody<'_>,
         deadline: RequestDeadline,
-        clock: &mut Clock,
+        clock: &mut WakeClock,
     ) -> Result<ClientResponse<C>, Error> {
         clock.forget();
         let mut target = Vec::with_capacity(u.target().len() + 1);
@@ -532,8 +533,8 @@ impl<C: Connector> Client<C> {
         let s = &self.inner.s;
         // The one clock read of this wakeup: the deadline, the pool's
         // expiry and the first wait's end.
-        let mut clock = Clock::default();
-        let deadline = RequestDeadline::new(clock.now(), s.request_timeout);
+        let mut clock = WakeClock::default();
+        let deadline = RequestDeadline::new(clock.stamp(), s.request_timeout);
         let len = request_length(method, Some(body.len() as u64));
         let authority = HostValue::new(host, port);
         let mut inline = [EMPTY_FIELD; INLINE_FIELDS];
@@ -590,8 +591,8 @@ impl<C: Connector> Client<C> {
         body: BodyLength,
     ) -> Result<RequestWriter<C>, Error> {
         let s = &self.inner.s;
-        let mut clock = Clock::default();
-        let deadline = RequestDeadline::new(clock.now(), s.request_timeout);
+        let mut clock = WakeClock::default();
+        let deadline = RequestDeadline::new(clock.stamp(), s.request_timeout);
         let authority = HostValue::new(host, port);
         let all = request_fields(authority.as_bytes(), fields, false);
         let (origin, at) = ((false, host, port), deadline);
@@ -613,7 +614,7 @@ impl<C: Connector> Client<C> {
         body: BodyLength,
         fresh: bool,
         deadline: RequestDeadline,
-        clock: &mut Clock,
+        clock: &mut WakeClock,
     ) -> Result<RequestWriter<C>, (Retry, Error)> {
         let (pooled, head) = self.take(fresh, https, host, port, clock);
         let mut p = match pooled {
@@ -651,7 +652,7 @@ impl<C: Connector> Client<C> {
         https: bool,
         host: &str,
         port: u16,
-        clock: &mut Clock,
+        clock: &mut WakeClock,
     ) -> (Option<Box<Pooled<C::Stream>>>, Head) {
         let mut g = lock(&self.inner.idle);
         let pool = &mut *g;
@@ -670,7 +671,7 @@ impl<C: Connector> Client<C> {
             return (None, head);
         }
         // One clock read for every connection looked at (this wakeup's).
-        let now = clock.now();
+        let now = clock.stamp();
         while let Some(mut p) = idle.conns.pop() {
             if !p.idle.passed(now) && still_open(&mut p) {
                 p.timer.check_runtime();
@@ -892,7 +893,7 @@ pub struct RequestWriter<C: Connector = TcpConnector> {
     /// body was all sent.
     early: bool,
     /// The time of this wakeup, within one call.
-    clock: Clock,
+    clock: WakeClock,
 }
 
 impl<C: Connector> RequestWriter<C> {
@@ -1213,7 +1214,7 @@ fn poll_write_or_read<S: Transport>(
 /// at end of stream, and `recv_eof` is called).
 async fn fill<S: Transport>(
     p: &mut Pooled<S>,
-    clock: &mut Clock,
+    clock: &mut WakeClock,
     per: Duration,
     stage: Stage,
     request_deadline: RequestDeadline,
@@ -1261,7 +1262,7 @@ pub struct ClientResponse<C: Connector = TcpConnector> {
     client: Arc<Inner<C>>,
     deadline: RequestDeadline,
     /// The time of this wakeup, within one call.
-    clock: Clock,
+    clock: WakeClock,
     done: bool,
     pending: http_net_conn::Leftover,
 }
@@ -1373,7 +1374,7 @@ impl<C: Connector> ClientResponse<C> {
         }
         // One clock read (this wakeup's) for the connection's return and
         // the expiry of all.
-        let now = self.clock.now();
+        let now = self.clock.stamp();
         p.idle = Window::start(now, s.idle_ttl);
         let mut g = lock(&self.client.idle);
         // Expired connections of every host are closed here, so a host that

@@ -1,6 +1,6 @@
 //! The client's waits: one runtime timer per connection, kept with it in
 //! the pool and moved only when a wait must end before it fires, and the
-//! clock read at most once per wakeup.
+//! clock read at most once per wakeup (the crate's [`WakeClock`]).
 //!
 //! A wait that ends later than the connection's timer leaves the timer
 //! where it is: when it fires before the wait's end, it is moved to that
@@ -15,28 +15,11 @@ use std::pin::Pin;
 use std::task::{Context, Poll};
 use std::time::Duration;
 
-use http_net_conn::{RequestDeadline, Timestamp};
+use http_net_conn::RequestDeadline;
 use tokio::time::{Instant, Sleep};
 
+use crate::timer::WakeClock;
 use crate::wire;
-
-/// The time of the current wakeup: read at most once, forgotten when the
-/// task waits (a clock read costs far more than its instructions on a VM).
-#[derive(Debug, Default)]
-pub(crate) struct Clock {
-    now: Option<Timestamp>,
-}
-
-impl Clock {
-    /// The time of this wakeup (read now if not read yet).
-    pub(crate) fn now(&mut self) -> Timestamp {
-        *self.now.get_or_insert_with(|| wire::stamp(Instant::now()))
-    }
-    /// Forgets the time: the task may have waited since.
-    pub(crate) fn forget(&mut self) {
-        self.now = None;
-    }
-}
 
 /// One connection's runtime timer: created at its first wait, then moved
 /// only when a wait must end before it fires.
@@ -89,7 +72,7 @@ impl ConnTimer {
 /// wakeup's time is known) and polls the connection's timer.
 pub(crate) async fn wait<T>(
     timer: &mut ConnTimer,
-    clock: &mut Clock,
+    clock: &WakeClock,
     per: Duration,
     request_deadline: RequestDeadline,
     mut io: impl FnMut(&mut Context<'_>) -> Poll<T>,
@@ -100,7 +83,7 @@ pub(crate) async fn wait<T>(
             return Poll::Ready(Some(v));
         }
         let end = *end.get_or_insert_with(|| {
-            let at = request_deadline.wait(clock.now(), per).0;
+            let at = request_deadline.wait(clock.stamp(), per).0;
             // The task waits now: the next wakeup reads the clock again.
             clock.forget();
             wire::instant(at)
