@@ -50,7 +50,11 @@ fn peer(l: TcpListener) {
 async fn traffic(client: &http_net_tokio::Client, port: u16, rounds: usize, buf: &mut [u8]) {
     for i in 0..rounds {
         let mut resp = match i % 3 {
-            0 => client.send_to("127.0.0.1", port, b"GET", b"/a", &[], b"").await,
+            0 => {
+                client
+                    .send_to("127.0.0.1", port, b"GET", b"/a", &[], b"")
+                    .await
+            }
             1 => {
                 client
                     .send_to("127.0.0.1", port, b"POST", b"/in", &[], b"hello")
@@ -58,7 +62,14 @@ async fn traffic(client: &http_net_tokio::Client, port: u16, rounds: usize, buf:
             }
             _ => {
                 client
-                    .send_to("127.0.0.1", port, b"GET", b"/b", &[(b"Accept", b"*/*")], b"")
+                    .send_to(
+                        "127.0.0.1",
+                        port,
+                        b"GET",
+                        b"/b",
+                        &[(b"Accept", b"*/*")],
+                        b"",
+                    )
                     .await
             }
         }

@@ -652,7 +652,7 @@ impl<C: Connector> Client<C> {
         https: bool,
         host: &str,
         port: u16,
-        clock: &mut WakeClock,
+        clock: &WakeClock,
     ) -> (Option<Box<Pooled<C::Stream>>>, Head) {
         let mut g = lock(&self.inner.idle);
         let pool = &mut *g;
@@ -989,7 +989,7 @@ impl<C: Connector> RequestWriter<C> {
                         return Ok(());
                     };
                     let per = left.min(s.read_timeout);
-                    let clock = &mut self.clock;
+                    let clock = &self.clock;
                     match fill(p, clock, per, Stage::Head, request_deadline).await {
                         Ok(0) if !p.conn.response_started() => return Err(Error::ConnectionClosed),
                         Ok(_) => {}
@@ -1065,7 +1065,7 @@ impl<C: Connector> RequestWriter<C> {
             } = &mut **p;
             let step = wait(
                 timer,
-                &mut self.clock,
+                &self.clock,
                 s.write_timeout,
                 request_deadline,
                 |cx| poll_write_or_read(stream, conn, body, cx),
@@ -1108,7 +1108,7 @@ impl<C: Connector> RequestWriter<C> {
         let Pooled { stream, timer, .. } = &mut **p;
         let flushed = wait(
             timer,
-            &mut self.clock,
+            &self.clock,
             s.write_timeout,
             request_deadline,
             |cx| Pin::new(&mut *stream).poll_flush(cx),
@@ -1168,7 +1168,7 @@ impl<C: Connector> RequestWriter<C> {
                 }
                 ClientEvent::NeedInput => {
                     let (per, at) = (s.read_timeout, self.deadline);
-                    match fill(p, &mut self.clock, per, Stage::Head, at).await? {
+                    match fill(p, &self.clock, per, Stage::Head, at).await? {
                         0 if !p.conn.response_started() => return Err(Error::ConnectionClosed),
                         _ => {}
                     }
@@ -1214,7 +1214,7 @@ fn poll_write_or_read<S: Transport>(
 /// at end of stream, and `recv_eof` is called).
 async fn fill<S: Transport>(
     p: &mut Pooled<S>,
-    clock: &mut WakeClock,
+    clock: &WakeClock,
     per: Duration,
     stage: Stage,
     request_deadline: RequestDeadline,
@@ -1305,7 +1305,7 @@ impl<C: Connector> ClientResponse<C> {
                 }
                 Ok(ClientEvent::NeedInput) => {
                     let (per, at) = (s.read_timeout, self.deadline);
-                    if let Err(e) = fill(p, &mut self.clock, per, Stage::Body, at).await {
+                    if let Err(e) = fill(p, &self.clock, per, Stage::Body, at).await {
                         self.p = None;
                         return Err(e);
                     }
