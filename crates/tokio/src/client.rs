@@ -707,7 +707,7 @@ impl<C: Connector> Client<C> {
                 conn: ClientConn::new(self.inner.s.conn),
                 idle: Window::start(wire::stamp(Instant::now()), self.inner.s.idle_ttl),
                 key: (https, host.to_ascii_lowercase(), port),
-                timer: ConnTimer::default(),
+                timer: ConnTimer::new(),
             })),
         }
     }

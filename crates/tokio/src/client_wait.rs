@@ -4,66 +4,57 @@
 //!
 //! A wait that ends later than the connection's timer leaves the timer
 //! where it is: when it fires before the wait's end, it is moved to that
-//! end (re-armed) instead of timing the wait out. So a keep-alive
-//! connection's requests register no timer while the timeouts stay the
-//! same (`read_timeout` and `write_timeout` from when a wait began, within
-//! the request's deadline, RFC-free policy of the core's
-//! [`RequestDeadline::wait`]).
+//! end (re-armed) instead of timing the wait out ([`Timer::poll_until`]).
+//! So a keep-alive connection's requests register no timer while the
+//! timeouts stay the same (`read_timeout` and `write_timeout` from when a
+//! wait began, within the request's deadline: the core's
+//! [`RequestDeadline::wait`]). What is the client's own: the runtime a
+//! pooled connection's timer belongs to, checked when a task takes it.
 
-use std::future::{poll_fn, Future};
-use std::pin::Pin;
+use std::future::poll_fn;
 use std::task::{Context, Poll};
 use std::time::Duration;
 
 use http_net_conn::RequestDeadline;
-use tokio::time::{Instant, Sleep};
+use tokio::time::Instant;
 
-use crate::timer::WakeClock;
+use crate::timer::{Timer, WakeClock};
 use crate::wire;
 
-/// One connection's runtime timer: created at its first wait, then moved
-/// only when a wait must end before it fires.
+/// One connection's runtime timer: the crate's [`Timer`] (made at the
+/// connection's first wait, moved only for an earlier end, re-armed when
+/// it fired for an earlier wait), with the runtime it belongs to.
 #[derive(Debug, Default)]
 pub(crate) struct ConnTimer {
-    sleep: Option<Pin<Box<Sleep>>>,
+    timer: Timer,
     /// The runtime the timer belongs to (a timer polled after its runtime
     /// shut down panics, so one made by another runtime is not polled).
     runtime: Option<tokio::runtime::Id>,
 }
 
 impl ConnTimer {
-    /// Drops the timer unless it belongs to the current runtime (a pooled
-    /// connection may be taken by a task of another runtime).
-    pub(crate) fn check_runtime(&mut self) {
-        let id = tokio::runtime::Handle::try_current().ok().map(|h| h.id());
-        if id != self.runtime {
-            self.sleep = None;
-            self.runtime = id;
+    /// A timer for a connection opened by the current runtime.
+    pub(crate) fn new() -> ConnTimer {
+        ConnTimer {
+            timer: Timer::default(),
+            runtime: current_runtime(),
         }
     }
 
-    /// Ready once `end` has passed. The timer is moved to `end` when it
-    /// would fire later, and re-armed to `end` when it fired earlier (for
-    /// an earlier wait).
-    fn poll_until(&mut self, end: Instant, cx: &mut Context<'_>) -> Poll<()> {
-        loop {
-            let Some(sleep) = self.sleep.as_mut() else {
-                self.sleep = Some(Box::pin(tokio::time::sleep_until(end)));
-                self.runtime = tokio::runtime::Handle::try_current().ok().map(|h| h.id());
-                continue;
-            };
-            let at = sleep.deadline();
-            if at > end {
-                sleep.as_mut().reset(end);
-                continue;
-            }
-            match sleep.as_mut().poll(cx) {
-                Poll::Pending => return Poll::Pending,
-                Poll::Ready(()) if at >= end => return Poll::Ready(()),
-                Poll::Ready(()) => sleep.as_mut().reset(end),
-            }
+    /// Drops the timer unless it belongs to the current runtime (a pooled
+    /// connection may be taken by a task of another runtime).
+    pub(crate) fn check_runtime(&mut self) {
+        let id = current_runtime();
+        if id != self.runtime {
+            self.timer = Timer::default();
+            self.runtime = id;
         }
     }
+}
+
+/// The runtime of the task running now, if any.
+fn current_runtime() -> Option<tokio::runtime::Id> {
+    tokio::runtime::Handle::try_current().ok().map(|h| h.id())
 }
 
 /// Polls `io` until it is ready (`Some`), or until `per` after the wait
@@ -88,7 +79,7 @@ pub(crate) async fn wait<T>(
             clock.forget();
             wire::instant(at)
         });
-        timer.poll_until(end, cx).map(|()| None)
+        timer.timer.poll_until(end, cx).map(|()| None)
     })
     .await
 }
