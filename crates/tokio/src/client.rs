@@ -494,7 +494,12 @@ impl<C: Connector> Client<C> {
         let origin = (u.is_https(), u.host(), u.port());
         let mut fresh = false;
         loop {
-            let begun = self.begin(origin, method, &target, all, len, fresh, deadline, clock);
+            let first: &[u8] = match &*body {
+                RequestBody::Bytes(b) => b,
+                _ => &[],
+            };
+            let sent = (len, first);
+            let begun = self.begin(origin, method, &target, all, sent, fresh, deadline, clock);
             let (retry, e) = match begun.await {
                 Ok(mut req) => match req.send_source(body, len).await {
                     Ok(()) => return req.respond(),
@@ -554,7 +559,7 @@ impl<C: Connector> Client<C> {
                 method,
                 target,
                 all,
-                len,
+                (len, body),
                 fresh,
                 deadline,
                 &mut clock,
@@ -596,6 +601,7 @@ impl<C: Connector> Client<C> {
         let authority = HostValue::new(host, port);
         let all = request_fields(authority.as_bytes(), fields, false);
         let (origin, at) = ((false, host, port), deadline);
+        let body = (body, &[][..]);
         self.begin(origin, method, target, &all, body, false, at, &mut clock)
             .await
             .map_err(|(_, e)| e)
@@ -603,7 +609,9 @@ impl<C: Connector> Client<C> {
 
     /// Takes a pooled connection to `origin` (https or not, host, port;
     /// unless `fresh`) or opens one, and sends the request head (`fields`
-    /// complete).
+    /// complete) with `first`, the body's bytes when the caller holds them
+    /// all and the request does not wait for `100 Continue`: one write for
+    /// the head and a small body.
     #[allow(clippy::too_many_arguments)]
     async fn begin(
         &self,
@@ -611,7 +619,7 @@ impl<C: Connector> Client<C> {
         method: &[u8],
         target: &[u8],
         fields: &[FieldPair<'_>],
-        body: BodyLength,
+        (body, first): (BodyLength, &[u8]),
         fresh: bool,
         deadline: RequestDeadline,
         clock: &mut WakeClock,
@@ -629,16 +637,31 @@ impl<C: Connector> Client<C> {
             let e = Error::Protocol(e);
             return Err((p.conn.retry(failure(&e), true), e));
         }
+        // The body goes with the head: copied after it when small, else
+        // written after it in the same (vectored) write.
+        let mut after: &[u8] = &[];
+        let body_sent = !first.is_empty() && p.conn.expect_state() != ExpectState::Waiting;
+        if body_sent {
+            match p.conn.send_data(first) {
+                Ok(Placement::AfterOutput) => after = first,
+                Ok(_) => {}
+                Err(e) => {
+                    let e = Error::Protocol(e);
+                    return Err((p.conn.retry(failure(&e), true), e));
+                }
+            }
+        }
         let mut req = RequestWriter {
             p: Some(p),
             client: Arc::clone(&self.inner),
             deadline,
             head,
             early: false,
+            body_sent,
             clock: std::mem::take(clock),
         };
-        // The head leaves now (with the body's first bytes when small).
-        if let Err(e) = req.push(&[]).await {
+        // The head leaves now, with the body when it is given.
+        if let Err(e) = req.push(after).await {
             return Err((req.retry(&e, true), e));
         }
         Ok(req)
@@ -892,6 +915,8 @@ pub struct RequestWriter<C: Connector = TcpConnector> {
     /// Whether `head` holds a final response that came before the request
     /// body was all sent.
     early: bool,
+    /// Whether the body's bytes went out with the head ([`Client::begin`]).
+    body_sent: bool,
     /// The time of this wakeup, within one call.
     clock: WakeClock,
 }
@@ -944,7 +969,7 @@ impl<C: Connector> RequestWriter<C> {
             self.await_continue().await?;
         }
         match body {
-            RequestBody::Bytes(b) if !b.is_empty() => {
+            RequestBody::Bytes(b) if !b.is_empty() && !self.body_sent => {
                 self.write(b).await?;
             }
             RequestBody::Reader { reader, .. } => {
