@@ -132,7 +132,9 @@ pub use leftover::Leftover;
 #[cfg(target_has_atomic = "64")]
 pub use mistake::MistakeGate;
 pub use mistake::{HandlerError, Mistake};
-pub use outgoing::{expects_continue, request_fields, request_length, RedirectChase};
+pub use outgoing::{
+    expects_continue, request_fields, request_fields_into, request_length, RedirectChase,
+};
 pub use owned_fields::OwnedFields;
 pub use pace::{Bound, Meter};
 pub use read_step::ReadStep;

@@ -71,15 +71,46 @@ pub fn request_fields<'a>(
     fields: &[FieldPair<'a>],
     expect: bool,
 ) -> Vec<FieldPair<'a>> {
-    let mut all: Vec<FieldPair<'a>> = Vec::with_capacity(fields.len() + 2);
-    if !fields.iter().any(|(n, _)| n.eq_ignore_ascii_case(b"host")) {
-        all.push((b"Host", authority));
-    }
-    all.extend_from_slice(fields);
-    if expect {
-        all.push((b"Expect", b"100-continue"));
-    }
+    let mut all: Vec<FieldPair<'a>> = alloc::vec![(b"", b""); fields.len() + 2];
+    let n = request_fields_into(authority, fields, expect, &mut all).map_or(0, <[_]>::len);
+    all.truncate(n);
     all
+}
+
+/// [`request_fields`] written into `out`, without allocating: the fields,
+/// or `None` when `out` is shorter than `fields.len() + 2` (a client keeps
+/// a small array on its stack for the common request with few fields of
+/// the caller's, and takes `request_fields`'s `Vec` for the others).
+///
+/// ```
+/// let mut out = [(&b""[..], &b""[..]); 4];
+/// let f = http_net_conn::request_fields_into(b"a:81", &[(b"X", b"1")], false, &mut out);
+/// assert_eq!(f, Some(&[(&b"Host"[..], &b"a:81"[..]), (b"X", b"1")][..]));
+/// ```
+pub fn request_fields_into<'a, 'o>(
+    authority: &'a [u8],
+    fields: &[FieldPair<'a>],
+    expect: bool,
+    out: &'o mut [FieldPair<'a>],
+) -> Option<&'o [FieldPair<'a>]> {
+    if out.len() < fields.len() + 2 {
+        return None;
+    }
+    let mut n = 0;
+    if !fields
+        .iter()
+        .any(|(name, _)| name.eq_ignore_ascii_case(b"host"))
+    {
+        out[n] = (b"Host", authority);
+        n += 1;
+    }
+    out[n..n + fields.len()].copy_from_slice(fields);
+    n += fields.len();
+    if expect {
+        out[n] = (b"Expect", b"100-continue");
+        n += 1;
+    }
+    out.get(..n)
 }
 
 /// One request's redirect chase: the URL and method of the request to send

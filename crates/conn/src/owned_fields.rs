@@ -60,6 +60,34 @@ impl OwnedFields {
     pub fn clear(&mut self) {
         self.lines.clear();
     }
+    /// Replaces the lines with `fields`, reusing the memory of the lines
+    /// held before: no allocation when there are no more lines than before
+    /// and each name and value fits where the one before it was (a client
+    /// that keeps one `OwnedFields` per connection copies each response's
+    /// head into it without allocating in steady state).
+    ///
+    /// ```
+    /// use http_net_conn::OwnedFields;
+    /// let mut f: OwnedFields = [(&b"A"[..], &b"1"[..]), (b"B", b"2")].into_iter().collect();
+    /// f.refill([(&b"C"[..], &b"3"[..])]);
+    /// assert_eq!(f.iter().collect::<Vec<_>>(), [(&b"C"[..], &b"3"[..])]);
+    /// ```
+    pub fn refill<'a>(&mut self, fields: impl IntoIterator<Item = (&'a [u8], &'a [u8])>) {
+        let mut n = 0;
+        for (name, value) in fields {
+            match self.lines.get_mut(n) {
+                Some((old_name, old_value)) => {
+                    old_name.clear();
+                    old_name.extend_from_slice(name);
+                    old_value.clear();
+                    old_value.extend_from_slice(value);
+                }
+                None => self.lines.push((name.to_vec(), value.to_vec())),
+            }
+            n += 1;
+        }
+        self.lines.truncate(n);
+    }
 }
 
 impl<'a> Extend<(&'a [u8], &'a [u8])> for OwnedFields {

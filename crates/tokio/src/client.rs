@@ -8,8 +8,7 @@
 //! response-body budget by default ([`CLIENT_CONFIG`]); a limit the caller
 //! sets is [`Error::OverLimit`], never the peer's fault.
 
-use std::collections::HashMap;
-use std::future::{poll_fn, Future};
+use std::future::Future;
 use std::io::{self, IoSlice};
 use std::pin::Pin;
 use std::sync::{Arc, Mutex, MutexGuard};
@@ -18,16 +17,19 @@ use std::time::Duration;
 
 use http_net_conn::framing::Error as FramingError;
 use http_net_conn::{
-    expects_continue, request_fields, request_length, BodyLength, ClientConn, ClientEvent, Config,
-    Error as ConnError, ExpectState, Failure, FieldPair, Placement, RedirectChase, Redirects,
-    RemoteError, RequestDeadline, Retry, Url, UrlError, Version, Window, REDIRECT_BODY_DRAIN,
+    expects_continue, request_fields, request_fields_into, request_length, BodyLength, ClientConn,
+    ClientEvent, Config, Error as ConnError, ExpectState, Failure, FieldPair, Placement,
+    RedirectChase, Redirects, RemoteError, RequestDeadline, Retry, Url, UrlError, Version, Window,
+    REDIRECT_BODY_DRAIN,
 };
-use tokio::io::{AsyncRead, AsyncReadExt, AsyncWriteExt, ReadBuf};
+use tokio::io::{AsyncRead, AsyncReadExt, AsyncWrite, ReadBuf};
 use tokio::net::TcpStream;
 use tokio::time::Instant;
 
+use crate::client_wait::{wait, ConnTimer};
 use crate::error::{Error, Limit, Stage};
-use crate::wire::{self, bounded, bounded_by, Transport};
+use crate::timer::WakeClock;
+use crate::wire::{self, bounded, Transport};
 
 /// Opens connections for a [`Client`]: plain TCP ([`TcpConnector`]), or
 /// your own (a TLS connector wrapping a `TcpStream` in its TLS stream).
@@ -243,7 +245,10 @@ impl ClientBuilder {
             inner: Arc::new(Inner {
                 s: self.s,
                 connector,
-                idle: Mutex::new(HashMap::new()),
+                idle: Mutex::new(Pool {
+                    origins: Vec::new(),
+                    heads: Vec::new(),
+                }),
             }),
         }
     }
@@ -252,17 +257,51 @@ impl ClientBuilder {
 /// An origin: https or not, host (lowercase), port.
 type Key = (bool, String, u16);
 
+/// A connection, boxed once when it is opened: a request moves the box
+/// from the pool to its writer, its response and back, not the connection's
+/// state.
 struct Pooled<S> {
     stream: S,
     conn: ClientConn,
     /// Its idle life in the pool (`idle_ttl` from when it was parked).
     idle: Window,
+    /// Its origin, the host lowercased once, when it was opened (a request
+    /// on it formats and hashes nothing to find its way back to the pool).
+    key: Key,
+    /// Its one runtime timer, for every wait on it.
+    timer: ConnTimer,
+}
+
+/// The idle connections of one origin.
+struct Idle<S> {
+    key: Key,
+    conns: Vec<Box<Pooled<S>>>,
+}
+
+/// The idle connections, and the memory of the response heads dropped.
+struct Pool<S> {
+    /// Each origin's idle connections, found by a scan that compares the
+    /// host ASCII case-insensitively (no `String` formatted or hashed per
+    /// request; at most [`MAX_IDLE_TOTAL`] connections are kept). An origin
+    /// left without connections keeps its entry, with its host's
+    /// allocation, for its next one, until more than `MAX_IDLE_TOTAL`
+    /// origins are listed.
+    origins: Vec<Idle<S>>,
+    /// The heads of dropped responses, their buffers reused by the next
+    /// responses (at most `MAX_IDLE_TOTAL`).
+    heads: Vec<Head>,
+}
+
+/// Whether `key` is the origin `https`, `host`, `port` (`key`'s host is
+/// lowercase; hosts compare ASCII case-insensitively, RFC 3986 §3.2.2).
+fn same_origin(key: &Key, https: bool, host: &str, port: u16) -> bool {
+    key.0 == https && key.2 == port && key.1.eq_ignore_ascii_case(host)
 }
 
 struct Inner<C: Connector> {
     s: ClientSettings,
     connector: C,
-    idle: Mutex<HashMap<Key, Vec<Pooled<C::Stream>>>>,
+    idle: Mutex<Pool<C::Stream>>,
 }
 
 fn lock<T>(m: &Mutex<T>) -> MutexGuard<'_, T> {
@@ -405,12 +444,13 @@ impl<C: Connector> Client<C> {
         let mut body = body.into();
         let s = &self.inner.s;
         let deadline = RequestDeadline::new(wire::stamp(Instant::now()), s.request_timeout);
+        let mut clock = WakeClock::default();
         let mut chase = RedirectChase::new(s.redirects, method, url)?;
         let mut own: Vec<FieldPair<'_>> = fields.to_vec();
         loop {
             let u = chase.url()?;
             let mut resp = self
-                .send_url(chase.method(), &u, &own, &mut body, deadline)
+                .send_url(chase.method(), &u, &own, &mut body, deadline, &mut clock)
                 .await?;
             let status = resp.status();
             let Some(hop) = chase.next(status, resp.field(b"location"), body.replayable())? else {
@@ -433,19 +473,36 @@ impl<C: Connector> Client<C> {
         fields: &[FieldPair<'_>],
         body: &mut RequestBody<'_>,
         deadline: RequestDeadline,
+        clock: &mut WakeClock,
     ) -> Result<ClientResponse<C>, Error> {
+        clock.forget();
         let mut target = Vec::with_capacity(u.target().len() + 1);
         u.write_target(&mut target);
         let len = body.length(method);
         let expect = expects_continue(self.inner.s.expect_threshold, len, fields);
-        let all = request_fields(u.authority().as_bytes(), fields, expect);
-        let key: Key = (u.is_https(), u.host().to_ascii_lowercase(), u.port());
+        let mut inline = [EMPTY_FIELD; INLINE_FIELDS];
+        let heap: Vec<FieldPair<'_>>;
+        let authority = u.authority().as_bytes();
+        // Fast path: on the stack; general twin: `request_fields`' `Vec`.
+        let all = match request_fields_into(authority, fields, expect, &mut inline) {
+            Some(all) => all,
+            None => {
+                heap = request_fields(authority, fields, expect);
+                &heap
+            }
+        };
+        let origin = (u.is_https(), u.host(), u.port());
         let mut fresh = false;
         loop {
-            let begun = self.begin(&key, u.host(), method, &target, &all, len, fresh, deadline);
+            let first: &[u8] = match &*body {
+                RequestBody::Bytes(b) => b,
+                _ => &[],
+            };
+            let sent = (len, first);
+            let begun = self.begin(origin, method, &target, all, sent, fresh, deadline, clock);
             let (retry, e) = match begun.await {
                 Ok(mut req) => match req.send_source(body, len).await {
-                    Ok(head) => return req.respond(head),
+                    Ok(()) => return req.respond(),
                     Err(e) => (req.retry(&e, body.replayable()), e),
                 },
                 Err(failed) => failed,
@@ -479,17 +536,37 @@ impl<C: Connector> Client<C> {
         body: &[u8],
     ) -> Result<ClientResponse<C>, Error> {
         let s = &self.inner.s;
-        let deadline = RequestDeadline::new(wire::stamp(Instant::now()), s.request_timeout);
+        // The one clock read of this wakeup: the deadline, the pool's
+        // expiry and the first wait's end.
+        let mut clock = WakeClock::default();
+        let deadline = RequestDeadline::new(clock.stamp(), s.request_timeout);
         let len = request_length(method, Some(body.len() as u64));
-        let authority = authority(host, port);
-        let all = request_fields(authority.as_bytes(), fields, false);
-        let key: Key = (false, host.to_ascii_lowercase(), port);
+        let authority = HostValue::new(host, port);
+        let mut inline = [EMPTY_FIELD; INLINE_FIELDS];
+        let heap: Vec<FieldPair<'_>>;
+        // Fast path: on the stack; general twin: `request_fields`' `Vec`.
+        let all = match request_fields_into(authority.as_bytes(), fields, false, &mut inline) {
+            Some(all) => all,
+            None => {
+                heap = request_fields(authority.as_bytes(), fields, false);
+                &heap
+            }
+        };
         let mut fresh = false;
         loop {
-            let begun = self.begin(&key, host, method, target, &all, len, fresh, deadline);
+            let begun = self.begin(
+                (false, host, port),
+                method,
+                target,
+                all,
+                (len, body),
+                fresh,
+                deadline,
+                &mut clock,
+            );
             let (retry, e) = match begun.await {
                 Ok(mut req) => match req.send_source(&mut RequestBody::Bytes(body), len).await {
-                    Ok(head) => return req.respond(head),
+                    Ok(()) => return req.respond(),
                     Err(e) => (req.retry(&e, true), e),
                 },
                 Err(failed) => failed,
@@ -519,64 +596,112 @@ impl<C: Connector> Client<C> {
         body: BodyLength,
     ) -> Result<RequestWriter<C>, Error> {
         let s = &self.inner.s;
-        let deadline = RequestDeadline::new(wire::stamp(Instant::now()), s.request_timeout);
-        let authority = authority(host, port);
+        let mut clock = WakeClock::default();
+        let deadline = RequestDeadline::new(clock.stamp(), s.request_timeout);
+        let authority = HostValue::new(host, port);
         let all = request_fields(authority.as_bytes(), fields, false);
-        let key: Key = (false, host.to_ascii_lowercase(), port);
-        self.begin(&key, host, method, target, &all, body, false, deadline)
+        let (origin, at) = ((false, host, port), deadline);
+        let body = (body, &[][..]);
+        self.begin(origin, method, target, &all, body, false, at, &mut clock)
             .await
             .map_err(|(_, e)| e)
     }
 
-    /// Takes a pooled connection to `key` (unless `fresh`) or opens one,
-    /// and sends the request head (`fields` complete).
+    /// Takes a pooled connection to `origin` (https or not, host, port;
+    /// unless `fresh`) or opens one, and sends the request head (`fields`
+    /// complete) with `first`, the body's bytes when the caller holds them
+    /// all and the request does not wait for `100 Continue`: one write for
+    /// the head and a small body.
     #[allow(clippy::too_many_arguments)]
     async fn begin(
         &self,
-        key: &Key,
-        host: &str,
+        (https, host, port): (bool, &str, u16),
         method: &[u8],
         target: &[u8],
         fields: &[FieldPair<'_>],
-        body: BodyLength,
+        (body, first): (BodyLength, &[u8]),
         fresh: bool,
         deadline: RequestDeadline,
+        clock: &mut WakeClock,
     ) -> Result<RequestWriter<C>, (Retry, Error)> {
-        let pooled = if fresh { None } else { self.take(key) };
+        let (pooled, head) = self.take(fresh, https, host, port, clock);
         let mut p = match pooled {
             Some(p) => p,
-            None => self
-                .connect(key.0, host, key.2, deadline)
-                .await
-                .map_err(|e| (Retry::No, e))?,
+            None => {
+                let opened = self.connect(https, host, port, deadline).await;
+                clock.forget();
+                opened.map_err(|e| (Retry::No, e))?
+            }
         };
         if let Err(e) = p.conn.send_request(method, target, fields, body) {
             let e = Error::Protocol(e);
             return Err((p.conn.retry(failure(&e), true), e));
         }
+        // The body goes with the head: copied after it when small, else
+        // written after it in the same (vectored) write.
+        let mut after: &[u8] = &[];
+        let body_sent = !first.is_empty() && p.conn.expect_state() != ExpectState::Waiting;
+        if body_sent {
+            match p.conn.send_data(first) {
+                Ok(Placement::AfterOutput) => after = first,
+                Ok(_) => {}
+                Err(e) => {
+                    let e = Error::Protocol(e);
+                    return Err((p.conn.retry(failure(&e), true), e));
+                }
+            }
+        }
         let mut req = RequestWriter {
             p: Some(p),
             client: Arc::clone(&self.inner),
-            key: key.clone(),
             deadline,
-            early: None,
+            head,
+            early: false,
+            body_sent,
+            clock: std::mem::take(clock),
         };
-        // The head leaves now (with the body's first bytes when small).
-        if let Err(e) = req.push(&[]).await {
+        // The head leaves now, with the body when it is given.
+        if let Err(e) = req.push(after).await {
             return Err((req.retry(&e, true), e));
         }
         Ok(req)
     }
 
-    fn take(&self, key: &Key) -> Option<Pooled<C::Stream>> {
+    /// A pooled connection to the origin (none when `fresh`), and the
+    /// buffers of a dropped response's head for the response to come.
+    fn take(
+        &self,
+        fresh: bool,
+        https: bool,
+        host: &str,
+        port: u16,
+        clock: &WakeClock,
+    ) -> (Option<Box<Pooled<C::Stream>>>, Head) {
         let mut g = lock(&self.inner.idle);
-        let list = g.get_mut(key)?;
-        while let Some(mut p) = list.pop() {
-            if !p.idle.passed(wire::stamp(Instant::now())) && still_open(&mut p) {
-                return Some(p);
+        let pool = &mut *g;
+        let head = pool.heads.pop().unwrap_or_default();
+        if fresh {
+            return (None, head);
+        }
+        let Some(idle) = pool
+            .origins
+            .iter_mut()
+            .find(|o| same_origin(&o.key, https, host, port))
+        else {
+            return (None, head);
+        };
+        if idle.conns.is_empty() {
+            return (None, head);
+        }
+        // One clock read for every connection looked at (this wakeup's).
+        let now = clock.stamp();
+        while let Some(mut p) = idle.conns.pop() {
+            if !p.idle.passed(now) && still_open(&mut p) {
+                p.timer.check_runtime();
+                return (Some(p), head);
             }
         }
-        None
+        (None, head)
     }
 
     /// Opens a connection: TLS through the connector's `connect_https` for
@@ -587,7 +712,7 @@ impl<C: Connector> Client<C> {
         host: &str,
         port: u16,
         deadline: RequestDeadline,
-    ) -> Result<Pooled<C::Stream>, Error> {
+    ) -> Result<Box<Pooled<C::Stream>>, Error> {
         let d = wait_end(self.inner.s.connect_timeout, deadline);
         let opened = if https {
             let Some(tls) = self.inner.connector.connect_https(host, port) else {
@@ -600,21 +725,87 @@ impl<C: Connector> Client<C> {
         match opened {
             None => Err(timed_out(Stage::Connect, deadline)),
             Some(Err(e)) => Err(Error::Io(e)),
-            Some(Ok(stream)) => Ok(Pooled {
+            Some(Ok(stream)) => Ok(Box::new(Pooled {
                 stream,
                 conn: ClientConn::new(self.inner.s.conn),
                 idle: Window::start(wire::stamp(Instant::now()), self.inner.s.idle_ttl),
-            }),
+                key: (https, host.to_ascii_lowercase(), port),
+                timer: ConnTimer::new(),
+            })),
         }
     }
 }
 
-/// `host:port` for the `Host` field (an IPv6 literal in brackets).
-fn authority(host: &str, port: u16) -> String {
-    if host.contains(':') {
-        format!("[{host}]:{port}")
-    } else {
-        format!("{host}:{port}")
+/// The fields a request's head is written from on the stack (the `Host`
+/// field, the caller's and `Expect`); more take a `Vec`.
+const INLINE_FIELDS: usize = 8;
+
+/// An unused slot of the fields on the stack.
+const EMPTY_FIELD: FieldPair<'static> = (b"", b"");
+
+/// Bytes of `host:port` written on the stack.
+const HOST_INLINE: usize = 64;
+
+/// `host:port` for the `Host` field (an IPv6 literal in brackets), on the
+/// stack when it fits in [`HOST_INLINE`] bytes. Fast path: `inline`;
+/// general twin: `long`, the `String` `format!` writes.
+struct HostValue {
+    inline: [u8; HOST_INLINE],
+    len: usize,
+    long: String,
+}
+
+impl HostValue {
+    fn new(host: &str, port: u16) -> HostValue {
+        let v6 = host.contains(':');
+        let mut v = HostValue {
+            inline: [0; HOST_INLINE],
+            len: 0,
+            long: String::new(),
+        };
+        // At most 5 digits of port, a colon and two brackets.
+        if host.len() + 8 > HOST_INLINE {
+            v.long = if v6 {
+                format!("[{host}]:{port}")
+            } else {
+                format!("{host}:{port}")
+            };
+            return v;
+        }
+        if v6 {
+            v.push(b"[");
+        }
+        v.push(host.as_bytes());
+        v.push(if v6 { b"]:" } else { b":" });
+        let mut digits = [0u8; 5];
+        let mut i = digits.len();
+        let mut n = port;
+        loop {
+            i -= 1;
+            digits[i] = b'0' + (n % 10) as u8;
+            n /= 10;
+            if n == 0 {
+                break;
+            }
+        }
+        v.push(&digits[i..]);
+        v
+    }
+
+    fn push(&mut self, bytes: &[u8]) {
+        let end = self.len + bytes.len();
+        if let Some(dst) = self.inline.get_mut(self.len..end) {
+            dst.copy_from_slice(bytes);
+            self.len = end;
+        }
+    }
+
+    fn as_bytes(&self) -> &[u8] {
+        if self.long.is_empty() {
+            self.inline.get(..self.len).unwrap_or_default()
+        } else {
+            self.long.as_bytes()
+        }
     }
 }
 
@@ -666,7 +857,8 @@ fn still_open<S: Transport>(p: &mut Pooled<S>) -> bool {
     )
 }
 
-/// The head of a response, copied out of the connection's buffer.
+/// The head of a response, copied out of the connection's buffer (into
+/// the buffers of a head dropped before, [`Head::fill`]).
 #[derive(Clone, Debug)]
 struct Head {
     status: u16,
@@ -677,15 +869,30 @@ struct Head {
     codings: Vec<Vec<u8>>,
 }
 
-impl Head {
-    fn of(view: &http_net_conn::ResponseView<'_>) -> Head {
+impl Default for Head {
+    fn default() -> Head {
         Head {
-            status: view.status(),
-            version: view.version(),
-            reason: view.reason().to_vec(),
-            fields: view.fields().collect(),
-            codings: view.transfer_codings().map(<[u8]>::to_vec).collect(),
+            status: 0,
+            version: Version::Http11,
+            reason: Vec::new(),
+            fields: http_net_conn::OwnedFields::new(),
+            codings: Vec::new(),
         }
+    }
+}
+
+impl Head {
+    /// Copies `view` in, reusing the memory this head holds (no allocation
+    /// when the head is no larger than the one before it).
+    fn fill(&mut self, view: &http_net_conn::ResponseView<'_>) {
+        self.status = view.status();
+        self.version = view.version();
+        self.reason.clear();
+        self.reason.extend_from_slice(view.reason());
+        self.fields.refill(view.fields());
+        self.codings.clear();
+        self.codings
+            .extend(view.transfer_codings().map(<[u8]>::to_vec));
     }
 }
 
@@ -700,27 +907,36 @@ enum Step {
 /// for the server to take bytes, the response side is read too: a final
 /// response sent early (a `413`, say) is kept and ends the writing.
 pub struct RequestWriter<C: Connector = TcpConnector> {
-    p: Option<Pooled<C::Stream>>,
+    p: Option<Box<Pooled<C::Stream>>>,
     client: Arc<Inner<C>>,
-    key: Key,
     deadline: RequestDeadline,
-    early: Option<Head>,
+    /// The response head, once read (the buffers of a dropped one before).
+    head: Head,
+    /// Whether `head` holds a final response that came before the request
+    /// body was all sent.
+    early: bool,
+    /// Whether the body's bytes went out with the head ([`Client::begin`]).
+    body_sent: bool,
+    /// The time of this wakeup, within one call.
+    clock: WakeClock,
 }
 
 impl<C: Connector> RequestWriter<C> {
     /// Sends body bytes; [`Progress::Answered`] when the server's final
     /// response arrived first (nothing more is sent).
     pub async fn write(&mut self, data: &[u8]) -> Result<Progress, Error> {
-        if self.early.is_some() {
+        if self.early {
             return Ok(Progress::Answered);
         }
         let p = self.p.as_mut().ok_or(Error::BodyUnavailable)?;
+        // A call of the caller's: the time of an earlier one is stale.
+        self.clock.forget();
         match p.conn.send_data(data)? {
             Placement::AfterOutput => self.push(data).await?,
             Placement::Queued if p.conn.output().len() >= 16 * 1024 => self.push(&[]).await?,
             Placement::Queued => {}
         }
-        Ok(if self.early.is_some() {
+        Ok(if self.early {
             Progress::Answered
         } else {
             Progress::Sent
@@ -731,8 +947,9 @@ impl<C: Connector> RequestWriter<C> {
     /// response head (interim `1xx` responses are skipped), or returns the
     /// final response that arrived early.
     pub async fn finish(mut self, trailers: &[FieldPair<'_>]) -> Result<ClientResponse<C>, Error> {
-        let head = self.end(trailers).await?;
-        self.respond(head)
+        self.clock.forget();
+        self.end(trailers).await?;
+        self.respond()
     }
 
     /// Sends `body` (its length `len`, as the head said) after `100
@@ -743,7 +960,7 @@ impl<C: Connector> RequestWriter<C> {
         &mut self,
         body: &mut RequestBody<'_>,
         len: BodyLength,
-    ) -> Result<Head, Error> {
+    ) -> Result<(), Error> {
         let waiting = self
             .p
             .as_ref()
@@ -752,13 +969,14 @@ impl<C: Connector> RequestWriter<C> {
             self.await_continue().await?;
         }
         match body {
-            RequestBody::Bytes(b) if !b.is_empty() => {
+            RequestBody::Bytes(b) if !b.is_empty() && !self.body_sent => {
                 self.write(b).await?;
             }
             RequestBody::Reader { reader, .. } => {
                 let mut buf = vec![0u8; SEND_CHUNK];
-                while self.early.is_none() {
+                while !self.early {
                     let n = reader.read(&mut buf).await.map_err(Error::Io)?;
+                    self.clock.forget();
                     if n == 0 {
                         break;
                     }
@@ -787,7 +1005,8 @@ impl<C: Connector> RequestWriter<C> {
                     }
                 }
                 ClientEvent::Response(view) => {
-                    self.early = Some(Head::of(&view));
+                    self.head.fill(&view);
+                    self.early = true;
                     return Ok(());
                 }
                 ClientEvent::NeedInput => {
@@ -795,8 +1014,8 @@ impl<C: Connector> RequestWriter<C> {
                         return Ok(());
                     };
                     let per = left.min(s.read_timeout);
-                    let d = || wait_end(per, request_deadline);
-                    match fill(&mut p.stream, &mut p.conn, d, Stage::Head, request_deadline).await {
+                    let clock = &self.clock;
+                    match fill(p, clock, per, Stage::Head, request_deadline).await {
                         Ok(0) if !p.conn.response_started() => return Err(Error::ConnectionClosed),
                         Ok(_) => {}
                         Err(Error::Timeout(Stage::Head)) if per == left => return Ok(()),
@@ -808,17 +1027,18 @@ impl<C: Connector> RequestWriter<C> {
         }
     }
 
-    /// Ends the body and reads the response head, or takes the early one.
-    async fn end(&mut self, trailers: &[FieldPair<'_>]) -> Result<Head, Error> {
-        if self.early.is_none() {
+    /// Ends the body and reads the response head into `head`, unless it
+    /// holds the early one.
+    async fn end(&mut self, trailers: &[FieldPair<'_>]) -> Result<(), Error> {
+        if !self.early {
             let p = self.p.as_mut().ok_or(Error::BodyUnavailable)?;
             p.conn.send_end(trailers)?;
             self.push(&[]).await?;
         }
-        match self.early.take() {
-            Some(h) => Ok(h),
-            None => self.read_head().await,
+        if self.early {
+            return Ok(());
         }
+        self.read_head().await
     }
 
     /// Whether the request, which failed with `e`, is sent again (the
@@ -829,18 +1049,20 @@ impl<C: Connector> RequestWriter<C> {
             .map_or(Retry::No, |p| p.conn.retry(failure(e), replayable))
     }
 
-    /// The response with `head`.
-    fn respond(mut self, head: Head) -> Result<ClientResponse<C>, Error> {
-        if !head.codings.is_empty() && !self.client.s.accept_transfer_codings {
+    /// The response with the head read.
+    fn respond(mut self) -> Result<ClientResponse<C>, Error> {
+        if !self.head.codings.is_empty() && !self.client.s.accept_transfer_codings {
             // The connection closes with `self`: the body runs to close.
-            return Err(Error::UnsupportedTransferCoding(head.codings));
+            return Err(Error::UnsupportedTransferCoding(std::mem::take(
+                &mut self.head.codings,
+            )));
         }
         Ok(ClientResponse {
-            head,
+            head: std::mem::take(&mut self.head),
             p: self.p.take(),
             client: Arc::clone(&self.client),
-            key: std::mem::take(&mut self.key),
             deadline: self.deadline,
+            clock: std::mem::take(&mut self.clock),
             done: false,
             pending: http_net_conn::Leftover::new(),
         })
@@ -860,10 +1082,20 @@ impl<C: Connector> RequestWriter<C> {
             }
             // The clock is read only when the write must wait.
             let request_deadline = self.deadline;
-            let d = || wait_end(s.write_timeout, request_deadline);
-            let Pooled { stream, conn, .. } = p;
-            let step =
-                bounded_by(d, poll_fn(|cx| poll_write_or_read(stream, conn, body, cx))).await;
+            let Pooled {
+                stream,
+                conn,
+                timer,
+                ..
+            } = &mut **p;
+            let step = wait(
+                timer,
+                &self.clock,
+                s.write_timeout,
+                request_deadline,
+                |cx| poll_write_or_read(stream, conn, body, cx),
+            )
+            .await;
             match step {
                 None => return Err(timed_out(Stage::Write, request_deadline)),
                 Some(Err(e)) => {
@@ -898,8 +1130,16 @@ impl<C: Connector> RequestWriter<C> {
             return Ok(());
         };
         let request_deadline = self.deadline;
-        let d = || wait_end(s.write_timeout, request_deadline);
-        match bounded_by(d, p.stream.flush()).await {
+        let Pooled { stream, timer, .. } = &mut **p;
+        let flushed = wait(
+            timer,
+            &self.clock,
+            s.write_timeout,
+            request_deadline,
+            |cx| Pin::new(&mut *stream).poll_flush(cx),
+        )
+        .await;
+        match flushed {
             None => Err(timed_out(Stage::Write, request_deadline)),
             Some(Ok(())) => Ok(()),
             // A stream that buffers (TLS) sends here: as after a failed
@@ -913,7 +1153,8 @@ impl<C: Connector> RequestWriter<C> {
         }
     }
 
-    /// Whether the bytes read so far hold a final response (kept in `early`).
+    /// Whether the bytes read so far hold a final response (kept in `head`,
+    /// and `early` set).
     fn check_early(&mut self) -> Result<bool, Error> {
         let Some(p) = self.p.as_mut() else {
             return Ok(false);
@@ -923,7 +1164,8 @@ impl<C: Connector> RequestWriter<C> {
             match p.conn.poll_event().map_err(|e| local(e, &config))? {
                 ClientEvent::Informational(_) => {}
                 ClientEvent::Response(view) => {
-                    self.early = Some(Head::of(&view));
+                    self.head.fill(&view);
+                    self.early = true;
                     return Ok(true);
                 }
                 _ => return Ok(false),
@@ -934,27 +1176,24 @@ impl<C: Connector> RequestWriter<C> {
     /// After a failed write: reads, within the read timeout, a response the
     /// server sent before it stopped reading.
     async fn read_early(&mut self) -> bool {
-        match self.read_head().await {
-            Ok(h) => {
-                self.early = Some(h);
-                true
-            }
-            Err(_) => false,
-        }
+        self.early = self.read_head().await.is_ok();
+        self.early
     }
 
-    async fn read_head(&mut self) -> Result<Head, Error> {
+    /// Reads the response head into `head` (interim responses skipped).
+    async fn read_head(&mut self) -> Result<(), Error> {
         let s = self.client.s;
         let p = self.p.as_mut().ok_or(Error::BodyUnavailable)?;
         loop {
             match p.conn.poll_event().map_err(|e| local(e, &s.conn))? {
                 ClientEvent::Informational(_) => {}
-                ClientEvent::Response(view) => return Ok(Head::of(&view)),
+                ClientEvent::Response(view) => {
+                    self.head.fill(&view);
+                    return Ok(());
+                }
                 ClientEvent::NeedInput => {
-                    let request_deadline = self.deadline;
-                    let d = || wait_end(s.read_timeout, request_deadline);
-                    match fill(&mut p.stream, &mut p.conn, d, Stage::Head, request_deadline).await?
-                    {
+                    let (per, at) = (s.read_timeout, self.deadline);
+                    match fill(p, &self.clock, per, Stage::Head, at).await? {
                         0 if !p.conn.response_started() => return Err(Error::ConnectionClosed),
                         _ => {}
                     }
@@ -994,21 +1233,37 @@ fn poll_write_or_read<S: Transport>(
     }
 }
 
-/// Reads once into the connection until `deadline` (computed only when the
-/// read must wait: a read that is ready reads no clock); the count (0 at
-/// end of stream, and `recv_eof` is called).
+/// Reads once, straight into the connection's spare buffer, waiting at
+/// most `per` (within the request's deadline; the clock is read and the
+/// connection's timer polled only when the read must wait); the count (0
+/// at end of stream, and `recv_eof` is called).
 async fn fill<S: Transport>(
-    stream: &mut S,
-    conn: &mut ClientConn,
-    deadline: impl FnOnce() -> Instant,
+    p: &mut Pooled<S>,
+    clock: &WakeClock,
+    per: Duration,
     stage: Stage,
     request_deadline: RequestDeadline,
 ) -> Result<usize, Error> {
+    let Pooled {
+        stream,
+        conn,
+        timer,
+        ..
+    } = p;
     let spare = conn.spare_mut();
     if spare.is_empty() {
         return Err(Error::BodyUnavailable);
     }
-    match bounded_by(deadline, stream.read(spare)).await {
+    let read = wait(timer, clock, per, request_deadline, |cx| {
+        let mut rb = ReadBuf::new(&mut *spare);
+        match Pin::new(&mut *stream).poll_read(cx, &mut rb) {
+            Poll::Ready(Ok(())) => Poll::Ready(Ok(rb.filled().len())),
+            Poll::Ready(Err(e)) => Poll::Ready(Err(e)),
+            Poll::Pending => Poll::Pending,
+        }
+    })
+    .await;
+    match read {
         None => Err(timed_out(stage, request_deadline)),
         Some(Err(e)) => Err(Error::Io(e)),
         Some(Ok(0)) => {
@@ -1028,10 +1283,11 @@ async fn fill<S: Transport>(
 /// dropping the response before that closes it.
 pub struct ClientResponse<C: Connector = TcpConnector> {
     head: Head,
-    p: Option<Pooled<C::Stream>>,
+    p: Option<Box<Pooled<C::Stream>>>,
     client: Arc<Inner<C>>,
-    key: Key,
     deadline: RequestDeadline,
+    /// The time of this wakeup, within one call.
+    clock: WakeClock,
     done: bool,
     pending: http_net_conn::Leftover,
 }
@@ -1062,6 +1318,8 @@ impl<C: Connector> ClientResponse<C> {
         let Some(p) = self.p.as_mut() else {
             return Err(Error::BodyUnavailable);
         };
+        // A call of the caller's: the time of an earlier one is stale.
+        self.clock.forget();
         loop {
             match p.conn.poll_event() {
                 Ok(ClientEvent::Data(d)) => {
@@ -1071,11 +1329,8 @@ impl<C: Connector> ClientResponse<C> {
                     }
                 }
                 Ok(ClientEvent::NeedInput) => {
-                    let request_deadline = self.deadline;
-                    let d = || wait_end(s.read_timeout, request_deadline);
-                    if let Err(e) =
-                        fill(&mut p.stream, &mut p.conn, d, Stage::Body, request_deadline).await
-                    {
+                    let (per, at) = (s.read_timeout, self.deadline);
+                    if let Err(e) = fill(p, &self.clock, per, Stage::Body, at).await {
                         self.p = None;
                         return Err(e);
                     }
@@ -1142,20 +1397,46 @@ impl<C: Connector> ClientResponse<C> {
         if !p.conn.reusable() || s.max_idle_per_host == 0 {
             return;
         }
-        // One clock read for the connection's return and the expiry of all.
-        let now = wire::stamp(Instant::now());
+        // One clock read (this wakeup's) for the connection's return and
+        // the expiry of all.
+        let now = self.clock.stamp();
         p.idle = Window::start(now, s.idle_ttl);
         let mut g = lock(&self.client.idle);
         // Expired connections of every host are closed here, so a host that
         // is never asked again does not keep its sockets open.
-        g.retain(|_, list| {
-            list.retain(|q| !q.idle.passed(now));
-            !list.is_empty()
-        });
-        let total: usize = g.values().map(Vec::len).sum();
-        let list = g.entry(std::mem::take(&mut self.key)).or_default();
-        if list.len() < s.max_idle_per_host && total < MAX_IDLE_TOTAL {
-            list.push(p);
+        let mut total = 0;
+        for o in &mut g.origins {
+            o.conns.retain(|q| !q.idle.passed(now));
+            total += o.conns.len();
+        }
+        if g.origins.len() > MAX_IDLE_TOTAL {
+            g.origins.retain(|o| !o.conns.is_empty());
+        }
+        let i = match g.origins.iter().position(|o| o.key == p.key) {
+            Some(i) => i,
+            None => {
+                let key = p.key.clone();
+                g.origins.push(Idle {
+                    key,
+                    conns: Vec::new(),
+                });
+                g.origins.len() - 1
+            }
+        };
+        if let Some(o) = g.origins.get_mut(i) {
+            if o.conns.len() < s.max_idle_per_host && total < MAX_IDLE_TOTAL {
+                o.conns.push(p);
+            }
+        }
+    }
+}
+
+impl<C: Connector> Drop for ClientResponse<C> {
+    fn drop(&mut self) {
+        // The head's buffers serve the next response.
+        let mut g = lock(&self.client.idle);
+        if g.heads.len() < MAX_IDLE_TOTAL {
+            g.heads.push(std::mem::take(&mut self.head));
         }
     }
 }
@@ -1171,7 +1452,7 @@ impl<C: Connector> std::fmt::Debug for Client<C> {
 impl<C: Connector> std::fmt::Debug for RequestWriter<C> {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("RequestWriter")
-            .field("answered_early", &self.early.is_some())
+            .field("answered_early", &self.early)
             .field(
                 "sent",
                 &self.p.as_ref().is_some_and(|p| p.conn.request_sent()),

@@ -110,6 +110,7 @@
 mod setters;
 
 mod client;
+mod client_wait;
 mod connection;
 mod date;
 mod error;

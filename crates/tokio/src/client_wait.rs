@@ -1,0 +1,85 @@
+//! The client's waits: one runtime timer per connection, kept with it in
+//! the pool and moved only when a wait must end before it fires, and the
+//! clock read at most once per wakeup (the crate's [`WakeClock`]).
+//!
+//! A wait that ends later than the connection's timer leaves the timer
+//! where it is: when it fires before the wait's end, it is moved to that
+//! end (re-armed) instead of timing the wait out ([`Timer::poll_until`]).
+//! So a keep-alive connection's requests register no timer while the
+//! timeouts stay the same (`read_timeout` and `write_timeout` from when a
+//! wait began, within the request's deadline: the core's
+//! [`RequestDeadline::wait`]). What is the client's own: the runtime a
+//! pooled connection's timer belongs to, checked when a task takes it.
+
+use std::future::poll_fn;
+use std::task::{Context, Poll};
+use std::time::Duration;
+
+use http_net_conn::RequestDeadline;
+use tokio::time::Instant;
+
+use crate::timer::{Timer, WakeClock};
+use crate::wire;
+
+/// One connection's runtime timer: the crate's [`Timer`] (made at the
+/// connection's first wait, moved only for an earlier end, re-armed when
+/// it fired for an earlier wait), with the runtime it belongs to.
+#[derive(Debug, Default)]
+pub(crate) struct ConnTimer {
+    timer: Timer,
+    /// The runtime the timer belongs to (a timer polled after its runtime
+    /// shut down panics, so one made by another runtime is not polled).
+    runtime: Option<tokio::runtime::Id>,
+}
+
+impl ConnTimer {
+    /// A timer for a connection opened by the current runtime.
+    pub(crate) fn new() -> ConnTimer {
+        ConnTimer {
+            timer: Timer::default(),
+            runtime: current_runtime(),
+        }
+    }
+
+    /// Drops the timer unless it belongs to the current runtime (a pooled
+    /// connection may be taken by a task of another runtime).
+    pub(crate) fn check_runtime(&mut self) {
+        let id = current_runtime();
+        if id != self.runtime {
+            self.timer = Timer::default();
+            self.runtime = id;
+        }
+    }
+}
+
+/// The runtime of the task running now, if any.
+fn current_runtime() -> Option<tokio::runtime::Id> {
+    tokio::runtime::Handle::try_current().ok().map(|h| h.id())
+}
+
+/// Polls `io` until it is ready (`Some`), or until `per` after the wait
+/// began, within the request's deadline (`None`). A ready `io` reads no
+/// clock and touches no timer; a wait reads the clock once (unless this
+/// wakeup's time is known) and polls the connection's timer.
+pub(crate) async fn wait<T>(
+    timer: &mut ConnTimer,
+    clock: &WakeClock,
+    per: Duration,
+    request_deadline: RequestDeadline,
+    mut io: impl FnMut(&mut Context<'_>) -> Poll<T>,
+) -> Option<T> {
+    let mut end: Option<Instant> = None;
+    poll_fn(|cx| {
+        if let Poll::Ready(v) = io(cx) {
+            return Poll::Ready(Some(v));
+        }
+        let end = *end.get_or_insert_with(|| {
+            let at = request_deadline.wait(clock.stamp(), per).0;
+            // The task waits now: the next wakeup reads the clock again.
+            clock.forget();
+            wire::instant(at)
+        });
+        timer.timer.poll_until(end, cx).map(|()| None)
+    })
+    .await
+}
