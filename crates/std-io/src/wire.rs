@@ -227,8 +227,9 @@ fn write_paced(
     bufs: &[IoSlice<'_>],
 ) -> Result<usize, Error> {
     let progress = Instant::now();
+    // The first try's reading is the call's start; a retry reads anew.
+    let mut now = progress;
     loop {
-        let now = Instant::now();
         let (budget, bound) = pace
             .meter
             .budget(now, now.saturating_duration_since(progress));
@@ -259,6 +260,7 @@ fn write_paced(
             Err(e) if is_timeout(&e) => return Err(Error::Timeout(Stage::Write)),
             Err(e) => return Err(Error::Io(e)),
         }
+        now = after;
     }
 }
 
