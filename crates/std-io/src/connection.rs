@@ -353,6 +353,8 @@ fn serve(
     let mut reads = ReadDeadlines::new();
     let policy = settings.request_policy();
     let mut eof = false;
+    // The `Date` was set from a clock reading since the last request began.
+    let mut dated = false;
     loop {
         match conn.poll_event() {
             // The request's expectation, framing and persistence are the
@@ -367,8 +369,12 @@ fn serve(
                 let now = Instant::now();
                 st.reset(now);
                 reads.request_started();
-                // Error responses the connection writes carry it too.
-                refresh_date(conn, shared, &mut last_date);
+                // Set at the read that brought this request; a request
+                // pipelined behind another reads the clock anew.
+                if !dated {
+                    refresh_date(conn, shared, &mut last_date);
+                }
+                dated = false;
                 let stopping = shared.stopping.load(Ordering::SeqCst);
                 let begin = conn.begin_request(requests, stopping, &policy);
                 requests += 1;
@@ -450,8 +456,10 @@ fn serve(
                 let r = wire::fill(stream, conn, Some(timeout), &mut st.read_timeout, stage);
                 match r {
                     Ok(Filled::Bytes(_)) => {
-                        // Error responses the connection writes carry it too.
+                        // Error responses the connection writes carry it
+                        // too; the first request these bytes bring uses it.
                         refresh_date(conn, shared, &mut last_date);
+                        dated = true;
                     }
                     Ok(Filled::Eof) => eof = true,
                     Ok(Filled::Full) => return End::Close,
