@@ -414,10 +414,12 @@ fn serve(
             // drains it (up to its bound) before the next request.
             Ok(ServerEvent::Data(_) | ServerEvent::End(_)) => {}
             Ok(ServerEvent::NeedInput) => {
+                // Only a write of this flush may stand for the time now.
+                st.write.take_last_write();
                 if st.flush(stream, conn, &slot.write).is_err() || eof {
                     return End::Close;
                 }
-                let now = Instant::now();
+                let now = st.write.take_last_write().unwrap_or_else(Instant::now);
                 let step = reads
                     .next_read(conn, requests == 0, wire::stamp(now), &timeouts)
                     .step(

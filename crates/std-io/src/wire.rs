@@ -80,6 +80,8 @@ pub(crate) struct Pace {
     rate: Rate,
     /// The write timeout last set on the stream (writes only).
     timeout_set: Option<Duration>,
+    /// The clock reading at the end of the last write, until taken.
+    last_write: Option<Instant>,
 }
 
 impl Pace {
@@ -89,7 +91,15 @@ impl Pace {
             stall,
             rate,
             timeout_set: None,
+            last_write: None,
         }
+    }
+
+    /// The clock reading taken when the last write since the previous call
+    /// ended, if a write was made since (the reader's `now`, so that the
+    /// clock is not read twice in a row).
+    pub(crate) fn take_last_write(&mut self) -> Option<Instant> {
+        self.last_write.take()
     }
 
     /// Starts counting afresh (a new request body or response), with no
@@ -249,6 +259,7 @@ fn write_paced(
             _ => stream.write_vectored(bufs),
         };
         let after = Instant::now();
+        pace.meter.last_write = Some(after);
         let n = *r.as_ref().unwrap_or(&0);
         pace.meter
             .record(after.saturating_duration_since(now), n, pace.gauge);
