@@ -237,12 +237,13 @@ fn write_paced(
     bufs: &[IoSlice<'_>],
 ) -> Result<usize, Error> {
     let progress = Instant::now();
-    // The first try's reading is the call's start; a retry reads anew.
+    // The first try's reading is the call's start; a retry's is the end
+    // of the try before it, and the time since the start is only then
+    // worked out.
     let mut now = progress;
+    let mut since_progress = Duration::ZERO;
     loop {
-        let (budget, bound) = pace
-            .meter
-            .budget(now, now.saturating_duration_since(progress));
+        let (budget, bound) = pace.meter.budget(now, since_progress);
         if budget.is_zero() {
             return Err(spent(bound, Stage::Write));
         }
@@ -272,6 +273,7 @@ fn write_paced(
             Err(e) => return Err(Error::Io(e)),
         }
         now = after;
+        since_progress = now.saturating_duration_since(progress);
     }
 }
 
