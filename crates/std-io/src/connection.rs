@@ -15,7 +15,7 @@ use http_net_conn::{
 };
 
 use crate::counters::Phase as Count;
-use crate::date::now_secs;
+use crate::date::DateClock;
 use crate::error::{Error, Stage};
 use crate::exchange::{Cycle, Exchange};
 use crate::handler::Handler;
@@ -280,11 +280,11 @@ fn head_timed_out(
     st: &mut Cycle,
     slot: &Slot,
     shared: &Shared,
-    last_date: &mut u64,
+    date: &mut DateClock,
     head_started: Option<Instant>,
 ) -> End {
     st.timed_out_in = Some(Count::Head);
-    refresh_date(conn, shared, last_date);
+    refresh_date(conn, shared, date, Instant::now());
     match conn.time_out() {
         Ok(()) => {
             if let Some(started) = head_started {
@@ -347,14 +347,15 @@ fn serve(
     slot: &Slot,
     handler: &dyn Handler,
 ) -> End {
-    let mut last_date = u64::MAX;
+    let mut date = DateClock::new();
     let mut requests = 0u64;
     let timeouts = settings.read_timeouts();
     let mut reads = ReadDeadlines::new();
     let policy = settings.request_policy();
     let mut eof = false;
-    // The `Date` was set from a clock reading since the last request began.
-    let mut dated = false;
+    // The clock reading taken after the last read that brought bytes,
+    // until the request they bring begins.
+    let mut read_at: Option<Instant> = None;
     loop {
         match conn.poll_event() {
             // The request's expectation, framing and persistence are the
@@ -366,15 +367,13 @@ fn serve(
                     st.target.clear();
                     st.target.extend_from_slice(view.target());
                 }
-                let now = Instant::now();
+                // The reading after the read that brought this request; a
+                // request pipelined behind another reads the clock anew.
+                let now = read_at.take().unwrap_or_else(Instant::now);
                 st.reset(now);
                 reads.request_started();
-                // Set at the read that brought this request; a request
-                // pipelined behind another reads the clock anew.
-                if !dated {
-                    refresh_date(conn, shared, &mut last_date);
-                }
-                dated = false;
+                // Error responses the connection writes carry it too.
+                refresh_date(conn, shared, &mut date, now);
                 let stopping = shared.stopping.load(Ordering::SeqCst);
                 let begin = conn.begin_request(requests, stopping, &policy);
                 requests += 1;
@@ -416,6 +415,7 @@ fn serve(
             Ok(ServerEvent::NeedInput) => {
                 // Only a write of this flush may stand for the time now.
                 st.write.take_last_write();
+                read_at = None;
                 if st.flush(stream, conn, &slot.write).is_err() || eof {
                     return End::Close;
                 }
@@ -438,15 +438,7 @@ fn serve(
                     ReadStep::Stopped => return End::Close,
                     ReadStep::Other(NextRead::HeadTimedOut) => {
                         let started = reads.head_started(&timeouts).map(wire::instant);
-                        return head_timed_out(
-                            stream,
-                            conn,
-                            st,
-                            slot,
-                            shared,
-                            &mut last_date,
-                            started,
-                        );
+                        return head_timed_out(stream, conn, st, slot, shared, &mut date, started);
                     }
                     ReadStep::Other(NextRead::Close) => {
                         st.timed_out_in = Some(Count::Body);
@@ -459,23 +451,17 @@ fn serve(
                 match r {
                     Ok(Filled::Bytes(_)) => {
                         // Error responses the connection writes carry it
-                        // too; the first request these bytes bring uses it.
-                        refresh_date(conn, shared, &mut last_date);
-                        dated = true;
+                        // too; the first request these bytes bring begins
+                        // at this reading.
+                        let after = Instant::now();
+                        refresh_date(conn, shared, &mut date, after);
+                        read_at = Some(after);
                     }
                     Ok(Filled::Eof) => eof = true,
                     Ok(Filled::Full) => return End::Close,
                     Err(Error::Timeout(Stage::Head)) => {
                         let started = reads.head_started(&timeouts).map(wire::instant);
-                        return head_timed_out(
-                            stream,
-                            conn,
-                            st,
-                            slot,
-                            shared,
-                            &mut last_date,
-                            started,
-                        );
+                        return head_timed_out(stream, conn, st, slot, shared, &mut date, started);
                     }
                     Err(Error::Timeout(stage)) => {
                         st.timed_out_in = Some(match stage {
@@ -525,12 +511,12 @@ fn serve(
     }
 }
 
-/// Gives the connection the shared `Date` value when the second changed.
-fn refresh_date(conn: &mut ServerConn, shared: &Shared, last: &mut u64) {
-    let now = now_secs();
-    if now != *last {
-        conn.set_date(&shared.date.get(now));
-        *last = now;
+/// Gives the connection the shared `Date` value when the second changed
+/// (`now`: a clock reading just taken; the wall clock is read about once a
+/// second, see [`DateClock`]).
+fn refresh_date(conn: &mut ServerConn, shared: &Shared, date: &mut DateClock, now: Instant) {
+    if let Some(second) = date.changed(now) {
+        conn.set_date(&shared.date.get(second));
     }
 }
 

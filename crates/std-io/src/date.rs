@@ -4,7 +4,7 @@
 
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::Mutex;
-use std::time::{SystemTime, UNIX_EPOCH};
+use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
 
 use http_net_conn::imf_fixdate;
 
@@ -15,6 +15,47 @@ pub(crate) fn now_secs() -> u64 {
     SystemTime::now()
         .duration_since(UNIX_EPOCH)
         .map_or(0, |d| d.as_secs())
+}
+
+/// One connection's view of the wall clock's second, for its `Date`: the
+/// second last given and the monotonic instant by which that second has
+/// surely ended, so that a request reads the wall clock only once its
+/// second may have moved on (about once a second), not per request.
+#[derive(Debug)]
+pub(crate) struct DateClock {
+    second: u64,
+    until: Option<Instant>,
+}
+
+impl DateClock {
+    /// A clock that has given no second yet.
+    pub(crate) fn new() -> DateClock {
+        DateClock {
+            second: u64::MAX,
+            until: None,
+        }
+    }
+
+    /// The wall clock's second at `now` (a monotonic reading taken just
+    /// before), when it differs from the one last given; `None`, without
+    /// reading the wall clock, while `now` is before the end of that second.
+    pub(crate) fn changed(&mut self, now: Instant) -> Option<u64> {
+        if self.until.is_some_and(|until| now < until) {
+            return None;
+        }
+        let wall = SystemTime::now()
+            .duration_since(UNIX_EPOCH)
+            .unwrap_or_default();
+        // `now` was read no later than `wall`: the second ends no sooner.
+        let rest = Duration::from_secs(1) - Duration::from_nanos(u64::from(wall.subsec_nanos()));
+        self.until = now.checked_add(rest);
+        let second = wall.as_secs();
+        if second == self.second {
+            return None;
+        }
+        self.second = second;
+        Some(second)
+    }
 }
 
 /// A `Date` value shared by the connections of a server: the first caller in
@@ -55,6 +96,24 @@ impl DateCache {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_connection_reads_the_wall_clock_again_only_once_its_second_may_have_ended() {
+        let mut clock = DateClock::new();
+        let now = Instant::now();
+        let first = clock.changed(now).expect("the first call gives the second");
+        let wall = now_secs();
+        assert!(first == wall || first + 1 == wall);
+        let until = clock.until.expect("the end of that second");
+        assert!(until > now && until <= now + Duration::from_secs(1));
+        // Before that end: no reading, no new second.
+        assert_eq!(clock.changed(now), None);
+        assert_eq!(clock.until, Some(until));
+        // At or past it the wall clock is read again, and the end moves on.
+        let later = until + Duration::from_millis(1);
+        let _ = clock.changed(later);
+        assert!(clock.until.is_some_and(|u| u > until));
+    }
 
     #[test]
     fn cache_formats_once_per_second() {
