@@ -420,10 +420,11 @@ fn serve(
                     return End::Close;
                 }
                 let now = st.write.take_last_write().unwrap_or_else(Instant::now);
+                let stamped = wire::stamp(now);
                 let step = reads
-                    .next_read(conn, requests == 0, wire::stamp(now), &timeouts)
+                    .next_read(conn, requests == 0, stamped, &timeouts)
                     .step(
-                        |state| slot.enter(state, now),
+                        |state| slot.enter_stamped(state, stamped),
                         || shared.stopping.load(Ordering::SeqCst),
                     );
                 let (timeout, stage) = match step {

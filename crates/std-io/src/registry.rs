@@ -64,6 +64,16 @@ impl Slot {
         }
     }
 
+    /// [`Slot::enter`] at `now`, a stamp from [`crate::wire::stamp`] (the
+    /// slots count from its epoch).
+    pub(crate) fn enter_stamped(&self, state: SlotState, now: http_net_conn::Timestamp) {
+        let b = state.to_u8();
+        if self.state.load(Ordering::Relaxed) != b {
+            self.since.store(Gauge::ms_stamped(now), Ordering::Relaxed);
+            self.state.store(b, Ordering::SeqCst);
+        }
+    }
+
     /// Enters `state` at `now` (a state it is in already keeps its start).
     pub(crate) fn enter(&self, state: SlotState, now: Instant) {
         let b = state.to_u8();
@@ -182,7 +192,9 @@ impl Shared {
             stopping: AtomicBool::new(false),
             date: DateCache::new(),
             counters: Live::default(),
-            epoch: Instant::now(),
+            // The one `wire::stamp` counts from: a connection's stamp
+            // serves its slot's marks too (`Slot::enter_stamped`).
+            epoch: crate::wire::epoch(),
             conns: Mutex::new((0, HashMap::new())),
             admitted: AtomicUsize::new(0),
             per_peer,

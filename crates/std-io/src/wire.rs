@@ -64,7 +64,9 @@ pub(crate) fn instant(t: Timestamp) -> Instant {
     epoch() + t.since_epoch()
 }
 
-fn epoch() -> Instant {
+/// The process-wide epoch [`stamp`] counts from; the server's slots count
+/// from it too, so that one stamp serves the core and a slot's marks.
+pub(crate) fn epoch() -> Instant {
     static EPOCH: OnceLock<Instant> = OnceLock::new();
     *EPOCH.get_or_init(Instant::now)
 }
@@ -132,8 +134,7 @@ impl Pace {
     /// How much longer the next wait may last, `since_progress` after the
     /// last progress, and what bounds it: zero when the stall timeout, the
     /// rate or the deadline is spent (the core's `Meter::deadline`).
-    fn budget(&self, now: Instant, since_progress: Duration) -> (Duration, Bound) {
-        let now = stamp(now);
+    fn budget(&self, now: Timestamp, since_progress: Duration) -> (Duration, Bound) {
         let progress = Timestamp::from_nanos(
             now.as_nanos()
                 .saturating_sub(u64::try_from(since_progress.as_nanos()).unwrap_or(u64::MAX)),
@@ -178,6 +179,12 @@ impl Gauge {
         t.saturating_duration_since(self.epoch).as_millis() as u64 + 1
     }
 
+    /// [`Gauge::ms`] of a stamp from this gauge's epoch (the server's,
+    /// which is [`epoch`]: a [`stamp`] serves), without a subtraction.
+    pub(crate) fn ms_stamped(t: Timestamp) -> u64 {
+        t.as_nanos() / 1_000_000 + 1
+    }
+
     /// `t` as the core's time input, from this gauge's epoch.
     pub(crate) fn stamp(&self, t: Instant) -> Timestamp {
         Timestamp::after_epoch(t.saturating_duration_since(self.epoch))
@@ -197,8 +204,9 @@ impl Gauge {
         &self.ended
     }
 
-    fn begin(&self, now: Instant) {
-        self.progress.begin(self.stamp(now));
+    /// A wait begins at `now`, a stamp from this gauge's epoch.
+    fn begin(&self, now: Timestamp) {
+        self.progress.begin(now);
     }
 
     fn end(&self, bytes: u64, busy: Duration) {
@@ -243,7 +251,9 @@ fn write_paced(
     let mut now = progress;
     let mut since_progress = Duration::ZERO;
     loop {
-        let (budget, bound) = pace.meter.budget(now, since_progress);
+        // One stamp for the pace and the gauge (both count from `epoch`).
+        let stamped = stamp(now);
+        let (budget, bound) = pace.meter.budget(stamped, since_progress);
         if budget.is_zero() {
             return Err(spent(bound, Stage::Write));
         }
@@ -253,7 +263,7 @@ fn write_paced(
             pace.meter.timeout_set = Some(t);
         }
         if let Some(g) = pace.gauge {
-            g.begin(now);
+            g.begin(stamped);
         }
         let r = match bufs {
             [one] => stream.write(one),
@@ -370,7 +380,10 @@ pub(crate) fn fill_paced<C: Buffers + ?Sized>(
     let start = Instant::now();
     loop {
         let now = Instant::now();
-        let (budget, bound) = pace.meter.budget(now, now.saturating_duration_since(start));
+        let stamped = stamp(now);
+        let (budget, bound) = pace
+            .meter
+            .budget(stamped, now.saturating_duration_since(start));
         if budget.is_zero() {
             return Err(spent(bound, stage));
         }
@@ -380,7 +393,7 @@ pub(crate) fn fill_paced<C: Buffers + ?Sized>(
             budget
         };
         if let Some(g) = pace.gauge {
-            g.begin(now);
+            g.begin(stamped);
         }
         let r = fill(stream, conn, Some(t), current, stage);
         let after = Instant::now();
