@@ -1,6 +1,6 @@
-//! A server connection's time: the clock read at most once per wakeup of
-//! its task ([`WakeClock`]), and one runtime timer for all its waits
-//! ([`Timer`]).
+//! A connection's time, server or client: the clock read at most once per
+//! wakeup of its task ([`WakeClock`]), and one runtime timer for all its
+//! waits ([`Timer`]).
 //!
 //! A clock read costs about as much as parsing a short field on a virtual
 //! machine, and arming a fresh runtime timer for every wait (then taking it
