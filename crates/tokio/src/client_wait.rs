@@ -15,11 +15,9 @@ use std::future::poll_fn;
 use std::task::{Context, Poll};
 use std::time::Duration;
 
-use http_net_conn::RequestDeadline;
-use tokio::time::Instant;
+use http_net_conn::{RequestDeadline, Timestamp};
 
 use crate::timer::{Timer, WakeClock};
-use crate::wire;
 
 /// One connection's runtime timer: the crate's [`Timer`] (made at the
 /// connection's first wait, moved only for an earlier end, re-armed when
@@ -68,7 +66,7 @@ pub(crate) async fn wait<T>(
     request_deadline: RequestDeadline,
     mut io: impl FnMut(&mut Context<'_>) -> Poll<T>,
 ) -> Option<T> {
-    let mut end: Option<Instant> = None;
+    let mut end: Option<Timestamp> = None;
     poll_fn(|cx| {
         if let Poll::Ready(v) = io(cx) {
             return Poll::Ready(Some(v));
@@ -77,7 +75,7 @@ pub(crate) async fn wait<T>(
             let at = request_deadline.wait(clock.stamp(), per).0;
             // The task waits now: the next wakeup reads the clock again.
             clock.forget();
-            wire::instant(at)
+            at
         });
         timer.timer.poll_until(end, cx).map(|()| None)
     })

@@ -13,7 +13,7 @@ use std::time::Duration;
 use http_net_conn::{
     AccessRecord, AfterHandler, Begin, Error as ConnError, ErrorCause, HandlerError,
     HandlerOutcome, Limit, Mistake, NextRead, ReadDeadlines, ReadStep, ReadTimeouts, RequestPolicy,
-    ServerConn, ServerEvent, SlotState,
+    ServerConn, ServerEvent, SlotState, Timestamp,
 };
 use tokio::io::AsyncWriteExt;
 use tokio::time::Instant;
@@ -314,14 +314,14 @@ async fn serve<H: Handler>(
                 if eof {
                     return End::Close;
                 }
-                let now = slot.slot.clock.now();
+                let now = slot.slot.clock.stamp();
                 // The slot is marked before the stop is looked at: a
                 // shutdown after the mark wakes us, one before it is seen.
                 let step = reads
-                    .next_read(conn, requests == 0, wire::stamp(now), &timeouts)
+                    .next_read(conn, requests == 0, now, &timeouts)
                     .step(|state| slot.set_at(state, now), || sh.stopping());
                 let (deadline, stage) = match step {
-                    ReadStep::Read { until, stage } => (wire::instant(until), stage),
+                    ReadStep::Read { until, stage } => (until, stage),
                     ReadStep::Stopped => return End::Close,
                     ReadStep::Other(NextRead::HeadTimedOut) => {
                         let started = reads.head_started(&timeouts);
@@ -452,9 +452,9 @@ struct Idle<'a> {
     /// The connection's clock (one reading per wakeup).
     clock: &'a WakeClock,
     /// When the wait began.
-    since: Instant,
+    since: Timestamp,
     /// When the idle timeout ends it.
-    deadline: Instant,
+    deadline: Timestamp,
     /// The peer came back within [`IDLE_GRACE`] last time: hold the
     /// buffers for that long first. Updated for the next wait.
     quick: &'a mut bool,
@@ -477,7 +477,7 @@ async fn idle_fill(
     wake: Option<&Bell>,
 ) -> Result<Filled, Error> {
     let deadline = idle.deadline;
-    let grace = idle.since + IDLE_GRACE;
+    let grace = idle.since.saturating_add(IDLE_GRACE);
     if !conn.buffers_lent() {
         if *idle.quick && grace < deadline {
             match wire::fill(stream, conn, timer, grace, false, Stage::Idle, wake).await {
@@ -504,7 +504,7 @@ async fn idle_fill(
     match r {
         Ok(Scratched::Bytes(n)) => {
             // This wakeup's reading: the peer came back within the grace?
-            *idle.quick = idle.clock.now() <= grace;
+            *idle.quick = idle.clock.stamp() <= grace;
             restore(conn, sh);
             let taken = conn.recv(&scratch[..n]);
             debug_assert_eq!(taken, n, "a restored idle connection takes a whole scratch");
@@ -699,8 +699,14 @@ async fn send_until_owed(
         if out.is_empty() {
             break;
         }
-        let until = wire::deadline(&st.write_meter, Instant::now(), b.stall, b.rate).0;
-        match wire::bounded(until, stream.write(out)).await {
+        let until = wire::deadline(
+            &st.write_meter,
+            wire::stamp(Instant::now()),
+            b.stall,
+            b.rate,
+        )
+        .0;
+        match wire::bounded(wire::instant(until), stream.write(out)).await {
             Some(Ok(n)) if n > 0 => {
                 st.write_meter.add(n as u64);
                 conn.consume_output(n);
@@ -711,8 +717,14 @@ async fn send_until_owed(
         }
     }
     if wrote {
-        let until = wire::deadline(&st.write_meter, Instant::now(), b.stall, b.rate).0;
-        let _ = wire::bounded(until, stream.flush()).await;
+        let until = wire::deadline(
+            &st.write_meter,
+            wire::stamp(Instant::now()),
+            b.stall,
+            b.rate,
+        )
+        .0;
+        let _ = wire::bounded(wire::instant(until), stream.flush()).await;
     }
 }
 
@@ -744,9 +756,10 @@ mod tests {
 
     /// The server's state, the two ends of a duplex, an [`idle_conn`] for
     /// the server end, and a read deadline 5 s away.
-    fn idle_on_duplex() -> (Shared, DuplexStream, DuplexStream, ServerConn, Instant) {
+    fn idle_on_duplex() -> (Shared, DuplexStream, DuplexStream, ServerConn, Timestamp) {
         let (server, client) = tokio::io::duplex(4096);
-        let deadline = Instant::now() + std::time::Duration::from_secs(5);
+        let deadline =
+            wire::stamp(Instant::now()).saturating_add(std::time::Duration::from_secs(5));
         (
             Shared::new(Settings::DEFAULT, crate::hooks::Hooks::default()),
             server,
@@ -757,10 +770,10 @@ mod tests {
     }
 
     /// An idle wait starting now, until `deadline`.
-    fn idle_wait<'a>(clock: &'a WakeClock, deadline: Instant, quick: &'a mut bool) -> Idle<'a> {
+    fn idle_wait<'a>(clock: &'a WakeClock, deadline: Timestamp, quick: &'a mut bool) -> Idle<'a> {
         Idle {
             clock,
-            since: Instant::now(),
+            since: wire::stamp(Instant::now()),
             deadline,
             quick,
         }

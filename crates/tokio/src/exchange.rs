@@ -18,7 +18,7 @@ use crate::error::{Error, Limit, Stage};
 use crate::lend::{to_io, Hold, Lent};
 use crate::shared::Shared;
 use crate::slot::Slot;
-use http_net_conn::Meter;
+use http_net_conn::{Meter, Timestamp};
 
 use crate::timer::Timer;
 use crate::wire::{self, Filled, Transport, WriteBounds};
@@ -66,10 +66,10 @@ impl Cycle {
 
     /// The time of this wakeup of the connection's task (the clock, when
     /// the cycle has no slot).
-    pub(crate) fn now(&self) -> Instant {
+    pub(crate) fn now(&self) -> Timestamp {
         match &self.slot {
-            Some(slot) => slot.clock.now(),
-            None => Instant::now(),
+            Some(slot) => slot.clock.stamp(),
+            None => wire::stamp(Instant::now()),
         }
     }
 
@@ -399,7 +399,7 @@ impl<'a> Exchange<'a> {
         // The body's progress, shown to eviction; an eviction ends the wait.
         let slot = st.slot.as_deref();
         if let Some(slot) = slot {
-            slot.body.begin(slot.stamp(now));
+            slot.body.begin(now);
         }
         let wake = slot.map(|s| &s.wake);
         let r = wire::fill(

@@ -544,7 +544,7 @@ fn admit<H: Handler, S: Transport + 'static, U: Setup<S>>(
         }
         let id = reg.next;
         reg.next += 1;
-        let slot = Arc::new(Slot::new(id, shared.epoch, shared.millis(), ip));
+        let slot = Arc::new(Slot::new(id, shared.millis(), ip));
         reg.slots.insert(id, Arc::clone(&slot));
         slot
     };

@@ -125,10 +125,10 @@ pub(crate) async fn run<S, U, H>(
     // step's work (a key exchange) never runs on the accept loop.
     tokio::task::yield_now().await;
     let shared = Arc::clone(&slot.shared);
-    let now = Instant::now();
+    let now = wire::stamp(Instant::now());
     let step = shared
         .settings
-        .setup_wait(wire::stamp(now))
+        .setup_wait(now)
         .step(|state| slot.set_at(state, now), || shared.stopping());
     // `Stopped`, or a wait a later `conn` adds: close.
     let ReadStep::Read { until, .. } = step else {

@@ -116,7 +116,7 @@ impl SlotGuard {
     }
 
     /// [`Slot::set_at`].
-    pub(crate) fn set_at(&self, state: SlotState, now: Instant) {
+    pub(crate) fn set_at(&self, state: SlotState, now: http_net_conn::Timestamp) {
         self.slot.set_at(state, now);
     }
 }
@@ -154,7 +154,6 @@ pub(crate) struct Shared {
     pub(crate) registry: Mutex<Registry>,
     pub(crate) counters: AtomicCounters,
     pub(crate) refusing: AtomicUsize,
-    pub(crate) epoch: Instant,
     /// The wall clock's second (since the Unix epoch), kept by the accept
     /// loop at each second's start, for the connections' `Date`.
     pub(crate) date_secs: AtomicU64,
@@ -267,7 +266,6 @@ impl Shared {
             registry: Mutex::new(Registry::default()),
             counters: AtomicCounters::default(),
             refusing: AtomicUsize::new(0),
-            epoch: Instant::now(),
             date_secs: AtomicU64::new(now_secs()),
             buffers: BufferPool::new(pool),
             conns: ConnPool {
@@ -295,8 +293,10 @@ impl Shared {
         self.stopping.load(Ordering::SeqCst)
     }
 
+    /// Milliseconds since the adapter's one epoch (`timer::epoch`), the
+    /// slots' unit.
     pub(crate) fn millis(&self) -> u64 {
-        u64::try_from(self.epoch.elapsed().as_millis()).unwrap_or(u64::MAX)
+        crate::timer::stamp(Instant::now()).as_nanos() / 1_000_000
     }
 
     /// Wakes idle and draining connections, those lingering after an

@@ -10,7 +10,6 @@ use http_net_conn::{FlowGauge, SlotState, Summary, Timestamp};
 use std::future::{poll_fn, Future};
 use std::sync::Mutex;
 use std::task::{Context, Poll, Waker};
-use tokio::time::Instant;
 
 use crate::timer::WakeClock;
 
@@ -20,14 +19,13 @@ pub(crate) struct Slot {
     pub(crate) id: u64,
     /// Its [`SlotState`], as a byte.
     state: AtomicU8,
-    /// When that state began, in milliseconds since the server started.
+    /// When that state began, in milliseconds since the adapter's epoch
+    /// (`timer::epoch`).
     since: AtomicU64,
     /// When a write began waiting on the peer to take bytes (its receive
-    /// window full), in milliseconds since the server started, plus one;
+    /// window full), in milliseconds since the adapter's epoch, plus one;
     /// 0: no write waits. (The scheduler's own flag: the state stays.)
     stalled: AtomicU64,
-    /// When the server started.
-    epoch: Instant,
     /// The request body's progress while a handler reads it (the std
     /// server's gauge too), for eviction.
     pub(crate) body: FlowGauge,
@@ -42,15 +40,14 @@ pub(crate) struct Slot {
 }
 
 impl Slot {
-    /// A connection accepted `now_ms` after `epoch`, waiting for its first
-    /// byte.
-    pub(crate) fn new(id: u64, epoch: Instant, now_ms: u64, peer: Option<IpAddr>) -> Slot {
+    /// A connection accepted `now_ms` after the adapter's epoch, waiting
+    /// for its first byte.
+    pub(crate) fn new(id: u64, now_ms: u64, peer: Option<IpAddr>) -> Slot {
         Slot {
             id,
             state: AtomicU8::new(SlotState::Fresh.to_u8()),
             since: AtomicU64::new(now_ms),
             stalled: AtomicU64::new(0),
-            epoch,
             body: FlowGauge::new(),
             evicted: AtomicBool::new(false),
             wake: Bell::default(),
@@ -68,13 +65,10 @@ impl Slot {
         SlotState::from_u8(self.state.load(Ordering::SeqCst))
     }
 
-    /// `t` as the core's time input, from the server's epoch.
-    pub(crate) fn stamp(&self, t: Instant) -> Timestamp {
-        Timestamp::after_epoch(t.saturating_duration_since(self.epoch))
-    }
-
-    fn ms(&self, now: Instant) -> u64 {
-        u64::try_from(now.saturating_duration_since(self.epoch).as_millis()).unwrap_or(u64::MAX)
+    /// Milliseconds of the adapter's one epoch (`timer::epoch`), the unit
+    /// of the slot's marks.
+    fn ms(now: Timestamp) -> u64 {
+        now.as_nanos() / 1_000_000
     }
 
     /// Records what the connection is doing (only a change moves `since`).
@@ -83,9 +77,9 @@ impl Slot {
     pub(crate) fn set(&self, state: SlotState) {
         if self.state.load(Ordering::Relaxed) != state.to_u8() {
             let now = if state == SlotState::Handler {
-                self.epoch
+                Timestamp::from_nanos(0)
             } else {
-                self.clock.now()
+                self.clock.stamp()
             };
             self.set_at(state, now);
         }
@@ -93,11 +87,11 @@ impl Slot {
 
     /// [`Slot::set`] with the time already read by the caller (no clock
     /// read).
-    pub(crate) fn set_at(&self, state: SlotState, now: Instant) {
+    pub(crate) fn set_at(&self, state: SlotState, now: Timestamp) {
         let b = state.to_u8();
         if self.state.load(Ordering::Relaxed) != b {
             if state != SlotState::Handler {
-                self.since.store(self.ms(now), Ordering::SeqCst);
+                self.since.store(Slot::ms(now), Ordering::SeqCst);
             }
             self.state.store(b, Ordering::SeqCst);
         }
@@ -105,7 +99,7 @@ impl Slot {
 
     /// A write starts waiting on the peer (at this wakeup's time).
     pub(crate) fn stall_begins(&self) {
-        let ms = self.ms(self.clock.now()).saturating_add(1);
+        let ms = Slot::ms(self.clock.stamp()).saturating_add(1);
         self.stalled.store(ms, Ordering::SeqCst);
     }
 

@@ -31,7 +31,11 @@ pub(crate) fn instant(t: Timestamp) -> Instant {
     epoch() + t.since_epoch()
 }
 
-fn epoch() -> Instant {
+/// The process-wide epoch of [`stamp`]: every time of this adapter (a
+/// connection's clock, its slot's marks, the server's eviction clock) is
+/// counted from it, so that one subtraction turns a clock reading into all
+/// of them.
+pub(crate) fn epoch() -> Instant {
     static EPOCH: OnceLock<Instant> = OnceLock::new();
     *EPOCH.get_or_init(Instant::now)
 }
@@ -100,10 +104,11 @@ pub(crate) fn per_wakeup<'a, F: Future>(
 }
 
 /// One runtime timer for all the waits of a connection, made at its first
-/// wait that is not ready at once.
+/// wait that is not ready at once. Deadlines are the core's [`Timestamp`]s:
+/// one is turned into an `Instant` only when the timer must be set.
 #[derive(Debug, Default)]
 pub(crate) struct Timer {
-    sleep: Option<Pin<Box<Sleep>>>,
+    sleep: Option<(Pin<Box<Sleep>>, Timestamp)>,
 }
 
 impl Timer {
@@ -112,19 +117,23 @@ impl Timer {
     /// then to the deadline that applies (once per timeout's length for a
     /// busy connection, instead of once per wait); only a deadline earlier
     /// than the one set re-arms it at once.
-    pub(crate) fn poll_until(&mut self, deadline: Instant, cx: &mut Context<'_>) -> Poll<()> {
-        let sleep = self
+    pub(crate) fn poll_until(&mut self, deadline: Timestamp, cx: &mut Context<'_>) -> Poll<()> {
+        let (sleep, set) = self
             .sleep
-            .get_or_insert_with(|| Box::pin(sleep_until(deadline)));
-        if deadline < sleep.deadline() {
-            sleep.as_mut().reset(deadline);
+            .get_or_insert_with(|| (Box::pin(sleep_until(instant(deadline))), deadline));
+        if deadline < *set {
+            sleep.as_mut().reset(instant(deadline));
+            *set = deadline;
         }
         loop {
             match sleep.as_mut().poll(cx) {
                 Poll::Pending => return Poll::Pending,
-                Poll::Ready(()) if sleep.deadline() >= deadline => return Poll::Ready(()),
+                Poll::Ready(()) if *set >= deadline => return Poll::Ready(()),
                 // Fired for an earlier deadline: wait on for this one.
-                Poll::Ready(()) => sleep.as_mut().reset(deadline),
+                Poll::Ready(()) => {
+                    sleep.as_mut().reset(instant(deadline));
+                    *set = deadline;
+                }
             }
         }
     }
@@ -135,7 +144,7 @@ impl Timer {
     /// is `wire::bounded_by`, which arms a timer of its own.
     pub(crate) async fn bounded_by<F: Future>(
         &mut self,
-        deadline: impl FnOnce() -> Instant,
+        deadline: impl FnOnce() -> Timestamp,
         fut: F,
     ) -> Option<F::Output> {
         let mut fut = pin!(fut);
@@ -149,7 +158,7 @@ impl Timer {
                 (Some(until), _) => until,
                 (None, Some(d)) => *at.insert(d()),
                 // `at` is set at the first poll that reaches here.
-                (None, None) => Instant::now(),
+                (None, None) => stamp(Instant::now()),
             };
             self.poll_until(until, cx).map(|()| None)
         })
@@ -176,16 +185,17 @@ mod tests {
             let mut timer = Timer::default();
             let t0 = Instant::now();
             let ms = Duration::from_millis;
+            let at = |t: Instant, d: Duration| stamp(t).saturating_add(d);
             // Set for 10 ms, then waited on for 60 ms: it fires at 10 ms,
             // and waits on.
             let mut cx = std::task::Context::from_waker(std::task::Waker::noop());
-            assert!(timer.poll_until(t0 + ms(10), &mut cx).is_pending());
-            poll_fn(|cx| timer.poll_until(t0 + ms(60), cx)).await;
+            assert!(timer.poll_until(at(t0, ms(10)), &mut cx).is_pending());
+            poll_fn(|cx| timer.poll_until(at(t0, ms(60)), cx)).await;
             assert!(t0.elapsed() >= ms(60), "{:?}", t0.elapsed());
             // Set for 500 ms, then waited on for 20 ms from now: re-armed.
             let t1 = Instant::now();
-            assert!(timer.poll_until(t1 + ms(500), &mut cx).is_pending());
-            poll_fn(|cx| timer.poll_until(t1 + ms(20), cx)).await;
+            assert!(timer.poll_until(at(t1, ms(500)), &mut cx).is_pending());
+            poll_fn(|cx| timer.poll_until(at(t1, ms(20)), cx)).await;
             let took = t1.elapsed();
             assert!(took >= ms(20) && took < ms(400), "{took:?}");
         });

@@ -8,7 +8,7 @@ use std::pin::{pin, Pin};
 use std::task::{Context, Poll};
 use std::time::Duration;
 
-use http_net_conn::{Bound, Linger, Meter, Rate, ServerConn, ServerSettings};
+use http_net_conn::{Bound, Linger, Meter, Rate, ServerConn, ServerSettings, Timestamp};
 use tokio::io::{AsyncRead, AsyncReadExt, AsyncWrite, AsyncWriteExt, ReadBuf};
 use tokio::time::{timeout_at, Instant};
 
@@ -83,13 +83,12 @@ pub(crate) use crate::timer::{instant, stamp};
 /// core's [`Meter::deadline`]).
 pub(crate) fn deadline(
     meter: &Meter,
-    now: Instant,
+    now: Timestamp,
     stall: Duration,
     rate: Rate,
-) -> (Instant, bool) {
-    let now = stamp(now);
+) -> (Timestamp, bool) {
     let (at, bound) = meter.deadline(now, now, stall, rate);
-    (instant(at), bound == Bound::Rate)
+    (at, bound == Bound::Rate)
 }
 
 /// What bounds the writes of one connection.
@@ -142,7 +141,7 @@ fn poll_bounded_read(
     stream: &mut (dyn Transport + '_),
     buf: &mut [u8],
     timer: &mut Timer,
-    deadline: Instant,
+    deadline: Timestamp,
     wake: Option<&Bell>,
     cx: &mut Context<'_>,
 ) -> Poll<ReadEnd> {
@@ -168,7 +167,7 @@ pub(crate) async fn fill(
     stream: &mut (dyn Transport + '_),
     conn: &mut ServerConn,
     timer: &mut Timer,
-    deadline: Instant,
+    deadline: Timestamp,
     rate_bound: bool,
     stage: Stage,
     wake: Option<&Bell>,
@@ -213,7 +212,7 @@ pub(crate) async fn read_scratch(
     stream: &mut (dyn Transport + '_),
     scratch: &mut [u8],
     timer: &mut Timer,
-    deadline: Instant,
+    deadline: Timestamp,
     stage: Stage,
     wake: Option<&Bell>,
 ) -> Result<Scratched, Error> {
@@ -287,7 +286,7 @@ pub(crate) async fn flush_with(
     slot: Option<&Slot>,
 ) -> Result<(), Error> {
     // The time of this wakeup (the clock, for a stream with no slot).
-    let now = || slot.map_or_else(Instant::now, |s| s.clock.now());
+    let now = || slot.map_or_else(|| stamp(Instant::now()), |s| s.clock.stamp());
     let mut wrote = false;
     // Fast path: what is queued leaves in one write the stream takes at
     // once, and the flush is ready too (the general twin is the loop below,
@@ -321,14 +320,14 @@ pub(crate) async fn flush_with(
         // default) is checked before every write: past it no write is
         // made, however ready the peer.
         if let Some(until) = meter.until() {
-            if instant(until) <= now() {
+            if until <= now() {
                 return Err(Error::Timeout(Stage::Write));
             }
         }
         // Otherwise the clock is read only when the write must wait (the
         // first poll was not ready): when it started waiting, and whether
         // the rate bounds it. A write ready at once waited for nothing.
-        let mut waiting: Option<(Instant, bool)> = None;
+        let mut waiting: Option<(Timestamp, bool)> = None;
         let deadline = || {
             let now = now();
             let (at, by_rate) = deadline(meter, now, bounds.stall, bounds.rate);
