@@ -14,7 +14,7 @@ use std::future::{poll_fn, Future};
 use std::pin::{pin, Pin};
 use std::sync::atomic::{AtomicU32, AtomicU64, Ordering};
 use std::sync::OnceLock;
-use std::task::{Context, Poll};
+use std::task::{Context, Poll, Waker};
 
 use http_net_conn::Timestamp;
 use tokio::time::{sleep_until, Instant, Sleep};
@@ -108,7 +108,18 @@ pub(crate) fn per_wakeup<'a, F: Future>(
 /// one is turned into an `Instant` only when the timer must be set.
 #[derive(Debug, Default)]
 pub(crate) struct Timer {
-    sleep: Option<(Pin<Box<Sleep>>, Timestamp)>,
+    armed: Option<Armed>,
+}
+
+/// The runtime timer of a [`Timer`], once made.
+#[derive(Debug)]
+struct Armed {
+    sleep: Pin<Box<Sleep>>,
+    /// The deadline it is set to.
+    set: Timestamp,
+    /// The waker its last poll registered, while it is still registered
+    /// with the runtime (the timer neither fired nor was moved since).
+    waker: Option<Waker>,
 }
 
 impl Timer {
@@ -118,21 +129,42 @@ impl Timer {
     /// busy connection, instead of once per wait); only a deadline earlier
     /// than the one set re-arms it at once.
     pub(crate) fn poll_until(&mut self, deadline: Timestamp, cx: &mut Context<'_>) -> Poll<()> {
-        let (sleep, set) = self
-            .sleep
-            .get_or_insert_with(|| (Box::pin(sleep_until(instant(deadline))), deadline));
-        if deadline < *set {
-            sleep.as_mut().reset(instant(deadline));
-            *set = deadline;
+        let a = self.armed.get_or_insert_with(|| Armed {
+            sleep: Box::pin(sleep_until(instant(deadline))),
+            set: deadline,
+            waker: None,
+        });
+        if deadline < a.set {
+            a.sleep.as_mut().reset(instant(deadline));
+            a.set = deadline;
+            a.waker = None;
+        }
+        // Fast path: the runtime still holds a waker of this task and the
+        // timer has not fired, so polling it again would only register the
+        // same waker (the general twin is the loop below). A fire racing
+        // this look wakes the task through that waker.
+        if let Some(w) = &a.waker {
+            if w.will_wake(cx.waker()) && !a.sleep.is_elapsed() {
+                return Poll::Pending;
+            }
         }
         loop {
-            match sleep.as_mut().poll(cx) {
-                Poll::Pending => return Poll::Pending,
-                Poll::Ready(()) if *set >= deadline => return Poll::Ready(()),
+            match a.sleep.as_mut().poll(cx) {
+                Poll::Pending => {
+                    if !a.waker.as_ref().is_some_and(|w| w.will_wake(cx.waker())) {
+                        a.waker = Some(cx.waker().clone());
+                    }
+                    return Poll::Pending;
+                }
+                Poll::Ready(()) if a.set >= deadline => {
+                    a.waker = None;
+                    return Poll::Ready(());
+                }
                 // Fired for an earlier deadline: wait on for this one.
                 Poll::Ready(()) => {
-                    sleep.as_mut().reset(instant(deadline));
-                    *set = deadline;
+                    a.sleep.as_mut().reset(instant(deadline));
+                    a.set = deadline;
+                    a.waker = None;
                 }
             }
         }
@@ -198,6 +230,47 @@ mod tests {
             poll_fn(|cx| timer.poll_until(at(t1, ms(20)), cx)).await;
             let took = t1.elapsed();
             assert!(took >= ms(20) && took < ms(400), "{took:?}");
+        });
+    }
+
+    #[test]
+    fn a_timer_polled_again_by_its_task_while_waiting_still_fires_and_moves_earlier() {
+        run(async {
+            let mut timer = Timer::default();
+            let t0 = Instant::now();
+            let at = |d| stamp(t0).saturating_add(Duration::from_millis(d));
+            // The task wakes itself at every poll: each poll after the first
+            // finds the runtime holding its waker, and the fire is still
+            // seen.
+            let mut polls = 0u32;
+            poll_fn(|cx| {
+                polls += 1;
+                let r = timer.poll_until(at(30), cx);
+                if r.is_pending() {
+                    cx.waker().wake_by_ref();
+                }
+                r
+            })
+            .await;
+            assert!(
+                t0.elapsed() >= Duration::from_millis(30),
+                "{:?}",
+                t0.elapsed()
+            );
+            assert!(polls > 2, "polled while waiting: {polls}");
+            // Waiting for 10 s, then for 20 ms: the earlier deadline moves
+            // the timer though the same task's waker is held.
+            let t1 = Instant::now();
+            let at1 = |d| stamp(t1).saturating_add(Duration::from_millis(d));
+            let mut cx = Context::from_waker(Waker::noop());
+            assert!(timer.poll_until(at1(10_000), &mut cx).is_pending());
+            assert!(timer.poll_until(at1(10_000), &mut cx).is_pending());
+            poll_fn(|cx| timer.poll_until(at1(20), cx)).await;
+            let took = t1.elapsed();
+            assert!(
+                took >= Duration::from_millis(20) && took < Duration::from_secs(5),
+                "{took:?}"
+            );
         });
     }
 
