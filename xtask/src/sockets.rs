@@ -93,6 +93,10 @@ impl Drop for Server {
 struct Sample {
     requests_per_s: f64,
     cpu_s_per_request: f64,
+    /// The part of `cpu_s_per_request` spent in user space (utime); the
+    /// rest is the kernel's (stime: the system calls, and the loopback
+    /// TCP work charged to the process that makes them).
+    user_s_per_request: f64,
     cpu_share: f64,
 }
 
@@ -165,7 +169,7 @@ pub fn main(args: &[String]) -> Result {
             let n = servers.len();
             for k in 0..n {
                 let s = &servers[(k + round) % n];
-                let before = cpu_ticks(s.child.id())?;
+                let before = cpu_split(s.child.id())?;
                 let out = wrk(
                     &s.addr,
                     sc.connections,
@@ -174,22 +178,25 @@ pub fn main(args: &[String]) -> Result {
                     &script,
                     wrk_cpu,
                 )?;
-                let after = cpu_ticks(s.child.id())?;
+                let after = cpu_split(s.child.id())?;
                 if let Some(bad) = out.non_2xx {
                     eprintln!("xtask: {} answered {bad} non-2xx responses", s.name);
                 }
-                let cpu = (after - before) as f64 / ticks;
+                let user = after.0.saturating_sub(before.0) as f64 / ticks;
+                let cpu = user + after.1.saturating_sub(before.1) as f64 / ticks;
                 let sample = Sample {
                     requests_per_s: out.requests_per_s,
                     cpu_s_per_request: cpu / out.requests.max(1) as f64,
+                    user_s_per_request: user / out.requests.max(1) as f64,
                     cpu_share: cpu / out.seconds.max(f64::MIN_POSITIVE),
                 };
                 eprintln!(
-                    "  {:<14} {:<30} {:>10.0} req/s  {:>6.2} µs CPU/request  {:>4.0}% of a core",
+                    "  {:<14} {:<30} {:>10.0} req/s  {:>6.2} µs CPU/request ({:.2} user)  {:>4.0}% of a core",
                     s.name,
                     sc.name,
                     sample.requests_per_s,
                     sample.cpu_s_per_request * 1e6,
+                    sample.user_s_per_request * 1e6,
                     sample.cpu_share * 100.0
                 );
                 samples.entry((si, s.name)).or_default().push(sample);
@@ -426,6 +433,11 @@ fn parse_duration(t: &str) -> Option<f64> {
 
 /// utime + stime of a process (all its threads), in clock ticks.
 fn cpu_ticks(pid: u32) -> Result<u64> {
+    cpu_split(pid).map(|(user, system)| user + system)
+}
+
+/// utime and stime of a process (all its threads), in clock ticks.
+fn cpu_split(pid: u32) -> Result<(u64, u64)> {
     let stat = std::fs::read_to_string(format!("/proc/{pid}/stat"))
         .map_err(|e| format!("/proc/{pid}/stat: {e} (did the server exit?)"))?;
     // The command name may hold spaces: fields are counted after its ')'.
@@ -441,7 +453,7 @@ fn cpu_ticks(pid: u32) -> Result<u64> {
         .get(12)
         .and_then(|v| v.parse().ok())
         .ok_or("bad stime")?;
-    Ok(utime + stime)
+    Ok((utime, stime))
 }
 
 /// Clock ticks per second (`getconf CLK_TCK`).
@@ -467,29 +479,32 @@ fn report(
             .and_then(|v| figures::median(&v.iter().map(f).collect::<Vec<_>>()))
     };
     let mut s = format!(
-        "Measured {} on {}, http-net {}.\n\nCommand: `{command}`; each server pinned to CPU {server_cpu}, `wrk -t1` pinned to CPU {wrk_cpu}, {duration} s per run, servers in an order that rotates each round, {rounds} round(s), medians. CPU per request: the server's utime + stime from /proc/PID/stat over the run, divided by the requests wrk counted. Requests per CPU-second is its inverse.\n\n",
+        "Measured {} on {}, http-net {}.\n\nCommand: `{command}`; each server pinned to CPU {server_cpu}, `wrk -t1` pinned to CPU {wrk_cpu}, {duration} s per run, servers in an order that rotates each round, {rounds} round(s), medians. CPU per request: the server's utime + stime from /proc/PID/stat over the run, divided by the requests wrk counted, and the user-space part of it (utime; the rest is the kernel's: the system calls and the loopback TCP work charged to the server). Requests per CPU-second is its inverse.\n\n",
         process::now_utc(),
         process::machine(),
         process::describe_commit(&process::root()),
     );
     s.push_str(guard_note);
     s.push_str("\n\n");
-    s.push_str("| H6 scenario | server | req/s | vs http-net | server CPU µs / request | req per server CPU-s | server core use |\n|---|---|---:|---:|---:|---:|---:|\n");
+    s.push_str("| H6 scenario | server | req/s | vs http-net | server CPU µs / request | of which user space | req per server CPU-s | server core use |\n|---|---|---:|---:|---:|---:|---:|---:|\n");
     for (si, sc) in SCENARIOS.iter().enumerate() {
         let ours = med(si, "http-net", |x| x.requests_per_s);
         for n in names {
             let rps = med(si, n, |x| x.requests_per_s);
             let cpu = med(si, n, |x| x.cpu_s_per_request);
+            let user = med(si, n, |x| x.user_s_per_request);
             let share = med(si, n, |x| x.cpu_share);
             let vs = match (ours, rps) {
                 (Some(o), Some(r)) => format!("{:.2}x", r / o),
                 _ => "—".into(),
             };
             s.push_str(&format!(
-                "| {} | {n} | {} | {vs} | {} | {} | {} |\n",
+                "| {} | {n} | {} | {vs} | {} | {} | {} | {} |\n",
                 sc.name,
                 rps.map(|v| format!("{v:.0}")).unwrap_or_else(|| "—".into()),
                 cpu.map(|v| format!("{:.2}", v * 1e6))
+                    .unwrap_or_else(|| "—".into()),
+                user.map(|v| format!("{:.2}", v * 1e6))
                     .unwrap_or_else(|| "—".into()),
                 cpu.map(|v| format!("{:.0}", 1.0 / v))
                     .unwrap_or_else(|| "—".into()),
@@ -676,6 +691,7 @@ mod tests {
         let sample = |rps: f64, cpu_us: f64| Sample {
             requests_per_s: rps,
             cpu_s_per_request: cpu_us / 1e6,
+            user_s_per_request: cpu_us / 4e6,
             cpu_share: 0.9,
         };
         let mut samples: BTreeMap<(usize, &'static str), Vec<Sample>> = BTreeMap::new();
@@ -719,6 +735,11 @@ mod tests {
         );
         assert!(c16.gate.ends_with(": passed"), "{c16:?}");
         assert_eq!(by("H6 1 connection, http-net-tokio").status, "met");
+        // The user-space part beside the whole (a quarter, in these samples).
+        assert!(
+            r.contains("| 16 connections | http-net-tokio | 176000 | — | 5.00 | 1.25 |"),
+            "{r}"
+        );
         assert_eq!(by("H6 16 connections, http-net").measured, "not measured");
         assert!(by("H6 axum").measured.starts_with("not measured"));
         // Every H6 goal has its row, at its target.
