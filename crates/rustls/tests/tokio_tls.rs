@@ -6,60 +6,16 @@
 mod support;
 
 use std::io::{Read, Write};
-use std::net::{SocketAddr, TcpStream};
+use std::net::TcpStream;
 use std::time::Duration;
 
 use http_net_rustls::rustls::{self, pki_types::ServerName};
 use http_net_rustls::{ClientTls, ServerTls, TlsFailure};
-use http_net_tokio::{Client, Exchange, Handler, HandlerError, Server, ServerHandle};
+use http_net_tokio::{Client, Server};
 use support::*;
 
-struct Answer(u16);
-
-impl Handler for Answer {
-    async fn handle(&self, ex: &mut Exchange<'_>) -> Result<(), HandlerError> {
-        Ok(ex.respond_with(self.0, &[], b"hello").await?)
-    }
-}
-
-/// The tokio server over TLS on a runtime of its own thread.
-struct Running {
-    addr: SocketAddr,
-    handle: ServerHandle,
-    thread: Option<std::thread::JoinHandle<std::io::Result<()>>>,
-}
-
-impl Drop for Running {
-    fn drop(&mut self) {
-        self.handle.shutdown();
-        if let Some(t) = self.thread.take() {
-            let _ = t.join();
-        }
-    }
-}
-
-fn start(b: http_net_tokio::ServerBuilder, tls: ServerTls, status: u16) -> Running {
-    let (tx, rx) = std::sync::mpsc::channel();
-    let thread = std::thread::spawn(move || {
-        let rt = tokio::runtime::Builder::new_current_thread()
-            .enable_all()
-            .build()
-            .unwrap();
-        rt.block_on(async move {
-            let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await?;
-            let server = b
-                .shutdown_timeout(Duration::from_secs(2))
-                .listener_with_setup(listener, tls);
-            tx.send((server.local_addr()?, server.handle())).unwrap();
-            server.serve(Answer(status)).await
-        })
-    });
-    let (addr, handle) = rx.recv_timeout(Duration::from_secs(10)).unwrap();
-    Running {
-        addr,
-        handle,
-        thread: Some(thread),
-    }
+fn start(b: http_net_tokio::ServerBuilder, tls: ServerTls, status: u16) -> TokioServer {
+    TokioServer::start(b, tls, status)
 }
 
 fn rt() -> tokio::runtime::Runtime {

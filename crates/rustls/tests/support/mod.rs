@@ -147,3 +147,94 @@ pub fn eventually(f: impl Fn() -> bool) -> bool {
     }
     f()
 }
+
+/// Whether `prog` runs here (`prog --version`, or `prog -v` for nginx);
+/// `HTTP_NET_REQUIRE_PEERS=1` (set by `.ci/run`, which installs the real
+/// peers) makes a missing one a failure, otherwise the caller skips with
+/// the reason printed.
+pub fn have(prog: &str) -> bool {
+    let flag = if prog.ends_with("nginx") {
+        "-v"
+    } else {
+        "--version"
+    };
+    let found = std::process::Command::new(prog)
+        .arg(flag)
+        .stdout(std::process::Stdio::null())
+        .stderr(std::process::Stdio::null())
+        .status()
+        .is_ok();
+    if !found && std::env::var("HTTP_NET_REQUIRE_PEERS").as_deref() == Ok("1") {
+        panic!("{prog} is required (HTTP_NET_REQUIRE_PEERS=1) but was not found");
+    }
+    if !found {
+        eprintln!("note: skipping: {prog} not found");
+    }
+    found
+}
+
+/// `c`'s certificate written as `name` in `dir`: a CA file for a peer.
+pub fn write_pem(dir: &TempDir, name: &str, pem: &str) -> PathBuf {
+    let p = dir.0.join(name);
+    std::fs::write(&p, pem).unwrap();
+    p
+}
+
+/// The tokio server over TLS on a runtime of its own thread, answering
+/// every request with `status` and `hello`.
+#[cfg(feature = "tokio")]
+pub struct TokioServer {
+    pub addr: SocketAddr,
+    pub handle: http_net_tokio::ServerHandle,
+    thread: Option<std::thread::JoinHandle<std::io::Result<()>>>,
+}
+
+#[cfg(feature = "tokio")]
+struct Answer(u16);
+
+#[cfg(feature = "tokio")]
+impl http_net_tokio::Handler for Answer {
+    async fn handle(
+        &self,
+        ex: &mut http_net_tokio::Exchange<'_>,
+    ) -> Result<(), http_net_tokio::HandlerError> {
+        Ok(ex.respond_with(self.0, &[], b"hello").await?)
+    }
+}
+
+#[cfg(feature = "tokio")]
+impl TokioServer {
+    pub fn start(b: http_net_tokio::ServerBuilder, tls: ServerTls, status: u16) -> TokioServer {
+        let (tx, rx) = std::sync::mpsc::channel();
+        let thread = std::thread::spawn(move || {
+            let rt = tokio::runtime::Builder::new_current_thread()
+                .enable_all()
+                .build()
+                .unwrap();
+            rt.block_on(async move {
+                let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await?;
+                let server = b
+                    .shutdown_timeout(Duration::from_secs(2))
+                    .listener_with_setup(listener, tls);
+                tx.send((server.local_addr()?, server.handle())).unwrap();
+                server.serve(Answer(status)).await
+            })
+        });
+        let (addr, handle) = rx.recv_timeout(Duration::from_secs(10)).unwrap();
+        TokioServer {
+            addr,
+            handle,
+            thread: Some(thread),
+        }
+    }
+}
+
+#[cfg(feature = "tokio")]
+impl Drop for TokioServer {
+    fn drop(&mut self) {
+        self.handle.shutdown();
+        if let Some(t) = self.thread.take() {
+            let _ = t.join();
+        }
+    }
+}
