@@ -1,6 +1,7 @@
 //! HTTPS with the blocking server: `cargo run -p http-net-rustls --example
-//! tls_server -- --cert CERT.pem --key KEY.pem [--addr 127.0.0.1:8443]`
-//! serves `GET /` → `hello over tls` and prints `listening on https://ADDR`.
+//! tls_server -- --cert CERT.pem --key KEY.pem [--addr 127.0.0.1:8443]
+//! [--max-connections N]` serves `GET /` → `hello over tls` and prints
+//! `listening on https://ADDR`.
 //! Each handshake runs on its connection's thread, inside an admitted slot,
 //! under the server's setup deadline.
 
@@ -24,7 +25,11 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     let addr = arg(&args, "--addr").unwrap_or_else(|| "127.0.0.1:8443".into());
     // The TLS setup: the certificate and key, and the listener with its handshake.
     let tls = ServerTls::from_pem_files(cert, key)?;
-    let server = Server::builder().listener_with_setup(TcpListener::bind(&addr)?, tls);
+    let mut builder = Server::builder();
+    if let Some(n) = arg(&args, "--max-connections").and_then(|n| n.parse().ok()) {
+        builder = builder.max_connections(n);
+    }
+    let server = builder.listener_with_setup(TcpListener::bind(&addr)?, tls);
     println!("listening on https://{}", server.local_addr()?);
     io::stdout().flush()?;
     server.serve(|ex: &mut Exchange<'_>| -> Result<(), Error> {

@@ -1,7 +1,8 @@
 //! HTTPS with the tokio server: `cargo run -p http-net-rustls --features
 //! tokio --example tls_tokio -- --cert CERT.pem --key KEY.pem [--addr
-//! 127.0.0.1:8443]` prints `listening on https://ADDR` and serves `GET
-//! /plaintext` (`Hello, World!`) and `404` elsewhere. Each handshake runs
+//! 127.0.0.1:8443] [--max-connections N]` prints `listening on
+//! https://ADDR` and serves `GET /plaintext` (`Hello, World!`), `GET /`
+//! (`hello over tls`, as `tls_server`) and `404` elsewhere. Each handshake runs
 //! on its connection's task, inside an admitted slot, under the server's
 //! setup deadline.
 
@@ -18,6 +19,14 @@ impl Handler for Hello {
             b"/plaintext" => {
                 ex.respond_with(200, &[(b"Content-Type", b"text/plain")], b"Hello, World!")
                     .await?
+            }
+            b"/" => {
+                ex.respond_with(
+                    200,
+                    &[(b"Content-Type", b"text/plain")],
+                    b"hello over tls\n",
+                )
+                .await?
             }
             _ => ex.respond_with(404, &[], b"Not Found\n").await?,
         }
@@ -41,9 +50,11 @@ async fn main() -> Result<(), Box<dyn std::error::Error>> {
     // The TLS setup: the certificate and key, and the listener with its handshake.
     let tls = ServerTls::from_pem_files(cert, key)?;
     let listener = tokio::net::TcpListener::bind(&addr).await?;
-    let server = Server::builder()
-        .server_name("http-net")
-        .listener_with_setup(listener, tls);
+    let mut builder = Server::builder().server_name("http-net");
+    if let Some(n) = arg(&args, "--max-connections").and_then(|n| n.parse().ok()) {
+        builder = builder.max_connections(n);
+    }
+    let server = builder.listener_with_setup(listener, tls);
     println!("listening on https://{}", server.local_addr()?);
     io::stdout().flush()?;
     server.serve(Hello).await?;

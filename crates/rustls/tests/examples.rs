@@ -179,6 +179,10 @@ fn curl_over_https_against_tls_tokio() {
     ]);
     assert_eq!(code, Some(0));
     assert_eq!(out, b"404");
+    // `/` answers as `tls_server` does (the hostile suite's client asks it).
+    let (code, out) = curl(&["--cacert", &cert, &format!("https://localhost:{port}/")]);
+    assert_eq!(code, Some(0));
+    assert_eq!(out, b"hello over tls\n");
     let (code, _) = curl(&[&url]);
     assert_ne!(code, Some(0), "without the certificate curl refuses");
 }

@@ -70,10 +70,21 @@ pub enum Scenario {
     /// Connections reset (RST) mid-head, mid-body and mid-response in turn,
     /// then reconnect.
     Resets,
+    /// TLS (`--tls`): each connection opens TCP and sends nothing;
+    /// reconnects when closed.
+    TlsSilent,
+    /// TLS: each connection sends the first half of a ClientHello, then
+    /// nothing; reconnects when closed.
+    TlsPartialHello,
+    /// TLS: each connection sends a whole ClientHello (the server does a
+    /// key exchange and signs), resets the connection once the server's
+    /// answer begins, and reconnects at once (within [`OPEN_RATE`]); one
+    /// that gets no answer stalls until the server closes it.
+    TlsHelloFlood,
 }
 
 impl Scenario {
-    /// Every scenario, in the order the suite runs them.
+    /// Every plain-HTTP scenario, in the order the suite runs them.
     pub const ALL: [Scenario; 6] = [
         Scenario::IdleFlood,
         Scenario::Slowloris,
@@ -81,6 +92,13 @@ impl Scenario {
         Scenario::Pipeliner,
         Scenario::Burst,
         Scenario::Resets,
+    ];
+
+    /// The TLS scenarios (`--tls`), in the order the suite runs them.
+    pub const TLS: [Scenario; 3] = [
+        Scenario::TlsSilent,
+        Scenario::TlsPartialHello,
+        Scenario::TlsHelloFlood,
     ];
 
     /// The name `--only` takes.
@@ -92,12 +110,23 @@ impl Scenario {
             Scenario::Pipeliner => "pipeliner",
             Scenario::Burst => "burst",
             Scenario::Resets => "resets",
+            Scenario::TlsSilent => "tls-silent",
+            Scenario::TlsPartialHello => "tls-partial-hello",
+            Scenario::TlsHelloFlood => "tls-hello-flood",
         }
     }
 
     /// The scenario named `name`.
     pub fn parse(name: &str) -> Option<Scenario> {
-        Scenario::ALL.into_iter().find(|s| s.name() == name)
+        Scenario::ALL
+            .into_iter()
+            .chain(Scenario::TLS)
+            .find(|s| s.name() == name)
+    }
+
+    /// Whether it speaks TLS (its target must be a TLS server).
+    pub fn tls(self) -> bool {
+        Scenario::TLS.contains(&self)
     }
 
     fn reconnects(self) -> bool {
@@ -131,8 +160,11 @@ pub struct Tally {
     pub closed_after: u64,
     /// How long the server held each connection it closed, at most.
     pub held_max: Duration,
-    /// Resets this side sent (the resets scenario).
+    /// Resets this side sent (the resets and TLS hello-flood scenarios).
     pub resets_sent: u64,
+    /// Connections whose first bytes from the server were a TLS handshake
+    /// record (the answer to a whole ClientHello: a key exchange done).
+    pub handshakes_answered: u64,
     /// At the end: connections open, of which connected with a request
     /// sent and no response byte yet, and connects still pending.
     pub open_at_end: u64,
@@ -152,11 +184,12 @@ impl Tally {
             .collect::<Vec<_>>()
             .join(" ");
         format!(
-            "opened {} (peak open {}, connect failed {}), first answers [{}], closed unanswered {}, reset unanswered {}, closed after {} (held up to {:.1} s), resets sent {}; at the end open {} (unanswered {}, connecting {})",
+            "opened {} (peak open {}, connect failed {}), first answers [{}], TLS handshakes answered {}, closed unanswered {}, reset unanswered {}, closed after {} (held up to {:.1} s), resets sent {}; at the end open {} (unanswered {}, connecting {})",
             self.opened,
             self.peak_open,
             self.connect_failed,
             if statuses.is_empty() { "none".into() } else { statuses },
+            self.handshakes_answered,
             self.closed_unanswered,
             self.reset_unanswered,
             self.closed_after,
@@ -205,12 +238,14 @@ enum End {
 }
 
 /// Runs `scenario` with `connections` hostile sockets against `addr` for
-/// `duration`; every socket is closed before it returns.
+/// `duration`; every socket is closed before it returns. `hello` is the
+/// ClientHello record the TLS scenarios send (empty for the others).
 pub fn run(
     addr: SocketAddr,
     scenario: Scenario,
     connections: usize,
     duration: Duration,
+    hello: &[u8],
 ) -> io::Result<Tally> {
     let mut a = Attack {
         addr,
@@ -226,6 +261,7 @@ pub fn run(
         pipelined: GET.repeat(64),
         cut_response: GET.repeat(CUT_RESPONSE_REQUESTS),
         parked: Vec::new(),
+        hello: hello.to_vec(),
     };
     let mut events = Events::with_capacity(1024);
     let start = Instant::now();
@@ -295,6 +331,8 @@ struct Attack {
     cut_response: Vec<u8>,
     /// Burst connections the server closed, kept open on this side.
     parked: Vec<TcpStream>,
+    /// The TLS scenarios' ClientHello record.
+    hello: Vec<u8>,
 }
 
 impl Attack {
@@ -377,6 +415,9 @@ impl Attack {
                 s.next_at = now + if s.cut == 2 { RESET_LIMIT } else { RESET_AFTER };
                 r.err()
             }
+            Scenario::TlsSilent => None,
+            Scenario::TlsPartialHello => send(s, &self.hello[..self.hello.len() / 2]).err(),
+            Scenario::TlsHelloFlood => send(s, &self.hello).err(),
         }
     }
 
@@ -455,6 +496,9 @@ impl Attack {
                         if self.scenario == Scenario::Resets && s.cut == 2 {
                             return Some(End::Cut);
                         }
+                        if self.scenario == Scenario::TlsHelloFlood {
+                            return Some(End::Cut);
+                        }
                     }
                     Err(e) if e.kind() == ErrorKind::WouldBlock => break,
                     Err(e) if e.kind() == ErrorKind::Interrupted => {}
@@ -481,6 +525,9 @@ impl Attack {
             {
                 *self.tally.statuses.entry(status).or_insert(0) += 1;
             }
+        }
+        if self.scenario.tls() && s.first[0] == 22 && s.first_len > 0 {
+            self.tally.handshakes_answered += 1;
         }
         let answered = s.answered() || !self.scenario.reads();
         match end {
@@ -668,7 +715,7 @@ mod tests {
     #[test]
     fn a_burst_opens_each_connection_once_and_reads_its_answer() {
         let (addr, conns, _) = server("200 OK", false);
-        let t = run(addr, Scenario::Burst, 5, Duration::from_millis(500)).unwrap();
+        let t = run(addr, Scenario::Burst, 5, Duration::from_millis(500), &[]).unwrap();
         assert_eq!(t.opened, 5, "{}", t.line());
         assert_eq!(t.statuses.get(&200), Some(&5), "{}", t.line());
         assert_eq!((t.open_at_end, t.unanswered_at_end), (5, 0), "{}", t.line());
@@ -690,7 +737,7 @@ mod tests {
                 .unwrap();
             s.read(&mut buf).map_err(|e| e.kind())
         });
-        let t = run(addr, Scenario::Burst, 1, Duration::from_millis(1000)).unwrap();
+        let t = run(addr, Scenario::Burst, 1, Duration::from_millis(1000), &[]).unwrap();
         assert_eq!(t.statuses.get(&503), Some(&1), "{}", t.line());
         let after = server.join().unwrap();
         assert!(
@@ -702,7 +749,14 @@ mod tests {
     #[test]
     fn closed_connections_reconnect_a_second_later() {
         let (addr, conns, _) = server("503 Service Unavailable", true);
-        let t = run(addr, Scenario::IdleFlood, 3, Duration::from_millis(1500)).unwrap();
+        let t = run(
+            addr,
+            Scenario::IdleFlood,
+            3,
+            Duration::from_millis(1500),
+            &[],
+        )
+        .unwrap();
         // Three at once, three again after RECONNECT_AFTER; no more.
         assert_eq!(t.opened, 6, "{}", t.line());
         assert_eq!(t.statuses.get(&503), Some(&6), "{}", t.line());
@@ -713,7 +767,7 @@ mod tests {
     #[test]
     fn resets_reach_the_server_as_resets() {
         let (addr, _, resets) = server("200 OK", false);
-        let t = run(addr, Scenario::Resets, 3, Duration::from_millis(600)).unwrap();
+        let t = run(addr, Scenario::Resets, 3, Duration::from_millis(600), &[]).unwrap();
         assert!(t.resets_sent >= 3, "{}", t.line());
         thread::sleep(Duration::from_millis(200));
         // Mid-head and mid-body cuts leave the server reading: it sees RST.
@@ -737,7 +791,14 @@ mod tests {
             }
             got
         });
-        let t = run(addr, Scenario::Slowloris, 1, Duration::from_millis(2500)).unwrap();
+        let t = run(
+            addr,
+            Scenario::Slowloris,
+            1,
+            Duration::from_millis(2500),
+            &[],
+        )
+        .unwrap();
         let got = reader.join().unwrap();
         assert_eq!(t.opened, 1);
         // Two or three bytes in 2.5 s, the start of the head.
@@ -745,9 +806,87 @@ mod tests {
         assert!(SLOW_HEAD.starts_with(&got));
     }
 
+    /// A server that reads what each connection sends, answers the first
+    /// read with a TLS-looking record when `answer`, and returns what it
+    /// read from each connection once the peer is gone.
+    fn tls_server(answer: bool) -> (SocketAddr, std::sync::mpsc::Receiver<Vec<u8>>) {
+        let l = TcpListener::bind("127.0.0.1:0").unwrap();
+        let addr = l.local_addr().unwrap();
+        let (tx, rx) = std::sync::mpsc::channel();
+        thread::spawn(move || {
+            for s in l.incoming().take(50) {
+                let Ok(mut s) = s else { continue };
+                let tx = tx.clone();
+                thread::spawn(move || {
+                    s.set_read_timeout(Some(Duration::from_secs(3))).unwrap();
+                    let mut got = Vec::new();
+                    let mut buf = [0u8; 4096];
+                    while let Ok(n) = s.read(&mut buf) {
+                        if n == 0 {
+                            break;
+                        }
+                        if got.is_empty() && answer {
+                            let _ = s.write_all(&[22, 3, 3, 0, 1, 2]);
+                        }
+                        got.extend_from_slice(&buf[..n]);
+                    }
+                    let _ = tx.send(got);
+                });
+            }
+        });
+        (addr, rx)
+    }
+
+    #[test]
+    fn a_hello_flood_sends_whole_hellos_and_reconnects_once_answered() {
+        let hello: Vec<u8> = (0..600u32).map(|i| i as u8).collect();
+        let (addr, rx) = tls_server(true);
+        let t = run(
+            addr,
+            Scenario::TlsHelloFlood,
+            2,
+            Duration::from_millis(500),
+            &hello,
+        )
+        .unwrap();
+        assert!(t.handshakes_answered >= 4, "{}", t.line());
+        assert!(t.resets_sent >= 4, "{}", t.line());
+        let got = rx.recv_timeout(Duration::from_secs(5)).unwrap();
+        assert_eq!(got, hello);
+    }
+
+    #[test]
+    fn a_partial_hello_sends_half_and_a_silent_socket_nothing() {
+        let hello: Vec<u8> = (0..600u32).map(|i| i as u8).collect();
+        let (addr, rx) = tls_server(false);
+        let t = run(
+            addr,
+            Scenario::TlsPartialHello,
+            1,
+            Duration::from_millis(300),
+            &hello,
+        )
+        .unwrap();
+        assert_eq!((t.opened, t.handshakes_answered), (1, 0), "{}", t.line());
+        assert_eq!(
+            rx.recv_timeout(Duration::from_secs(5)).unwrap(),
+            &hello[..300]
+        );
+        let t = run(
+            addr,
+            Scenario::TlsSilent,
+            1,
+            Duration::from_millis(300),
+            &hello,
+        )
+        .unwrap();
+        assert_eq!(t.opened, 1, "{}", t.line());
+        assert_eq!(rx.recv_timeout(Duration::from_secs(5)).unwrap(), b"");
+    }
+
     #[test]
     fn scenario_names_round_trip() {
-        for s in Scenario::ALL {
+        for s in Scenario::ALL.into_iter().chain(Scenario::TLS) {
             assert_eq!(Scenario::parse(s.name()), Some(s));
         }
         assert_eq!(Scenario::parse("nope"), None);

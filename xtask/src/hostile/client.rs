@@ -1,6 +1,8 @@
 //! The well-behaved client: one `GET /` every 100 ms, each on a new
 //! connection, timed from `connect` to the response's last byte, with
-//! blocking std sockets on a thread of its own.
+//! blocking std sockets on a thread of its own; over TLS (`--tls`), each
+//! request makes a new connection with a full handshake
+//! ([`ClientTls::connect`], the certificate checked).
 
 use std::collections::BTreeMap;
 use std::io::{Read, Write};
@@ -9,6 +11,8 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
 use std::thread;
 use std::time::{Duration, Instant};
+
+use http_net_rustls::ClientTls;
 
 /// The gap between the starts of two requests.
 pub const PERIOD: Duration = Duration::from_millis(100);
@@ -72,8 +76,13 @@ impl Results {
     }
 }
 
-/// Runs the client against `addr` until `stop` is set; returns its results.
-pub fn spawn(addr: SocketAddr, stop: Arc<AtomicBool>) -> thread::JoinHandle<Results> {
+/// Runs the client against `addr` (over TLS with `tls`) until `stop` is
+/// set; returns its results.
+pub fn spawn(
+    addr: SocketAddr,
+    tls: Option<ClientTls>,
+    stop: Arc<AtomicBool>,
+) -> thread::JoinHandle<Results> {
     thread::Builder::new()
         .name("well-behaved".into())
         .spawn(move || {
@@ -81,7 +90,10 @@ pub fn spawn(addr: SocketAddr, stop: Arc<AtomicBool>) -> thread::JoinHandle<Resu
             let mut next = Instant::now();
             while !stop.load(Ordering::SeqCst) {
                 let t0 = Instant::now();
-                let outcome = request(addr);
+                let outcome = match &tls {
+                    None => request(addr),
+                    Some(tls) => request_tls(addr, tls),
+                };
                 r.latencies.push(t0.elapsed());
                 *r.outcomes.entry(outcome).or_insert(0) += 1;
                 next += PERIOD;
@@ -106,12 +118,39 @@ fn request(addr: SocketAddr) -> Outcome {
         Err(e) => return Outcome::Connect(format!("{:?}", e.kind())),
     };
     let _ = s.set_nodelay(true);
+    match s.try_clone() {
+        Ok(sock) => exchange(&mut s, &sock, deadline),
+        Err(e) => Outcome::Connect(format!("{:?}", e.kind())),
+    }
+}
+
+/// One request over TLS on a new connection (handshake included).
+fn request_tls(addr: SocketAddr, tls: &ClientTls) -> Outcome {
+    let deadline = Instant::now() + REQUEST_LIMIT;
+    let mut s = match tls.connect(&addr.ip().to_string(), addr.port()) {
+        Ok(s) => s,
+        Err(e) if e.kind() == std::io::ErrorKind::TimedOut => return Outcome::Timeout,
+        Err(e) => return Outcome::Connect(format!("{e}")),
+    };
+    match s.tcp().try_clone() {
+        Ok(sock) => exchange(&mut s, &sock, deadline),
+        Err(e) => Outcome::Connect(format!("{:?}", e.kind())),
+    }
+}
+
+/// Sends the request on `s` and reads the response by `deadline`, each
+/// read and write bounded on `sock` (the TCP socket under `s`).
+fn exchange(s: &mut (impl Read + Write), sock: &TcpStream, deadline: Instant) -> Outcome {
+    let timeouts = |t: Duration| {
+        let _ = sock.set_read_timeout(Some(t));
+        let _ = sock.set_write_timeout(Some(t));
+    };
     let left = |d: Instant| {
         d.saturating_duration_since(Instant::now())
             .max(Duration::from_millis(1))
     };
-    let _ = s.set_write_timeout(Some(left(deadline)));
-    if let Err(e) = s.write_all(REQUEST) {
+    timeouts(left(deadline));
+    if let Err(e) = s.write_all(REQUEST).and_then(|()| s.flush()) {
         return cut(&e);
     }
     let mut got = Vec::with_capacity(1024);
@@ -120,7 +159,7 @@ fn request(addr: SocketAddr) -> Outcome {
         if let Some(outcome) = complete(&got) {
             return outcome;
         }
-        let _ = s.set_read_timeout(Some(left(deadline)));
+        timeouts(left(deadline));
         match s.read(&mut buf) {
             Ok(0) => return Outcome::Cut("closed".into()),
             Ok(n) => got.extend_from_slice(&buf[..n]),

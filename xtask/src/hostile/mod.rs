@@ -28,6 +28,24 @@
 //! scenario, 3 s settle, and `--max-connections 64` appended to the server
 //! command, which `hello` and `echo` take).
 //!
+//! `--tls`: the TLS form. With no command it builds (release) and runs the
+//! TLS examples of `http-net-rustls`, `tls_server` (the std server) and
+//! `tls_tokio` (the tokio server), with a certificate for `localhost` and
+//! `127.0.0.1` made for the run; the well-behaved client then makes each
+//! request over a new TLS connection (a full handshake, the certificate
+//! checked), and the scenarios are the TLS ones (see
+//! [`attack::Scenario::TLS`]): `tls-silent` (open TCP, send nothing),
+//! `tls-partial-hello` (half of a real ClientHello, then nothing) and
+//! `tls-hello-flood` (a whole ClientHello, a reset once the server
+//! answers, a new connection at once: a key exchange each; the report
+//! gives the server's CPU per answered handshake, from `/proc/<pid>/stat`,
+//! and how many one core does a second). By default 1,100 sockets a
+//! scenario, beyond the servers' default limit of 1,024 connections, so
+//! that stalled handshakes must make way for the well-behaved client;
+//! `--ci` gives 200 with `--max-connections 64`, about 30 s for both
+//! servers (2 × 3 scenarios of 4 s, plus the settles) after the release
+//! build of the two examples.
+//!
 //! The server is started with this process's open-file limit as it was;
 //! then the suite raises its own soft limit (up to the hard one) for its
 //! sockets. Every hostile socket is closed (with a reset) at the end of its
@@ -54,6 +72,7 @@
 mod attack;
 mod client;
 mod target;
+mod tls;
 
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex};
@@ -66,6 +85,11 @@ use target::{Target, Usage};
 
 /// The connection limit `--ci` gives the server (`--max-connections`).
 const CI_MAX_CONNECTIONS: usize = 64;
+
+/// Hostile sockets per TLS scenario: beyond the servers' default
+/// connection limit (1,024), so that stalled handshakes must be evicted
+/// for the well-behaved client.
+const TLS_CONNECTIONS: usize = 1100;
 
 /// The idle connection threads the std server keeps after a burst: the
 /// default of `ServerBuilder::max_idle_threads` in `http-net-std`.
@@ -81,6 +105,8 @@ struct Options {
     max_rss_kib: Option<u64>,
     /// Threads the server may hold after the settle beyond those before.
     idle_threads: u64,
+    /// The TLS form: TLS servers, the TLS scenarios, an HTTPS client.
+    tls: bool,
     command: Vec<String>,
 }
 
@@ -94,8 +120,10 @@ fn parse(args: &[String]) -> Result<Options> {
         max_p99: None,
         max_rss_kib: None,
         idle_threads: IDLE_THREADS,
+        tls: false,
         command: Vec::new(),
     };
+    let mut only = None;
     let (mut connections, mut seconds, mut settle) = (None, None, None);
     let mut it = args.iter();
     while let Some(a) = it.next() {
@@ -112,14 +140,21 @@ fn parse(args: &[String]) -> Result<Options> {
             "--max-rss-mb" => o.max_rss_kib = Some(value("--max-rss-mb")? * 1024),
             "--idle-threads" => o.idle_threads = value("--idle-threads")?,
             "--ci" => o.ci = true,
+            "--tls" => o.tls = true,
             "--only" => {
                 let names = it.next().ok_or("hostile: --only takes scenario names")?;
+                only = Some(names.clone());
                 o.only = names
                     .split(',')
                     .map(|n| {
                         Scenario::parse(n.trim()).ok_or(format!(
                             "hostile: no scenario {n:?} (have: {})",
-                            Scenario::ALL.map(Scenario::name).join(", ")
+                            Scenario::ALL
+                                .into_iter()
+                                .chain(Scenario::TLS)
+                                .map(Scenario::name)
+                                .collect::<Vec<_>>()
+                                .join(", ")
                         ))
                     })
                     .collect::<Result<_>>()?;
@@ -130,7 +165,19 @@ fn parse(args: &[String]) -> Result<Options> {
             other => return Err(format!("hostile: unknown option {other:?}")),
         }
     }
-    o.connections = connections.unwrap_or(if o.ci { 200 } else { 2000 }).max(1);
+    if o.tls && only.is_none() {
+        o.only = Scenario::TLS.to_vec();
+    }
+    if let Some(s) = o.only.iter().find(|s| s.tls() != o.tls) {
+        return Err(format!(
+            "hostile: {} is {} scenario: {}",
+            s.name(),
+            if s.tls() { "a TLS" } else { "a plain-HTTP" },
+            if s.tls() { "add --tls" } else { "drop --tls" }
+        ));
+    }
+    let full = if o.tls { TLS_CONNECTIONS } else { 2000 };
+    o.connections = connections.unwrap_or(if o.ci { 200 } else { full }).max(1);
     o.seconds = seconds.unwrap_or(Duration::from_secs(if o.ci { 4 } else { 30 }));
     o.settle = settle.unwrap_or(Duration::from_secs(if o.ci { 3 } else { 5 }));
     Ok(o)
@@ -154,10 +201,20 @@ struct Row {
 /// Runs the suite (see the module doc).
 pub fn main(args: &[String]) -> Result {
     let o = parse(args)?;
-    let mut commands = if o.command.is_empty() {
-        examples()?
+    // The TLS form's certificate, the client that trusts it, its hello.
+    let tls_dir = std::env::temp_dir().join(format!("xtask-hostile-tls-{}", std::process::id()));
+    let tls = if o.tls {
+        let files = tls::Files::make(&tls_dir)?;
+        let client = files.client(client::REQUEST_LIMIT)?;
+        let hello = tls::client_hello(&client)?;
+        Some((files, client, hello))
     } else {
-        vec![o.command.clone()]
+        None
+    };
+    let mut commands = match (&tls, o.command.is_empty()) {
+        (None, true) => examples()?,
+        (Some((files, _, _)), true) => tls_examples(files)?,
+        (_, false) => vec![o.command.clone()],
     };
     if o.ci {
         for c in &mut commands {
@@ -196,7 +253,19 @@ pub fn main(args: &[String]) -> Result {
             baseline.fds
         );
         for &scenario in &o.only {
-            let row = run_one(&mut server, &name, scenario, &o, baseline)?;
+            let (client_tls, hello) = match &tls {
+                Some((_, c, h)) => (Some(c.clone()), &h[..]),
+                None => (None, &[][..]),
+            };
+            let row = run_one(
+                &mut server,
+                &name,
+                scenario,
+                &o,
+                baseline,
+                client_tls,
+                hello,
+            )?;
             eprintln!("{}", describe(&row));
             problems.extend(judge(&row, &o));
             rows.push(row);
@@ -209,6 +278,7 @@ pub fn main(args: &[String]) -> Result {
         );
     }
     println!("{}", table(&rows));
+    let _ = std::fs::remove_dir_all(&tls_dir);
     if problems.is_empty() {
         Ok(())
     } else {
@@ -252,12 +322,54 @@ fn examples() -> Result<Vec<Vec<String>>> {
     Ok(vec![hello, echo])
 }
 
+/// Builds the TLS examples of `http-net-rustls` (release): `tls_server`
+/// (the std server) and `tls_tokio` (the tokio server), and returns their
+/// command lines with the certificate in `files`.
+fn tls_examples(files: &tls::Files) -> Result<Vec<Vec<String>>> {
+    let built = process::cargo_executables(
+        "build the TLS examples",
+        crate::cargo(&[
+            "build",
+            "--release",
+            "-p",
+            "http-net-rustls",
+            "--features",
+            "tokio",
+            "--example",
+            "tls_server",
+            "--example",
+            "tls_tokio",
+        ])
+        .current_dir(process::root()),
+    )?;
+    let mut commands = Vec::new();
+    for name in ["tls_server", "tls_tokio"] {
+        let exe = built
+            .iter()
+            .find(|a| a.name == name && a.kind == "example")
+            .map(|a| a.executable.display().to_string())
+            .ok_or(format!("hostile: cargo built no example {name}"))?;
+        commands.push(vec![
+            exe,
+            "--cert".into(),
+            files.cert.display().to_string(),
+            "--key".into(),
+            files.key.display().to_string(),
+            "--addr".into(),
+            "127.0.0.1:0".into(),
+        ]);
+    }
+    Ok(commands)
+}
+
 fn run_one(
     server: &mut Target,
     name: &str,
     scenario: Scenario,
     o: &Options,
     baseline: Usage,
+    client_tls: Option<http_net_rustls::ClientTls>,
+    hello: &[u8],
 ) -> Result<Row> {
     server.alive()?;
     // Sample the server's resources while the attack runs.
@@ -276,8 +388,8 @@ fn run_one(
         })
     };
     let cpu0 = (server.usage().cpu_ticks, target::cpu_ticks("self"));
-    let client = client::spawn(server.addr, Arc::clone(&stop));
-    let tally = attack::run(server.addr, scenario, o.connections, o.seconds);
+    let client = client::spawn(server.addr, client_tls, Arc::clone(&stop));
+    let tally = attack::run(server.addr, scenario, o.connections, o.seconds, hello);
     stop.store(true, Ordering::SeqCst);
     let client = client.join().map_err(|_| "hostile: the client panicked")?;
     let _ = sampler.join();
@@ -374,10 +486,25 @@ fn judge(row: &Row, o: &Options) -> Vec<String> {
     p
 }
 
+/// The server's CPU per handshake it answered, in ms, and how many one
+/// core does a second at that cost (`None` when none was answered).
+fn per_handshake(r: &Row) -> Option<(f64, f64)> {
+    let n = r.tally.handshakes_answered;
+    (n > 0 && r.cpu.0 > 0.0).then(|| {
+        let each = r.cpu.0 / n as f64;
+        (each * 1000.0, 1.0 / each)
+    })
+}
+
 fn describe(r: &Row) -> String {
     let c = &r.client;
+    let handshakes = per_handshake(r).map_or(String::new(), |(ms, per_core)| {
+        format!(
+            "\n             server CPU per answered handshake {ms:.3} ms: {per_core:.0} a second on one core"
+        )
+    });
     format!(
-        "  {:<10} well-behaved {}/{} ({:.1}%), p50 {} p99 {} max {}{}\n             server peak RSS {:.1} MB, {} threads, {} fds; after ({:.1} s) {:.1} MB, {} threads, {} fds; CPU server {:.1} s, suite {:.1} s\n             hostile: {}",
+        "  {:<10} well-behaved {}/{} ({:.1}%), p50 {} p99 {} max {}{}\n             server peak RSS {:.1} MB, {} threads, {} fds; after ({:.1} s) {:.1} MB, {} threads, {} fds; CPU server {:.1} s, suite {:.1} s\n             hostile: {}{}",
         r.scenario.name(),
         c.ok(),
         c.total(),
@@ -399,7 +526,8 @@ fn describe(r: &Row) -> String {
         r.after.fds,
         r.cpu.0,
         r.cpu.1,
-        r.tally.line()
+        r.tally.line(),
+        handshakes
     )
 }
 
@@ -410,13 +538,16 @@ fn table(rows: &[Row]) -> String {
     );
     for r in rows {
         let c = &r.client;
-        let answers = r
+        let mut answers = r
             .tally
             .statuses
             .iter()
             .map(|(s, n)| format!("{s}×{n}"))
-            .collect::<Vec<_>>()
-            .join(" ");
+            .collect::<Vec<_>>();
+        if r.tally.handshakes_answered > 0 {
+            answers.push(format!("handshakes×{}", r.tally.handshakes_answered));
+        }
+        let answers = answers.join(" ");
         t.push_str(&format!(
             "| {} | {} | {}/{} ({:.1}%) | {} | {} | {} | {:.1} / {:.1} MB | {} / {} | {} / {} | {}; {} |\n",
             r.server,
@@ -440,14 +571,20 @@ fn table(rows: &[Row]) -> String {
     t
 }
 
-/// The program's file name and its arguments (no directories).
+/// The program's file name and its arguments (no directories, and
+/// neither the address nor the TLS example's certificate and key files).
 fn short_name(command: &str) -> String {
     let mut words = command.split(' ');
     let program = words.next().unwrap_or("");
     let program = program.rsplit('/').next().unwrap_or(program);
-    let rest: Vec<&str> = words
-        .filter(|w| *w != "--addr" && *w != "127.0.0.1:0")
-        .collect();
+    let mut rest: Vec<&str> = Vec::new();
+    while let Some(w) = words.next() {
+        if matches!(w, "--addr" | "--cert" | "--key") {
+            words.next();
+        } else {
+            rest.push(w);
+        }
+    }
     if rest.is_empty() {
         program.to_string()
     } else {
@@ -495,6 +632,14 @@ mod tests {
         assert_eq!(o.command, args("srv --addr 127.0.0.1:0"));
         let o = parse(&args("--ci --connections 50 --seconds 2")).unwrap();
         assert_eq!((o.connections, o.seconds), (50, Duration::from_secs(2)));
+        let o = parse(&args("--tls")).unwrap();
+        assert_eq!(o.connections, 1100);
+        assert_eq!(o.only, Scenario::TLS);
+        let o = parse(&args("--tls --ci --only tls-hello-flood")).unwrap();
+        assert_eq!(o.connections, 200);
+        assert_eq!(o.only, [Scenario::TlsHelloFlood]);
+        assert!(parse(&args("--tls --only slowloris")).is_err());
+        assert!(parse(&args("--only tls-silent")).is_err());
         assert!(parse(&args("--only nope")).is_err());
         assert!(parse(&args("--connections")).is_err());
         assert!(parse(&args("--bogus")).is_err());
@@ -553,6 +698,10 @@ mod tests {
         assert_eq!(
             short_name("/t/release/examples/hello --addr 127.0.0.1:0"),
             "hello"
+        );
+        assert_eq!(
+            short_name("/t/tls_tokio --cert /tmp/c.pem --key /tmp/k.pem --addr 127.0.0.1:0 --max-connections 64"),
+            "tls_tokio --max-connections 64"
         );
     }
 }

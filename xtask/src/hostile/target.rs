@@ -1,6 +1,6 @@
 //! The server under attack: a child process started from the command line
-//! given, its address read from the `listening on http://ADDR` line it
-//! prints, its resources read from `/proc/<pid>`, and its stop (SIGTERM,
+//! given, its address read from the `listening on http://ADDR` (or
+//! `https://ADDR`) line it prints, its resources read from `/proc/<pid>`, and its stop (SIGTERM,
 //! then SIGKILL), also when the suite fails or panics (`Drop`).
 
 use std::io::{BufRead, BufReader, Read};
@@ -50,7 +50,8 @@ impl Usage {
 }
 
 impl Target {
-    /// Starts `argv` and waits for its `listening on http://ADDR` line.
+    /// Starts `argv` and waits for its `listening on http://ADDR` (or
+    /// `https://ADDR`) line.
     pub fn start(argv: &[String]) -> Result<Target> {
         let (program, args) = argv
             .split_first()
@@ -81,7 +82,11 @@ impl Target {
                     match r.read_line(&mut line) {
                         Ok(0) | Err(_) => return,
                         Ok(_) => {
-                            if let Some(a) = line.trim().strip_prefix("listening on http://") {
+                            let line = line.trim();
+                            let a = line
+                                .strip_prefix("listening on http://")
+                                .or_else(|| line.strip_prefix("listening on https://"));
+                            if let Some(a) = a {
                                 let _ = tx.send(a.to_string());
                                 break;
                             }
