@@ -1,7 +1,10 @@
 //! The attacking side: up to a few thousand sockets multiplexed on one
 //! thread with mio (non-blocking, edge-triggered), so that the attack costs
 //! the machine little CPU and the server gets its share. Sockets are opened
-//! at most [`OPEN_RATE`] a second, with small kernel buffers (so that a
+//! at most [`OPEN_RATE`] a second by default (`--open-rate`), from the
+//! source address asked for (`--source`, the TLS form's attacker is
+//! another loopback address than the well-behaved client's), with small
+//! kernel buffers (so that a
 //! non-reading peer cannot make the kernel hold megabytes per socket), and
 //! closed with a reset at the end of the scenario (no `TIME_WAIT` left for
 //! the next one).
@@ -14,7 +17,8 @@ use std::time::{Duration, Instant};
 use mio::net::TcpStream;
 use mio::{Events, Interest, Poll, Token};
 
-/// New hostile connections per second, at most (every scenario).
+/// New hostile connections per second, at most (every scenario), unless
+/// `--open-rate` says otherwise.
 pub const OPEN_RATE: u64 = 1000;
 /// A slowloris sends one more byte of its head this often.
 pub const SLOWLORIS_GAP: Duration = Duration::from_secs(1);
@@ -237,18 +241,40 @@ enum End {
     ConnectFailed,
 }
 
+/// How an attack is made beyond its scenario and size.
+#[derive(Clone, Debug)]
+pub struct Means {
+    /// New connections a second, at most.
+    pub open_rate: u64,
+    /// The address the hostile sockets are bound to (`None`: the system's
+    /// choice).
+    pub source: Option<std::net::IpAddr>,
+    /// The ClientHello record the TLS scenarios send (empty for the others).
+    pub hello: Vec<u8>,
+}
+
+impl Default for Means {
+    fn default() -> Means {
+        Means {
+            open_rate: OPEN_RATE,
+            source: None,
+            hello: Vec::new(),
+        }
+    }
+}
+
 /// Runs `scenario` with `connections` hostile sockets against `addr` for
-/// `duration`; every socket is closed before it returns. `hello` is the
-/// ClientHello record the TLS scenarios send (empty for the others).
+/// `duration`, by `means`; every socket is closed before it returns.
 pub fn run(
     addr: SocketAddr,
     scenario: Scenario,
     connections: usize,
     duration: Duration,
-    hello: &[u8],
+    means: &Means,
 ) -> io::Result<Tally> {
     let mut a = Attack {
         addr,
+        source: means.source,
         scenario,
         poll: Poll::new()?,
         socks: Vec::new(),
@@ -261,7 +287,7 @@ pub fn run(
         pipelined: GET.repeat(64),
         cut_response: GET.repeat(CUT_RESPONSE_REQUESTS),
         parked: Vec::new(),
-        hello: hello.to_vec(),
+        hello: means.hello.clone(),
     };
     let mut events = Events::with_capacity(1024);
     let start = Instant::now();
@@ -271,12 +297,12 @@ pub fn run(
         if now >= end {
             break Ok(());
         }
-        // Open up to the target, at most OPEN_RATE a second (a burst of 10),
+        // Open up to the target, at most `open_rate` a second (a burst of 10),
         // leaving out the connections waiting to reconnect.
         while a.waiting.front().is_some_and(|&t| t <= now) {
             a.waiting.pop_front();
         }
-        let allowed = OPEN_RATE * now.duration_since(start).as_millis() as u64 / 1000 + 10;
+        let allowed = means.open_rate * now.duration_since(start).as_millis() as u64 / 1000 + 10;
         while a.open + a.waiting.len() < connections
             && a.tally.opened < allowed
             && (scenario.reconnects() || (a.tally.opened as usize) < connections)
@@ -317,6 +343,7 @@ pub fn run(
 
 struct Attack {
     addr: SocketAddr,
+    source: Option<std::net::IpAddr>,
     scenario: Scenario,
     poll: Poll,
     socks: Vec<Option<Sock>>,
@@ -339,7 +366,7 @@ impl Attack {
     fn open_one(&mut self, now: Instant) {
         self.tally.opened += 1;
         self.seq += 1;
-        let mut stream = match connect(self.addr) {
+        let mut stream = match connect(self.addr, self.source) {
             Ok(s) => s,
             Err(_) => {
                 self.tally.connect_failed += 1;
@@ -580,8 +607,9 @@ impl Attack {
     }
 }
 
-/// Opens a non-blocking connection to `addr` with small kernel buffers.
-fn connect(addr: SocketAddr) -> io::Result<TcpStream> {
+/// Opens a non-blocking connection to `addr` (from `source`, when given)
+/// with small kernel buffers.
+fn connect(addr: SocketAddr, source: Option<std::net::IpAddr>) -> io::Result<TcpStream> {
     use rustix::net::{sockopt, AddressFamily, SocketFlags, SocketType};
     let family = if addr.is_ipv4() {
         AddressFamily::INET
@@ -596,6 +624,9 @@ fn connect(addr: SocketAddr) -> io::Result<TcpStream> {
     )?;
     sockopt::set_socket_recv_buffer_size(&fd, RECV_BUFFER)?;
     sockopt::set_socket_send_buffer_size(&fd, SEND_BUFFER)?;
+    if let Some(ip) = source {
+        rustix::net::bind(&fd, &SocketAddr::new(ip, 0))?;
+    }
     match rustix::net::connect(&fd, &addr) {
         Ok(()) | Err(rustix::io::Errno::INPROGRESS) => {}
         Err(e) => return Err(e.into()),
@@ -715,7 +746,14 @@ mod tests {
     #[test]
     fn a_burst_opens_each_connection_once_and_reads_its_answer() {
         let (addr, conns, _) = server("200 OK", false);
-        let t = run(addr, Scenario::Burst, 5, Duration::from_millis(500), &[]).unwrap();
+        let t = run(
+            addr,
+            Scenario::Burst,
+            5,
+            Duration::from_millis(500),
+            &Means::default(),
+        )
+        .unwrap();
         assert_eq!(t.opened, 5, "{}", t.line());
         assert_eq!(t.statuses.get(&200), Some(&5), "{}", t.line());
         assert_eq!((t.open_at_end, t.unanswered_at_end), (5, 0), "{}", t.line());
@@ -737,7 +775,14 @@ mod tests {
                 .unwrap();
             s.read(&mut buf).map_err(|e| e.kind())
         });
-        let t = run(addr, Scenario::Burst, 1, Duration::from_millis(1000), &[]).unwrap();
+        let t = run(
+            addr,
+            Scenario::Burst,
+            1,
+            Duration::from_millis(1000),
+            &Means::default(),
+        )
+        .unwrap();
         assert_eq!(t.statuses.get(&503), Some(&1), "{}", t.line());
         let after = server.join().unwrap();
         assert!(
@@ -754,7 +799,7 @@ mod tests {
             Scenario::IdleFlood,
             3,
             Duration::from_millis(1500),
-            &[],
+            &Means::default(),
         )
         .unwrap();
         // Three at once, three again after RECONNECT_AFTER; no more.
@@ -767,7 +812,14 @@ mod tests {
     #[test]
     fn resets_reach_the_server_as_resets() {
         let (addr, _, resets) = server("200 OK", false);
-        let t = run(addr, Scenario::Resets, 3, Duration::from_millis(600), &[]).unwrap();
+        let t = run(
+            addr,
+            Scenario::Resets,
+            3,
+            Duration::from_millis(600),
+            &Means::default(),
+        )
+        .unwrap();
         assert!(t.resets_sent >= 3, "{}", t.line());
         thread::sleep(Duration::from_millis(200));
         // Mid-head and mid-body cuts leave the server reading: it sees RST.
@@ -796,7 +848,7 @@ mod tests {
             Scenario::Slowloris,
             1,
             Duration::from_millis(2500),
-            &[],
+            &Means::default(),
         )
         .unwrap();
         let got = reader.join().unwrap();
@@ -804,6 +856,13 @@ mod tests {
         // Two or three bytes in 2.5 s, the start of the head.
         assert!((2..=3).contains(&got.len()), "{got:?}");
         assert!(SLOW_HEAD.starts_with(&got));
+    }
+
+    fn tls(hello: &[u8]) -> Means {
+        Means {
+            hello: hello.to_vec(),
+            ..Means::default()
+        }
     }
 
     /// A server that reads what each connection sends, answers the first
@@ -846,7 +905,7 @@ mod tests {
             Scenario::TlsHelloFlood,
             2,
             Duration::from_millis(500),
-            &hello,
+            &tls(&hello),
         )
         .unwrap();
         assert!(t.handshakes_answered >= 4, "{}", t.line());
@@ -864,7 +923,7 @@ mod tests {
             Scenario::TlsPartialHello,
             1,
             Duration::from_millis(300),
-            &hello,
+            &tls(&hello),
         )
         .unwrap();
         assert_eq!((t.opened, t.handshakes_answered), (1, 0), "{}", t.line());
@@ -877,11 +936,34 @@ mod tests {
             Scenario::TlsSilent,
             1,
             Duration::from_millis(300),
-            &hello,
+            &tls(&hello),
         )
         .unwrap();
         assert_eq!(t.opened, 1, "{}", t.line());
         assert_eq!(rx.recv_timeout(Duration::from_secs(5)).unwrap(), b"");
+    }
+
+    #[test]
+    fn the_sockets_come_from_the_source_asked_for() {
+        let l = TcpListener::bind("127.0.0.1:0").unwrap();
+        let addr = l.local_addr().unwrap();
+        let peer = thread::spawn(move || l.accept().unwrap().1);
+        let means = Means {
+            source: Some([127, 0, 0, 2].into()),
+            ..Means::default()
+        };
+        run(
+            addr,
+            Scenario::TlsSilent,
+            1,
+            Duration::from_millis(200),
+            &means,
+        )
+        .unwrap();
+        assert_eq!(
+            peer.join().unwrap().ip(),
+            std::net::IpAddr::from([127, 0, 0, 2])
+        );
     }
 
     #[test]

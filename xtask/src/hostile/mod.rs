@@ -26,7 +26,10 @@
 //! server's `ServerBuilder::max_idle_threads` default; an async server
 //! keeps none beyond its runtime's, so it passes too), `--ci`: the reduced form (200 sockets, 4 s a
 //! scenario, 3 s settle, and `--max-connections 64` appended to the server
-//! command, which `hello` and `echo` take).
+//! command, which `hello` and `echo` take), `--open-rate N` new hostile
+//! connections a second at most (default 1,000), `--source IP` the hostile
+//! sockets' source address (default: the system's; 127.0.0.2 in the TLS
+//! form against 127.0.0.1).
 //!
 //! `--tls`: the TLS form. With no command it builds (release) and runs the
 //! TLS examples of `http-net-rustls`, `tls_server` (the std server) and
@@ -107,6 +110,10 @@ struct Options {
     idle_threads: u64,
     /// The TLS form: TLS servers, the TLS scenarios, an HTTPS client.
     tls: bool,
+    /// New hostile connections a second, at most.
+    open_rate: u64,
+    /// The hostile sockets' source address (`None`: see [`source_for`]).
+    source: Option<std::net::IpAddr>,
     command: Vec<String>,
 }
 
@@ -121,6 +128,8 @@ fn parse(args: &[String]) -> Result<Options> {
         max_rss_kib: None,
         idle_threads: IDLE_THREADS,
         tls: false,
+        open_rate: attack::OPEN_RATE,
+        source: None,
         command: Vec::new(),
     };
     let mut only = None;
@@ -141,6 +150,11 @@ fn parse(args: &[String]) -> Result<Options> {
             "--idle-threads" => o.idle_threads = value("--idle-threads")?,
             "--ci" => o.ci = true,
             "--tls" => o.tls = true,
+            "--open-rate" => o.open_rate = value("--open-rate")?.max(1),
+            "--source" => {
+                let a = it.next().and_then(|v| v.parse().ok());
+                o.source = Some(a.ok_or("hostile: --source takes an IP address")?);
+            }
             "--only" => {
                 let names = it.next().ok_or("hostile: --only takes scenario names")?;
                 only = Some(names.clone());
@@ -389,7 +403,12 @@ fn run_one(
     };
     let cpu0 = (server.usage().cpu_ticks, target::cpu_ticks("self"));
     let client = client::spawn(server.addr, client_tls, Arc::clone(&stop));
-    let tally = attack::run(server.addr, scenario, o.connections, o.seconds, hello);
+    let means = attack::Means {
+        open_rate: o.open_rate,
+        source: o.source.or_else(|| source_for(o.tls, server.addr)),
+        hello: hello.to_vec(),
+    };
+    let tally = attack::run(server.addr, scenario, o.connections, o.seconds, &means);
     stop.store(true, Ordering::SeqCst);
     let client = client.join().map_err(|_| "hostile: the client panicked")?;
     let _ = sampler.join();
@@ -421,6 +440,16 @@ fn run_one(
         tally,
         cpu,
     })
+}
+
+/// The hostile sockets' source when none is asked for: in the TLS form
+/// against 127.0.0.1, 127.0.0.2, so that the attacker is another peer than
+/// the well-behaved client (a per-peer policy, such as the setup rate per
+/// peer, then tells them apart, as it would two hosts); otherwise the
+/// system's choice.
+fn source_for(tls: bool, target: std::net::SocketAddr) -> Option<std::net::IpAddr> {
+    let loopback_v4 = target.ip() == std::net::IpAddr::from([127, 0, 0, 1]);
+    (tls && loopback_v4).then(|| std::net::IpAddr::from([127, 0, 0, 2]))
 }
 
 /// Whether `after` is back to `before`: no descriptor left, and at most
@@ -639,6 +668,12 @@ mod tests {
         assert_eq!(o.connections, 200);
         assert_eq!(o.only, [Scenario::TlsHelloFlood]);
         assert!(parse(&args("--tls --only slowloris")).is_err());
+        let o = parse(&args("--tls --open-rate 5000 --source 127.0.0.3")).unwrap();
+        assert_eq!(o.open_rate, 5000);
+        assert_eq!(o.source, Some([127, 0, 0, 3].into()));
+        let local: std::net::SocketAddr = "127.0.0.1:9".parse().unwrap();
+        assert_eq!(source_for(true, local), Some([127, 0, 0, 2].into()));
+        assert_eq!(source_for(false, local), None);
         assert!(parse(&args("--only tls-silent")).is_err());
         assert!(parse(&args("--only nope")).is_err());
         assert!(parse(&args("--connections")).is_err());
