@@ -75,7 +75,8 @@ const USAGE: &str = "usage: cargo xtask <command>
   conformance [--check | --recorded]  run the tests, write docs/CONFORMANCE.md
                                       (check: no tests, fail if stale; recorded: write from recorded results)
   hostile [--connections N] [--seconds S] [--only NAMES] [--ci] [--settle S] [--tls]
-          [--open-rate N] [--source IP] [--max-p99-ms MS] [--max-rss-mb MB] [-- SERVER COMMAND...]
+          [--open-rate N] [--source IP] [--server-arg ARG]... [--max-p99-ms MS] [--max-rss-mb MB]
+          [-- SERVER COMMAND...]
                                       resource exhaustion suite (default: release hello, then echo;
                                       --tls: the TLS scenarios against tls_server, then tls_tokio)
   proxies [--reduced] [--only nginx,haproxy,apache,varnish] [--filter S] [--list]

@@ -145,6 +145,20 @@ macro_rules! __server_builder_setters {
             self.$s.setup_timeout = t;
             self
         }
+        /// The setups (TLS handshakes: a key exchange and a signature
+        /// each) one peer address may start, for a server made with
+        /// [`listener_with_setup`](ServerBuilder::listener_with_setup):
+        /// `per_sec` a second on average and `burst` at once (default 64
+        /// and 128; `per_sec` 0: no limit). A connection from a peer over
+        /// its rate is closed before it gets a slot, unanswered (its peer
+        /// could not read a plain-text `503`), and counted as refused; so
+        /// one peer's flood of ClientHellos costs the server at most that
+        /// many key exchanges a second, and other peers are served. A
+        /// plain listener has no setup phase and no such limit.
+        pub fn setup_rate_per_peer(mut self, per_sec: u32, burst: u32) -> Self {
+            self.$s.setup_rate_per_peer = $crate::SetupRate { per_sec, burst };
+            self
+        }
         /// Whether the application's mistakes are reported (default `true`):
         /// `false` silences both the stderr line and the
         /// [`mistake_log`](ServerBuilder::mistake_log) hook. What the peer is

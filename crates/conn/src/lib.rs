@@ -97,6 +97,7 @@ mod response;
 mod response_accessors;
 mod server;
 mod settings;
+mod setup_rate;
 mod stage;
 mod state;
 mod status;
@@ -149,6 +150,7 @@ pub use server::{
     ReadTimeouts, RequestPolicy, RequestView, Responder, ServerConn, ServerEvent, BUSY_RETRY_AFTER,
 };
 pub use settings::{Rate, ServerSettings};
+pub use setup_rate::{SetupRate, SetupRates};
 pub use stage::Stage;
 pub use target::{
     form_decode, percent_decode, query_pairs, target_path, target_query, PercentError, QueryPairs,

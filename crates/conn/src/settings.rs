@@ -7,8 +7,8 @@
 use core::time::Duration;
 
 use crate::{
-    Config, ConfigOverrides, EvictPolicy, Linger, NextRead, ReadTimeouts, RequestPolicy, SlotState,
-    Stage, Timestamp, Window,
+    Config, ConfigOverrides, EvictPolicy, Linger, NextRead, ReadTimeouts, RequestPolicy, SetupRate,
+    SlotState, Stage, Timestamp, Window,
 };
 
 /// A minimum data rate: after `grace` spent waiting on the peer, at least
@@ -88,6 +88,11 @@ pub struct ServerSettings {
     /// A connection-setup phase before the first HTTP byte (a TLS
     /// handshake), for a listener that has one (10 s); plain TCP has none.
     pub setup_timeout: Duration,
+    /// The setups (TLS handshakes) each peer address may start, for a
+    /// listener that has a setup step ([`SetupRate::DEFAULT`]: 64 a
+    /// second, 128 at once); a connection over it is closed unanswered
+    /// before it gets a slot ([`SetupRates`](crate::SetupRates)).
+    pub setup_rate_per_peer: SetupRate,
     /// The request body's minimum rate ([`Rate::KESTREL`]).
     pub min_body_rate: Rate,
     /// The response's minimum rate ([`Rate::KESTREL`]).
@@ -121,6 +126,7 @@ impl ServerSettings {
         body_timeout: Duration::from_secs(30),
         write_timeout: Duration::from_secs(30),
         setup_timeout: Duration::from_secs(10),
+        setup_rate_per_peer: SetupRate::DEFAULT,
         min_body_rate: Rate::KESTREL,
         min_response_rate: Rate::KESTREL,
         response_timeout: None,

@@ -24,6 +24,7 @@ struct Counts {
     failed: u64,
     timed_out: u64,
     evicted: u64,
+    refused: u64,
 }
 
 /// The std step: one byte a read, each read bounded by the time left.
@@ -104,11 +105,28 @@ enum Adapter {
 }
 
 fn start(adapter: Adapter, setup_timeout: Duration, max_connections: usize) -> Running {
+    let d = http_net_conn::SetupRate::DEFAULT;
+    start_rated(
+        adapter,
+        setup_timeout,
+        max_connections,
+        (d.per_sec, d.burst),
+    )
+}
+
+/// [`start`] with the setup rate per peer `(per_sec, burst)`.
+fn start_rated(
+    adapter: Adapter,
+    setup_timeout: Duration,
+    max_connections: usize,
+    (per_sec, burst): (u32, u32),
+) -> Running {
     match adapter {
         Adapter::Std => {
             let listener = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
             let server = http_net_std::Server::builder()
                 .setup_timeout(setup_timeout)
+                .setup_rate_per_peer(per_sec, burst)
                 .max_connections(max_connections)
                 .shutdown_timeout(Duration::from_secs(2))
                 .listener_with_setup(listener, StdPassword);
@@ -128,6 +146,7 @@ fn start(adapter: Adapter, setup_timeout: Duration, max_connections: usize) -> R
                         failed: c.setup_failed,
                         timed_out: c.timed_out.setup,
                         evicted: c.evicted.setup,
+                        refused: c.refused,
                     }
                 }),
                 stop: Some(Box::new(move || {
@@ -147,6 +166,7 @@ fn start(adapter: Adapter, setup_timeout: Duration, max_connections: usize) -> R
                     let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await?;
                     let server = http_net_tokio::Server::builder()
                         .setup_timeout(setup_timeout)
+                        .setup_rate_per_peer(per_sec, burst)
                         .max_connections(max_connections)
                         .shutdown_timeout(Duration::from_secs(2))
                         .listener_with_setup(listener, TokioPassword);
@@ -164,6 +184,7 @@ fn start(adapter: Adapter, setup_timeout: Duration, max_connections: usize) -> R
                         failed: c.setup_failed,
                         timed_out: c.timed_out_setup,
                         evicted: c.evicted_setup,
+                        refused: c.refused,
                     }
                 }),
                 stop: Some(Box::new(move || {
@@ -340,4 +361,58 @@ fn stop_closes_setup(a: Adapter) {
 both!(
     a_graceful_stop_closes_a_connection_in_its_setup,
     stop_closes_setup
+);
+
+/// A connection from `from` (a loopback address of this machine) to
+/// `addr`: another peer than 127.0.0.1.
+fn connect_from(addr: SocketAddr, from: [u8; 4]) -> TcpStream {
+    let rt = tokio::runtime::Builder::new_current_thread()
+        .enable_all()
+        .build()
+        .unwrap();
+    let s = rt.block_on(async {
+        let s = tokio::net::TcpSocket::new_v4().unwrap();
+        s.bind(SocketAddr::from((from, 0))).unwrap();
+        s.connect(addr).await.unwrap().into_std().unwrap()
+    });
+    s.set_nonblocking(false).unwrap();
+    s.set_read_timeout(Some(Duration::from_secs(10))).unwrap();
+    s
+}
+
+fn setup_rate(a: Adapter) {
+    // One setup a second per peer, two at once.
+    let r = start_rated(a, Duration::from_secs(5), 16, (1, 2));
+    let t0 = Instant::now();
+    assert!(get(r.addr).starts_with(b"HTTP/1.1 200"));
+    assert!(get(r.addr).starts_with(b"HTTP/1.1 200"));
+    // The third at once: closed before its setup runs (its password would
+    // pass), unanswered, counted as refused.
+    let mut s = connect(r.addr);
+    let _ = s.write_all(REQUEST);
+    assert_eq!(read_all(&mut s), b"", "closed without a response");
+    assert!(t0.elapsed() < Duration::from_secs(1), "{:?}", t0.elapsed());
+    assert!(
+        eventually(|| (r.counts)().refused == 1),
+        "{:?}",
+        (r.counts)()
+    );
+    // Another peer has a budget of its own.
+    let mut other = connect_from(r.addr, [127, 0, 0, 2]);
+    other.write_all(REQUEST).unwrap();
+    assert!(read_all(&mut other).starts_with(b"HTTP/1.1 200"));
+    // A second later the first peer may start one more.
+    std::thread::sleep(Duration::from_millis(1_100));
+    assert!(get(r.addr).starts_with(b"HTTP/1.1 200"));
+    assert_eq!(
+        (r.counts)(),
+        Counts {
+            refused: 1,
+            ..Counts::default()
+        }
+    );
+}
+both!(
+    a_peer_over_its_setup_rate_is_closed_before_its_setup_and_others_are_served,
+    setup_rate
 );

@@ -1,9 +1,10 @@
 //! HTTPS with the blocking server: `cargo run -p http-net-rustls --example
 //! tls_server -- --cert CERT.pem --key KEY.pem [--addr 127.0.0.1:8443]
-//! [--max-connections N]` serves `GET /` → `hello over tls` and prints
-//! `listening on https://ADDR`.
-//! Each handshake runs on its connection's thread, inside an admitted slot,
-//! under the server's setup deadline.
+//! [--max-connections N] [--setup-rate-per-peer N]` serves `GET /` →
+//! `hello over tls` and prints `listening on https://ADDR`. Each handshake
+//! runs on its connection's thread, inside an admitted slot, under the
+//! server's setup deadline; a peer may start `N` a second, `2N` at once
+//! (default 64 and 128; 0: no limit).
 
 use std::io::{self, Write};
 use std::net::TcpListener;
@@ -28,6 +29,9 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     let mut builder = Server::builder();
     if let Some(n) = arg(&args, "--max-connections").and_then(|n| n.parse().ok()) {
         builder = builder.max_connections(n);
+    }
+    if let Some(n) = arg(&args, "--setup-rate-per-peer").and_then(|n| n.parse::<u32>().ok()) {
+        builder = builder.setup_rate_per_peer(n, n.saturating_mul(2));
     }
     let server = builder.listener_with_setup(TcpListener::bind(&addr)?, tls);
     println!("listening on https://{}", server.local_addr()?);

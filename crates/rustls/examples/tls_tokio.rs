@@ -1,10 +1,11 @@
 //! HTTPS with the tokio server: `cargo run -p http-net-rustls --features
 //! tokio --example tls_tokio -- --cert CERT.pem --key KEY.pem [--addr
-//! 127.0.0.1:8443] [--max-connections N]` prints `listening on
-//! https://ADDR` and serves `GET /plaintext` (`Hello, World!`), `GET /`
-//! (`hello over tls`, as `tls_server`) and `404` elsewhere. Each handshake runs
-//! on its connection's task, inside an admitted slot, under the server's
-//! setup deadline.
+//! 127.0.0.1:8443] [--max-connections N] [--setup-rate-per-peer N]`
+//! prints `listening on https://ADDR` and serves `GET /plaintext`
+//! (`Hello, World!`), `GET /` (`hello over tls`, as `tls_server`) and
+//! `404` elsewhere. Each handshake runs on its connection's task, inside an
+//! admitted slot, under the server's setup deadline; a peer may start `N`
+//! a second, `2N` at once (default 64 and 128; 0: no limit).
 
 use std::io::{self, Write};
 
@@ -53,6 +54,9 @@ async fn main() -> Result<(), Box<dyn std::error::Error>> {
     let mut builder = Server::builder().server_name("http-net");
     if let Some(n) = arg(&args, "--max-connections").and_then(|n| n.parse().ok()) {
         builder = builder.max_connections(n);
+    }
+    if let Some(n) = arg(&args, "--setup-rate-per-peer").and_then(|n| n.parse::<u32>().ok()) {
+        builder = builder.setup_rate_per_peer(n, n.saturating_mul(2));
     }
     let server = builder.listener_with_setup(listener, tls);
     println!("listening on https://{}", server.local_addr()?);

@@ -38,7 +38,9 @@ pub struct Counters {
     pub accepted: u64,
     /// Connections refused with `503`: beyond the connection limit with none
     /// to evict, beyond the per-peer cap, or with no descriptor or thread
-    /// left.
+    /// left; with a setup step (TLS), closed unanswered instead, and also
+    /// when their peer is over its setup rate
+    /// ([`ServerBuilder::setup_rate_per_peer`](crate::ServerBuilder::setup_rate_per_peer)).
     pub refused: u64,
     /// Connections closed to admit a newcomer at the connection limit, by
     /// the phase they were in.

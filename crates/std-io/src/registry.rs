@@ -19,7 +19,7 @@ use crate::lock::{lock, read};
 use crate::settings::Settings;
 use crate::transport::Interrupter;
 use crate::wire::Gauge;
-use http_net_conn::{pick_eviction, SlotState, Stage, Summary};
+use http_net_conn::{pick_eviction, SetupRate, SetupRates, SlotState, Stage, Summary, Timestamp};
 
 /// One open connection, as the accept loop and the shutdown see it.
 pub(crate) struct Slot {
@@ -175,6 +175,8 @@ pub(crate) struct Shared {
     /// The per-peer cap (0: none) and the connections of each peer address.
     per_peer: usize,
     peers: Mutex<HashMap<IpAddr, usize>>,
+    /// The setups each peer address may start (the core's policy and state).
+    setup_rates: Mutex<SetupRates<IpAddr>>,
     /// Where [`ServerHandle::shutdown`](crate::ServerHandle::shutdown)
     /// connects to wake the accept loop (set when serving starts).
     pub(crate) wake_addr: Mutex<Option<SocketAddr>>,
@@ -185,7 +187,7 @@ pub(crate) struct Shared {
 }
 
 impl Shared {
-    pub(crate) fn new(per_peer: usize, hooks: Hooks) -> Shared {
+    pub(crate) fn new(per_peer: usize, setup_rate: SetupRate, hooks: Hooks) -> Shared {
         Shared {
             hooks,
             mistakes: MistakeGate::new(),
@@ -199,6 +201,7 @@ impl Shared {
             admitted: AtomicUsize::new(0),
             per_peer,
             peers: Mutex::new(HashMap::new()),
+            setup_rates: Mutex::new(SetupRates::new(setup_rate)),
             wake_addr: Mutex::new(None),
         }
     }
@@ -230,6 +233,15 @@ impl Shared {
         }
         self.admitted.fetch_add(1, Ordering::SeqCst);
         Admission::Admitted
+    }
+
+    /// Whether `peer` may start a setup (a TLS handshake) at `now`: the
+    /// core's [`SetupRates`] decide (always, without a peer address).
+    pub(crate) fn admit_setup(&self, peer: Option<IpAddr>, now: Timestamp) -> bool {
+        match peer {
+            Some(ip) => lock(&self.setup_rates).admit(ip, now),
+            None => true,
+        }
     }
 
     /// Gives back an admission whose connection never got a slot.

@@ -405,7 +405,11 @@ impl ServerBuilder {
         Server {
             listener,
             settings,
-            shared: Arc::new(Shared::new(settings.max_connections_per_peer, self.hooks)),
+            shared: Arc::new(Shared::new(
+                settings.max_connections_per_peer,
+                settings.setup_rate_per_peer,
+                self.hooks,
+            )),
             setup: None,
         }
     }
@@ -597,6 +601,15 @@ impl<L: Listener, U: Setup<L::Stream>> Server<L, U> {
                     }
                     shared.counters.accepted.fetch_add(1, Ordering::Relaxed);
                     let ip = peer.map(|p| p.ip());
+                    // A peer over its setup rate is refused before it
+                    // costs a slot or a handshake.
+                    if setup.is_some()
+                        && !shared.admit_setup(ip, crate::wire::stamp(Instant::now()))
+                    {
+                        refuse(stream);
+                        reserve.reopen();
+                        continue;
+                    }
                     let mut admission = shared.admit(ip, limit);
                     if admission == Admission::Full && shared.evict(&settings) {
                         admission = shared.admit(ip, limit);

@@ -524,6 +524,12 @@ fn admit<H: Handler, S: Transport + 'static, U: Setup<S>>(
         None => refuse(shared, tasks, stream),
         Some(_) => drop(shared.counters.refused.fetch_add(1, Ordering::Relaxed)),
     };
+    // A peer over its setup rate is refused before it costs a slot or a
+    // handshake.
+    if setup.is_some() && !shared.admit_setup(peer.map(|p| p.ip())) {
+        refuse(shared, tasks, stream);
+        return None;
+    }
     let per_peer = shared.settings.max_connections_per_peer;
     let ip = peer.map(|p| p.ip()).filter(|_| per_peer != 0);
     let slot = {

@@ -7,7 +7,9 @@ use std::net::IpAddr;
 use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex, MutexGuard};
 
-use http_net_conn::{Buffers, Config, MistakeGate, ServerConn, ServerSettings, SlotState};
+use http_net_conn::{
+    Buffers, Config, MistakeGate, ServerConn, ServerSettings, SetupRates, SlotState,
+};
 use tokio::sync::Notify;
 use tokio::time::Instant;
 
@@ -52,7 +54,9 @@ counters! {
 /// Connections taken in and served (refused ones not included).
 accepted,
 /// Connections answered `503`: beyond the connection limit with none
-/// to evict, or beyond the per-peer cap.
+/// to evict, or beyond the per-peer cap; with a setup step (TLS), closed
+/// unanswered instead, and also when their peer is over its setup rate
+/// ([`ServerBuilder::setup_rate_per_peer`](crate::ServerBuilder::setup_rate_per_peer)).
 refused,
 /// Connections evicted between requests: idle, waiting for their first
 /// request, draining the unread rest of a request body after its
@@ -166,6 +170,8 @@ pub(crate) struct Shared {
     pub(crate) mistakes: MistakeGate,
     /// The `503` beyond the connection limit, made once a second.
     pub(crate) busy: BusyAnswer,
+    /// The setups each peer address may start (the core's policy and state).
+    setup_rates: Mutex<SetupRates<IpAddr>>,
 }
 
 /// The most buffers a server's pool keeps (each about 40 KiB with the
@@ -275,6 +281,16 @@ impl Shared {
             hooks,
             mistakes: MistakeGate::new(),
             busy: BusyAnswer::default(),
+            setup_rates: Mutex::new(SetupRates::new(settings.setup_rate_per_peer)),
+        }
+    }
+
+    /// Whether `peer` may start a setup (a TLS handshake) now: the core's
+    /// [`SetupRates`] decide (always, without a peer address).
+    pub(crate) fn admit_setup(&self, peer: Option<IpAddr>) -> bool {
+        match peer {
+            Some(ip) => lock(&self.setup_rates).admit(ip, crate::timer::stamp(Instant::now())),
+            None => true,
         }
     }
 

@@ -82,8 +82,9 @@ pub enum Scenario {
     TlsPartialHello,
     /// TLS: each connection sends a whole ClientHello (the server does a
     /// key exchange and signs), resets the connection once the server's
-    /// answer begins, and reconnects at once (within [`OPEN_RATE`]); one
-    /// that gets no answer stalls until the server closes it.
+    /// answer begins, and reconnects at once (within the open rate), as it
+    /// does when the server closes it unanswered; one that gets no answer
+    /// stalls until the server closes it.
     TlsHelloFlood,
 }
 
@@ -542,7 +543,9 @@ impl Attack {
         };
         self.free.push(i);
         self.open -= 1;
-        if self.scenario.reconnects() && !matches!(end, End::Cut) {
+        // A flood of hellos comes back at once, answered or not.
+        let at_once = matches!(end, End::Cut) || self.scenario == Scenario::TlsHelloFlood;
+        if self.scenario.reconnects() && !at_once {
             self.waiting.push_back(now + RECONNECT_AFTER);
         }
         if s.first_len >= 12 {

@@ -29,7 +29,10 @@
 //! command, which `hello` and `echo` take), `--open-rate N` new hostile
 //! connections a second at most (default 1,000), `--source IP` the hostile
 //! sockets' source address (default: the system's; 127.0.0.2 in the TLS
-//! form against 127.0.0.1).
+//! form against 127.0.0.1), `--server-arg ARG` (repeatable) appended to
+//! every server command (`--server-arg --setup-rate-per-peer --server-arg
+//! 0` lifts the TLS examples' setup rate per peer, to measure what each
+//! handshake costs).
 //!
 //! `--tls`: the TLS form. With no command it builds (release) and runs the
 //! TLS examples of `http-net-rustls`, `tls_server` (the std server) and
@@ -114,6 +117,8 @@ struct Options {
     open_rate: u64,
     /// The hostile sockets' source address (`None`: see [`source_for`]).
     source: Option<std::net::IpAddr>,
+    /// Arguments appended to every server command (`--server-arg`).
+    server_args: Vec<String>,
     command: Vec<String>,
 }
 
@@ -130,6 +135,7 @@ fn parse(args: &[String]) -> Result<Options> {
         tls: false,
         open_rate: attack::OPEN_RATE,
         source: None,
+        server_args: Vec::new(),
         command: Vec::new(),
     };
     let mut only = None;
@@ -151,6 +157,10 @@ fn parse(args: &[String]) -> Result<Options> {
             "--ci" => o.ci = true,
             "--tls" => o.tls = true,
             "--open-rate" => o.open_rate = value("--open-rate")?.max(1),
+            "--server-arg" => {
+                let a = it.next().ok_or("hostile: --server-arg takes an argument")?;
+                o.server_args.push(a.clone());
+            }
             "--source" => {
                 let a = it.next().and_then(|v| v.parse().ok());
                 o.source = Some(a.ok_or("hostile: --source takes an IP address")?);
@@ -230,11 +240,12 @@ pub fn main(args: &[String]) -> Result {
         (Some((files, _, _)), true) => tls_examples(files)?,
         (_, false) => vec![o.command.clone()],
     };
-    if o.ci {
-        for c in &mut commands {
+    for c in &mut commands {
+        if o.ci {
             c.push("--max-connections".into());
             c.push(CI_MAX_CONNECTIONS.to_string());
         }
+        c.extend(o.server_args.iter().cloned());
     }
     let nofile = rustix::process::getrlimit(rustix::process::Resource::Nofile);
     let mut rows = Vec::new();
@@ -529,7 +540,7 @@ fn describe(r: &Row) -> String {
     let c = &r.client;
     let handshakes = per_handshake(r).map_or(String::new(), |(ms, per_core)| {
         format!(
-            "\n             server CPU per answered handshake {ms:.3} ms: {per_core:.0} a second on one core"
+            "\n             server CPU per answered handshake {ms:.3} ms: {per_core:.0} a second on one core (all the server's CPU in the scenario over the handshakes it answered; with the setup rate per peer on, the refused connections' cost is in it)"
         )
     });
     format!(
@@ -668,7 +679,11 @@ mod tests {
         assert_eq!(o.connections, 200);
         assert_eq!(o.only, [Scenario::TlsHelloFlood]);
         assert!(parse(&args("--tls --only slowloris")).is_err());
-        let o = parse(&args("--tls --open-rate 5000 --source 127.0.0.3")).unwrap();
+        let o = parse(&args(
+            "--tls --open-rate 5000 --source 127.0.0.3 --server-arg --setup-rate-per-peer --server-arg 0",
+        ))
+        .unwrap();
+        assert_eq!(o.server_args, args("--setup-rate-per-peer 0"));
         assert_eq!(o.open_rate, 5000);
         assert_eq!(o.source, Some([127, 0, 0, 3].into()));
         let local: std::net::SocketAddr = "127.0.0.1:9".parse().unwrap();
