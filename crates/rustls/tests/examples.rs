@@ -11,7 +11,7 @@ use std::net::SocketAddr;
 use std::path::PathBuf;
 use std::process::{Child, Command, Stdio};
 
-use support::{cert, TempDir};
+use support::{cert, have, TempDir};
 
 /// An example binary of this package (`cargo test` builds them).
 fn example(name: &str) -> PathBuf {
@@ -29,19 +29,6 @@ fn example(name: &str) -> PathBuf {
         path.display()
     );
     path
-}
-
-/// Whether `prog` is on the path; `HTTP_NET_REQUIRE_PEERS=1` makes a
-/// missing one a failure, as CI sets it.
-fn have(prog: &str) -> bool {
-    let found = Command::new(prog).arg("--version").output().is_ok();
-    if !found && std::env::var("HTTP_NET_REQUIRE_PEERS").as_deref() == Ok("1") {
-        panic!("{prog} is required (HTTP_NET_REQUIRE_PEERS=1) but was not found");
-    }
-    if !found {
-        eprintln!("note: skipping: {prog} not found");
-    }
-    found
 }
 
 /// A running example, killed when dropped.
