@@ -2,9 +2,9 @@
 //! thread with mio (non-blocking, edge-triggered), so that the attack costs
 //! the machine little CPU and the server gets its share. Sockets are opened
 //! at most [`OPEN_RATE`] a second by default (`--open-rate`), from the
-//! source address asked for (`--source`, the TLS form's attacker is
-//! another loopback address than the well-behaved client's), with small
-//! kernel buffers (so that a
+//! source addresses asked for in turn (`--source`; the TLS form's attacker
+//! is on other loopback addresses than the well-behaved client's), with
+//! small kernel buffers (so that a
 //! non-reading peer cannot make the kernel hold megabytes per socket), and
 //! closed with a reset at the end of the scenario (no `TIME_WAIT` left for
 //! the next one).
@@ -247,9 +247,9 @@ enum End {
 pub struct Means {
     /// New connections a second, at most.
     pub open_rate: u64,
-    /// The address the hostile sockets are bound to (`None`: the system's
-    /// choice).
-    pub source: Option<std::net::IpAddr>,
+    /// The addresses the hostile sockets are bound to, in turn (empty: the
+    /// system's choice).
+    pub sources: Vec<std::net::IpAddr>,
     /// The ClientHello record the TLS scenarios send (empty for the others).
     pub hello: Vec<u8>,
 }
@@ -258,7 +258,7 @@ impl Default for Means {
     fn default() -> Means {
         Means {
             open_rate: OPEN_RATE,
-            source: None,
+            sources: Vec::new(),
             hello: Vec::new(),
         }
     }
@@ -275,7 +275,7 @@ pub fn run(
 ) -> io::Result<Tally> {
     let mut a = Attack {
         addr,
-        source: means.source,
+        sources: means.sources.clone(),
         scenario,
         poll: Poll::new()?,
         socks: Vec::new(),
@@ -344,7 +344,7 @@ pub fn run(
 
 struct Attack {
     addr: SocketAddr,
-    source: Option<std::net::IpAddr>,
+    sources: Vec<std::net::IpAddr>,
     scenario: Scenario,
     poll: Poll,
     socks: Vec<Option<Sock>>,
@@ -367,7 +367,11 @@ impl Attack {
     fn open_one(&mut self, now: Instant) {
         self.tally.opened += 1;
         self.seq += 1;
-        let mut stream = match connect(self.addr, self.source) {
+        let source = match self.sources.len() {
+            0 => None,
+            n => Some(self.sources[(self.seq % n as u64) as usize]),
+        };
+        let mut stream = match connect(self.addr, source) {
             Ok(s) => s,
             Err(_) => {
                 self.tally.connect_failed += 1;
@@ -952,7 +956,7 @@ mod tests {
         let addr = l.local_addr().unwrap();
         let peer = thread::spawn(move || l.accept().unwrap().1);
         let means = Means {
-            source: Some([127, 0, 0, 2].into()),
+            sources: vec![[127, 0, 0, 2].into()],
             ..Means::default()
         };
         run(

@@ -28,8 +28,9 @@
 //! scenario, 3 s settle, and `--max-connections 64` appended to the server
 //! command, which `hello` and `echo` take), `--open-rate N` new hostile
 //! connections a second at most (default 1,000), `--source IP` the hostile
-//! sockets' source address (default: the system's; 127.0.0.2 in the TLS
-//! form against 127.0.0.1), `--server-arg ARG` (repeatable) appended to
+//! sockets' source address (default: the system's; in the TLS form
+//! against 127.0.0.1, 127.0.0.2 for the hello flood and 127.0.1.1 to
+//! 127.0.1.64 in turn for the others), `--server-arg ARG` (repeatable) appended to
 //! every server command (`--server-arg --setup-rate-per-peer --server-arg
 //! 0` lifts the TLS examples' setup rate per peer, to measure what each
 //! handshake costs).
@@ -115,7 +116,7 @@ struct Options {
     tls: bool,
     /// New hostile connections a second, at most.
     open_rate: u64,
-    /// The hostile sockets' source address (`None`: see [`source_for`]).
+    /// The hostile sockets' source address (`None`: see [`sources_for`]).
     source: Option<std::net::IpAddr>,
     /// Arguments appended to every server command (`--server-arg`).
     server_args: Vec<String>,
@@ -416,7 +417,10 @@ fn run_one(
     let client = client::spawn(server.addr, client_tls, Arc::clone(&stop));
     let means = attack::Means {
         open_rate: o.open_rate,
-        source: o.source.or_else(|| source_for(o.tls, server.addr)),
+        sources: match o.source {
+            Some(ip) => vec![ip],
+            None => sources_for(scenario, server.addr),
+        },
         hello: hello.to_vec(),
     };
     let tally = attack::run(server.addr, scenario, o.connections, o.seconds, &means);
@@ -453,14 +457,22 @@ fn run_one(
     })
 }
 
-/// The hostile sockets' source when none is asked for: in the TLS form
-/// against 127.0.0.1, 127.0.0.2, so that the attacker is another peer than
-/// the well-behaved client (a per-peer policy, such as the setup rate per
-/// peer, then tells them apart, as it would two hosts); otherwise the
-/// system's choice.
-fn source_for(tls: bool, target: std::net::SocketAddr) -> Option<std::net::IpAddr> {
-    let loopback_v4 = target.ip() == std::net::IpAddr::from([127, 0, 0, 1]);
-    (tls && loopback_v4).then(|| std::net::IpAddr::from([127, 0, 0, 2]))
+/// The hostile sockets' sources when none is asked for: against
+/// 127.0.0.1, the TLS scenarios come from other loopback addresses than
+/// the well-behaved client (which a per-peer policy, such as the setup
+/// rate per peer, tells apart as it would two hosts): the hello flood from
+/// one, 127.0.0.2 (the per-peer bound's case), the sockets that hold slots
+/// from 64 in turn, 127.0.1.1 to 127.0.1.64 (as a slot-exhaustion attack
+/// comes, from many addresses, each within its setup rate); the plain
+/// scenarios from the system's choice.
+fn sources_for(scenario: Scenario, target: std::net::SocketAddr) -> Vec<std::net::IpAddr> {
+    if !scenario.tls() || target.ip() != std::net::IpAddr::from([127, 0, 0, 1]) {
+        return Vec::new();
+    }
+    if scenario == Scenario::TlsHelloFlood {
+        return vec![[127, 0, 0, 2].into()];
+    }
+    (1..=64u8).map(|i| [127, 0, 1, i].into()).collect()
 }
 
 /// Whether `after` is back to `before`: no descriptor left, and at most
@@ -687,8 +699,12 @@ mod tests {
         assert_eq!(o.open_rate, 5000);
         assert_eq!(o.source, Some([127, 0, 0, 3].into()));
         let local: std::net::SocketAddr = "127.0.0.1:9".parse().unwrap();
-        assert_eq!(source_for(true, local), Some([127, 0, 0, 2].into()));
-        assert_eq!(source_for(false, local), None);
+        let flood = sources_for(Scenario::TlsHelloFlood, local);
+        assert_eq!(flood, [std::net::IpAddr::from([127, 0, 0, 2])]);
+        let silent = sources_for(Scenario::TlsSilent, local);
+        assert_eq!(silent.len(), 64);
+        assert!(!silent.contains(&local.ip()));
+        assert!(sources_for(Scenario::Slowloris, local).is_empty());
         assert!(parse(&args("--only tls-silent")).is_err());
         assert!(parse(&args("--only nope")).is_err());
         assert!(parse(&args("--connections")).is_err());
