@@ -292,8 +292,9 @@ pub mod conn {
         QueryPairs, Rank, Rate, ReadDeadlines, ReadStep, ReadTimeouts, Redirect, RedirectChase,
         RedirectError, Redirects, RemoteError, RequestBody, RequestDeadline, RequestPolicy,
         RequestView, Responder, ResponseView, Retry, ServerConn, ServerEvent, ServerSettings,
-        SlotState, Stage, Summary, Timestamp, Trailers, UnsupportedCodings, Url, UrlError, Window,
-        COPY_LIMIT, MAX_PIPELINED, REDIRECT_BODY_DRAIN, REFUSING_AT_ONCE, YOUNG_RESPONSE_STALL_MS,
+        SetupRate, SetupRates, SlotState, Stage, Summary, Timestamp, Trailers, UnsupportedCodings,
+        Url, UrlError, Window, COPY_LIMIT, MAX_PIPELINED, REDIRECT_BODY_DRAIN, REFUSING_AT_ONCE,
+        YOUNG_RESPONSE_STALL_MS,
     };
     #[doc(inline)]
     pub use http_net_conn::{
