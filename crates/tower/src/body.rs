@@ -209,7 +209,7 @@ impl http_body::Body for Body {
     }
 
     fn size_hint(&self) -> SizeHint {
-        self.hint.clone()
+        self.hint
     }
 }
 

@@ -61,9 +61,9 @@ impl fmt::Display for Error {
             Error::Target => {
                 f.write_str("the request target is not a URI the http crate takes (RFC 9112 §3.2)")
             }
-            Error::Field => f.write_str(
-                "a request field the http crate refuses (RFC 9110 §5.1, §5.5)",
-            ),
+            Error::Field => {
+                f.write_str("a request field the http crate refuses (RFC 9110 §5.1, §5.5)")
+            }
             Error::NotUpgraded => f.write_str(
                 "the connection was not handed over: no 101 or 2xx to CONNECT (RFC 9110 §7.8)",
             ),

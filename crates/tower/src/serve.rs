@@ -317,7 +317,9 @@ where
     let (parts, body) = response.into_parts();
     let status = parts.status.as_u16();
     let length = body_length(&parts.headers, body.size_hint().exact(), status, facts)?;
-    with_fields(&parts.headers, |fields| ex.send_head(status, fields, length))?;
+    with_fields(&parts.headers, |fields| {
+        ex.send_head(status, fields, length)
+    })?;
     match ex.conn().answer_state() {
         AnswerState::Switched => {
             drop(body);
@@ -334,6 +336,30 @@ where
     }
     let chunked = length == BodyLength::Streamed && !facts.http10;
     let mut body = pin!(body);
+    let r = stream_body(ex, chan, scratch, facts, chunked, body.as_mut()).await;
+    match r {
+        // The request body failed (over its limit, too slow, malformed):
+        // the connection takes no more of the answer and closes; the
+        // service saw the failure in its body.
+        Err(_) if ex.conn().failed() => Ok(()),
+        r => r,
+    }
+}
+
+/// Sends the response body frame by frame, then its end (with the
+/// trailers when `chunked` and the client takes them).
+async fn stream_body<B>(
+    ex: &mut Exchange<'_>,
+    chan: Option<&Arc<Chan>>,
+    scratch: &mut Vec<u8>,
+    facts: Facts,
+    chunked: bool,
+    mut body: Pin<&mut B>,
+) -> Result<(), HandlerError>
+where
+    B: HttpBody,
+    B::Error: Into<BoxError>,
+{
     loop {
         let frame = match next_frame(ex, chan, scratch, body.as_mut()).await? {
             None => {
@@ -469,7 +495,10 @@ mod tests {
     fn the_length_comes_from_the_field_then_the_hint_else_it_streams() {
         let mut h = HeaderMap::new();
         let f = facts();
-        assert_eq!(body_length(&h, Some(5), 200, f).unwrap(), BodyLength::Known(5));
+        assert_eq!(
+            body_length(&h, Some(5), 200, f).unwrap(),
+            BodyLength::Known(5)
+        );
         assert_eq!(body_length(&h, None, 200, f).unwrap(), BodyLength::Streamed);
         h.insert(CONTENT_LENGTH, "5".parse().unwrap());
         assert_eq!(body_length(&h, None, 200, f).unwrap(), BodyLength::Known(5));
@@ -482,12 +511,21 @@ mod tests {
         ));
         // HEAD keeps the length of the body a GET would get.
         let head = Facts { head: true, ..f };
-        assert_eq!(body_length(&h, Some(0), 200, head).unwrap(), BodyLength::Known(5));
+        assert_eq!(
+            body_length(&h, Some(0), 200, head).unwrap(),
+            BodyLength::Known(5)
+        );
         h.insert(CONTENT_LENGTH, "five".parse().unwrap());
-        assert_eq!(body_length(&h, Some(5), 200, f).unwrap(), BodyLength::Streamed);
+        assert_eq!(
+            body_length(&h, Some(5), 200, f).unwrap(),
+            BodyLength::Streamed
+        );
         let mut h = HeaderMap::new();
         h.insert(TRANSFER_ENCODING, "chunked".parse().unwrap());
-        assert_eq!(body_length(&h, Some(5), 200, f).unwrap(), BodyLength::Streamed);
+        assert_eq!(
+            body_length(&h, Some(5), 200, f).unwrap(),
+            BodyLength::Streamed
+        );
     }
 
     #[test]
