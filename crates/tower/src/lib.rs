@@ -37,7 +37,10 @@
 //! - Its extensions hold the peer's address as [`PeerAddr`] (with the
 //!   `connect-info` feature also as axum's `ConnectInfo<SocketAddr>`, so
 //!   `ConnectInfo` extractors work unchanged); a [`BodyLimit`] when it has
-//!   a body; an [`OnUpgrade`] when it may switch protocols.
+//!   a body; an [`OnUpgrade`] when it may switch protocols; and, when
+//!   asked for ([`ServiceHandler::received_head`]), the head as received
+//!   ([`ReceivedHead`]: the target's bytes, the field names' case and the
+//!   fields' order across names, which `HeaderMap` does not keep).
 //! - The body is a [`Body`] that streams from the connection: data
 //!   frames, then the trailers. It reads only when polled, one frame at a
 //!   time, under the server's body limit, body timeout and minimum body
@@ -99,6 +102,6 @@ mod upgrade;
 
 pub use body::{Body, BodyLimit};
 pub use error::{BoxError, Error};
-pub use request::PeerAddr;
+pub use request::{PeerAddr, ReceivedHead};
 pub use serve::ServiceHandler;
 pub use upgrade::{OnUpgrade, Upgraded};

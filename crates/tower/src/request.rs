@@ -29,6 +29,48 @@ use crate::error::Error;
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct PeerAddr(pub SocketAddr);
 
+/// The request head as it was received, for a service that must see it
+/// so (a conformance origin, a proxy): the target's bytes, and the fields
+/// with the case of their names and their order across names, which
+/// `http::HeaderMap` does not keep (it lowercases names and lists a name's
+/// values together). In the extensions of every request when
+/// [`ServiceHandler::received_head`](crate::ServiceHandler::received_head)
+/// is on (one allocation a request; off by default).
+///
+/// ```
+/// use http_net_tower::{Body, ReceivedHead};
+///
+/// fn first_field_name(req: &http::Request<Body>) -> Option<Vec<u8>> {
+///     let head = req.extensions().get::<ReceivedHead>()?;
+///     head.fields().next().map(|(name, _)| name.to_vec())
+/// }
+/// ```
+#[derive(Clone, Debug)]
+pub struct ReceivedHead {
+    /// The bytes from the target to the last field value.
+    bytes: Bytes,
+    target: (usize, usize),
+    /// (name start, name end, value start, value end) in `bytes`.
+    fields: Vec<[usize; 4]>,
+}
+
+impl ReceivedHead {
+    /// The request target as received.
+    pub fn target(&self) -> &[u8] {
+        self.bytes.get(self.target.0..self.target.1).unwrap_or(&[])
+    }
+
+    /// The fields as received (name case kept), in order.
+    pub fn fields(&self) -> impl Iterator<Item = (&[u8], &[u8])> + '_ {
+        self.fields.iter().map(|[a, b, c, d]| {
+            (
+                self.bytes.get(*a..*b).unwrap_or(&[]),
+                self.bytes.get(*c..*d).unwrap_or(&[]),
+            )
+        })
+    }
+}
+
 /// What the handler keeps of the request for the response.
 #[derive(Clone, Copy, Debug)]
 pub(crate) struct Facts {
@@ -75,7 +117,11 @@ pub(crate) fn list_has(value: &[u8], token: &[u8]) -> bool {
 /// Builds the service's request from the head: one copy of the bytes from
 /// the target to the last field value, which the URI and every field value
 /// share (no copy per field).
-pub(crate) fn build(view: &RequestView<'_>, peer: Option<SocketAddr>) -> Result<Built, Error> {
+pub(crate) fn build(
+    view: &RequestView<'_>,
+    peer: Option<SocketAddr>,
+    keep_head: bool,
+) -> Result<Built, Error> {
     let buf = view.buf();
     let head = view.head();
     let spans = view.field_spans().get(..head.field_count).unwrap_or(&[]);
@@ -132,6 +178,21 @@ pub(crate) fn build(view: &RequestView<'_>, peer: Option<SocketAddr>) -> Result<
     if let Some(chan) = &chan {
         ext.insert(BodyLimit(Arc::clone(chan)));
     }
+    if keep_head {
+        let at = |s: Span| s.start() - lo..s.end() - lo;
+        let t = at(head.target);
+        ext.insert(ReceivedHead {
+            target: (t.start, t.end),
+            fields: spans
+                .iter()
+                .map(|f| {
+                    let (n, v) = (at(f.name), at(f.value));
+                    [n.start, n.end, v.start, v.end]
+                })
+                .collect(),
+            bytes: shared,
+        });
+    }
     if let Some(peer) = peer {
         ext.insert(PeerAddr(peer));
         #[cfg(feature = "connect-info")]
@@ -154,7 +215,7 @@ mod tests {
         assert_eq!(conn.recv(raw), raw.len());
         let peer = "10.0.0.1:4000".parse().ok();
         match conn.poll_event() {
-            Ok(ServerEvent::Request(view)) => build(&view, peer).unwrap(),
+            Ok(ServerEvent::Request(view)) => build(&view, peer, true).unwrap(),
             other => panic!("no request: {other:?}"),
         }
     }
@@ -179,6 +240,19 @@ mod tests {
             Some(&PeerAddr("10.0.0.1:4000".parse().unwrap()))
         );
         assert!(r.extensions().get::<BodyLimit>().is_some());
+        let received = r.extensions().get::<ReceivedHead>().unwrap();
+        assert_eq!(received.target(), b"/a/b?x=1&y=2");
+        let fields: Vec<_> = received.fields().collect();
+        assert_eq!(
+            fields,
+            [
+                (&b"Host"[..], &b"h"[..]),
+                (b"X-Dup", b"1"),
+                (b"Accept", b"*/*"),
+                (b"X-Dup", b"2"),
+                (b"Content-Length", b"3"),
+            ]
+        );
         assert!(b.chan.is_some());
         assert_eq!(http_body::Body::size_hint(r.body()).exact(), Some(3));
     }

@@ -76,6 +76,8 @@ pub struct ServiceHandler<S> {
     /// Cloned for each request; the lock makes a service that is `Send`
     /// but not `Sync` shareable between connections (held only to clone).
     service: Mutex<S>,
+    /// Put a [`ReceivedHead`](crate::ReceivedHead) in each request.
+    received_head: bool,
 }
 
 impl<S: Clone> ServiceHandler<S> {
@@ -83,7 +85,17 @@ impl<S: Clone> ServiceHandler<S> {
     pub fn new(service: S) -> Self {
         ServiceHandler {
             service: Mutex::new(service),
+            received_head: false,
         }
+    }
+
+    /// Puts the head as received, a [`ReceivedHead`](crate::ReceivedHead),
+    /// in each request's extensions (default off: it costs an allocation
+    /// a request).
+    #[must_use]
+    pub fn received_head(mut self, on: bool) -> Self {
+        self.received_head = on;
+        self
     }
 
     /// A clone of the service, for one request.
@@ -105,12 +117,12 @@ where
     B::Error: Into<BoxError>,
 {
     async fn handle(&self, ex: &mut Exchange<'_>) -> Result<(), HandlerError> {
-        serve(self.service(), ex).await
+        serve(self.service(), ex, self.received_head).await
     }
 }
 
 /// Serves one request with `svc`.
-async fn serve<S, B>(mut svc: S, ex: &mut Exchange<'_>) -> Result<(), HandlerError>
+async fn serve<S, B>(mut svc: S, ex: &mut Exchange<'_>, keep_head: bool) -> Result<(), HandlerError>
 where
     S: Service<Request<Body>, Response = Response<B>>,
     S::Error: Into<BoxError>,
@@ -118,7 +130,7 @@ where
     B::Error: Into<BoxError>,
 {
     let built = match ex.request() {
-        Some(view) => request::build(&view, ex.peer_addr()),
+        Some(view) => request::build(&view, ex.peer_addr(), keep_head),
         None => return Ok(()),
     };
     let Built {
