@@ -326,8 +326,16 @@ where
         // over the limit, too slow, malformed), which stands.
         return Ok(());
     }
-    let (parts, body) = response.into_parts();
+    let (mut parts, body) = response.into_parts();
     let status = parts.status.as_u16();
+    if (status < 200 || status == 204)
+        && parts.headers.get(CONTENT_LENGTH).map(|v| v.as_bytes()) == Some(b"0")
+    {
+        // A 1xx or 204 has no body and carries no `Content-Length`
+        // (RFC 9110 §8.6); a `0` says as much (axum sets one from the empty
+        // body's size hint) and is left out. Any other length is refused.
+        parts.headers.remove(CONTENT_LENGTH);
+    }
     let length = body_length(&parts.headers, body.size_hint().exact(), status, facts)?;
     with_fields(&parts.headers, |fields| {
         ex.send_head(status, fields, length)

@@ -220,6 +220,12 @@ impl tower_service::Service<Request<Body>> for Svc {
                     })
                 }
                 "/early-hints" => full(103, ""),
+                "/no-content" => {
+                    let mut r = full(204, "");
+                    r.headers_mut()
+                        .insert("content-length", HeaderValue::from_static("0"));
+                    r
+                }
                 "/bad-field" => {
                     let mut r = full(200, "never sent");
                     r.headers_mut()
@@ -413,6 +419,19 @@ fn a_head_response_carries_no_body() {
         rest.is_empty(),
         "a body byte followed a HEAD response: {rest:?}"
     );
+}
+
+#[test]
+fn a_204_with_content_length_0_goes_out_without_it() {
+    let s = start(builder(), ServiceHandler::new(Svc::default()));
+    let raw = exchange(
+        s.addr,
+        b"GET /no-content HTTP/1.1\r\nHost: a\r\nConnection: close\r\n\r\n",
+    );
+    let (r, rest) = parse_one(&raw, false);
+    assert_eq!(r.status, 204);
+    assert_eq!(r.field("content-length"), None);
+    assert!(rest.is_empty());
 }
 
 #[test]

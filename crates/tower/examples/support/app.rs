@@ -2,7 +2,8 @@
 //! that serve it on hyper and on `http-net-tower` and compare the answers.
 //!
 //! Routes:
-//! - `GET /hello/{name}` → `Hello, {name}!` (a path extractor);
+//! - `GET /hello/{name}` → `Hello, {name}!` (a path extractor); `DELETE`
+//!   → `204`;
 //! - `GET /search?q=..&limit=..` → the query back as JSON (a query
 //!   extractor);
 //! - `POST /json` with `{"a":1,"b":2}` → `{"sum":3}` (JSON in and out; over
@@ -48,7 +49,7 @@ pub const JSON_LIMIT: usize = 1024;
 /// The application.
 pub fn router() -> Router {
     let small = Router::new()
-        .route("/hello/{name}", get(hello))
+        .route("/hello/{name}", get(hello).delete(forget))
         .route("/search", get(search))
         .route("/json", post(sum).layer(DefaultBodyLimit::max(JSON_LIMIT)))
         .route("/peer", get(peer))
@@ -69,6 +70,11 @@ async fn small_bodies(req: Request, next: Next) -> Response {
 
 async fn hello(Path(name): Path<String>) -> String {
     format!("Hello, {name}!")
+}
+
+/// `204 No Content` (axum gives it `Content-Length: 0`).
+async fn forget(Path(_): Path<String>) -> StatusCode {
+    StatusCode::NO_CONTENT
 }
 
 #[derive(Deserialize, Serialize)]
