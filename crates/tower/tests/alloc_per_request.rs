@@ -164,8 +164,14 @@ fn allocations_per_request_stay_where_they_were_measured() {
          POST /echo of 5 bytes {post:.2} (axum on hyper {hyper_post:.2})"
     );
     // Measured 2026-12-06 with this test: 18 and 22 (axum on hyper 16 and
-    // 17). The bound is the measurement, with half an allocation for the
-    // runtime's occasional own: one more a request fails.
-    assert!(get < 18.5, "GET /plaintext: {get:.2} allocations a request");
-    assert!(post < 22.5, "POST /echo: {post:.2} allocations a request");
+    // 17); with `connect-info` (`ConnectInfo` in the extensions too, whose
+    // map then grows) 19 and 24. The bound is the measurement, with half
+    // an allocation for the runtime's occasional own: one more fails.
+    let (most_get, most_post) = if cfg!(feature = "connect-info") {
+        (19.5, 24.5)
+    } else {
+        (18.5, 22.5)
+    };
+    assert!(get < most_get, "GET /plaintext: {get:.2} allocations a request");
+    assert!(post < most_post, "POST /echo: {post:.2} allocations a request");
 }
