@@ -592,6 +592,8 @@ fn over_the_limit_before_any_answer_is_the_servers_413() {
         b"POST /limited HTTP/1.1\r\nHost: a\r\nContent-Length: 5\r\nConnection: close\r\n\r\nxxxxx",
     ));
     assert_eq!((r.status, &r.body[..]), (200, &b"5"[..]));
+    // The peer's doing: the service's dropped answer is no mistake of its.
+    assert!(s.mistakes.lock().unwrap().is_empty(), "{:?}", s.mistakes);
 }
 
 #[test]
