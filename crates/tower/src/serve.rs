@@ -252,15 +252,28 @@ async fn feed(
 }
 
 /// The response's `Content-Length`, when it sets one: `Err` when it is not
-/// one decimal number (the writer refuses it).
+/// one decimal number (the writer refuses it). The digits are read here
+/// (the general twin: `str::parse` after `from_utf8`, twice the
+/// instructions on the per-request path).
 fn declared_length(headers: &HeaderMap) -> Option<Result<u64, ()>> {
-    let v = headers.get(CONTENT_LENGTH)?;
-    Some(
-        std::str::from_utf8(v.as_bytes())
-            .ok()
-            .and_then(|s| s.parse().ok())
-            .ok_or(()),
-    )
+    let v = headers.get(CONTENT_LENGTH)?.as_bytes();
+    if v.is_empty() {
+        return Some(Err(()));
+    }
+    let mut n = 0u64;
+    for &b in v {
+        if !b.is_ascii_digit() {
+            return Some(Err(()));
+        }
+        n = match n
+            .checked_mul(10)
+            .and_then(|n| n.checked_add(u64::from(b - b'0')))
+        {
+            Some(n) => n,
+            None => return Some(Err(())),
+        };
+    }
+    Some(Ok(n))
 }
 
 /// How the body is sent: `Content-Length` from the service's field, or
@@ -289,18 +302,29 @@ fn body_length(
 
 /// Calls `f` with `fields` as the writer takes them (from the stack up to
 /// [`STACK_FIELDS`]; the general twin collects a `Vec`).
-fn with_fields<R>(fields: &HeaderMap, f: impl FnOnce(&[FieldPair<'_>]) -> R) -> R {
+/// `skip_length`: the `Content-Length` field is left out (the writer then
+/// writes the same length itself, without parsing it again).
+fn with_fields<R>(
+    fields: &HeaderMap,
+    skip_length: bool,
+    f: impl FnOnce(&[FieldPair<'_>]) -> R,
+) -> R {
     fn pair<'h>((n, v): (&'h http::HeaderName, &'h http::HeaderValue)) -> FieldPair<'h> {
         (n.as_str().as_bytes(), v.as_bytes())
     }
+    let kept = fields
+        .iter()
+        .filter(|(n, _)| !(skip_length && *n == CONTENT_LENGTH));
     if fields.len() <= STACK_FIELDS {
         let mut small: [FieldPair<'_>; STACK_FIELDS] = [(&[], &[]); STACK_FIELDS];
-        for (slot, field) in small.iter_mut().zip(fields.iter()) {
+        let mut count = 0;
+        for (slot, field) in small.iter_mut().zip(kept) {
             *slot = pair(field);
+            count += 1;
         }
-        f(small.get(..fields.len()).unwrap_or(&[]))
+        f(small.get(..count).unwrap_or(&[]))
     } else {
-        let all: Vec<FieldPair<'_>> = fields.iter().map(pair).collect();
+        let all: Vec<FieldPair<'_>> = kept.map(pair).collect();
         f(&all)
     }
 }
@@ -337,7 +361,16 @@ where
         parts.headers.remove(CONTENT_LENGTH);
     }
     let length = body_length(&parts.headers, body.size_hint().exact(), status, facts)?;
-    with_fields(&parts.headers, |fields| {
+    // A sole, well-formed `Content-Length` on a response that carries one
+    // is what `Known` writes: the writer writes it, rather than parse and
+    // check the service's copy (a 304 keeps the service's: the writer
+    // writes none for it; a 1xx or 204 keeps it, to be refused).
+    let skip_length = matches!(length, BodyLength::Known(_))
+        && status >= 200
+        && status != 204
+        && status != 304
+        && parts.headers.get_all(CONTENT_LENGTH).iter().count() == 1;
+    with_fields(&parts.headers, skip_length, |fields| {
         ex.send_head(status, fields, length)
     })?;
     match ex.conn().answer_state() {
@@ -401,7 +434,7 @@ where
             Err(frame) => {
                 if let Ok(trailers) = frame.into_trailers() {
                     if chunked && facts.te_trailers {
-                        with_fields(&trailers, |t| ex.send_end(t))?;
+                        with_fields(&trailers, false, |t| ex.send_end(t))?;
                     } else {
                         // A client that did not ask for trailers
                         // (`TE: trailers`, RFC 9110 §10.1.4), or a body
@@ -549,13 +582,46 @@ mod tests {
     }
 
     #[test]
+    fn a_declared_length_is_one_decimal_number() {
+        let mut h = HeaderMap::new();
+        assert_eq!(declared_length(&h), None);
+        for (v, want) in [
+            ("0", Ok(0)),
+            ("1234", Ok(1234)),
+            ("18446744073709551615", Ok(u64::MAX)),
+            ("18446744073709551616", Err(())),
+            ("", Err(())),
+            ("+5", Err(())),
+            ("5, 5", Err(())),
+            ("0x10", Err(())),
+        ] {
+            h.insert(CONTENT_LENGTH, v.parse().unwrap());
+            assert_eq!(declared_length(&h), Some(want), "{v:?}");
+        }
+    }
+
+    #[test]
+    fn the_length_field_is_left_out_only_when_asked() {
+        let mut h = HeaderMap::new();
+        h.insert(CONTENT_LENGTH, "5".parse().unwrap());
+        h.insert("x-a", "1".parse().unwrap());
+        let names = |skip| {
+            with_fields(&h, skip, |f| {
+                f.iter().map(|(n, _)| n.to_vec()).collect::<Vec<_>>()
+            })
+        };
+        assert_eq!(names(false), [b"content-length".to_vec(), b"x-a".to_vec()]);
+        assert_eq!(names(true), [b"x-a".to_vec()]);
+    }
+
+    #[test]
     fn fields_past_the_stack_are_all_passed() {
         for n in [0, 3, STACK_FIELDS, STACK_FIELDS + 5] {
             let mut h = HeaderMap::new();
             for i in 0..n {
                 h.append("x-n", i.to_string().parse().unwrap());
             }
-            let seen = with_fields(&h, |f| {
+            let seen = with_fields(&h, false, |f| {
                 f.iter()
                     .map(|(k, v)| (k.to_vec(), v.to_vec()))
                     .collect::<Vec<_>>()
