@@ -172,6 +172,12 @@ fn allocations_per_request_stay_where_they_were_measured() {
     } else {
         (18.5, 22.5)
     };
-    assert!(get < most_get, "GET /plaintext: {get:.2} allocations a request");
-    assert!(post < most_post, "POST /echo: {post:.2} allocations a request");
+    assert!(
+        get < most_get,
+        "GET /plaintext: {get:.2} allocations a request"
+    );
+    assert!(
+        post < most_post,
+        "POST /echo: {post:.2} allocations a request"
+    );
 }
