@@ -23,6 +23,13 @@ use crate::inputs::{self, ANSWER_FIELDS, EXCHANGE_REQUEST, READ, SMALL_ANSWER_BO
 /// to it (cancel-safe: `recv` loses nothing when dropped).
 pub struct DuplexListener(mpsc::UnboundedReceiver<DuplexStream>);
 
+impl DuplexListener {
+    /// The listener of the pipes sent on `rx`'s sender.
+    pub fn new(rx: mpsc::UnboundedReceiver<DuplexStream>) -> DuplexListener {
+        DuplexListener(rx)
+    }
+}
+
 impl Listener for DuplexListener {
     type Stream = DuplexStream;
     async fn accept(&mut self) -> io::Result<(DuplexStream, Option<SocketAddr>)> {

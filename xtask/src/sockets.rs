@@ -3,7 +3,9 @@
 //! http-net's `hello` example (`/plaintext`) and its tokio twin
 //! `hello_tokio` (package http-net-tokio, current-thread runtime) against
 //! the hyper (current-thread), tiny_http and may_minihttp plaintext servers
-//! of `compare/src/bin/`. Each server is pinned
+//! of `compare/src/bin/`, and one axum router served by `axum::serve`
+//! (`axum-hyper`) and by `http-net-tower` (`axum-http-net`), both on a
+//! current-thread runtime. Each server is pinned
 //! to one core with `taskset`, `wrk` to the other; each scenario runs for
 //! `--duration` seconds (10 by default): 16 connections with 16 requests
 //! pipelined per write (a wrk Lua script), 16 connections, 1 connection.
@@ -316,6 +318,8 @@ fn build(root: &Path) -> Result<Vec<(&'static str, PathBuf)>> {
         ("hyper", find("hyper-plaintext")?),
         ("tiny_http", find("tiny-http-plaintext")?),
         ("may_minihttp", find("may-minihttp-plaintext")?),
+        ("axum-hyper", find("axum-hyper")?),
+        ("axum-http-net", find("axum-http-net")?),
     ])
 }
 
@@ -633,12 +637,36 @@ fn goal_rows(med: &Median<'_>) -> Vec<GoalRow> {
         };
         rows.push(row(g, measured, status, gate));
     }
-    rows.push(row(
-        GOALS[6],
-        "not measured: `compare sockets` runs no axum server".into(),
-        "—".into(),
-        "—".into(),
-    ));
+    // The same axum router on http-net-tower and on hyper, 16 connections.
+    rows.push(
+        match (med(1, "axum-http-net", rps), med(1, "axum-hyper", rps)) {
+            (Some(o), Some(h)) => {
+                let r = o / h;
+                let mut measured = format!("{o:.0} vs {h:.0} req/s ({r:.2}x) at 16 connections");
+                if let (Some(oc), Some(hc)) =
+                    (med(1, "axum-http-net", cpu), med(1, "axum-hyper", cpu))
+                {
+                    measured.push_str(&format!(
+                        "; {:.2} vs {:.2} µs CPU a request",
+                        oc * 1e6,
+                        hc * 1e6
+                    ));
+                }
+                let status = if r >= 1.0 {
+                    "met".to_string()
+                } else {
+                    format!("not met (needs {:.0}% more req/s)", (1.0 / r - 1.0) * 100.0)
+                };
+                row(GOALS[6], measured, status, "—".into())
+            }
+            _ => row(
+                GOALS[6],
+                "not measured: `compare sockets` ran no axum server".into(),
+                "—".into(),
+                "—".into(),
+            ),
+        },
+    );
     rows
 }
 
@@ -742,6 +770,27 @@ mod tests {
         );
         assert_eq!(by("H6 16 connections, http-net").measured, "not measured");
         assert!(by("H6 axum").measured.starts_with("not measured"));
+        // With both axum servers: their ratio at 16 connections.
+        for (name, rps) in [("axum-http-net", 150_000.0), ("axum-hyper", 120_000.0)] {
+            samples.entry((1, name)).or_default().push(sample(rps, 7.0));
+        }
+        let r = report(
+            &["axum-http-net", "axum-hyper"],
+            &samples,
+            1,
+            1,
+            "c",
+            (0, 1),
+            "guard",
+        );
+        let rows = crate::report::parse_goal_rows(&r);
+        let axum = rows.iter().find(|g| g.id == "H6 axum").unwrap();
+        assert!(
+            axum.measured
+                .starts_with("150000 vs 120000 req/s (1.25x) at 16 connections"),
+            "{axum:?}"
+        );
+        assert_eq!(axum.status, "met");
         // Every H6 goal has its row, at its target.
         for (id, target) in GOALS {
             assert_eq!(by(id).target, target);
