@@ -27,7 +27,7 @@ const FRAME: usize = 16 * 1024;
 /// Fields written from the stack; a response with more takes a `Vec`.
 const STACK_FIELDS: usize = 16;
 
-/// Serves a tower [`Service`] (an axum `Router`, or any service over
+/// Serves a tower [`Service`](tower_service::Service) (an axum `Router`, or any service over
 /// `http::Request`) as the [`Handler`] of an [`http_net_tokio::Server`].
 ///
 /// The service is cloned for each request (as `axum::serve` on hyper does),
