@@ -187,9 +187,13 @@ pub(crate) struct BufferPool {
 }
 
 impl BufferPool {
+    /// An empty pool with room for `max` buffers reserved at once (about
+    /// 100 bytes each), so that lending never grows it: the first
+    /// connection to lend its buffers, perhaps long after the server
+    /// started, allocates nothing.
     pub(crate) fn new(max: usize) -> BufferPool {
         BufferPool {
-            free: Mutex::new(Vec::new()),
+            free: Mutex::new(Vec::with_capacity(max)),
             max,
         }
     }
