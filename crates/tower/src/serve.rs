@@ -157,15 +157,19 @@ where
         .await
         .map_err(|e| Error::Service(e.into()))?;
     let call = svc.call(request);
-    // Its error boxed as soon as it is made (it need not be `Send`).
-    let call = async move { call.await.map_err(Into::<BoxError>::into) };
     let mut scratch = Vec::new();
+    // The service's error is boxed as soon as its future ends: it need not
+    // be `Send`, so it is never held across an await.
     let response = match &chan {
         // The usual GET: nothing to read while the service runs.
-        None => call.await,
-        Some(chan) => until_done(ex, chan, &mut scratch, call).await,
+        None => call.await.map_err(|e| Error::Service(e.into()))?,
+        Some(chan) => {
+            let call = async move { call.await.map_err(Into::<BoxError>::into) };
+            until_done(ex, chan, &mut scratch, call)
+                .await
+                .map_err(Error::Service)?
+        }
     };
-    let response = response.map_err(Error::Service)?;
     respond(ex, chan.as_ref(), &mut scratch, facts, pending, response).await
 }
 
@@ -251,29 +255,51 @@ async fn feed(
     }
 }
 
-/// The response's `Content-Length`, when it sets one: `Err` when it is not
-/// one decimal number (the writer refuses it). The digits are read here
+/// A `Content-Length` value as the writer would take it: one decimal
+/// number, else `Err` (the writer refuses it). The digits are read here
 /// (the general twin: `str::parse` after `from_utf8`, twice the
 /// instructions on the per-request path).
-fn declared_length(headers: &HeaderMap) -> Option<Result<u64, ()>> {
-    let v = headers.get(CONTENT_LENGTH)?.as_bytes();
+fn length_value(v: &[u8]) -> Result<u64, ()> {
     if v.is_empty() {
-        return Some(Err(()));
+        return Err(());
     }
     let mut n = 0u64;
     for &b in v {
         if !b.is_ascii_digit() {
-            return Some(Err(()));
+            return Err(());
         }
-        n = match n
+        n = n
             .checked_mul(10)
             .and_then(|n| n.checked_add(u64::from(b - b'0')))
-        {
-            Some(n) => n,
-            None => return Some(Err(())),
-        };
+            .ok_or(())?;
     }
-    Some(Ok(n))
+    Ok(n)
+}
+
+/// What the response's fields say about its framing, found in the one
+/// pass that gathers them for the writer (the general twin: a lookup in
+/// the `HeaderMap` for each question, a hash each).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+struct Framing {
+    /// How many `Content-Length` fields.
+    lengths: usize,
+    /// The first one's value.
+    length: Option<Result<u64, ()>>,
+    /// Whether a `Transfer-Encoding` field is set.
+    transfer_encoding: bool,
+}
+
+impl Framing {
+    fn note(&mut self, name: &http::HeaderName, value: &http::HeaderValue) {
+        if *name == CONTENT_LENGTH {
+            if self.lengths == 0 {
+                self.length = Some(length_value(value.as_bytes()));
+            }
+            self.lengths += 1;
+        } else if *name == TRANSFER_ENCODING {
+            self.transfer_encoding = true;
+        }
+    }
 }
 
 /// How the body is sent: `Content-Length` from the service's field, or
@@ -281,52 +307,109 @@ fn declared_length(headers: &HeaderMap) -> Option<Result<u64, ()>> {
 /// to HTTP/1.0). A field that contradicts an exact hint is refused before
 /// anything is sent.
 fn body_length(
-    headers: &HeaderMap,
+    framing: Framing,
     hint: Option<u64>,
     status: u16,
     facts: Facts,
 ) -> Result<BodyLength, Error> {
     let bodiless = facts.head || status == 204 || status == 304 || status < 200;
-    Ok(match (declared_length(headers), hint) {
+    Ok(match (framing.length, hint) {
         (Some(Ok(declared)), Some(body)) if declared != body && !bodiless => {
             return Err(Error::LengthMismatch { declared, body })
         }
         (Some(Ok(n)), _) => BodyLength::Known(n),
         // The writer refuses the field as it stands.
         (Some(Err(())), _) => BodyLength::Streamed,
-        (None, _) if headers.contains_key(TRANSFER_ENCODING) => BodyLength::Streamed,
+        (None, _) if framing.transfer_encoding => BodyLength::Streamed,
         (None, Some(n)) => BodyLength::Known(n),
         (None, None) => BodyLength::Streamed,
     })
 }
 
 /// Calls `f` with `fields` as the writer takes them (from the stack up to
-/// [`STACK_FIELDS`]; the general twin collects a `Vec`).
-/// `skip_length`: the `Content-Length` field is left out (the writer then
-/// writes the same length itself, without parsing it again).
+/// [`STACK_FIELDS`]; the general twin collects a `Vec`), and with what they
+/// say about the framing, all in one pass over the map.
 fn with_fields<R>(
     fields: &HeaderMap,
-    skip_length: bool,
-    f: impl FnOnce(&[FieldPair<'_>]) -> R,
+    f: impl FnOnce(&mut [FieldPair<'_>], Framing) -> R,
 ) -> R {
-    fn pair<'h>((n, v): (&'h http::HeaderName, &'h http::HeaderValue)) -> FieldPair<'h> {
+    fn pair<'h>(n: &'h http::HeaderName, v: &'h http::HeaderValue) -> FieldPair<'h> {
         (n.as_str().as_bytes(), v.as_bytes())
     }
-    let kept = fields
-        .iter()
-        .filter(|(n, _)| !(skip_length && *n == CONTENT_LENGTH));
+    let mut framing = Framing::default();
     if fields.len() <= STACK_FIELDS {
         let mut small: [FieldPair<'_>; STACK_FIELDS] = [(&[], &[]); STACK_FIELDS];
         let mut count = 0;
-        for (slot, field) in small.iter_mut().zip(kept) {
-            *slot = pair(field);
+        for (slot, (n, v)) in small.iter_mut().zip(fields.iter()) {
+            framing.note(n, v);
+            *slot = pair(n, v);
             count += 1;
         }
-        f(small.get(..count).unwrap_or(&[]))
+        f(small.get_mut(..count).unwrap_or(&mut []), framing)
     } else {
-        let all: Vec<FieldPair<'_>> = kept.map(pair).collect();
-        f(&all)
+        let mut all: Vec<FieldPair<'_>> = Vec::with_capacity(fields.len());
+        for (n, v) in fields {
+            framing.note(n, v);
+            all.push(pair(n, v));
+        }
+        f(&mut all, framing)
     }
+}
+
+/// `fields` without its `Content-Length` fields (kept in order).
+fn without_lengths<'a, 'h>(fields: &'a mut [FieldPair<'h>]) -> &'a [FieldPair<'h>] {
+    let mut kept = 0;
+    for i in 0..fields.len() {
+        if fields[i].0 != CONTENT_LENGTH.as_str().as_bytes() {
+            fields.swap(kept, i);
+            kept += 1;
+        }
+    }
+    fields.get(..kept).unwrap_or(&[])
+}
+
+/// The head of the service's response through the connection's writer:
+/// the body's length from the fields and the body's size hint, the fields
+/// as the writer takes them.
+fn send_head(
+    ex: &mut Exchange<'_>,
+    headers: &HeaderMap,
+    hint: Option<u64>,
+    status: u16,
+    facts: Facts,
+) -> Result<BodyLength, HandlerError> {
+    with_fields(headers, |fields, mut framing| {
+        // A 1xx or 204 has no body and carries no `Content-Length` (RFC
+        // 9110 §8.6); a `0` says as much (axum sets one from the empty
+        // body's size hint) and is left out. Any other length is refused.
+        let zero = (status < 200 || status == 204) && framing.length == Some(Ok(0));
+        if zero {
+            framing = Framing {
+                lengths: 0,
+                length: None,
+                ..framing
+            };
+        }
+        let length = body_length(framing, hint, status, facts)?;
+        // A sole, well-formed `Content-Length` on a response that carries
+        // one is what `Known` writes: the writer writes it, rather than
+        // parse and check the service's copy (a 304 keeps the service's:
+        // the writer writes none for it; a 1xx or 204 keeps it, to be
+        // refused).
+        let skip = zero
+            || (matches!(length, BodyLength::Known(_))
+                && status >= 200
+                && status != 204
+                && status != 304
+                && framing.lengths == 1);
+        let fields: &[FieldPair<'_>] = if skip {
+            without_lengths(fields)
+        } else {
+            fields
+        };
+        ex.send_head(status, fields, length)?;
+        Ok(length)
+    })
 }
 
 /// Sends the service's response: the head through the connection's
@@ -350,29 +433,9 @@ where
         // over the limit, too slow, malformed), which stands.
         return Ok(());
     }
-    let (mut parts, body) = response.into_parts();
+    let (parts, body) = response.into_parts();
     let status = parts.status.as_u16();
-    if (status < 200 || status == 204)
-        && parts.headers.get(CONTENT_LENGTH).map(|v| v.as_bytes()) == Some(b"0")
-    {
-        // A 1xx or 204 has no body and carries no `Content-Length`
-        // (RFC 9110 §8.6); a `0` says as much (axum sets one from the empty
-        // body's size hint) and is left out. Any other length is refused.
-        parts.headers.remove(CONTENT_LENGTH);
-    }
-    let length = body_length(&parts.headers, body.size_hint().exact(), status, facts)?;
-    // A sole, well-formed `Content-Length` on a response that carries one
-    // is what `Known` writes: the writer writes it, rather than parse and
-    // check the service's copy (a 304 keeps the service's: the writer
-    // writes none for it; a 1xx or 204 keeps it, to be refused).
-    let skip_length = matches!(length, BodyLength::Known(_))
-        && status >= 200
-        && status != 204
-        && status != 304
-        && parts.headers.get_all(CONTENT_LENGTH).iter().count() == 1;
-    with_fields(&parts.headers, skip_length, |fields| {
-        ex.send_head(status, fields, length)
-    })?;
+    let length = send_head(ex, &parts.headers, body.size_hint().exact(), status, facts)?;
     match ex.conn().answer_state() {
         AnswerState::Switched => {
             drop(body);
@@ -434,7 +497,7 @@ where
             Err(frame) => {
                 if let Ok(trailers) = frame.into_trailers() {
                     if chunked && facts.te_trailers {
-                        with_fields(&trailers, false, |t| ex.send_end(t))?;
+                        with_fields(&trailers, |t, _| ex.send_end(t))?;
                     } else {
                         // A client that did not ask for trailers
                         // (`TE: trailers`, RFC 9110 §10.1.4), or a body
@@ -535,6 +598,11 @@ async fn switch(
 mod tests {
     use super::*;
 
+    /// What one pass over `h` finds.
+    fn framing(h: &HeaderMap) -> Framing {
+        with_fields(h, |_, framing| framing)
+    }
+
     fn facts() -> Facts {
         Facts {
             head: false,
@@ -549,14 +617,14 @@ mod tests {
         let mut h = HeaderMap::new();
         let f = facts();
         assert_eq!(
-            body_length(&h, Some(5), 200, f).unwrap(),
+            body_length(framing(&h), Some(5), 200, f).unwrap(),
             BodyLength::Known(5)
         );
-        assert_eq!(body_length(&h, None, 200, f).unwrap(), BodyLength::Streamed);
+        assert_eq!(body_length(framing(&h), None, 200, f).unwrap(), BodyLength::Streamed);
         h.insert(CONTENT_LENGTH, "5".parse().unwrap());
-        assert_eq!(body_length(&h, None, 200, f).unwrap(), BodyLength::Known(5));
+        assert_eq!(body_length(framing(&h), None, 200, f).unwrap(), BodyLength::Known(5));
         assert!(matches!(
-            body_length(&h, Some(3), 200, f),
+            body_length(framing(&h), Some(3), 200, f),
             Err(Error::LengthMismatch {
                 declared: 5,
                 body: 3
@@ -565,18 +633,18 @@ mod tests {
         // HEAD keeps the length of the body a GET would get.
         let head = Facts { head: true, ..f };
         assert_eq!(
-            body_length(&h, Some(0), 200, head).unwrap(),
+            body_length(framing(&h), Some(0), 200, head).unwrap(),
             BodyLength::Known(5)
         );
         h.insert(CONTENT_LENGTH, "five".parse().unwrap());
         assert_eq!(
-            body_length(&h, Some(5), 200, f).unwrap(),
+            body_length(framing(&h), Some(5), 200, f).unwrap(),
             BodyLength::Streamed
         );
         let mut h = HeaderMap::new();
         h.insert(TRANSFER_ENCODING, "chunked".parse().unwrap());
         assert_eq!(
-            body_length(&h, Some(5), 200, f).unwrap(),
+            body_length(framing(&h), Some(5), 200, f).unwrap(),
             BodyLength::Streamed
         );
     }
@@ -584,7 +652,7 @@ mod tests {
     #[test]
     fn a_declared_length_is_one_decimal_number() {
         let mut h = HeaderMap::new();
-        assert_eq!(declared_length(&h), None);
+        assert_eq!(framing(&h).length, None);
         for (v, want) in [
             ("0", Ok(0)),
             ("1234", Ok(1234)),
@@ -596,22 +664,32 @@ mod tests {
             ("0x10", Err(())),
         ] {
             h.insert(CONTENT_LENGTH, v.parse().unwrap());
-            assert_eq!(declared_length(&h), Some(want), "{v:?}");
+            assert_eq!(framing(&h).length, Some(want), "{v:?}");
         }
     }
 
     #[test]
-    fn the_length_field_is_left_out_only_when_asked() {
+    fn length_fields_are_left_out_in_order_and_counted() {
         let mut h = HeaderMap::new();
-        h.insert(CONTENT_LENGTH, "5".parse().unwrap());
         h.insert("x-a", "1".parse().unwrap());
-        let names = |skip| {
-            with_fields(&h, skip, |f| {
-                f.iter().map(|(n, _)| n.to_vec()).collect::<Vec<_>>()
-            })
-        };
-        assert_eq!(names(false), [b"content-length".to_vec(), b"x-a".to_vec()]);
-        assert_eq!(names(true), [b"x-a".to_vec()]);
+        h.append(CONTENT_LENGTH, "5".parse().unwrap());
+        h.append(CONTENT_LENGTH, "6".parse().unwrap());
+        h.insert("x-b", "2".parse().unwrap());
+        let (kept, found) = with_fields(&h, |f, found| {
+            let kept: Vec<_> = without_lengths(f).iter().map(|(n, _)| n.to_vec()).collect();
+            (kept, found)
+        });
+        assert_eq!(kept, [b"x-a".to_vec(), b"x-b".to_vec()]);
+        assert_eq!(
+            found,
+            Framing {
+                lengths: 2,
+                length: Some(Ok(5)),
+                transfer_encoding: false
+            }
+        );
+        h.insert(TRANSFER_ENCODING, "chunked".parse().unwrap());
+        assert!(framing(&h).transfer_encoding);
     }
 
     #[test]
@@ -621,7 +699,7 @@ mod tests {
             for i in 0..n {
                 h.append("x-n", i.to_string().parse().unwrap());
             }
-            let seen = with_fields(&h, false, |f| {
+            let seen = with_fields(&h, |f, _| {
                 f.iter()
                     .map(|(k, v)| (k.to_vec(), v.to_vec()))
                     .collect::<Vec<_>>()
