@@ -329,10 +329,7 @@ fn body_length(
 /// Calls `f` with `fields` as the writer takes them (from the stack up to
 /// [`STACK_FIELDS`]; the general twin collects a `Vec`), and with what they
 /// say about the framing, all in one pass over the map.
-fn with_fields<R>(
-    fields: &HeaderMap,
-    f: impl FnOnce(&mut [FieldPair<'_>], Framing) -> R,
-) -> R {
+fn with_fields<R>(fields: &HeaderMap, f: impl FnOnce(&mut [FieldPair<'_>], Framing) -> R) -> R {
     fn pair<'h>(n: &'h http::HeaderName, v: &'h http::HeaderValue) -> FieldPair<'h> {
         (n.as_str().as_bytes(), v.as_bytes())
     }
@@ -620,9 +617,15 @@ mod tests {
             body_length(framing(&h), Some(5), 200, f).unwrap(),
             BodyLength::Known(5)
         );
-        assert_eq!(body_length(framing(&h), None, 200, f).unwrap(), BodyLength::Streamed);
+        assert_eq!(
+            body_length(framing(&h), None, 200, f).unwrap(),
+            BodyLength::Streamed
+        );
         h.insert(CONTENT_LENGTH, "5".parse().unwrap());
-        assert_eq!(body_length(framing(&h), None, 200, f).unwrap(), BodyLength::Known(5));
+        assert_eq!(
+            body_length(framing(&h), None, 200, f).unwrap(),
+            BodyLength::Known(5)
+        );
         assert!(matches!(
             body_length(framing(&h), Some(3), 200, f),
             Err(Error::LengthMismatch {
