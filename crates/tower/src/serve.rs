@@ -25,7 +25,7 @@ use crate::upgrade;
 const FRAME: usize = 16 * 1024;
 
 /// Fields written from the stack; a response with more takes a `Vec`.
-const STACK_FIELDS: usize = 16;
+const STACK_FIELDS: usize = 8;
 
 /// Serves a tower [`Service`](tower_service::Service) (an axum `Router`, or any service over
 /// `http::Request`) as the [`Handler`] of an [`http_net_tokio::Server`].
@@ -326,30 +326,54 @@ fn body_length(
     })
 }
 
-/// Calls `f` with `fields` as the writer takes them (from the stack up to
-/// [`STACK_FIELDS`]; the general twin collects a `Vec`), and with what they
-/// say about the framing, all in one pass over the map.
-fn with_fields<R>(fields: &HeaderMap, f: impl FnOnce(&mut [FieldPair<'_>], Framing) -> R) -> R {
-    fn pair<'h>(n: &'h http::HeaderName, v: &'h http::HeaderValue) -> FieldPair<'h> {
-        (n.as_str().as_bytes(), v.as_bytes())
+/// The response's fields as the writer takes them, gathered in one pass
+/// over the map (on the stack up to [`STACK_FIELDS`]; the general twin
+/// collects a `Vec`), with what they say about the framing.
+struct Gathered<'h> {
+    small: [FieldPair<'h>; STACK_FIELDS],
+    count: usize,
+    /// Every field, when there are more than [`STACK_FIELDS`].
+    more: Vec<FieldPair<'h>>,
+    framing: Framing,
+}
+
+impl<'h> Gathered<'h> {
+    // Inlined: built where it is kept, not built and then copied.
+    #[inline(always)]
+    fn of(map: &'h HeaderMap) -> Gathered<'h> {
+        #[inline(always)]
+        fn pair<'h>(n: &'h http::HeaderName, v: &'h http::HeaderValue) -> FieldPair<'h> {
+            (n.as_str().as_bytes(), v.as_bytes())
+        }
+        let mut g = Gathered {
+            small: [(&[], &[]); STACK_FIELDS],
+            count: 0,
+            more: Vec::new(),
+            framing: Framing::default(),
+        };
+        if map.len() <= STACK_FIELDS {
+            for (slot, (n, v)) in g.small.iter_mut().zip(map.iter()) {
+                g.framing.note(n, v);
+                *slot = pair(n, v);
+                g.count += 1;
+            }
+        } else {
+            g.more.reserve_exact(map.len());
+            for (n, v) in map {
+                g.framing.note(n, v);
+                g.more.push(pair(n, v));
+            }
+        }
+        g
     }
-    let mut framing = Framing::default();
-    if fields.len() <= STACK_FIELDS {
-        let mut small: [FieldPair<'_>; STACK_FIELDS] = [(&[], &[]); STACK_FIELDS];
-        let mut count = 0;
-        for (slot, (n, v)) in small.iter_mut().zip(fields.iter()) {
-            framing.note(n, v);
-            *slot = pair(n, v);
-            count += 1;
+
+    /// The fields, in the map's order.
+    fn fields(&mut self) -> &mut [FieldPair<'h>] {
+        if self.more.is_empty() {
+            self.small.get_mut(..self.count).unwrap_or(&mut [])
+        } else {
+            &mut self.more
         }
-        f(small.get_mut(..count).unwrap_or(&mut []), framing)
-    } else {
-        let mut all: Vec<FieldPair<'_>> = Vec::with_capacity(fields.len());
-        for (n, v) in fields {
-            framing.note(n, v);
-            all.push(pair(n, v));
-        }
-        f(&mut all, framing)
     }
 }
 
@@ -365,48 +389,58 @@ fn without_lengths<'a, 'h>(fields: &'a mut [FieldPair<'h>]) -> &'a [FieldPair<'h
     fields.get(..kept).unwrap_or(&[])
 }
 
-/// The head of the service's response through the connection's writer:
-/// the body's length from the fields and the body's size hint, the fields
-/// as the writer takes them.
-fn send_head(
-    ex: &mut Exchange<'_>,
-    headers: &HeaderMap,
+/// The head of the service's response, decided: the body's length from the
+/// fields and the body's size hint, and the fields as the writer takes
+/// them.
+fn decide<'a, 'h>(
+    g: &'a mut Gathered<'h>,
     hint: Option<u64>,
     status: u16,
     facts: Facts,
-) -> Result<BodyLength, HandlerError> {
-    with_fields(headers, |fields, mut framing| {
-        // A 1xx or 204 has no body and carries no `Content-Length` (RFC
-        // 9110 §8.6); a `0` says as much (axum sets one from the empty
-        // body's size hint) and is left out. Any other length is refused.
-        let zero = (status < 200 || status == 204) && framing.length == Some(Ok(0));
-        if zero {
-            framing = Framing {
-                lengths: 0,
-                length: None,
-                ..framing
-            };
-        }
-        let length = body_length(framing, hint, status, facts)?;
-        // A sole, well-formed `Content-Length` on a response that carries
-        // one is what `Known` writes: the writer writes it, rather than
-        // parse and check the service's copy (a 304 keeps the service's:
-        // the writer writes none for it; a 1xx or 204 keeps it, to be
-        // refused).
-        let skip = zero
-            || (matches!(length, BodyLength::Known(_))
-                && status >= 200
-                && status != 204
-                && status != 304
-                && framing.lengths == 1);
-        let fields: &[FieldPair<'_>] = if skip {
+) -> Result<(BodyLength, &'a [FieldPair<'h>]), Error> {
+    let mut framing = g.framing;
+    // A 1xx or 204 has no body and carries no `Content-Length` (RFC 9110
+    // §8.6); a `0` says as much (axum sets one from the empty body's size
+    // hint) and is left out. Any other length is refused.
+    let zero = (status < 200 || status == 204) && framing.length == Some(Ok(0));
+    if zero {
+        framing = Framing {
+            lengths: 0,
+            length: None,
+            ..framing
+        };
+    }
+    let length = body_length(framing, hint, status, facts)?;
+    // A sole, well-formed `Content-Length` on a response that carries one
+    // is what `Known` writes: the writer writes it, rather than parse and
+    // check the service's copy (a 304 keeps the service's: the writer
+    // writes none for it; a 1xx or 204 keeps it, to be refused).
+    let skip = zero
+        || (matches!(length, BodyLength::Known(_))
+            && status >= 200
+            && status != 204
+            && status != 304
+            && framing.lengths == 1);
+    let fields = g.fields();
+    Ok((
+        length,
+        if skip {
             without_lengths(fields)
         } else {
             fields
-        };
-        ex.send_head(status, fields, length)?;
-        Ok(length)
-    })
+        },
+    ))
+}
+
+/// The response body's first frame, when the fast path of [`respond`]
+/// polled it and did not send it whole.
+enum First<D> {
+    /// Not polled: the body starts from its first frame.
+    Nothing,
+    /// Polled: this frame comes first.
+    Frame(Frame<D>),
+    /// Polled: the body had ended.
+    End,
 }
 
 /// Sends the service's response: the head through the connection's
@@ -432,7 +466,48 @@ where
     }
     let (parts, body) = response.into_parts();
     let status = parts.status.as_u16();
-    let length = send_head(ex, &parts.headers, body.size_hint().exact(), status, facts)?;
+    let hint = body.size_hint().exact();
+    let mut body = pin!(body);
+    let mut gathered = Gathered::of(&parts.headers);
+    let (length, fields) = decide(&mut gathered, hint, status, facts)?;
+    let mut first = First::Nothing;
+    let carries_body =
+        !facts.head && !facts.may_switch && status >= 200 && status != 204 && status != 304;
+    if let (BodyLength::Known(n), true) = (length, carries_body) {
+        // Fast path (the general twin: the head, then the body frame by
+        // frame, below): a body of a known length that is ready whole in
+        // its first frame and ends there leaves with its head in one
+        // command (a 200 of axum's `Full` body, the usual answer). Polled
+        // once; a body not ready takes the general path, its waker set.
+        // The error boxed at once (it need not be `Send`).
+        let polled = poll_fn(|cx| {
+            let p = body.as_mut().poll_frame(cx);
+            Poll::Ready(p.map(|f| f.map(|r| r.map_err(Into::<BoxError>::into))))
+        })
+        .await;
+        match polled {
+            Poll::Ready(Some(Ok(frame))) => match frame.into_data() {
+                Ok(data)
+                    if data.chunk().len() as u64 == n
+                        && data.remaining() as u64 == n
+                        && body.is_end_stream() =>
+                {
+                    ex.respond_with(status, fields, data.chunk()).await?;
+                    return Ok(());
+                }
+                Ok(data) => first = First::Frame(Frame::data(data)),
+                Err(frame) => first = First::Frame(frame),
+            },
+            Poll::Ready(Some(Err(e))) => return Err(Error::ResponseBody(e).into()),
+            Poll::Ready(None) if n == 0 => {
+                ex.respond_with(status, fields, b"").await?;
+                return Ok(());
+            }
+            Poll::Ready(None) => first = First::End,
+            Poll::Pending => {}
+        }
+    }
+    ex.send_head(status, fields, length)?;
     match ex.conn().answer_state() {
         AnswerState::Switched => {
             drop(body);
@@ -448,8 +523,7 @@ where
         return Ok(());
     }
     let chunked = length == BodyLength::Streamed && !facts.http10;
-    let mut body = pin!(body);
-    let r = stream_body(ex, chan, scratch, facts, chunked, body.as_mut()).await;
+    let r = stream_body(ex, chan, scratch, facts, chunked, first, body.as_mut()).await;
     match r {
         // The request body failed (over its limit, too slow, malformed):
         // the connection takes no more of the answer and closes; the
@@ -467,6 +541,7 @@ async fn stream_body<B>(
     scratch: &mut Vec<u8>,
     facts: Facts,
     chunked: bool,
+    mut first: First<B::Data>,
     mut body: Pin<&mut B>,
 ) -> Result<(), HandlerError>
 where
@@ -474,7 +549,12 @@ where
     B::Error: Into<BoxError>,
 {
     loop {
-        let frame = match next_frame(ex, chan, scratch, body.as_mut()).await? {
+        let polled = match std::mem::replace(&mut first, First::Nothing) {
+            First::Nothing => next_frame(ex, chan, scratch, body.as_mut()).await?,
+            First::Frame(frame) => Some(Ok(frame)),
+            First::End => None,
+        };
+        let frame = match polled {
             None => {
                 ex.send_end(&[])?;
                 return Ok(());
@@ -494,7 +574,7 @@ where
             Err(frame) => {
                 if let Ok(trailers) = frame.into_trailers() {
                     if chunked && facts.te_trailers {
-                        with_fields(&trailers, |t, _| ex.send_end(t))?;
+                        ex.send_end(Gathered::of(&trailers).fields())?;
                     } else {
                         // A client that did not ask for trailers
                         // (`TE: trailers`, RFC 9110 §10.1.4), or a body
@@ -597,7 +677,7 @@ mod tests {
 
     /// What one pass over `h` finds.
     fn framing(h: &HeaderMap) -> Framing {
-        with_fields(h, |_, framing| framing)
+        Gathered::of(h).framing
     }
 
     fn facts() -> Facts {
@@ -678,10 +758,12 @@ mod tests {
         h.append(CONTENT_LENGTH, "5".parse().unwrap());
         h.append(CONTENT_LENGTH, "6".parse().unwrap());
         h.insert("x-b", "2".parse().unwrap());
-        let (kept, found) = with_fields(&h, |f, found| {
-            let kept: Vec<_> = without_lengths(f).iter().map(|(n, _)| n.to_vec()).collect();
-            (kept, found)
-        });
+        let mut g = Gathered::of(&h);
+        let found = g.framing;
+        let kept: Vec<_> = without_lengths(g.fields())
+            .iter()
+            .map(|(n, _)| n.to_vec())
+            .collect();
         assert_eq!(kept, [b"x-a".to_vec(), b"x-b".to_vec()]);
         assert_eq!(
             found,
@@ -702,11 +784,11 @@ mod tests {
             for i in 0..n {
                 h.append("x-n", i.to_string().parse().unwrap());
             }
-            let seen = with_fields(&h, |f, _| {
-                f.iter()
-                    .map(|(k, v)| (k.to_vec(), v.to_vec()))
-                    .collect::<Vec<_>>()
-            });
+            let seen: Vec<_> = Gathered::of(&h)
+                .fields()
+                .iter()
+                .map(|(k, v)| (k.to_vec(), v.to_vec()))
+                .collect();
             assert_eq!(seen.len(), n);
             assert!(seen
                 .iter()
