@@ -208,6 +208,17 @@ impl tower_service::Service<Request<Body>> for Svc {
                     ]),
                     exact: None,
                 }),
+                "/split-exact" => Response::new(TestBody::Frames {
+                    frames: VecDeque::from([
+                        Frame::data(Bytes::from_static(b"hello ")),
+                        Frame::data(Bytes::from_static(b"world")),
+                    ]),
+                    exact: Some(11),
+                }),
+                "/empty-exact" => Response::new(TestBody::Frames {
+                    frames: VecDeque::new(),
+                    exact: Some(0),
+                }),
                 "/trailers" => {
                     let mut t = HeaderMap::new();
                     t.insert("x-sum", HeaderValue::from_static("6"));
@@ -400,6 +411,36 @@ fn an_unknown_length_is_chunked_and_close_delimited_to_http10() {
     assert!(!r.chunked);
     assert_eq!(r.field("content-length"), None);
     assert_eq!(r.body, b"hello world");
+}
+
+#[test]
+fn a_known_length_goes_out_whole_or_frame_by_frame() {
+    // One frame that is the whole body (the one-command path), a body of
+    // a known length in two frames (its first frame polled there, then
+    // sent first), and an empty body of length 0, on one connection.
+    let s = start(builder(), ServiceHandler::new(Svc::default()));
+    let mut c = connect(s.addr);
+    c.write_all(
+        b"GET /info HTTP/1.1\r\nHost: a\r\n\r\nGET /split-exact HTTP/1.1\r\nHost: a\r\n\r\n\
+          GET /empty-exact HTTP/1.1\r\nHost: a\r\nConnection: close\r\n\r\n",
+    )
+    .unwrap();
+    let raw = read_all(&mut c);
+    let (info, rest) = parse_one(&raw, false);
+    assert_eq!(info.status, 200);
+    assert!(info.body.starts_with(b"GET /info HTTP/1.1"));
+    assert_eq!(
+        info.field("content-length"),
+        Some(info.body.len().to_string().as_str())
+    );
+    let (split, rest) = parse_one(rest, false);
+    assert_eq!((split.status, split.chunked), (200, false));
+    assert_eq!(split.field("content-length"), Some("11"));
+    assert_eq!(split.body, b"hello world");
+    let (empty, rest) = parse_one(rest, false);
+    assert_eq!(empty.status, 200);
+    assert_eq!(empty.field("content-length"), Some("0"));
+    assert!(empty.body.is_empty() && rest.is_empty(), "{rest:?}");
 }
 
 #[test]
