@@ -492,16 +492,16 @@ where
                         && data.remaining() as u64 == n
                         && body.is_end_stream() =>
                 {
-                    ex.respond_with(status, fields, data.chunk()).await?;
-                    return Ok(());
+                    let r = ex.respond_with(status, fields, data.chunk()).await;
+                    return sent(ex, r.map_err(Into::into));
                 }
                 Ok(data) => first = First::Frame(Frame::data(data)),
                 Err(frame) => first = First::Frame(frame),
             },
             Poll::Ready(Some(Err(e))) => return Err(Error::ResponseBody(e).into()),
             Poll::Ready(None) if n == 0 => {
-                ex.respond_with(status, fields, b"").await?;
-                return Ok(());
+                let r = ex.respond_with(status, fields, b"").await;
+                return sent(ex, r.map_err(Into::into));
             }
             Poll::Ready(None) => first = First::End,
             Poll::Pending => {}
@@ -524,10 +524,15 @@ where
     }
     let chunked = length == BodyLength::Streamed && !facts.http10;
     let r = stream_body(ex, chan, scratch, facts, chunked, first, body.as_mut()).await;
+    sent(ex, r)
+}
+
+/// How sending the response ended, for the server: a failure after the
+/// request body failed (over its limit, too slow, malformed) is not the
+/// application's: the connection takes no more of the answer and closes,
+/// and the service saw the failure in its body.
+fn sent(ex: &mut Exchange<'_>, r: Result<(), HandlerError>) -> Result<(), HandlerError> {
     match r {
-        // The request body failed (over its limit, too slow, malformed):
-        // the connection takes no more of the answer and closes; the
-        // service saw the failure in its body.
         Err(_) if ex.conn().failed() => Ok(()),
         r => r,
     }
