@@ -467,7 +467,12 @@ where
     let (parts, body) = response.into_parts();
     let status = parts.status.as_u16();
     let hint = body.size_hint().exact();
-    let mut body = pin!(body);
+    // Pinned in an `Option`, so that it can still be dropped in place
+    // before an upgrade's tunnel runs.
+    let mut slot = pin!(Some(body));
+    let Some(mut body) = slot.as_mut().as_pin_mut() else {
+        return Ok(());
+    };
     let mut gathered = Gathered::of(&parts.headers);
     let (length, fields) = decide(&mut gathered, hint, status, facts)?;
     let mut first = First::Nothing;
@@ -510,7 +515,9 @@ where
     ex.send_head(status, fields, length)?;
     match ex.conn().answer_state() {
         AnswerState::Switched => {
-            drop(body);
+            // No body goes out after a switch: it is dropped now, not
+            // kept for as long as the tunnel runs.
+            slot.set(None);
             return switch(ex, pending).await;
         }
         AnswerState::Complete => return Ok(()),

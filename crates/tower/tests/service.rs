@@ -289,7 +289,7 @@ impl tower_service::Service<Request<Body>> for Svc {
                         second: Some(Bytes::from_static(b"done\n")),
                     })
                 }
-                "/upgrade" => {
+                "/upgrade" | "/upgrade-endless-body" => {
                     let Some(on) = req.extensions_mut().remove::<OnUpgrade>() else {
                         return Ok(full(426, "no upgrade"));
                     };
@@ -304,6 +304,10 @@ impl tower_service::Service<Request<Body>> for Svc {
                         }
                     });
                     let mut r = full(101, "");
+                    if path == "/upgrade-endless-body" {
+                        // A body no switch sends: dropped at the switch.
+                        *r.body_mut() = TestBody::Endless(Arc::clone(&me.dropped));
+                    }
                     r.headers_mut()
                         .insert("upgrade", HeaderValue::from_static("echo"));
                     r.headers_mut()
@@ -760,4 +764,35 @@ fn the_upgrade_handle_gets_the_stream_with_the_bytes_after_the_head() {
         b"GET /upgrade HTTP/1.1\r\nHost: a\r\nConnection: close\r\n\r\n",
     ));
     assert_eq!(r.status, 426);
+}
+
+#[test]
+fn a_body_returned_with_a_101_is_dropped_before_the_tunnel_runs() {
+    let svc = Svc::default();
+    let dropped = Arc::clone(&svc.dropped);
+    let s = start(builder(), ServiceHandler::new(svc));
+    let mut c = connect(s.addr);
+    c.write_all(
+        b"GET /upgrade-endless-body HTTP/1.1\r\nHost: a\r\nUpgrade: echo\r\nConnection: upgrade\r\n\r\n",
+    )
+    .unwrap();
+    let mut got = Vec::new();
+    let mut buf = [0u8; 1024];
+    while !got.ends_with(b"\r\n\r\n") {
+        let n = c.read(&mut buf).unwrap();
+        assert!(n > 0, "closed: {:?}", String::from_utf8_lossy(&got));
+        got.extend_from_slice(&buf[..n]);
+    }
+    assert!(got.starts_with(b"HTTP/1.1 101 "), "{got:?}");
+    // The tunnel runs (an echo through it) and the body is already gone.
+    c.write_all(b"ping").unwrap();
+    let mut four = [0u8; 4];
+    c.read_exact(&mut four).unwrap();
+    assert_eq!(&four, b"ping");
+    assert!(
+        dropped.load(Ordering::SeqCst),
+        "the 101's body is still held"
+    );
+    c.shutdown(std::net::Shutdown::Write).unwrap();
+    assert!(read_all(&mut c).is_empty());
 }
