@@ -107,11 +107,13 @@ fn method(view: &RequestView<'_>) -> Result<Method, Error> {
 }
 
 /// Whether a field value, a comma-separated list, has `token` as a member
-/// (ASCII case-insensitive, parameters after `;` ignored).
+/// (ASCII case-insensitive, parameters after `;` ignored): the framing
+/// crate's list members, each without its parameters.
 pub(crate) fn list_has(value: &[u8], token: &[u8]) -> bool {
-    value.split(|&b| b == b',').any(|m| {
-        let m = m.split(|&b| b == b';').next().unwrap_or(&[]);
-        m.trim_ascii().eq_ignore_ascii_case(token)
+    use http_net_tokio::http_net_conn::framing::syntax::{list_members, trim_ows};
+    list_members(value).any(|m| {
+        let name = m.split(|&b| b == b';').next().unwrap_or(&[]);
+        trim_ows(name).eq_ignore_ascii_case(token)
     })
 }
 

@@ -256,24 +256,10 @@ async fn feed(
 }
 
 /// A `Content-Length` value as the writer would take it: one decimal
-/// number, else `Err` (the writer refuses it). The digits are read here
-/// (the general twin: `str::parse` after `from_utf8`, twice the
-/// instructions on the per-request path).
+/// number (the framing crate's `decimal`, RFC 9110 §8.6), else `Err` (the
+/// writer refuses it).
 fn length_value(v: &[u8]) -> Result<u64, ()> {
-    if v.is_empty() {
-        return Err(());
-    }
-    let mut n = 0u64;
-    for &b in v {
-        if !b.is_ascii_digit() {
-            return Err(());
-        }
-        n = n
-            .checked_mul(10)
-            .and_then(|n| n.checked_add(u64::from(b - b'0')))
-            .ok_or(())?;
-    }
-    Ok(n)
+    http_net_tokio::http_net_conn::framing::syntax::decimal(v).ok_or(())
 }
 
 /// What the response's fields say about its framing, found in the one
