@@ -166,6 +166,10 @@ impl fmt::Display for RemoteError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
             RemoteError::Head(e) => write!(f, "malformed head: {e}"),
+            // A limit of the local side's, not a framing rule.
+            RemoteError::Framing(http_net_framing::Error::BodyTooLarge) => {
+                f.write_str("the body is over the body limit (RFC 9110 §15.5.14)")
+            }
             RemoteError::Framing(e) => write!(f, "bad framing: {e}"),
             RemoteError::UnsupportedExpectation => {
                 f.write_str("an expectation other than 100-continue (RFC 9110 §10.1.1)")

@@ -5,7 +5,10 @@
 
 use core::error::Error as StdError;
 
-use crate::{HandlerError, HandlerOutcome, LocalError, Mistake, ServerConn};
+use crate::framing::Error as FramingError;
+use crate::{
+    ErrorCause, HandlerError, HandlerOutcome, Limit, LocalError, Mistake, RemoteError, ServerConn,
+};
 
 /// A request's method and target, as a mistake is reported with them.
 type MethodTarget<'a> = (&'a str, &'a [u8]);
@@ -101,5 +104,72 @@ impl Mistake {
             .map(|r| (r.method_str(), r.target()))
             .or(kept);
         Some((m, request))
+    }
+}
+
+impl ErrorCause<'_> {
+    /// Why `conn` queued its error response for the peer error `e`, as
+    /// both servers' `error_body` hooks see it: a body over the body limit
+    /// is [`ErrorCause::OverLimit`] with the limit in force, whether its
+    /// length was declared (refused before the handler runs) or met while
+    /// it was read; any other is [`ErrorCause::Peer`].
+    ///
+    /// ```
+    /// use http_net_conn::{Config, ErrorCause, Limit, ServerConn};
+    ///
+    /// let config = Config::DEFAULT.with_body_limits(
+    ///     http_net_conn::BodyLimits::DEFAULT.with_body_budget(4),
+    /// );
+    /// let mut conn = ServerConn::new(config);
+    /// conn.recv(b"POST / HTTP/1.1\r\nHost: a\r\nContent-Length: 5\r\n\r\nabcde");
+    /// let e = match conn.poll_event() {
+    ///     Err(http_net_conn::Error::Remote(e)) => e,
+    ///     other => panic!("{other:?}"),
+    /// };
+    /// let cause = ErrorCause::of_peer(&conn, e);
+    /// assert!(matches!(cause, ErrorCause::OverLimit(Limit::BodyBudget(4))));
+    /// assert!(conn.output().starts_with(b"HTTP/1.1 413 "));
+    /// ```
+    pub fn of_peer(conn: &ServerConn, e: RemoteError) -> ErrorCause<'static> {
+        match e {
+            RemoteError::Framing(FramingError::BodyTooLarge) => {
+                ErrorCause::OverLimit(Limit::BodyBudget(conn.body_budget().unwrap_or(0)))
+            }
+            e => ErrorCause::Peer(e),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::{BodyLimits, Config, Error, ServerEvent};
+
+    #[test]
+    fn a_declared_body_over_the_budget_names_the_configured_limit_not_the_last_requests() {
+        let config = Config::DEFAULT.with_body_limits(BodyLimits::DEFAULT.with_body_budget(16));
+        let mut conn = ServerConn::new(config);
+        conn.recv(b"POST / HTTP/1.1\r\nHost: a\r\nContent-Length: 3\r\n\r\nabc");
+        assert!(matches!(conn.poll_event(), Ok(ServerEvent::Request(_))));
+        // The first request lowers its own limit, and is answered.
+        conn.limit_body(10).unwrap();
+        assert!(matches!(conn.poll_event(), Ok(ServerEvent::Data(b"abc"))));
+        conn.responder().respond_with(204, &[], b"").unwrap();
+        let n = conn.output().len();
+        conn.consume_output(n);
+        while let Ok(ServerEvent::End(_)) = conn.poll_event() {}
+        conn.recv(b"POST / HTTP/1.1\r\nHost: a\r\nContent-Length: 20\r\n\r\n");
+        let e = match conn.poll_event() {
+            Err(Error::Remote(e)) => e,
+            other => panic!("{other:?}"),
+        };
+        let cause = ErrorCause::of_peer(&conn, e);
+        assert!(
+            matches!(cause, ErrorCause::OverLimit(Limit::BodyBudget(16))),
+            "{cause:?}"
+        );
+        let out = conn.output();
+        let text = b"the body is over the body limit of 16 bytes";
+        assert!(out.windows(text.len()).any(|w| w == text));
     }
 }

@@ -58,12 +58,13 @@ impl fmt::Display for Limit {
 #[derive(Clone, Copy, Debug)]
 pub enum ErrorCause<'a> {
     /// The peer broke a rule (the error names it, with its RFC section): a
-    /// malformed head or body, a declared `Content-Length` over the body
-    /// limit, an unsupported `Expect`...
+    /// malformed head or body, an unsupported `Expect`...
     Peer(RemoteError),
-    /// The request body went over a body limit the server set (its
-    /// `max_body_bytes`, or a handler's `limit_body`) while it was read:
-    /// `413`.
+    /// The request body is over a body limit the server set (its
+    /// `max_body_bytes`, or a handler's `limit_body`): `413`, the same
+    /// whether its `Content-Length` declared it (refused before the
+    /// handler runs) or it went over while it was read
+    /// ([`ErrorCause::of_peer`]).
     OverLimit(Limit),
     /// A timeout: the head deadline (`Stage::Head`) or a body read
     /// (`Stage::Body`), `408`.

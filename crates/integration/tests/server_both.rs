@@ -15,7 +15,9 @@ use std::io::Write;
 use std::thread;
 use std::time::Duration;
 
-use both::{ask, closed, connect, json_error, next, raw, read_all, start, Adapter, Do, Settings};
+use both::{
+    ask, closed, connect, json_error, next, raw, read_all, start, Adapter, Do, Log, Settings,
+};
 
 const GET: &[u8] = b"GET / HTTP/1.1\r\nHost: a\r\n\r\n";
 
@@ -37,6 +39,40 @@ both! {
         let r = raw(srv.addr, chunked);
         assert!(r.starts_with("HTTP/1.1 413 "), "{r}");
         srv.stop();
+    }
+}
+
+both! {
+    /// A body over `max_body_bytes` has one cause for the `error_body`
+    /// hook, and one text for the peer, whether its length was declared
+    /// (refused before the handler runs) or found while the handler read a
+    /// chunked body: the local side's limit, not bad framing.
+    fn body_over_the_limit_has_one_cause(a) {
+        let log = Log::default();
+        let set = Settings {
+            max_body_bytes: Some(1024),
+            causes: Some(log.clone()),
+            ..Settings::default()
+        };
+        let srv = start(a, &set, Do::Echo);
+        let body = vec![b'x'; 2048];
+        let mut declared = b"POST / HTTP/1.1\r\nHost: a\r\nContent-Length: 2048\r\n\r\n".to_vec();
+        declared.extend_from_slice(&body);
+        let mut chunked = b"POST / HTTP/1.1\r\nHost: a\r\nTransfer-Encoding: chunked\r\n\r\n800\r\n".to_vec();
+        chunked.extend_from_slice(&body);
+        chunked.extend_from_slice(b"\r\n0\r\n\r\n");
+        let mut texts = Vec::new();
+        for req in [&declared, &chunked] {
+            let r = ask(&mut connect(srv.addr), req);
+            assert_eq!(r.status, 413, "{r:?}");
+            texts.push(String::from_utf8_lossy(&r.body).into_owned());
+        }
+        srv.stop();
+        let seen = log.lock().unwrap().clone();
+        assert_eq!(seen, ["413 OverLimit(BodyBudget(1024))"; 2], "the causes the hook saw");
+        assert_eq!(texts[0], texts[1], "one text for both");
+        assert!(!texts[0].contains("framing"), "not bad framing: {}", texts[0]);
+        assert!(texts[0].contains("1024"), "names the limit: {}", texts[0]);
     }
 }
 

@@ -496,7 +496,7 @@ fn serve(
                             .map_or_else(Instant::now, wire::instant);
                         st.write.restart();
                     }
-                    error_body(conn, shared, st, ErrorCause::Peer(e));
+                    error_body(conn, shared, st, ErrorCause::of_peer(conn, e));
                 }
                 let end = send_and_linger(stream, conn, st, slot);
                 if answered_here {
@@ -572,9 +572,9 @@ fn after_handler(
         return Some(End::Close);
     }
     // What a failed handler's error response is for.
-    let cause = |st: &Cycle| match (st.over_limit, st.body_error, outcome) {
+    let cause = |st: &Cycle, conn: &ServerConn| match (st.over_limit, st.body_error, outcome) {
         (Some(limit), _, _) => ErrorCause::OverLimit(limit),
-        (None, Some(e), _) => ErrorCause::Peer(e),
+        (None, Some(e), _) => ErrorCause::of_peer(conn, e),
         (None, None, _) if st.timed_out => ErrorCause::Timeout(Stage::Body),
         (None, None, Some(Err(e))) => ErrorCause::Handler(e),
         (None, None, None) => ErrorCause::Panic,
@@ -585,7 +585,7 @@ fn after_handler(
         AfterHandler::Linger => {
             // An error response the connection queued (its own, or the
             // 500/408 for no answer) takes the hook's body.
-            let why = cause(st);
+            let why = cause(st, conn);
             error_body(conn, shared, st, why);
             Some(send_and_linger(stream, conn, st, slot))
         }

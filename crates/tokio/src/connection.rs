@@ -422,7 +422,7 @@ async fn serve<H: Handler>(
                         .head_started(&timeouts)
                         .map_or_else(Instant::now, wire::instant);
                 }
-                let cause = ErrorCause::Peer(e);
+                let cause = ErrorCause::of_peer(conn, e);
                 return send_own_error(stream, conn, st, sh, &mut seen, cause).await;
             }
             Err(ConnError::Local(_)) => return End::Close,
@@ -663,7 +663,7 @@ fn error_cause<'e>(
         (Some(500), _, Some(e)) if !st.timed_out => ErrorCause::Handler(e),
         (Some(500), _, None) if outcome.is_none() => ErrorCause::Panic,
         (Some(500), _, None) => ErrorCause::NoAnswer,
-        (_, Some(r), _) => ErrorCause::Peer(r),
+        (_, Some(r), _) => ErrorCause::of_peer(conn, r),
         // A body the peer broke, whose error the handler did not return:
         // the handler's own error, or no answer from it.
         (_, None, Some(e)) => ErrorCause::Handler(e),

@@ -4,7 +4,7 @@
 use http_net_framing::{request_body, BodyKind, Error as FramingError};
 use http_net_head::{Method, Parsed, RequestHead, RequestParser, Version};
 
-use super::reject::{queue_error, queue_error_response, replace_error_body, ErrorTail};
+use super::reject::{queue_error, queue_error_response, replace_error_body, ErrorTail, OverLimit};
 use super::request_state::{ReqInfo, RequestState};
 use super::responder::Responder;
 use super::view::{AnswerState, Phase, RequestView, ServerEvent};
@@ -16,7 +16,7 @@ use crate::state::{
 };
 use crate::validate::trim_ows;
 use crate::writer::Output;
-use crate::{Buffers, Config, Error, LocalError, RemoteError, COPY_LIMIT};
+use crate::{Buffers, Config, Error, Limit, LocalError, RemoteError, COPY_LIMIT};
 
 /// The input half, with the request parser.
 type Input = crate::fields::Input<RequestParser, RequestHead>;
@@ -324,7 +324,12 @@ impl ServerConn {
             let limits = self.ex.config.body_limits();
             match request_body(head.version, &head.known, fields, hb, &limits) {
                 Ok(kind) => kind,
-                Err(e) => return Err(self.fail(RemoteError::Framing(e))),
+                Err(e) => {
+                    // No body of this request's: a budget it went over is
+                    // the configured one (`body_budget`).
+                    self.input.body = BodyKind::None;
+                    return Err(self.fail(RemoteError::Framing(e)));
+                }
             }
         };
         if head.method == Method::Connect && !matches!(kind, BodyKind::None | BodyKind::Length(0)) {
@@ -453,7 +458,16 @@ impl ServerConn {
         if unanswered {
             let server = self.ex.config.server_name();
             let to_head = self.ex.head_in_progress();
-            let tail = queue_error_response(&mut self.out, e, to_head, self.ex.date(), server);
+            let budget = self.body_budget();
+            let (out, date) = (&mut self.out, self.ex.date());
+            let tail = if e == RemoteError::Framing(FramingError::BodyTooLarge) {
+                // The local side's limit, declared or met while reading:
+                // one text naming it.
+                let limit = OverLimit(Limit::BodyBudget(budget.unwrap_or(0)));
+                queue_error(out, 413, Some(&limit), to_head, date, server)
+            } else {
+                queue_error_response(out, e, to_head, date, server)
+            };
             self.error_tail = Some(tail);
         }
         self.ex.fail();

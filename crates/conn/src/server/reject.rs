@@ -10,7 +10,17 @@ use crate::status::{reason, write_status_line};
 use crate::writer::{write_content_length, write_decimal, write_server, Output};
 use alloc::vec::Vec;
 
-use crate::{LocalError, RemoteError};
+use crate::{Limit, LocalError, RemoteError};
+
+/// The detail of the `413` for a body over a limit of the local side's,
+/// whether its length was declared or met while it was read.
+pub(super) struct OverLimit(pub(super) Limit);
+
+impl fmt::Display for OverLimit {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "the body is over {}", self.0)
+    }
+}
 
 /// Where the connection's own error response sits in the output: the last
 /// `len` bytes from `start`, while none of them has been sent, so that

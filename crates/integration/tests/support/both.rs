@@ -160,6 +160,10 @@ pub struct Settings {
     pub mistakes: Option<Log>,
     /// `ServerBuilder::report_mistakes(false)`.
     pub quiet: bool,
+    /// `ServerBuilder::error_body`: a hook that records each error
+    /// response as `status cause` (the cause's `Debug`) and leaves the
+    /// server's own text.
+    pub causes: Option<Log>,
 }
 
 /// Lines written by an access-log hook.
@@ -176,6 +180,18 @@ fn json_errors(e: &http_net_conn::ErrorResponse<'_>) -> Option<http_net_conn::Er
         content_type: b"application/json".to_vec(),
         body: json_error(e.status()).into_bytes(),
     })
+}
+
+/// An error-body hook that records `status cause` in `log`.
+fn cause_log(
+    log: Log,
+) -> impl Fn(&http_net_conn::ErrorResponse<'_>) -> Option<http_net_conn::ErrorBody> + Send + Sync + 'static
+{
+    move |e| {
+        let line = format!("{} {:?}", e.status(), e.cause());
+        log.lock().unwrap().push(line);
+        None
+    }
 }
 
 /// An access-log hook writing to `log`.
@@ -258,6 +274,9 @@ fn start_std(set: &Settings, what: Do) -> Server {
     }
     if set.json_errors {
         b = b.error_body(json_errors);
+    }
+    if let Some(log) = set.causes.clone() {
+        b = b.error_body(cause_log(log));
     }
     if let Some(log) = set.access_log.clone() {
         b = b.access_log(access_log(log));
@@ -421,6 +440,9 @@ fn start_tokio(set: &Settings, what: Do) -> Server {
     }
     if set.json_errors {
         b = b.error_body(json_errors);
+    }
+    if let Some(log) = set.causes.clone() {
+        b = b.error_body(cause_log(log));
     }
     if let Some(log) = set.access_log.clone() {
         b = b.access_log(access_log(log));
