@@ -8,7 +8,7 @@
 
 /// Writes, inside an adapter's `impl ServerBuilder`, the setters that both
 /// servers share word for word: `conn_config`, `max_body_bytes`,
-/// `error_body`, `access_log`, `mistake_log`, `setup_timeout` and
+/// `error_body`, `error_status`, `access_log`, `mistake_log`, `setup_timeout` and
 /// `report_mistakes`. The
 /// adapter names its settings field (a [`ServerSettings`](crate::ServerSettings),
 /// or a type that dereferences to one), its hooks field (with
@@ -27,6 +27,7 @@ macro_rules! __server_builder_setters {
         runs_on: $runs_on:literal,
         max_body_bytes: { $(#[$max_body_bytes:meta])* },
         error_body: { $(#[$error_body:meta])* },
+        error_status: { $(#[$error_status:meta])* },
         access_log: { $(#[$access_log:meta])* },
         mistake_log: { $(#[$mistake_log:meta])* },
     ) => {
@@ -78,6 +79,16 @@ macro_rules! __server_builder_setters {
         /// `Date` and `Server` stay). A hook that panics is contained: the
         /// server's own text is sent.
         ///
+        /// The hook also gives the body of the answers handlers' errors
+        /// choose (a [`HandlerError`](http_net_conn::HandlerError) with a
+        /// status, or one [`error_status`](ServerBuilder::error_status)
+        /// chose): it sees that status and
+        /// [`ErrorCause::Handler`](http_net_conn::ErrorCause::Handler) with
+        /// the error, so an application that formats its errors (as JSON)
+        /// does so in one place. Those are answers like any other: no
+        /// `Connection: close` is added (but to a `408`), and the connection
+        /// is kept as after any answer.
+        ///
         $(#[$error_body])*
         pub fn error_body(
             mut self,
@@ -87,6 +98,25 @@ macro_rules! __server_builder_setters {
                 + 'static,
         ) -> Self {
             self.$h.error_body = ::core::option::Option::Some(::std::sync::Arc::new(hook));
+            self
+        }
+        /// Chooses the status of a handler's error that carries none
+        /// ([`HandlerError::status`](http_net_conn::HandlerError::status) is
+        /// `None`): the place for an application's own error type, found by
+        /// downcasting
+        /// ([`HandlerError::downcast_ref`](http_net_conn::HandlerError::downcast_ref)).
+        /// `Some(status)` (`400..=599`) is answered as an error that carries
+        /// it is (see [`HandlerError`](http_net_conn::HandlerError)); `None`
+        /// leaves a plain error: `500`, the connection closed, and the
+        /// application's mistake reported.
+        #[doc = concat!("The hook runs on the connection's ", $runs_on, "; one that panics chooses nothing.")]
+        ///
+        $(#[$error_status])*
+        pub fn error_status(
+            mut self,
+            hook: impl Fn(&$crate::HandlerError) -> ::core::option::Option<u16> + Send + Sync + 'static,
+        ) -> Self {
+            self.$h.error_status = ::core::option::Option::Some(::std::sync::Arc::new(hook));
             self
         }
         #[doc = concat!("Calls `hook` once per request, on the connection's ", $runs_on, ", when its")]

@@ -1,14 +1,183 @@
-//! A handler's end as both adapters read it: what it is to the connection
+//! A handler's end as both adapters read it: the answer its error chose
+//! ([`ServerConn::answer_chosen`]), what it is to the connection
 //! ([`HandlerOutcome::of`]) and which mistake of the application it shows,
 //! with the request it was made on ([`Mistake::of_handler`]). The adapters
 //! keep only what differs: their own error type, and how they report.
 
+use alloc::format;
+use alloc::vec::Vec;
 use core::error::Error as StdError;
 
 use crate::framing::Error as FramingError;
+use crate::status::reason;
 use crate::{
-    ErrorCause, HandlerError, HandlerOutcome, Limit, LocalError, Mistake, RemoteError, ServerConn,
+    AnswerState, BodyLength, Error, ErrorBody, ErrorCause, ErrorResponse, FieldPair, HandlerError,
+    HandlerOutcome, Limit, LocalError, Mistake, RemoteError, ServerConn, COPY_LIMIT,
 };
+
+/// What became of the answer a handler's error chose
+/// ([`ServerConn::answer_chosen`]).
+#[non_exhaustive]
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ChosenAnswer {
+    /// None was chosen (the handler returned `Ok`, a plain error, or
+    /// panicked), or it came too late (an answer had begun, the connection
+    /// had failed, a body read had timed out): the connection's rule for a
+    /// handler's end applies ([`ServerConn::after_handler`]).
+    NotChosen,
+    /// The chosen answer is queued whole: the handler's end is an answer
+    /// ([`HandlerOutcome::Ok`]), not a mistake.
+    Sent,
+    /// The connection refused it (a status outside `400..=599`, a field the
+    /// writer refuses) and nothing of it was queued: the application's
+    /// mistake ([`Mistake::Refused`]), answered `500`.
+    Refused(LocalError),
+}
+
+impl ChosenAnswer {
+    /// What the handler's `end` (as for [`HandlerOutcome::of`]) is to the
+    /// connection now: an answer ([`HandlerOutcome::Ok`]) once the chosen
+    /// answer was sent, otherwise as it returned.
+    pub fn outcome(self, end: &Option<Result<(), HandlerError>>) -> HandlerOutcome {
+        match self {
+            ChosenAnswer::Sent => HandlerOutcome::Ok,
+            _ => HandlerOutcome::of(end),
+        }
+    }
+}
+
+#[cfg(target_has_atomic = "ptr")]
+impl crate::ServerHooks {
+    /// [`ServerConn::answer_chosen`] with these hooks: the
+    /// [`error_status`](crate::ServerHooks::error_status) hook chooses the
+    /// status of an error that carries none, and the
+    /// [`error_body`](crate::ServerHooks::error_body) hook gives the body.
+    /// An adapter contains a hook's panic around this call (nothing is
+    /// queued before both hooks returned): a panic chooses nothing.
+    pub fn answer_chosen(
+        &self,
+        conn: &mut ServerConn,
+        end: &Option<Result<(), HandlerError>>,
+        body_timed_out: bool,
+    ) -> ChosenAnswer {
+        conn.answer_chosen(
+            end,
+            body_timed_out,
+            |e| self.error_status.as_ref().and_then(|hook| hook(e)),
+            |r| self.error_body.as_ref().and_then(|hook| hook(r)),
+        )
+    }
+}
+
+/// The content type of the text a chosen answer carries when the
+/// `error_body` hook gives none.
+const TEXT: &[u8] = b"text/plain; charset=utf-8";
+
+impl ServerConn {
+    /// Sends the answer a handler's error chose, as if the handler had
+    /// answered with `respond_with`: asked by an adapter when its handler
+    /// returned (`end` as for [`HandlerOutcome::of`]), before
+    /// [`Mistake::of_handler`] and [`after_handler`](ServerConn::after_handler).
+    ///
+    /// The status is the error's own ([`HandlerError::status`]), or else
+    /// `choose`'s (the server's `error_status` hook). It is used only when
+    /// no answer has begun, the connection has not failed and no body read
+    /// timed out (`body_timed_out`). The answer carries the error's fields
+    /// and `body`'s answer (the server's `error_body` hook, called with the
+    /// status and [`ErrorCause::Handler`]) or else a short text naming the
+    /// status, with its `Content-Length`; it keeps the connection as any
+    /// answer does, except a `408`, which closes it (RFC 9110 §15.5.9).
+    ///
+    /// ```
+    /// use http_net_conn::{
+    ///     AfterHandler, ChosenAnswer, Config, HandlerError, Mistake, ServerConn, ServerEvent,
+    /// };
+    ///
+    /// let mut conn = ServerConn::new(Config::DEFAULT);
+    /// conn.recv(b"GET /?n=x HTTP/1.1\r\nHost: a\r\n\r\n");
+    /// assert!(matches!(conn.poll_event(), Ok(ServerEvent::Request(_))));
+    /// let end = Some(Err(HandlerError::bad_request(core::fmt::Error)));
+    /// let chosen = conn.answer_chosen(&end, false, |_| None, |_| None);
+    /// assert_eq!(chosen, ChosenAnswer::Sent);
+    /// assert!(conn.output().starts_with(b"HTTP/1.1 400 Bad Request\r\n"));
+    /// // An answer, not a mistake; the connection is kept.
+    /// let m = Mistake::of_handler(&conn, &end, chosen, false, |_: &core::fmt::Error| None, None);
+    /// assert_eq!(m, None);
+    /// assert_eq!(conn.after_handler(chosen.outcome(&end), false), AfterHandler::Next);
+    /// ```
+    pub fn answer_chosen(
+        &mut self,
+        end: &Option<Result<(), HandlerError>>,
+        body_timed_out: bool,
+        choose: impl FnOnce(&HandlerError) -> Option<u16>,
+        body: impl FnOnce(&ErrorResponse<'_>) -> Option<ErrorBody>,
+    ) -> ChosenAnswer {
+        let Some(Err(e)) = end else {
+            return ChosenAnswer::NotChosen;
+        };
+        if self.failed() || body_timed_out || self.answer_state() != AnswerState::NotStarted {
+            return ChosenAnswer::NotChosen;
+        }
+        let Some(status) = e.status().or_else(|| choose(e)) else {
+            return ChosenAnswer::NotChosen;
+        };
+        if !(400..=599).contains(&status) {
+            return ChosenAnswer::Refused(LocalError::InvalidStatus);
+        }
+        let given = {
+            let (method, target) = self
+                .request()
+                .map_or(("", &b""[..]), |r| (r.method_str(), r.target()));
+            body(&ErrorResponse::new(
+                status,
+                ErrorCause::Handler(e),
+                method,
+                target,
+            ))
+        };
+        let text;
+        let (content_type, bytes) = match &given {
+            Some(b) => (&b.content_type[..], &b.body[..]),
+            None => {
+                text = format!("{status} {}\n", reason(status).unwrap_or("Error"));
+                (TEXT, text.as_bytes())
+            }
+        };
+        let mut fields: Vec<FieldPair<'_>> = e.fields().collect();
+        if !fields
+            .iter()
+            .any(|(n, _)| n.eq_ignore_ascii_case(b"content-type"))
+        {
+            fields.push((b"Content-Type", content_type));
+        }
+        if status == 408 {
+            self.close_after_response();
+        }
+        match self.send_chosen(status, &fields, bytes) {
+            Ok(()) => ChosenAnswer::Sent,
+            Err(Error::Local(l)) => ChosenAnswer::Refused(l),
+            Err(Error::Remote(_)) => ChosenAnswer::Refused(LocalError::WrongState),
+        }
+    }
+
+    /// `respond_with`, with the body copied into the output whatever its
+    /// size (in pieces of at most [`COPY_LIMIT`]), so that the adapter has
+    /// only the output to send.
+    fn send_chosen(
+        &mut self,
+        status: u16,
+        fields: &[FieldPair<'_>],
+        body: &[u8],
+    ) -> Result<(), Error> {
+        let mut r = self.responder();
+        r.send_head(status, fields, BodyLength::Known(body.len() as u64))?;
+        for piece in body.chunks(COPY_LIMIT) {
+            // At most `COPY_LIMIT`: copied, never left to the caller.
+            let _ = r.send_data(piece)?;
+        }
+        r.send_end(&[])
+    }
+}
 
 /// A request's method and target, as a mistake is reported with them.
 type MethodTarget<'a> = (&'a str, &'a [u8]);
@@ -38,7 +207,9 @@ impl Mistake {
     /// The application's mistake, if the handler's `end` (as for
     /// [`HandlerOutcome::of`]) on `conn` shows one ([`Mistake::after_handler`]'s
     /// rule, so asked before [`ServerConn::after_handler`]), and the
-    /// request's method and target to report it with.
+    /// request's method and target to report it with. A chosen answer
+    /// (`chosen`, from [`ServerConn::answer_chosen`]) that was sent is no
+    /// mistake; one the connection refused is [`Mistake::Refused`].
     ///
     /// The connection's refusal of one of the handler's commands is looked
     /// for in the error it returned: in the adapter's own error type `E`
@@ -51,7 +222,7 @@ impl Mistake {
     ///
     /// ```
     /// use http_net_conn::{
-    ///     Config, Error, HandlerError, LocalError, Mistake, ServerConn, ServerEvent,
+    ///     ChosenAnswer, Config, Error, HandlerError, LocalError, Mistake, ServerConn, ServerEvent,
     /// };
     ///
     /// // An adapter's error, which wraps the core's.
@@ -76,28 +247,33 @@ impl Mistake {
     /// // The handler returned the refusal, wrapped in the adapter's error.
     /// let refused = AdapterError(Error::Local(LocalError::InvalidFieldName));
     /// let end = Some(Err(HandlerError::new(refused)));
-    /// let seen = Mistake::of_handler(&conn, &end, false, local_of, None);
+    /// let none = ChosenAnswer::NotChosen;
+    /// let seen = Mistake::of_handler(&conn, &end, none, false, local_of, None);
     /// let request = Some(("GET", &b"/a"[..]));
     /// assert_eq!(seen, Some((Mistake::Refused(LocalError::InvalidFieldName), request)));
     /// // Any other error, and no answer: unanswered.
     /// let end = Some(Err(HandlerError::new(core::fmt::Error)));
-    /// let seen = Mistake::of_handler(&conn, &end, false, local_of, None);
+    /// let seen = Mistake::of_handler(&conn, &end, none, false, local_of, None);
     /// assert_eq!(seen, Some((Mistake::Unanswered, request)));
     /// ```
     pub fn of_handler<'a, E: StdError + 'static>(
         conn: &'a ServerConn,
         end: &Option<Result<(), HandlerError>>,
+        chosen: ChosenAnswer,
         body_timed_out: bool,
         local_of: fn(&E) -> Option<LocalError>,
         kept: Option<MethodTarget<'a>>,
     ) -> Option<(Mistake, Option<MethodTarget<'a>>)> {
-        let refused =
-            end.as_ref()
-                .and_then(|r| r.as_ref().err())
-                .and_then(|e| match e.downcast_ref::<E>() {
+        let refused = match chosen {
+            ChosenAnswer::Sent => return None,
+            ChosenAnswer::Refused(l) => Some(l),
+            _ => end.as_ref().and_then(|r| r.as_ref().err()).and_then(|e| {
+                match e.downcast_ref::<E>() {
                     Some(own) => local_of(own),
                     None => Mistake::refusal(e),
-                });
+                }
+            }),
+        };
         let m = Mistake::after_handler(conn, HandlerOutcome::of(end), refused, body_timed_out)?;
         let request = conn
             .request()
@@ -149,16 +325,18 @@ mod tests {
     fn a_declared_body_over_the_budget_names_the_configured_limit_not_the_last_requests() {
         let config = Config::DEFAULT.with_body_limits(BodyLimits::DEFAULT.with_body_budget(16));
         let mut conn = ServerConn::new(config);
-        conn.recv(b"POST / HTTP/1.1\r\nHost: a\r\nContent-Length: 3\r\n\r\nabc");
+        let first = b"POST / HTTP/1.1\r\nHost: a\r\nContent-Length: 3\r\n\r\nabc";
+        assert_eq!(conn.recv(first), first.len());
         assert!(matches!(conn.poll_event(), Ok(ServerEvent::Request(_))));
         // The first request lowers its own limit, and is answered.
         conn.limit_body(10).unwrap();
         assert!(matches!(conn.poll_event(), Ok(ServerEvent::Data(b"abc"))));
-        conn.responder().respond_with(204, &[], b"").unwrap();
+        let _ = conn.responder().respond_with(204, &[], b"").unwrap();
         let n = conn.output().len();
         conn.consume_output(n);
         while let Ok(ServerEvent::End(_)) = conn.poll_event() {}
-        conn.recv(b"POST / HTTP/1.1\r\nHost: a\r\nContent-Length: 20\r\n\r\n");
+        let second = b"POST / HTTP/1.1\r\nHost: a\r\nContent-Length: 20\r\n\r\n";
+        assert_eq!(conn.recv(second), second.len());
         let e = match conn.poll_event() {
             Err(Error::Remote(e)) => e,
             other => panic!("{other:?}"),

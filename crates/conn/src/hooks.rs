@@ -323,6 +323,10 @@ impl fmt::Display for MistakeReport<'_> {
 
 /// The error-body hook ([`ServerHooks::error_body`]).
 pub type ErrorBodyFn = dyn Fn(&ErrorResponse<'_>) -> Option<ErrorBody> + Send + Sync;
+/// The error-status hook ([`ServerHooks::error_status`]): the status a
+/// handler's error that carries none stands for (`None`: a plain error,
+/// `500`).
+pub type ErrorStatusFn = dyn Fn(&HandlerError) -> Option<u16> + Send + Sync;
 /// The access-log hook ([`ServerHooks::access_log`]).
 pub type AccessLogFn = dyn Fn(&AccessRecord<'_>) + Send + Sync;
 /// The mistake-log hook ([`ServerHooks::mistake_log`]).
@@ -349,8 +353,11 @@ pub type MistakeLogFn = dyn Fn(&Mistake) + Send + Sync;
 #[cfg(target_has_atomic = "ptr")]
 #[derive(Clone)]
 pub struct ServerHooks {
-    /// Gives the body of the error responses the server writes itself.
+    /// Gives the body of the error responses the server writes itself,
+    /// and of the answers handlers' errors choose.
     pub error_body: Option<Arc<ErrorBodyFn>>,
+    /// Chooses the status of a handler's error that carries none.
+    pub error_status: Option<Arc<ErrorStatusFn>>,
     /// Sees each request with its status.
     pub access_log: Option<Arc<AccessLogFn>>,
     /// Where the application's mistakes go instead of stderr.
@@ -364,6 +371,7 @@ impl Default for ServerHooks {
     fn default() -> ServerHooks {
         ServerHooks {
             error_body: None,
+            error_status: None,
             access_log: None,
             mistake_log: None,
             report_mistakes: true,

@@ -83,6 +83,7 @@ mod evict;
 mod exchange_accessors;
 mod fields;
 mod handler_end;
+pub use handler_end::ChosenAnswer;
 mod hooks;
 mod inbuf;
 mod leftover;
@@ -124,15 +125,15 @@ pub use evict::{
 };
 pub use fields::Trailers;
 pub use hooks::{
-    AccessLogFn, AccessRecord, ErrorBody, ErrorBodyFn, ErrorCause, ErrorResponse, Limit,
-    MistakeLogFn, MistakeReport,
+    AccessLogFn, AccessRecord, ErrorBody, ErrorBodyFn, ErrorCause, ErrorResponse, ErrorStatusFn,
+    Limit, MistakeLogFn, MistakeReport,
 };
 #[cfg(target_has_atomic = "ptr")]
 pub use hooks::{MistakeSink, ServerHooks};
 pub use leftover::Leftover;
 #[cfg(target_has_atomic = "64")]
 pub use mistake::MistakeGate;
-pub use mistake::{HandlerError, Mistake};
+pub use mistake::{HandlerError, Mistake, WithStatus};
 pub use outgoing::{
     expects_continue, request_fields, request_fields_into, request_length, RedirectChase,
 };

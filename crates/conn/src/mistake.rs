@@ -10,7 +10,7 @@ use core::fmt;
 #[cfg(target_has_atomic = "64")]
 use core::sync::atomic::{AtomicU64, Ordering};
 
-use crate::{LocalError, Timestamp};
+use crate::{LocalError, OwnedFields, Timestamp};
 
 /// The error a handler returns: any `Error + Send + Sync + 'static`, so
 /// that a handler uses `?` on its own errors (a parse error, a database
@@ -30,15 +30,120 @@ use crate::{LocalError, Timestamp};
 /// let e = parse("x").unwrap_err();
 /// assert!(e.downcast_ref::<core::num::ParseIntError>().is_some());
 /// assert_eq!(e.to_string(), "invalid digit found in string");
+/// assert_eq!(e.status(), None); // a plain error: `500`, and reported
+/// ```
+///
+/// # An error that chooses its answer
+///
+/// An error may carry the status it stands for, chosen where it is
+/// raised: [`HandlerError::bad_request`] and its siblings, or
+/// [`with_status`](HandlerError::with_status) on an error or on a
+/// `Result` ([`WithStatus`]). When a handler returns such an error before
+/// it began an answer, the server answers with that status as if the
+/// handler had called `respond_with` (any status in `400..=599`): the
+/// connection is kept as after any answer (a `408` closes it, RFC 9110
+/// §15.5.9), the answer is not the application's mistake, the access log
+/// records the status and the error, and the server's `error_body` hook
+/// gives its body (it sees the status and the error). The server's
+/// `error_status` hook chooses the status of errors that carry none (an
+/// application's own error type, found by downcasting). A status outside
+/// `400..=599`, or a field the writer refuses, is the application's
+/// mistake ([`Mistake::Refused`]): `500`, and the connection closes. Once
+/// an answer has begun, the status is not used.
+///
+/// Some statuses need a field: a `405` needs `Allow` (RFC 9110 §15.5.6),
+/// a `401` needs `WWW-Authenticate` (§15.5.2); add them with
+/// [`with_field`](HandlerError::with_field).
+///
+/// ```
+/// use http_net_conn::{HandlerError, WithStatus};
+///
+/// fn limit(v: &[u8]) -> Result<u32, HandlerError> {
+///     let n: u32 = core::str::from_utf8(v)
+///         .map_err(HandlerError::bad_request)?
+///         .parse()
+///         .with_status(400)?;
+///     Ok(n)
+/// }
+/// assert_eq!(limit(b"x").unwrap_err().status(), Some(400));
+/// assert_eq!(limit(&[0xff]).unwrap_err().status(), Some(400));
+///
+/// let e = HandlerError::new(core::fmt::Error)
+///     .with_status(405)
+///     .with_field("Allow", "GET, HEAD");
+/// assert_eq!(e.status(), Some(405));
+/// assert_eq!(e.fields().next(), Some((&b"Allow"[..], &b"GET, HEAD"[..])));
 /// ```
 pub struct HandlerError {
     inner: Box<dyn StdError + Send + Sync + 'static>,
+    /// The status it stands for, if one was chosen.
+    status: Option<u16>,
+    /// Fields its answer carries (`Allow`, `WWW-Authenticate`, ...).
+    fields: OwnedFields,
 }
 
 impl HandlerError {
     /// The error `e`.
     pub fn new<E: StdError + Send + Sync + 'static>(e: E) -> HandlerError {
-        HandlerError { inner: Box::new(e) }
+        HandlerError {
+            inner: Box::new(e),
+            status: None,
+            fields: OwnedFields::new(),
+        }
+    }
+
+    /// This error, standing for an answer with `status` (meant:
+    /// `400..=599`; see [the type's docs](HandlerError#an-error-that-chooses-its-answer)).
+    #[must_use]
+    pub fn with_status(mut self, status: u16) -> HandlerError {
+        self.status = Some(status);
+        self
+    }
+
+    /// This error, whose answer carries the field `name: value` (in the
+    /// order added), checked by the writer as every response field is.
+    #[must_use]
+    pub fn with_field(mut self, name: impl AsRef<[u8]>, value: impl AsRef<[u8]>) -> HandlerError {
+        self.fields.extend([(name.as_ref(), value.as_ref())]);
+        self
+    }
+
+    /// The status this error stands for, if one was chosen
+    /// ([`with_status`](HandlerError::with_status)); `None` for a plain
+    /// error (which the server's `error_status` hook may still choose).
+    pub fn status(&self) -> Option<u16> {
+        self.status
+    }
+
+    /// The fields its answer carries, as (name, value) bytes.
+    pub fn fields(&self) -> impl Iterator<Item = (&[u8], &[u8])> {
+        self.fields.iter()
+    }
+
+    /// `e`, standing for `400 Bad Request` (RFC 9110 §15.5.1): for
+    /// `.map_err(HandlerError::bad_request)?` on a value the peer sent.
+    pub fn bad_request<E: Into<HandlerError>>(e: E) -> HandlerError {
+        e.into().with_status(400)
+    }
+
+    /// `e`, standing for `403 Forbidden` (RFC 9110 §15.5.4).
+    pub fn forbidden<E: Into<HandlerError>>(e: E) -> HandlerError {
+        e.into().with_status(403)
+    }
+
+    /// `e`, standing for `404 Not Found` (RFC 9110 §15.5.5).
+    pub fn not_found<E: Into<HandlerError>>(e: E) -> HandlerError {
+        e.into().with_status(404)
+    }
+
+    /// `e`, standing for `409 Conflict` (RFC 9110 §15.5.10).
+    pub fn conflict<E: Into<HandlerError>>(e: E) -> HandlerError {
+        e.into().with_status(409)
+    }
+
+    /// `e`, standing for `422 Unprocessable Content` (RFC 9110 §15.5.21).
+    pub fn unprocessable<E: Into<HandlerError>>(e: E) -> HandlerError {
+        e.into().with_status(422)
     }
 
     /// The error inside.
@@ -60,6 +165,28 @@ impl HandlerError {
 impl<E: StdError + Send + Sync + 'static> From<E> for HandlerError {
     fn from(e: E) -> HandlerError {
         HandlerError::new(e)
+    }
+}
+
+/// Chooses the status of a `Result`'s error where it is raised, in a `?`
+/// chain: `value.parse::<u32>().with_status(400)?` (see
+/// [`HandlerError`]'s docs for what the server sends).
+///
+/// ```
+/// use http_net_conn::{HandlerError, WithStatus};
+///
+/// let r: Result<u32, HandlerError> = "x".parse::<u32>().with_status(400);
+/// assert_eq!(r.unwrap_err().status(), Some(400));
+/// ```
+pub trait WithStatus<T> {
+    /// The `Ok` value as it is; the error as a [`HandlerError`] standing
+    /// for `status`.
+    fn with_status(self, status: u16) -> Result<T, HandlerError>;
+}
+
+impl<T, E: Into<HandlerError>> WithStatus<T> for Result<T, E> {
+    fn with_status(self, status: u16) -> Result<T, HandlerError> {
+        self.map_err(|e| e.into().with_status(status))
     }
 }
 

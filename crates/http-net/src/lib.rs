@@ -284,21 +284,22 @@ pub mod conn {
         expects_continue, form_decode, imf_fixdate, location, percent_decode, pick_eviction,
         query_pairs, rank, request_fields, request_fields_into, request_length, target_path,
         target_query, write_error_response, write_error_response_with_body, AccessRecord,
-        AfterHandler, AnswerState, Begin, BodyLength, Bound, Buffers, ClientConn, ClientEvent,
-        ClientSettings, Config, ConfigOverrides, Error, ErrorBody, ErrorCause, ErrorResponse,
-        EvictPolicy, ExpectState, Failure, FieldPair, Flow, HandlerError, HandlerOutcome, Hop,
-        Leftover, Limit, Linger, LocalError, Meter, Mistake, MistakeReport, NextRead, Origin,
-        OwnedFields, OwnedRequestHead, PercentError, Phase, Placement, PreparedResponse,
-        QueryPairs, Rank, Rate, ReadDeadlines, ReadStep, ReadTimeouts, Redirect, RedirectChase,
-        RedirectError, Redirects, RemoteError, RequestBody, RequestDeadline, RequestPolicy,
-        RequestView, Responder, ResponseView, Retry, ServerConn, ServerEvent, ServerSettings,
-        SetupRate, SetupRates, SlotState, Stage, Summary, Timestamp, Trailers, UnsupportedCodings,
-        Url, UrlError, Window, COPY_LIMIT, MAX_PIPELINED, REDIRECT_BODY_DRAIN, REFUSING_AT_ONCE,
-        YOUNG_RESPONSE_STALL_MS,
+        AfterHandler, AnswerState, Begin, BodyLength, Bound, Buffers, ChosenAnswer, ClientConn,
+        ClientEvent, ClientSettings, Config, ConfigOverrides, Error, ErrorBody, ErrorCause,
+        ErrorResponse, EvictPolicy, ExpectState, Failure, FieldPair, Flow, HandlerError,
+        HandlerOutcome, Hop, Leftover, Limit, Linger, LocalError, Meter, Mistake, MistakeReport,
+        NextRead, Origin, OwnedFields, OwnedRequestHead, PercentError, Phase, Placement,
+        PreparedResponse, QueryPairs, Rank, Rate, ReadDeadlines, ReadStep, ReadTimeouts, Redirect,
+        RedirectChase, RedirectError, Redirects, RemoteError, RequestBody, RequestDeadline,
+        RequestPolicy, RequestView, Responder, ResponseView, Retry, ServerConn, ServerEvent,
+        ServerSettings, SetupRate, SetupRates, SlotState, Stage, Summary, Timestamp, Trailers,
+        UnsupportedCodings, Url, UrlError, Window, WithStatus, COPY_LIMIT, MAX_PIPELINED,
+        REDIRECT_BODY_DRAIN, REFUSING_AT_ONCE, YOUNG_RESPONSE_STALL_MS,
     };
     #[doc(inline)]
     pub use http_net_conn::{
-        write_busy_response, AccessLogFn, ErrorBodyFn, MistakeLogFn, BUSY_RETRY_AFTER,
+        write_busy_response, AccessLogFn, ErrorBodyFn, ErrorStatusFn, MistakeLogFn,
+        BUSY_RETRY_AFTER,
     };
     #[cfg(target_has_atomic = "64")]
     #[doc(inline)]

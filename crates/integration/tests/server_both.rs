@@ -470,6 +470,144 @@ both! {
 }
 
 both! {
+    /// A `?` on a parse error with a chosen `400`
+    /// (`.map_err(HandlerError::bad_request)?`, `.with_status(400)?`) is
+    /// an answer: `400` as if the handler had called `respond_with`, the
+    /// connection kept and reused for the next request, no mistake
+    /// reported, and the status with the error in the access log.
+    fn a_chosen_status_is_an_answer_not_a_mistake(a) {
+        let (log, mistakes) = (Log::default(), Log::default());
+        let set = Settings {
+            access_log: Some(log.clone()),
+            mistakes: Some(mistakes.clone()),
+            ..Settings::default()
+        };
+        let srv = start(a, &set, Do::Chosen);
+        let mut s = connect(srv.addr);
+        let r = ask(&mut s, b"GET /?x HTTP/1.1\r\nHost: a\r\n\r\n");
+        assert_eq!((r.status, &r.body[..]), (400, &b"400 Bad Request\n"[..]), "{r:?}");
+        assert_eq!(r.field("connection"), None, "no Connection: close: {r:?}");
+        // The same connection serves the next request.
+        let r = ask(&mut s, b"GET /?21 HTTP/1.1\r\nHost: a\r\n\r\n");
+        assert_eq!((r.status, &r.body[..]), (200, &b"42"[..]));
+        // A body the handler did not read is drained, as after any answer.
+        let r = ask(&mut s, b"POST /?y HTTP/1.1\r\nHost: a\r\nContent-Length: 3\r\n\r\nabc");
+        assert_eq!(r.status, 400, "{r:?}");
+        s.write_all(b"HEAD /?z HTTP/1.1\r\nHost: a\r\n\r\n").unwrap();
+        let r = both::read_response(&mut s, &mut Vec::new(), true).expect("a head");
+        assert_eq!((r.status, &r.body[..]), (400, &b""[..]), "{r:?}");
+        assert_eq!(r.field("content-length"), Some("16"), "{r:?}");
+        assert_eq!(ask(&mut s, b"GET /?1 HTTP/1.1\r\nHost: a\r\n\r\n").status, 200);
+        drop(s);
+        srv.stop();
+        assert!(mistakes.lock().unwrap().is_empty(), "{:?}", mistakes.lock().unwrap());
+        let lines = log.lock().unwrap().clone();
+        let want = "GET /?x 400 error=invalid digit found in string";
+        assert!(lines.contains(&want.to_string()), "{lines:?}");
+        assert!(lines.contains(&"GET /?21 200".to_string()), "{lines:?}");
+    }
+}
+
+both! {
+    /// The `error_body` hook gives the body of a chosen answer: it sees
+    /// the status and `ErrorCause::Handler` with the error; the answer
+    /// keeps the error's fields and no `Connection: close` is added.
+    fn the_error_body_hook_formats_chosen_answers(a) {
+        let causes = Log::default();
+        let set = Settings { causes: Some(causes.clone()), ..Settings::default() };
+        let srv = start(a, &set, Do::Fail(405, Some(("Allow", "GET, HEAD"))));
+        let mut s = connect(srv.addr);
+        let r = ask(&mut s, GET);
+        assert_eq!(r.status, 405, "{r:?}");
+        assert_eq!(r.field("allow"), Some("GET, HEAD"), "{r:?}");
+        assert_eq!(r.field("connection"), None, "{r:?}");
+        assert_eq!(ask(&mut s, GET).status, 405, "kept");
+        drop(s);
+        let set = Settings { json_errors: true, ..Settings::default() };
+        let json = start(a, &set, Do::Fail(422, None));
+        let r = ask(&mut connect(json.addr), GET);
+        assert_eq!(r.status, 422, "{r:?}");
+        assert_eq!(r.field("content-type"), Some("application/json"), "{r:?}");
+        assert_eq!(r.field("x-why"), Some("chosen"), "{r:?}");
+        assert_eq!(r.body, json_error(422).into_bytes());
+        json.stop();
+        srv.stop();
+        let seen = causes.lock().unwrap().clone();
+        assert_eq!(seen, ["405 Handler(Error)"; 2], "status and cause");
+    }
+}
+
+both! {
+    /// The app-wide `error_status` hook chooses the status of the
+    /// application's own error type (downcast): `404`, an answer like
+    /// any other; without the hook the same error is a plain one.
+    fn the_error_status_hook_maps_an_apps_own_error(a) {
+        let mistakes = Log::default();
+        let set = Settings { app_status: true, mistakes: Some(mistakes.clone()), ..Settings::default() };
+        let srv = start(a, &set, Do::App);
+        let mut s = connect(srv.addr);
+        assert_eq!(ask(&mut s, GET).status, 404);
+        assert_eq!(ask(&mut s, GET).status, 404, "kept");
+        drop(s);
+        srv.stop();
+        assert!(mistakes.lock().unwrap().is_empty(), "{:?}", mistakes.lock().unwrap());
+        let mistakes = Log::default();
+        let set = Settings { mistakes: Some(mistakes.clone()), ..Settings::default() };
+        let srv = start(a, &set, Do::App);
+        let r = raw(srv.addr, GET);
+        assert!(r.starts_with("HTTP/1.1 500 "), "{r}");
+        srv.stop();
+        assert_eq!(*mistakes.lock().unwrap(), ["Unanswered"]);
+    }
+}
+
+both! {
+    /// A plain error (no status, no hook) is still `500`, closes the
+    /// connection and is reported as the application's mistake.
+    fn a_plain_error_is_still_500_and_reported(a) {
+        let mistakes = Log::default();
+        let set = Settings { mistakes: Some(mistakes.clone()), ..Settings::default() };
+        let srv = start(a, &set, Do::Double);
+        let mut s = connect(srv.addr);
+        let r = ask(&mut s, b"GET /?x HTTP/1.1\r\nHost: a\r\n\r\n");
+        assert_eq!(r.status, 500, "{r:?}");
+        assert_eq!(r.field("connection"), Some("close"), "{r:?}");
+        assert!(closed(&mut s));
+        srv.stop();
+        assert_eq!(*mistakes.lock().unwrap(), ["Unanswered"]);
+    }
+}
+
+both! {
+    /// The edges of a chosen status: a `408` closes the connection (RFC
+    /// 9110 §15.5.9); a status outside `400..=599` and a field the writer
+    /// refuses are the application's mistakes (`Refused`), answered `500`.
+    fn chosen_status_edges(a) {
+        let srv = start(a, &Settings::default(), Do::Fail(408, None));
+        let mut s = connect(srv.addr);
+        let r = ask(&mut s, GET);
+        assert_eq!(r.status, 408, "{r:?}");
+        assert_eq!(r.field("connection"), Some("close"), "{r:?}");
+        assert!(closed(&mut s));
+        srv.stop();
+        for (what, kind) in [
+            (Do::Fail(302, None), "Refused(InvalidStatus)"),
+            (Do::Fail(700, None), "Refused(InvalidStatus)"),
+            (Do::Fail(400, Some(("Bad Name", "x"))), "Refused(InvalidFieldName)"),
+            (Do::Fail(400, Some(("X-Ok", "a\r\nb"))), "Refused(InvalidFieldValue)"),
+        ] {
+            let mistakes = Log::default();
+            let set = Settings { mistakes: Some(mistakes.clone()), ..Settings::default() };
+            let srv = start(a, &set, what);
+            let r = raw(srv.addr, GET);
+            assert!(r.starts_with("HTTP/1.1 500 "), "{what:?}: {r}");
+            srv.stop();
+            assert_eq!(*mistakes.lock().unwrap(), [kind.to_string()], "{what:?}");
+        }
+    }
+}
+
+both! {
     /// `mistake_log`: a field name the connection refuses and a handler
     /// that answers nothing are the application's mistakes, reported
     /// through the hook (the peer gets `500`).

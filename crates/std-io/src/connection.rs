@@ -10,7 +10,7 @@ use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use http_net_conn::{
-    AfterHandler, Begin, Config, Error as ConnError, HandlerError, HandlerOutcome, LocalError,
+    AfterHandler, Begin, ChosenAnswer, Config, Error as ConnError, HandlerError, LocalError,
     Mistake, NextRead, ReadDeadlines, ReadStep, ServerConn, ServerEvent, SlotState,
 };
 
@@ -395,8 +395,9 @@ fn serve(
                     handler.handle(&mut Exchange::new(conn, stream, st, shared, slot))
                 }))
                 .ok();
-                mistake(conn, st, shared, &outcome);
-                let end = after_handler(stream, conn, st, slot, shared, &outcome);
+                let chosen = answer_chosen(conn, st, shared, &outcome);
+                mistake(conn, st, shared, &outcome, chosen);
+                let end = after_handler(stream, conn, st, slot, shared, &outcome, chosen);
                 if shared.hooks.keeps_request() {
                     if end.is_none() && shared.hooks.access_log.is_some() {
                         // Written before it is logged (its bytes counted).
@@ -530,6 +531,25 @@ fn local_of(e: &Error) -> Option<LocalError> {
     }
 }
 
+/// Sends the answer the handler's error chose, if any (the core's rule,
+/// [`ServerConn::answer_chosen`], with the server's hooks; a hook that
+/// panics chooses nothing). A stream that broke is not answered.
+fn answer_chosen(
+    conn: &mut ServerConn,
+    st: &Cycle,
+    shared: &Shared,
+    outcome: &Option<Result<(), HandlerError>>,
+) -> ChosenAnswer {
+    if st.broken {
+        return ChosenAnswer::NotChosen;
+    }
+    let hooks = &shared.hooks;
+    catch_unwind(AssertUnwindSafe(|| {
+        hooks.answer_chosen(conn, outcome, st.timed_out)
+    }))
+    .unwrap_or(ChosenAnswer::NotChosen)
+}
+
 /// Reports the application's mistake in the handler that just returned
 /// (the core's rule, [`Mistake::of_handler`]), before the connection
 /// answers for the handler: the request is still known then. A stream that
@@ -539,6 +559,7 @@ fn mistake(
     st: &Cycle,
     shared: &Shared,
     outcome: &Option<Result<(), HandlerError>>,
+    chosen: ChosenAnswer,
 ) {
     if st.broken || !shared.hooks.report_mistakes {
         return;
@@ -546,7 +567,10 @@ fn mistake(
     // Answered whole, the request is gone from the connection: the copy
     // the hooks keep, if any.
     let kept = (!st.method.is_empty()).then(|| (st.method.as_str(), &st.target[..]));
-    if let Some((m, request)) = Mistake::of_handler(conn, outcome, st.timed_out, local_of, kept) {
+    let timed_out = st.timed_out;
+    if let Some((m, request)) =
+        Mistake::of_handler(conn, outcome, chosen, timed_out, local_of, kept)
+    {
         let now = wire::stamp(Instant::now());
         let sink = shared.hooks.mistake_sink(&shared.mistakes, m, now, request);
         crate::hooks::deliver(sink, &m);
@@ -564,6 +588,7 @@ fn after_handler(
     slot: &Slot,
     shared: &Shared,
     outcome: &Option<Result<(), HandlerError>>,
+    chosen: ChosenAnswer,
 ) -> Option<End> {
     if st.timed_out {
         st.timed_out_in = Some(Count::Body);
@@ -580,7 +605,7 @@ fn after_handler(
         (None, None, None) => ErrorCause::Panic,
         (None, None, Some(Ok(()))) => ErrorCause::NoAnswer,
     };
-    match conn.after_handler(HandlerOutcome::of(outcome), st.timed_out) {
+    match conn.after_handler(chosen.outcome(outcome), st.timed_out) {
         AfterHandler::Next => None,
         AfterHandler::Linger => {
             // An error response the connection queued (its own, or the

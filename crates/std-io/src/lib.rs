@@ -158,7 +158,7 @@ pub use exchange::{Body, BodyWriter, Exchange, PairedBody, PairedWriter, Upgrade
 pub use handler::Handler;
 pub use hooks::{AccessRecord, ErrorBody, ErrorCause, ErrorResponse};
 pub use http_net_conn::imf_fixdate;
-pub use http_net_conn::HandlerError;
+pub use http_net_conn::{HandlerError, WithStatus};
 pub use http_net_conn::{RedirectError, Redirects};
 pub use server::{Server, ServerBuilder, ServerHandle};
 pub use setup::{NoSetup, Setup};

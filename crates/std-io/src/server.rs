@@ -121,6 +121,34 @@ impl ServerBuilder {
             /// # let _ = server;
             /// ```
         },
+        error_status: {
+            /// ```
+            /// # mod http_net { pub mod blocking { pub use http_net_std::*; } pub use http_net_std::http_net_conn as conn; }
+            /// use http_net::blocking::{HandlerError, Server};
+            ///
+            /// /// The application's own error type.
+            /// #[derive(Debug)]
+            /// enum AppError {
+            ///     NoSuchNote,
+            ///     Database,
+            /// }
+            /// impl std::fmt::Display for AppError {
+            ///     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+            ///         f.write_str(match self { AppError::NoSuchNote => "no such note", AppError::Database => "database" })
+            ///     }
+            /// }
+            /// impl std::error::Error for AppError {}
+            ///
+            /// fn status_of(e: &HandlerError) -> Option<u16> {
+            ///     match e.downcast_ref::<AppError>()? {
+            ///         AppError::NoSuchNote => Some(404),
+            ///         AppError::Database => Some(503),
+            ///     }
+            /// }
+            /// let server = Server::builder().error_status(status_of).bind("127.0.0.1:0").unwrap();
+            /// # let _ = server;
+            /// ```
+        },
         access_log: {
             /// ```
             /// # mod http_net { pub mod blocking { pub use http_net_std::*; } pub use http_net_std::http_net_conn as conn; }

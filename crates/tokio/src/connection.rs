@@ -11,9 +11,9 @@ use std::task::Poll;
 use std::time::Duration;
 
 use http_net_conn::{
-    AccessRecord, AfterHandler, Begin, Error as ConnError, ErrorCause, HandlerError,
-    HandlerOutcome, Limit, Mistake, NextRead, ReadDeadlines, ReadStep, ReadTimeouts, RequestPolicy,
-    ServerConn, ServerEvent, SlotState, Timestamp,
+    AccessRecord, AfterHandler, Begin, ChosenAnswer, Error as ConnError, ErrorCause, HandlerError,
+    Limit, Mistake, NextRead, ReadDeadlines, ReadStep, ReadTimeouts, RequestPolicy, ServerConn,
+    ServerEvent, SlotState, Timestamp,
 };
 use tokio::io::AsyncWriteExt;
 use tokio::time::Instant;
@@ -270,11 +270,12 @@ async fn serve<H: Handler>(
                 if outcome.is_none() {
                     sh.counters.panics.fetch_add(1, Ordering::Relaxed);
                 }
-                report_mistake(conn, st, sh, &seen, &outcome);
+                let chosen = answer_chosen(conn, st, sh, &outcome);
+                report_mistake(conn, st, sh, &seen, &outcome, chosen);
                 let action = if st.switched || st.broken {
                     None
                 } else {
-                    Some(conn.after_handler(HandlerOutcome::of(&outcome), st.timed_out))
+                    Some(conn.after_handler(chosen.outcome(&outcome), st.timed_out))
                 };
                 let mut end = match action {
                     // The usual case, with no future of its own.
@@ -621,6 +622,26 @@ fn local_of(e: &Error) -> Option<http_net_conn::LocalError> {
     }
 }
 
+/// Sends the answer the handler's error chose, if any (the core's rule,
+/// [`ServerConn::answer_chosen`], with the server's hooks; a hook that
+/// panics chooses nothing). A stream that broke or was taken over is not
+/// answered.
+fn answer_chosen(
+    conn: &mut ServerConn,
+    st: &Cycle,
+    sh: &Shared,
+    outcome: &Option<Result<(), HandlerError>>,
+) -> ChosenAnswer {
+    if st.switched || st.broken {
+        return ChosenAnswer::NotChosen;
+    }
+    let hooks = &sh.hooks;
+    catch_unwind(AssertUnwindSafe(|| {
+        hooks.answer_chosen(conn, outcome, st.timed_out)
+    }))
+    .unwrap_or(ChosenAnswer::NotChosen)
+}
+
 /// Reports the application's mistake, if the handler's end shows one (the
 /// core's rule, [`Mistake::of_handler`]); asked before the connection
 /// answers for the handler. A connection whose stream broke is not asked:
@@ -631,12 +652,16 @@ fn report_mistake(
     sh: &Shared,
     seen: &Seen,
     outcome: &Option<Result<(), HandlerError>>,
+    chosen: ChosenAnswer,
 ) {
     if st.broken || !sh.hooks.report_mistakes {
         return;
     }
     let kept = (!seen.method.is_empty()).then(|| (seen.method.as_str(), &seen.target[..]));
-    if let Some((m, request)) = Mistake::of_handler(conn, outcome, st.timed_out, local_of, kept) {
+    let timed_out = st.timed_out;
+    if let Some((m, request)) =
+        Mistake::of_handler(conn, outcome, chosen, timed_out, local_of, kept)
+    {
         let now = wire::stamp(Instant::now());
         hooks::deliver(sh.hooks.mistake_sink(&sh.mistakes, m, now, request), &m);
     }

@@ -133,7 +133,7 @@ pub use error::{Error, Limit, Stage};
 pub use exchange::{Body, BodyWriter, Exchange, Upgraded};
 pub use handler::Handler;
 pub use http_net_conn::{
-    AccessRecord, ErrorBody, ErrorCause, ErrorResponse, HandlerError, Mistake,
+    AccessRecord, ErrorBody, ErrorCause, ErrorResponse, HandlerError, Mistake, WithStatus,
 };
 pub use server::{Listener, Server, ServerBuilder, ServerHandle};
 pub use setup::{NoSetup, Setup};

@@ -164,6 +164,39 @@ impl ServerBuilder {
             /// # });
             /// ```
         },
+        error_status: {
+            /// ```
+            /// use http_net_tokio::HandlerError;
+            ///
+            /// /// The application's own error type.
+            /// #[derive(Debug)]
+            /// enum AppError {
+            ///     NoSuchNote,
+            ///     Database,
+            /// }
+            /// impl std::fmt::Display for AppError {
+            ///     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+            ///         f.write_str(match self { AppError::NoSuchNote => "no such note", AppError::Database => "database" })
+            ///     }
+            /// }
+            /// impl std::error::Error for AppError {}
+            ///
+            /// fn status_of(e: &HandlerError) -> Option<u16> {
+            ///     match e.downcast_ref::<AppError>()? {
+            ///         AppError::NoSuchNote => Some(404),
+            ///         AppError::Database => Some(503),
+            ///     }
+            /// }
+            /// # tokio::runtime::Builder::new_current_thread().enable_all().build().unwrap().block_on(async {
+            /// let server = http_net_tokio::Server::builder()
+            ///     .error_status(status_of)
+            ///     .bind("127.0.0.1:0")
+            ///     .await
+            ///     .unwrap();
+            /// # let _ = server;
+            /// # });
+            /// ```
+        },
         access_log: {
             /// ```
             /// # tokio::runtime::Builder::new_current_thread().enable_all().build().unwrap().block_on(async {

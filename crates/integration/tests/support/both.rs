@@ -20,7 +20,7 @@ use std::time::Duration;
 
 use http_net_conn::BodyLength;
 
-use crate::support::on_tokio::{self, read_response, Resp};
+pub use crate::support::on_tokio::{self, read_response, Resp};
 
 /// Declares a test written once, run against both adapters: a module
 /// `name` with the tests `std` and `tokio`, each calling the body with its
@@ -117,6 +117,54 @@ pub enum Do {
     /// writes each piece back through the streaming writer of a chunked
     /// `200`.
     Stream,
+    /// `200` with twice the query's number (`/?21`), its parse errors
+    /// given the status `400` where they are raised
+    /// (`.map_err(HandlerError::bad_request)?`, `.with_status(400)?`).
+    Chosen,
+    /// Returns, before answering, an error standing for this status, with
+    /// the field `X-Why: chosen` (or this field, when given).
+    Fail(u16, Option<(&'static str, &'static str)>),
+    /// Returns the application's own error ([`AppError`]), a plain error
+    /// (the `error_status` hook of `Settings::app_status` maps it).
+    App,
+}
+
+/// The application's own error type of [`Do::App`].
+#[derive(Debug)]
+pub struct AppError;
+
+impl std::fmt::Display for AppError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("no such note")
+    }
+}
+
+impl std::error::Error for AppError {}
+
+/// What [`Do::Chosen`], [`Do::Fail`] and [`Do::App`] do before answering,
+/// the same in both adapters: `Ok` with the number to double, or the
+/// handler's error.
+fn chosen(query: Option<&[u8]>, what: Do) -> Result<u64, http_net_conn::HandlerError> {
+    use http_net_conn::{HandlerError, WithStatus};
+    match what {
+        Do::Fail(status, field) => {
+            let (name, value) = field.unwrap_or(("X-Why", "chosen"));
+            Err(HandlerError::new(std::fmt::Error)
+                .with_status(status)
+                .with_field(name, value))
+        }
+        Do::App => Err(AppError.into()),
+        _ => {
+            let text =
+                std::str::from_utf8(query.unwrap_or(b"")).map_err(HandlerError::bad_request)?;
+            text.parse::<u64>().with_status(400)
+        }
+    }
+}
+
+/// The `error_status` hook of `Settings::app_status`: [`AppError`] is `404`.
+fn app_status(e: &http_net_conn::HandlerError) -> Option<u16> {
+    e.downcast_ref::<AppError>().map(|_| 404)
 }
 
 /// The body `Do::Describe` answers.
@@ -160,6 +208,8 @@ pub struct Settings {
     pub mistakes: Option<Log>,
     /// `ServerBuilder::report_mistakes(false)`.
     pub quiet: bool,
+    /// `ServerBuilder::error_status`: [`AppError`] is `404`.
+    pub app_status: bool,
     /// `ServerBuilder::error_body`: a hook that records each error
     /// response as `status cause` (the cause's `Debug`) and leaves the
     /// server's own text.
@@ -197,12 +247,15 @@ fn cause_log(
 /// An access-log hook writing to `log`.
 fn access_log(log: Log) -> impl Fn(&http_net_conn::AccessRecord<'_>) + Send + Sync + 'static {
     move |r| {
-        let line = format!(
+        let mut line = format!(
             "{} {} {}",
             r.method(),
             String::from_utf8_lossy(r.target()),
             r.status().unwrap_or(0)
         );
+        if let Some(e) = r.error() {
+            line.push_str(&format!(" error={e}"));
+        }
         log.lock().unwrap().push(line);
     }
 }
@@ -278,6 +331,9 @@ fn start_std(set: &Settings, what: Do) -> Server {
     if let Some(log) = set.causes.clone() {
         b = b.error_body(cause_log(log));
     }
+    if set.app_status {
+        b = b.error_status(app_status);
+    }
     if let Some(log) = set.access_log.clone() {
         b = b.access_log(access_log(log));
     }
@@ -319,6 +375,10 @@ fn handle_std(
         Do::Double => {
             // `?` on `Utf8Error` and `ParseIntError`: the application's own.
             let n: u64 = std::str::from_utf8(ex.query().unwrap_or(b""))?.parse()?;
+            Ok(ex.respond_with(200, &[], (2 * n).to_string().as_bytes())?)
+        }
+        Do::Chosen | Do::Fail(..) | Do::App => {
+            let n = chosen(ex.query(), what)?;
             Ok(ex.respond_with(200, &[], (2 * n).to_string().as_bytes())?)
         }
         _ => Ok(run_std(ex, what)?),
@@ -405,7 +465,9 @@ fn run_std(ex: &mut http_net_std::Exchange<'_>, what: Do) -> Result<(), http_net
         Do::Nothing => Ok(()),
         Do::Panic => panic!("a handler's panic, on purpose"),
         Do::BadField => ex.respond_with(200, &[(b"Bad Name", b"x")], b""),
-        Do::Double => unreachable!("the handler answers it first"),
+        Do::Double | Do::Chosen | Do::Fail(..) | Do::App => {
+            unreachable!("the handler answers it first")
+        }
         Do::Stream => {
             let mut body = Vec::new();
             let mut piece = [0u8; 3];
@@ -444,6 +506,9 @@ fn start_tokio(set: &Settings, what: Do) -> Server {
     if let Some(log) = set.causes.clone() {
         b = b.error_body(cause_log(log));
     }
+    if set.app_status {
+        b = b.error_status(app_status);
+    }
     if let Some(log) = set.access_log.clone() {
         b = b.access_log(access_log(log));
     }
@@ -472,6 +537,11 @@ impl http_net_tokio::Handler for Tokio {
             Do::Double => {
                 // `?` on `Utf8Error` and `ParseIntError`: the application's own.
                 let n: u64 = std::str::from_utf8(ex.query().unwrap_or(b""))?.parse()?;
+                let out = (2 * n).to_string();
+                Ok(ex.respond_with(200, &[], out.as_bytes()).await?)
+            }
+            what @ (Do::Chosen | Do::Fail(..) | Do::App) => {
+                let n = chosen(ex.query(), what)?;
                 let out = (2 * n).to_string();
                 Ok(ex.respond_with(200, &[], out.as_bytes()).await?)
             }
@@ -586,7 +656,9 @@ async fn run_tokio(
         Do::Nothing => Ok(()),
         Do::Panic => panic!("a handler's panic, on purpose"),
         Do::BadField => ex.respond_with(200, &[(b"Bad Name", b"x")], b"").await,
-        Do::Double => unreachable!("the handler answers it first"),
+        Do::Double | Do::Chosen | Do::Fail(..) | Do::App => {
+            unreachable!("the handler answers it first")
+        }
     }
 }
 
