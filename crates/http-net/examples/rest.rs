@@ -6,7 +6,11 @@
 //! - `GET /notes/{id}`, `DELETE /notes/{id}`: one note (`404` if none).
 //!
 //! Every error is JSON, the server's own ones too (`400`, `413`, `500`...:
-//! the `error_body` hook); the body limit is 64 KiB for the server and
+//! the `error_body` hook): the handler raises its errors with `?`, each
+//! choosing its status where it is raised (`HandlerError::bad_request`,
+//! `.with_status(400)`, `HandlerError::not_found`), and the hook formats
+//! them in one place. A path id, a `limit` that is not a number, or a body
+//! that is not UTF-8 is `400`. The body limit is 64 KiB for the server and
 //! 1 KiB for a note. Each request is logged to stderr (`access_log`).
 //! Prints `listening on http://ADDR`.
 
@@ -14,13 +18,27 @@ use std::collections::BTreeMap;
 use std::io::{Read, Write};
 use std::sync::Mutex;
 
+use http_net::blocking::Exchange;
 use http_net::blocking::Server;
-use http_net::blocking::{Error, Exchange};
 use http_net::conn::form_decode;
-use http_net::conn::{AccessRecord, ErrorBody, ErrorResponse};
+use http_net::conn::{
+    AccessRecord, ErrorBody, ErrorCause, ErrorResponse, HandlerError, WithStatus,
+};
 use http_net::head::Method;
 
 const JSON: (&[u8], &[u8]) = (b"Content-Type", b"application/json");
+
+/// The API's own errors, each raised with the status it stands for.
+#[derive(Debug)]
+struct ApiError(&'static str);
+
+impl std::fmt::Display for ApiError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.0)
+    }
+}
+
+impl std::error::Error for ApiError {}
 
 /// A JSON string of `text` (quotes, backslashes and controls escaped).
 fn quoted(text: &str) -> String {
@@ -37,15 +55,24 @@ fn quoted(text: &str) -> String {
     out
 }
 
-fn error_json(status: u16, message: &str) -> Vec<u8> {
-    format!("{{\"error\":{status},\"message\":{}}}", quoted(message)).into_bytes()
-}
-
-/// The body of the server's own error responses.
+/// The body of every error response: the server's own, and the answers
+/// the handler's errors choose. A `4xx` error's text is the client's to
+/// read; a `5xx` says only what failed (its text stays in the log).
 fn error_body(e: &ErrorResponse<'_>) -> Option<ErrorBody> {
-    let body = error_json(e.status(), &format!("{:?}", e.cause()));
+    let message = match e.cause() {
+        ErrorCause::Handler(err) if e.status() < 500 => err.to_string(),
+        cause => format!("{cause:?}"),
+    };
+    let body = format!(
+        "{{\"error\":{},\"message\":{}}}",
+        e.status(),
+        quoted(&message)
+    );
     let content_type = b"application/json".to_vec();
-    Some(ErrorBody { content_type, body })
+    Some(ErrorBody {
+        content_type,
+        body: body.into_bytes(),
+    })
 }
 
 /// One line per request: method, target, status, bytes, time, error.
@@ -60,31 +87,35 @@ struct Notes {
     all: BTreeMap<u64, String>,
 }
 
-fn handle(store: &Mutex<Notes>, ex: &mut Exchange<'_>) -> Result<(), Error> {
+fn handle(store: &Mutex<Notes>, ex: &mut Exchange<'_>) -> Result<(), HandlerError> {
     let Some(head) = ex.request_head() else {
         return Ok(());
     };
     let segments: Vec<&[u8]> = head.path().split(|&b| b == b'/').skip(1).collect();
-    let id = segments
-        .get(1)
-        .and_then(|s| std::str::from_utf8(s).ok()?.parse::<u64>().ok());
+    let id = match segments.get(1) {
+        Some(s) => Some(
+            std::str::from_utf8(s)
+                .with_status(400)?
+                .parse()
+                .with_status(400)?,
+        ),
+        None => None,
+    };
+    let no_such_note = || HandlerError::not_found(ApiError("no such note"));
     let lock = || store.lock().unwrap_or_else(|p| p.into_inner());
-    let mut notes = lock();
     let (status, body) = match (ex.method(), &segments[..], id) {
         (Method::Get, [b"notes"], _) => {
             let (mut prefix, mut limit) = (String::new(), usize::MAX);
             for (key, value) in head.query_pairs() {
-                let Ok(value) = form_decode(value) else {
-                    return ex.respond_with(400, &[JSON], &error_json(400, "bad escape"));
-                };
+                let value = form_decode(value).map_err(HandlerError::bad_request)?;
                 let value = String::from_utf8_lossy(&value);
                 match key {
                     b"prefix" => prefix = value.into_owned(),
-                    b"limit" => limit = value.parse().unwrap_or(usize::MAX),
+                    b"limit" => limit = value.parse().with_status(400)?,
                     _ => {}
                 }
             }
-            let items: Vec<String> = (notes.all.iter())
+            let items: Vec<String> = (lock().all.iter())
                 .filter(|(_, text)| text.starts_with(&prefix))
                 .take(limit)
                 .map(|(id, text)| format!("{{\"id\":{id},\"text\":{}}}", quoted(text)))
@@ -92,33 +123,39 @@ fn handle(store: &Mutex<Notes>, ex: &mut Exchange<'_>) -> Result<(), Error> {
             (200, format!("[{}]", items.join(",")).into_bytes())
         }
         (Method::Post, [b"notes"], _) => {
-            drop(notes); // not held while the body arrives
             ex.limit_body(1024)?; // over it: the hook's JSON 413
-            let mut text = String::new();
-            if ex.body().read_to_string(&mut text).is_err() {
-                return ex.respond_with(400, &[JSON], &error_json(400, "not UTF-8"));
-            }
+            let mut bytes = Vec::new();
+            ex.body().read_to_end(&mut bytes)?;
+            let text = String::from_utf8(bytes).map_err(HandlerError::bad_request)?;
             let mut notes = lock();
             let id = notes.next;
             notes.next += 1;
             notes.all.insert(id, text);
             (201, format!("{{\"id\":{id}}}").into_bytes())
         }
-        (Method::Get, [b"notes", _], Some(id)) => match notes.all.get(&id) {
-            Some(text) => (
+        (Method::Get, [b"notes", _], Some(id)) => {
+            let notes = lock();
+            let text = notes.all.get(&id).ok_or_else(no_such_note)?;
+            (
                 200,
                 format!("{{\"id\":{id},\"text\":{}}}", quoted(text)).into_bytes(),
-            ),
-            None => (404, error_json(404, "no such note")),
-        },
-        (Method::Delete, [b"notes", _], Some(id)) => match notes.all.remove(&id) {
-            Some(_) => (204, Vec::new()),
-            None => (404, error_json(404, "no such note")),
-        },
-        (_, [b"notes"] | [b"notes", _], _) => (405, error_json(405, "method not allowed")),
-        _ => (404, error_json(404, "no such route")),
+            )
+        }
+        (Method::Delete, [b"notes", _], Some(id)) => {
+            lock().all.remove(&id).ok_or_else(no_such_note)?;
+            (204, Vec::new())
+        }
+        (_, [b"notes"], _) => {
+            let e = HandlerError::new(ApiError("method not allowed")).with_status(405);
+            return Err(e.with_field("Allow", "GET, POST"));
+        }
+        (_, [b"notes", _], _) => {
+            let e = HandlerError::new(ApiError("method not allowed")).with_status(405);
+            return Err(e.with_field("Allow", "GET, DELETE"));
+        }
+        _ => return Err(HandlerError::not_found(ApiError("no such route"))),
     };
-    ex.respond_with(status, &[JSON], &body)
+    Ok(ex.respond_with(status, &[JSON], &body)?)
 }
 
 fn main() {

@@ -57,6 +57,29 @@ fn the_rest_example_answers_json_with_curl() {
         curl(&[&code[..], &[&format!("{url}/1")]].concat()),
         "{\"error\":404,\"message\":\"no such note\"} 404 application/json"
     );
+    // The handler's `?` on a parse error, with a chosen 400: the hook's
+    // JSON, on a connection kept for the next request.
+    for bad in [format!("{url}/xyz"), format!("{url}?limit=x")] {
+        assert_eq!(
+            curl(&[&code[..], &[&bad]].concat()),
+            "{\"error\":400,\"message\":\"invalid digit found in string\"} 400 application/json",
+            "{bad}"
+        );
+    }
+    let dir = TempDir::new("rest-example");
+    dir.file("latin1.txt", b"caf\xe9");
+    let file = format!("@{}", dir.0.join("latin1.txt").display());
+    assert_eq!(
+        curl(&[&code[..], &["--data-binary", &file, &url]].concat()),
+        "{\"error\":400,\"message\":\"incomplete utf-8 byte sequence from index 3\"} 400 application/json"
+    );
+    // 405 names what is allowed.
+    let got = raw_answer(
+        addr,
+        b"PUT /notes HTTP/1.1\r\nHost: a\r\nConnection: close\r\n\r\n",
+        405,
+    );
+    assert!(got.contains("\r\nAllow: GET, POST\r\n"), "{got}");
     // Over the handler's 1 KiB: the hook's JSON 413.
     let big = "x".repeat(2000);
     let got = post(&big);

@@ -57,20 +57,28 @@ use crate::exchange::Exchange;
 /// # }).unwrap();
 /// ```
 ///
-/// # What the server sends when a handler does not answer
+/// # What the server sends when a handler returns an error or does not answer
 ///
-/// The handler's error never reaches the peer; what the connection is left
-/// in decides what is sent (as in the blocking server):
+/// An error can stand for an answer (as in the blocking server): one that
+/// carries a status ([`HandlerError::bad_request`](crate::HandlerError::bad_request),
+/// `.with_status(400)` on an error or on a `Result`:
+/// [`WithStatus`](crate::WithStatus)), or whose status the
+/// [`ServerBuilder::error_status`](crate::ServerBuilder::error_status) hook
+/// chooses (an application's own error type). Otherwise the error's text
+/// never reaches the peer, and what the connection is left in decides
+/// what is sent:
 ///
 /// | the handler... | the server |
 /// |---|---|
 /// | answered completely and returned `Ok` | keeps the connection (if the request allows) |
+/// | returned, before answering, an error with a status in `400..=599` (its own, or the `error_status` hook's) | sends that status as an answer (the error's fields, the [`error_body`](crate::ServerBuilder::error_body) hook's body or a short text), and keeps the connection as after any answer (a `408` closes it); not a mistake |
+/// | returned such an error with a status outside `400..=599`, or a field the writer refuses | sends `500 Internal Server Error`, then closes ([`Mistake::Refused`](http_net_conn::Mistake::Refused)) |
 /// | answered completely and returned `Err` | sends the answer, then closes |
 /// | started an answer and did not finish it | sends what it queued, then closes: the peer sees a cut-short response ([`Mistake::Unfinished`](http_net_conn::Mistake::Unfinished)) |
 /// | read a body the peer sent malformed (bad chunk framing, cut short) | sends the connection's `400`, then closes |
-/// | read a body larger than the body limit ([`ServerBuilder::max_body_bytes`](crate::ServerBuilder::max_body_bytes)) | sends `413 Content Too Large`, then closes |
+/// | read a body larger than the body limit ([`ServerBuilder::max_body_bytes`](crate::ServerBuilder::max_body_bytes), or lower: [`Exchange::limit_body`](crate::Exchange::limit_body)) | sends `413 Content Too Large`, then closes |
 /// | timed out reading the body | sends `408 Request Timeout`, then closes |
-/// | returned anything else without answering (`Ok`, `Err`, or a panic) | sends `500 Internal Server Error`, then closes |
+/// | returned anything else without answering (`Ok`, a plain `Err`, or a panic) | sends `500 Internal Server Error`, then closes, and reports the application's mistake |
 ///
 /// The application's own mistakes ([`Mistake`](http_net_conn::Mistake): a command the connection
 /// refused, such as a field name with a space; no answer; an
@@ -78,9 +86,10 @@ use crate::exchange::Exchange;
 /// second for each kind: see [`ServerBuilder::mistake_log`](crate::ServerBuilder::mistake_log)
 /// and [`ServerBuilder::report_mistakes`](crate::ServerBuilder::report_mistakes).
 pub trait Handler: Send + Sync + 'static {
-    /// Answers one request. Returning an error, or returning without a
-    /// complete answer, closes the connection (with `500` if nothing was
-    /// sent: see the table above).
+    /// Answers one request. Returning a plain error, or returning without
+    /// a complete answer, closes the connection (with `500` if nothing was
+    /// sent); an error with a status is answered with it (see the table
+    /// above).
     fn handle(
         &self,
         exchange: &mut Exchange<'_>,
