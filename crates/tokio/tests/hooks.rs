@@ -201,11 +201,12 @@ fn max_body_bytes_answers_413_with_the_error_body_hooks_json() {
     assert_eq!(r.status, 413);
     assert_eq!(r.field("content-type"), Some("application/json"));
     assert_eq!(r.body, br#"{"status":413,"cause":"over-limit 10"}"#);
-    // A declared length over it: refused before the handler runs.
+    // A declared length over it: refused before the handler runs, with the
+    // same cause.
     let req = b"POST /body HTTP/1.1\r\nHost: a\r\nContent-Length: 11\r\n\r\n01234567890";
     let r = roundtrip(server.addr, req).unwrap();
     assert_eq!(r.status, 413);
-    assert_eq!(r.body, br#"{"status":413,"cause":"peer"}"#);
+    assert_eq!(r.body, br#"{"status":413,"cause":"over-limit 10"}"#);
     // Within it: answered.
     let req = b"POST /body HTTP/1.1\r\nHost: a\r\nContent-Length: 10\r\n\r\n0123456789";
     assert_eq!(roundtrip(server.addr, req).unwrap().status, 200);
