@@ -28,7 +28,7 @@ use crate::stream::TlsStream;
 /// use http_net_rustls::ClientTls;
 ///
 /// let tls = ClientTls::new();
-/// let client = http_net_std::Client::builder()
+/// let client = http_net::blocking::Client::builder()
 ///     .connector(move |host: &str, port: u16| tls.connect(host, port))
 ///     .build();
 /// let mut resp = client.get("https://example.com/")?;

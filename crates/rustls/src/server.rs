@@ -30,7 +30,7 @@ use crate::stream::TlsStream;
 ///
 /// ```no_run
 /// use http_net_rustls::ServerTls;
-/// use http_net_std::{Error, Exchange, Server};
+/// use http_net::blocking::{Error, Exchange, Server};
 ///
 /// let tls = ServerTls::from_pem_files("cert.pem", "key.pem")?;
 /// let listener = std::net::TcpListener::bind("127.0.0.1:8443")?;
