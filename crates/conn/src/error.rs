@@ -165,6 +165,8 @@ impl fmt::Display for LocalError {
 impl fmt::Display for RemoteError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
+            // Not a malformed head but no HTTP at all: the error says so.
+            RemoteError::Head(e @ http_net_head::Error::TlsRecord) => fmt::Display::fmt(e, f),
             RemoteError::Head(e) => write!(f, "malformed head: {e}"),
             // A limit of the local side's, not a framing rule.
             RemoteError::Framing(http_net_framing::Error::BodyTooLarge) => {

@@ -238,6 +238,21 @@ fn end_of_input() {
     assert_eq!(client_error(&ev), Some(RemoteError::UnexpectedEof));
 }
 
+/// A TLS server's alert to a plain request (RFC 8446 §5.1 record header):
+/// an error of its own, whose text says a TLS server answered and what to
+/// do, not "malformed head"; the same however the bytes are split.
+#[test]
+fn a_tls_record_for_an_answer_says_the_server_speaks_https() {
+    let alert = b"\x15\x03\x03\x00\x02\x02\x46";
+    let e = client_error(&fetch_all_ways(&[(b"GET", b"/")], alert, false));
+    assert_eq!(e, Some(RemoteError::Head(http_net_head::Error::TlsRecord)));
+    assert_eq!(
+        Error::Remote(RemoteError::Head(http_net_head::Error::TlsRecord)).to_string(),
+        "peer error: the server answered with a TLS record, not a status line: \
+         it speaks HTTPS on this port; use an https:// URL (RFC 8446 §5.1)"
+    );
+}
+
 #[test]
 fn head_of_a_response_is_exposed() {
     let mut c = client_with(&[(b"GET", b"/")]);

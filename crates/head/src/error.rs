@@ -29,6 +29,12 @@ pub enum Error {
     UnsupportedVersion,
     /// The status code is not exactly three digits (RFC 9112 §4).
     InvalidStatusCode,
+    /// The response starts with a TLS record header (RFC 8446 §5.1: a
+    /// content type of 21, an alert, or 22, a handshake, then the version
+    /// byte 3) where the status line (RFC 9112 §4) is due: the server
+    /// speaks TLS on this port, and a plain `http://` request was sent to
+    /// it. Use an `https://` URL.
+    TlsRecord,
     /// A byte in the reason phrase outside HTAB / SP / VCHAR / obs-text (RFC 9112 §4).
     InvalidReasonByte,
     /// A field line without a colon, or a name byte that is not a tchar
@@ -100,6 +106,7 @@ impl Error {
             Error::InvalidVersion => "RFC 9112 §2.3",
             Error::UnsupportedVersion => "RFC 9110 §15.6.6",
             Error::InvalidStatusCode | Error::InvalidReasonByte => "RFC 9112 §4",
+            Error::TlsRecord => "RFC 8446 §5.1",
             Error::InvalidFieldName | Error::EmptyFieldName => "RFC 9110 §5.1",
             Error::WhitespaceBeforeColon => "RFC 9112 §5.1",
             Error::ObsFold => "RFC 9112 §5.2",
@@ -134,6 +141,10 @@ impl fmt::Display for Error {
             Error::InvalidVersion => "the HTTP version is malformed",
             Error::UnsupportedVersion => "the HTTP major version is not 1",
             Error::InvalidStatusCode => "the status code is not three digits",
+            Error::TlsRecord => {
+                "the server answered with a TLS record, not a status line: \
+                 it speaks HTTPS on this port; use an https:// URL"
+            }
             Error::InvalidReasonByte => "the reason phrase contains a control byte",
             Error::InvalidFieldName => "a field name is not a token or has no colon after it",
             Error::EmptyFieldName => "a field name is empty",

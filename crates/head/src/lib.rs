@@ -64,6 +64,7 @@
 //! | `HTTP/2.0` and above | [`Error::UnsupportedVersion`] | 505 |
 //! | a status code that is not three digits from 100 | [`Error::InvalidStatusCode`] | 400 |
 //! | a CTL or DEL in the reason | [`Error::InvalidReasonByte`] | 400 |
+//! | a response starting with a TLS record header (`0x15` or `0x16`, then `0x03`): a TLS server answered | [`Error::TlsRecord`] | 400 |
 //! | a field line without a colon, or a name byte that is not a tchar | [`Error::InvalidFieldName`] | 400 |
 //! | an empty field name | [`Error::EmptyFieldName`] | 400 |
 //! | SP or HTAB between the name and the colon | [`Error::WhitespaceBeforeColon`] | 400 |

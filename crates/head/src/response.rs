@@ -154,7 +154,20 @@ enum StatusLineState {
 /// `HTTP/1.1 200` CR LF is [`Error::InvalidStartLineSpacing`]); the status
 /// code is three digits from 100 to 999 (a first digit of 0 is
 /// [`Error::InvalidStatusCode`]). No empty lines are skipped before the
-/// status line.
+/// status line. A response whose first bytes are a TLS record header
+/// (`0x15` or `0x16`, then `0x03`: RFC 8446 §5.1) is [`Error::TlsRecord`]:
+/// a TLS server answered a plain request.
+///
+/// ```
+/// use http_net_head::{Error, Field, HeadLimits, ResponseOptions, ResponseParser};
+///
+/// // A TLS alert record, as a TLS server answers `GET / HTTP/1.1`.
+/// let alert = b"\x15\x03\x03\x00\x02\x02\x46";
+/// let mut parser = ResponseParser::new(HeadLimits::DEFAULT, ResponseOptions::DEFAULT);
+/// let mut fields = [Field::default(); 4];
+/// assert_eq!(parser.parse(alert, &mut fields), Err(Error::TlsRecord));
+/// assert!(Error::TlsRecord.to_string().contains("use an https:// URL"));
+/// ```
 #[derive(Clone, Debug)]
 pub struct ResponseParser {
     limits: HeadLimits,
@@ -344,6 +357,16 @@ impl ResponseParser {
                     #[cfg(not(http_net_general_path))]
                     if self.common_status_line(buf) {
                         continue;
+                    }
+                    // A TLS record header where the status line is due
+                    // (RFC 8446 §5.1: content type alert 21 or handshake
+                    // 22, then the version's major byte 3): the server
+                    // speaks TLS on this port. Judged on the first two
+                    // bytes; the first alone waits for the second.
+                    match buf {
+                        [0x15 | 0x16] => return Ok(None),
+                        [0x15 | 0x16, 0x03, ..] => return Err(Error::TlsRecord),
+                        _ => {}
                     }
                     let v = buf.get(..8).unwrap_or(buf);
                     self.work.add(v.len().saturating_sub(self.pos));

@@ -6,8 +6,8 @@
 
 use std::io;
 
+use http_net::blocking::{Client, Error};
 use http_net_rustls::{ClientTls, TlsFailure};
-use http_net_std::{Client, Error};
 
 fn main() -> Result<(), Box<dyn std::error::Error>> {
     let args: Vec<String> = std::env::args().skip(1).collect();

@@ -9,8 +9,8 @@
 use std::io::{self, Write};
 use std::net::TcpListener;
 
+use http_net::blocking::{Error, Exchange, Server};
 use http_net_rustls::ServerTls;
-use http_net_std::{Error, Exchange, Server};
 
 fn arg(args: &[String], name: &str) -> Option<String> {
     let i = args.iter().position(|a| a == name)?;

@@ -28,7 +28,7 @@ use crate::stream::TlsStream;
 /// use http_net_rustls::ClientTls;
 ///
 /// let tls = ClientTls::new();
-/// let client = http_net_std::Client::builder()
+/// let client = http_net::blocking::Client::builder()
 ///     .connector(move |host: &str, port: u16| tls.connect(host, port))
 ///     .build();
 /// let mut resp = client.get("https://example.com/")?;
@@ -61,16 +61,20 @@ impl ClientTls {
         ClientTls::with_roots(roots)
     }
 
-    /// A client trusting the certificates in the PEM file `ca` alone.
+    /// A client trusting the certificates in the PEM file `ca` alone. An
+    /// error names the file ([`ConfigError`]).
     pub fn from_pem_file(ca: impl AsRef<Path>) -> Result<ClientTls, ConfigError> {
+        let ca = ca.as_ref();
         let mut roots = RootCertStore::empty();
-        for cert in CertificateDer::pem_file_iter(ca).map_err(ConfigError::Pem)? {
+        for cert in CertificateDer::pem_file_iter(ca).map_err(ConfigError::of_file(ca))? {
             roots
-                .add(cert.map_err(ConfigError::Pem)?)
+                .add(cert.map_err(ConfigError::of_file(ca))?)
                 .map_err(ConfigError::Tls)?;
         }
         if roots.is_empty() {
-            return Err(ConfigError::NoCertificate);
+            return Err(ConfigError::NoCertificate {
+                path: ca.to_path_buf(),
+            });
         }
         Ok(ClientTls::with_roots(roots))
     }

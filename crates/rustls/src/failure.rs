@@ -27,8 +27,16 @@ pub enum TlsFailure {
     UnknownCertificate,
     /// The certificate is not valid for the name asked for (RFC 6125 §6:
     /// the reference identity, the URL's host, matches no subject
-    /// alternative name).
+    /// alternative name). The subject's common name is not read (RFC 9110
+    /// §4.3.4: a client must not use a CN-ID), so a certificate that names
+    /// its host only there fails here: make it with
+    /// `subjectAltName=DNS:<name>` (or `IP:<address>`).
     NameMismatch,
+    /// The server's certificate is a CA certificate (its basic constraints
+    /// say `cA` TRUE, RFC 5280 §4.2.1.9), which rustls' verifier (webpki)
+    /// does not accept as a server's own: `openssl req -x509` makes one
+    /// unless told `-addext basicConstraints=critical,CA:FALSE`.
+    CaUsedAsEndEntity,
     /// The certificate (or one in its chain) has expired (RFC 5280
     /// §4.1.2.5: the validity period).
     Expired,
@@ -59,6 +67,9 @@ impl TlsFailure {
                 | CertificateError::NotValidForNameContext { .. } => TlsFailure::NameMismatch,
                 CertificateError::Expired | CertificateError::ExpiredContext { .. } => {
                     TlsFailure::Expired
+                }
+                CertificateError::Other(other) if ca_used_as_end_entity(&other) => {
+                    TlsFailure::CaUsedAsEndEntity
                 }
                 other => TlsFailure::Other(E::InvalidCertificate(other)),
             },
@@ -94,9 +105,15 @@ impl fmt::Display for TlsFailure {
             TlsFailure::UnknownCertificate => {
                 f.write_str("the certificate chains to no trusted root (RFC 5280 §6)")
             }
-            TlsFailure::NameMismatch => {
-                f.write_str("the certificate is not valid for the host name (RFC 6125 §6)")
-            }
+            TlsFailure::NameMismatch => f.write_str(
+                "the certificate is not valid for the host name: the name is not in its \
+                 subjectAltName (its CN is not read, RFC 9110 §4.3.4); make it with \
+                 subjectAltName=DNS:<name> or IP:<address> (RFC 6125 §6)",
+            ),
+            TlsFailure::CaUsedAsEndEntity => f.write_str(
+                "the server's certificate is a CA certificate (CA:TRUE), not a server's; \
+                 make it with basicConstraints=critical,CA:FALSE (RFC 5280 §4.2.1.9)",
+            ),
             TlsFailure::Expired => f.write_str("the certificate has expired (RFC 5280 §4.1.2.5)"),
             TlsFailure::HandshakeTimeout => f.write_str("the TLS handshake timed out"),
             TlsFailure::NoApplicationProtocol => {
@@ -118,6 +135,15 @@ impl std::error::Error for TlsFailure {
             _ => None,
         }
     }
+}
+
+/// Whether rustls' "other" certificate error is webpki's
+/// `CaUsedAsEndEntity` (rustls has no variant of its own for it).
+fn ca_used_as_end_entity(e: &rustls::OtherError) -> bool {
+    matches!(
+        e.0.downcast_ref::<webpki::Error>(),
+        Some(webpki::Error::CaUsedAsEndEntity)
+    )
 }
 
 /// An I/O error that carries `e`, classified.

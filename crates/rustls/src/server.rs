@@ -8,7 +8,7 @@ use std::path::Path;
 use std::sync::Arc;
 use std::time::Instant;
 
-use rustls::pki_types::pem::PemObject;
+use rustls::pki_types::pem::{self, PemObject};
 use rustls::pki_types::{CertificateDer, PrivateKeyDer};
 use rustls::{ServerConfig, ServerConnection};
 
@@ -30,7 +30,7 @@ use crate::stream::TlsStream;
 ///
 /// ```no_run
 /// use http_net_rustls::ServerTls;
-/// use http_net_std::{Error, Exchange, Server};
+/// use http_net::blocking::{Error, Exchange, Server};
 ///
 /// let tls = ServerTls::from_pem_files("cert.pem", "key.pem")?;
 /// let listener = std::net::TcpListener::bind("127.0.0.1:8443")?;
@@ -58,18 +58,27 @@ impl ServerTls {
     /// server's certificate first) and the private key in the PEM file
     /// `key` (PKCS#8, PKCS#1 or SEC1), read through rustls'
     /// `PemObject`, with the default crypto provider and ALPN `http/1.1`.
+    /// An error of a file names it ([`ConfigError`]).
     pub fn from_pem_files(
         cert: impl AsRef<Path>,
         key: impl AsRef<Path>,
     ) -> Result<ServerTls, ConfigError> {
+        let (cert, key) = (cert.as_ref(), key.as_ref());
         let certs = CertificateDer::pem_file_iter(cert)
-            .map_err(ConfigError::Pem)?
+            .map_err(ConfigError::of_file(cert))?
             .collect::<Result<Vec<_>, _>>()
-            .map_err(ConfigError::Pem)?;
+            .map_err(ConfigError::of_file(cert))?;
         if certs.is_empty() {
-            return Err(ConfigError::NoCertificate);
+            return Err(ConfigError::NoCertificate {
+                path: cert.to_path_buf(),
+            });
         }
-        let key = PrivateKeyDer::from_pem_file(key).map_err(ConfigError::Pem)?;
+        let key = PrivateKeyDer::from_pem_file(key).map_err(|e| match e {
+            pem::Error::NoItemsFound => ConfigError::NoPrivateKey {
+                path: key.to_path_buf(),
+            },
+            e => ConfigError::of_file(key)(e),
+        })?;
         let config = ServerConfig::builder_with_provider(provider())
             .with_safe_default_protocol_versions()
             .map_err(ConfigError::Tls)?

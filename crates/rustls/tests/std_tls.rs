@@ -170,6 +170,7 @@ fn client_failure(tls: ClientTls, url: &str) -> TlsFailure {
         TlsFailure::NameMismatch => TlsFailure::NameMismatch,
         TlsFailure::Expired => TlsFailure::Expired,
         TlsFailure::HandshakeTimeout => TlsFailure::HandshakeTimeout,
+        TlsFailure::CaUsedAsEndEntity => TlsFailure::CaUsedAsEndEntity,
         other => panic!("{other:?}"),
     }
 }
@@ -196,6 +197,19 @@ fn the_client_names_what_failed() {
         &format!("https://localhost:{}/", s2.addr.port()),
     );
     assert!(matches!(f, TlsFailure::Expired), "{f:?}");
+    // A CA certificate as the server's own, its name in the subjectAltName.
+    let dir3 = TempDir::new("std-ca");
+    let ca = ca_cert(&["localhost"]);
+    let s3 = StdServer::start(Server::builder(), server_tls(&dir3, &ca), false);
+    let f = client_failure(
+        client_tls(&ca),
+        &format!("https://localhost:{}/", s3.addr.port()),
+    );
+    assert!(matches!(f, TlsFailure::CaUsedAsEndEntity), "{f:?}");
+    assert!(
+        f.to_string().contains("basicConstraints=critical,CA:FALSE"),
+        "{f}"
+    );
     // A server that never answers the ClientHello.
     let mute = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
     let tls = client_tls(&good).handshake_timeout(Duration::from_millis(300));

@@ -432,6 +432,12 @@ pub const CASES: &[Case] = &[
     bad!(Response, "response-version-lowercase", "RFC 9112 §2.3", b"http/1.1 200 OK\r\n\r\n", InvalidVersion),
     bad!(Response, "response-version-tab", "RFC 9112 §4", b"HTTP/1.1\t200 OK\r\n\r\n", InvalidVersion),
     bad!(Response, "C43-status-less-response", "RFC 9112 §4", b"<html>\r\n\r\n", InvalidVersion),
+    // A TLS server's answer to a plain request: a record header (RFC 8446
+    // §5.1: type 21 alert or 22 handshake, then major version 3).
+    bad!(Response, "tls-alert-answer", "RFC 8446 §5.1", b"\x15\x03\x03\x00\x02\x02\x46", TlsRecord),
+    bad!(Response, "tls-handshake-answer", "RFC 8446 §5.1", b"\x16\x03\x01\x00\x04\x0e\x00\x00\x00", TlsRecord),
+    bad!(Response, "tls-type-not-version-3", "RFC 9112 §4", b"\x16\x04\x03\x00\x00", InvalidVersion),
+    bad!(Response, "tls-application-data", "RFC 9112 §4", b"\x17\x03\x03\x00\x01x", InvalidVersion),
     bad!(Response, "response-leading-crlf", "RFC 9112 §4", b"\r\nHTTP/1.1 200 OK\r\n\r\n", InvalidVersion),
     // ---- Responses: field lines and obs-fold kept (RFC 9112 §5.2) ----
     res!("response-fold-kept", "RFC 9112 §5.2", b"HTTP/1.1 200 OK\r\nX: a\r\n b\r\nY: c\r\n\r\n", Http11, 200, b"OK", [(b"X", b"a\r\n b"), (b"Y", b"c")], true),

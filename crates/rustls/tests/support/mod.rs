@@ -21,8 +21,23 @@ pub struct Cert {
 /// A self-signed certificate for `names`, valid now (or expired, from 2000
 /// to 2001).
 pub fn cert(names: &[&str], expired: bool) -> Cert {
+    make_cert(names, expired, rcgen::IsCa::NoCa)
+}
+
+/// A self-signed CA certificate (`CA:TRUE`) for `names`, valid now: what
+/// `openssl req -x509` makes unless told otherwise.
+pub fn ca_cert(names: &[&str]) -> Cert {
+    make_cert(
+        names,
+        false,
+        rcgen::IsCa::Ca(rcgen::BasicConstraints::Unconstrained),
+    )
+}
+
+fn make_cert(names: &[&str], expired: bool, is_ca: rcgen::IsCa) -> Cert {
     let names: Vec<String> = names.iter().map(|s| s.to_string()).collect();
     let mut params = rcgen::CertificateParams::new(names).unwrap();
+    params.is_ca = is_ca;
     // A subject of its own: two test certificates never name the same
     // issuer (so an untrusted one is unknown, not a bad signature).
     static N: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(0);
@@ -148,13 +163,16 @@ pub fn eventually(f: impl Fn() -> bool) -> bool {
     f()
 }
 
-/// Whether `prog` runs here (`prog --version`, or `prog -v` for nginx);
+/// Whether `prog` runs here (`prog --version`, `prog -v` for nginx,
+/// `openssl version`);
 /// `HTTP_NET_REQUIRE_PEERS=1` (set by `.ci/run`, which installs the real
 /// peers) makes a missing one a failure, otherwise the caller skips with
 /// the reason printed.
 pub fn have(prog: &str) -> bool {
     let flag = if prog.ends_with("nginx") {
         "-v"
+    } else if prog == "openssl" {
+        "version"
     } else {
         "--version"
     };
