@@ -511,3 +511,40 @@ fn the_location_value_and_the_errors() {
         assert!(e.to_string().ends_with(&format!("({})", e.rfc())));
     }
 }
+
+#[test]
+fn a_response_is_reused_when_an_earlier_one_ended_on_its_connection() {
+    let mut c = ClientConn::new(Config::DEFAULT);
+    assert!(!c.reused(), "no response yet");
+    // Two requests pipelined: the second's response comes after the
+    // first's ended, on the same connection.
+    for _ in 0..2 {
+        c.send_request(b"GET", b"/", HOST, BodyLength::Empty)
+            .unwrap();
+    }
+    flush(&mut c);
+    feed(&mut c, OK);
+    assert!(matches!(c.poll_event(), Ok(ClientEvent::Response(_))));
+    assert!(!c.reused(), "the first on a new connection");
+    assert!(matches!(c.poll_event(), Ok(ClientEvent::Data(b"ok"))));
+    assert!(matches!(c.poll_event(), Ok(ClientEvent::End(_))));
+    assert!(!c.reused(), "still the first's, after its end");
+    assert!(matches!(c.poll_event(), Ok(ClientEvent::NeedInput)));
+    // An interim response is judged as the final one after it.
+    feed(&mut c, b"HTTP/1.1 103 Early Hints\r\n\r\n");
+    assert!(matches!(c.poll_event(), Ok(ClientEvent::Informational(_))));
+    assert!(c.reused());
+    feed(&mut c, OK);
+    assert!(matches!(c.poll_event(), Ok(ClientEvent::Response(_))));
+    assert!(c.reused(), "the second came after the first ended");
+    assert!(drain(&mut c).unwrap());
+    // A connection reset for a new server carried nothing.
+    c.reset();
+    assert!(!c.reused());
+    // The kept connection of a whole exchange: its next response is reused.
+    let mut c = reused();
+    send_whole(&mut c, b"GET");
+    feed(&mut c, OK);
+    assert!(matches!(c.poll_event(), Ok(ClientEvent::Response(_))));
+    assert!(c.reused());
+}

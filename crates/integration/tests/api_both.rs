@@ -1,7 +1,7 @@
 //! The API promises both adapters make alike, written once and run against
 //! each (issue 24, "One surface, two I/O styles"): which of their public
 //! types are `Send` and `Sync` (the crates' "threads" documentation), and
-//! what their errors say. Each `api!` below is a module of tests per
+//! what their errors say (and which `std::io::ErrorKind` each becomes). Each `api!` below is a module of tests per
 //! adapter; what only one adapter has stays in its own `tests/api.rs`.
 
 fn assert_send_sync<T: Send + Sync>() {}
@@ -88,6 +88,47 @@ macro_rules! api {
                 assert!(matches!(e, Error::Url(_)));
                 assert!(e.source().is_some());
                 assert!(Error::NotSwitched.source().is_none());
+            }
+
+            #[test]
+            fn into_io_keeps_one_kind_each_and_from_io_gives_the_error_back() {
+                use http_net_conn::{Error as ConnError, LocalError, RemoteError};
+                use std::io::{self, ErrorKind};
+                let cases = [
+                    (Error::Timeout(Stage::Body), ErrorKind::TimedOut),
+                    (Error::TooSlow(Stage::Write), ErrorKind::TimedOut),
+                    (
+                        Error::Protocol(ConnError::Remote(RemoteError::UnexpectedEof)),
+                        ErrorKind::UnexpectedEof,
+                    ),
+                    (Error::ConnectionClosed, ErrorKind::UnexpectedEof),
+                    (
+                        Error::Protocol(ConnError::Remote(RemoteError::UnsolicitedResponse)),
+                        ErrorKind::InvalidData,
+                    ),
+                    (
+                        Error::Protocol(ConnError::Local(LocalError::WrongState)),
+                        ErrorKind::InvalidData,
+                    ),
+                    (Error::UnsupportedTransferCoding(Vec::new()), ErrorKind::InvalidData),
+                    (Error::NotSwitched, ErrorKind::Other),
+                    (Error::BodyUnavailable, ErrorKind::Other),
+                    (Error::OverLimit(Limit::BodyToVec(1)), ErrorKind::Other),
+                ];
+                for (e, kind) in cases {
+                    let name = format!("{e:?}");
+                    let io = e.into_io();
+                    assert_eq!(io.kind(), kind, "{name}");
+                    assert!(io.get_ref().is_some_and(|i| i.is::<Error>()), "{name}");
+                    assert_eq!(format!("{:?}", Error::from_io(io)), name);
+                }
+                // An I/O error is its own, both ways.
+                let io = Error::Io(ErrorKind::BrokenPipe.into()).into_io();
+                assert_eq!(io.kind(), ErrorKind::BrokenPipe);
+                assert!(matches!(Error::from_io(io), Error::Io(_)));
+                // The conversions `?` uses are the two functions.
+                let io: io::Error = Error::NotSwitched.into();
+                assert!(matches!(Error::from(io), Error::NotSwitched));
             }
 
             #[test]

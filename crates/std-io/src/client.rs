@@ -232,8 +232,12 @@ impl ClientBuilder {
         self
     }
     /// Idle connections kept per origin for reuse (default 4; 0 keeps
-    /// none; 256 at most across all origins). A connection over the limit
-    /// is closed when its response ends, not an error.
+    /// none; 256 at most across all origins). A connection goes back to
+    /// the pool when its response body has been read to its end and the
+    /// connection may carry another request (the core's
+    /// [`ClientConn::reusable`]); a connection over the limit is closed
+    /// then, not an error. A response that came over a pooled connection
+    /// says so ([`ClientResponse::reused`]).
     pub fn max_idle_per_host(mut self, n: usize) -> Self {
         self.s.max_idle_per_host = n;
         self
@@ -374,6 +378,8 @@ fn head_of(view: &ResponseView<'_>) -> Head {
         reason: view.reason().to_vec(),
         fields: view.fields().collect(),
         codings: view.transfer_codings().map(<[u8]>::to_vec).collect(),
+        // The connection's to say: set once the head is the response's.
+        reused: false,
     }
 }
 
@@ -433,8 +439,11 @@ impl Client {
     /// (the server had sent bytes on the idle connection, a `408` before
     /// closing it, say), or it is idempotent with a replayable body and the
     /// connection closed before any response byte.
+    /// [`ClientResponse::reused`] says whether the response came over a
+    /// pooled connection (false after such a retry: its connection is new).
     ///
-    /// Redirects are followed as the [`Redirects`] policy decides.
+    /// Redirects are followed as the [`Redirects`] policy decides (each hop
+    /// takes a pooled connection or opens one, as a request does).
     pub fn send(
         &self,
         method: &[u8],
@@ -510,7 +519,8 @@ impl Client {
                 Ok(head) if !head.codings.is_empty() && !self.s.accept_transfer_codings => {
                     return Err(Error::UnsupportedTransferCoding(head.codings));
                 }
-                Ok(head) => {
+                Ok(mut head) => {
+                    head.reused = p.conn.reused();
                     return Ok(ClientResponse {
                         head,
                         body: BodyState {
@@ -523,7 +533,7 @@ impl Client {
                             idle: Arc::clone(&self.idle),
                             s: Arc::clone(&self.s),
                         },
-                    })
+                    });
                 }
                 // The connection's retry rule: discard it, retry on a new one.
                 Err(e) if p.conn.retry(failure(&e), body.replayable()).is_retry() => retried = true,
@@ -847,6 +857,9 @@ struct Head {
     /// The transfer codings the body still carries (none but when the
     /// caller accepts them).
     codings: Vec<Vec<u8>>,
+    /// Whether it came over a connection that had carried an earlier
+    /// response (`ClientConn::reused`).
+    reused: bool,
 }
 
 struct BodyState {

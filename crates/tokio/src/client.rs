@@ -8,7 +8,7 @@
 //! response-body budget by default ([`CLIENT_CONFIG`]); a limit the caller
 //! sets is [`Error::OverLimit`], never the peer's fault.
 
-use std::future::Future;
+use std::future::{poll_fn, Future};
 use std::io::{self, IoSlice};
 use std::pin::Pin;
 use std::sync::{Arc, Mutex, MutexGuard};
@@ -19,14 +19,14 @@ use http_net_conn::framing::Error as FramingError;
 use http_net_conn::{
     expects_continue, request_fields, request_fields_into, request_length, BodyLength, ClientConn,
     ClientEvent, Config, Error as ConnError, ExpectState, Failure, FieldPair, Placement,
-    RedirectChase, Redirects, RemoteError, RequestDeadline, Retry, Url, UrlError, Version, Window,
-    REDIRECT_BODY_DRAIN,
+    RedirectChase, Redirects, RemoteError, RequestDeadline, Retry, Timestamp, Url, UrlError,
+    Version, Window, REDIRECT_BODY_DRAIN,
 };
 use tokio::io::{AsyncRead, AsyncReadExt, AsyncWrite, ReadBuf};
 use tokio::net::TcpStream;
 use tokio::time::Instant;
 
-use crate::client_wait::{wait, ConnTimer};
+use crate::client_wait::{poll_wait, wait, ConnTimer};
 use crate::error::{Error, Limit, Stage};
 use crate::timer::WakeClock;
 use crate::wire::{self, bounded, Transport};
@@ -188,8 +188,13 @@ impl ClientBuilder {
         /// ```
         redirects(policy: Redirects) => redirects = policy;
         /// Idle connections kept per origin for reuse (default 4; 0 keeps
-        /// none; 256 at most across all origins). A connection over the limit
-        /// is closed when its response ends, not an error.
+        /// none; 256 at most across all origins). A connection goes back to
+        /// the pool when its response body has been read to its end and the
+        /// connection may carry another request (the core's
+        /// [`ClientConn::reusable`](http_net_conn::ClientConn::reusable)); a
+        /// connection over the limit is closed then, not an error. A
+        /// response that came over a pooled connection says so
+        /// ([`ClientResponse::reused`](crate::ClientResponse::reused)).
         max_idle_per_host(n: usize) => max_idle_per_host = n;
         /// How long an idle connection is kept (default 30 s); an older one is
         /// closed, not reused. `Duration::ZERO` reuses none.
@@ -524,8 +529,10 @@ impl<C: Connector> Client<C> {
     /// ([`http_net_conn::Retry`], RFC 9110 §9.2.2): nothing of it had left
     /// (the server had sent bytes on the idle connection, a `408` before
     /// closing it, say), or it is idempotent and the connection closed
-    /// before any response byte. A final response that arrives while the
-    /// body is still being written is returned.
+    /// before any response byte. [`ClientResponse::reused`] says whether
+    /// the response came over a pooled connection (false after such a
+    /// retry: its connection is new). A final response that arrives while
+    /// the body is still being written is returned.
     pub async fn send_to(
         &self,
         host: &str,
@@ -867,6 +874,12 @@ struct Head {
     fields: http_net_conn::OwnedFields,
     /// The transfer codings the body still carries (RFC 9112 §6.1).
     codings: Vec<Vec<u8>>,
+    /// Whether it came over a connection that had carried an earlier
+    /// response (`ClientConn::reused`, set when the response is returned).
+    reused: bool,
+    /// The trailers of a chunked body, once it ended (the buffers of a
+    /// dropped response's reused, as the head's).
+    trailers: http_net_conn::OwnedFields,
 }
 
 impl Default for Head {
@@ -877,6 +890,8 @@ impl Default for Head {
             reason: Vec::new(),
             fields: http_net_conn::OwnedFields::new(),
             codings: Vec::new(),
+            reused: false,
+            trailers: http_net_conn::OwnedFields::new(),
         }
     }
 }
@@ -893,6 +908,8 @@ impl Head {
         self.codings.clear();
         self.codings
             .extend(view.transfer_codings().map(<[u8]>::to_vec));
+        self.reused = false;
+        self.trailers.clear();
     }
 }
 
@@ -1057,6 +1074,7 @@ impl<C: Connector> RequestWriter<C> {
                 &mut self.head.codings,
             )));
         }
+        self.head.reused = self.p.as_ref().is_some_and(|p| p.conn.reused());
         Ok(ClientResponse {
             head: std::mem::take(&mut self.head),
             p: self.p.take(),
@@ -1065,6 +1083,7 @@ impl<C: Connector> RequestWriter<C> {
             clock: std::mem::take(&mut self.clock),
             done: false,
             pending: http_net_conn::Leftover::new(),
+            wait: None,
         })
     }
 
@@ -1244,6 +1263,21 @@ async fn fill<S: Transport>(
     stage: Stage,
     request_deadline: RequestDeadline,
 ) -> Result<usize, Error> {
+    let mut end = None;
+    poll_fn(|cx| poll_fill(p, clock, per, stage, request_deadline, &mut end, cx)).await
+}
+
+/// One poll of [`fill`], for a caller that is itself polled (the
+/// response's `AsyncRead`): `end` keeps the wait's end across polls.
+fn poll_fill<S: Transport>(
+    p: &mut Pooled<S>,
+    clock: &WakeClock,
+    per: Duration,
+    stage: Stage,
+    request_deadline: RequestDeadline,
+    end: &mut Option<Timestamp>,
+    cx: &mut Context<'_>,
+) -> Poll<Result<usize, Error>> {
     let Pooled {
         stream,
         conn,
@@ -1252,18 +1286,20 @@ async fn fill<S: Transport>(
     } = p;
     let spare = conn.spare_mut();
     if spare.is_empty() {
-        return Err(Error::BodyUnavailable);
+        return Poll::Ready(Err(Error::BodyUnavailable));
     }
-    let read = wait(timer, clock, per, request_deadline, |cx| {
-        let mut rb = ReadBuf::new(&mut *spare);
+    let read = poll_wait(timer, clock, per, request_deadline, end, cx, |cx| {
+        let mut rb = ReadBuf::new(spare);
         match Pin::new(&mut *stream).poll_read(cx, &mut rb) {
             Poll::Ready(Ok(())) => Poll::Ready(Ok(rb.filled().len())),
             Poll::Ready(Err(e)) => Poll::Ready(Err(e)),
             Poll::Pending => Poll::Pending,
         }
-    })
-    .await;
-    match read {
+    });
+    let Poll::Ready(read) = read else {
+        return Poll::Pending;
+    };
+    Poll::Ready(match read {
         None => Err(timed_out(stage, request_deadline)),
         Some(Err(e)) => Err(Error::Io(e)),
         Some(Ok(0)) => {
@@ -1274,13 +1310,40 @@ async fn fill<S: Transport>(
             conn.commit(n);
             Ok(n)
         }
-    }
+    })
 }
 
 /// A response: the head, and the body read with
-/// [`read_body`](ClientResponse::read_body). Reading the body to its end puts
-/// the connection back in the client's pool when it may be reused;
-/// dropping the response before that closes it.
+/// [`read_body`](ClientResponse::read_body) or as a
+/// [`tokio::io::AsyncRead`] (so `tokio::io::copy` takes it; a malformed or
+/// truncated body is a read error wrapping [`Error`], as
+/// [`Error::into_io`] maps it: get it back with [`Error::from_io`]).
+/// Reading the body to its end makes the trailers available and puts the
+/// connection back in the client's pool when it may be reused; dropping the
+/// response before that closes it.
+///
+/// ```
+/// # tokio::runtime::Builder::new_current_thread().enable_all().build().unwrap().block_on(async {
+/// # let l = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+/// # let addr = l.local_addr().unwrap();
+/// # tokio::spawn(async move {
+/// #     use tokio::io::{AsyncReadExt, AsyncWriteExt};
+/// #     let (mut s, _) = l.accept().await.unwrap();
+/// #     let mut b = [0u8; 1024];
+/// #     let _ = s.read(&mut b).await;
+/// #     s.write_all(b"HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\n5\r\nhello\r\n0\r\nDigest: sha-256=x\r\n\r\n").await.unwrap();
+/// # });
+/// use http_net_tokio::{Client, Error};
+/// let client = Client::new();
+/// let mut resp = client.get(&format!("http://{addr}/file")).await?;
+/// let mut file = Vec::new(); // a `tokio::fs::File`, say
+/// tokio::io::copy(&mut resp, &mut file).await.map_err(Error::from_io)?;
+/// assert_eq!(file, b"hello");
+/// assert!(resp.is_done());
+/// assert_eq!(resp.trailer(b"digest"), Some(&b"sha-256=x"[..]));
+/// # Ok::<(), Error>(())
+/// # }).unwrap();
+/// ```
 pub struct ClientResponse<C: Connector = TcpConnector> {
     head: Head,
     p: Option<Box<Pooled<C::Stream>>>,
@@ -1290,6 +1353,9 @@ pub struct ClientResponse<C: Connector = TcpConnector> {
     clock: WakeClock,
     done: bool,
     pending: http_net_conn::Leftover,
+    /// The end of the read that waits for the next body bytes, kept across
+    /// polls of the `AsyncRead` (`None` when no read waits).
+    wait: Option<Timestamp>,
 }
 
 impl<C: Connector> std::fmt::Debug for ClientResponse<C> {
@@ -1304,53 +1370,91 @@ impl<C: Connector> std::fmt::Debug for ClientResponse<C> {
 impl<C: Connector> ClientResponse<C> {
     http_net_conn::__client_response_accessors! { head: head }
 
+    /// The trailer fields of a chunked body (RFC 9112 §7.1.2), in received
+    /// order: empty until the body has been read to its end.
+    pub fn trailers(&self) -> impl Iterator<Item = (&[u8], &[u8])> {
+        self.head.trailers.iter()
+    }
+
+    /// The value of the first trailer field named `name`.
+    pub fn trailer(&self, name: &[u8]) -> Option<&[u8]> {
+        self.head.trailers.get(name)
+    }
+
+    /// Whether the body has been read to its end.
+    pub fn is_done(&self) -> bool {
+        self.done
+    }
+
     /// Reads body bytes into `buf`; `Ok(0)` at the end of the body. A
-    /// malformed or truncated body is an error naming the rule.
+    /// malformed or truncated body is an error naming the rule (the
+    /// response as an `AsyncRead` gives the same bytes, its errors wrapped
+    /// in `std::io::Error` by [`Error::into_io`]).
     pub async fn read_body(&mut self, buf: &mut [u8]) -> Result<usize, Error> {
+        // A call of the caller's: its wait begins now.
+        self.wait = None;
+        poll_fn(|cx| self.poll_body(cx, buf)).await
+    }
+
+    /// One poll of a body read: what [`read_body`](ClientResponse::read_body)
+    /// and the `AsyncRead` run.
+    fn poll_body(&mut self, cx: &mut Context<'_>, buf: &mut [u8]) -> Poll<Result<usize, Error>> {
         let n = self.pending.take(buf);
         if n > 0 {
-            return Ok(n);
+            return Poll::Ready(Ok(n));
         }
         if self.done || buf.is_empty() {
-            return Ok(0);
+            return Poll::Ready(Ok(0));
         }
         let s = self.client.s;
         let Some(p) = self.p.as_mut() else {
-            return Err(Error::BodyUnavailable);
+            return Poll::Ready(Err(Error::BodyUnavailable));
         };
-        // A call of the caller's: the time of an earlier one is stale.
+        // A poll of the caller's: the time of an earlier one is stale.
         self.clock.forget();
         loop {
             match p.conn.poll_event() {
                 Ok(ClientEvent::Data(d)) => {
                     let n = self.pending.hand_out(d, buf);
                     if n > 0 {
-                        return Ok(n);
+                        return Poll::Ready(Ok(n));
                     }
                 }
                 Ok(ClientEvent::NeedInput) => {
                     let (per, at) = (s.read_timeout, self.deadline);
-                    if let Err(e) = fill(p, &self.clock, per, Stage::Body, at).await {
-                        self.p = None;
-                        return Err(e);
+                    let filled =
+                        poll_fill(p, &self.clock, per, Stage::Body, at, &mut self.wait, cx);
+                    match filled {
+                        Poll::Pending => return Poll::Pending,
+                        Poll::Ready(Ok(_)) => {}
+                        Poll::Ready(Err(e)) => {
+                            self.p = None;
+                            return Poll::Ready(Err(e));
+                        }
                     }
                 }
                 Ok(ClientEvent::Informational(_) | ClientEvent::Response(_)) => {}
-                Ok(ClientEvent::End(_) | ClientEvent::Idle) => {
+                Ok(ClientEvent::End(trailers)) => {
+                    self.head.trailers.refill(trailers.iter());
                     self.done = true;
                     self.give_back();
-                    return Ok(0);
+                    return Poll::Ready(Ok(0));
+                }
+                Ok(ClientEvent::Idle) => {
+                    self.done = true;
+                    self.give_back();
+                    return Poll::Ready(Ok(0));
                 }
                 // An event this adapter does not know (`ClientEvent` is
                 // non_exhaustive) ends the body without reuse, as a close does.
                 Ok(ClientEvent::Switched(_) | ClientEvent::Closed | _) => {
                     self.done = true;
                     self.p = None;
-                    return Ok(0);
+                    return Poll::Ready(Ok(0));
                 }
                 Err(e) => {
                     self.p = None;
-                    return Err(local(e, &s.conn));
+                    return Poll::Ready(Err(local(e, &s.conn)));
                 }
             }
         }
@@ -1427,6 +1531,32 @@ impl<C: Connector> ClientResponse<C> {
             if o.conns.len() < s.max_idle_per_host && total < MAX_IDLE_TOTAL {
                 o.conns.push(p);
             }
+        }
+    }
+}
+
+/// The body, as [`read_body`](ClientResponse::read_body) reads it; an
+/// error is [`Error::into_io`]'s: a body cut short is
+/// [`UnexpectedEof`](io::ErrorKind::UnexpectedEof), a timeout
+/// [`TimedOut`](io::ErrorKind::TimedOut), a malformed body
+/// [`InvalidData`](io::ErrorKind::InvalidData), the adapter's [`Error`]
+/// inside ([`Error::from_io`] gives it back). The read timeout counts from
+/// the first poll that found no bytes. The blocking client's response is a
+/// `std::io::Read` alike.
+impl<C: Connector> AsyncRead for ClientResponse<C> {
+    fn poll_read(
+        self: Pin<&mut Self>,
+        cx: &mut Context<'_>,
+        buf: &mut ReadBuf<'_>,
+    ) -> Poll<io::Result<()>> {
+        let this = self.get_mut();
+        match this.poll_body(cx, buf.initialize_unfilled()) {
+            Poll::Pending => Poll::Pending,
+            Poll::Ready(Ok(n)) => {
+                buf.advance(n);
+                Poll::Ready(Ok(()))
+            }
+            Poll::Ready(Err(e)) => Poll::Ready(Err(e.into_io())),
         }
     }
 }

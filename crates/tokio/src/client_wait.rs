@@ -67,17 +67,36 @@ pub(crate) async fn wait<T>(
     mut io: impl FnMut(&mut Context<'_>) -> Poll<T>,
 ) -> Option<T> {
     let mut end: Option<Timestamp> = None;
-    poll_fn(|cx| {
-        if let Poll::Ready(v) = io(cx) {
-            return Poll::Ready(Some(v));
+    poll_fn(|cx| poll_wait(timer, clock, per, request_deadline, &mut end, cx, &mut io)).await
+}
+
+/// One poll of [`wait`], for a caller that is itself polled (an
+/// `AsyncRead`): `end` keeps the wait's end across polls (`None` before
+/// the first poll that had to wait, and again once the wait is over).
+pub(crate) fn poll_wait<T>(
+    timer: &mut ConnTimer,
+    clock: &WakeClock,
+    per: Duration,
+    request_deadline: RequestDeadline,
+    end: &mut Option<Timestamp>,
+    cx: &mut Context<'_>,
+    io: impl FnOnce(&mut Context<'_>) -> Poll<T>,
+) -> Poll<Option<T>> {
+    if let Poll::Ready(v) = io(cx) {
+        *end = None;
+        return Poll::Ready(Some(v));
+    }
+    let at = *end.get_or_insert_with(|| {
+        let at = request_deadline.wait(clock.stamp(), per).0;
+        // The task waits now: the next wakeup reads the clock again.
+        clock.forget();
+        at
+    });
+    match timer.timer.poll_until(at, cx) {
+        Poll::Ready(()) => {
+            *end = None;
+            Poll::Ready(None)
         }
-        let end = *end.get_or_insert_with(|| {
-            let at = request_deadline.wait(clock.stamp(), per).0;
-            // The task waits now: the next wakeup reads the clock again.
-            clock.forget();
-            at
-        });
-        timer.timer.poll_until(end, cx).map(|()| None)
-    })
-    .await
+        Poll::Pending => Poll::Pending,
+    }
 }

@@ -63,6 +63,65 @@ pub enum Error {
 }
 
 impl Error {
+    /// Wraps this error in an [`io::Error`] (for the `AsyncRead` and
+    /// `AsyncWrite` impls: a [`ClientResponse`](crate::ClientResponse), a
+    /// request's [`Body`](crate::Body), a response's
+    /// [`BodyWriter`](crate::BodyWriter)), keeping the kind a copy loop
+    /// expects: `TimedOut` for a timeout, a data rate not met or an
+    /// eviction; `UnexpectedEof` for a body cut short or a connection closed
+    /// before a response; `InvalidData` for a protocol error, an unusable
+    /// URL or a transfer coding the client does not decode; `Other` for the
+    /// rest. An [`Error::Io`] is its own I/O error; any other error is kept
+    /// inside (`get_ref`, `into_inner`), and [`Error::from_io`] gets it
+    /// back. The blocking adapter's `Error::into_io`, with the same kinds.
+    ///
+    /// ```
+    /// use std::io::ErrorKind;
+    /// use http_net_tokio::http_net_conn::{Error as ConnError, RemoteError};
+    /// use http_net_tokio::{Error, Stage};
+    ///
+    /// let cut = Error::Protocol(ConnError::Remote(RemoteError::UnexpectedEof));
+    /// let e = cut.into_io();
+    /// assert_eq!(e.kind(), ErrorKind::UnexpectedEof);
+    /// assert!(e.get_ref().is_some_and(|inner| inner.is::<Error>()));
+    /// assert!(matches!(Error::from_io(e), Error::Protocol(ConnError::Remote(RemoteError::UnexpectedEof))));
+    /// assert_eq!(Error::Timeout(Stage::Body).into_io().kind(), ErrorKind::TimedOut);
+    /// ```
+    pub fn into_io(self) -> io::Error {
+        match self {
+            Error::Io(e) => e,
+            Error::Timeout(_) | Error::TooSlow(_) | Error::Evicted => {
+                io::Error::new(io::ErrorKind::TimedOut, self)
+            }
+            Error::Protocol(ConnError::Remote(http_net_conn::RemoteError::UnexpectedEof))
+            | Error::ConnectionClosed => io::Error::new(io::ErrorKind::UnexpectedEof, self),
+            Error::Protocol(_) | Error::Url(_) | Error::UnsupportedTransferCoding(_) => {
+                io::Error::new(io::ErrorKind::InvalidData, self)
+            }
+            Error::NotSwitched
+            | Error::BodyUnavailable
+            | Error::OverLimit(_)
+            | Error::Redirect(_) => io::Error::other(self),
+        }
+    }
+
+    /// Gets an adapter error back out of an [`io::Error`] made by
+    /// [`Error::into_io`] (what a `tokio::io::copy` from a
+    /// [`ClientResponse`](crate::ClientResponse) returns, say); any other
+    /// I/O error becomes [`Error::Io`]. The blocking adapter's
+    /// `Error::from_io`.
+    pub fn from_io(e: io::Error) -> Error {
+        if e.get_ref().is_some_and(|inner| inner.is::<Error>()) {
+            match e.into_inner().map(|b| b.downcast::<Error>()) {
+                Some(Ok(inner)) => *inner,
+                // Unreachable in practice: `is::<Error>()` was checked above.
+                _ => Error::BodyUnavailable,
+            }
+        } else {
+            Error::Io(e)
+        }
+    }
+
     /// Whether the peer is at fault (a malformed message): the `Remote`
     /// errors of `conn`.
     pub fn is_peer_fault(&self) -> bool {
@@ -99,14 +158,58 @@ impl fmt::Display for Error {
 
 http_net_conn::__adapter_error_impls!(Error);
 
+/// [`Error::from_io`]: an I/O error that carries an adapter error gives it
+/// back (as the blocking adapter's).
 impl From<io::Error> for Error {
     fn from(e: io::Error) -> Error {
-        Error::Io(e)
+        Error::from_io(e)
+    }
+}
+
+/// [`Error::into_io`] (as the blocking adapter's).
+impl From<Error> for io::Error {
+    fn from(e: Error) -> io::Error {
+        e.into_io()
     }
 }
 
 impl From<http_net_conn::LocalError> for Error {
     fn from(e: http_net_conn::LocalError) -> Error {
         Error::Protocol(ConnError::Local(e))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn errors_keep_their_kind_and_come_back() {
+        let e = Error::Timeout(Stage::Body).into_io();
+        assert_eq!(e.kind(), io::ErrorKind::TimedOut);
+        assert!(e.get_ref().is_some_and(|i| i.is::<Error>()));
+        assert!(matches!(Error::from_io(e), Error::Timeout(Stage::Body)));
+        let e = Error::Evicted.into_io();
+        assert_eq!(e.kind(), io::ErrorKind::TimedOut);
+        let e = Error::Io(io::ErrorKind::BrokenPipe.into()).into_io();
+        assert_eq!(e.kind(), io::ErrorKind::BrokenPipe);
+        assert!(matches!(Error::from_io(e), Error::Io(_)));
+        let e = Error::OverLimit(Limit::BodyBudget(1)).into_io();
+        assert_eq!(e.kind(), io::ErrorKind::Other);
+        // A body cut short is the kind `read_exact` and `copy` give for it.
+        let cut = ConnError::Remote(http_net_conn::RemoteError::UnexpectedEof);
+        let e = Error::Protocol(cut).into_io();
+        assert_eq!(e.kind(), io::ErrorKind::UnexpectedEof);
+        assert!(Error::from_io(e).is_peer_fault());
+        let e = Error::ConnectionClosed.into_io();
+        assert_eq!(e.kind(), io::ErrorKind::UnexpectedEof);
+        // Another protocol error is invalid data.
+        let e = Error::Protocol(ConnError::Remote(
+            http_net_conn::RemoteError::UnsolicitedResponse,
+        ));
+        assert_eq!(e.into_io().kind(), io::ErrorKind::InvalidData);
+        // `?` on an I/O error that carries an adapter error gives it back.
+        let e: Error = io::Error::from(Error::NotSwitched).into();
+        assert!(matches!(e, Error::NotSwitched));
     }
 }

@@ -15,7 +15,7 @@ use tokio::io::{AsyncRead, AsyncWrite, ReadBuf};
 use tokio::time::Instant;
 
 use crate::error::{Error, Limit, Stage};
-use crate::lend::{to_io, Hold, Lent};
+use crate::lend::{Hold, Lent};
 use crate::shared::Shared;
 use crate::slot::Slot;
 use http_net_conn::{Meter, Timestamp};
@@ -695,7 +695,7 @@ impl AsyncRead for Body<'_, '_> {
         self.get_mut().hold.with(|lent| loop {
             let ex = match lent.poll_back(cx) {
                 Poll::Pending => return Poll::Pending,
-                Poll::Ready(Err(e)) => return Poll::Ready(Err(to_io(e))),
+                Poll::Ready(Err(e)) => return Poll::Ready(Err(e.into_io())),
                 Poll::Ready(Ok(ex)) => ex,
             };
             match ex.body_step(buf.initialize_unfilled()) {
@@ -708,7 +708,7 @@ impl AsyncRead for Body<'_, '_> {
                     let r = ex.body_wait().await;
                     (ex, r)
                 }),
-                Err(e) => return Poll::Ready(Err(to_io(e))),
+                Err(e) => return Poll::Ready(Err(e.into_io())),
             }
         })
     }
@@ -726,7 +726,7 @@ pub struct BodyWriter<'b, 'a> {
 fn poll_out(lent: &mut Lent<'_, Exchange<'_>>, cx: &mut Context<'_>) -> Poll<io::Result<()>> {
     let ex = match lent.poll_back(cx) {
         Poll::Pending => return Poll::Pending,
-        Poll::Ready(Err(e)) => return Poll::Ready(Err(to_io(e))),
+        Poll::Ready(Err(e)) => return Poll::Ready(Err(e.into_io())),
         Poll::Ready(Ok(ex)) => ex,
     };
     if ex.conn.output().is_empty() {
@@ -736,7 +736,8 @@ fn poll_out(lent: &mut Lent<'_, Exchange<'_>>, cx: &mut Context<'_>) -> Poll<io:
         let r = ex.flush().await;
         (ex, r)
     });
-    lent.poll_back(cx).map(|r| r.map(|_| ()).map_err(to_io))
+    lent.poll_back(cx)
+        .map(|r| r.map(|_| ()).map_err(Error::into_io))
 }
 
 impl AsyncWrite for BodyWriter<'_, '_> {
@@ -749,7 +750,7 @@ impl AsyncWrite for BodyWriter<'_, '_> {
         self.get_mut().hold.with(|lent| loop {
             let ex = match lent.poll_back(cx) {
                 Poll::Pending => return Poll::Pending,
-                Poll::Ready(Err(e)) => return Poll::Ready(Err(to_io(e))),
+                Poll::Ready(Err(e)) => return Poll::Ready(Err(e.into_io())),
                 Poll::Ready(Ok(ex)) => ex,
             };
             if buf.is_empty() {
@@ -780,7 +781,7 @@ impl AsyncWrite for BodyWriter<'_, '_> {
                     });
                     Poll::Ready(Ok(piece.len()))
                 }
-                Err(e) => Poll::Ready(Err(to_io(Error::Protocol(e)))),
+                Err(e) => Poll::Ready(Err(Error::Protocol(e).into_io())),
             };
         })
     }
@@ -796,12 +797,12 @@ impl AsyncWrite for BodyWriter<'_, '_> {
             if !*ended {
                 let ex = match lent.poll_back(cx) {
                     Poll::Pending => return Poll::Pending,
-                    Poll::Ready(Err(e)) => return Poll::Ready(Err(to_io(e))),
+                    Poll::Ready(Err(e)) => return Poll::Ready(Err(e.into_io())),
                     Poll::Ready(Ok(ex)) => ex,
                 };
                 *ended = true;
                 if let Err(e) = ex.send_end(&[]) {
-                    return Poll::Ready(Err(to_io(e)));
+                    return Poll::Ready(Err(e.into_io()));
                 }
             }
             poll_out(lent, cx)

@@ -5,7 +5,6 @@
 //! step's future and comes back when the step is done.
 
 use std::future::Future;
-use std::io;
 use std::pin::Pin;
 use std::sync::{Arc, Mutex};
 use std::task::{Context, Poll};
@@ -92,21 +91,6 @@ impl<'b, T: ?Sized> Hold<'b, T> {
     }
 }
 
-/// The adapter's error as an [`io::Error`] for the `AsyncRead` and
-/// `AsyncWrite` impls, with the kind a copy loop expects; the adapter's
-/// [`Error`] is kept inside (`get_ref` and `downcast` give it back), an
-/// I/O error is itself.
-pub(crate) fn to_io(e: Error) -> io::Error {
-    match e {
-        Error::Io(e) => e,
-        Error::Timeout(_) | Error::TooSlow(_) | Error::Evicted => {
-            io::Error::new(io::ErrorKind::TimedOut, e)
-        }
-        Error::Protocol(_) => io::Error::new(io::ErrorKind::InvalidData, e),
-        e => io::Error::other(e),
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -154,16 +138,5 @@ mod tests {
             assert_eq!(r.await.unwrap(), 0);
             assert!(a.with(|l| matches!(l, Lent::Here(_))));
         });
-    }
-
-    #[test]
-    fn errors_keep_their_kind_and_the_adapters_error() {
-        let e = to_io(Error::Timeout(crate::Stage::Body));
-        assert_eq!(e.kind(), io::ErrorKind::TimedOut);
-        assert!(e.get_ref().is_some_and(|i| i.is::<Error>()));
-        let e = to_io(Error::Io(io::ErrorKind::BrokenPipe.into()));
-        assert_eq!(e.kind(), io::ErrorKind::BrokenPipe);
-        let e = to_io(Error::OverLimit(crate::Limit::BodyBudget(1)));
-        assert_eq!(e.kind(), io::ErrorKind::Other);
     }
 }

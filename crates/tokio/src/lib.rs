@@ -64,9 +64,11 @@
 //! [`Client`] sends requests to `http://` URLs ([`Client::get`],
 //! [`Client::request`]; `https://` ones through a [`Connector`] that opens
 //! TLS) or to a host and port ([`Client::send_to`]), keeps idle connections per
-//! origin for reuse (bounded), streams request bodies ([`RequestBody::Reader`],
+//! origin for reuse (bounded; [`ClientResponse::reused`] says whether a
+//! response came over one), streams request bodies ([`RequestBody::Reader`],
 //! or [`Client::start`] and [`RequestWriter`]) and response bodies
-//! ([`ClientResponse::read_body`]), sends `Expect: 100-continue` above a
+//! ([`ClientResponse::read_body`], or the response as an `AsyncRead` that
+//! `tokio::io::copy` takes, with its trailers after it), sends `Expect: 100-continue` above a
 //! threshold, returns a final response that arrives while the request body
 //! is still being written, follows redirects when asked (the core's
 //! [`Redirects`](http_net_conn::Redirects) policy), and bounds connecting, each read and write, and (optionally)

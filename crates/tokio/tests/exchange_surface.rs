@@ -404,3 +404,45 @@ fn a_chunked_body_over_the_servers_limit_is_the_callers_over_limit_and_413() {
     assert_eq!(seen.all(), ["OverLimit(BodyBudget(16))"]);
     srv.stop();
 }
+
+/// Reads the body with `AsyncReadExt::read_to_end`; records the error's
+/// kind and whether `Error::from_io` gives the peer's truncated body back.
+struct KindOfFailure(Seen);
+
+impl Handler for KindOfFailure {
+    async fn handle(&self, ex: &mut Exchange<'_>) -> Out {
+        let mut body = Vec::new();
+        if let Err(e) = ex.body().read_to_end(&mut body).await {
+            let kind = e.kind();
+            let back = Error::from_io(e);
+            self.0.push(format!("{kind:?} {back:?}"));
+            return Err(back.into());
+        }
+        ex.respond_with(200, &[], b"whole").await?;
+        Ok(())
+    }
+}
+
+#[test]
+fn a_truncated_body_read_as_async_read_is_unexpected_eof() {
+    let seen = Seen::default();
+    let srv = start(Server::builder(), KindOfFailure(seen.clone()), false);
+    let mut s = sent(
+        srv.addr,
+        b"POST / HTTP/1.1\r\nHost: a\r\nContent-Length: 100\r\n\r\n0123456789",
+    );
+    s.shutdown(std::net::Shutdown::Write).unwrap();
+    // The server closes (the request was cut short); the handler has
+    // recorded what its read saw by then.
+    let mut rest = Vec::new();
+    let _ = read_response(&mut s, &mut rest, false);
+    let t0 = std::time::Instant::now();
+    while seen.all().is_empty() && t0.elapsed() < Duration::from_secs(5) {
+        std::thread::sleep(Duration::from_millis(10));
+    }
+    assert_eq!(
+        seen.all(),
+        ["UnexpectedEof Protocol(Remote(UnexpectedEof))"]
+    );
+    srv.stop();
+}

@@ -79,6 +79,9 @@ pub struct ClientConn {
     pub(super) expect: ExpectState,
     /// A response ended on this connection: it is a reused one.
     pub(super) carried: bool,
+    /// `carried` when the latest response head was read: that response
+    /// came over a connection that had carried an earlier one.
+    pub(super) reused: bool,
 }
 
 impl ClientConn {
@@ -103,6 +106,7 @@ impl ClientConn {
             attempt: Attempt::default(),
             expect: ExpectState::None,
             carried: false,
+            reused: false,
         }
     }
 
@@ -130,6 +134,7 @@ impl ClientConn {
         self.attempt = Attempt::default();
         self.expect = ExpectState::None;
         self.carried = false;
+        self.reused = false;
     }
 
     /// Bytes waiting to be sent (up to where a body left to the caller goes).
@@ -311,6 +316,8 @@ impl ClientConn {
             Ok(Parsed::Partial) => return Ok(Some(Ev::NeedInput)),
             Err(e) => return Err(self.fail(RemoteError::Head(e))),
         };
+        // The responses before this one have ended (they come in order).
+        self.reused = self.carried;
         let at = self.input.buf.pos;
         if head.obs_fold {
             // A user agent replaces obs-fold with SP (RFC 9112 §5.2).

@@ -58,6 +58,40 @@ impl ClientConn {
         self.attempt.heard
     }
 
+    /// Whether the latest response (the head
+    /// [`poll_event`](ClientConn::poll_event) returned last) came over a
+    /// connection that had already carried an earlier response, one whose
+    /// body ended before this head arrived: a reused connection, as Go's
+    /// `httptrace.GotConnInfo.Reused`. False before any response, and for
+    /// the first response on a new connection (or on one
+    /// [`reset`](ClientConn::reset)). The adapters' `ClientResponse::reused`
+    /// is this, read when the response's head is: false for a connection
+    /// opened for the request (the first to an origin, after the server
+    /// closed the last one, after a retry), true for one taken from the
+    /// pool.
+    ///
+    /// ```
+    /// use http_net_conn::{BodyLength, ClientConn, ClientEvent, Config};
+    ///
+    /// let mut conn = ClientConn::new(Config::DEFAULT);
+    /// for reused in [false, true] {
+    ///     conn.send_request(b"GET", b"/", &[(b"Host", b"a.example")], BodyLength::Empty).unwrap();
+    ///     let n = conn.output().len();
+    ///     conn.consume_output(n);
+    ///     let _ = conn.recv(b"HTTP/1.1 200 OK\r\nContent-Length: 0\r\n\r\n");
+    ///     assert!(matches!(conn.poll_event(), Ok(ClientEvent::Response(_))));
+    ///     assert_eq!(conn.reused(), reused);
+    ///     assert!(matches!(conn.poll_event(), Ok(ClientEvent::End(_))));
+    ///     // It stays what it was until the next head, the body's end included.
+    ///     assert_eq!(conn.reused(), reused);
+    /// }
+    /// conn.reset(); // a new connection
+    /// assert!(!conn.reused());
+    /// ```
+    pub fn reused(&self) -> bool {
+        self.reused
+    }
+
     /// Where the latest request's `Expect: 100-continue` stands: sent with
     /// a body, a `100` or a final response since (RFC 9110 §10.1.1).
     pub fn expect_state(&self) -> ExpectState {
