@@ -1315,7 +1315,7 @@ fn poll_fill<S: Transport>(
 
 /// A response: the head, and the body read with
 /// [`read_body`](ClientResponse::read_body) or as a
-/// [`tokio::io::AsyncRead`] (so `tokio::io::copy` takes it; a malformed or
+/// `tokio::io::AsyncRead` (so `tokio::io::copy` takes it; a malformed or
 /// truncated body is a read error wrapping [`Error`], as
 /// [`Error::into_io`] maps it: get it back with [`Error::from_io`]).
 /// Reading the body to its end makes the trailers available and puts the
