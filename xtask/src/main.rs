@@ -2,7 +2,8 @@
 //! rustix for `hostile`, `http-net-head` for the conformance table the
 //! `proxies` corpus includes, `http-net-conn` (`doc-tables`) for `docs-check`.
 //!
-//! - `ci`: what `.ci/run` runs: fmt check, clippy, tests, module cycles, docs.
+//! - `ci`: what `.ci/run` runs: fmt check, clippy, tests, module cycles, code
+//!   size, docs.
 //! - `bench`: the workspace's criterion benches (`http-net-benches`), pinned.
 //! - `bench-ab REF [ROUNDS]`: the 5% regression gate, REF against the working
 //!   tree, interleaved rounds, or `--instructions` counted by callgrind;
@@ -16,6 +17,8 @@
 //! - `docs-check`: `docs/ARCHITECTURE.md` against the code (see `docs_check.rs`).
 //! - `module-cycles [CRATE...]`: each library crate's modules import
 //!   downwards only: no cycle in the module → module graph (see `cycles.rs`).
+//! - `size [--json] [--root DIR] [--max CRATE=N] [--max-sum NAME=N]`: lines
+//!   of code per library crate, bounds (see `tools/size`).
 //! - `rendered-docs [--no-build]`: no intra-doc link syntax left as text in
 //!   the HTML `cargo doc` renders (see `rendered_docs.rs`).
 //! - `conformance [--check | --recorded]`: the RFC requirements matrix, `docs/CONFORMANCE.md`
@@ -52,7 +55,8 @@ use std::process::{Command, ExitCode};
 use process::Result;
 
 const USAGE: &str = "usage: cargo xtask <command>
-  ci                                  fmt check, clippy, tests, module cycles, docs and rendered-docs (what .ci/run runs)
+  ci                                  fmt check, clippy, tests, module cycles, size, docs and rendered-docs
+                                      (what .ci/run runs)
   bench [CRITERION ARGS]              the workspace benches (http-net-benches), pinned
   bench-ab REF [ROUNDS]               REF against the working tree, interleaved (default 5 rounds)
            [--filter REGEX] [--warm-up S] [--measurement S] [--cpu N] [--instructions] [--adapters]
@@ -70,6 +74,9 @@ const USAGE: &str = "usage: cargo xtask <command>
   docs-check                          docs/ARCHITECTURE.md: its state tables are the code's, its paths exist
   module-cycles [CRATE...]            each crate's modules import downwards only: fail on a cycle in
                                       the module -> module graph of crates/*/src (or the CRATE folders)
+  size [--json] [--files] [--root DIR] [--max CRATE=N]... [--max-sum NAME=N]...
+                                      lines of code per library crate (tests, comments left out), and
+                                      the sums std-io + tokio, conn + std-io + tokio; fail over a bound
   rendered-docs [--no-build]          cargo doc --workspace --no-deps, then fail on link syntax left as
                                       text ([`Name`]) in the rendered HTML (known failures listed)
   conformance [--check | --recorded]  run the tests, write docs/CONFORMANCE.md
@@ -98,6 +105,7 @@ fn main() -> ExitCode {
         Some("docs-check") => docs_check::main(rest),
         Some("rendered-docs") => rendered_docs::main(rest),
         Some("module-cycles") => cycles::main(rest),
+        Some("size") => tool_size::main(rest),
         Some("fuzz") => fuzz::main(rest),
         Some("conformance") => conformance::main(rest),
         Some("hostile") => hostile::main(rest),
@@ -143,6 +151,8 @@ fn ci() -> Result {
     process::run("test", &mut cargo(&["test", "--workspace"]))?;
     // Every library crate's modules import downwards only.
     cycles::main(&[])?;
+    // Lines of code per library crate (printed; no bound held yet).
+    tool_size::main(&[])?;
     process::run(
         "docs",
         cargo(&["doc", "--workspace", "--no-deps"]).env("RUSTDOCFLAGS", "-D warnings"),
