@@ -15,8 +15,9 @@
 //!   wrk (see `sockets.rs`).
 //! - `fuzz [TARGET] [--time S] [--smoke]`: the cargo-fuzz targets (see `fuzz.rs`).
 //! - `docs-check`: `docs/ARCHITECTURE.md` against the code (see `docs_check.rs`).
-//! - `module-cycles [CRATE...]`: each library crate's modules import
-//!   downwards only: no cycle in the module → module graph (see `cycles.rs`).
+//! - `module-cycles [CRATE...]`: each crate's modules (libraries and
+//!   binaries of `crates/`, `xtask/`, `tools/`) import downwards only: no
+//!   cycle in the module → module graph (see `tools/module-cycles`).
 //! - `size [--json] [--root DIR] [--max CRATE=N] [--max-sum NAME=N]`: lines
 //!   of code per library crate, bounds (see `tools/size`).
 //! - `rendered-docs [--no-build]`: no intra-doc link syntax left as text in
@@ -37,7 +38,6 @@ mod bench_count;
 mod compare;
 mod conformance;
 mod criterion;
-mod cycles;
 mod docs_check;
 mod figures;
 mod fuzz;
@@ -52,7 +52,7 @@ mod sockets;
 
 use std::process::{Command, ExitCode};
 
-use process::Result;
+use process::{cargo, Result};
 
 const USAGE: &str = "usage: cargo xtask <command>
   ci                                  fmt check, clippy, tests, module cycles, size, docs and rendered-docs
@@ -73,7 +73,8 @@ const USAGE: &str = "usage: cargo xtask <command>
   fuzz [TARGET] [--time S] [--smoke]  cargo-fuzz targets (default 60 s each; smoke: 20 s)
   docs-check                          docs/ARCHITECTURE.md: its state tables are the code's, its paths exist
   module-cycles [CRATE...]            each crate's modules import downwards only: fail on a cycle in
-                                      the module -> module graph of crates/*/src (or the CRATE folders)
+                                      the module -> module graph of each lib.rs and main.rs crate of
+                                      crates/*, xtask, xtask/*, tools/* (or of the CRATE folders)
   size [--json] [--files] [--root DIR] [--max CRATE=N]... [--max-sum NAME=N]...
                                       lines of code per library crate (tests, comments left out), and
                                       the sums std-io + tokio, conn + std-io + tokio; fail over a bound
@@ -101,10 +102,13 @@ fn main() -> ExitCode {
         Some("ci") => ci(),
         Some("bench") => bench(rest),
         Some("bench-ab") => bench_ab::main(rest),
+        Some("compare") if rest.first().is_some_and(|a| a == "sockets") => {
+            sockets::main(&rest[1..])
+        }
         Some("compare") => compare::main(rest),
         Some("docs-check") => docs_check::main(rest),
         Some("rendered-docs") => rendered_docs::main(rest),
-        Some("module-cycles") => cycles::main(rest),
+        Some("module-cycles") => tool_module_cycles::main(rest),
         Some("size") => tool_size::main(rest),
         Some("fuzz") => fuzz::main(rest),
         Some("conformance") => conformance::main(rest),
@@ -129,12 +133,6 @@ fn main() -> ExitCode {
     }
 }
 
-fn cargo(args: &[&str]) -> Command {
-    let mut c = Command::new("cargo");
-    c.current_dir(process::root()).args(args);
-    c
-}
-
 fn ci() -> Result {
     process::run("format", &mut cargo(&["fmt", "--all", "--", "--check"]))?;
     process::run(
@@ -150,7 +148,7 @@ fn ci() -> Result {
     )?;
     process::run("test", &mut cargo(&["test", "--workspace"]))?;
     // Every library crate's modules import downwards only.
-    cycles::main(&[])?;
+    tool_module_cycles::main(&[])?;
     // Lines of code per library crate (printed; no bound held yet).
     tool_size::main(&[])?;
     process::run(

@@ -14,6 +14,13 @@ pub fn root() -> PathBuf {
     manifest.parent().map(Path::to_path_buf).unwrap_or(manifest)
 }
 
+/// `cargo ARGS` run from the repository root.
+pub fn cargo(args: &[&str]) -> Command {
+    let mut c = Command::new("cargo");
+    c.current_dir(root()).args(args);
+    c
+}
+
 /// Runs one command with inherited stdio, failing with its description if it fails.
 pub fn run(description: &str, cmd: &mut Command) -> Result {
     eprintln!("==> {description}: {}", show(cmd));

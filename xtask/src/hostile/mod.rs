@@ -321,7 +321,7 @@ pub fn main(args: &[String]) -> Result {
 fn examples() -> Result<Vec<Vec<String>>> {
     let built = process::cargo_executables(
         "build the examples",
-        crate::cargo(&[
+        process::cargo(&[
             "build",
             "--release",
             "-p",
@@ -354,7 +354,7 @@ fn examples() -> Result<Vec<Vec<String>>> {
 fn tls_examples(files: &tls::Files) -> Result<Vec<Vec<String>>> {
     let built = process::cargo_executables(
         "build the TLS examples",
-        crate::cargo(&[
+        process::cargo(&[
             "build",
             "--release",
             "-p",
