@@ -23,7 +23,7 @@
 //! - `rendered-docs [--no-build]`: no intra-doc link syntax left as text in
 //!   the HTML `cargo doc` renders (see `rendered_docs.rs`).
 //! - `conformance [--check | --recorded]`: the RFC requirements matrix, `docs/CONFORMANCE.md`
-//!   (see `conformance.rs`).
+//!   (see `tools/conformance`).
 //! - `hostile [OPTIONS] [-- SERVER COMMAND]`: the resource exhaustion suite
 //!   against a server process (see `hostile/mod.rs`).
 //! - `proxies [--reduced] [--only NAMES] [--origin CMD]`: request smuggling behind
@@ -32,11 +32,9 @@
 //! - `package [--baseline-rev REV] [--semver-only]`: packaging, tests from the packages and
 //!   the semver check (see `package.rs`).
 
-mod args;
 mod bench_ab;
 mod bench_count;
 mod compare;
-mod conformance;
 mod criterion;
 mod docs_check;
 mod figures;
@@ -44,7 +42,6 @@ mod fuzz;
 mod guard;
 mod hostile;
 mod package;
-mod process;
 mod proxies;
 mod rendered_docs;
 mod report;
@@ -52,7 +49,10 @@ mod sockets;
 
 use std::process::{Command, ExitCode};
 
-use process::{cargo, Result};
+use tool_support::process::{self, cargo, Result};
+// The shared helpers, at the crate root where the commands name them
+// (`crate::process`, `crate::args`).
+use tool_support::args;
 
 const USAGE: &str = "usage: cargo xtask <command>
   ci                                  fmt check, clippy, tests, module cycles, size, docs and rendered-docs
@@ -111,7 +111,7 @@ fn main() -> ExitCode {
         Some("module-cycles") => tool_module_cycles::main(rest),
         Some("size") => tool_size::main(rest),
         Some("fuzz") => fuzz::main(rest),
-        Some("conformance") => conformance::main(rest),
+        Some("conformance") => tool_conformance::main(rest),
         Some("hostile") => hostile::main(rest),
         Some("proxies") => proxies::main(rest),
         Some("package") => package::main(rest),
