@@ -1,6 +1,9 @@
-//! `cargo xtask <command>`: project automation. Its dependencies: mio and
-//! rustix for `hostile`, `http-net-head` for the conformance table the
-//! `proxies` corpus includes, `http-net-conn` (`doc-tables`) for `docs-check`.
+//! `cargo xtask <command>`: project automation, the one command that runs
+//! the workshop's tools (`tools/`, see its README). Its dependencies: the
+//! tools' library crates, `http-net-head` for the conformance table the
+//! `proxies` corpus includes, `http-net-conn` (`doc-tables`) for
+//! `docs-check`; `hostile` is a binary of its own (`tools/hostile`), run
+//! through cargo.
 //!
 //! - `ci`: what `.ci/run` runs: fmt check, clippy, tests, module cycles, code
 //!   size, docs.
@@ -25,7 +28,7 @@
 //! - `conformance [--check | --recorded]`: the RFC requirements matrix, `docs/CONFORMANCE.md`
 //!   (see `tools/conformance`).
 //! - `hostile [OPTIONS] [-- SERVER COMMAND]`: the resource exhaustion suite
-//!   against a server process (see `hostile/mod.rs`).
+//!   against a server process (see `tools/hostile`).
 //! - `proxies [--reduced] [--only NAMES] [--origin CMD]`: request smuggling behind
 //!   real proxies, in front of any origin serving the garden contract (see
 //!   `proxies/mod.rs`).
@@ -40,7 +43,6 @@ mod docs_check;
 mod figures;
 mod fuzz;
 mod guard;
-mod hostile;
 mod package;
 mod proxies;
 mod rendered_docs;
@@ -112,7 +114,7 @@ fn main() -> ExitCode {
         Some("size") => tool_size::main(rest),
         Some("fuzz") => fuzz::main(rest),
         Some("conformance") => tool_conformance::main(rest),
-        Some("hostile") => hostile::main(rest),
+        Some("hostile") => return tool_binary("tool-hostile", rest),
         Some("proxies") => proxies::main(rest),
         Some("package") => package::main(rest),
         Some("help" | "--help" | "-h") => {
@@ -156,6 +158,27 @@ fn ci() -> Result {
         cargo(&["doc", "--workspace", "--no-deps"]).env("RUSTDOCFLAGS", "-D warnings"),
     )?;
     rendered_docs::check(Some("-D warnings"))
+}
+
+/// Runs a tool that is a binary of its own: `cargo run -p PACKAGE -- ARGS`
+/// in the current directory (so that paths in ARGS read as the user wrote
+/// them); the tool's output is its own and its exit status xtask's.
+fn tool_binary(package: &str, args: &[String]) -> ExitCode {
+    let manifest = process::root().join("Cargo.toml");
+    let status = Command::new("cargo")
+        .args(["run", "--quiet", "--manifest-path"])
+        .arg(&manifest)
+        .args(["-p", package, "--"])
+        .args(args)
+        .status();
+    match status {
+        Ok(s) if s.success() => ExitCode::SUCCESS,
+        Ok(s) => ExitCode::from(s.code().map_or(1, |c| u8::try_from(c).unwrap_or(1))),
+        Err(e) => {
+            eprintln!("xtask: cannot start cargo for {package}: {e}");
+            ExitCode::FAILURE
+        }
+    }
 }
 
 /// `cargo bench -p http-net-benches`: built first on every core, then run
