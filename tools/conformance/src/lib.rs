@@ -23,7 +23,7 @@
 //!   `crates/<crate>/tests/<target>.rs`: that test;
 //! - above a row of a conformance table (`crates/head/tests/cases/mod.rs`,
 //!   `crates/framing/tests/cases/mod.rs`): that row, whose result is the one
-//!   of the test that runs the table ([`TABLES`]).
+//!   of the test that runs the table (`TABLES` in `tags.rs`).
 //!
 //! Without `--check`, the command runs `cargo test --workspace`, reads each
 //! test's `test <name> ... ok` line (mapped to its crate and target through

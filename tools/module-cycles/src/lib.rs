@@ -111,7 +111,8 @@ fn roots_of(root: &Path, folders: &[String]) -> Vec<Target> {
     out
 }
 
-/// The crates checked: those of [`PACKAGES`], or of the folders named.
+/// The crates checked: those of the package folders `crates/*`, `xtask`,
+/// `xtask/*` and `tools/*`, or of the folders named.
 pub fn targets(root: &Path, args: &[String]) -> Result<Vec<Target>, String> {
     if args.is_empty() {
         let mut folders = Vec::new();
