@@ -16,8 +16,8 @@ const DOC: &str = "docs/ARCHITECTURE.md";
 
 /// The top-level folders of the repository: a code span starting with one
 /// of them is a path, whatever it ends with.
-const TOP: [&str; 8] = [
-    "crates/", "docs/", "xtask/", "benches/", "fuzz/", "compare/", ".ci/", ".github/",
+const TOP: [&str; 9] = [
+    "crates/", "docs/", "xtask/", "tools/", "benches/", "fuzz/", "compare/", ".ci/", ".github/",
 ];
 
 /// File endings that make a code span with a `/` a path.
@@ -130,9 +130,18 @@ mod tests {
     fn code_spans_that_are_paths() {
         let doc = "See `crates/conn/src/state.rs` and `server/mod.rs`, not `HTTP/1.1`,\n\
                    `http://a/b.rs`, `GET /` or `a / b`; `docs/` is a folder.\n\
+                   `tools/size` is a tool's folder.\n\
                    ```text\n`crates/in/a/fence.rs`\n```\n";
         let got: Vec<String> = named_paths(doc).into_iter().collect();
-        assert_eq!(got, ["crates/conn/src/state.rs", "docs", "server/mod.rs"]);
+        assert_eq!(
+            got,
+            [
+                "crates/conn/src/state.rs",
+                "docs",
+                "server/mod.rs",
+                "tools/size"
+            ]
+        );
     }
 
     #[test]

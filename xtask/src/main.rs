@@ -1,8 +1,12 @@
-//! `cargo xtask <command>`: project automation. Its dependencies: mio and
-//! rustix for `hostile`, `http-net-head` for the conformance table the
-//! `proxies` corpus includes, `http-net-conn` (`doc-tables`) for `docs-check`.
+//! `cargo xtask <command>`: project automation, the one command that runs
+//! the workshop's tools (`tools/`, see its README). Its dependencies: the
+//! tools' library crates, `http-net-head` for the conformance table the
+//! `proxies` corpus includes, `http-net-conn` (`doc-tables`) for
+//! `docs-check`; `hostile` is a binary of its own (`tools/hostile`), run
+//! through cargo.
 //!
-//! - `ci`: what `.ci/run` runs: fmt check, clippy, tests, module cycles, docs.
+//! - `ci`: what `.ci/run` runs: fmt check, clippy, tests, module cycles, code
+//!   size, docs.
 //! - `bench`: the workspace's criterion benches (`http-net-benches`), pinned.
 //! - `bench-ab REF [ROUNDS]`: the 5% regression gate, REF against the working
 //!   tree, interleaved rounds, or `--instructions` counted by callgrind;
@@ -14,34 +18,32 @@
 //!   wrk (see `sockets.rs`).
 //! - `fuzz [TARGET] [--time S] [--smoke]`: the cargo-fuzz targets (see `fuzz.rs`).
 //! - `docs-check`: `docs/ARCHITECTURE.md` against the code (see `docs_check.rs`).
-//! - `module-cycles [CRATE...]`: each library crate's modules import
-//!   downwards only: no cycle in the module → module graph (see `cycles.rs`).
+//! - `module-cycles [CRATE...]`: each crate's modules (libraries and
+//!   binaries of `crates/`, `xtask/`, `tools/`) import downwards only: no
+//!   cycle in the module → module graph (see `tools/module-cycles`).
+//! - `size [--json] [--root DIR] [--max CRATE=N] [--max-sum NAME=N]`: lines
+//!   of code per library crate, bounds (see `tools/size`).
 //! - `rendered-docs [--no-build]`: no intra-doc link syntax left as text in
 //!   the HTML `cargo doc` renders (see `rendered_docs.rs`).
 //! - `conformance [--check | --recorded]`: the RFC requirements matrix, `docs/CONFORMANCE.md`
-//!   (see `conformance.rs`).
+//!   (see `tools/conformance`).
 //! - `hostile [OPTIONS] [-- SERVER COMMAND]`: the resource exhaustion suite
-//!   against a server process (see `hostile/mod.rs`).
+//!   against a server process (see `tools/hostile`).
 //! - `proxies [--reduced] [--only NAMES] [--origin CMD]`: request smuggling behind
 //!   real proxies, in front of any origin serving the garden contract (see
 //!   `proxies/mod.rs`).
 //! - `package [--baseline-rev REV] [--semver-only]`: packaging, tests from the packages and
 //!   the semver check (see `package.rs`).
 
-mod args;
 mod bench_ab;
 mod bench_count;
 mod compare;
-mod conformance;
 mod criterion;
-mod cycles;
 mod docs_check;
 mod figures;
 mod fuzz;
 mod guard;
-mod hostile;
 mod package;
-mod process;
 mod proxies;
 mod rendered_docs;
 mod report;
@@ -49,10 +51,14 @@ mod sockets;
 
 use std::process::{Command, ExitCode};
 
-use process::Result;
+use tool_support::process::{self, cargo, Result};
+// The shared helpers, at the crate root where the commands name them
+// (`crate::process`, `crate::args`).
+use tool_support::args;
 
 const USAGE: &str = "usage: cargo xtask <command>
-  ci                                  fmt check, clippy, tests, module cycles, docs and rendered-docs (what .ci/run runs)
+  ci                                  fmt check, clippy, tests, module cycles, size, docs and rendered-docs
+                                      (what .ci/run runs)
   bench [CRITERION ARGS]              the workspace benches (http-net-benches), pinned
   bench-ab REF [ROUNDS]               REF against the working tree, interleaved (default 5 rounds)
            [--filter REGEX] [--warm-up S] [--measurement S] [--cpu N] [--instructions] [--adapters]
@@ -69,7 +75,11 @@ const USAGE: &str = "usage: cargo xtask <command>
   fuzz [TARGET] [--time S] [--smoke]  cargo-fuzz targets (default 60 s each; smoke: 20 s)
   docs-check                          docs/ARCHITECTURE.md: its state tables are the code's, its paths exist
   module-cycles [CRATE...]            each crate's modules import downwards only: fail on a cycle in
-                                      the module -> module graph of crates/*/src (or the CRATE folders)
+                                      the module -> module graph of each lib.rs and main.rs crate of
+                                      crates/*, xtask, xtask/*, tools/* (or of the CRATE folders)
+  size [--json] [--files] [--root DIR] [--max CRATE=N]... [--max-sum NAME=N]...
+                                      lines of code per library crate (tests, comments left out), and
+                                      the sums std-io + tokio, conn + std-io + tokio; fail over a bound
   rendered-docs [--no-build]          cargo doc --workspace --no-deps, then fail on link syntax left as
                                       text ([`Name`]) in the rendered HTML (known failures listed)
   conformance [--check | --recorded]  run the tests, write docs/CONFORMANCE.md
@@ -94,13 +104,17 @@ fn main() -> ExitCode {
         Some("ci") => ci(),
         Some("bench") => bench(rest),
         Some("bench-ab") => bench_ab::main(rest),
+        Some("compare") if rest.first().is_some_and(|a| a == "sockets") => {
+            sockets::main(&rest[1..])
+        }
         Some("compare") => compare::main(rest),
         Some("docs-check") => docs_check::main(rest),
         Some("rendered-docs") => rendered_docs::main(rest),
-        Some("module-cycles") => cycles::main(rest),
+        Some("module-cycles") => tool_module_cycles::main(rest),
+        Some("size") => tool_size::main(rest),
         Some("fuzz") => fuzz::main(rest),
-        Some("conformance") => conformance::main(rest),
-        Some("hostile") => hostile::main(rest),
+        Some("conformance") => tool_conformance::main(rest),
+        Some("hostile") => return tool_binary("tool-hostile", rest),
         Some("proxies") => proxies::main(rest),
         Some("package") => package::main(rest),
         Some("help" | "--help" | "-h") => {
@@ -121,12 +135,6 @@ fn main() -> ExitCode {
     }
 }
 
-fn cargo(args: &[&str]) -> Command {
-    let mut c = Command::new("cargo");
-    c.current_dir(process::root()).args(args);
-    c
-}
-
 fn ci() -> Result {
     process::run("format", &mut cargo(&["fmt", "--all", "--", "--check"]))?;
     process::run(
@@ -142,12 +150,35 @@ fn ci() -> Result {
     )?;
     process::run("test", &mut cargo(&["test", "--workspace"]))?;
     // Every library crate's modules import downwards only.
-    cycles::main(&[])?;
+    tool_module_cycles::main(&[])?;
+    // Lines of code per library crate (printed; no bound held yet).
+    tool_size::main(&[])?;
     process::run(
         "docs",
         cargo(&["doc", "--workspace", "--no-deps"]).env("RUSTDOCFLAGS", "-D warnings"),
     )?;
     rendered_docs::check(Some("-D warnings"))
+}
+
+/// Runs a tool that is a binary of its own: `cargo run -p PACKAGE -- ARGS`
+/// in the current directory (so that paths in ARGS read as the user wrote
+/// them); the tool's output is its own and its exit status xtask's.
+fn tool_binary(package: &str, args: &[String]) -> ExitCode {
+    let manifest = process::root().join("Cargo.toml");
+    let status = Command::new("cargo")
+        .args(["run", "--quiet", "--manifest-path"])
+        .arg(&manifest)
+        .args(["-p", package, "--"])
+        .args(args)
+        .status();
+    match status {
+        Ok(s) if s.success() => ExitCode::SUCCESS,
+        Ok(s) => ExitCode::from(s.code().map_or(1, |c| u8::try_from(c).unwrap_or(1))),
+        Err(e) => {
+            eprintln!("xtask: cannot start cargo for {package}: {e}");
+            ExitCode::FAILURE
+        }
+    }
 }
 
 /// `cargo bench -p http-net-benches`: built first on every core, then run

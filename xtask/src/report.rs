@@ -37,6 +37,27 @@ pub fn write_section(path: &Path, name: &str, body: &str) -> Result {
 /// (`cargo xtask compare`) and `sockets` (`compare sockets`) sections hold.
 pub const GOALS_SECTION: &str = "goals";
 
+/// The H6 goals of SPEC §4 (id, target), in the opening table's order:
+/// `compare sockets` measures them, `compare goals` lists them after H1-H5.
+pub const H6_GOALS: [(&str, &str); 7] = [
+    ("H6 pipelined, http-net-tokio", PIPELINED_TARGET),
+    ("H6 pipelined, http-net", PIPELINED_TARGET),
+    (
+        "H6 16 connections, http-net-tokio",
+        "1.2x hyper's requests/s",
+    ),
+    (
+        "H6 1 connection, http-net-tokio",
+        "at least hyper's requests/s",
+    ),
+    ("H6 16 connections, http-net", STD_REPORTED),
+    ("H6 1 connection, http-net", STD_REPORTED),
+    ("H6 axum", "axum on http-net-tower at least axum on hyper"),
+];
+
+const PIPELINED_TARGET: &str = "more requests per server CPU-second than may_minihttp";
+const STD_REPORTED: &str = "reported beside the tokio adapter (no target of its own)";
+
 /// One goal in a command's goal table and in the opening table.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct GoalRow {

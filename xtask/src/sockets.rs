@@ -34,7 +34,7 @@ use crate::args::Args;
 use crate::figures;
 use crate::guard;
 use crate::process::{self, Result};
-use crate::report::GoalRow;
+use crate::report::{GoalRow, H6_GOALS as GOALS};
 
 /// The wrk script that sends 16 requests per write (TechEmpower's pipeline.lua).
 const PIPELINE_LUA: &str = r#"-- 16 requests per write
@@ -522,26 +522,6 @@ fn report(
     s.push_str(&crate::report::goal_table(&goal_rows(&med)));
     s
 }
-
-/// The H6 goals of SPEC §4 (id, target), in the opening table's order.
-pub const GOALS: [(&str, &str); 7] = [
-    ("H6 pipelined, http-net-tokio", PIPELINED_TARGET),
-    ("H6 pipelined, http-net", PIPELINED_TARGET),
-    (
-        "H6 16 connections, http-net-tokio",
-        "1.2x hyper's requests/s",
-    ),
-    (
-        "H6 1 connection, http-net-tokio",
-        "at least hyper's requests/s",
-    ),
-    ("H6 16 connections, http-net", STD_REPORTED),
-    ("H6 1 connection, http-net", STD_REPORTED),
-    ("H6 axum", "axum on http-net-tower at least axum on hyper"),
-];
-
-const PIPELINED_TARGET: &str = "more requests per server CPU-second than may_minihttp";
-const STD_REPORTED: &str = "reported beside the tokio adapter (no target of its own)";
 
 /// The median of one field of one server's samples in one scenario:
 /// `med(scenario, server, field)`.

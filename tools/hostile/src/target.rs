@@ -10,7 +10,7 @@ use std::sync::mpsc;
 use std::thread;
 use std::time::{Duration, Instant};
 
-use crate::process::Result;
+use tool_support::process::Result;
 
 /// How long the server may take to print its address.
 const START_LIMIT: Duration = Duration::from_secs(30);

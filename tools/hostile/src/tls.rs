@@ -10,7 +10,7 @@ use std::sync::Arc;
 use http_net_rustls::rustls;
 use http_net_rustls::ClientTls;
 
-use crate::process::Result;
+use tool_support::process::Result;
 
 /// The certificate and key files for `localhost` and `127.0.0.1`, made in
 /// `dir` (self-signed: the certificate is its own trust anchor).

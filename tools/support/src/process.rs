@@ -8,10 +8,21 @@ use std::process::{Command, Stdio};
 /// The result type of every command: an error is a message for the user.
 pub type Result<T = ()> = std::result::Result<T, String>;
 
-/// The repository root (the parent of `xtask/`).
+/// The repository root (two folders above `tools/support`).
 pub fn root() -> PathBuf {
     let manifest = PathBuf::from(env!("CARGO_MANIFEST_DIR"));
-    manifest.parent().map(Path::to_path_buf).unwrap_or(manifest)
+    manifest
+        .parent()
+        .and_then(Path::parent)
+        .map(Path::to_path_buf)
+        .unwrap_or(manifest)
+}
+
+/// `cargo ARGS` run from the repository root.
+pub fn cargo(args: &[&str]) -> Command {
+    let mut c = Command::new("cargo");
+    c.current_dir(root()).args(args);
+    c
 }
 
 /// Runs one command with inherited stdio, failing with its description if it fails.
