@@ -76,6 +76,8 @@ mod client;
 mod client_settings;
 mod codings_text;
 mod config;
+#[cfg(target_has_atomic = "64")]
+mod counters;
 mod date;
 mod error;
 mod error_impls;
@@ -115,6 +117,8 @@ pub use client::{
 pub use client_settings::ClientSettings;
 pub use codings_text::UnsupportedCodings;
 pub use config::{Config, ConfigOverrides};
+#[cfg(target_has_atomic = "64")]
+pub use counters::{Counters, LiveCounters, StageCounts};
 pub use date::imf_fixdate;
 pub use error::{Error, LocalError, RemoteError};
 #[cfg(target_has_atomic = "64")]

@@ -285,15 +285,15 @@ pub mod conn {
         query_pairs, rank, request_fields, request_fields_into, request_length, target_path,
         target_query, write_error_response, write_error_response_with_body, AccessRecord,
         AfterHandler, AnswerState, Begin, BodyLength, Bound, Buffers, ChosenAnswer, ClientConn,
-        ClientEvent, ClientSettings, Config, ConfigOverrides, Error, ErrorBody, ErrorCause,
-        ErrorResponse, EvictPolicy, ExpectState, Failure, FieldPair, Flow, HandlerError,
-        HandlerOutcome, Hop, Leftover, Limit, Linger, LocalError, Meter, Mistake, MistakeReport,
-        NextRead, Origin, OwnedFields, OwnedRequestHead, PercentError, Phase, Placement,
-        PreparedResponse, QueryPairs, Rank, Rate, ReadDeadlines, ReadStep, ReadTimeouts, Redirect,
-        RedirectChase, RedirectError, Redirects, RemoteError, RequestBody, RequestDeadline,
-        RequestPolicy, RequestView, Responder, ResponseView, Retry, ServerConn, ServerEvent,
-        ServerSettings, SetupRate, SetupRates, SlotState, Stage, Summary, Timestamp, Trailers,
-        UnsupportedCodings, Url, UrlError, Window, WithStatus, COPY_LIMIT, MAX_PIPELINED,
+        ClientEvent, ClientSettings, Config, ConfigOverrides, Counters, Error, ErrorBody,
+        ErrorCause, ErrorResponse, EvictPolicy, ExpectState, Failure, FieldPair, Flow,
+        HandlerError, HandlerOutcome, Hop, Leftover, Limit, Linger, LocalError, Meter, Mistake,
+        MistakeReport, NextRead, Origin, OwnedFields, OwnedRequestHead, PercentError, Phase,
+        Placement, PreparedResponse, QueryPairs, Rank, Rate, ReadDeadlines, ReadStep, ReadTimeouts,
+        Redirect, RedirectChase, RedirectError, Redirects, RemoteError, RequestBody,
+        RequestDeadline, RequestPolicy, RequestView, Responder, ResponseView, Retry, ServerConn,
+        ServerEvent, ServerSettings, SetupRate, SetupRates, SlotState, Stage, Summary, Timestamp,
+        Trailers, UnsupportedCodings, Url, UrlError, Window, WithStatus, COPY_LIMIT, MAX_PIPELINED,
         REDIRECT_BODY_DRAIN, REFUSING_AT_ONCE, YOUNG_RESPONSE_STALL_MS,
     };
     #[doc(inline)]
@@ -303,7 +303,7 @@ pub mod conn {
     };
     #[cfg(target_has_atomic = "64")]
     #[doc(inline)]
-    pub use http_net_conn::{FlowGauge, MistakeGate};
+    pub use http_net_conn::{FlowGauge, LiveCounters, MistakeGate, StageCounts};
     #[cfg(target_has_atomic = "ptr")]
     #[doc(inline)]
     pub use http_net_conn::{MistakeSink, ServerHooks};
@@ -316,10 +316,9 @@ pub mod conn {
 pub mod blocking {
     #[doc(inline)]
     pub use http_net_std::{
-        get, Body, BodyWriter, Client, ClientBuilder, ClientResponse, Connector, Counters, Error,
-        Exchange, Handler, Interrupter, Listener, NoSetup, PairedBody, PairedWriter, PhaseCounts,
-        RequestBody, Server, ServerBuilder, ServerHandle, Setup, Transport, Upgraded,
-        CLIENT_CONFIG,
+        get, Body, BodyWriter, Client, ClientBuilder, ClientResponse, Connector, Error, Exchange,
+        Handler, Interrupter, Listener, NoSetup, PairedBody, PairedWriter, RequestBody, Server,
+        ServerBuilder, ServerHandle, Setup, Transport, Upgraded, CLIENT_CONFIG,
     };
 }
 

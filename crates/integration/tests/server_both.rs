@@ -658,3 +658,99 @@ both! {
         srv.stop();
     }
 }
+
+/// A server of `a` with `set`, for one counting test.
+fn counting(a: Adapter, set: Settings, what: Do) -> both::Server {
+    start(a, &set, what)
+}
+
+both! {
+    /// `accepted` counts every connection taken from the listener, the
+    /// refused ones too; `refused` the refused ones (one `Counters` type,
+    /// one meaning, in both servers).
+    fn accepted_counts_every_connection_refused_the_refused(a) {
+        let set = Settings { max_connections: Some(1), ..Settings::default() };
+        let srv = counting(a, set, Do::Slow(1500));
+        let mut busy = connect(srv.addr);
+        busy.write_all(b"GET /slow HTTP/1.1\r\nHost: a\r\n\r\n").unwrap();
+        srv.counted(|c| c.current == 1);
+        // In its handler, with no body: nothing to evict; refused.
+        let r = raw(srv.addr, GET);
+        assert!(r.starts_with("HTTP/1.1 503 "), "{r}");
+        assert_eq!(next(&mut busy).status, 200);
+        let c = srv.counters();
+        assert_eq!((c.accepted, c.refused), (2, 1), "{c:?}");
+        drop(busy);
+        srv.stop();
+    }
+}
+
+both! {
+    /// Each deadline that closes a connection is counted once, in the
+    /// stage that ran out, whichever adapter: the head deadline, the idle
+    /// timeout, a body below its minimum rate, a write that stalls, and
+    /// the drain of a body the handler left unread.
+    fn each_timeout_is_counted_once_in_its_stage(a) {
+        let short = Duration::from_millis(300);
+        // The whole head.
+        let set = Settings { head_timeout: Some(short), ..Settings::default() };
+        let srv = counting(a, set, Do::Hello);
+        let r = raw(srv.addr, b"GET / HTTP/1.1\r\nHost: a\r\n");
+        assert!(r.starts_with("HTTP/1.1 408 "), "{r}");
+        let c = srv.counted(|c| c.timed_out.head == 1);
+        assert_eq!(c.timed_out, only(|t| t.head = 1), "{c:?}");
+        srv.stop();
+        // Idle between requests.
+        let set = Settings { idle_timeout: Some(short), ..Settings::default() };
+        let srv = counting(a, set, Do::Hello);
+        let mut s = connect(srv.addr);
+        assert_eq!(ask(&mut s, GET).status, 200);
+        assert!(closed(&mut s));
+        let c = srv.counted(|c| c.timed_out.idle == 1);
+        assert_eq!(c.timed_out, only(|t| t.idle = 1), "{c:?}");
+        srv.stop();
+        // A body below its minimum rate (one byte, then nothing).
+        let set = Settings {
+            min_body_rate: Some((1000, short)),
+            body_timeout: Some(Duration::from_secs(30)),
+            ..Settings::default()
+        };
+        let srv = counting(a, set, Do::Echo);
+        let r = raw(srv.addr, b"POST / HTTP/1.1\r\nHost: a\r\nContent-Length: 100000\r\n\r\nx");
+        assert!(r.starts_with("HTTP/1.1 408 "), "{r}");
+        let c = srv.counted(|c| c.timed_out.body == 1);
+        assert_eq!(c.timed_out, only(|t| t.body = 1), "{c:?}");
+        srv.stop();
+        // A response the peer does not read: the write stalls.
+        let set = Settings {
+            write_timeout: Some(short),
+            min_response_rate: Some((0, Duration::ZERO)),
+            ..Settings::default()
+        };
+        let srv = counting(a, set, Do::Placed(64 << 20));
+        let s = connect(srv.addr);
+        (&s).write_all(GET).unwrap();
+        let c = srv.counted(|c| c.timed_out.write == 1);
+        thread::sleep(Duration::from_millis(300));
+        assert_eq!(srv.counters().timed_out, only(|t| t.write = 1), "{c:?}");
+        drop(s);
+        srv.stop();
+        // The unread rest of a body, drained after the answer, stalls.
+        let set = Settings { body_timeout: Some(short), ..Settings::default() };
+        let srv = counting(a, set, Do::Hello);
+        let mut s = connect(srv.addr);
+        s.write_all(b"POST / HTTP/1.1\r\nHost: a\r\nContent-Length: 100000\r\n\r\nabc").unwrap();
+        assert_eq!(next(&mut s).status, 200);
+        assert!(closed(&mut s));
+        let c = srv.counted(|c| c.timed_out.body == 1);
+        assert_eq!(c.timed_out, only(|t| t.body = 1), "{c:?}");
+        srv.stop();
+    }
+}
+
+/// Stage counts with only what `set` sets.
+fn only(set: impl FnOnce(&mut http_net_conn::StageCounts)) -> http_net_conn::StageCounts {
+    let mut t = http_net_conn::StageCounts::default();
+    set(&mut t);
+    t
+}

@@ -182,8 +182,8 @@ fn start_rated(
                     let c = h.counters();
                     Counts {
                         failed: c.setup_failed,
-                        timed_out: c.timed_out_setup,
-                        evicted: c.evicted_setup,
+                        timed_out: c.timed_out.setup,
+                        evicted: c.evicted.setup,
                         refused: c.refused,
                     }
                 }),

@@ -203,6 +203,6 @@ fn python_ssl_against_the_tokio_server() {
     let h = s.handle.clone();
     check(&json, || {
         let c = h.counters();
-        (c.setup_failed, c.timed_out_setup)
+        (c.setup_failed, c.timed_out.setup)
     });
 }

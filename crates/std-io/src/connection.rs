@@ -14,7 +14,6 @@ use http_net_conn::{
     Mistake, NextRead, ReadDeadlines, ReadStep, ServerConn, ServerEvent, SlotState,
 };
 
-use crate::counters::Phase as Count;
 use crate::date::DateClock;
 use crate::error::{Error, Stage};
 use crate::exchange::{Cycle, Exchange};
@@ -283,7 +282,7 @@ fn head_timed_out(
     date: &mut DateClock,
     head_started: Option<Instant>,
 ) -> End {
-    st.timed_out_in = Some(Count::Head);
+    st.timed_out_in = Some(Stage::Head);
     refresh_date(conn, shared, date, Instant::now());
     match conn.time_out() {
         Ok(()) => {
@@ -395,6 +394,9 @@ fn serve(
                     handler.handle(&mut Exchange::new(conn, stream, st, shared, slot))
                 }))
                 .ok();
+                if outcome.is_none() {
+                    shared.counters.panicked();
+                }
                 let chosen = answer_chosen(conn, st, shared, &outcome);
                 mistake(conn, st, shared, &outcome, chosen);
                 let end = after_handler(stream, conn, st, slot, shared, &outcome, chosen);
@@ -443,7 +445,7 @@ fn serve(
                         return head_timed_out(stream, conn, st, slot, shared, &mut date, started);
                     }
                     ReadStep::Other(NextRead::Close) => {
-                        st.timed_out_in = Some(Count::Body);
+                        st.timed_out_in = Some(Stage::Body);
                         return End::Close;
                     }
                     // `Linger`, and any a later `conn` adds.
@@ -467,8 +469,8 @@ fn serve(
                     }
                     Err(Error::Timeout(stage)) => {
                         st.timed_out_in = Some(match stage {
-                            Stage::Idle => Count::Idle,
-                            _ => Count::Body,
+                            Stage::Idle => Stage::Idle,
+                            _ => Stage::Body,
                         });
                         return End::Close;
                     }
@@ -591,7 +593,7 @@ fn after_handler(
     chosen: ChosenAnswer,
 ) -> Option<End> {
     if st.timed_out {
-        st.timed_out_in = Some(Count::Body);
+        st.timed_out_in = Some(Stage::Body);
     }
     if st.broken {
         return Some(End::Close);
@@ -615,10 +617,7 @@ fn after_handler(
             Some(send_and_linger(stream, conn, st, slot))
         }
         AfterHandler::Truncated => {
-            shared
-                .counters
-                .unsent_bodies
-                .fetch_add(1, Ordering::Relaxed);
+            shared.counters.unsent_body();
             let _ = st.flush_due(stream, conn, &slot.write);
             Some(End::Close)
         }

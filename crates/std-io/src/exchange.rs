@@ -13,7 +13,6 @@ use http_net_conn::{
 };
 
 use crate::body_reader::{BodyReader, BodySource, Step};
-use crate::counters::Phase;
 use crate::error::{Error, Limit, Stage};
 use crate::lock::lock;
 use crate::registry::{Shared, Slot};
@@ -56,7 +55,7 @@ pub(crate) struct Cycle {
     /// The whole-response deadline, from the request head.
     response_timeout: Option<Duration>,
     /// The phase a timeout or minimum rate ended the connection in.
-    pub(crate) timed_out_in: Option<Phase>,
+    pub(crate) timed_out_in: Option<Stage>,
     pub(crate) peer: Option<SocketAddr>,
 }
 
@@ -136,7 +135,7 @@ impl Cycle {
 
     fn note_write(&mut self, r: &Result<(), Error>) {
         if let Err(Error::Timeout(Stage::Write) | Error::TooSlow(Stage::Write)) = r {
-            self.timed_out_in = Some(Phase::Response);
+            self.timed_out_in = Some(Stage::Write);
         }
     }
 }

@@ -110,7 +110,7 @@
 //!
 //! [`Error`], [`Stage`], [`Limit`], [`UrlError`], [`RedirectError`] and
 //! [`RequestBody`] are `#[non_exhaustive]` (match them with a wildcard arm),
-//! and so are [`Counters`] and [`PhaseCounts`] (read their fields; they are
+//! and so are [`Counters`] and [`StageCounts`] (read their fields; they are
 //! built by the server only). The builders ([`ServerBuilder`],
 //! [`ClientBuilder`]) are `#[must_use]`; their methods take and return the
 //! builder and are named for the setting (`max_connections`,
@@ -154,13 +154,12 @@ mod wire;
 pub use client::{
     get, Client, ClientBuilder, ClientResponse, Connector, RequestBody, CLIENT_CONFIG,
 };
-pub use counters::{Counters, PhaseCounts};
 pub use error::{Error, Limit, Stage};
 pub use exchange::{Body, BodyWriter, Exchange, PairedBody, PairedWriter, Upgraded};
 pub use handler::Handler;
 pub use hooks::{AccessRecord, ErrorBody, ErrorCause, ErrorResponse};
 pub use http_net_conn::imf_fixdate;
-pub use http_net_conn::{HandlerError, WithStatus};
+pub use http_net_conn::{Counters, HandlerError, StageCounts, WithStatus};
 pub use http_net_conn::{RedirectError, Redirects};
 pub use server::{Server, ServerBuilder, ServerHandle};
 pub use setup::{NoSetup, Setup};

@@ -13,13 +13,14 @@ use std::sync::atomic::{AtomicBool, AtomicU64, AtomicU8, AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex, RwLock};
 use std::time::Instant;
 
-use crate::counters::{Counters, Live, Phase};
+use crate::counters::{mark, marked};
 use crate::date::DateCache;
 use crate::lock::{lock, read};
 use crate::settings::Settings;
 use crate::transport::Interrupter;
 use crate::wire::Gauge;
 use http_net_conn::{pick_eviction, SetupRate, SetupRates, SlotState, Stage, Summary, Timestamp};
+use http_net_conn::{Counters, LiveCounters};
 
 /// One open connection, as the accept loop and the shutdown see it.
 pub(crate) struct Slot {
@@ -31,7 +32,7 @@ pub(crate) struct Slot {
     pub(crate) body: Gauge,
     /// The responses' progress.
     pub(crate) write: Gauge,
-    /// Why the accept loop evicted the connection (`Phase` plus one; 0: not).
+    /// Why the accept loop evicted the connection (the stage's `mark`; 0: not).
     evicted: AtomicU8,
     /// The admission was given back.
     released: AtomicBool,
@@ -93,12 +94,9 @@ impl Slot {
         )
     }
 
-    /// The phase the connection was in when the accept loop evicted it.
-    pub(crate) fn evicted(&self) -> Option<Phase> {
-        match self.evicted.load(Ordering::SeqCst) {
-            0 => None,
-            v => Phase::from_u8(v - 1),
-        }
+    /// The stage the connection was in when the accept loop evicted it.
+    pub(crate) fn evicted(&self) -> Option<Stage> {
+        marked(self.evicted.load(Ordering::SeqCst))
     }
 
     /// Ends the connection's blocked read (`408` then follows for a head or
@@ -166,7 +164,7 @@ pub(crate) enum Admission {
 pub(crate) struct Shared {
     pub(crate) stopping: AtomicBool,
     pub(crate) date: DateCache,
-    pub(crate) counters: Live,
+    pub(crate) counters: LiveCounters,
     /// The time base of every slot's timestamps.
     epoch: Instant,
     conns: Mutex<(u64, HashMap<u64, Arc<Slot>>)>,
@@ -193,7 +191,7 @@ impl Shared {
             mistakes: MistakeGate::new(),
             stopping: AtomicBool::new(false),
             date: DateCache::new(),
-            counters: Live::default(),
+            counters: LiveCounters::new(),
             // The one `wire::stamp` counts from: a connection's stamp
             // serves its slot's marks too (`Slot::enter_stamped`).
             epoch: crate::wire::epoch(),
@@ -208,8 +206,7 @@ impl Shared {
 
     /// The counters now.
     pub(crate) fn counters(&self) -> Counters {
-        self.counters
-            .snapshot(self.admitted.load(Ordering::SeqCst) as u64)
+        self.counters.snapshot()
     }
 
     /// Admits a connection from `peer` within `limit` (the accept loop alone
@@ -232,6 +229,7 @@ impl Shared {
             *peers.entry(*ip).or_insert(0) += 1;
         }
         self.admitted.fetch_add(1, Ordering::SeqCst);
+        self.counters.opened();
         Admission::Admitted
     }
 
@@ -247,6 +245,7 @@ impl Shared {
     /// Gives back an admission whose connection never got a slot.
     pub(crate) fn unadmit(&self, peer: Option<IpAddr>) {
         self.admitted.fetch_sub(1, Ordering::SeqCst);
+        self.counters.closed();
         self.forget_peer(peer);
     }
 
@@ -348,21 +347,14 @@ impl Shared {
         let Some((slot, stage)) = pick_eviction(candidates, &policy) else {
             return false;
         };
-        let phase = match stage {
-            Stage::Head => Phase::Head,
-            Stage::Body => Phase::Body,
-            Stage::Write => Phase::Response,
-            Stage::Setup => Phase::Setup,
-            _ => Phase::Idle,
-        };
-        slot.evicted.store(phase as u8 + 1, Ordering::SeqCst);
+        slot.evicted.store(mark(stage), Ordering::SeqCst);
         slot.body.end_now();
         slot.write.end_now();
         self.release(slot);
         // A head or body gets its `408` from the connection's thread, which
         // sees its read end; a response is cut.
-        slot.interrupt(phase == Phase::Response);
-        self.counters.evicted(phase);
+        slot.interrupt(stage == Stage::Write);
+        self.counters.evicted(stage);
         true
     }
 

@@ -10,7 +10,6 @@ use std::thread;
 use std::time::{Duration, Instant};
 
 use crate::connection;
-use crate::counters::Counters;
 use crate::descriptors;
 use crate::handler::Handler;
 use crate::hooks::Hooks;
@@ -21,6 +20,7 @@ use crate::reject;
 use crate::settings::Settings;
 use crate::setup::{NoSetup, Setup};
 use crate::transport::Listener;
+use http_net_conn::Counters;
 use http_net_conn::Rate;
 
 /// Configures a [`Server`]; [`ServerBuilder::bind`] or
@@ -607,7 +607,7 @@ impl<L: Listener, U: Setup<L::Stream>> Server<L, U> {
             work,
         );
         let refuse = |stream: L::Stream| {
-            shared.counters.refused.fetch_add(1, Ordering::Relaxed);
+            shared.counters.refused();
             if setup.is_some() {
                 // Before its setup (a TLS handshake) the peer could not
                 // read a `503`: closed.
@@ -627,7 +627,7 @@ impl<L: Listener, U: Setup<L::Stream>> Server<L, U> {
                     if shared.stopping.load(Ordering::SeqCst) {
                         break Ok(());
                     }
-                    shared.counters.accepted.fetch_add(1, Ordering::Relaxed);
+                    shared.counters.accepted();
                     let ip = peer.map(|p| p.ip());
                     // A peer over its setup rate is refused before it
                     // costs a slot or a handshake.
@@ -658,8 +658,8 @@ impl<L: Listener, U: Setup<L::Stream>> Server<L, U> {
                         // Out of descriptors: with the reserve's, take the
                         // peer out of the backlog and answer it at once.
                         if let Ok((stream, _)) = listener.accept() {
-                            shared.counters.accepted.fetch_add(1, Ordering::Relaxed);
-                            shared.counters.refused.fetch_add(1, Ordering::Relaxed);
+                            shared.counters.accepted();
+                            shared.counters.refused();
                             if setup.is_none() {
                                 reject::answer_now(stream, &shared, settings.conn.server_name());
                             }

@@ -8,10 +8,9 @@ use std::net::SocketAddr;
 use std::sync::atomic::Ordering;
 use std::time::Instant;
 
-use http_net_conn::ReadStep;
+use http_net_conn::{ReadStep, Stage};
 
 use crate::connection::{self, Warm};
-use crate::counters::Phase;
 use crate::handler::Handler;
 use crate::registry::{Handle, Shared};
 use crate::settings::Settings;
@@ -147,10 +146,10 @@ pub(crate) fn run<S: Transport + 'static, U: Setup<S>>(
         // setup's failure.
         Err(_) if slot.evicted().is_some() || shared.stopping.load(Ordering::SeqCst) => {}
         Err(e) if is_timeout(&e) || Instant::now() >= until => {
-            shared.counters.timed_out(Phase::Setup)
+            shared.counters.timed_out(Stage::Setup)
         }
         Err(_) => {
-            shared.counters.setup_failed.fetch_add(1, Ordering::Relaxed);
+            shared.counters.setup_failed();
         }
     }
 }

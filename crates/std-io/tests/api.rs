@@ -11,7 +11,7 @@ fn assert_send<T: Send>() {}
 #[test]
 fn owned_types_are_send_and_sync() {
     assert_send_sync::<(
-        PhaseCounts,
+        StageCounts,
         Redirects,
         Url<'static>,
         Interrupter,

@@ -341,7 +341,7 @@ fn a_non_reading_peer_is_dropped_within_the_stall_timeout() {
         failed - t0
     );
     eventually("timed out counted", || {
-        srv.stop.counters().timed_out.response == 1
+        srv.stop.counters().timed_out.write == 1
     });
     drop(s);
 }
@@ -837,7 +837,7 @@ fn at_the_cap_a_slow_body_is_evicted_with_408_and_a_non_reader_is_cut() {
     assert!(read_head(&mut first).starts_with("HTTP/1.1 200"));
     let c = srv.stop.counters();
     assert_eq!(
-        (c.evicted.idle, c.evicted.body, c.evicted.response),
+        (c.evicted.idle, c.evicted.body, c.evicted.write),
         (0, 1, 1),
         "{c:?}"
     );
@@ -976,7 +976,7 @@ fn at_the_cap_a_non_reading_pipeliner_whose_response_stalled_is_evicted() {
     let (_newcomer, took) = newcomer_served(&srv);
     assert!(took < Duration::from_millis(500), "{took:?}");
     let c = srv.stop.counters();
-    assert_eq!((c.evicted.response, c.refused), (1, 0), "{c:?}");
+    assert_eq!((c.evicted.write, c.refused), (1, 0), "{c:?}");
     drop(deaf);
 }
 
@@ -995,9 +995,9 @@ fn without_pressure_a_slow_body_and_a_pipeliner_are_left_within_their_grace() {
     assert_eq!(
         (
             c.evicted.body,
-            c.evicted.response,
+            c.evicted.write,
             c.timed_out.body,
-            c.timed_out.response
+            c.timed_out.write
         ),
         (0, 0, 0, 0),
         "{c:?}"

@@ -5,7 +5,6 @@ use std::future::{poll_fn, Future};
 use std::net::SocketAddr;
 use std::panic::{catch_unwind, AssertUnwindSafe};
 use std::pin::{pin, Pin};
-use std::sync::atomic::Ordering;
 use std::sync::Arc;
 use std::task::Poll;
 use std::time::Duration;
@@ -51,6 +50,11 @@ pub(crate) async fn run<S: Transport, H: Handler>(
         let mut conn = shared.conns.take(s.conn, s.wipe);
         let mut st = Cycle::new(peer, Arc::clone(&slot.slot));
         let end = serve(&mut stream, &mut conn, &mut st, &shared, &slot, &*handler).await;
+        // A connection closed by a deadline or rate counts once; an evicted
+        // one is counted as evicted.
+        if let (Some(stage), false) = (st.timed_out_in, slot.slot.evicted()) {
+            shared.counters.timed_out(stage);
+        }
         // Its state machine and buffers serve the next connection.
         shared.conns.put(conn, &shared.buffers);
         // An evicted connection gives its place up at once: its 503 (if any) is
@@ -190,7 +194,7 @@ async fn send_and_linger(
     match flush_queued(stream, conn, st, sh).await {
         Ok(()) => End::Linger,
         Err(e) => {
-            sh.count_write_failure(&e);
+            st.note_timeout(&e);
             End::Close
         }
     }
@@ -268,7 +272,7 @@ async fn serve<H: Handler>(
                     catch(fut).await
                 };
                 if outcome.is_none() {
-                    sh.counters.panics.fetch_add(1, Ordering::Relaxed);
+                    sh.counters.panicked();
                 }
                 let chosen = answer_chosen(conn, st, sh, &outcome);
                 report_mistake(conn, st, sh, &seen, &outcome, chosen);
@@ -286,7 +290,7 @@ async fn serve<H: Handler>(
                     if end.is_none() {
                         // Written before it is logged (its bytes counted).
                         if let Err(e) = flush_queued(stream, conn, st, sh).await {
-                            sh.count_write_failure(&e);
+                            st.note_timeout(&e);
                             end = Some(End::Close);
                         }
                     }
@@ -309,7 +313,7 @@ async fn serve<H: Handler>(
             Ok(ServerEvent::Data(_) | ServerEvent::End(_)) => {}
             Ok(ServerEvent::NeedInput) => {
                 if let Err(e) = flush_queued(stream, conn, st, sh).await {
-                    sh.count_write_failure(&e);
+                    st.note_timeout(&e);
                     return End::Close;
                 }
                 if eof {
@@ -329,7 +333,11 @@ async fn serve<H: Handler>(
                         return head_timed_out(stream, conn, st, sh, &mut date, &mut seen, started)
                             .await;
                     }
-                    ReadStep::Other(NextRead::Close) => return End::Close,
+                    ReadStep::Other(NextRead::Close) => {
+                        // The drain of an unread body ran out of time.
+                        st.timed_out_in = Some(Stage::Body);
+                        return End::Close;
+                    }
                     // `Linger`, and any a later `conn` adds.
                     _ => return End::Linger,
                 };
@@ -385,16 +393,16 @@ async fn serve<H: Handler>(
                     // Shutdown (seen at the top when idle or draining), or a
                     // stale wake.
                     Ok(Filled::Woken) => {}
-                    Err(Error::Timeout(Stage::Idle)) => {
-                        sh.counters.timed_out_idle.fetch_add(1, Ordering::Relaxed);
-                        return End::Close;
-                    }
                     Err(Error::Timeout(Stage::Head)) => {
                         let started = reads.head_started(&timeouts);
                         return head_timed_out(stream, conn, st, sh, &mut date, &mut seen, started)
                             .await;
                     }
-                    Err(_) => return End::Close,
+                    // The idle timeout, or the drain of an unread body.
+                    Err(e) => {
+                        st.note_timeout(&e);
+                        return End::Close;
+                    }
                 }
             }
             Ok(ServerEvent::Paused) => {
@@ -403,7 +411,7 @@ async fn serve<H: Handler>(
                     return End::Close;
                 }
                 if let Err(e) = flush_queued(stream, conn, st, sh).await {
-                    sh.count_write_failure(&e);
+                    st.note_timeout(&e);
                     return End::Close;
                 }
             }
@@ -548,7 +556,7 @@ async fn head_timed_out(
     seen: &mut Seen,
     started: Option<http_net_conn::Timestamp>,
 ) -> End {
-    sh.counters.timed_out_head.fetch_add(1, Ordering::Relaxed);
+    st.timed_out_in = Some(Stage::Head);
     date.refresh(conn, sh.date_secs());
     match conn.time_out() {
         Ok(()) => {
@@ -594,7 +602,7 @@ async fn after_handler(
             Some(send_and_linger(stream, conn, st, sh).await)
         }
         AfterHandler::Truncated => {
-            sh.counters.unsent_bodies.fetch_add(1, Ordering::Relaxed);
+            sh.counters.unsent_body();
             send_due(stream, conn, st, sh).await;
             Some(End::Close)
         }

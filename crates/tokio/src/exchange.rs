@@ -45,6 +45,9 @@ pub(crate) struct Cycle {
     pub(crate) broken: bool,
     /// The handler took the connection over (101 / CONNECT).
     pub(crate) switched: bool,
+    /// The stage whose deadline or rate closed the connection, counted once
+    /// when it ends ([`Counters::timed_out`](http_net_conn::Counters::timed_out)).
+    pub(crate) timed_out_in: Option<Stage>,
     pub(crate) read_meter: Meter,
     pub(crate) write_meter: Meter,
     pub(crate) peer: Option<SocketAddr>,
@@ -56,6 +59,14 @@ pub(crate) struct Cycle {
 }
 
 impl Cycle {
+    /// Notes the stage a timeout error ran out in (the first one of the
+    /// connection: the one that closes it).
+    pub(crate) fn note_timeout(&mut self, e: &Error) {
+        if let Error::Timeout(stage) | Error::TooSlow(stage) = e {
+            self.timed_out_in.get_or_insert(*stage);
+        }
+    }
+
     pub(crate) fn new(peer: Option<SocketAddr>, slot: Arc<Slot>) -> Cycle {
         Cycle {
             peer,
@@ -390,7 +401,7 @@ impl<'a> Exchange<'a> {
         );
         if let Err(e) = r.await {
             st.broken = true;
-            self.shared.count_write_failure(&e);
+            st.note_timeout(&e);
             return Err(e);
         }
         let now = st.now();
@@ -433,7 +444,7 @@ impl<'a> Exchange<'a> {
             Ok(Filled::Full) => Err(Error::BodyUnavailable),
             Err(e @ (Error::Timeout(_) | Error::TooSlow(_))) => {
                 st.timed_out = true;
-                self.shared.count_read_timeout(&e);
+                st.note_timeout(&e);
                 Err(e)
             }
             Err(e) => {
@@ -625,7 +636,7 @@ impl<'a> Exchange<'a> {
         .await;
         if let Err(e) = &r {
             self.st.broken = true;
-            self.shared.count_write_failure(e);
+            self.st.note_timeout(e);
         }
         r
     }

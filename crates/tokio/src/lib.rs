@@ -135,11 +135,11 @@ pub use error::{Error, Limit, Stage};
 pub use exchange::{Body, BodyWriter, Exchange, Upgraded};
 pub use handler::Handler;
 pub use http_net_conn::{
-    AccessRecord, ErrorBody, ErrorCause, ErrorResponse, HandlerError, Mistake, WithStatus,
+    AccessRecord, Counters, ErrorBody, ErrorCause, ErrorResponse, HandlerError, Mistake,
+    StageCounts, WithStatus,
 };
 pub use server::{Listener, Server, ServerBuilder, ServerHandle};
 pub use setup::{NoSetup, Setup};
-pub use shared::Counters;
 pub use wire::Transport;
 
 pub use http_net_conn;

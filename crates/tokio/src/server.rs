@@ -11,21 +11,21 @@ use std::sync::Arc;
 use std::task::Poll;
 use std::time::Duration;
 
-use http_net_conn::{imf_fixdate, pick_eviction, Linger, Rate, SlotState, REFUSING_AT_ONCE};
+use http_net_conn::{imf_fixdate, pick_eviction, Linger, Rate, REFUSING_AT_ONCE};
 use tokio::net::{TcpListener, TcpStream, ToSocketAddrs};
 use tokio::task::JoinSet;
 use tokio::time::Instant;
 
 use crate::connection;
-use crate::error::Stage;
 use crate::handler::Handler;
 use crate::hooks::Hooks;
 use crate::setup::{NoSetup, Setup};
-use crate::shared::{lock, Counters, Registry, Settings, Shared, SlotGuard};
+use crate::shared::{lock, Registry, Settings, Shared, SlotGuard};
 use crate::slot::Slot;
 use crate::wire::{self, Transport};
 #[cfg(doc)]
 use crate::{error::Error, exchange::Exchange};
+use http_net_conn::Counters;
 
 /// Where connections come from: a `TcpListener`, or one of your own (a TLS
 /// acceptor over one). `accept` is raced against the shutdown signal, so it
@@ -267,7 +267,7 @@ impl ServerBuilder {
         /// client completes; the minimum response rate and the write timeout
         /// bound it instead). Past it the connection is cut: the write fails
         /// with [`Error::Timeout`]`(`[`Stage::Write`]`)`, counted in
-        /// [`Counters::timed_out_write`].
+        /// [`Counters::timed_out`](crate::Counters::timed_out)`.write`.
         response_timeout(t: Option<Duration>) => response_timeout = t;
     }
     /// After an error response: how long, and how many bytes at most, the
@@ -552,10 +552,12 @@ fn admit<H: Handler, S: Transport + 'static, U: Setup<S>>(
     peer: Option<SocketAddr>,
     setup: Option<&Arc<U>>,
 ) -> Option<Connection> {
+    // Every connection taken from the listener counts, refused or not.
+    shared.counters.accepted();
     // Before its setup (a TLS handshake) a peer could not read a `503`.
     let refuse = |shared: &Arc<Shared>, tasks: &mut JoinSet<()>, stream: S| match setup {
         None => refuse(shared, tasks, stream),
-        Some(_) => drop(shared.counters.refused.fetch_add(1, Ordering::Relaxed)),
+        Some(_) => shared.counters.refused(),
     };
     // A peer over its setup rate is refused before it costs a slot or a
     // handshake.
@@ -587,8 +589,7 @@ fn admit<H: Handler, S: Transport + 'static, U: Setup<S>>(
         reg.slots.insert(id, Arc::clone(&slot));
         slot
     };
-    shared.counters.accepted.fetch_add(1, Ordering::Relaxed);
-    shared.counters.current.fetch_add(1, Ordering::Relaxed);
+    shared.counters.opened();
     let guard = SlotGuard {
         shared: Arc::clone(shared),
         slot,
@@ -616,25 +617,14 @@ fn evict_one(shared: &Shared, reg: &mut Registry) -> bool {
     let candidates = reg
         .slots
         .values()
-        .filter_map(|slot| Some(((slot.id, slot.state()), slot.summary(now)?)));
-    let Some(((id, state), stage)) = pick_eviction(candidates, &policy) else {
+        .filter_map(|slot| Some((slot.id, slot.summary(now)?)));
+    let Some((id, stage)) = pick_eviction(candidates, &policy) else {
         return false;
     };
     let Some(victim) = reg.slots.remove(&id) else {
         return false;
     };
-    let c = &shared.counters;
-    match (stage, state) {
-        (Stage::Write, _) => c.evicted_write.fetch_add(1, Ordering::Relaxed),
-        (Stage::Idle, Some(SlotState::Closing)) => {
-            c.evicted_closing.fetch_add(1, Ordering::Relaxed)
-        }
-        (Stage::Body, Some(SlotState::Handler)) => c.evicted_body.fetch_add(1, Ordering::Relaxed),
-        (Stage::Setup, _) => c.evicted_setup.fetch_add(1, Ordering::Relaxed),
-        // The drain of a body after its answer is counted with the idle.
-        (Stage::Idle | Stage::Body, _) => c.evicted_idle.fetch_add(1, Ordering::Relaxed),
-        _ => c.evicted_head.fetch_add(1, Ordering::Relaxed),
-    };
+    shared.counters.evicted(stage);
     victim.evicted.store(true, Ordering::SeqCst);
     victim.wake.ring();
     true
@@ -645,7 +635,7 @@ fn evict_one(shared: &Shared, reg: &mut Registry) -> bool {
 /// [`Linger::after_refusal`]; at most [`REFUSING_AT_ONCE`] at a time (the
 /// rest are closed at once).
 fn refuse<S: Transport + 'static>(shared: &Arc<Shared>, tasks: &mut JoinSet<()>, mut stream: S) {
-    shared.counters.refused.fetch_add(1, Ordering::Relaxed);
+    shared.counters.refused();
     if shared.refusing.fetch_add(1, Ordering::SeqCst) >= REFUSING_AT_ONCE {
         shared.refusing.fetch_sub(1, Ordering::SeqCst);
         return;

@@ -3,11 +3,11 @@
 //! on its own task, under the core's setup deadline
 //! ([`ServerSettings::setup_wait`](http_net_conn::ServerSettings::setup_wait)).
 
+use crate::error::Stage;
 use std::future::{poll_fn, Future};
 use std::io;
 use std::net::SocketAddr;
 use std::pin::pin;
-use std::sync::atomic::Ordering;
 use std::sync::Arc;
 use std::task::Poll;
 
@@ -32,8 +32,8 @@ use crate::wire::{self, Transport};
 ///
 /// An error closes that connection only, without a response, and is
 /// counted ([`Counters::setup_failed`](crate::Counters::setup_failed); the
-/// deadline in [`Counters::timed_out_setup`](crate::Counters::timed_out_setup),
-/// an eviction in [`Counters::evicted_setup`](crate::Counters::evicted_setup)).
+/// deadline in [`Counters::timed_out`](crate::Counters::timed_out)`.setup`,
+/// an eviction in [`Counters::evicted`](crate::Counters::evicted)`.setup`).
 ///
 /// ```
 /// use std::io;
@@ -153,8 +153,7 @@ pub(crate) async fn run<S, U, H>(
         match ended {
             Ended::Done(r) => break r,
             Ended::Deadline => {
-                let c = &shared.counters;
-                c.timed_out_setup.fetch_add(1, Ordering::Relaxed);
+                shared.counters.timed_out(Stage::Setup);
                 return;
             }
             // Evicted (counted then), or a graceful stop.
@@ -166,7 +165,7 @@ pub(crate) async fn run<S, U, H>(
         Ok(stream) => connection::run(stream, peer, slot, handler).await,
         Err(_) if slot.slot.evicted() || shared.stopping() => {}
         Err(_) => {
-            shared.counters.setup_failed.fetch_add(1, Ordering::Relaxed);
+            shared.counters.setup_failed();
         }
     }
 }

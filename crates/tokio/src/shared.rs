@@ -8,13 +8,12 @@ use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex, MutexGuard};
 
 use http_net_conn::{
-    Buffers, Config, MistakeGate, ServerConn, ServerSettings, SetupRates, SlotState,
+    Buffers, Config, LiveCounters, MistakeGate, ServerConn, ServerSettings, SetupRates, SlotState,
 };
 use tokio::sync::Notify;
 use tokio::time::Instant;
 
 use crate::date::now_secs;
-use crate::error::{Error, Stage};
 use crate::hooks::{BusyAnswer, Hooks};
 use crate::slot::Slot;
 
@@ -22,90 +21,6 @@ use crate::slot::Slot;
 /// the ones both adapters share, with one set of names and defaults. This
 /// adapter adds none.
 pub(crate) type Settings = ServerSettings;
-
-/// Declares [`Counters`] and its atomic twin `AtomicCounters` (what the
-/// server's tasks add to) from one list of counter names, with `snapshot`
-/// between them.
-macro_rules! counters {
-    ($($(#[$doc:meta])* $name:ident,)*) => {
-        /// What a server has done so far ([`ServerHandle::counters`](crate::ServerHandle::counters)).
-        #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-        #[non_exhaustive]
-        pub struct Counters {
-            $($(#[$doc])* pub $name: u64,)*
-        }
-
-        #[derive(Default)]
-        pub(crate) struct AtomicCounters {
-            $(pub(crate) $name: AtomicU64,)*
-        }
-
-        impl AtomicCounters {
-            pub(crate) fn snapshot(&self) -> Counters {
-                Counters {
-                    $($name: self.$name.load(Ordering::Relaxed),)*
-                }
-            }
-        }
-    };
-}
-
-counters! {
-/// Connections taken in and served (refused ones not included).
-accepted,
-/// Connections answered `503`: beyond the connection limit with none
-/// to evict, or beyond the per-peer cap; with a setup step (TLS), closed
-/// unanswered instead, and also when their peer is over its setup rate
-/// ([`ServerBuilder::setup_rate_per_peer`](crate::ServerBuilder::setup_rate_per_peer)).
-refused,
-/// Connections evicted between requests: idle, waiting for their first
-/// request, draining the unread rest of a request body after its
-/// answer, or waiting for their turn between pipelined requests.
-evicted_idle,
-/// Connections evicted while their request head was arriving.
-evicted_head,
-/// Connections evicted while draining after an error response.
-evicted_closing,
-/// Connections evicted while a response waited on a peer that does not
-/// read it (the response is cut).
-evicted_write,
-/// Connections evicted while a handler read a request body below its
-/// minimum rate or stalled (answered `408`).
-evicted_body,
-/// Connections evicted in their setup step before the first HTTP byte
-/// (a TLS handshake: [`Setup`](crate::Setup)), closed.
-evicted_setup,
-/// Idle connections closed by the idle timeout.
-timed_out_idle,
-/// Connections answered `408` by the head deadline.
-timed_out_head,
-/// Request body reads that timed out.
-timed_out_body,
-/// Writes that made no progress within the write timeout, or that
-/// passed the response deadline.
-timed_out_write,
-/// Request bodies below the minimum body rate.
-too_slow_body,
-/// Responses below the minimum response rate.
-too_slow_write,
-/// Connections whose [`Setup`](crate::Setup) step did not finish by the
-/// setup deadline, closed.
-timed_out_setup,
-/// Connections whose [`Setup`](crate::Setup) step failed (a TLS handshake
-/// that failed: a bad record, a wrong version, plain HTTP sent to a TLS
-/// port, no protocol in common), each closed without a response.
-setup_failed,
-/// Handlers that panicked.
-panics,
-/// Responses whose handler left the body it promised unsent: a body the
-/// connection left to it (`Placement::AfterOutput`, through
-/// [`Exchange::conn`](crate::Exchange::conn)) and not sent with
-/// [`Exchange::send_placed`](crate::Exchange::send_placed), or an answer
-/// it began and did not end. The application's error: the connection
-/// closes after what was due before the missing bytes, never reused.
-unsent_bodies,
-/// Connections open now.
-current,}
 
 /// The connection's place in the registry; removes it when the task ends.
 pub(crate) struct SlotGuard {
@@ -138,7 +53,7 @@ impl Drop for SlotGuard {
             }
         }
         drop(reg);
-        self.shared.counters.current.fetch_sub(1, Ordering::Relaxed);
+        self.shared.counters.closed();
     }
 }
 
@@ -156,7 +71,7 @@ pub(crate) struct Shared {
     pub(crate) stopping: AtomicBool,
     pub(crate) stop: Notify,
     pub(crate) registry: Mutex<Registry>,
-    pub(crate) counters: AtomicCounters,
+    pub(crate) counters: LiveCounters,
     pub(crate) refusing: AtomicUsize,
     /// The wall clock's second (since the Unix epoch), kept by the accept
     /// loop at each second's start, for the connections' `Date`.
@@ -274,7 +189,7 @@ impl Shared {
             stopping: AtomicBool::new(false),
             stop: Notify::new(),
             registry: Mutex::new(Registry::default()),
-            counters: AtomicCounters::default(),
+            counters: LiveCounters::new(),
             refusing: AtomicUsize::new(0),
             date_secs: AtomicU64::new(now_secs()),
             buffers: BufferPool::new(pool),
@@ -338,24 +253,6 @@ impl Shared {
                 slot.wake.ring();
             }
         }
-    }
-
-    pub(crate) fn count_write_failure(&self, e: &Error) {
-        let c = &self.counters;
-        match e {
-            Error::Timeout(_) => c.timed_out_write.fetch_add(1, Ordering::Relaxed),
-            Error::TooSlow(_) => c.too_slow_write.fetch_add(1, Ordering::Relaxed),
-            _ => return,
-        };
-    }
-
-    pub(crate) fn count_read_timeout(&self, e: &Error) {
-        let c = &self.counters;
-        match e {
-            Error::Timeout(Stage::Body) => c.timed_out_body.fetch_add(1, Ordering::Relaxed),
-            Error::TooSlow(Stage::Body) => c.too_slow_body.fetch_add(1, Ordering::Relaxed),
-            _ => return,
-        };
     }
 }
 

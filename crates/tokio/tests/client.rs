@@ -170,7 +170,7 @@ async fn a_pooled_connection_the_server_closed_is_replaced() {
         tokio::time::sleep(Duration::from_millis(300)).await;
     }
     assert_eq!(handle.counters().accepted, 2);
-    assert_eq!(handle.counters().timed_out_idle, 2);
+    assert_eq!(handle.counters().timed_out.idle, 2);
     stop(handle, task).await;
 }
 

@@ -127,7 +127,7 @@ fn beyond_the_per_peer_cap_503_whatever_the_free_slots() {
         assert_eq!(status_of(s, GET_A), 200);
     }
     let c = srv.handle.counters();
-    assert_eq!((c.refused, c.evicted_idle), (1, 0));
+    assert_eq!((c.refused, c.evicted.idle), (1, 0));
     // Once one closes, the address may connect again.
     drop(held.pop());
     let t = Instant::now();
@@ -160,7 +160,7 @@ fn a_head_older_than_the_eviction_grace_goes_before_a_new_connection() {
     // been under way for the grace stays.
     assert_eq!(next_status(&mut slow), 503);
     assert_eq!(status_of(&mut fresh, GET_A), 200);
-    assert_eq!(srv.handle.counters().evicted_head, 1);
+    assert_eq!(srv.handle.counters().evicted.head, 1);
     srv.stop();
 }
 
@@ -193,7 +193,7 @@ fn a_response_past_the_response_timeout_is_cut() {
     // Cut: no last chunk, well before the 2 s the answer would take.
     assert!(!text.ends_with("0\r\n\r\n"), "{text}");
     assert!(took < Duration::from_millis(1500), "{took:?}");
-    assert_eq!(srv.handle.counters().timed_out_write, 1);
+    assert_eq!(srv.handle.counters().timed_out.write, 1);
     srv.stop();
 }
 

@@ -208,6 +208,20 @@ pub struct Settings {
     pub mistakes: Option<Log>,
     /// `ServerBuilder::report_mistakes(false)`.
     pub quiet: bool,
+    /// `ServerBuilder::max_connections`.
+    pub max_connections: Option<usize>,
+    /// `ServerBuilder::idle_timeout`.
+    pub idle_timeout: Option<Duration>,
+    /// `ServerBuilder::head_timeout`.
+    pub head_timeout: Option<Duration>,
+    /// `ServerBuilder::body_timeout`.
+    pub body_timeout: Option<Duration>,
+    /// `ServerBuilder::min_body_rate` (bytes a second, grace).
+    pub min_body_rate: Option<(u64, Duration)>,
+    /// `ServerBuilder::write_timeout`.
+    pub write_timeout: Option<Duration>,
+    /// `ServerBuilder::min_response_rate` (bytes a second, grace).
+    pub min_response_rate: Option<(u64, Duration)>,
     /// `ServerBuilder::error_status`: [`AppError`] is `404`.
     pub app_status: bool,
     /// `ServerBuilder::error_body`: a hook that records each error
@@ -285,6 +299,34 @@ impl Server {
         }
     }
 
+    /// The server's counters now (the core's one type, from either
+    /// adapter's handle).
+    pub fn counters(&self) -> http_net_conn::Counters {
+        match &self.inner {
+            Some(Inner::Std(stop, _)) => stop.counters(),
+            Some(Inner::Tokio(r)) => r.handle.counters(),
+            None => http_net_conn::Counters::default(),
+        }
+    }
+
+    /// Waits (up to 5 s) until the counters satisfy `cond` (a count made
+    /// when a connection ends, just after its last response left); panics
+    /// with them otherwise.
+    pub fn counted(
+        &self,
+        cond: impl Fn(&http_net_conn::Counters) -> bool,
+    ) -> http_net_conn::Counters {
+        let deadline = std::time::Instant::now() + Duration::from_secs(5);
+        loop {
+            let c = self.counters();
+            if cond(&c) {
+                return c;
+            }
+            assert!(std::time::Instant::now() < deadline, "never counted: {c:?}");
+            std::thread::sleep(Duration::from_millis(10));
+        }
+    }
+
     /// Shuts the server down and waits until its `serve` has returned `Ok`.
     pub fn stop(mut self) {
         match self.inner.take() {
@@ -333,6 +375,27 @@ fn start_std(set: &Settings, what: Do) -> Server {
     }
     if set.app_status {
         b = b.error_status(app_status);
+    }
+    if let Some(n) = set.max_connections {
+        b = b.max_connections(n);
+    }
+    if let Some(t) = set.idle_timeout {
+        b = b.idle_timeout(t);
+    }
+    if let Some(t) = set.head_timeout {
+        b = b.head_timeout(t);
+    }
+    if let Some(t) = set.body_timeout {
+        b = b.body_timeout(t);
+    }
+    if let Some((rate, grace)) = set.min_body_rate {
+        b = b.min_body_rate(rate, grace);
+    }
+    if let Some(t) = set.write_timeout {
+        b = b.write_timeout(t);
+    }
+    if let Some((rate, grace)) = set.min_response_rate {
+        b = b.min_response_rate(rate, grace);
     }
     if let Some(log) = set.access_log.clone() {
         b = b.access_log(access_log(log));
@@ -508,6 +571,27 @@ fn start_tokio(set: &Settings, what: Do) -> Server {
     }
     if set.app_status {
         b = b.error_status(app_status);
+    }
+    if let Some(n) = set.max_connections {
+        b = b.max_connections(n);
+    }
+    if let Some(t) = set.idle_timeout {
+        b = b.idle_timeout(t);
+    }
+    if let Some(t) = set.head_timeout {
+        b = b.head_timeout(t);
+    }
+    if let Some(t) = set.body_timeout {
+        b = b.body_timeout(t);
+    }
+    if let Some((rate, grace)) = set.min_body_rate {
+        b = b.min_body_rate(rate, grace);
+    }
+    if let Some(t) = set.write_timeout {
+        b = b.write_timeout(t);
+    }
+    if let Some((rate, grace)) = set.min_response_rate {
+        b = b.min_response_rate(rate, grace);
     }
     if let Some(log) = set.access_log.clone() {
         b = b.access_log(access_log(log));

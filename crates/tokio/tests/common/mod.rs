@@ -307,3 +307,13 @@ pub async fn scripted_peer(
 pub async fn answers_and_closes(reply: &'static [u8]) -> (u16, tokio::task::JoinHandle<()>) {
     scripted_peer(vec![(0, reply)], Duration::ZERO).await
 }
+
+/// Waits (up to 5 s) until `cond` holds, as a count made when a connection
+/// ends (just after its last response left) does; panics naming `what`.
+pub fn eventually(what: &str, cond: impl Fn() -> bool) {
+    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(5);
+    while !cond() {
+        assert!(std::time::Instant::now() < deadline, "never: {what}");
+        std::thread::sleep(std::time::Duration::from_millis(10));
+    }
+}
