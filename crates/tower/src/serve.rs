@@ -119,6 +119,16 @@ where
     async fn handle(&self, ex: &mut Exchange<'_>) -> Result<(), HandlerError> {
         serve(self.service(), ex, self.received_head).await
     }
+
+    /// `true`: the service limits request bodies itself (axum's
+    /// `DefaultBodyLimit`, tower-http's `RequestBodyLimitLayer`), as on
+    /// hyper, which has no limit of its own. The server applies a body
+    /// budget only when one was chosen
+    /// ([`max_body_bytes`](http_net_tokio::ServerBuilder::max_body_bytes));
+    /// its deadlines and minimum rates apply to every body.
+    fn limits_request_bodies(&self) -> bool {
+        true
+    }
 }
 
 /// Serves one request with `svc`.
