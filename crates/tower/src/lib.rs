@@ -90,6 +90,13 @@
 //! await it for the connection's stream (with the bytes that arrived after
 //! the head first). See its documentation.
 //!
+//! # Graceful shutdown
+//!
+//! [`serve_with_graceful_shutdown`] serves until a future resolves, then
+//! stops as [`ServerHandle::shutdown`](http_net_tokio::ServerHandle::shutdown)
+//! does (in-flight requests finish, new connections are refused): axum's
+//! `serve(..).with_graceful_shutdown(signal)`.
+//!
 //! # The defences stay the server's
 //!
 //! Strict parsing, the front-line profile, the limits, the deadlines and
@@ -103,10 +110,12 @@ mod body;
 mod error;
 mod request;
 mod serve;
+mod shutdown;
 mod upgrade;
 
 pub use body::{Body, BodyLimit};
 pub use error::{BoxError, Error};
 pub use request::{PeerAddr, ReceivedHead};
 pub use serve::ServiceHandler;
+pub use shutdown::serve_with_graceful_shutdown;
 pub use upgrade::{OnUpgrade, Upgraded};
