@@ -136,7 +136,8 @@ fn wake(mut g: MutexGuard<'_, Inner>) {
 ///
 /// A body that fails yields an [`Error::RequestBody`] naming the cause,
 /// then ends. When the service has sent nothing yet, the server answers
-/// for the failure itself (`413` over the limit, `408` after a timeout,
+/// for the failure itself (`413` over the limit, `408` after the body
+/// deadline, below the minimum rate or evicted at the connection limit,
 /// `400` for a malformed body, with its error body) and whatever the
 /// service returns is dropped; otherwise the connection closes after the
 /// response.

@@ -24,6 +24,12 @@ use crate::upgrade;
 /// The most a request body frame holds: one read of the connection.
 const FRAME: usize = 16 * 1024;
 
+/// The room of the first read of a request body; each read that fills the
+/// room doubles it, up to [`FRAME`]. A body that trickles in (a slow or
+/// hostile peer, thousands at once) holds this much, not [`FRAME`]; one
+/// that streams fast reaches [`FRAME`] by its fourth read.
+const FIRST_FRAME: usize = 2 * 1024;
+
 /// Fields written from the stack; a response with more takes a `Vec`.
 const STACK_FIELDS: usize = 8;
 
@@ -234,8 +240,8 @@ async fn feed(
             return;
         }
     }
-    if rd.frame.len() < FRAME {
-        rd.frame.resize(FRAME, 0);
+    if rd.frame.is_empty() {
+        rd.frame.resize(FIRST_FRAME, 0);
     }
     let r = {
         let mut read = pin!(ex.read_body(&mut rd.frame));
@@ -260,7 +266,10 @@ async fn feed(
             }
             chan.end(trailers);
         }
-        Ok(n) => chan.data(Bytes::copy_from_slice(rd.frame.get(..n).unwrap_or(&[]))),
+        Ok(n) => {
+            chan.data(Bytes::copy_from_slice(rd.frame.get(..n).unwrap_or(&[])));
+            rd.read(n);
+        }
         Err(e) => {
             if let Some(stop) = stopped(&e) {
                 // Set before the answer ends, so that the connection
@@ -277,7 +286,8 @@ async fn feed(
 /// The request body as the handler reads it for the service.
 #[derive(Debug, Default)]
 struct Reading {
-    /// The buffer a frame is read into (sized at the first read).
+    /// The buffer a frame is read into: [`FIRST_FRAME`] at the first
+    /// read, grown by reads that fill it ([`Reading::read`]).
     frame: Vec<u8>,
     /// How the server stopped the body, when it did: its deadline, its
     /// minimum rate, or an eviction at the connection limit (the service
@@ -285,6 +295,18 @@ struct Reading {
     /// itself when nothing was sent, as for any handler; either way the
     /// connection closes after the answer.
     stopped: Option<http_net_tokio::Error>,
+}
+
+impl Reading {
+    /// After a read of `n` bytes: a read that filled the room doubles it
+    /// (up to [`FRAME`]), so that a fast body is read in large frames and
+    /// a trickle holds [`FIRST_FRAME`].
+    fn read(&mut self, n: usize) {
+        let room = self.frame.len();
+        if n == room && room < FRAME {
+            self.frame.resize((room * 2).min(FRAME), 0);
+        }
+    }
 }
 
 /// A copy of `e` when it is the server stopping the body
@@ -823,6 +845,25 @@ mod tests {
         );
         h.insert(TRANSFER_ENCODING, "chunked".parse().unwrap());
         assert!(framing(&h).transfer_encoding);
+    }
+
+    #[test]
+    fn the_frame_room_grows_only_with_reads_that_fill_it() {
+        let mut rd = Reading::default();
+        rd.frame.resize(FIRST_FRAME, 0);
+        // A trickle keeps the first room.
+        for _ in 0..100 {
+            rd.read(1);
+        }
+        assert_eq!(rd.frame.len(), FIRST_FRAME);
+        // Full reads double it, up to one frame.
+        let mut rooms = Vec::new();
+        for _ in 0..6 {
+            let room = rd.frame.len();
+            rd.read(room);
+            rooms.push(rd.frame.len());
+        }
+        assert_eq!(rooms, [4096, 8192, FRAME, FRAME, FRAME, FRAME]);
     }
 
     #[test]
