@@ -307,6 +307,12 @@ impl ConfigOverrides {
         self.body_budget = Some(n);
         self
     }
+    /// The body budget set with
+    /// [`with_body_budget`](ConfigOverrides::with_body_budget), if it was.
+    #[must_use]
+    pub const fn body_budget(&self) -> Option<u64> {
+        self.body_budget
+    }
     /// `config` with every setting that was set replacing its own.
     #[must_use]
     pub const fn apply(self, mut config: Config) -> Config {

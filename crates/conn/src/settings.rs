@@ -162,6 +162,44 @@ impl ServerSettings {
             min_response_rate: self.min_response_rate.bytes_per_sec,
         }
     }
+
+    /// The connection configuration a server runs its handler with: `conn`
+    /// with the [`overrides`](ServerSettings::overrides) laid over it, and,
+    /// for a handler that limits request bodies itself (the adapters'
+    /// `Handler::limits_request_bodies`: a tower service, which applies
+    /// its own limits as it reads, as on hyper), no body budget unless one
+    /// was chosen: set with `max_body_bytes`
+    /// ([`ConfigOverrides::with_body_budget`]), or a `conn_config` whose
+    /// budget is not the default 8 MiB. The server's own default budget
+    /// would otherwise answer `413` before the handler saw the request,
+    /// over a route that accepts more. Deadlines and minimum rates still
+    /// bound every body.
+    ///
+    /// ```
+    /// use http_net_conn::ServerSettings;
+    ///
+    /// let s = ServerSettings::DEFAULT;
+    /// assert_eq!(s.conn_for(false).body_limits().body_budget(), 8 << 20);
+    /// assert_eq!(s.conn_for(true).body_limits().body_budget(), 0); // none
+    /// // A budget chosen stays, for every handler.
+    /// let chosen = ServerSettings {
+    ///     overrides: s.overrides.with_body_budget(1 << 30),
+    ///     ..s
+    /// };
+    /// assert_eq!(chosen.conn_for(true).body_limits().body_budget(), 1 << 30);
+    /// ```
+    #[must_use]
+    pub const fn conn_for(&self, handler_limits_bodies: bool) -> Config {
+        let conn = self.overrides.apply(self.conn);
+        let default = ServerSettings::DEFAULT.conn.body_limits().body_budget();
+        let chosen =
+            self.overrides.body_budget().is_some() || conn.body_limits().body_budget() != default;
+        if handler_limits_bodies && !chosen {
+            conn.with_body_limits(conn.body_limits().with_body_budget(0))
+        } else {
+            conn
+        }
+    }
 }
 
 impl ServerSettings {
@@ -326,5 +364,39 @@ mod tests {
         assert!(!w.passed(at(3_499)));
         assert!(w.passed(at(3_500)));
         assert_eq!(w.left(at(500)), Some(Duration::from_secs(3)));
+    }
+
+    #[test]
+    fn only_a_handler_that_limits_bodies_loses_the_default_budget_and_only_it() {
+        let budget = |s: &ServerSettings, own: bool| s.conn_for(own).body_limits().body_budget();
+        let d = ServerSettings::DEFAULT;
+        assert_eq!((budget(&d, false), budget(&d, true)), (8 << 20, 0));
+        // `max_body_bytes`, even of the default's value, is a choice.
+        for n in [1 << 10, 8 << 20, 0] {
+            let s = ServerSettings {
+                overrides: d.overrides.with_body_budget(n),
+                ..d
+            };
+            assert_eq!((budget(&s, false), budget(&s, true)), (n, n));
+        }
+        // A `conn_config` with its own budget keeps it; with the default
+        // one (its head limits changed, say) it chose none.
+        let own = ServerSettings {
+            conn: Config::DEFAULT.with_body_limits(d.conn.body_limits().with_body_budget(1 << 20)),
+            ..d
+        };
+        assert_eq!(budget(&own, true), 1 << 20);
+        let heads = ServerSettings {
+            conn: Config::DEFAULT.with_output_high_water(4096),
+            ..d
+        };
+        assert_eq!(budget(&heads, true), 0);
+        // Everything else is the configuration's, overrides laid over it.
+        let named = ServerSettings {
+            overrides: d.overrides.with_front_line(true),
+            ..d
+        };
+        assert!(named.conn_for(true).head_limits().front_line());
+        assert_eq!(named.conn_for(false), named.overrides.apply(named.conn));
     }
 }

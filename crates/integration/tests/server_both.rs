@@ -77,6 +77,26 @@ both! {
 }
 
 both! {
+    /// `Handler::limits_request_bodies`: a handler that says it limits
+    /// bodies itself gets no default body budget (a declared 9 MiB reaches
+    /// it; the default handler's 8 MiB answers `413` before it runs); a
+    /// budget set with `max_body_bytes` applies to both.
+    fn a_handler_that_limits_bodies_gets_no_default_budget(a) {
+        let nine = format!("POST / HTTP/1.1\r\nHost: a\r\nContent-Length: {}\r\n\r\n", 9 << 20);
+        let answer = |set: &Settings| {
+            let srv = start(a, set, Do::Refuse(202));
+            let r = ask(&mut connect(srv.addr), nine.as_bytes());
+            srv.stop();
+            r.status
+        };
+        assert_eq!(answer(&Settings::default()), 413);
+        assert_eq!(answer(&Settings { limits_bodies: true, ..Settings::default() }), 202);
+        let chosen = Settings { max_body_bytes: Some(8 << 20), limits_bodies: true, ..Settings::default() };
+        assert_eq!(answer(&chosen), 413);
+    }
+}
+
+both! {
     /// `Exchange::limit_body`: a declared length over the request's own
     /// limit is `413` (without `100 Continue`), a chunked body when it
     /// passes it; one within it is served.

@@ -83,6 +83,18 @@ use crate::exchange::Exchange;
 pub trait Handler: Send + Sync + 'static {
     /// Answers one request (see the table above for what a failure sends).
     fn handle(&self, exchange: &mut Exchange<'_>) -> Result<(), HandlerError>;
+
+    /// Whether this handler limits request bodies itself (default `false`).
+    /// A handler that does (a tower service, which applies its own limits
+    /// as it reads, as on hyper) gets no body budget from the server unless
+    /// one was chosen: [`ServerBuilder::max_body_bytes`](crate::ServerBuilder::max_body_bytes),
+    /// or a [`conn_config`](crate::ServerBuilder::conn_config) whose budget
+    /// is not the default 8 MiB; so the server's default answers no `413`
+    /// the handler did not decide. The body timeout and the minimum body
+    /// rate still apply. Asked once, when the server starts serving.
+    fn limits_request_bodies(&self) -> bool {
+        false
+    }
 }
 
 impl<F, E> Handler for F

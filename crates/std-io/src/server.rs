@@ -567,10 +567,12 @@ impl<L: Listener, U: Setup<L::Stream>> Server<L, U> {
     pub fn serve<H: Handler>(self, handler: H) -> io::Result<()> {
         let Server {
             listener,
-            settings,
+            mut settings,
             shared,
             setup,
         } = self;
+        // The handler's say on the body budget (`Handler::limits_request_bodies`).
+        settings.conn = settings.conn_for(handler.limits_request_bodies());
         let local = listener.local_addr()?;
         *lock(&shared.wake_addr) = Some(wake_address(local));
         let limit = descriptors::effective_limit(settings.max_connections);

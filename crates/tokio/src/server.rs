@@ -444,6 +444,8 @@ impl<L: Listener, U: Setup<L::Stream>> Server<L, U> {
             shared,
             setup,
         } = self;
+        // The handler's say on the body budget (`Handler::limits_request_bodies`).
+        shared.settings.fix_for(handler.limits_request_bodies());
         let mut listener = Some(listener);
         let handler = Arc::new(handler);
         let mut tasks = JoinSet::new();

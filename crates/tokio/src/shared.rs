@@ -4,8 +4,9 @@
 
 use std::collections::HashMap;
 use std::net::IpAddr;
+use std::ops::Deref;
 use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering};
-use std::sync::{Arc, Mutex, MutexGuard};
+use std::sync::{Arc, Mutex, MutexGuard, OnceLock};
 
 use http_net_conn::{
     Buffers, Config, LiveCounters, MistakeGate, ServerConn, ServerSettings, SetupRates, SlotState,
@@ -21,6 +22,33 @@ use crate::slot::Slot;
 /// the ones both adapters share, with one set of names and defaults. This
 /// adapter adds none.
 pub(crate) type Settings = ServerSettings;
+
+/// The settings as the builder made them, then as the server runs them:
+/// [`Server::serve`](crate::Server::serve) fixes them once for its handler
+/// ([`ServerSettings::conn_for`]: a handler that limits request bodies
+/// itself gets no default body budget) before its first connection, and
+/// every reader sees those from then on. Reads go through `Deref`.
+pub(crate) struct RunSettings {
+    built: Settings,
+    run: OnceLock<Settings>,
+}
+
+impl RunSettings {
+    /// Fixes the settings for `handler_limits_bodies` (once: a later call
+    /// changes nothing).
+    pub(crate) fn fix_for(&self, handler_limits_bodies: bool) {
+        let mut run = self.built;
+        run.conn = run.conn_for(handler_limits_bodies);
+        let _ = self.run.set(run);
+    }
+}
+
+impl Deref for RunSettings {
+    type Target = Settings;
+    fn deref(&self) -> &Settings {
+        self.run.get().unwrap_or(&self.built)
+    }
+}
 
 /// The connection's place in the registry; removes it when the task ends.
 pub(crate) struct SlotGuard {
@@ -67,7 +95,7 @@ pub(crate) struct Registry {
 
 /// State shared by the accept loop, the connections and the handles.
 pub(crate) struct Shared {
-    pub(crate) settings: Settings,
+    pub(crate) settings: RunSettings,
     pub(crate) stopping: AtomicBool,
     pub(crate) stop: Notify,
     pub(crate) registry: Mutex<Registry>,
@@ -185,7 +213,10 @@ impl Shared {
     pub(crate) fn new(settings: Settings, hooks: Hooks) -> Shared {
         let pool = settings.max_connections.min(POOL_MAX);
         Shared {
-            settings,
+            settings: RunSettings {
+                built: settings,
+                run: OnceLock::new(),
+            },
             stopping: AtomicBool::new(false),
             stop: Notify::new(),
             registry: Mutex::new(Registry::default()),

@@ -125,15 +125,19 @@ fn wake(mut g: MutexGuard<'_, Inner>) {
 /// Nothing is read from the connection until the body is polled, and one
 /// frame at a time (at most 16 KiB): a service that does not read the body
 /// holds none of it in memory, and one that streams it holds one frame.
-/// The server's limits apply as they do for any handler: the body limit
-/// ([`ServerBuilder::max_body_bytes`](http_net_tokio::ServerBuilder::max_body_bytes),
-/// lowered for one request with [`BodyLimit`]), the body timeout and the
-/// minimum body rate. `100 Continue` is sent on the first poll when the
-/// request expects it.
+/// The body limits are the service's, as on hyper (axum's
+/// `DefaultBodyLimit`, tower-http's `RequestBodyLimitLayer`): the server
+/// applies no body budget of its own to a [`ServiceHandler`](crate::ServiceHandler)
+/// unless one was chosen with
+/// [`ServerBuilder::max_body_bytes`](http_net_tokio::ServerBuilder::max_body_bytes)
+/// (then it applies, lowered for one request with [`BodyLimit`]). The
+/// server's body timeout and minimum body rate apply to every body.
+/// `100 Continue` is sent on the first poll when the request expects it.
 ///
 /// A body that fails yields an [`Error::RequestBody`] naming the cause,
 /// then ends. When the service has sent nothing yet, the server answers
-/// for the failure itself (`413` over the limit, `408` after a timeout,
+/// for the failure itself (`413` over the limit, `408` after the body
+/// deadline, below the minimum rate or evicted at the connection limit,
 /// `400` for a malformed body, with its error body) and whatever the
 /// service returns is dropped; otherwise the connection closes after the
 /// response.
@@ -213,19 +217,20 @@ impl http_body::Body for Body {
     }
 }
 
-/// Lowers the server's body limit for one request; every request with a
-/// body carries one in its extensions.
+/// Lowers the body limit for one request, at the server, before the
+/// service reads; every request with a body carries one in its extensions.
 ///
-/// The server's
-/// [`max_body_bytes`](http_net_tokio::ServerBuilder::max_body_bytes) is the
-/// ceiling for every request; a route that takes less lowers it before
-/// reading (as a native handler does with
-/// [`Exchange::limit_body`](http_net_tokio::Exchange::limit_body)). A
-/// declared `Content-Length` over the limit is refused before the first
-/// byte is read (and before `100 Continue`), a chunked body when its bytes
-/// pass it: the body fails with [`Error::RequestBody`] holding
-/// [`http_net_tokio::Error::OverLimit`], and the server answers `413` if
-/// the service has sent nothing (RFC 9110 §15.5.14).
+/// A service usually limits bodies with its own layers (axum's
+/// `DefaultBodyLimit`), which answer as the application chooses. This
+/// one is the server's: a declared `Content-Length` over it is refused
+/// before the first byte is read (and before `100 Continue`), a chunked
+/// body when its bytes pass it: the body fails with
+/// [`Error::RequestBody`] holding [`http_net_tokio::Error::OverLimit`],
+/// and the server answers `413` with its own error body if the service
+/// has sent nothing (RFC 9110 §15.5.14). A budget set with
+/// [`max_body_bytes`](http_net_tokio::ServerBuilder::max_body_bytes) is
+/// the ceiling (without one there is none: the server applies no default
+/// budget to a [`ServiceHandler`](crate::ServiceHandler)).
 ///
 /// ```
 /// use http_net_tower::{Body, BodyLimit};

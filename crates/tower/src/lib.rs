@@ -43,11 +43,16 @@
 //!   fields' order across names, which `HeaderMap` does not keep).
 //! - The body is a [`Body`] that streams from the connection: data
 //!   frames, then the trailers. It reads only when polled, one frame at a
-//!   time, under the server's body limit, body timeout and minimum body
-//!   rate. When a limit trips and the service has sent nothing yet, the
-//!   server answers `413` (with its error body) and drops the service's
-//!   response; otherwise the body ends with an error the service sees and
-//!   the connection closes after the response.
+//!   time, under the server's body timeout and minimum body rate. Body
+//!   size limits are the service's, as on hyper (axum's
+//!   `DefaultBodyLimit`): the server applies no body budget of its own
+//!   unless one was chosen with
+//!   [`max_body_bytes`](http_net_tokio::ServerBuilder::max_body_bytes)
+//!   ([`Handler::limits_request_bodies`](http_net_tokio::Handler::limits_request_bodies)).
+//!   When a server limit or deadline trips and the service has sent
+//!   nothing yet, the server answers (`413`, `408`, with its error body)
+//!   and drops the service's response; otherwise the body ends with an
+//!   error the service sees and the connection closes after the response.
 //!
 //! # The response
 //!
@@ -85,6 +90,13 @@
 //! await it for the connection's stream (with the bytes that arrived after
 //! the head first). See its documentation.
 //!
+//! # Graceful shutdown
+//!
+//! [`serve_with_graceful_shutdown`] serves until a future resolves, then
+//! stops as [`ServerHandle::shutdown`](http_net_tokio::ServerHandle::shutdown)
+//! does (in-flight requests finish, new connections are refused): axum's
+//! `serve(..).with_graceful_shutdown(signal)`.
+//!
 //! # The defences stay the server's
 //!
 //! Strict parsing, the front-line profile, the limits, the deadlines and
@@ -98,10 +110,12 @@ mod body;
 mod error;
 mod request;
 mod serve;
+mod shutdown;
 mod upgrade;
 
 pub use body::{Body, BodyLimit};
 pub use error::{BoxError, Error};
 pub use request::{PeerAddr, ReceivedHead};
 pub use serve::ServiceHandler;
+pub use shutdown::serve_with_graceful_shutdown;
 pub use upgrade::{OnUpgrade, Upgraded};

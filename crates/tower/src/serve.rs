@@ -24,6 +24,12 @@ use crate::upgrade;
 /// The most a request body frame holds: one read of the connection.
 const FRAME: usize = 16 * 1024;
 
+/// The room of the first read of a request body; each read that fills the
+/// room doubles it, up to [`FRAME`]. A body that trickles in (a slow or
+/// hostile peer, thousands at once) holds this much, not [`FRAME`]; one
+/// that streams fast reaches [`FRAME`] by its fourth read.
+const FIRST_FRAME: usize = 2 * 1024;
+
 /// Fields written from the stack; a response with more takes a `Vec`.
 const STACK_FIELDS: usize = 8;
 
@@ -119,6 +125,16 @@ where
     async fn handle(&self, ex: &mut Exchange<'_>) -> Result<(), HandlerError> {
         serve(self.service(), ex, self.received_head).await
     }
+
+    /// `true`: the service limits request bodies itself (axum's
+    /// `DefaultBodyLimit`, tower-http's `RequestBodyLimitLayer`), as on
+    /// hyper, which has no limit of its own. The server applies a body
+    /// budget only when one was chosen
+    /// ([`max_body_bytes`](http_net_tokio::ServerBuilder::max_body_bytes));
+    /// its deadlines and minimum rates apply to every body.
+    fn limits_request_bodies(&self) -> bool {
+        true
+    }
 }
 
 /// Serves one request with `svc`.
@@ -157,7 +173,7 @@ where
         .await
         .map_err(|e| Error::Service(e.into()))?;
     let call = svc.call(request);
-    let mut scratch = Vec::new();
+    let mut rd = Reading::default();
     // The service's error is boxed as soon as its future ends: it need not
     // be `Send`, so it is never held across an await.
     let response = match &chan {
@@ -165,12 +181,12 @@ where
         None => call.await.map_err(|e| Error::Service(e.into()))?,
         Some(chan) => {
             let call = async move { call.await.map_err(Into::<BoxError>::into) };
-            until_done(ex, chan, &mut scratch, call)
+            until_done(ex, chan, &mut rd, call)
                 .await
                 .map_err(Error::Service)?
         }
     };
-    respond(ex, chan.as_ref(), &mut scratch, facts, pending, response).await
+    respond(ex, chan.as_ref(), &mut rd, facts, pending, response).await
 }
 
 /// Runs the service's future to its end, reading a frame of the request
@@ -178,7 +194,7 @@ where
 async fn until_done<F: Future>(
     ex: &mut Exchange<'_>,
     chan: &Chan,
-    scratch: &mut Vec<u8>,
+    rd: &mut Reading,
     fut: F,
 ) -> F::Output {
     let mut fut = pin!(fut);
@@ -205,7 +221,7 @@ async fn until_done<F: Future>(
                 }
             }
         };
-        feed(ex, chan, scratch, app).await;
+        feed(ex, chan, rd, app).await;
     }
 }
 
@@ -215,7 +231,7 @@ async fn until_done<F: Future>(
 async fn feed(
     ex: &mut Exchange<'_>,
     chan: &Chan,
-    scratch: &mut Vec<u8>,
+    rd: &mut Reading,
     mut app: impl FnMut(&mut Context<'_>),
 ) {
     if let Some(n) = chan.take_limit() {
@@ -224,11 +240,11 @@ async fn feed(
             return;
         }
     }
-    if scratch.len() < FRAME {
-        scratch.resize(FRAME, 0);
+    if rd.frame.is_empty() {
+        rd.frame.resize(FIRST_FRAME, 0);
     }
     let r = {
-        let mut read = pin!(ex.read_body(scratch));
+        let mut read = pin!(ex.read_body(&mut rd.frame));
         poll_fn(|cx| {
             app(cx);
             read.as_mut().poll(cx)
@@ -250,8 +266,58 @@ async fn feed(
             }
             chan.end(trailers);
         }
-        Ok(n) => chan.data(Bytes::copy_from_slice(scratch.get(..n).unwrap_or(&[]))),
-        Err(e) => chan.fail(Error::RequestBody(e)),
+        Ok(n) => {
+            chan.data(Bytes::copy_from_slice(rd.frame.get(..n).unwrap_or(&[])));
+            rd.read(n);
+        }
+        Err(e) => {
+            if let Some(stop) = stopped(&e) {
+                // Set before the answer ends, so that the connection
+                // closes after it rather than drain the rest of the body
+                // (an evicted one outside the connection limit).
+                ex.close_after_response();
+                rd.stopped.get_or_insert(stop);
+            }
+            chan.fail(Error::RequestBody(e));
+        }
+    }
+}
+
+/// The request body as the handler reads it for the service.
+#[derive(Debug, Default)]
+struct Reading {
+    /// The buffer a frame is read into: [`FIRST_FRAME`] at the first
+    /// read, grown by reads that fill it ([`Reading::read`]).
+    frame: Vec<u8>,
+    /// How the server stopped the body, when it did: its deadline, its
+    /// minimum rate, or an eviction at the connection limit (the service
+    /// saw it as an error in the body). The server answers these `408`
+    /// itself when nothing was sent, as for any handler; either way the
+    /// connection closes after the answer.
+    stopped: Option<http_net_tokio::Error>,
+}
+
+impl Reading {
+    /// After a read of `n` bytes: a read that filled the room doubles it
+    /// (up to [`FRAME`]), so that a fast body is read in large frames and
+    /// a trickle holds [`FIRST_FRAME`].
+    fn read(&mut self, n: usize) {
+        let room = self.frame.len();
+        if n == room && room < FRAME {
+            self.frame.resize((room * 2).min(FRAME), 0);
+        }
+    }
+}
+
+/// A copy of `e` when it is the server stopping the body
+/// ([`Reading::stopped`]).
+fn stopped(e: &http_net_tokio::Error) -> Option<http_net_tokio::Error> {
+    use http_net_tokio::Error as E;
+    match e {
+        E::Timeout(stage) => Some(E::Timeout(*stage)),
+        E::TooSlow(stage) => Some(E::TooSlow(*stage)),
+        E::Evicted => Some(E::Evicted),
+        _ => None,
     }
 }
 
@@ -436,7 +502,7 @@ enum First<D> {
 async fn respond<B>(
     ex: &mut Exchange<'_>,
     chan: Option<&Arc<Chan>>,
-    scratch: &mut Vec<u8>,
+    rd: &mut Reading,
     facts: Facts,
     pending: Option<upgrade::Pending>,
     response: Response<B>,
@@ -447,8 +513,14 @@ where
 {
     if ex.conn().answer_state() != AnswerState::NotStarted {
         // The connection answered already: its own error response (a body
-        // over the limit, too slow, malformed), which stands.
+        // over the limit, malformed), which stands.
         return Ok(());
+    }
+    if let Some(e) = rd.stopped.take() {
+        // The server stopped the body (a deadline, the minimum rate, an
+        // eviction): the service's answer is dropped, and the server
+        // answers `408` and closes, as for a native handler's `?`.
+        return Err(Error::RequestBody(e).into());
     }
     let (parts, body) = response.into_parts();
     let status = parts.status.as_u16();
@@ -516,12 +588,12 @@ where
         return Ok(());
     }
     let chunked = length == BodyLength::Streamed && !facts.http10;
-    let r = stream_body(ex, chan, scratch, facts, chunked, first, body.as_mut()).await;
+    let r = stream_body(ex, chan, rd, facts, chunked, first, body.as_mut()).await;
     sent(ex, r)
 }
 
 /// How sending the response ended, for the server: a failure after the
-/// request body failed (over its limit, too slow, malformed) is not the
+/// request body failed (over its limit, malformed) is not the
 /// application's: the connection takes no more of the answer and closes,
 /// and the service saw the failure in its body.
 fn sent(ex: &mut Exchange<'_>, r: Result<(), HandlerError>) -> Result<(), HandlerError> {
@@ -536,7 +608,7 @@ fn sent(ex: &mut Exchange<'_>, r: Result<(), HandlerError>) -> Result<(), Handle
 async fn stream_body<B>(
     ex: &mut Exchange<'_>,
     chan: Option<&Arc<Chan>>,
-    scratch: &mut Vec<u8>,
+    rd: &mut Reading,
     facts: Facts,
     chunked: bool,
     mut first: First<B::Data>,
@@ -548,7 +620,7 @@ where
 {
     loop {
         let polled = match std::mem::replace(&mut first, First::Nothing) {
-            First::Nothing => next_frame(ex, chan, scratch, body.as_mut()).await?,
+            First::Nothing => next_frame(ex, chan, rd, body.as_mut()).await?,
             First::Frame(frame) => Some(Ok(frame)),
             First::End => None,
         };
@@ -591,7 +663,7 @@ where
 async fn next_frame<B>(
     ex: &mut Exchange<'_>,
     chan: Option<&Arc<Chan>>,
-    scratch: &mut Vec<u8>,
+    rd: &mut Reading,
     mut body: Pin<&mut B>,
 ) -> Result<Option<Result<Frame<B::Data>, BoxError>>, http_net_tokio::Error>
 where
@@ -631,7 +703,7 @@ where
             }
         };
         if let (true, Some(chan)) = (wanted, chan) {
-            feed(ex, chan, scratch, app).await;
+            feed(ex, chan, rd, app).await;
         } else if flush {
             flush_while(ex, app).await?;
         }
@@ -773,6 +845,25 @@ mod tests {
         );
         h.insert(TRANSFER_ENCODING, "chunked".parse().unwrap());
         assert!(framing(&h).transfer_encoding);
+    }
+
+    #[test]
+    fn the_frame_room_grows_only_with_reads_that_fill_it() {
+        let mut rd = Reading::default();
+        rd.frame.resize(FIRST_FRAME, 0);
+        // A trickle keeps the first room.
+        for _ in 0..100 {
+            rd.read(1);
+        }
+        assert_eq!(rd.frame.len(), FIRST_FRAME);
+        // Full reads double it, up to one frame.
+        let mut rooms = Vec::new();
+        for _ in 0..6 {
+            let room = rd.frame.len();
+            rd.read(room);
+            rooms.push(rd.frame.len());
+        }
+        assert_eq!(rooms, [4096, 8192, FRAME, FRAME, FRAME, FRAME]);
     }
 
     #[test]

@@ -708,6 +708,85 @@ fn a_client_that_goes_away_mid_body_is_seen_by_the_service_and_the_server_goes_o
     }
 }
 
+/// Sends a `POST /collect` whose body stalls after a few bytes of 100.
+fn stalled_body(addr: std::net::SocketAddr) -> std::net::TcpStream {
+    let mut c = connect(addr);
+    c.write_all(b"POST /collect HTTP/1.1\r\nHost: a\r\nContent-Length: 100\r\n\r\nonly a little")
+        .unwrap();
+    c
+}
+
+#[test]
+fn a_body_that_times_out_before_any_answer_is_the_servers_408_and_the_connection_closes() {
+    let svc = Svc::default();
+    let notes = Arc::clone(&svc.notes);
+    let b = builder().body_timeout(Duration::from_millis(200));
+    let s = start(b, ServiceHandler::new(svc));
+    let mut c = stalled_body(s.addr);
+    // The service saw the failure and answered `400`: dropped for the
+    // server's `408` (a native handler's `?` gets the same), then close.
+    let r = parse(&read_all(&mut c));
+    assert_eq!(r.status, 408, "{r:?}");
+    assert_eq!(r.field("connection"), Some("close"), "{r:?}");
+    assert!(support::eventually(|| notes
+        .lock()
+        .unwrap()
+        .iter()
+        .any(|n| n.contains("request body failed"))));
+    // The peer's doing, not the application's mistake.
+    assert!(s.mistakes.lock().unwrap().is_empty(), "{:?}", s.mistakes);
+}
+
+#[test]
+fn a_body_reader_evicted_for_a_newcomer_gets_408_and_is_closed_at_once() {
+    let svc = Svc::default();
+    let calls = Arc::clone(&svc.calls);
+    let b = builder().max_connections(1).eviction_grace(Duration::ZERO);
+    let s = start(b, ServiceHandler::new(svc));
+    let mut slow = stalled_body(s.addr);
+    assert!(support::eventually(|| calls.load(Ordering::SeqCst) == 1));
+    std::thread::sleep(Duration::from_millis(100));
+    // The newcomer takes the one slot.
+    let r = parse(&exchange(
+        s.addr,
+        b"GET /info HTTP/1.1\r\nHost: a\r\nConnection: close\r\n\r\n",
+    ));
+    assert_eq!(r.status, 200, "{r:?}");
+    // The evicted one is answered and closed, not left draining its body
+    // outside the connection limit (with its buffers) for a body timeout.
+    let t = std::time::Instant::now();
+    let r = parse(&read_all(&mut slow));
+    assert!(t.elapsed() < Duration::from_secs(3), "{:?}", t.elapsed());
+    assert_eq!(r.status, 408, "{r:?}");
+}
+
+#[test]
+fn a_body_reader_evicted_after_the_answer_began_is_closed_after_it() {
+    let svc = Svc::default();
+    let calls = Arc::clone(&svc.calls);
+    let b = builder().max_connections(1).eviction_grace(Duration::ZERO);
+    let s = start(b, ServiceHandler::new(svc));
+    let mut slow = connect(s.addr);
+    slow.write_all(
+        b"POST /streamed-then-report HTTP/1.1\r\nHost: a\r\nContent-Length: 100\r\n\r\nonly a little",
+    )
+    .unwrap();
+    assert!(support::eventually(|| calls.load(Ordering::SeqCst) == 1));
+    std::thread::sleep(Duration::from_millis(100));
+    let r = parse(&exchange(
+        s.addr,
+        b"GET /info HTTP/1.1\r\nHost: a\r\nConnection: close\r\n\r\n",
+    ));
+    assert_eq!(r.status, 200, "{r:?}");
+    // Its answer ends (the service saw the eviction in the body), and the
+    // connection closes after it rather than drain the body.
+    let t = std::time::Instant::now();
+    let r = parse(&read_all(&mut slow));
+    assert!(t.elapsed() < Duration::from_secs(3), "{:?}", t.elapsed());
+    assert_eq!((r.status, r.complete), (200, true), "{r:?}");
+    assert!(String::from_utf8_lossy(&r.body).contains("done"), "{r:?}");
+}
+
 #[test]
 fn what_is_queued_leaves_while_the_body_waits() {
     let svc = Svc::default();

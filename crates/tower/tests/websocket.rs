@@ -1,7 +1,9 @@
 //! The example's WebSocket echo, on the crate's upgrade handle, driven by
 //! a tokio-tungstenite client (the route the comparison with hyper leaves
 //! out: axum's `WebSocketUpgrade` does not run on this server, so the two
-//! servers cannot serve the same WebSocket router).
+//! servers cannot serve the same WebSocket router). The echo is the
+//! README's recipe (`examples/support/websocket.rs`), which the README
+//! shows verbatim: checked here, so that the two cannot drift.
 #![cfg(feature = "axum")]
 
 #[path = "../examples/support/app.rs"]
@@ -50,4 +52,19 @@ fn a_websocket_client_gets_its_messages_back() {
             );
             assert!(r.starts_with(b"HTTP/1.1 400 "), "{:?}", String::from_utf8_lossy(&r));
         });
+}
+
+#[test]
+fn the_readme_shows_the_recipe_the_example_serves_verbatim() {
+    let readme = include_str!("../README.md");
+    let recipe = include_str!("../examples/support/websocket.rs");
+    assert!(
+        readme.contains(&format!("```rust\n{recipe}```\n")),
+        "the README's WebSocket recipe is not examples/support/websocket.rs"
+    );
+    // The handler, helpers included, is at most 12 lines.
+    let handler = recipe
+        .lines()
+        .skip_while(|l| !l.starts_with("pub async fn"));
+    assert!(handler.count() <= 12, "{recipe}");
 }

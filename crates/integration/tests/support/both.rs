@@ -228,6 +228,8 @@ pub struct Settings {
     /// response as `status cause` (the cause's `Debug`) and leaves the
     /// server's own text.
     pub causes: Option<Log>,
+    /// What the handler's `Handler::limits_request_bodies` answers.
+    pub limits_bodies: bool,
 }
 
 /// Lines written by an access-log hook.
@@ -409,15 +411,16 @@ fn start_std(set: &Settings, what: Do) -> Server {
     let server = b.bind("127.0.0.1:0").unwrap();
     let addr = server.local_addr().unwrap();
     let stop = server.handle();
-    let thread = std::thread::spawn(move || server.serve(Std(what)));
+    let limits = set.limits_bodies;
+    let thread = std::thread::spawn(move || server.serve(Std(what, limits)));
     Server {
         addr,
         inner: Some(Inner::Std(stop, thread)),
     }
 }
 
-/// The std server's handler.
-struct Std(Do);
+/// The std server's handler, and what its `limits_request_bodies` says.
+struct Std(Do, bool);
 
 impl http_net_std::Handler for Std {
     fn handle(
@@ -425,6 +428,10 @@ impl http_net_std::Handler for Std {
         ex: &mut http_net_std::Exchange<'_>,
     ) -> Result<(), http_net_std::HandlerError> {
         handle_std(ex, self.0)
+    }
+
+    fn limits_request_bodies(&self) -> bool {
+        self.1
     }
 }
 
@@ -602,15 +609,15 @@ fn start_tokio(set: &Settings, what: Do) -> Server {
     if set.quiet {
         b = b.report_mistakes(false);
     }
-    let running = on_tokio::start(b, Tokio(what), false);
+    let running = on_tokio::start(b, Tokio(what, set.limits_bodies), false);
     Server {
         addr: running.addr,
         inner: Some(Inner::Tokio(running)),
     }
 }
 
-/// The tokio server's handler.
-struct Tokio(Do);
+/// The tokio server's handler, and what its `limits_request_bodies` says.
+struct Tokio(Do, bool);
 
 impl http_net_tokio::Handler for Tokio {
     async fn handle(
@@ -631,6 +638,10 @@ impl http_net_tokio::Handler for Tokio {
             }
             what => Ok(run_tokio(ex, what).await?),
         }
+    }
+
+    fn limits_request_bodies(&self) -> bool {
+        self.1
     }
 }
 

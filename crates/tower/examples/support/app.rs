@@ -14,7 +14,8 @@
 //!   (the server's body limit, [`UPLOAD_LIMIT`], is this route's; every
 //!   other route lowers it to [`SMALL_BODY`] with [`BodyLimit`]);
 //! - `GET /ws` → a WebSocket echo on the crate's upgrade handle
-//!   ([`OnUpgrade`], with tokio-tungstenite);
+//!   ([`OnUpgrade`](http_net_tower::OnUpgrade), with tokio-tungstenite): the README's recipe, which
+//!   is `websocket.rs` beside this file;
 //! - anything else → the garden echo contract: `200` with the JSON
 //!   `{"method":B,"version":B,"uri":B,"headers":[[B,B],...],"body":B}`, each
 //!   `B` the base64 of the raw bytes (the target and fields as received,
@@ -22,6 +23,10 @@
 //!   --format garden` answers, so that `cargo xtask proxies --origin` runs
 //!   against the application.
 #![allow(dead_code)]
+
+/// The README's WebSocket recipe, verbatim.
+#[path = "websocket.rs"]
+mod websocket;
 
 use std::future::poll_fn;
 use std::pin::Pin;
@@ -36,7 +41,7 @@ use axum::{Extension, Json, Router};
 use bytes::Bytes;
 use http::{header, HeaderValue, StatusCode};
 use http_body::{Body as _, Frame, SizeHint};
-use http_net_tower::{BodyLimit, OnUpgrade, PeerAddr, ReceivedHead};
+use http_net_tower::{BodyLimit, PeerAddr, ReceivedHead};
 use serde::{Deserialize, Serialize};
 
 /// The server's body limit: the upload route's.
@@ -54,7 +59,7 @@ pub fn router() -> Router {
         .route("/json", post(sum).layer(DefaultBodyLimit::max(JSON_LIMIT)))
         .route("/peer", get(peer))
         .route("/download", get(download))
-        .route("/ws", get(ws))
+        .route("/ws", get(websocket::ws))
         .fallback(garden)
         .layer(middleware::from_fn(small_bodies));
     Router::new().route("/upload", post(upload)).merge(small)
@@ -176,50 +181,6 @@ async fn upload(req: Request) -> Response {
         }
     }
     Json(Uploaded { bytes, fnv1a: hash }).into_response()
-}
-
-/// A WebSocket echo: the handshake answered here (RFC 6455 §4.2.2), the
-/// frames by tokio-tungstenite on the crate's upgrade handle. axum's own
-/// `WebSocketUpgrade` cannot be used: it needs hyper's `OnUpgrade`.
-async fn ws(upgrade: OnUpgrade, req: Request) -> Response {
-    use futures_util::{SinkExt, StreamExt};
-    use tokio_tungstenite::tungstenite::handshake::derive_accept_key;
-    use tokio_tungstenite::tungstenite::protocol::Role;
-
-    let h = req.headers();
-    let is_ws = h
-        .get(header::UPGRADE)
-        .is_some_and(|v| v.as_bytes().eq_ignore_ascii_case(b"websocket"));
-    let (Some(key), true) = (h.get("sec-websocket-key"), is_ws) else {
-        return StatusCode::BAD_REQUEST.into_response();
-    };
-    if h.get("sec-websocket-version").map(|v| v.as_bytes()) != Some(b"13") {
-        return StatusCode::BAD_REQUEST.into_response();
-    }
-    let accept = derive_accept_key(key.as_bytes());
-    tokio::spawn(async move {
-        let Ok(io) = upgrade.await else { return };
-        let ws = tokio_tungstenite::WebSocketStream::from_raw_socket(io, Role::Server, None).await;
-        let (mut tx, mut rx) = ws.split();
-        while let Some(Ok(msg)) = rx.next().await {
-            if msg.is_close() {
-                break;
-            }
-            if (msg.is_text() || msg.is_binary()) && tx.send(msg).await.is_err() {
-                break;
-            }
-        }
-        let _ = tx.close().await;
-    });
-    let mut r = Response::new(AxumBody::empty());
-    *r.status_mut() = StatusCode::SWITCHING_PROTOCOLS;
-    let h = r.headers_mut();
-    h.insert(header::UPGRADE, HeaderValue::from_static("websocket"));
-    h.insert(header::CONNECTION, HeaderValue::from_static("upgrade"));
-    if let Ok(v) = HeaderValue::from_str(&accept) {
-        h.insert("sec-websocket-accept", v);
-    }
-    r
 }
 
 /// Standard base64 (RFC 4648 §4) with padding, as a JSON string.
