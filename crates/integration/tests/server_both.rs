@@ -774,3 +774,27 @@ fn only(set: impl FnOnce(&mut http_net_conn::StageCounts)) -> http_net_conn::Sta
     set(&mut t);
     t
 }
+
+both! {
+    /// A handler that answers after its body read timed out (a body below
+    /// its minimum rate) gets its answer sent, and the connection closes
+    /// after it: nothing more is read from a peer whose body stopped (it
+    /// is not drained for another body timeout, which held every socket
+    /// of a slow-body flood open).
+    fn an_answer_after_a_body_timeout_closes_the_connection(a) {
+        let set = Settings {
+            min_body_rate: Some((1000, Duration::from_millis(300))),
+            body_timeout: Some(Duration::from_secs(30)),
+            ..Settings::default()
+        };
+        let srv = start(a, &set, Do::Forgive);
+        let mut s = connect(srv.addr);
+        let r = ask(&mut s, b"POST / HTTP/1.1\r\nHost: a\r\nContent-Length: 100000\r\n\r\nabc");
+        assert_eq!((r.status, &r.body[..]), (200, &b"abc"[..]), "{r:?}");
+        let t = std::time::Instant::now();
+        assert!(closed(&mut s), "still open after the answer");
+        assert!(t.elapsed() < Duration::from_secs(3), "{:?}", t.elapsed());
+        srv.counted(|c| c.timed_out.body == 1);
+        srv.stop();
+    }
+}

@@ -77,7 +77,7 @@ use crate::exchange::Exchange;
 /// | started an answer and did not finish it | sends what it queued, then closes: the peer sees a cut-short response ([`Mistake::Unfinished`](http_net_conn::Mistake::Unfinished)) |
 /// | read a body the peer sent malformed (bad chunk framing, cut short) | sends the connection's `400`, then closes |
 /// | read a body larger than the body limit ([`ServerBuilder::max_body_bytes`](crate::ServerBuilder::max_body_bytes), or lower: [`Exchange::limit_body`](crate::Exchange::limit_body)) | sends `413 Content Too Large`, then closes |
-/// | timed out reading the body | sends `408 Request Timeout`, then closes |
+/// | timed out reading the body (a stall, or below the minimum body rate) | sends `408 Request Timeout`, then closes; if the handler answered after the timeout, sends its answer, then closes (the rest of the body is not read) |
 /// | returned anything else without answering (`Ok`, a plain `Err`, or a panic) | sends `500 Internal Server Error`, then closes, and reports the application's mistake |
 ///
 /// The application's own mistakes ([`Mistake`](http_net_conn::Mistake): a command the connection

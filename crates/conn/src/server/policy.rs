@@ -118,7 +118,9 @@ impl ServerConn {
     /// - a body the handler owes ([`body_owed`](ServerConn::body_owed)):
     ///   [`AfterHandler::Truncated`];
     /// - the answer is whole: [`AfterHandler::Next`] if the handler
-    ///   succeeded, [`AfterHandler::Linger`] if it failed after answering;
+    ///   succeeded, [`AfterHandler::Linger`] if it failed after answering or
+    ///   one of its body reads timed out (`body_timed_out`: the peer's body
+    ///   stopped, and its rest is not drained);
     /// - no answer: the connection queues `408` when a body read timed out
     ///   (`body_timed_out`), `500` otherwise (a failure, a panic, or success
     ///   without an answer), and [`AfterHandler::Linger`];
@@ -147,6 +149,11 @@ impl ServerConn {
             return AfterHandler::Truncated;
         }
         match self.answer_state() {
+            // The handler answered after its body read timed out: the peer's
+            // body stopped, so nothing more is read (no drain of the rest
+            // for another body timeout); the answer is sent, then the
+            // connection half-closes and lingers as after an error.
+            AnswerState::Complete if body_timed_out => AfterHandler::Linger,
             AnswerState::Complete if outcome == HandlerOutcome::Ok => AfterHandler::Next,
             AnswerState::Complete => AfterHandler::Linger,
             AnswerState::NotStarted => {

@@ -127,6 +127,9 @@ pub enum Do {
     /// Returns the application's own error ([`AppError`]), a plain error
     /// (the `error_status` hook of `Settings::app_status` maps it).
     App,
+    /// Reads the body; whatever the read gives (a body that timed out
+    /// too), answers `200` with what it read.
+    Forgive,
 }
 
 /// The application's own error type of [`Do::App`].
@@ -464,6 +467,11 @@ fn run_std(ex: &mut http_net_std::Exchange<'_>, what: Do) -> Result<(), http_net
             ex.body().read_to_end(&mut body)?;
             ex.respond_with(200, &[], &body)
         }
+        Do::Forgive => {
+            let mut body = Vec::new();
+            let _ = ex.body().read_to_end(&mut body);
+            ex.respond_with(200, &[], &body)
+        }
         Do::Field(name) => {
             let v = ex.field(name.as_bytes()).unwrap_or_default().to_vec();
             ex.respond_with(200, &[], &v)
@@ -658,6 +666,11 @@ async fn run_tokio(
         }
         Do::Echo => {
             let body = on_tokio::read_whole(ex, &mut [0u8; 1024]).await?;
+            ex.respond_with(200, &[], &body).await
+        }
+        Do::Forgive => {
+            let mut body = Vec::new();
+            let _ = ex.body().read_to_end(&mut body).await;
             ex.respond_with(200, &[], &body).await
         }
         Do::Field(name) => {
