@@ -361,56 +361,64 @@ pub fn start(adapter: Adapter, settings: &Settings, what: Do) -> Server {
     }
 }
 
+/// Applies a test's [`Settings`] to a server builder of either adapter
+/// (the two builders share their setters' names, not a type).
+macro_rules! apply_settings {
+    ($b:ident, $set:ident) => {{
+        if let Some(n) = $set.max_body_bytes {
+            $b = $b.max_body_bytes(n);
+        }
+        if let Some(n) = $set.max_requests {
+            $b = $b.max_requests_per_connection(n);
+        }
+        if $set.json_errors {
+            $b = $b.error_body(json_errors);
+        }
+        if let Some(log) = $set.causes.clone() {
+            $b = $b.error_body(cause_log(log));
+        }
+        if $set.app_status {
+            $b = $b.error_status(app_status);
+        }
+        if let Some(n) = $set.max_connections {
+            $b = $b.max_connections(n);
+        }
+        if let Some(t) = $set.idle_timeout {
+            $b = $b.idle_timeout(t);
+        }
+        if let Some(t) = $set.head_timeout {
+            $b = $b.head_timeout(t);
+        }
+        if let Some(t) = $set.body_timeout {
+            $b = $b.body_timeout(t);
+        }
+        if let Some((rate, grace)) = $set.min_body_rate {
+            $b = $b.min_body_rate(rate, grace);
+        }
+        if let Some(t) = $set.write_timeout {
+            $b = $b.write_timeout(t);
+        }
+        if let Some((rate, grace)) = $set.min_response_rate {
+            $b = $b.min_response_rate(rate, grace);
+        }
+        if let Some(log) = $set.access_log.clone() {
+            $b = $b.access_log(access_log(log));
+        }
+        if let Some(log) = $set.mistakes.clone() {
+            $b = $b.mistake_log(move |m| log.lock().unwrap().push(format!("{m:?}")));
+        }
+        if $set.quiet {
+            $b = $b.report_mistakes(false);
+        }
+    }};
+}
+
 fn start_std(set: &Settings, what: Do) -> Server {
     let mut b = http_net_std::Server::builder()
         .shutdown_timeout(Duration::from_secs(2))
         .tunnels(set.tunnels)
         .front_line(set.front_line);
-    if let Some(n) = set.max_body_bytes {
-        b = b.max_body_bytes(n);
-    }
-    if let Some(n) = set.max_requests {
-        b = b.max_requests_per_connection(n);
-    }
-    if set.json_errors {
-        b = b.error_body(json_errors);
-    }
-    if let Some(log) = set.causes.clone() {
-        b = b.error_body(cause_log(log));
-    }
-    if set.app_status {
-        b = b.error_status(app_status);
-    }
-    if let Some(n) = set.max_connections {
-        b = b.max_connections(n);
-    }
-    if let Some(t) = set.idle_timeout {
-        b = b.idle_timeout(t);
-    }
-    if let Some(t) = set.head_timeout {
-        b = b.head_timeout(t);
-    }
-    if let Some(t) = set.body_timeout {
-        b = b.body_timeout(t);
-    }
-    if let Some((rate, grace)) = set.min_body_rate {
-        b = b.min_body_rate(rate, grace);
-    }
-    if let Some(t) = set.write_timeout {
-        b = b.write_timeout(t);
-    }
-    if let Some((rate, grace)) = set.min_response_rate {
-        b = b.min_response_rate(rate, grace);
-    }
-    if let Some(log) = set.access_log.clone() {
-        b = b.access_log(access_log(log));
-    }
-    if let Some(log) = set.mistakes.clone() {
-        b = b.mistake_log(move |m| log.lock().unwrap().push(format!("{m:?}")));
-    }
-    if set.quiet {
-        b = b.report_mistakes(false);
-    }
+    apply_settings!(b, set);
     let server = b.bind("127.0.0.1:0").unwrap();
     let addr = server.local_addr().unwrap();
     let stop = server.handle();
@@ -572,51 +580,7 @@ fn start_tokio(set: &Settings, what: Do) -> Server {
         .shutdown_timeout(Duration::from_secs(2))
         .tunnels(set.tunnels)
         .front_line(set.front_line);
-    if let Some(n) = set.max_body_bytes {
-        b = b.max_body_bytes(n);
-    }
-    if let Some(n) = set.max_requests {
-        b = b.max_requests_per_connection(n);
-    }
-    if set.json_errors {
-        b = b.error_body(json_errors);
-    }
-    if let Some(log) = set.causes.clone() {
-        b = b.error_body(cause_log(log));
-    }
-    if set.app_status {
-        b = b.error_status(app_status);
-    }
-    if let Some(n) = set.max_connections {
-        b = b.max_connections(n);
-    }
-    if let Some(t) = set.idle_timeout {
-        b = b.idle_timeout(t);
-    }
-    if let Some(t) = set.head_timeout {
-        b = b.head_timeout(t);
-    }
-    if let Some(t) = set.body_timeout {
-        b = b.body_timeout(t);
-    }
-    if let Some((rate, grace)) = set.min_body_rate {
-        b = b.min_body_rate(rate, grace);
-    }
-    if let Some(t) = set.write_timeout {
-        b = b.write_timeout(t);
-    }
-    if let Some((rate, grace)) = set.min_response_rate {
-        b = b.min_response_rate(rate, grace);
-    }
-    if let Some(log) = set.access_log.clone() {
-        b = b.access_log(access_log(log));
-    }
-    if let Some(log) = set.mistakes.clone() {
-        b = b.mistake_log(move |m| log.lock().unwrap().push(format!("{m:?}")));
-    }
-    if set.quiet {
-        b = b.report_mistakes(false);
-    }
+    apply_settings!(b, set);
     let running = on_tokio::start(b, Tokio(what, set.limits_bodies), false);
     Server {
         addr: running.addr,
