@@ -322,6 +322,30 @@ mod tests {
     use crate::{BodyLimits, Config, Error, ServerEvent};
 
     #[test]
+    fn a_status_chosen_after_the_answer_began_is_not_used() {
+        let mut conn = ServerConn::new(Config::DEFAULT);
+        let req = b"GET / HTTP/1.1\r\nHost: a\r\n\r\n";
+        assert_eq!(conn.recv(req), req.len());
+        assert!(matches!(conn.poll_event(), Ok(ServerEvent::Request(_))));
+        conn.responder()
+            .send_head(200, &[], crate::BodyLength::Streamed)
+            .unwrap();
+        let end = Some(Err(HandlerError::bad_request(core::fmt::Error)));
+        let chosen = conn.answer_chosen(&end, false, |_| Some(404), |_| None);
+        assert_eq!(chosen, ChosenAnswer::NotChosen);
+        assert_eq!(conn.response_status(), Some(200));
+        // Today's rule: an answer begun and not ended is cut short.
+        let after = conn.after_handler(chosen.outcome(&end), false);
+        assert_eq!(after, crate::AfterHandler::Truncated);
+        // Nor after a body read timed out: the connection's `408` follows.
+        let mut conn = ServerConn::new(Config::DEFAULT);
+        assert_eq!(conn.recv(req), req.len());
+        assert!(matches!(conn.poll_event(), Ok(ServerEvent::Request(_))));
+        let chosen = conn.answer_chosen(&end, true, |_| None, |_| None);
+        assert_eq!(chosen, ChosenAnswer::NotChosen);
+    }
+
+    #[test]
     fn a_declared_body_over_the_budget_names_the_configured_limit_not_the_last_requests() {
         let config = Config::DEFAULT.with_body_limits(BodyLimits::DEFAULT.with_body_budget(16));
         let mut conn = ServerConn::new(config);
