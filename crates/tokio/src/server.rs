@@ -266,7 +266,7 @@ impl ServerBuilder {
         /// head (default: none, so that a large download to a slow but honest
         /// client completes; the minimum response rate and the write timeout
         /// bound it instead). Past it the connection is cut: the write fails
-        /// with [`Error::Timeout`]`(`[`Stage::Write`]`)`, counted in
+        /// with [`Error::Timeout`]`(`[`Stage::Write`](crate::Stage::Write)`)`, counted in
         /// [`Counters::timed_out`](crate::Counters::timed_out)`.write`.
         response_timeout(t: Option<Duration>) => response_timeout = t;
     }
