@@ -207,8 +207,9 @@ impl Rank {
 /// Where `s` stands in the eviction order, and the wait it is evicted
 /// from ([`Stage::Idle`] for a closing, idle or fresh connection,
 /// [`Stage::Head`], [`Stage::Body`] for a body read or drained,
-/// [`Stage::Write`] for a response: an adapter answers a head or body
-/// `408` and cuts a response); `None` when it is never evicted (a handler moving data at its
+/// [`Stage::Write`] for a response: an adapter answers a head `503` with
+/// `Retry-After` ([`ServerConn::evicted_mid_head`](crate::ServerConn::evicted_mid_head)),
+/// a body `408`, and cuts a response); `None` when it is never evicted (a handler moving data at its
 /// rates, or waiting on neither side). Four tiers, the lower first:
 /// 0. closing connections;
 /// 1. idle keep-alive connections;

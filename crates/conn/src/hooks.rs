@@ -81,6 +81,10 @@ pub enum ErrorCause<'a> {
     /// of its request is read: `503` (the body is asked for once per
     /// second and written without waiting: keep it within a few KiB).
     Busy,
+    /// A connection evicted at the connection limit while its request head
+    /// was arriving, to admit a newcomer: `503` with `Retry-After`
+    /// ([`ServerConn::evicted_mid_head`](crate::ServerConn::evicted_mid_head)).
+    Evicted,
 }
 
 /// An error response a server is about to write itself, as its

@@ -798,3 +798,33 @@ both! {
         srv.stop();
     }
 }
+
+both! {
+    /// At the connection limit, a connection whose head is still arriving
+    /// is evicted for a newcomer when nothing is idle: it gets `503` with
+    /// `Retry-After: 1` (it may come back; RFC 9110 §15.6.4, §10.2.3), the
+    /// same in both servers, and the `error_body` hook sees
+    /// `ErrorCause::Evicted`; it is counted once, as evicted mid-head.
+    fn an_evicted_partial_head_gets_503_with_retry_after(a) {
+        let causes = Log::default();
+        let set = Settings {
+            max_connections: Some(1),
+            causes: Some(causes.clone()),
+            ..Settings::default()
+        };
+        let srv = start(a, &set, Do::Hello);
+        let mut slow = connect(srv.addr);
+        slow.write_all(b"GET / HTTP/1.1\r\nHo").unwrap();
+        srv.counted(|c| c.current == 1);
+        thread::sleep(Duration::from_millis(100));
+        assert_eq!(ask(&mut connect(srv.addr), GET).status, 200);
+        let r = next(&mut slow);
+        assert_eq!(r.status, 503, "{r:?}");
+        assert_eq!(r.field("retry-after"), Some("1"), "{r:?}");
+        assert_eq!(r.field("connection"), Some("close"), "{r:?}");
+        let c = srv.counted(|c| c.current == 0);
+        assert_eq!((c.evicted.head, c.timed_out.head), (1, 0), "{c:?}");
+        srv.stop();
+        assert_eq!(*causes.lock().unwrap(), ["503 Evicted"]);
+    }
+}

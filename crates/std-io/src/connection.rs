@@ -282,14 +282,20 @@ fn head_timed_out(
     date: &mut DateClock,
     head_started: Option<Instant>,
 ) -> End {
-    st.timed_out_in = Some(Stage::Head);
     refresh_date(conn, shared, date, Instant::now());
-    match conn.time_out() {
+    // Evicted for a newcomer (the read side shut): the peer may come back.
+    let (queued, cause) = if slot.evicted() == Some(Stage::Head) {
+        (conn.evicted_mid_head(), ErrorCause::Evicted)
+    } else {
+        st.timed_out_in = Some(Stage::Head);
+        (conn.time_out(), ErrorCause::Timeout(Stage::Head))
+    };
+    match queued {
         Ok(()) => {
             if let Some(started) = head_started {
                 st.started = started;
             }
-            error_body(conn, shared, st, ErrorCause::Timeout(Stage::Head));
+            error_body(conn, shared, st, cause);
             let end = send_and_linger(stream, conn, st, slot);
             access_log(shared, conn, st, None, false);
             end

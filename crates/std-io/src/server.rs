@@ -600,7 +600,7 @@ impl<L: Listener, U: Setup<L::Stream>> Server<L, U> {
         };
         // Admissions are bounded by `limit`; threads by twice that, so that
         // connections draining their peer's input after their close (or
-        // evicted and finishing their `408`) never hold a newcomer's slot.
+        // evicted and finishing their answer) never hold a newcomer's slot.
         let pool = Pool::new(
             limit.saturating_mul(2),
             settings.stack_size,

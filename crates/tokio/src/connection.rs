@@ -385,10 +385,11 @@ async fn serve<H: Handler>(
                         }
                         // Mid-head: tell the peer to come back later.
                         date.refresh(conn, sh.date_secs());
-                        if conn.reject(503).is_err() {
+                        if conn.evicted_mid_head().is_err() {
                             return End::Close;
                         }
-                        return send_and_linger(stream, conn, st, sh).await;
+                        let cause = ErrorCause::Evicted;
+                        return send_own_error(stream, conn, st, sh, &mut seen, cause).await;
                     }
                     // Shutdown (seen at the top when idle or draining), or a
                     // stale wake.

@@ -464,7 +464,7 @@ impl ServerConn {
                 // The local side's limit, declared or met while reading:
                 // one text naming it.
                 let limit = OverLimit(Limit::BodyBudget(budget.unwrap_or(0)));
-                queue_error(out, 413, Some(&limit), to_head, date, server)
+                queue_error(out, (413, None), Some(&limit), to_head, date, server)
             } else {
                 queue_error_response(out, e, to_head, date, server)
             };
@@ -499,6 +499,12 @@ impl ServerConn {
     /// queued: the answer already started cannot be replaced, so close
     /// instead.
     pub fn reject(&mut self, status: u16) -> Result<(), LocalError> {
+        self.reject_with(status, None)
+    }
+
+    /// [`reject`](ServerConn::reject), with `Retry-After: retry_after`
+    /// when given.
+    fn reject_with(&mut self, status: u16, retry_after: Option<u32>) -> Result<(), LocalError> {
         if !(400..=599).contains(&status) {
             return Err(LocalError::InvalidStatus);
         }
@@ -509,7 +515,8 @@ impl ServerConn {
         }
         let server = self.ex.config.server_name();
         let to_head = self.ex.head_in_progress();
-        let tail = queue_error(&mut self.out, status, None, to_head, self.ex.date(), server);
+        let (out, date) = (&mut self.out, self.ex.date());
+        let tail = queue_error(out, (status, retry_after), None, to_head, date, server);
         self.error_tail = Some(tail);
         self.ex.fail();
         self.ex.closed_answer = AnswerState::Complete;
@@ -576,6 +583,30 @@ impl ServerConn {
     /// received (RFC 9110 §15.5.9), or a body read times out before any answer.
     pub fn time_out(&mut self) -> Result<(), LocalError> {
         self.reject(408)
+    }
+
+    /// What the server sends a connection it evicted at its connection
+    /// limit while the connection's request head was arriving: `503
+    /// Service Unavailable` with `Retry-After: 1`
+    /// ([`BUSY_RETRY_AFTER`](crate::BUSY_RETRY_AFTER), as to a connection
+    /// refused beyond the limit): the peer did nothing wrong and may come
+    /// back (RFC 9110 §15.6.4, §10.2.3); then the connection closes as
+    /// after [`reject`](ServerConn::reject). Between requests an evicted
+    /// connection closes without a response, and a handler's body read or
+    /// write ends instead.
+    ///
+    /// ```
+    /// use http_net_conn::{Config, ServerConn, ServerEvent};
+    ///
+    /// let mut conn = ServerConn::new(Config::DEFAULT);
+    /// let _ = conn.recv(b"GET / HTTP/1.1\r\nHo");
+    /// assert!(matches!(conn.poll_event(), Ok(ServerEvent::NeedInput)));
+    /// conn.evicted_mid_head().unwrap();
+    /// assert!(conn.output().starts_with(b"HTTP/1.1 503 Service Unavailable\r\n"));
+    /// assert!(conn.output().windows(16).any(|w| w == b"Retry-After: 1\r\n"));
+    /// ```
+    pub fn evicted_mid_head(&mut self) -> Result<(), LocalError> {
+        self.reject_with(503, Some(super::reject::BUSY_RETRY_AFTER))
     }
 
     /// The current request, from its head until the response is complete.

@@ -31,6 +31,8 @@ pub(super) struct ErrorTail {
     pub(super) len: usize,
     pub(super) status: u16,
     to_head: bool,
+    /// Its `Retry-After`, kept when the body is replaced.
+    retry_after: Option<u32>,
 }
 
 /// Queues the error response of a peer error: its status, a short text body
@@ -42,16 +44,17 @@ pub(super) fn queue_error_response(
     date: Option<&[u8; 29]>,
     server: Option<&[u8]>,
 ) -> ErrorTail {
-    queue_error(out, e.status(), Some(&e), to_head, date, server)
+    queue_error(out, (e.status(), None), Some(&e), to_head, date, server)
 }
 
-/// Queues an error response with `status` (400..=599): a short text body
-/// naming the status (and `detail`, when given), `Connection: close`. With
-/// `to_head` (the request is HEAD) the head keeps the `Content-Length` of
-/// that text and the text is left out (RFC 9110 §9.3.2, §8.6).
+/// Queues an error response with `status` (400..=599) and its
+/// `Retry-After` when given: a short text body naming the status (and
+/// `detail`, when given), `Connection: close`. With `to_head` (the request
+/// is HEAD) the head keeps the `Content-Length` of that text and the text is
+/// left out (RFC 9110 §9.3.2, §8.6).
 pub(super) fn queue_error(
     out: &mut Output,
-    status: u16,
+    (status, retry_after): (u16, Option<u32>),
     detail: Option<&dyn fmt::Display>,
     to_head: bool,
     date: Option<&[u8; 29]>,
@@ -62,7 +65,7 @@ pub(super) fn queue_error(
     let parts = ErrorParts {
         status,
         detail,
-        retry_after: None,
+        retry_after,
         body: None,
         content: !to_head,
     };
@@ -72,6 +75,7 @@ pub(super) fn queue_error(
         len: buf.len() - start,
         status,
         to_head,
+        retry_after,
     }
 }
 
@@ -97,7 +101,7 @@ pub(super) fn replace_error_body(
     let parts = ErrorParts {
         status: tail.status,
         detail: None,
-        retry_after: None,
+        retry_after: tail.retry_after,
         body: Some((content_type, body)),
         content: !tail.to_head,
     };
