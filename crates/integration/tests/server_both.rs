@@ -828,3 +828,42 @@ both! {
         assert_eq!(*causes.lock().unwrap(), ["503 Evicted"]);
     }
 }
+
+both! {
+    /// A handler whose connection is evicted at the connection limit gets
+    /// one error from either adapter, `Error::Evicted`: while it reads a
+    /// stalled body (the peer then gets `408`), and while it writes a
+    /// response the peer does not read (cut). The access log records it.
+    fn eviction_is_one_error_in_both(a) {
+        let evicted = "error=evicted at the connection limit to admit a newcomer";
+        // A body read.
+        let log = Log::default();
+        let set = Settings { max_connections: Some(1), access_log: Some(log.clone()), ..Settings::default() };
+        let srv = start(a, &set, Do::Echo);
+        let mut slow = connect(srv.addr);
+        slow.write_all(b"POST /up HTTP/1.1\r\nHost: a\r\nContent-Length: 1000\r\n\r\nabc").unwrap();
+        thread::sleep(Duration::from_millis(1200));
+        assert_eq!(ask(&mut connect(srv.addr), GET).status, 200);
+        assert_eq!(next(&mut slow).status, 408);
+        srv.counted(|c| c.evicted.body == 1);
+        srv.stop();
+        let lines = log.lock().unwrap().clone();
+        assert!(lines.contains(&format!("POST /up 408 {evicted}")), "{lines:?}");
+        // A write the peer does not read.
+        let log = Log::default();
+        let set = Settings { max_connections: Some(1), access_log: Some(log.clone()), ..Settings::default() };
+        let srv = start(a, &set, Do::Placed(64 << 20));
+        let deaf = connect(srv.addr);
+        (&deaf).write_all(b"GET /big HTTP/1.1\r\nHost: a\r\n\r\n").unwrap();
+        thread::sleep(Duration::from_millis(1200));
+        srv.counted(|c| c.current == 1);
+        let mut newcomer = connect(srv.addr);
+        newcomer.write_all(GET).unwrap();
+        srv.counted(|c| c.evicted.write == 1);
+        drop(deaf);
+        drop(newcomer);
+        srv.stop();
+        let lines = log.lock().unwrap().clone();
+        assert!(lines.contains(&format!("GET /big 200 {evicted}")), "{lines:?}");
+    }
+}

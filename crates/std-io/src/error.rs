@@ -39,6 +39,11 @@ pub enum Error {
     NotSwitched,
     /// A body read was attempted after the connection failed or was handed over.
     BodyUnavailable,
+    /// The server evicted the connection at its connection limit, to admit
+    /// a newcomer, while the handler read the request body (the peer is
+    /// answered `408`) or wrote a response the peer did not read (the
+    /// response is cut). The same error in both adapters.
+    Evicted,
     /// A body is larger than a limit the local side set (not the peer's
     /// fault: the message may be well-formed).
     OverLimit(Limit),
@@ -58,7 +63,9 @@ impl Error {
     pub fn into_io(self) -> io::Error {
         match self {
             Error::Io(e) => e,
-            Error::Timeout(_) | Error::TooSlow(_) => io::Error::new(io::ErrorKind::TimedOut, self),
+            Error::Timeout(_) | Error::TooSlow(_) | Error::Evicted => {
+                io::Error::new(io::ErrorKind::TimedOut, self)
+            }
             Error::Protocol(ConnError::Remote(http_net_conn::RemoteError::UnexpectedEof))
             | Error::ConnectionClosed => io::Error::new(io::ErrorKind::UnexpectedEof, self),
             Error::Protocol(_) | Error::Url(_) | Error::UnsupportedTransferCoding(_) => {
@@ -107,6 +114,7 @@ impl fmt::Display for Error {
                 f.write_str("the connection was not switched to another protocol")
             }
             Error::BodyUnavailable => f.write_str("the body can no longer be read"),
+            Error::Evicted => f.write_str("evicted at the connection limit to admit a newcomer"),
             Error::OverLimit(limit) => write!(f, "the body is larger than {limit}"),
             Error::Redirect(e) => write!(f, "redirect not followed: {e}"),
             Error::UnsupportedTransferCoding(codings) => {

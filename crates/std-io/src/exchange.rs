@@ -659,7 +659,8 @@ impl BodySource for ServerBody<'_> {
         match r {
             Ok(Filled::Bytes(_) | Filled::Eof) => Ok(()),
             Ok(Filled::Full) => Err(Error::BodyUnavailable),
-            Err(e @ (Error::Timeout(_) | Error::TooSlow(_))) => {
+            // Evicted: answered as a body that timed out (`408`).
+            Err(e @ (Error::Timeout(_) | Error::TooSlow(_) | Error::Evicted)) => {
                 *self.timed_out = true;
                 Err(e)
             }

@@ -278,8 +278,9 @@ fn write_paced(
             Ok(0) => return Err(Error::Io(io::ErrorKind::WriteZero.into())),
             Ok(n) => return Ok(n),
             Err(e) if e.kind() == io::ErrorKind::Interrupted => {}
-            Err(e) if is_timeout(&e) && !evicted(pace) => {}
-            Err(e) if is_timeout(&e) => return Err(Error::Timeout(Stage::Write)),
+            // The accept loop evicted it (and shut the socket).
+            Err(_) if evicted(pace) => return Err(Error::Evicted),
+            Err(e) if is_timeout(&e) => {}
             Err(e) => return Err(Error::Io(e)),
         }
         now = after;
@@ -405,6 +406,8 @@ pub(crate) fn fill_paced<C: Buffers + ?Sized>(
             .record(after.saturating_duration_since(now), n, pace.gauge);
         match r {
             Err(Error::Timeout(_)) if !evicted(pace) => {}
+            // The accept loop evicted it (and shut its reading side).
+            Err(Error::Timeout(_)) => return Err(Error::Evicted),
             r => return r,
         }
     }

@@ -42,8 +42,10 @@ pub enum Error {
     BodyUnavailable,
     /// The peer closed the connection before a response arrived.
     ConnectionClosed,
-    /// The server evicted the connection for a new one (the connection
-    /// limit) while a write waited on a peer that did not read.
+    /// The server evicted the connection at its connection limit, to admit
+    /// a newcomer, while the handler read the request body (the peer is
+    /// answered `408`) or wrote a response the peer did not read (the
+    /// response is cut). The same error in both adapters.
     Evicted,
     /// The response body still carries these transfer codings (a
     /// `Transfer-Encoding` that does not end in `chunked`, RFC 9112 §6.1),
@@ -140,9 +142,7 @@ impl fmt::Display for Error {
                 f.write_str("the connection was not switched to another protocol")
             }
             Error::BodyUnavailable => f.write_str("the body can no longer be read"),
-            Error::Evicted => {
-                f.write_str("evicted at the connection limit while the peer was not reading")
-            }
+            Error::Evicted => f.write_str("evicted at the connection limit to admit a newcomer"),
             Error::ConnectionClosed => {
                 f.write_str("the peer closed the connection before sending a response")
             }
