@@ -161,6 +161,15 @@ impl LiveCounters {
             add(a);
         }
     }
+    /// A connection ended: `timed_out_in` is the stage whose deadline or
+    /// rate closed it, if one did; it is counted once, unless the
+    /// connection was `evicted` (counted as evicted then). Both servers
+    /// call it when a connection's serving ends, before any linger.
+    pub fn ended(&self, timed_out_in: Option<Stage>, evicted: bool) {
+        if let (Some(stage), false) = (timed_out_in, evicted) {
+            self.timed_out(stage);
+        }
+    }
     /// A connection's setup step failed.
     pub fn setup_failed(&self) {
         add(&self.setup_failed);
@@ -226,6 +235,9 @@ mod tests {
         }
         live.timed_out(Stage::Connect);
         live.evicted(Stage::Deadline);
+        // An evicted connection's timeout is not counted; no timeout, nothing.
+        live.ended(Some(Stage::Head), true);
+        live.ended(None, false);
         let c = live.snapshot();
         for (i, s) in stages.iter().enumerate() {
             assert_eq!(c.timed_out.get(*s), i as u64 + 1, "{s:?}");

@@ -243,9 +243,9 @@ pub(crate) fn run_on(
     let conn = kept.get(settings.conn);
     conn.set_wipe(settings.wipe);
     let end = serve(&mut guarded, conn, &mut st, settings, shared, slot, handler);
-    if let (Some(phase), None) = (st.timed_out_in, slot.evicted()) {
-        shared.counters.timed_out(phase);
-    }
+    shared
+        .counters
+        .ended(st.timed_out_in, slot.evicted().is_some());
     // Closed: the slot goes to the next connection while this one drains,
     // and buffers that grew are freed before the drain.
     shared.release(slot);

@@ -50,11 +50,7 @@ pub(crate) async fn run<S: Transport, H: Handler>(
         let mut conn = shared.conns.take(s.conn, s.wipe);
         let mut st = Cycle::new(peer, Arc::clone(&slot.slot));
         let end = serve(&mut stream, &mut conn, &mut st, &shared, &slot, &*handler).await;
-        // A connection closed by a deadline or rate counts once; an evicted
-        // one is counted as evicted.
-        if let (Some(stage), false) = (st.timed_out_in, slot.slot.evicted()) {
-            shared.counters.timed_out(stage);
-        }
+        shared.counters.ended(st.timed_out_in, slot.slot.evicted());
         // Its state machine and buffers serve the next connection.
         shared.conns.put(conn, &shared.buffers);
         // An evicted connection gives its place up at once: its 503 (if any) is

@@ -52,25 +52,15 @@ mod parse;
 mod tokens;
 
 use std::collections::BTreeMap;
-use std::path::{Path, PathBuf};
+use std::path::Path;
 
 /// The folders whose packages are checked by default, in print order: a
 /// folder ending in `/*` stands for each package folder inside it.
 const PACKAGES: [&str; 4] = ["crates/*", "xtask", "xtask/*", "tools/*"];
 
-/// The repository this tool belongs to (two folders above
-/// `tools/module-cycles`).
-pub fn default_root() -> PathBuf {
-    let manifest = Path::new(env!("CARGO_MANIFEST_DIR"));
-    manifest
-        .parent()
-        .and_then(Path::parent)
-        .map_or_else(|| manifest.to_path_buf(), Path::to_path_buf)
-}
-
 /// The command: `args` are the crate folders named (none: all of them).
 pub fn main(args: &[String]) -> Result<(), String> {
-    run(&default_root(), args)
+    run(&tool_support::process::root(), args)
 }
 
 /// One crate to check: its package folder (relative to the root) and its

@@ -139,19 +139,10 @@ fn sum_named(name: &str) -> Option<&'static (&'static str, &'static [&'static st
     SUMS.iter().find(|(n, _)| squeeze(n) == squeeze(name))
 }
 
-/// The repository this tool belongs to (two folders above `tools/size`).
-pub fn default_root() -> PathBuf {
-    let manifest = Path::new(env!("CARGO_MANIFEST_DIR"));
-    manifest
-        .parent()
-        .and_then(Path::parent)
-        .map_or_else(|| manifest.to_path_buf(), Path::to_path_buf)
-}
-
 /// The command: `args` are the options after `size`.
 pub fn main(args: &[String]) -> Result<(), String> {
     let o = parse(args)?;
-    let root = o.root.clone().unwrap_or_else(default_root);
+    let root = o.root.clone().unwrap_or_else(tool_support::process::root);
     if !root.join("crates").is_dir() {
         return Err(format!("{}: no crates/ folder here", root.display()));
     }
