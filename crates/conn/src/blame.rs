@@ -3,8 +3,9 @@
 //! adapters, asked before [`ServerConn::after_handler`] (which answers for
 //! the handler and so changes the answer's state).
 
+use crate::driver::HandlerOutcome;
 use crate::server::AnswerState;
-use crate::{Error, HandlerError, HandlerOutcome, LocalError, Mistake, ServerConn};
+use crate::{Error, HandlerError, LocalError, Mistake, ServerConn};
 
 impl Mistake {
     /// The application's mistake, if any, once a handler ended with
@@ -27,7 +28,8 @@ impl Mistake {
     /// - otherwise none.
     ///
     /// ```
-    /// use http_net_conn::{Config, HandlerOutcome, Mistake, ServerConn, ServerEvent};
+    /// use http_net_conn::{Config, Mistake, ServerConn, ServerEvent};
+    /// use http_net_conn::driver::{HandlerOutcome};
     ///
     /// let mut conn = ServerConn::new(Config::DEFAULT);
     /// let _ = conn.recv(b"GET / HTTP/1.1\r\nHost: a\r\n\r\n");

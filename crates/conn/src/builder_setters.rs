@@ -186,7 +186,7 @@ macro_rules! __server_builder_setters {
         /// many key exchanges a second, and other peers are served. A
         /// plain listener has no setup phase and no such limit.
         pub fn setup_rate_per_peer(mut self, per_sec: u32, burst: u32) -> Self {
-            self.$s.setup_rate_per_peer = $crate::SetupRate { per_sec, burst };
+            self.$s.setup_rate_per_peer = $crate::driver::SetupRate { per_sec, burst };
             self
         }
         /// Whether the application's mistakes are reported (default `true`):

@@ -65,7 +65,7 @@ fn slot(stage: Stage) -> Option<usize> {
 /// What a server has done so far: both servers' `ServerHandle::counters`.
 ///
 /// ```
-/// use http_net_conn::LiveCounters;
+/// use http_net_conn::driver::LiveCounters;
 /// let live = LiveCounters::new();
 /// live.accepted();
 /// live.refused();

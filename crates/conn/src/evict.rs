@@ -54,7 +54,7 @@ impl SlotState {
     /// byte.
     ///
     /// ```
-    /// use http_net_conn::SlotState;
+    /// use http_net_conn::driver::SlotState;
     /// for s in [SlotState::Setup, SlotState::Closing, SlotState::Idle, SlotState::Fresh,
     ///           SlotState::Head, SlotState::Drain, SlotState::Handler] {
     ///     assert_eq!(SlotState::from_u8(s.to_u8()), Some(s));
@@ -180,7 +180,7 @@ pub const YOUNG_RESPONSE_STALL_MS: u64 = 200;
 
 /// Refused connections (beyond the connection limit with none evictable,
 /// or beyond the per-peer cap) answered at once, each within
-/// [`Linger::after_refusal`](crate::Linger::after_refusal); beyond it a
+/// [`Linger::after_refusal`](crate::driver::Linger::after_refusal); beyond it a
 /// refused connection is closed without an answer, so that a flood of
 /// them holds no more than this.
 pub const REFUSING_AT_ONCE: usize = 64;
@@ -226,7 +226,7 @@ impl Rank {
 /// its state.
 ///
 /// ```
-/// use http_net_conn::{rank, EvictPolicy, SlotState, Summary};
+/// use http_net_conn::driver::{rank, EvictPolicy, SlotState, Summary};
 ///
 /// let p = EvictPolicy { grace_ms: 1000, min_body_rate: 240, min_response_rate: 240 };
 /// let idle = rank(&Summary::new(SlotState::Idle, 5), &p).unwrap().0;
@@ -276,7 +276,8 @@ pub fn rank(s: &Summary, p: &EvictPolicy) -> Option<(Rank, Stage)> {
 /// may be evicted (the newcomer is then refused with `503`).
 ///
 /// ```
-/// use http_net_conn::{pick_eviction, EvictPolicy, SlotState, Stage, Summary};
+/// use http_net_conn::{Stage};
+/// use http_net_conn::driver::{pick_eviction, EvictPolicy, SlotState, Summary};
 ///
 /// let p = EvictPolicy { grace_ms: 1000, min_body_rate: 0, min_response_rate: 0 };
 /// let slots = [
@@ -310,7 +311,8 @@ pub fn pick_eviction<K>(
 ///
 /// ```
 /// use core::time::Duration;
-/// use http_net_conn::{FlowGauge, Timestamp};
+/// use http_net_conn::{Timestamp};
+/// use http_net_conn::driver::{FlowGauge};
 ///
 /// let g = FlowGauge::new();
 /// let ms = |m: u64| Timestamp::from_nanos(m * 1_000_000);

@@ -8,11 +8,12 @@ use alloc::format;
 use alloc::vec::Vec;
 use core::error::Error as StdError;
 
+use crate::driver::HandlerOutcome;
 use crate::framing::Error as FramingError;
 use crate::status::reason;
 use crate::{
     AnswerState, BodyLength, Error, ErrorBody, ErrorCause, ErrorResponse, FieldPair, HandlerError,
-    HandlerOutcome, Limit, LocalError, Mistake, RemoteError, ServerConn, COPY_LIMIT,
+    Limit, LocalError, Mistake, RemoteError, ServerConn, COPY_LIMIT,
 };
 
 /// What became of the answer a handler's error chose
@@ -47,11 +48,11 @@ impl ChosenAnswer {
 }
 
 #[cfg(target_has_atomic = "ptr")]
-impl crate::ServerHooks {
+impl crate::driver::ServerHooks {
     /// [`ServerConn::answer_chosen`] with these hooks: the
-    /// [`error_status`](crate::ServerHooks::error_status) hook chooses the
+    /// [`error_status`](crate::driver::ServerHooks::error_status) hook chooses the
     /// status of an error that carries none, and the
-    /// [`error_body`](crate::ServerHooks::error_body) hook gives the body.
+    /// [`error_body`](crate::driver::ServerHooks::error_body) hook gives the body.
     /// An adapter contains a hook's panic around this call (nothing is
     /// queued before both hooks returned): a panic chooses nothing.
     pub fn answer_chosen(
@@ -89,9 +90,8 @@ impl ServerConn {
     /// answer does, except a `408`, which closes it (RFC 9110 §15.5.9).
     ///
     /// ```
-    /// use http_net_conn::{
-    ///     AfterHandler, ChosenAnswer, Config, HandlerError, Mistake, ServerConn, ServerEvent,
-    /// };
+    /// use http_net_conn::driver::{AfterHandler, ChosenAnswer};
+    /// use http_net_conn::{Config, HandlerError, Mistake, ServerConn, ServerEvent};
     ///
     /// let mut conn = ServerConn::new(Config::DEFAULT);
     /// conn.recv(b"GET /?n=x HTTP/1.1\r\nHost: a\r\n\r\n");
@@ -188,7 +188,8 @@ impl HandlerOutcome {
     /// it).
     ///
     /// ```
-    /// use http_net_conn::{HandlerError, HandlerOutcome};
+    /// use http_net_conn::{HandlerError};
+    /// use http_net_conn::driver::{HandlerOutcome};
     /// assert_eq!(HandlerOutcome::of(&Some(Ok(()))), HandlerOutcome::Ok);
     /// let e = HandlerError::new(core::fmt::Error);
     /// assert_eq!(HandlerOutcome::of(&Some(Err(e))), HandlerOutcome::Failed);
@@ -221,8 +222,9 @@ impl Mistake {
     /// connection).
     ///
     /// ```
+    /// use http_net_conn::driver::ChosenAnswer;
     /// use http_net_conn::{
-    ///     ChosenAnswer, Config, Error, HandlerError, LocalError, Mistake, ServerConn, ServerEvent,
+    ///     Config, Error, HandlerError, LocalError, Mistake, ServerConn, ServerEvent,
     /// };
     ///
     /// // An adapter's error, which wraps the core's.
@@ -336,7 +338,7 @@ mod tests {
         assert_eq!(conn.response_status(), Some(200));
         // Today's rule: an answer begun and not ended is cut short.
         let after = conn.after_handler(chosen.outcome(&end), false);
-        assert_eq!(after, crate::AfterHandler::Truncated);
+        assert_eq!(after, crate::driver::AfterHandler::Truncated);
         // Nor after a body read timed out: the connection's `408` follows.
         let mut conn = ServerConn::new(Config::DEFAULT);
         assert_eq!(conn.recv(req), req.len());

@@ -11,9 +11,10 @@ use core::fmt;
 use core::net::SocketAddr;
 use core::time::Duration;
 
-use crate::{HandlerError, Mistake, RemoteError, Stage};
+use crate::driver::MistakeGate;
 #[cfg(target_has_atomic = "64")]
-use crate::{MistakeGate, Timestamp};
+use crate::Timestamp;
+use crate::{HandlerError, Mistake, RemoteError, Stage};
 #[cfg(target_has_atomic = "ptr")]
 use alloc::sync::Arc;
 
@@ -343,7 +344,8 @@ pub type MistakeLogFn = dyn Fn(&Mistake) + Send + Sync;
 /// defined here once.
 ///
 /// ```
-/// use http_net_conn::{Mistake, MistakeGate, ServerHooks, Timestamp};
+/// use http_net_conn::{Mistake, Timestamp};
+/// use http_net_conn::driver::{MistakeGate, ServerHooks};
 ///
 /// let hooks = ServerHooks::default();
 /// assert!(!hooks.keeps_request());

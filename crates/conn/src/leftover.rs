@@ -9,7 +9,7 @@ use alloc::vec::Vec;
 /// (its allocation is reused from body to body).
 ///
 /// ```
-/// use http_net_conn::Leftover;
+/// use http_net_conn::driver::Leftover;
 ///
 /// let mut kept = Leftover::new();
 /// let mut buf = [0u8; 4];

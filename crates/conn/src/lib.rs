@@ -79,13 +79,13 @@ mod config;
 #[cfg(target_has_atomic = "64")]
 mod counters;
 mod date;
+pub mod driver;
 mod error;
 mod error_impls;
 mod evict;
 mod exchange_accessors;
 mod fields;
 mod handler_end;
-pub use handler_end::ChosenAnswer;
 mod hooks;
 mod inbuf;
 mod leftover;
@@ -118,49 +118,29 @@ pub use client_settings::ClientSettings;
 pub use codings_text::UnsupportedCodings;
 pub use config::{Config, ConfigOverrides};
 #[cfg(target_has_atomic = "64")]
-pub use counters::{Counters, LiveCounters, StageCounts};
+pub use counters::{Counters, StageCounts};
 pub use date::imf_fixdate;
 pub use error::{Error, LocalError, RemoteError};
-#[cfg(target_has_atomic = "64")]
-pub use evict::FlowGauge;
-pub use evict::{
-    pick_eviction, rank, EvictPolicy, Flow, Rank, SlotState, Summary, REFUSING_AT_ONCE,
-    YOUNG_RESPONSE_STALL_MS,
-};
 pub use fields::Trailers;
 pub use hooks::{
     AccessLogFn, AccessRecord, ErrorBody, ErrorBodyFn, ErrorCause, ErrorResponse, ErrorStatusFn,
     Limit, MistakeLogFn, MistakeReport,
 };
-#[cfg(target_has_atomic = "ptr")]
-pub use hooks::{MistakeSink, ServerHooks};
-pub use leftover::Leftover;
-#[cfg(target_has_atomic = "64")]
-pub use mistake::MistakeGate;
 pub use mistake::{HandlerError, Mistake, WithStatus};
-pub use outgoing::{
-    expects_continue, request_fields, request_fields_into, request_length, RedirectChase,
-};
+pub use outgoing::{expects_continue, request_fields, request_fields_into, request_length};
 pub use owned_fields::OwnedFields;
-pub use pace::{Bound, Meter};
-pub use read_step::ReadStep;
-pub use redirect::{
-    location, Hop, Origin, Redirect, RedirectError, Redirects, REDIRECT_BODY_DRAIN,
-};
+pub use redirect::{location, Hop, Origin, Redirect, RedirectError, Redirects};
 pub use request_body::RequestBody;
 pub use response::{BodyLength, PreparedResponse};
 pub use server::{
-    write_busy_response, write_error_response, write_error_response_with_body, AfterHandler,
-    AnswerState, Begin, HandlerOutcome, NextRead, OwnedRequestHead, Phase, ReadDeadlines,
-    ReadTimeouts, RequestPolicy, RequestView, Responder, ServerConn, ServerEvent, BUSY_RETRY_AFTER,
+    AnswerState, OwnedRequestHead, Phase, RequestView, Responder, ServerConn, ServerEvent,
 };
 pub use settings::{Rate, ServerSettings};
-pub use setup_rate::{SetupRate, SetupRates};
 pub use stage::Stage;
 pub use target::{
     form_decode, percent_decode, query_pairs, target_path, target_query, PercentError, QueryPairs,
 };
-pub use time::{Linger, RequestDeadline, Timestamp, Window};
+pub use time::{RequestDeadline, Timestamp};
 pub use url::{Url, UrlError};
 pub use writer::{FieldPair, Placement, COPY_LIMIT};
 

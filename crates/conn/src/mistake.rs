@@ -274,7 +274,8 @@ impl fmt::Display for Mistake {
 ///
 /// ```
 /// use core::time::Duration;
-/// use http_net_conn::{Mistake, MistakeGate, Timestamp};
+/// use http_net_conn::{Mistake, Timestamp};
+/// use http_net_conn::driver::{MistakeGate};
 ///
 /// let gate = MistakeGate::new();
 /// let ms = |m: u64| Timestamp::from_nanos(m * 1_000_000);

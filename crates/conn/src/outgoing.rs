@@ -117,11 +117,12 @@ pub fn request_fields_into<'a, 'o>(
 /// now, and after each response whether it is followed and how
 /// ([`Redirects::decide`] with the origins this chase keeps). The adapter
 /// sends, reads, drains a followed redirect's body (at most
-/// [`REDIRECT_BODY_DRAIN`](crate::REDIRECT_BODY_DRAIN)), and applies the
+/// [`REDIRECT_BODY_DRAIN`](crate::driver::REDIRECT_BODY_DRAIN)), and applies the
 /// [`Hop`] to its body and fields.
 ///
 /// ```
-/// use http_net_conn::{RedirectChase, RedirectError, Redirects};
+/// use http_net_conn::{RedirectError, Redirects};
+/// use http_net_conn::driver::{RedirectChase};
 /// let mut chase = RedirectChase::new(Redirects::follow(1), b"POST", "http://a/form")?;
 /// assert_eq!(chase.url()?.target(), "/form");
 /// // A 303 to another origin: followed with GET, credentials left behind.

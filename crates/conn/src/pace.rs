@@ -28,7 +28,8 @@ pub enum Bound {
 ///
 /// ```
 /// use core::time::Duration;
-/// use http_net_conn::{Bound, Meter, Rate, Timestamp};
+/// use http_net_conn::{Rate, Timestamp};
+/// use http_net_conn::driver::{Bound, Meter};
 ///
 /// let rate = Rate { bytes_per_sec: 100, grace: Duration::from_secs(2) };
 /// let t0 = Timestamp::from_nanos(0);

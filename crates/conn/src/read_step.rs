@@ -1,7 +1,8 @@
 //! The step before an adapter's next read, with the order of the slot mark
 //! and the stop check (mark first, then look at the stop) kept in one place.
 
-use crate::{NextRead, SlotState, Stage, Timestamp};
+use crate::driver::{NextRead, SlotState};
+use crate::{Stage, Timestamp};
 
 /// What the adapter does before its next read, once [`NextRead::step`] has
 /// marked its slot and looked at a graceful stop.
@@ -33,7 +34,8 @@ impl NextRead {
     /// [`ReadStep::Other`], with neither asked.
     ///
     /// ```
-    /// use http_net_conn::{NextRead, ReadStep, SlotState, Stage, Timestamp};
+    /// use http_net_conn::{Stage, Timestamp};
+    /// use http_net_conn::driver::{NextRead, ReadStep, SlotState};
     ///
     /// let until = Timestamp::from_nanos(30_000_000_000);
     /// let wait = NextRead::Wait { until, stage: Stage::Idle, slot: SlotState::Idle, stop_closes: true };

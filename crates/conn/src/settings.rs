@@ -6,10 +6,10 @@
 
 use core::time::Duration;
 
-use crate::{
-    Config, ConfigOverrides, EvictPolicy, Linger, NextRead, ReadTimeouts, RequestPolicy, SetupRate,
-    SlotState, Stage, Timestamp, Window,
+use crate::driver::{
+    EvictPolicy, Linger, NextRead, ReadTimeouts, RequestPolicy, SetupRate, SlotState, Window,
 };
+use crate::{Config, ConfigOverrides, Stage, Timestamp};
 
 /// A minimum data rate: after `grace` spent waiting on the peer, at least
 /// `bytes_per_sec` for every second waited (0 bytes/s: none), as Kestrel's
@@ -91,7 +91,7 @@ pub struct ServerSettings {
     /// The setups (TLS handshakes) each peer address may start, for a
     /// listener that has a setup step ([`SetupRate::DEFAULT`]: 64 a
     /// second, 128 at once); a connection over it is closed unanswered
-    /// before it gets a slot ([`SetupRates`](crate::SetupRates)).
+    /// before it gets a slot ([`SetupRates`](crate::driver::SetupRates)).
     pub setup_rate_per_peer: SetupRate,
     /// The request body's minimum rate ([`Rate::KESTREL`]).
     pub min_body_rate: Rate,
@@ -137,7 +137,7 @@ impl ServerSettings {
         wipe: false,
     };
 
-    /// The timeouts of the waits between handlers ([`ReadDeadlines`](crate::ReadDeadlines)).
+    /// The timeouts of the waits between handlers ([`ReadDeadlines`](crate::driver::ReadDeadlines)).
     pub const fn read_timeouts(&self) -> ReadTimeouts {
         ReadTimeouts {
             idle: self.idle_timeout,
@@ -154,7 +154,7 @@ impl ServerSettings {
         }
     }
 
-    /// What eviction weighs ([`pick_eviction`](crate::pick_eviction)).
+    /// What eviction weighs ([`pick_eviction`](crate::driver::pick_eviction)).
     pub fn evict_policy(&self) -> EvictPolicy {
         EvictPolicy {
             grace_ms: u64::try_from(self.eviction_grace.as_millis()).unwrap_or(u64::MAX),
@@ -216,7 +216,7 @@ impl ServerSettings {
     /// after `now`, whatever the peer sends meanwhile (one deadline for the
     /// whole setup, as for a request head, not one per read). Its slot
     /// shows [`SlotState::Setup`], which eviction ranks as a partial head
-    /// ([`rank`](crate::rank)); a wait that reaches the deadline is a
+    /// ([`rank`](crate::driver::rank)); a wait that reaches the deadline is a
     /// timeout of [`Stage::Setup`] (close, no response: there is no HTTP
     /// yet to answer in), and a graceful stop closes it (no request is in
     /// flight). An adapter passes it to [`NextRead::step`], as it does
@@ -224,7 +224,8 @@ impl ServerSettings {
     ///
     /// ```
     /// use core::time::Duration;
-    /// use http_net_conn::{NextRead, ReadStep, ServerSettings, SlotState, Stage, Timestamp};
+    /// use http_net_conn::{ServerSettings, Stage, Timestamp};
+    /// use http_net_conn::driver::{NextRead, ReadStep, SlotState};
     ///
     /// let s = ServerSettings { setup_timeout: Duration::from_secs(5), ..ServerSettings::DEFAULT };
     /// let admitted = Timestamp::from_nanos(1_000);
@@ -334,7 +335,7 @@ mod tests {
 
     #[test]
     fn a_setup_past_the_grace_is_evicted_before_a_young_head_and_after_an_idle_one() {
-        use crate::{pick_eviction, Summary};
+        use crate::driver::{pick_eviction, Summary};
         let p = ServerSettings::DEFAULT.evict_policy();
         let slots = [
             (1, Summary::new(SlotState::Head, 10)),

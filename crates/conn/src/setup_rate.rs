@@ -17,7 +17,7 @@ use crate::Timestamp;
 /// kept as GCRA's theoretical arrival time). `per_sec` 0: no limit.
 ///
 /// ```
-/// use http_net_conn::SetupRate;
+/// use http_net_conn::driver::SetupRate;
 /// assert_eq!(SetupRate::DEFAULT, SetupRate { per_sec: 64, burst: 128 });
 /// assert!(SetupRate::NONE.is_none());
 /// ```
@@ -66,7 +66,8 @@ impl SetupRate {
 ///
 /// ```
 /// use core::time::Duration;
-/// use http_net_conn::{SetupRate, SetupRates, Timestamp};
+/// use http_net_conn::{Timestamp};
+/// use http_net_conn::driver::{SetupRate, SetupRates};
 ///
 /// let mut r = SetupRates::new(SetupRate { per_sec: 10, burst: 2 });
 /// let t0 = Timestamp::from_nanos(1_000_000_000);

@@ -131,7 +131,8 @@ impl RequestDeadline {
 ///
 /// ```
 /// use core::time::Duration;
-/// use http_net_conn::{Timestamp, Window};
+/// use http_net_conn::{Timestamp};
+/// use http_net_conn::driver::{Window};
 ///
 /// let t0 = Timestamp::from_nanos(0);
 /// let secs = |s| t0.saturating_add(Duration::from_secs(s));
@@ -187,7 +188,8 @@ impl Window {
 ///
 /// ```
 /// use core::time::Duration;
-/// use http_net_conn::{Linger, Timestamp};
+/// use http_net_conn::{Timestamp};
+/// use http_net_conn::driver::{Linger};
 ///
 /// let t0 = Timestamp::from_nanos(0);
 /// let ms = |m| t0.saturating_add(Duration::from_millis(m));

@@ -648,7 +648,7 @@ fn error_responses_to_head_carry_no_content() {
 /// either is wrong.
 #[test]
 fn standalone_error_responses_refuse_a_bad_status_or_content_type() {
-    use http_net_conn::{write_error_response, write_error_response_with_body};
+    use http_net_conn::driver::{write_error_response, write_error_response_with_body};
     let mut buf = Vec::new();
     for status in [200, 399, 600] {
         assert_eq!(

@@ -2,7 +2,8 @@
 //! (`pick_eviction`), without I/O: the summaries stand for what the
 //! adapters' slots show.
 
-use http_net_conn::{pick_eviction, rank, EvictPolicy, Flow, SlotState, Stage, Summary};
+use http_net_conn::driver::{pick_eviction, rank, EvictPolicy, Flow, SlotState, Summary};
+use http_net_conn::Stage;
 
 const P: EvictPolicy = EvictPolicy {
     grace_ms: 1000,

@@ -4,7 +4,8 @@
 
 use core::time::Duration;
 
-use http_net_conn::{Bound, Meter, Rate, Timestamp};
+use http_net_conn::driver::{Bound, Meter};
+use http_net_conn::{Rate, Timestamp};
 
 fn at(secs: u64) -> Timestamp {
     Timestamp::from_nanos(0).saturating_add(Duration::from_secs(secs))

@@ -3,10 +3,8 @@
 //! `CONNECT` without tunnels, requests per connection, a stop) and what
 //! follows it (`ServerConn::after_handler`, from where the answer stands).
 
-use http_net_conn::{
-    AfterHandler, Begin, BodyLength, Config, HandlerOutcome, Placement, PreparedResponse,
-    RequestPolicy, ServerConn, ServerEvent,
-};
+use http_net_conn::driver::{AfterHandler, Begin, HandlerOutcome, RequestPolicy};
+use http_net_conn::{BodyLength, Config, Placement, PreparedResponse, ServerConn, ServerEvent};
 
 /// A connection that has read `req` up to its request event.
 fn requested(req: &[u8]) -> ServerConn {

@@ -4,10 +4,8 @@
 
 use core::time::Duration;
 
-use http_net_conn::{
-    Config, NextRead, PreparedResponse, ReadDeadlines, ReadTimeouts, ServerConn, ServerEvent,
-    SlotState, Stage, Timestamp,
-};
+use http_net_conn::driver::{NextRead, ReadDeadlines, ReadTimeouts, SlotState};
+use http_net_conn::{Config, PreparedResponse, ServerConn, ServerEvent, Stage, Timestamp};
 
 const T: ReadTimeouts = ReadTimeouts {
     idle: Duration::from_secs(30),

@@ -275,38 +275,30 @@ pub use http_net_head as head;
 pub use http_net_scan as scan;
 
 /// Sans-IO server and client connections (`http-net-conn`), and the
-/// policy both adapters share: the items `http-net-conn` defines. The head
+/// policy both adapters share: the items `http-net-conn` defines, except
+/// its `driver` module (the plumbing for someone writing an I/O adapter,
+/// used from `http-net-conn` directly). The head
 /// and framing types its API uses are in [`head`] and [`framing`], each by
 /// that one path.
 pub mod conn {
-    #[doc(inline)]
-    pub use http_net_conn::{
-        expects_continue, form_decode, imf_fixdate, location, percent_decode, pick_eviction,
-        query_pairs, rank, request_fields, request_fields_into, request_length, target_path,
-        target_query, write_error_response, write_error_response_with_body, AccessRecord,
-        AfterHandler, AnswerState, Begin, BodyLength, Bound, Buffers, ChosenAnswer, ClientConn,
-        ClientEvent, ClientSettings, Config, ConfigOverrides, Counters, Error, ErrorBody,
-        ErrorCause, ErrorResponse, EvictPolicy, ExpectState, Failure, FieldPair, Flow,
-        HandlerError, HandlerOutcome, Hop, Leftover, Limit, Linger, LocalError, Meter, Mistake,
-        MistakeReport, NextRead, Origin, OwnedFields, OwnedRequestHead, PercentError, Phase,
-        Placement, PreparedResponse, QueryPairs, Rank, Rate, ReadDeadlines, ReadStep, ReadTimeouts,
-        Redirect, RedirectChase, RedirectError, Redirects, RemoteError, RequestBody,
-        RequestDeadline, RequestPolicy, RequestView, Responder, ResponseView, Retry, ServerConn,
-        ServerEvent, ServerSettings, SetupRate, SetupRates, SlotState, Stage, Summary, Timestamp,
-        Trailers, UnsupportedCodings, Url, UrlError, Window, WithStatus, COPY_LIMIT, MAX_PIPELINED,
-        REDIRECT_BODY_DRAIN, REFUSING_AT_ONCE, YOUNG_RESPONSE_STALL_MS,
-    };
-    #[doc(inline)]
-    pub use http_net_conn::{
-        write_busy_response, AccessLogFn, ErrorBodyFn, ErrorStatusFn, MistakeLogFn,
-        BUSY_RETRY_AFTER,
-    };
     #[cfg(target_has_atomic = "64")]
     #[doc(inline)]
-    pub use http_net_conn::{FlowGauge, LiveCounters, MistakeGate, StageCounts};
-    #[cfg(target_has_atomic = "ptr")]
+    pub use http_net_conn::StageCounts;
     #[doc(inline)]
-    pub use http_net_conn::{MistakeSink, ServerHooks};
+    pub use http_net_conn::{
+        expects_continue, form_decode, imf_fixdate, location, percent_decode, query_pairs,
+        request_fields, request_fields_into, request_length, target_path, target_query,
+        AccessRecord, AnswerState, BodyLength, Buffers, ClientConn, ClientEvent, ClientSettings,
+        Config, ConfigOverrides, Counters, Error, ErrorBody, ErrorCause, ErrorResponse,
+        ExpectState, Failure, FieldPair, HandlerError, Hop, Limit, LocalError, Mistake,
+        MistakeReport, Origin, OwnedFields, OwnedRequestHead, PercentError, Phase, Placement,
+        PreparedResponse, QueryPairs, Rate, Redirect, RedirectError, Redirects, RemoteError,
+        RequestBody, RequestDeadline, RequestView, Responder, ResponseView, Retry, ServerConn,
+        ServerEvent, ServerSettings, Stage, Timestamp, Trailers, UnsupportedCodings, Url, UrlError,
+        WithStatus, COPY_LIMIT, MAX_PIPELINED,
+    };
+    #[doc(inline)]
+    pub use http_net_conn::{AccessLogFn, ErrorBodyFn, ErrorStatusFn, MistakeLogFn};
 }
 
 /// A blocking server and client over `std::net` (`http-net-std`): the

@@ -1,6 +1,7 @@
-//! Every public item of `http-net-conn` and `http-net-std` is reachable
+//! Every public item of `http-net-conn` outside its adapter module
+//! (`http_net_conn::driver`) and every one of `http-net-std` is reachable
 //! through the facade, and by one path: `conn`'s own items in
-//! `http_net::conn`, the std adapter's own items in `http_net::blocking`,
+//! `http_net::conn`, none of the driver's, the std adapter's own items in `http_net::blocking`,
 //! and what the std adapter re-exports from the core only in `conn`. The
 //! facade lists them one by one (a crate re-exported whole would bring its
 //! own re-exports, a second path for each), so this test catches an item
@@ -72,6 +73,45 @@ fn the_facade_lists_every_item_of_conn_once() {
         extra.is_empty(),
         "http_net::conn lists what conn does not define: {extra:?}"
     );
+}
+
+/// What an adapter author needs and an application does not: the driver
+/// module holds it, and the facade gives none of it.
+#[test]
+fn the_facade_gives_nothing_of_the_driver_module() {
+    let (driver, _) = root_uses(include_str!("../../conn/src/driver.rs"));
+    let facade = facade_module("conn");
+    let leaked: Vec<_> = driver.intersection(&facade).collect();
+    assert!(
+        leaked.is_empty(),
+        "driver items in http_net::conn: {leaked:?}"
+    );
+    for n in [
+        "ReadDeadlines",
+        "ReadTimeouts",
+        "NextRead",
+        "ReadStep",
+        "AfterHandler",
+        "HandlerOutcome",
+        "Begin",
+        "RequestPolicy",
+        "EvictPolicy",
+        "Flow",
+        "Rank",
+        "SlotState",
+        "Summary",
+        "FlowGauge",
+        "rank",
+        "pick_eviction",
+        "REFUSING_AT_ONCE",
+        "YOUNG_RESPONSE_STALL_MS",
+        "Meter",
+        "Bound",
+        "MistakeGate",
+        "MistakeSink",
+    ] {
+        assert!(driver.contains(n), "{n} is not in conn's driver module");
+    }
 }
 
 /// The names std's modules re-export from the core (`pub use

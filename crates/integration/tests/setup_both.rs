@@ -105,7 +105,7 @@ enum Adapter {
 }
 
 fn start(adapter: Adapter, setup_timeout: Duration, max_connections: usize) -> Running {
-    let d = http_net_conn::SetupRate::DEFAULT;
+    let d = http_net_conn::driver::SetupRate::DEFAULT;
     start_rated(
         adapter,
         setup_timeout,

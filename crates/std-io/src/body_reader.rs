@@ -3,7 +3,7 @@
 //! pieces from a connection, reads more input when the connection needs it, and keeps what
 //! did not fit the caller's buffer for the next read.
 
-use http_net_conn::Leftover;
+use http_net_conn::driver::Leftover;
 
 use crate::error::Error;
 

@@ -9,13 +9,15 @@ use std::net::{TcpStream, ToSocketAddrs};
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
+use http_net_conn::driver::Window;
+use http_net_conn::driver::{RedirectChase, REDIRECT_BODY_DRAIN};
 use http_net_conn::framing::Error as FramingError;
 use http_net_conn::{
     expects_continue, request_fields, BodyLength, ClientConn, ClientEvent, Config,
-    Error as ConnError, ExpectState, Failure, FieldPair, OwnedFields, Placement, RedirectChase,
-    Redirects, RemoteError, ResponseView, REDIRECT_BODY_DRAIN,
+    Error as ConnError, ExpectState, Failure, FieldPair, OwnedFields, Placement, Redirects,
+    RemoteError, ResponseView,
 };
-use http_net_conn::{RequestDeadline, Version, Window};
+use http_net_conn::{RequestDeadline, Version};
 
 use crate::body_reader::{BodyReader, BodySource, Step};
 use crate::error::{is_timeout, Error, Limit, Stage};

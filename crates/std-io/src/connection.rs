@@ -9,9 +9,11 @@ use std::sync::atomic::Ordering;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
+use http_net_conn::driver::{
+    AfterHandler, Begin, ChosenAnswer, NextRead, ReadDeadlines, ReadStep, SlotState,
+};
 use http_net_conn::{
-    AfterHandler, Begin, ChosenAnswer, Config, Error as ConnError, HandlerError, LocalError,
-    Mistake, NextRead, ReadDeadlines, ReadStep, ServerConn, ServerEvent, SlotState,
+    Config, Error as ConnError, HandlerError, LocalError, Mistake, ServerConn, ServerEvent,
 };
 
 use crate::date::DateClock;

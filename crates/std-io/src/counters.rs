@@ -1,6 +1,6 @@
 //! What the server counts is the core's [`Counters`](http_net_conn::Counters)
 //! (one type for both servers), added to through its
-//! [`LiveCounters`](http_net_conn::LiveCounters); here only how a slot marks
+//! [`LiveCounters`](http_net_conn::driver::LiveCounters); here only how a slot marks
 //! the stage it was evicted in, as a byte.
 
 use http_net_conn::Stage;

@@ -7,16 +7,18 @@
 use std::io::Write;
 use std::panic::{catch_unwind, AssertUnwindSafe};
 
-use http_net_conn::{Mistake, MistakeSink};
+use http_net_conn::driver::MistakeSink;
+use http_net_conn::Mistake;
 
-/// The data the hooks see, defined once in the core for both adapters.
-pub use http_net_conn::{AccessRecord, ErrorBody, ErrorCause, ErrorResponse};
+pub(crate) use http_net_conn::driver::ServerHooks as Hooks;
 /// The hooks a server was built with: the core's, the same in both
 /// adapters.
-pub(crate) use http_net_conn::{ErrorBodyFn, ServerHooks as Hooks};
+pub(crate) use http_net_conn::ErrorBodyFn;
+/// The data the hooks see, defined once in the core for both adapters.
+pub use http_net_conn::{AccessRecord, ErrorBody, ErrorCause, ErrorResponse};
 
 /// Delivers a mistake where the core says it goes, if it is reported
-/// ([`ServerHooks::mistake_sink`](http_net_conn::ServerHooks::mistake_sink)):
+/// ([`ServerHooks::mistake_sink`](http_net_conn::driver::ServerHooks::mistake_sink)):
 /// calls the hook (containing its panic) or writes the line to stderr at
 /// once (a failed write is not the server's concern, and must not panic).
 pub(crate) fn deliver(sink: Option<MistakeSink<'_>>, m: &Mistake) {

@@ -6,7 +6,7 @@
 //! and lets a graceful stop end the blocked reads of idle connections.
 
 use crate::hooks::Hooks;
-use http_net_conn::MistakeGate;
+use http_net_conn::driver::MistakeGate;
 use std::collections::HashMap;
 use std::net::{IpAddr, Shutdown, SocketAddr, TcpStream};
 use std::sync::atomic::{AtomicBool, AtomicU64, AtomicU8, AtomicUsize, Ordering};
@@ -19,8 +19,10 @@ use crate::lock::{lock, read};
 use crate::settings::Settings;
 use crate::transport::Interrupter;
 use crate::wire::Gauge;
-use http_net_conn::{pick_eviction, SetupRate, SetupRates, SlotState, Stage, Summary, Timestamp};
-use http_net_conn::{Counters, LiveCounters};
+use http_net_conn::driver::LiveCounters;
+use http_net_conn::driver::{pick_eviction, SetupRate, SetupRates, SlotState, Summary};
+use http_net_conn::Counters;
+use http_net_conn::{Stage, Timestamp};
 
 /// One open connection, as the accept loop and the shutdown see it.
 pub(crate) struct Slot {

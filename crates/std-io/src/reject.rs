@@ -13,7 +13,8 @@ use std::time::{Duration, Instant};
 
 use std::panic::{catch_unwind, AssertUnwindSafe};
 
-use http_net_conn::{write_busy_response, Linger, Timestamp, REFUSING_AT_ONCE};
+use http_net_conn::driver::{write_busy_response, Linger, REFUSING_AT_ONCE};
+use http_net_conn::Timestamp;
 
 use crate::date::now_secs;
 use crate::hooks::{ErrorBodyFn, ErrorCause, ErrorResponse};

@@ -8,7 +8,8 @@ use std::net::SocketAddr;
 use std::sync::atomic::Ordering;
 use std::time::Instant;
 
-use http_net_conn::{ReadStep, Stage};
+use http_net_conn::driver::ReadStep;
+use http_net_conn::Stage;
 
 use crate::connection::{self, Warm};
 use crate::handler::Handler;

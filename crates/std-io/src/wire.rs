@@ -5,9 +5,8 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::OnceLock;
 use std::time::{Duration, Instant};
 
-use http_net_conn::{
-    Bound, ClientConn, Flow, FlowGauge, Linger, Meter, Rate, ServerConn, Timestamp,
-};
+use http_net_conn::driver::{Bound, Flow, FlowGauge, Linger, Meter};
+use http_net_conn::{ClientConn, Rate, ServerConn, Timestamp};
 
 use crate::error::{is_timeout, Error, Stage};
 use crate::transport::Transport;

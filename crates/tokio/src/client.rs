@@ -15,12 +15,12 @@ use std::sync::{Arc, Mutex, MutexGuard};
 use std::task::{Context, Poll, Waker};
 use std::time::Duration;
 
+use http_net_conn::driver::{RedirectChase, Window, REDIRECT_BODY_DRAIN};
 use http_net_conn::framing::Error as FramingError;
 use http_net_conn::{
     expects_continue, request_fields, request_fields_into, request_length, BodyLength, ClientConn,
-    ClientEvent, Config, Error as ConnError, ExpectState, Failure, FieldPair, Placement,
-    RedirectChase, Redirects, RemoteError, RequestDeadline, Retry, Timestamp, Url, UrlError,
-    Version, Window, REDIRECT_BODY_DRAIN,
+    ClientEvent, Config, Error as ConnError, ExpectState, Failure, FieldPair, Placement, Redirects,
+    RemoteError, RequestDeadline, Retry, Timestamp, Url, UrlError, Version,
 };
 use tokio::io::{AsyncRead, AsyncReadExt, AsyncWrite, ReadBuf};
 use tokio::net::TcpStream;
@@ -1082,7 +1082,7 @@ impl<C: Connector> RequestWriter<C> {
             deadline: self.deadline,
             clock: std::mem::take(&mut self.clock),
             done: false,
-            pending: http_net_conn::Leftover::new(),
+            pending: http_net_conn::driver::Leftover::new(),
             wait: None,
         })
     }
@@ -1352,7 +1352,7 @@ pub struct ClientResponse<C: Connector = TcpConnector> {
     /// The time of this wakeup, within one call.
     clock: WakeClock,
     done: bool,
-    pending: http_net_conn::Leftover,
+    pending: http_net_conn::driver::Leftover,
     /// The end of the read that waits for the next body bytes, kept across
     /// polls of the `AsyncRead` (`None` when no read waits).
     wait: Option<Timestamp>,

@@ -9,10 +9,13 @@ use std::sync::Arc;
 use std::task::Poll;
 use std::time::Duration;
 
+use http_net_conn::driver::{
+    AfterHandler, Begin, ChosenAnswer, NextRead, ReadDeadlines, ReadStep, ReadTimeouts,
+    RequestPolicy, SlotState,
+};
 use http_net_conn::{
-    AccessRecord, AfterHandler, Begin, ChosenAnswer, Error as ConnError, ErrorCause, HandlerError,
-    Limit, Mistake, NextRead, ReadDeadlines, ReadStep, ReadTimeouts, RequestPolicy, ServerConn,
-    ServerEvent, SlotState, Timestamp,
+    AccessRecord, Error as ConnError, ErrorCause, HandlerError, Limit, Mistake, ServerConn,
+    ServerEvent, Timestamp,
 };
 use tokio::io::AsyncWriteExt;
 use tokio::time::Instant;

@@ -18,7 +18,8 @@ use crate::error::{Error, Limit, Stage};
 use crate::lend::{Hold, Lent};
 use crate::shared::Shared;
 use crate::slot::Slot;
-use http_net_conn::{Meter, Timestamp};
+use http_net_conn::driver::Meter;
+use http_net_conn::Timestamp;
 
 use crate::timer::Timer;
 use crate::wire::{self, Filled, Transport, WriteBounds};
@@ -32,7 +33,7 @@ const FLUSH_AT: usize = 16 * 1024;
 #[derive(Debug, Default)]
 pub(crate) struct Cycle {
     /// Body bytes taken from the connection but not yet given to the reader.
-    pending: http_net_conn::Leftover,
+    pending: http_net_conn::driver::Leftover,
     /// The body reader saw the end of the body.
     body_done: bool,
     /// The request's trailer fields, once its body was read to the end.

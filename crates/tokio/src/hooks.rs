@@ -12,13 +12,12 @@ use std::io::Write;
 use std::panic::{catch_unwind, AssertUnwindSafe};
 use std::sync::{Arc, Mutex};
 
-use http_net_conn::{
-    write_busy_response, AccessRecord, ErrorCause, ErrorResponse, Mistake, MistakeSink, ServerConn,
-};
+use http_net_conn::driver::{write_busy_response, MistakeSink};
+use http_net_conn::{AccessRecord, ErrorCause, ErrorResponse, Mistake, ServerConn};
 
 /// The hooks a server was built with: the core's, the same in both
 /// adapters.
-pub(crate) use http_net_conn::ServerHooks as Hooks;
+pub(crate) use http_net_conn::driver::ServerHooks as Hooks;
 
 /// Gives the error response `conn` queued the hook's body for `cause`,
 /// when a hook is set and supplies one (a hook that panics, or a body the
@@ -47,7 +46,7 @@ pub(crate) fn access_log(hooks: &Hooks, record: &AccessRecord<'_>) {
 }
 
 /// Delivers a mistake where the core says it goes, if it is reported
-/// ([`ServerHooks::mistake_sink`](http_net_conn::ServerHooks::mistake_sink)):
+/// ([`ServerHooks::mistake_sink`](http_net_conn::driver::ServerHooks::mistake_sink)):
 /// calls the hook (containing its panic) or writes the line to stderr at
 /// once (a failed write is not the server's concern, and must not panic).
 pub(crate) fn deliver(sink: Option<MistakeSink<'_>>, m: &Mistake) {

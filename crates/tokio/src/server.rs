@@ -11,7 +11,8 @@ use std::sync::Arc;
 use std::task::Poll;
 use std::time::Duration;
 
-use http_net_conn::{imf_fixdate, pick_eviction, Linger, Rate, REFUSING_AT_ONCE};
+use http_net_conn::driver::{pick_eviction, Linger, REFUSING_AT_ONCE};
+use http_net_conn::{imf_fixdate, Rate};
 use tokio::net::{TcpListener, TcpStream, ToSocketAddrs};
 use tokio::task::JoinSet;
 use tokio::time::Instant;

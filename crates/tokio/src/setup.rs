@@ -11,7 +11,7 @@ use std::pin::pin;
 use std::sync::Arc;
 use std::task::Poll;
 
-use http_net_conn::ReadStep;
+use http_net_conn::driver::ReadStep;
 use tokio::time::Instant;
 
 use crate::connection;

@@ -8,9 +8,8 @@ use std::ops::Deref;
 use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex, MutexGuard, OnceLock};
 
-use http_net_conn::{
-    Buffers, Config, LiveCounters, MistakeGate, ServerConn, ServerSettings, SetupRates, SlotState,
-};
+use http_net_conn::driver::{LiveCounters, MistakeGate, SetupRates, SlotState};
+use http_net_conn::{Buffers, Config, ServerConn, ServerSettings};
 use tokio::sync::Notify;
 use tokio::time::Instant;
 

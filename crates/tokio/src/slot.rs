@@ -6,7 +6,8 @@
 use std::net::IpAddr;
 use std::sync::atomic::{AtomicBool, AtomicU32, AtomicU64, AtomicU8, Ordering};
 
-use http_net_conn::{FlowGauge, SlotState, Summary, Timestamp};
+use http_net_conn::driver::{FlowGauge, SlotState, Summary};
+use http_net_conn::Timestamp;
 use std::future::{poll_fn, Future};
 use std::sync::Mutex;
 use std::task::{Context, Poll, Waker};

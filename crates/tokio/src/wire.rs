@@ -8,7 +8,8 @@ use std::pin::{pin, Pin};
 use std::task::{Context, Poll};
 use std::time::Duration;
 
-use http_net_conn::{Bound, Linger, Meter, Rate, ServerConn, ServerSettings, Timestamp};
+use http_net_conn::driver::{Bound, Linger, Meter};
+use http_net_conn::{Rate, ServerConn, ServerSettings, Timestamp};
 use tokio::io::{AsyncRead, AsyncReadExt, AsyncWrite, AsyncWriteExt, ReadBuf};
 use tokio::time::{timeout_at, Instant};
 

@@ -588,7 +588,7 @@ impl ServerConn {
     /// What the server sends a connection it evicted at its connection
     /// limit while the connection's request head was arriving: `503
     /// Service Unavailable` with `Retry-After: 1`
-    /// ([`BUSY_RETRY_AFTER`](crate::BUSY_RETRY_AFTER), as to a connection
+    /// ([`BUSY_RETRY_AFTER`](crate::driver::BUSY_RETRY_AFTER), as to a connection
     /// refused beyond the limit): the peer did nothing wrong and may come
     /// back (RFC 9110 §15.6.4, §10.2.3); then the connection closes as
     /// after [`reject`](ServerConn::reject). Between requests an evicted

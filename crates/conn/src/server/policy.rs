@@ -87,7 +87,8 @@ impl ServerConn {
     /// connection's last (`Connection: close` on its answer).
     ///
     /// ```
-    /// use http_net_conn::{Begin, Config, RequestPolicy, ServerConn, ServerEvent};
+    /// use http_net_conn::{Config, ServerConn, ServerEvent};
+    /// use http_net_conn::driver::{Begin, RequestPolicy};
     ///
     /// let mut conn = ServerConn::new(Config::DEFAULT);
     /// let _ = conn.recv(b"CONNECT a:443 HTTP/1.1\r\nHost: a:443\r\n\r\n");
@@ -132,7 +133,8 @@ impl ServerConn {
     ///   itself).
     ///
     /// ```
-    /// use http_net_conn::{AfterHandler, Config, HandlerOutcome, ServerConn, ServerEvent};
+    /// use http_net_conn::{Config, ServerConn, ServerEvent};
+    /// use http_net_conn::driver::{AfterHandler, HandlerOutcome};
     ///
     /// let mut conn = ServerConn::new(Config::DEFAULT);
     /// let _ = conn.recv(b"GET / HTTP/1.1\r\nHost: a\r\n\r\n");

@@ -126,7 +126,7 @@ pub(super) fn replace_error_body(
 ///
 /// ```
 /// let mut buf = Vec::new();
-/// http_net_conn::write_error_response(&mut buf, 503, Some(1), None, None).unwrap();
+/// http_net_conn::driver::write_error_response(&mut buf, 503, Some(1), None, None).unwrap();
 /// assert!(buf.starts_with(b"HTTP/1.1 503 Service Unavailable\r\n"));
 /// assert!(buf.windows(16).any(|w| w == b"Retry-After: 1\r\n"));
 /// ```
@@ -150,7 +150,8 @@ pub const BUSY_RETRY_AFTER: u32 = 1;
 /// server's own text).
 ///
 /// ```
-/// use http_net_conn::{write_busy_response, ErrorBody};
+/// use http_net_conn::{ErrorBody};
+/// use http_net_conn::driver::{write_busy_response};
 ///
 /// let date = b"Sun, 06 Nov 1994 08:49:37 GMT";
 /// let mut buf = Vec::new();
@@ -195,7 +196,7 @@ pub fn write_busy_response(
 ///
 /// ```
 /// let mut buf = Vec::new();
-/// http_net_conn::write_error_response_with_body(
+/// http_net_conn::driver::write_error_response_with_body(
 ///     &mut buf, 503, Some(1), None, None, b"application/json", br#"{"busy":true}"#,
 /// )
 /// .unwrap();

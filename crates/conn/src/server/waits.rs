@@ -6,7 +6,8 @@
 use core::time::Duration;
 
 use super::ServerConn;
-use crate::{Phase, SlotState, Stage, Timestamp};
+use crate::driver::SlotState;
+use crate::{Phase, Stage, Timestamp};
 
 /// The timeouts of the waits between handlers (the shared server settings'
 /// names and defaults).
@@ -76,7 +77,8 @@ pub enum NextRead {
 ///
 /// ```
 /// use core::time::Duration;
-/// use http_net_conn::{Config, NextRead, ReadDeadlines, ReadTimeouts, ServerConn, SlotState, Stage, Timestamp};
+/// use http_net_conn::{Config, ServerConn, Stage, Timestamp};
+/// use http_net_conn::driver::{NextRead, ReadDeadlines, ReadTimeouts, SlotState};
 ///
 /// let mut conn = ServerConn::new(Config::DEFAULT);
 /// let mut d = ReadDeadlines::new();

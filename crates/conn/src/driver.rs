@@ -1,0 +1,30 @@
+//! The core's plumbing for adapter authors: what an I/O adapter (the
+//! blocking and tokio ones in this workspace, or a third) needs to drive
+//! [`ServerConn`](crate::ServerConn) and [`ClientConn`](crate::ClientConn)
+//! and to share one policy across a server's connections. An application
+//! needs none of it, and the facade (`http_net::conn`) re-exports none of it.
+
+#[cfg(target_has_atomic = "64")]
+pub use crate::counters::LiveCounters;
+#[cfg(target_has_atomic = "64")]
+pub use crate::evict::FlowGauge;
+pub use crate::evict::{
+    pick_eviction, rank, EvictPolicy, Flow, Rank, SlotState, Summary, REFUSING_AT_ONCE,
+    YOUNG_RESPONSE_STALL_MS,
+};
+pub use crate::handler_end::ChosenAnswer;
+#[cfg(target_has_atomic = "ptr")]
+pub use crate::hooks::{MistakeSink, ServerHooks};
+pub use crate::leftover::Leftover;
+#[cfg(target_has_atomic = "64")]
+pub use crate::mistake::MistakeGate;
+pub use crate::outgoing::RedirectChase;
+pub use crate::pace::{Bound, Meter};
+pub use crate::read_step::ReadStep;
+pub use crate::redirect::REDIRECT_BODY_DRAIN;
+pub use crate::server::{
+    write_busy_response, write_error_response, write_error_response_with_body, AfterHandler, Begin,
+    HandlerOutcome, NextRead, ReadDeadlines, ReadTimeouts, RequestPolicy, BUSY_RETRY_AFTER,
+};
+pub use crate::setup_rate::{SetupRate, SetupRates};
+pub use crate::time::{Linger, Window};
