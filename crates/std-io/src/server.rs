@@ -44,9 +44,8 @@ use http_net_conn::{Counters, ServerOptions};
 ///
 /// ```
 /// # mod http_net { pub mod blocking { pub use http_net_std::*; } pub use http_net_std::http_net_conn as conn; }
-/// use http_net::conn::ServerOptions;
 /// use http_net::blocking::Server;
-/// use http_net::conn::ErrorBody;
+/// use http_net::conn::{ErrorBody, ServerOptions};
 ///
 /// let server = Server::builder()
 ///     .error_body(|e| {
@@ -62,8 +61,8 @@ use http_net_conn::{Counters, ServerOptions};
 ///
 /// ```
 /// # mod http_net { pub mod blocking { pub use http_net_std::*; } pub use http_net_std::http_net_conn as conn; }
-/// use http_net::conn::ServerOptions;
 /// use http_net::blocking::{HandlerError, Server};
+/// use http_net::conn::ServerOptions;
 ///
 /// /// The application's own error type.
 /// #[derive(Debug)]
@@ -116,8 +115,7 @@ use http_net_conn::{Counters, ServerOptions};
 ///
 /// ```
 /// # mod http_net { pub mod blocking { pub use http_net_std::*; } pub use http_net_std::http_net_conn as conn; }
-/// use http_net::conn::ServerOptions;
-/// use http_net::conn::{LocalError, Mistake};
+/// use http_net::conn::{LocalError, Mistake, ServerOptions};
 /// use http_net::blocking::{Exchange, Server};
 /// use std::sync::mpsc;
 ///

@@ -81,8 +81,7 @@ impl Listener for TcpListener {
 /// The `503` beyond the connection limit is asked for once a second.
 ///
 /// ```
-/// use http_net_tokio::ServerOptions;
-/// use http_net_tokio::{ErrorBody, ErrorCause};
+/// use http_net_tokio::{ErrorBody, ErrorCause, ServerOptions};
 ///
 /// # tokio::runtime::Builder::new_current_thread().enable_all().build().unwrap().block_on(async {
 /// let server = http_net_tokio::Server::builder()
@@ -107,8 +106,7 @@ impl Listener for TcpListener {
 /// # The status of an application's error ([`error_status`](ServerOptions::error_status))
 ///
 /// ```
-/// use http_net_tokio::ServerOptions;
-/// use http_net_tokio::HandlerError;
+/// use http_net_tokio::{HandlerError, ServerOptions};
 ///
 /// /// The application's own error type.
 /// #[derive(Debug)]
