@@ -11,7 +11,7 @@ use std::net::SocketAddr;
 use std::time::{Duration, Instant};
 
 use http_net_tokio::http_net_conn::PreparedResponse;
-use http_net_tokio::{Connector, Exchange, Handler, HandlerError, Listener, Server};
+use http_net_tokio::{Connector, Exchange, Handler, HandlerError, Listener, Server, ServerOptions};
 use tokio::io::{AsyncReadExt, AsyncWriteExt, DuplexStream};
 use tokio::runtime::Runtime;
 use tokio::sync::mpsc;

@@ -7,6 +7,7 @@
 
 use http_net_compare::hyper_side::{read_one_response, runtime};
 use http_net_compare::tokio_side::DuplexListener;
+use http_net_tokio::ServerOptions;
 use tokio::io::{AsyncReadExt, AsyncWriteExt};
 
 include!("../axum_common.rs");

@@ -71,7 +71,6 @@ extern crate alloc;
 mod blame;
 mod body;
 mod buffers;
-mod builder_setters;
 mod client;
 mod client_settings;
 mod codings_text;
@@ -99,6 +98,8 @@ mod request_body;
 mod response;
 mod response_accessors;
 mod server;
+#[cfg(target_has_atomic = "ptr")]
+mod server_options;
 mod settings;
 mod setup_rate;
 mod stage;
@@ -135,6 +136,8 @@ pub use response::{BodyLength, PreparedResponse};
 pub use server::{
     AnswerState, OwnedRequestHead, Phase, RequestView, Responder, ServerConn, ServerEvent,
 };
+#[cfg(target_has_atomic = "ptr")]
+pub use server_options::ServerOptions;
 pub use settings::{Rate, ServerSettings};
 pub use stage::Stage;
 pub use target::{

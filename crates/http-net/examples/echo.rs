@@ -40,6 +40,7 @@
 //! responses in flight finished (for up to 30 s), then exit 0; a second
 //! signal exits at once.
 
+use http_net::conn::ServerOptions;
 use std::io::Read;
 use std::process::exit;
 use std::time::Duration;

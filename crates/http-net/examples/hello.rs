@@ -17,6 +17,7 @@
 //! connections, idle ones closed, responses in flight finished (for up to
 //! 30 s), then exit 0; a second signal exits at once.
 
+use http_net::conn::ServerOptions;
 use std::process::exit;
 
 use http_net::blocking::{Error, Exchange, Server};

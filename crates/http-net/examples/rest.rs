@@ -14,6 +14,7 @@
 //! 1 KiB for a note. Each request is logged to stderr (`access_log`).
 //! Prints `listening on http://ADDR`.
 
+use http_net::conn::ServerOptions;
 use std::collections::BTreeMap;
 use std::io::{Read, Write};
 use std::sync::Mutex;

@@ -53,7 +53,7 @@
 //! ```
 //! use std::io::Read;
 //! use http_net::blocking::{Error, Exchange, Server};
-//! use http_net::conn::PreparedResponse;
+//! use http_net::conn::{PreparedResponse, ServerOptions};
 //!
 //! let ok = PreparedResponse::new(200, &[(b"Content-Type", b"text/plain")]).unwrap();
 //! let server = Server::builder().max_connections(64).bind("127.0.0.1:0")?;
@@ -172,18 +172,18 @@
 //!
 //! ## 6. Limits and the server's own errors
 //!
-//! [`blocking::ServerBuilder::max_body_bytes`] caps every request body (a
+//! [`blocking::ServerBuilder::max_body_bytes`](conn::ServerOptions::max_body_bytes) caps every request body (a
 //! declared `Content-Length` over it is answered `413` before the handler
 //! runs); [`Exchange::limit_body`](blocking::Exchange::limit_body) lowers it for one request. The
 //! responses the server writes itself (`400`, `408`, `413`, `500`...) get
-//! the body [`blocking::ServerBuilder::error_body`] supplies, and
-//! [`blocking::ServerBuilder::access_log`] sees each request with its status,
+//! the body [`blocking::ServerBuilder::error_body`](conn::ServerOptions::error_body) supplies, and
+//! [`blocking::ServerBuilder::access_log`](conn::ServerOptions::access_log) sees each request with its status,
 //! bytes, duration and the error a handler returned. Which status each
 //! failure gives is in [`blocking::Handler`].
 //!
 //! ```
 //! use std::io::Read;
-//! use http_net::conn::ErrorBody;
+//! use http_net::conn::{ErrorBody, ServerOptions};
 //! use http_net::blocking::{Client, Error, Exchange, Server};
 //!
 //! let server = Server::builder()
@@ -294,8 +294,8 @@ pub mod conn {
         MistakeReport, Origin, OwnedFields, OwnedRequestHead, PercentError, Phase, Placement,
         PreparedResponse, QueryPairs, Rate, Redirect, RedirectError, Redirects, RemoteError,
         RequestBody, RequestDeadline, RequestView, Responder, ResponseView, Retry, ServerConn,
-        ServerEvent, ServerSettings, Stage, Timestamp, Trailers, UnsupportedCodings, Url, UrlError,
-        WithStatus, COPY_LIMIT, MAX_PIPELINED,
+        ServerEvent, ServerOptions, ServerSettings, Stage, Timestamp, Trailers, UnsupportedCodings,
+        Url, UrlError, WithStatus, COPY_LIMIT, MAX_PIPELINED,
     };
     #[doc(inline)]
     pub use http_net_conn::{AccessLogFn, ErrorBodyFn, ErrorStatusFn, MistakeLogFn};

@@ -4,6 +4,7 @@
 
 mod support;
 
+use http_net::conn::ServerOptions;
 use std::io::{ErrorKind, Read, Write};
 use std::net::TcpStream;
 use std::sync::mpsc;

@@ -11,6 +11,7 @@ mod download;
 #[path = "../examples/proxy.rs"]
 mod proxy;
 
+use http_net::conn::ServerOptions;
 use std::io::{self, Read};
 
 use http_net::blocking::{Client, ServerBuilder};

@@ -13,6 +13,7 @@
 mod counting;
 mod support;
 
+use http_net_std::ServerOptions;
 use std::io::{Read, Write};
 use std::net::TcpStream;
 use std::time::Duration;

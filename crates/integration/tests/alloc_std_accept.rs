@@ -9,6 +9,7 @@
 mod counting;
 mod support;
 
+use http_net_std::ServerOptions;
 use std::cell::Cell;
 use std::io::{Read, Write};
 use std::net::TcpStream;

@@ -14,6 +14,7 @@
 #[path = "support/counting.rs"]
 mod counting;
 
+use http_net_tokio::ServerOptions;
 use std::io::{Read, Write};
 use std::net::TcpStream;
 use std::time::Duration;

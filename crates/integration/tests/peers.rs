@@ -10,6 +10,7 @@
 
 mod support;
 
+use http_net_tokio::ServerOptions;
 use std::net::SocketAddr;
 use std::process::Command;
 use std::time::Duration;

@@ -8,6 +8,7 @@
 //! setup deadline (not one per read) and counted, and at the connection
 //! limit a stalled setup is evicted for a newcomer, as a partial head is.
 
+use http_net_std::ServerOptions;
 use std::io::{Read, Write};
 use std::net::{SocketAddr, TcpStream};
 use std::time::{Duration, Instant};

@@ -6,6 +6,7 @@
 //! server's setup deadline; a peer may start `N` a second, `2N` at once
 //! (default 64 and 128; 0: no limit).
 
+use http_net::conn::ServerOptions;
 use std::io::{self, Write};
 use std::net::TcpListener;
 

@@ -12,6 +12,7 @@
 
 mod support;
 
+use http_net_std::ServerOptions;
 use std::process::Command;
 use std::time::Duration;
 

@@ -8,6 +8,7 @@
 
 mod support;
 
+use http_net_std::ServerOptions;
 use std::net::SocketAddr;
 use std::process::Command;
 use std::time::Duration;

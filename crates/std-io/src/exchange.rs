@@ -289,7 +289,7 @@ impl<'a> Exchange<'a> {
     }
 
     /// Lowers the body limit for this request to `max_bytes` (the server's
-    /// [`max_body_bytes`](crate::ServerBuilder::max_body_bytes) stays the
+    /// [`max_body_bytes`](crate::ServerOptions::max_body_bytes) stays the
     /// ceiling: a declared `Content-Length` over it was answered `413`
     /// before the handler ran, so a limit can only be lowered here). Call
     /// it before reading the body. A declared length over the limit is
@@ -417,7 +417,7 @@ impl<'a> Exchange<'a> {
 
     /// After answering `101 Switching Protocols` (to a request that offered
     /// `Upgrade`) or `2xx` to `CONNECT` (which reaches a handler only with
-    /// [`ServerBuilder::tunnels`](crate::ServerBuilder::tunnels) on) with
+    /// [`ServerBuilder::tunnels`](crate::ServerOptions::tunnels) on) with
     /// [`send_head`](Exchange::send_head)
     /// (no `send_end`: such answers have no body): the stream and the bytes that arrived
     /// after the request, for the new protocol. The connection closes when
@@ -538,7 +538,7 @@ impl Lent for &mut Exchange<'_> {
 }
 
 /// The body went over its budget (the server's
-/// [`max_body_bytes`](crate::ServerBuilder::max_body_bytes) or the
+/// [`max_body_bytes`](crate::ServerOptions::max_body_bytes) or the
 /// request's [`Exchange::limit_body`]; the connection queued its `413` when
 /// no answer had started): the error this and each later read returns.
 fn over_limit(conn: &ServerConn, st: &mut Cycle) -> Error {

@@ -57,7 +57,7 @@ use crate::exchange::Exchange;
 /// ([`HandlerError::bad_request`](crate::HandlerError::bad_request),
 /// `.with_status(400)` on an error or on a `Result`:
 /// [`WithStatus`](crate::WithStatus)), or whose status the
-/// [`ServerBuilder::error_status`](crate::ServerBuilder::error_status) hook
+/// [`ServerBuilder::error_status`](crate::ServerOptions::error_status) hook
 /// chooses (an application's own error type). Otherwise the error's text
 /// never reaches the peer, and what the connection is left in decides
 /// what is sent:
@@ -65,20 +65,20 @@ use crate::exchange::Exchange;
 /// | the handler... | the server |
 /// |---|---|
 /// | answered completely and returned `Ok` | keeps the connection (if the request allows) |
-/// | returned, before answering, an error with a status in `400..=599` (its own, or the `error_status` hook's) | sends that status as an answer (the error's fields, the [`error_body`](crate::ServerBuilder::error_body) hook's body or a short text), and keeps the connection as after any answer (a `408` closes it); not a mistake |
+/// | returned, before answering, an error with a status in `400..=599` (its own, or the `error_status` hook's) | sends that status as an answer (the error's fields, the [`error_body`](crate::ServerOptions::error_body) hook's body or a short text), and keeps the connection as after any answer (a `408` closes it); not a mistake |
 /// | returned such an error with a status outside `400..=599`, or a field the writer refuses | sends `500 Internal Server Error`, then closes ([`Mistake::Refused`](http_net_conn::Mistake::Refused)) |
 /// | answered completely and returned `Err` | sends the answer, then closes |
 /// | started an answer and did not finish it | sends what it queued, then closes: the peer sees a cut-short response |
 /// | read a body the peer sent malformed (bad chunk framing, cut short) | sends the connection's `400`, then closes |
-/// | read a body larger than the body limit ([`ServerBuilder::max_body_bytes`](crate::ServerBuilder::max_body_bytes), or lower: [`Exchange::limit_body`]) | sends `413 Content Too Large`, then closes (the read fails with [`Error::OverLimit`](crate::Error::OverLimit)) |
+/// | read a body larger than the body limit ([`ServerBuilder::max_body_bytes`](crate::ServerOptions::max_body_bytes), or lower: [`Exchange::limit_body`]) | sends `413 Content Too Large`, then closes (the read fails with [`Error::OverLimit`](crate::Error::OverLimit)) |
 /// | timed out reading the body (a stall, or below the minimum body rate) | sends `408 Request Timeout`, then closes; if the handler answered after the timeout, sends its answer, then closes (the rest of the body is not read) |
 /// | returned anything else without answering (`Ok`, a plain `Err`, or a panic) | sends `500 Internal Server Error`, then closes, and reports the application's mistake |
 ///
 /// These `4xx`/`5xx` responses, and those sent before a handler runs (a
 /// malformed head `400`, a `Content-Length` over the body limit `413`, a
 /// head deadline `408`, ...), have a short text body naming the status,
-/// unless [`ServerBuilder::error_body`](crate::ServerBuilder::error_body)
-/// supplies one; [`ServerBuilder::access_log`](crate::ServerBuilder::access_log)
+/// unless [`ServerBuilder::error_body`](crate::ServerOptions::error_body)
+/// supplies one; [`ServerBuilder::access_log`](crate::ServerOptions::access_log)
 /// sees each request with its status and the handler's error.
 pub trait Handler: Send + Sync + 'static {
     /// Answers one request (see the table above for what a failure sends).
@@ -87,8 +87,8 @@ pub trait Handler: Send + Sync + 'static {
     /// Whether this handler limits request bodies itself (default `false`).
     /// A handler that does (a tower service, which applies its own limits
     /// as it reads, as on hyper) gets no body budget from the server unless
-    /// one was chosen: [`ServerBuilder::max_body_bytes`](crate::ServerBuilder::max_body_bytes),
-    /// or a [`conn_config`](crate::ServerBuilder::conn_config) whose budget
+    /// one was chosen: [`ServerBuilder::max_body_bytes`](crate::ServerOptions::max_body_bytes),
+    /// or a [`conn_config`](crate::ServerOptions::conn_config) whose budget
     /// is not the default 8 MiB; so the server's default answers no `413`
     /// the handler did not decide. The body timeout and the minimum body
     /// rate still apply. Asked once, when the server starts serving.

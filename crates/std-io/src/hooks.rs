@@ -1,8 +1,8 @@
 //! The server's hooks: the body of the error responses it writes itself
-//! ([`ServerBuilder::error_body`](crate::ServerBuilder::error_body)) and a
-//! record of each request ([`ServerBuilder::access_log`](crate::ServerBuilder::access_log)),
+//! ([`ServerBuilder::error_body`](crate::ServerOptions::error_body)) and a
+//! record of each request ([`ServerBuilder::access_log`](crate::ServerOptions::access_log)),
 //! and the report of the application's mistakes
-//! ([`ServerBuilder::mistake_log`](crate::ServerBuilder::mistake_log)).
+//! ([`ServerBuilder::mistake_log`](crate::ServerOptions::mistake_log)).
 
 use std::io::Write;
 use std::panic::{catch_unwind, AssertUnwindSafe};

@@ -101,7 +101,7 @@
 //! needs a setup step before its first HTTP byte (a TLS handshake) is
 //! served with [`ServerBuilder::listener_with_setup`] and a [`Setup`]: the
 //! step runs on the connection's thread once it holds a slot, under the
-//! server's [`setup_timeout`](ServerBuilder::setup_timeout). The
+//! server's [`setup_timeout`](crate::ServerOptions::setup_timeout). The
 //! `http-net-rustls` crate gives HTTPS so, for the server and the client. A single connection over any stream
 //! can also be driven directly with [`http_net_conn::ServerConn`] and the
 //! same read → `poll_event` → write loop this crate runs.
@@ -160,7 +160,7 @@ pub use handler::Handler;
 pub use hooks::{AccessRecord, ErrorBody, ErrorCause, ErrorResponse};
 pub use http_net_conn::imf_fixdate;
 pub use http_net_conn::{Counters, HandlerError, StageCounts, WithStatus};
-pub use http_net_conn::{RedirectError, Redirects};
+pub use http_net_conn::{RedirectError, Redirects, ServerOptions};
 pub use server::{Server, ServerBuilder, ServerHandle};
 pub use setup::{NoSetup, Setup};
 pub use transport::{Interrupter, Listener, Transport};

@@ -20,14 +20,17 @@ use crate::reject;
 use crate::settings::Settings;
 use crate::setup::{NoSetup, Setup};
 use crate::transport::Listener;
-use http_net_conn::Counters;
-use http_net_conn::Rate;
+use http_net_conn::{Counters, ServerOptions};
 
 /// Configures a [`Server`]; [`ServerBuilder::bind`] or
-/// [`ServerBuilder::listener`] makes it.
+/// [`ServerBuilder::listener`] makes it. The setters both servers share
+/// (limits, timeouts, hooks) are [`ServerOptions`]'s, written once in the
+/// core: bring the trait into scope to call them. This builder's own are
+/// the thread pool's.
 ///
 /// ```
 /// # mod http_net { pub mod blocking { pub use http_net_std::*; } pub use http_net_std::http_net_conn as conn; }
+/// use http_net::conn::ServerOptions;
 /// use std::time::Duration;
 /// let server = http_net::blocking::Server::builder()
 ///     .max_connections(256)
@@ -36,6 +39,104 @@ use http_net_conn::Rate;
 ///     .unwrap();
 /// assert!(server.local_addr().unwrap().port() != 0);
 /// ```
+///
+/// # The body of the error responses ([`error_body`](ServerOptions::error_body))
+///
+/// ```
+/// # mod http_net { pub mod blocking { pub use http_net_std::*; } pub use http_net_std::http_net_conn as conn; }
+/// use http_net::blocking::Server;
+/// use http_net::conn::{ErrorBody, ServerOptions};
+///
+/// let server = Server::builder()
+///     .error_body(|e| {
+///         let json = format!(r#"{{"error":{},"reason":"{:?}"}}"#, e.status(), e.cause());
+///         Some(ErrorBody { content_type: b"application/json".to_vec(), body: json.into_bytes() })
+///     })
+///     .bind("127.0.0.1:0")
+///     .unwrap();
+/// # let _ = server;
+/// ```
+///
+/// # The status of an application's error ([`error_status`](ServerOptions::error_status))
+///
+/// ```
+/// # mod http_net { pub mod blocking { pub use http_net_std::*; } pub use http_net_std::http_net_conn as conn; }
+/// use http_net::blocking::{HandlerError, Server};
+/// use http_net::conn::ServerOptions;
+///
+/// /// The application's own error type.
+/// #[derive(Debug)]
+/// enum AppError {
+///     NoSuchNote,
+///     Database,
+/// }
+/// impl std::fmt::Display for AppError {
+///     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+///         f.write_str(match self { AppError::NoSuchNote => "no such note", AppError::Database => "database" })
+///     }
+/// }
+/// impl std::error::Error for AppError {}
+///
+/// fn status_of(e: &HandlerError) -> Option<u16> {
+///     match e.downcast_ref::<AppError>()? {
+///         AppError::NoSuchNote => Some(404),
+///         AppError::Database => Some(503),
+///     }
+/// }
+/// let server = Server::builder().error_status(status_of).bind("127.0.0.1:0").unwrap();
+/// # let _ = server;
+/// ```
+///
+/// # An access log ([`access_log`](ServerOptions::access_log))
+///
+/// ```
+/// # mod http_net { pub mod blocking { pub use http_net_std::*; } pub use http_net_std::http_net_conn as conn; }
+/// use http_net::conn::ServerOptions;
+/// use http_net::blocking::Server;
+///
+/// let server = Server::builder()
+///     .access_log(|r| {
+///         eprintln!(
+///             "{} {} {:?} {}B {:?} {:?}",
+///             r.method(),
+///             String::from_utf8_lossy(r.target()),
+///             r.status(),
+///             r.bytes(),
+///             r.duration(),
+///             r.error()
+///         )
+///     })
+///     .bind("127.0.0.1:0")
+///     .unwrap();
+/// # let _ = server;
+/// ```
+///
+/// # The application's mistakes ([`mistake_log`](ServerOptions::mistake_log))
+///
+/// ```
+/// # mod http_net { pub mod blocking { pub use http_net_std::*; } pub use http_net_std::http_net_conn as conn; }
+/// use http_net::conn::{LocalError, Mistake, ServerOptions};
+/// use http_net::blocking::{Exchange, Server};
+/// use std::sync::mpsc;
+///
+/// let (tx, rx) = mpsc::channel();
+/// let tx = std::sync::Mutex::new(tx);
+/// let server = Server::builder()
+///     .mistake_log(move |m| tx.lock().unwrap().send(*m).unwrap())
+///     .bind("127.0.0.1:0")?;
+/// let addr = server.local_addr()?;
+/// let stop = server.handle();
+/// let thread = std::thread::spawn(move || {
+///     // A field name with a space: refused, and the handler returns it.
+///     server.serve(|ex: &mut Exchange<'_>| ex.respond_with(200, &[(b"Bad Name", b"x")], b""))
+/// });
+/// let resp = http_net::blocking::get(&format!("http://{addr}/"))?;
+/// assert_eq!(resp.status(), 500);
+/// assert_eq!(rx.recv()?, Mistake::Refused(LocalError::InvalidFieldName));
+/// stop.shutdown();
+/// thread.join().unwrap()?;
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
 #[derive(Clone, Debug, Default)]
 #[must_use]
 pub struct ServerBuilder {
@@ -43,250 +144,16 @@ pub struct ServerBuilder {
     hooks: Hooks,
 }
 
+impl ServerOptions for ServerBuilder {
+    fn settings_mut(&mut self) -> &mut http_net_conn::ServerSettings {
+        &mut self.s.core
+    }
+    fn hooks_mut(&mut self) -> &mut Hooks {
+        &mut self.hooks
+    }
+}
+
 impl ServerBuilder {
-    /// The connection limit (default 1,024; `0` is taken as 1): at the
-    /// limit the connection making least progress is evicted (see
-    /// [`eviction_grace`](ServerBuilder::eviction_grace)), and when none
-    /// can be, a newcomer is answered `503` with `Connection: close`
-    /// ([`ErrorCause::Busy`](crate::ErrorCause::Busy)) and closed (it does
-    /// not wait in the backlog). Each open connection holds a thread.
-    pub fn max_connections(mut self, n: usize) -> Self {
-        self.s.max_connections = n.max(1);
-        self
-    }
-    /// The most connections one peer address may hold at once (default `0`:
-    /// no such cap). Connections beyond it are answered `503` with
-    /// `Retry-After` ([`ErrorCause::Busy`](crate::ErrorCause::Busy)) and
-    /// closed, whatever the free slots.
-    pub fn max_connections_per_peer(mut self, n: usize) -> Self {
-        self.s.max_connections_per_peer = n;
-        self
-    }
-    /// How eviction at the connection limit orders stalled connections
-    /// (default 1 s; `0`: every stalled connection counts as old enough,
-    /// and the fewest bytes per second goes first). A newcomer at the limit closes the connection making
-    /// the least progress: an idle keep-alive connection first (the
-    /// longest idle; closed between requests), then a partial request head,
-    /// the drain of an unread body, or a body or response below its minimum
-    /// rate counted since it started or waiting for a byte (a peer that does
-    /// not send or does not read) — those at least this old before the
-    /// younger ones and before a connection that has sent no byte yet, then
-    /// the fewest bytes per second, then the longest in its phase. The grace orders,
-    /// it does not protect: every such connection is evictable whatever
-    /// its age. A head or body gets `408`, a response is cut. A young
-    /// response is evicted only below its rate or after 200 ms without a
-    /// byte taken. Only handlers moving data at their rate are never
-    /// evicted; when they hold every slot, the newcomer gets `503`.
-    pub fn eviction_grace(mut self, t: Duration) -> Self {
-        self.s.eviction_grace = t;
-        self
-    }
-    /// Requests served on one connection before it is closed (default
-    /// 1,000, as nginx's `keepalive_requests`; `0`: no limit); the last
-    /// response carries `Connection: close` (no error: the peer opens a new
-    /// connection). It bounds how long a peer that
-    /// pipelines requests and never reads its responses (their bytes go to
-    /// the kernel's socket buffers until those fill) keeps its slot.
-    pub fn max_requests_per_connection(mut self, n: u64) -> Self {
-        self.s.max_requests = n;
-        self
-    }
-    http_net_conn::__server_builder_setters! {
-        settings: s,
-        hooks: hooks,
-        runs_on: "thread",
-        max_body_bytes: {
-            /// ```
-            /// # mod http_net { pub mod blocking { pub use http_net_std::*; } pub use http_net_std::http_net_conn as conn; }
-            /// let server = http_net::blocking::Server::builder()
-            ///     .max_body_bytes(1 << 20)
-            ///     .bind("127.0.0.1:0")
-            ///     .unwrap();
-            /// # let _ = server;
-            /// ```
-        },
-        error_body: {
-            /// ```
-            /// # mod http_net { pub mod blocking { pub use http_net_std::*; } pub use http_net_std::http_net_conn as conn; }
-            /// use http_net::blocking::Server;
-            /// use http_net::conn::ErrorBody;
-            ///
-            /// let server = Server::builder()
-            ///     .error_body(|e| {
-            ///         let json = format!(r#"{{"error":{},"reason":"{:?}"}}"#, e.status(), e.cause());
-            ///         Some(ErrorBody { content_type: b"application/json".to_vec(), body: json.into_bytes() })
-            ///     })
-            ///     .bind("127.0.0.1:0")
-            ///     .unwrap();
-            /// # let _ = server;
-            /// ```
-        },
-        error_status: {
-            /// ```
-            /// # mod http_net { pub mod blocking { pub use http_net_std::*; } pub use http_net_std::http_net_conn as conn; }
-            /// use http_net::blocking::{HandlerError, Server};
-            ///
-            /// /// The application's own error type.
-            /// #[derive(Debug)]
-            /// enum AppError {
-            ///     NoSuchNote,
-            ///     Database,
-            /// }
-            /// impl std::fmt::Display for AppError {
-            ///     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-            ///         f.write_str(match self { AppError::NoSuchNote => "no such note", AppError::Database => "database" })
-            ///     }
-            /// }
-            /// impl std::error::Error for AppError {}
-            ///
-            /// fn status_of(e: &HandlerError) -> Option<u16> {
-            ///     match e.downcast_ref::<AppError>()? {
-            ///         AppError::NoSuchNote => Some(404),
-            ///         AppError::Database => Some(503),
-            ///     }
-            /// }
-            /// let server = Server::builder().error_status(status_of).bind("127.0.0.1:0").unwrap();
-            /// # let _ = server;
-            /// ```
-        },
-        access_log: {
-            /// ```
-            /// # mod http_net { pub mod blocking { pub use http_net_std::*; } pub use http_net_std::http_net_conn as conn; }
-            /// use http_net::blocking::Server;
-            ///
-            /// let server = Server::builder()
-            ///     .access_log(|r| {
-            ///         eprintln!(
-            ///             "{} {} {:?} {}B {:?} {:?}",
-            ///             r.method(),
-            ///             String::from_utf8_lossy(r.target()),
-            ///             r.status(),
-            ///             r.bytes(),
-            ///             r.duration(),
-            ///             r.error()
-            ///         )
-            ///     })
-            ///     .bind("127.0.0.1:0")
-            ///     .unwrap();
-            /// # let _ = server;
-            /// ```
-        },
-        mistake_log: {
-            /// ```
-            /// # mod http_net { pub mod blocking { pub use http_net_std::*; } pub use http_net_std::http_net_conn as conn; }
-            /// use http_net::conn::{LocalError, Mistake};
-            /// use http_net::blocking::{Exchange, Server};
-            /// use std::sync::mpsc;
-            ///
-            /// let (tx, rx) = mpsc::channel();
-            /// let tx = std::sync::Mutex::new(tx);
-            /// let server = Server::builder()
-            ///     .mistake_log(move |m| tx.lock().unwrap().send(*m).unwrap())
-            ///     .bind("127.0.0.1:0")?;
-            /// let addr = server.local_addr()?;
-            /// let stop = server.handle();
-            /// let thread = std::thread::spawn(move || {
-            ///     // A field name with a space: refused, and the handler returns it.
-            ///     server.serve(|ex: &mut Exchange<'_>| ex.respond_with(200, &[(b"Bad Name", b"x")], b""))
-            /// });
-            /// let resp = http_net::blocking::get(&format!("http://{addr}/"))?;
-            /// assert_eq!(resp.status(), 500);
-            /// assert_eq!(rx.recv()?, Mistake::Refused(LocalError::InvalidFieldName));
-            /// stop.shutdown();
-            /// thread.join().unwrap()?;
-            /// # Ok::<(), Box<dyn std::error::Error>>(())
-            /// ```
-        },
-    }
-    /// How long a keep-alive connection may sit idle between requests
-    /// (default 30 s); then it is closed without a response (no error: a
-    /// peer's next request goes on a new connection). `0` is no wait (a
-    /// read waits 1 ms at most): a connection closes after each response
-    /// unless the next request has already arrived.
-    pub fn idle_timeout(mut self, t: Duration) -> Self {
-        self.s.idle_timeout = t;
-        self
-    }
-    /// The whole-head deadline, counted from a request's first byte (default
-    /// 10 s): a head not complete by then gets `408 Request Timeout`
-    /// ([`ErrorCause::Timeout`](crate::ErrorCause::Timeout)`(Stage::Head)`)
-    /// and the connection closes (slowloris). `0` is no wait (1 ms at
-    /// most): only a head that arrives whole in the first read is served.
-    pub fn head_timeout(mut self, t: Duration) -> Self {
-        self.s.head_timeout = t;
-        self
-    }
-    /// The body stall timeout: the longest wait for the next bytes of a
-    /// request body (default 30 s); the body reader then fails with
-    /// [`Error::Timeout`](crate::Error::Timeout)`(Stage::Body)` and, if
-    /// nothing was sent, `408` is answered. It also bounds the drain of a
-    /// body the handler left unread. `0` is no wait (1 ms at most): only
-    /// body bytes already on their way are read. See also
-    /// [`min_body_rate`](ServerBuilder::min_body_rate).
-    pub fn body_timeout(mut self, t: Duration) -> Self {
-        self.s.body_timeout = t;
-        self
-    }
-    /// The write stall timeout (default 30 s): a peer that takes no byte of
-    /// a response for this long, counted from the last byte it took, is
-    /// disconnected (the handler's write fails with
-    /// [`Error::Timeout`](crate::Error::Timeout)`(Stage::Write)`; the
-    /// response is cut, no status can follow). `0` waits 1 ms at most for
-    /// each write. See also
-    /// [`min_response_rate`](ServerBuilder::min_response_rate).
-    pub fn write_timeout(mut self, t: Duration) -> Self {
-        self.s.write_timeout = t;
-        self
-    }
-    /// The minimum data rate of a request body (default 240 bytes/s after a
-    /// grace of 10 s; `0` bytes/s: none): counted over the time the handler
-    /// waits for body bytes (not the time it spends elsewhere). A body
-    /// slower than this on average, once the grace has passed, fails the
-    /// read with [`Error::TooSlow`](crate::Error::TooSlow)`(Stage::Body)`
-    /// and, if nothing was sent, `408` is answered.
-    pub fn min_body_rate(mut self, bytes_per_sec: u64, grace: Duration) -> Self {
-        self.s.min_body_rate = Rate {
-            bytes_per_sec,
-            grace,
-        };
-        self
-    }
-    /// The minimum data rate of a response (default 240 bytes/s after a
-    /// grace of 10 s; `0` bytes/s: none): counted over the time spent
-    /// waiting for the peer to take the response's bytes. A peer that reads
-    /// slower than this on average, once the grace has passed, is
-    /// disconnected (the handler's write fails with
-    /// [`Error::TooSlow`](crate::Error::TooSlow)`(Stage::Write)`; the
-    /// response is cut).
-    pub fn min_response_rate(mut self, bytes_per_sec: u64, grace: Duration) -> Self {
-        self.s.min_response_rate = Rate {
-            bytes_per_sec,
-            grace,
-        };
-        self
-    }
-    /// A deadline for writing a whole response, counted from its request's
-    /// head (default: none, so that a large download to a slow but honest
-    /// client completes; the minimum response rate and the write timeout
-    /// bound it instead). Past it the connection is cut (the handler's
-    /// write fails with [`Error::Timeout`](crate::Error::Timeout)`(Stage::Write)`,
-    /// no status can follow). `Some(0)`: every response with a body left
-    /// to write is cut.
-    pub fn response_timeout(mut self, t: Option<Duration>) -> Self {
-        self.s.response_timeout = t;
-        self
-    }
-    /// After an error response or a close: how long, and how many bytes at
-    /// most, the peer's input is drained after half-closing (default 2 s,
-    /// 1 MiB), so that it reads the response rather than a reset. Past
-    /// either the connection closes (no error). A `0` time or `0` bytes:
-    /// no drain, the connection closes at once (a peer still sending may
-    /// see a reset instead of the response).
-    pub fn drain(mut self, time: Duration, bytes: u64) -> Self {
-        self.s.drain_time = time;
-        self.s.drain_bytes = bytes;
-        self
-    }
     /// The stack size of connection threads (default 2 MiB, Rust's own
     /// default for spawned threads, so that an ordinary handler — one with a
     /// 512 KiB buffer on its stack, say — cannot overflow it and abort the
@@ -328,91 +195,6 @@ impl ServerBuilder {
         self.s.max_idle_threads = n;
         self
     }
-    /// The longest a graceful shutdown waits for requests in flight (default
-    /// 30 s); then the remaining connections are cut (their responses end
-    /// where they stood; no status is sent). `0`: they are cut at once.
-    pub fn shutdown_timeout(mut self, t: Duration) -> Self {
-        self.s.shutdown_timeout = t;
-        self
-    }
-    /// Whether `CONNECT` requests reach the handler (default: no, they are
-    /// answered `501` and the connection closes: RFC 9110 §9.3.6 makes
-    /// `CONNECT` a proxy's method, and an origin server has no tunnel to
-    /// open). With tunnels on, the handler gets every `CONNECT`; it answers
-    /// `2xx` with [`Exchange::send_head`](crate::Exchange::send_head) and
-    /// takes the stream with [`Exchange::upgrade`](crate::Exchange::upgrade).
-    ///
-    /// ```
-    /// # mod http_net { pub mod blocking { pub use http_net_std::*; } pub use http_net_std::http_net_conn as conn; }
-    /// let server = http_net::blocking::Server::builder()
-    ///     .tunnels(true)
-    ///     .bind("127.0.0.1:0")
-    ///     .unwrap();
-    /// # let _ = server;
-    /// ```
-    pub fn tunnels(mut self, on: bool) -> Self {
-        self.s.tunnels = on;
-        self
-    }
-    /// The `Server` field written in every response (default: none): the
-    /// handler's answers (unless their fields carry a `Server` of their
-    /// own), the error responses the connection writes itself (400, 408,
-    /// 413, 414, 417, 431, 500, 501, 505) and the `503` beyond the
-    /// connection limit. Validated here, once (see
-    /// [`Config::with_server_name`](http_net_conn::Config::with_server_name)).
-    ///
-    /// # Panics
-    ///
-    /// If `name` is empty, or holds a control byte or surrounding whitespace
-    /// (it could split a response). [`Config::with_server_name`](http_net_conn::Config::with_server_name) with
-    /// [`conn_config`](ServerBuilder::conn_config) is the fallible way.
-    ///
-    /// ```
-    /// # mod http_net { pub mod blocking { pub use http_net_std::*; } pub use http_net_std::http_net_conn as conn; }
-    /// let server = http_net::blocking::Server::builder()
-    ///     .server_name("http-net")
-    ///     .bind("127.0.0.1:0")
-    ///     .unwrap();
-    /// # let _ = server;
-    /// ```
-    pub fn server_name(mut self, name: &'static str) -> Self {
-        match self.s.overrides.with_server_name(name.as_bytes()) {
-            Ok(overrides) => self.s.overrides = overrides,
-            Err(e) => panic!("invalid server name {name:?}: {e}"),
-        }
-        self
-    }
-    /// Turns the front-line profile on or off (default off), for a server
-    /// in front of or behind other parsers (a proxy, a cache, a load
-    /// balancer), where a request some parser reads differently is itself
-    /// the risk. With it on, a request is answered `400` (`501` for a
-    /// method outside the IANA registry) and the connection closed for: a
-    /// method outside the registry; `%00`, `%0D` or `%0A` in the target; a
-    /// `Content-Length` with leading zeros, whitespace around the digits
-    /// other than one SP before them, a list or a second line; an
-    /// absolute-form target whose authority is not `Host`; a framing,
-    /// routing, credential or content-handling field in the trailers; an
-    /// `Upgrade` that is not a list of protocols. Each form's reason is at
-    /// [`http_net_conn::head::HeadLimits::with_front_line`]. It sets the
-    /// profile in the connection configuration whether
-    /// [`conn_config`](ServerBuilder::conn_config) comes before or after it.
-    ///
-    /// ```
-    /// let server = http_net_std::Server::builder()
-    ///     .front_line(true)
-    ///     .bind("127.0.0.1:0")
-    ///     .unwrap();
-    /// # let _ = server;
-    /// ```
-    pub fn front_line(mut self, on: bool) -> Self {
-        self.s.overrides = self.s.overrides.with_front_line(on);
-        self
-    }
-    /// Zero consumed input and sent output of every connection.
-    pub fn wipe_buffers(mut self, wipe: bool) -> Self {
-        self.s.wipe = wipe;
-        self
-    }
     /// Binds a TCP listener.
     ///
     /// std's `TcpListener::bind` asks the kernel for a listen backlog of
@@ -446,7 +228,7 @@ impl ServerBuilder {
     /// `http-net-rustls` crate's listener is one): each connection is
     /// admitted to a slot first (eviction, the per-peer cap and `503`
     /// apply as to any), then `setup` runs on the connection's own thread
-    /// within the [`setup_timeout`](ServerBuilder::setup_timeout), then the
+    /// within the [`setup_timeout`](crate::ServerOptions::setup_timeout), then the
     /// stream it returns is served. A failed setup closes that connection
     /// only ([`Counters::setup_failed`]). A connection refused at the limit
     /// is closed without the `503`, which its peer could not read before

@@ -23,7 +23,7 @@ use crate::wire;
 /// the connection's own thread, once the connection holds a slot, so that
 /// a slow or hostile peer holds no more than its slot and never the accept
 /// loop; it must be done by `until` (the connection's setup deadline,
-/// [`ServerBuilder::setup_timeout`](crate::ServerBuilder::setup_timeout)
+/// [`ServerBuilder::setup_timeout`](crate::ServerOptions::setup_timeout)
 /// after its admission): set each read's and write's timeout to the time
 /// left (a per-read timeout alone lets a peer that trickles a byte at a
 /// time go on for ever), and fail with a `TimedOut` error past it.

@@ -3,6 +3,7 @@
 //! as the shortcuts' answers and the server's own error responses are
 //! (a `413` for a body over the handler's `limit_body` included).
 
+use http_net_std::ServerOptions;
 use std::sync::{Arc, Mutex};
 use std::thread;
 use std::time::{Duration, Instant};

@@ -3,6 +3,7 @@
 //! minimum data rates and stall timeouts, the open-file limit, `503`s
 //! beyond the cap, counters, the per-peer cap, handler stacks.
 
+use http_net_std::ServerOptions;
 use std::io::{self, ErrorKind, Read, Write};
 use std::net::{IpAddr, Ipv4Addr, SocketAddr, TcpListener, TcpStream};
 use std::process::{Command, Stdio};

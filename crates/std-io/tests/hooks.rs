@@ -3,6 +3,7 @@
 //! `500`) and the access log (method, target, status, bytes, duration,
 //! the handler's error).
 
+use http_net_std::ServerOptions;
 use std::io::{Read, Write};
 use std::net::TcpStream;
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};

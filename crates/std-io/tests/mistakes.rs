@@ -4,6 +4,7 @@
 //! again on its one ignored test), through `mistake_log` when set, never
 //! with `report_mistakes(false)`, and at most once a second per kind.
 
+use http_net_std::ServerOptions;
 use std::io::Read;
 use std::process::Command;
 use std::sync::{Arc, Mutex};

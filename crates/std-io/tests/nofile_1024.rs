@@ -8,6 +8,7 @@
 //! ignored test `child_server_1024` under `sh -c 'ulimit -n 1024; exec ...'`),
 //! so that its open-file limit is not this process's.
 
+use http_net_std::ServerOptions;
 use std::io::{BufRead, BufReader, ErrorKind, Read, Write};
 use std::net::{SocketAddr, TcpStream};
 use std::process::{Command, Stdio};

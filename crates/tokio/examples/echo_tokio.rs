@@ -29,6 +29,7 @@
 #[path = "support/runtime.rs"]
 mod runtime;
 
+use http_net_tokio::ServerOptions;
 use std::io::Write;
 use std::process::exit;
 use std::time::Duration;

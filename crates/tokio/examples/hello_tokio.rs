@@ -19,6 +19,7 @@
 #[path = "support/runtime.rs"]
 mod runtime;
 
+use http_net_tokio::ServerOptions;
 use std::io::Write;
 use std::process::exit;
 

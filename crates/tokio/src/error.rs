@@ -17,7 +17,7 @@ pub use http_net_conn::Stage;
 /// limit ([`Limit::BodyToVec`]), or the body budget in force
 /// ([`Limit::BodyBudget`]: a client's
 /// [`ClientBuilder::conn_config`](crate::ClientBuilder::conn_config), a
-/// server's [`ServerBuilder::max_body_bytes`](crate::ServerBuilder::max_body_bytes)).
+/// server's [`ServerBuilder::max_body_bytes`](crate::ServerOptions::max_body_bytes)).
 pub use http_net_conn::Limit;
 
 /// What went wrong in the adapter.

@@ -186,7 +186,7 @@ impl<'a> Exchange<'a> {
     }
 
     /// Lowers the body limit for this request to `max_bytes` (the server's
-    /// [`max_body_bytes`](crate::ServerBuilder::max_body_bytes) stays the
+    /// [`max_body_bytes`](crate::ServerOptions::max_body_bytes) stays the
     /// ceiling: a declared `Content-Length` over it was answered `413`
     /// before the handler ran, so a limit can only be lowered here).
     /// Call it before reading the body. A declared length over the limit is

@@ -17,7 +17,7 @@ use crate::exchange::Exchange;
 /// nothing for it).
 ///
 /// ```
-/// use http_net_tokio::{Exchange, Handler, HandlerError, Server};
+/// use http_net_tokio::{Exchange, Handler, HandlerError, Server, ServerOptions};
 ///
 /// /// `/double/21` answers `42`; `/double/x` fails with the
 /// /// `ParseIntError`, and the server answers `500` for it.
@@ -63,7 +63,7 @@ use crate::exchange::Exchange;
 /// carries a status ([`HandlerError::bad_request`](crate::HandlerError::bad_request),
 /// `.with_status(400)` on an error or on a `Result`:
 /// [`WithStatus`](crate::WithStatus)), or whose status the
-/// [`ServerBuilder::error_status`](crate::ServerBuilder::error_status) hook
+/// [`ServerBuilder::error_status`](crate::ServerOptions::error_status) hook
 /// chooses (an application's own error type). Otherwise the error's text
 /// never reaches the peer, and what the connection is left in decides
 /// what is sent:
@@ -71,20 +71,20 @@ use crate::exchange::Exchange;
 /// | the handler... | the server |
 /// |---|---|
 /// | answered completely and returned `Ok` | keeps the connection (if the request allows) |
-/// | returned, before answering, an error with a status in `400..=599` (its own, or the `error_status` hook's) | sends that status as an answer (the error's fields, the [`error_body`](crate::ServerBuilder::error_body) hook's body or a short text), and keeps the connection as after any answer (a `408` closes it); not a mistake |
+/// | returned, before answering, an error with a status in `400..=599` (its own, or the `error_status` hook's) | sends that status as an answer (the error's fields, the [`error_body`](crate::ServerOptions::error_body) hook's body or a short text), and keeps the connection as after any answer (a `408` closes it); not a mistake |
 /// | returned such an error with a status outside `400..=599`, or a field the writer refuses | sends `500 Internal Server Error`, then closes ([`Mistake::Refused`](http_net_conn::Mistake::Refused)) |
 /// | answered completely and returned `Err` | sends the answer, then closes |
 /// | started an answer and did not finish it | sends what it queued, then closes: the peer sees a cut-short response ([`Mistake::Unfinished`](http_net_conn::Mistake::Unfinished)) |
 /// | read a body the peer sent malformed (bad chunk framing, cut short) | sends the connection's `400`, then closes |
-/// | read a body larger than the body limit ([`ServerBuilder::max_body_bytes`](crate::ServerBuilder::max_body_bytes), or lower: [`Exchange::limit_body`](crate::Exchange::limit_body)) | sends `413 Content Too Large`, then closes |
+/// | read a body larger than the body limit ([`ServerBuilder::max_body_bytes`](crate::ServerOptions::max_body_bytes), or lower: [`Exchange::limit_body`](crate::Exchange::limit_body)) | sends `413 Content Too Large`, then closes |
 /// | timed out reading the body (a stall, or below the minimum body rate) | sends `408 Request Timeout`, then closes; if the handler answered after the timeout, sends its answer, then closes (the rest of the body is not read) |
 /// | returned anything else without answering (`Ok`, a plain `Err`, or a panic) | sends `500 Internal Server Error`, then closes, and reports the application's mistake |
 ///
 /// The application's own mistakes ([`Mistake`](http_net_conn::Mistake): a command the connection
 /// refused, such as a field name with a space; no answer; an
 /// answer left unfinished; a panic) are reported on stderr, at most once a
-/// second for each kind: see [`ServerBuilder::mistake_log`](crate::ServerBuilder::mistake_log)
-/// and [`ServerBuilder::report_mistakes`](crate::ServerBuilder::report_mistakes).
+/// second for each kind: see [`ServerBuilder::mistake_log`](crate::ServerOptions::mistake_log)
+/// and [`ServerBuilder::report_mistakes`](crate::ServerOptions::report_mistakes).
 pub trait Handler: Send + Sync + 'static {
     /// Answers one request. Returning a plain error, or returning without
     /// a complete answer, closes the connection (with `500` if nothing was
@@ -98,8 +98,8 @@ pub trait Handler: Send + Sync + 'static {
     /// Whether this handler limits request bodies itself (default `false`).
     /// A handler that does (a tower service, which applies its own limits
     /// as it reads, as on hyper) gets no body budget from the server unless
-    /// one was chosen: [`ServerBuilder::max_body_bytes`](crate::ServerBuilder::max_body_bytes),
-    /// or a [`conn_config`](crate::ServerBuilder::conn_config) whose budget
+    /// one was chosen: [`ServerBuilder::max_body_bytes`](crate::ServerOptions::max_body_bytes),
+    /// or a [`conn_config`](crate::ServerOptions::conn_config) whose budget
     /// is not the default 8 MiB; so the server's default answers no `413`
     /// the handler did not decide. The body timeout and the minimum body
     /// rate still apply. Asked once, when the server starts serving.

@@ -1,9 +1,9 @@
 //! The server's hooks: the body of the error responses it writes itself
-//! ([`ServerBuilder::error_body`](crate::ServerBuilder::error_body)), a
+//! ([`ServerBuilder::error_body`](crate::ServerOptions::error_body)), a
 //! record of each request
-//! ([`ServerBuilder::access_log`](crate::ServerBuilder::access_log)), and
+//! ([`ServerBuilder::access_log`](crate::ServerOptions::access_log)), and
 //! where the application's mistakes are reported
-//! ([`ServerBuilder::mistake_log`](crate::ServerBuilder::mistake_log)). The
+//! ([`ServerBuilder::mistake_log`](crate::ServerOptions::mistake_log)). The
 //! values they see are the core's ([`http_net_conn::ErrorResponse`],
 //! [`http_net_conn::AccessRecord`], [`Mistake`]), the same in both adapters.
 

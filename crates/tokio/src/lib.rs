@@ -85,7 +85,7 @@
 //! step before its first HTTP byte (a TLS handshake) is served with
 //! [`ServerBuilder::listener_with_setup`]: the [`Setup`] step runs on the
 //! connection's own task once it holds a slot, under the server's
-//! [`setup_timeout`](ServerBuilder::setup_timeout). The client opens its
+//! [`setup_timeout`](crate::ServerOptions::setup_timeout). The client opens its
 //! connections through a [`Connector`]. The `http-net-rustls` crate
 //! (feature `tokio`) gives both for HTTPS, with its `tls_tokio` example;
 //! this crate depends on no TLS library.
@@ -136,7 +136,7 @@ pub use exchange::{Body, BodyWriter, Exchange, Upgraded};
 pub use handler::Handler;
 pub use http_net_conn::{
     AccessRecord, Counters, ErrorBody, ErrorCause, ErrorResponse, HandlerError, Mistake,
-    StageCounts, WithStatus,
+    ServerOptions, StageCounts, WithStatus,
 };
 pub use server::{Listener, Server, ServerBuilder, ServerHandle};
 pub use setup::{NoSetup, Setup};

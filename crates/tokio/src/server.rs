@@ -12,7 +12,7 @@ use std::task::Poll;
 use std::time::Duration;
 
 use http_net_conn::driver::{pick_eviction, Linger, REFUSING_AT_ONCE};
-use http_net_conn::{imf_fixdate, Rate};
+use http_net_conn::imf_fixdate;
 use tokio::net::{TcpListener, TcpStream, ToSocketAddrs};
 use tokio::task::JoinSet;
 use tokio::time::Instant;
@@ -26,7 +26,7 @@ use crate::slot::Slot;
 use crate::wire::{self, Transport};
 #[cfg(doc)]
 use crate::{error::Error, exchange::Exchange};
-use http_net_conn::Counters;
+use http_net_conn::{Counters, ServerOptions};
 
 /// Where connections come from: a `TcpListener`, or one of your own (a TLS
 /// acceptor over one). `accept` is raced against the shutdown signal, so it
@@ -56,10 +56,15 @@ impl Listener for TcpListener {
 }
 
 /// Configures a [`Server`]; [`ServerBuilder::bind`] or
-/// [`ServerBuilder::listener`] makes it.
+/// [`ServerBuilder::listener`] makes it. The setters both servers share
+/// (limits, timeouts, hooks) are [`ServerOptions`]'s, written once in the
+/// core: bring the trait into scope to call them. Each connection is a
+/// task, not a thread: the std server's thread-pool setters have no
+/// counterpart here (the runtime's own builder sets its worker threads).
 ///
 /// ```
 /// # tokio::runtime::Builder::new_current_thread().enable_all().build().unwrap().block_on(async {
+/// use http_net_tokio::ServerOptions;
 /// use std::time::Duration;
 /// let server = http_net_tokio::Server::builder()
 ///     .max_connections(256)
@@ -70,6 +75,105 @@ impl Listener for TcpListener {
 /// assert!(server.local_addr().unwrap().port() != 0);
 /// # });
 /// ```
+///
+/// # The body of the error responses ([`error_body`](ServerOptions::error_body))
+///
+/// The `503` beyond the connection limit is asked for once a second.
+///
+/// ```
+/// use http_net_tokio::{ErrorBody, ErrorCause, ServerOptions};
+///
+/// # tokio::runtime::Builder::new_current_thread().enable_all().build().unwrap().block_on(async {
+/// let server = http_net_tokio::Server::builder()
+///     .error_body(|r| {
+///         let why = match r.cause() {
+///             ErrorCause::OverLimit(_) => "too large",
+///             ErrorCause::Timeout(_) => "too slow",
+///             _ => "error",
+///         };
+///         Some(ErrorBody {
+///             content_type: b"application/json".to_vec(),
+///             body: format!(r#"{{"status":{},"error":"{why}"}}"#, r.status()).into_bytes(),
+///         })
+///     })
+///     .bind("127.0.0.1:0")
+///     .await
+///     .unwrap();
+/// # let _ = server;
+/// # });
+/// ```
+///
+/// # The status of an application's error ([`error_status`](ServerOptions::error_status))
+///
+/// ```
+/// use http_net_tokio::{HandlerError, ServerOptions};
+///
+/// /// The application's own error type.
+/// #[derive(Debug)]
+/// enum AppError {
+///     NoSuchNote,
+///     Database,
+/// }
+/// impl std::fmt::Display for AppError {
+///     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+///         f.write_str(match self { AppError::NoSuchNote => "no such note", AppError::Database => "database" })
+///     }
+/// }
+/// impl std::error::Error for AppError {}
+///
+/// fn status_of(e: &HandlerError) -> Option<u16> {
+///     match e.downcast_ref::<AppError>()? {
+///         AppError::NoSuchNote => Some(404),
+///         AppError::Database => Some(503),
+///     }
+/// }
+/// # tokio::runtime::Builder::new_current_thread().enable_all().build().unwrap().block_on(async {
+/// let server = http_net_tokio::Server::builder()
+///     .error_status(status_of)
+///     .bind("127.0.0.1:0")
+///     .await
+///     .unwrap();
+/// # let _ = server;
+/// # });
+/// ```
+///
+/// # An access log ([`access_log`](ServerOptions::access_log))
+///
+/// ```
+/// use http_net_tokio::ServerOptions;
+/// # tokio::runtime::Builder::new_current_thread().enable_all().build().unwrap().block_on(async {
+/// let server = http_net_tokio::Server::builder()
+///     .access_log(|r| {
+///         eprintln!(
+///             "{} {} {:?} {}B {:?} {:?}",
+///             r.method(),
+///             String::from_utf8_lossy(r.target()),
+///             r.status(),
+///             r.bytes(),
+///             r.duration(),
+///             r.error()
+///         )
+///     })
+///     .bind("127.0.0.1:0")
+///     .await
+///     .unwrap();
+/// # let _ = server;
+/// # });
+/// ```
+///
+/// # The application's mistakes ([`mistake_log`](ServerOptions::mistake_log))
+///
+/// ```
+/// use http_net_tokio::ServerOptions;
+/// # tokio::runtime::Builder::new_current_thread().enable_all().build().unwrap().block_on(async {
+/// let server = http_net_tokio::Server::builder()
+///     .mistake_log(|m| eprintln!("my-app: {m}"))
+///     .bind("127.0.0.1:0")
+///     .await
+///     .unwrap();
+/// # let _ = server;
+/// # });
+/// ```
 #[derive(Clone, Debug, Default)]
 #[must_use]
 pub struct ServerBuilder {
@@ -77,267 +181,16 @@ pub struct ServerBuilder {
     hooks: Hooks,
 }
 
+impl ServerOptions for ServerBuilder {
+    fn settings_mut(&mut self) -> &mut Settings {
+        &mut self.s
+    }
+    fn hooks_mut(&mut self) -> &mut Hooks {
+        &mut self.hooks
+    }
+}
+
 impl ServerBuilder {
-    setters! {
-        /// The connection limit (default 1,024). A connection beyond it first
-        /// evicts the open connection making least progress, by the core's
-        /// `pick_eviction` (the std server's order): one closing after an
-        /// error response; then an idle keep-alive connection, or one that
-        /// pipelines so much that it waits for its turn between requests
-        /// (the longest idle first); then, stalled at least the
-        /// [eviction grace](ServerBuilder::eviction_grace), one waiting for
-        /// room to write its response, which a peer that does not read never
-        /// makes (the response is cut), or for the rest of its request head
-        /// (it is answered `503`), the longest stalled first; then the same
-        /// younger than the grace (a write after 200 ms without a byte
-        /// taken), and those waiting for their first request. A connection
-        /// whose handler is running and not waiting on such a write is never
-        /// evicted: when no open connection can be, the new one is answered
-        /// `503` with `Retry-After: 1` and closed.
-        ///
-        /// 0 is taken as 1 (a server serves at least one connection).
-        ///
-        /// Each connection is a task, not a thread: the std server's
-        /// `thread_stack_size`, `keep_idle_threads` and `max_idle_threads` have no counterpart
-        /// here (the runtime's own builder sets its worker threads).
-        max_connections(n: usize) => max_connections = n.max(1);
-        /// How eviction at the connection limit orders stalled connections
-        /// (default 1 s). Those waiting at least this long for the rest of
-        /// a request head or for room to write go before the younger ones
-        /// and before those waiting for their first byte (see
-        /// [`max_connections`](ServerBuilder::max_connections) for the
-        /// order). The grace orders, it does not protect: a young stalled
-        /// connection is evictable too, so that a wave of slowloris sockets
-        /// cannot hold every slot for a grace.
-        eviction_grace(t: Duration) => eviction_grace = t;
-        /// The most connections one peer address may hold at once (default 0:
-        /// no such cap). Connections beyond it are answered `503` with
-        /// `Retry-After` and closed, whatever the free slots (they evict no
-        /// one). A connection counts until it is closed.
-        max_connections_per_peer(n: usize) => max_connections_per_peer = n;
-        /// Requests served on one connection before it is closed (default
-        /// 1,000, as nginx's `keepalive_requests` and the std server; 0: no
-        /// limit); the last response carries `Connection: close`. It bounds
-        /// how long a peer that pipelines requests and never reads its
-        /// responses keeps its slot (its responses go to the kernel's
-        /// buffers, which looks like progress until they fill).
-        max_requests_per_connection(n: u64) => max_requests = n;
-    }
-    http_net_conn::__server_builder_setters! {
-        settings: s,
-        hooks: hooks,
-        runs_on: "task",
-        max_body_bytes: {
-            /// ```
-            /// # tokio::runtime::Builder::new_current_thread().enable_all().build().unwrap().block_on(async {
-            /// let server = http_net_tokio::Server::builder()
-            ///     .max_body_bytes(1 << 20)
-            ///     .bind("127.0.0.1:0")
-            ///     .await
-            ///     .unwrap();
-            /// # let _ = server;
-            /// # });
-            /// ```
-        },
-        error_body: {
-            /// The `503` beyond the connection limit is asked for once a second.
-            ///
-            /// ```
-            /// use http_net_tokio::{ErrorBody, ErrorCause};
-            ///
-            /// # tokio::runtime::Builder::new_current_thread().enable_all().build().unwrap().block_on(async {
-            /// let server = http_net_tokio::Server::builder()
-            ///     .error_body(|r| {
-            ///         let why = match r.cause() {
-            ///             ErrorCause::OverLimit(_) => "too large",
-            ///             ErrorCause::Timeout(_) => "too slow",
-            ///             _ => "error",
-            ///         };
-            ///         Some(ErrorBody {
-            ///             content_type: b"application/json".to_vec(),
-            ///             body: format!(r#"{{"status":{},"error":"{why}"}}"#, r.status()).into_bytes(),
-            ///         })
-            ///     })
-            ///     .bind("127.0.0.1:0")
-            ///     .await
-            ///     .unwrap();
-            /// # let _ = server;
-            /// # });
-            /// ```
-        },
-        error_status: {
-            /// ```
-            /// use http_net_tokio::HandlerError;
-            ///
-            /// /// The application's own error type.
-            /// #[derive(Debug)]
-            /// enum AppError {
-            ///     NoSuchNote,
-            ///     Database,
-            /// }
-            /// impl std::fmt::Display for AppError {
-            ///     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-            ///         f.write_str(match self { AppError::NoSuchNote => "no such note", AppError::Database => "database" })
-            ///     }
-            /// }
-            /// impl std::error::Error for AppError {}
-            ///
-            /// fn status_of(e: &HandlerError) -> Option<u16> {
-            ///     match e.downcast_ref::<AppError>()? {
-            ///         AppError::NoSuchNote => Some(404),
-            ///         AppError::Database => Some(503),
-            ///     }
-            /// }
-            /// # tokio::runtime::Builder::new_current_thread().enable_all().build().unwrap().block_on(async {
-            /// let server = http_net_tokio::Server::builder()
-            ///     .error_status(status_of)
-            ///     .bind("127.0.0.1:0")
-            ///     .await
-            ///     .unwrap();
-            /// # let _ = server;
-            /// # });
-            /// ```
-        },
-        access_log: {
-            /// ```
-            /// # tokio::runtime::Builder::new_current_thread().enable_all().build().unwrap().block_on(async {
-            /// let server = http_net_tokio::Server::builder()
-            ///     .access_log(|r| {
-            ///         eprintln!(
-            ///             "{} {} {:?} {}B {:?} {:?}",
-            ///             r.method(),
-            ///             String::from_utf8_lossy(r.target()),
-            ///             r.status(),
-            ///             r.bytes(),
-            ///             r.duration(),
-            ///             r.error()
-            ///         )
-            ///     })
-            ///     .bind("127.0.0.1:0")
-            ///     .await
-            ///     .unwrap();
-            /// # let _ = server;
-            /// # });
-            /// ```
-        },
-        mistake_log: {
-            /// ```
-            /// # tokio::runtime::Builder::new_current_thread().enable_all().build().unwrap().block_on(async {
-            /// let server = http_net_tokio::Server::builder()
-            ///     .mistake_log(|m| eprintln!("my-app: {m}"))
-            ///     .bind("127.0.0.1:0")
-            ///     .await
-            ///     .unwrap();
-            /// # let _ = server;
-            /// # });
-            /// ```
-        },
-    }
-    setters! {
-        /// How long a keep-alive connection may sit idle between requests
-        /// (default 30 s); then it is closed without a response.
-        idle_timeout(t: Duration) => idle_timeout = t;
-        /// The whole-head deadline, counted from a request's first byte (default
-        /// 10 s): a head not complete by then gets `408` and the connection
-        /// closes (slowloris).
-        head_timeout(t: Duration) => head_timeout = t;
-        /// The longest wait for the next bytes of a request body (default 30 s);
-        /// the body read then fails and, if nothing was sent, `408` is answered.
-        body_timeout(t: Duration) => body_timeout = t;
-        /// The longest wait for one write to make progress (default 30 s): a
-        /// peer that does not read its responses is disconnected after it.
-        write_timeout(t: Duration) => write_timeout = t;
-        /// The minimum request body rate (default 240 bytes/s after a 10 s
-        /// grace, as the std server's): once the handler's body reads have
-        /// waited on the peer `grace` in all, the peer must have sent at least `bytes_per_sec`
-        /// body bytes (with their framing) for every second they waited, else
-        /// the read fails and `408` is answered if nothing was sent. Only time
-        /// spent waiting on the peer counts: a handler that pauses between
-        /// reads is not held against it. 0 bytes/s turns it off.
-        min_body_rate(bytes_per_sec: u64, grace: Duration) =>
-            min_body_rate = Rate { bytes_per_sec, grace };
-        /// The minimum response rate (default 240 bytes/s after a 10 s grace,
-        /// as the std server's):
-        /// once a response's writes have waited on the peer `grace` in all, the
-        /// peer must have taken at least `bytes_per_sec` for every second they
-        /// waited, else the connection is cut. 0 bytes/s turns it off.
-        min_response_rate(bytes_per_sec: u64, grace: Duration) =>
-            min_response_rate = Rate { bytes_per_sec, grace };
-        /// A deadline for writing a whole response, counted from its request's
-        /// head (default: none, so that a large download to a slow but honest
-        /// client completes; the minimum response rate and the write timeout
-        /// bound it instead). Past it the connection is cut: the write fails
-        /// with [`Error::Timeout`]`(`[`Stage::Write`](crate::Stage::Write)`)`, counted in
-        /// [`Counters::timed_out`](crate::Counters::timed_out)`.write`.
-        response_timeout(t: Option<Duration>) => response_timeout = t;
-    }
-    /// After an error response: how long, and how many bytes at most, the
-    /// peer's input is drained after half-closing (default 2 s, 1 MiB), so
-    /// that it reads the response rather than a reset. A zero time or 0
-    /// bytes: no drain (the connection closes at once after the response).
-    /// A peer that sends more, or for longer, is cut off there.
-    pub fn drain(mut self, time: Duration, bytes: u64) -> Self {
-        self.s.drain_time = time;
-        self.s.drain_bytes = bytes;
-        self
-    }
-    setters! {
-        /// The longest a graceful shutdown waits for requests in flight (default
-        /// 30 s); then the remaining connections are cut.
-        shutdown_timeout(t: Duration) => shutdown_timeout = t;
-        /// Whether `CONNECT` requests reach the handler (default: no, they are
-        /// answered `501`: RFC 9110 §9.3.6 makes it a proxy's method). With
-        /// tunnels on, a handler answers `2xx` and takes the stream with
-        /// [`Exchange::upgrade`].
-        tunnels(on: bool) => tunnels = on;
-    }
-    /// The `Server` field written in every response (default: none): the
-    /// handler's answers (unless their fields carry a `Server` of their own),
-    /// the error responses the connection writes itself, and the `503`
-    /// beyond the connection limit.
-    ///
-    /// # Panics
-    ///
-    /// If `name` is empty, or holds a control byte or surrounding whitespace
-    /// (it could split a response). [`Config::with_server_name`](http_net_conn::Config::with_server_name) with
-    /// [`conn_config`](ServerBuilder::conn_config) is the fallible way.
-    pub fn server_name(mut self, name: &'static str) -> Self {
-        match self.s.overrides.with_server_name(name.as_bytes()) {
-            Ok(overrides) => self.s.overrides = overrides,
-            Err(e) => panic!("invalid server name {name:?}: {e}"),
-        }
-        self
-    }
-    setters! {
-        /// Turns the front-line profile on or off (default off), for a server
-        /// in front of or behind other parsers (a proxy, a cache, a load
-        /// balancer), where a request some parser reads differently is itself
-        /// the risk. With it on, a request is answered `400` (`501` for a
-        /// method outside the IANA registry) and the connection closed for: a
-        /// method outside the registry; `%00`, `%0D` or `%0A` in the target; a
-        /// `Content-Length` with leading zeros, whitespace around the digits
-        /// other than one SP before them, a list or a second line; an
-        /// absolute-form target whose authority is not `Host`; a framing,
-        /// routing, credential or content-handling field in the trailers; an
-        /// `Upgrade` that is not a list of protocols. Each form's reason is at
-        /// [`http_net_conn::head::HeadLimits::with_front_line`]. It sets the
-        /// profile in the connection configuration whether
-        /// [`conn_config`](ServerBuilder::conn_config) comes before or after it.
-        ///
-        /// ```
-        /// # tokio::runtime::Builder::new_current_thread().enable_all().build().unwrap().block_on(async {
-        /// let server = http_net_tokio::Server::builder()
-        ///     .front_line(true)
-        ///     .bind("127.0.0.1:0")
-        ///     .await
-        ///     .unwrap();
-        /// # let _ = server;
-        /// # });
-        /// ```
-        front_line(on: bool) => overrides.with_front_line(on);
-        /// Zero consumed input and sent output of every connection.
-        wipe_buffers(wipe: bool) => wipe = wipe;
-    }
     /// Binds a TCP listener.
     pub async fn bind(self, addr: impl ToSocketAddrs) -> io::Result<Server> {
         Ok(self.listener(TcpListener::bind(addr).await?))
@@ -358,7 +211,7 @@ impl ServerBuilder {
     /// `http-net-rustls` crate's listener is one): each connection is
     /// admitted to a slot first (eviction, the per-peer cap and `503`
     /// apply as to any), then `setup` runs on the connection's own task
-    /// within the [`setup_timeout`](ServerBuilder::setup_timeout), then the
+    /// within the [`setup_timeout`](crate::ServerOptions::setup_timeout), then the
     /// stream it returns is served. A failed setup closes that connection
     /// only ([`Counters::setup_failed`]). A connection refused at the limit
     /// is closed without the `503`, which its peer could not read before

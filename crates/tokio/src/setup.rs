@@ -25,7 +25,7 @@ use crate::wire::{self, Transport};
 /// slow or hostile peer holds no more than its slot and never the accept
 /// loop. The server bounds it: the future is dropped (the stream with it)
 /// at the connection's setup deadline
-/// ([`ServerBuilder::setup_timeout`](crate::ServerBuilder::setup_timeout)
+/// ([`ServerBuilder::setup_timeout`](crate::ServerOptions::setup_timeout)
 /// after its admission), when the connection limit evicts the connection
 /// (it ranks as a partial request head would), and when a graceful stop
 /// begins.

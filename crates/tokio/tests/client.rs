@@ -4,6 +4,7 @@
 
 mod common;
 
+use http_net_tokio::ServerOptions;
 use std::time::Duration;
 
 use http_net_tokio::http_net_conn::BodyLength;

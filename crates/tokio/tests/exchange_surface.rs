@@ -6,6 +6,7 @@
 
 mod common;
 
+use http_net_tokio::ServerOptions;
 use std::io::Write;
 use std::sync::{Arc, Mutex};
 use std::time::Duration;

@@ -5,6 +5,7 @@
 
 mod common;
 
+use http_net_tokio::ServerOptions;
 use std::io::{Read, Write};
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::Arc;

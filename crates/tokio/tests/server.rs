@@ -4,6 +4,7 @@
 
 mod common;
 
+use http_net_tokio::ServerOptions;
 use std::io::{Read, Write};
 use std::net::TcpStream;
 use std::time::{Duration, Instant};

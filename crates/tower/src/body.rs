@@ -129,7 +129,7 @@ fn wake(mut g: MutexGuard<'_, Inner>) {
 /// `DefaultBodyLimit`, tower-http's `RequestBodyLimitLayer`): the server
 /// applies no body budget of its own to a [`ServiceHandler`](crate::ServiceHandler)
 /// unless one was chosen with
-/// [`ServerBuilder::max_body_bytes`](http_net_tokio::ServerBuilder::max_body_bytes)
+/// [`ServerBuilder::max_body_bytes`](http_net_tokio::ServerOptions::max_body_bytes)
 /// (then it applies, lowered for one request with [`BodyLimit`]). The
 /// server's body timeout and minimum body rate apply to every body.
 /// `100 Continue` is sent on the first poll when the request expects it.
@@ -228,7 +228,7 @@ impl http_body::Body for Body {
 /// [`Error::RequestBody`] holding [`http_net_tokio::Error::OverLimit`],
 /// and the server answers `413` with its own error body if the service
 /// has sent nothing (RFC 9110 §15.5.14). A budget set with
-/// [`max_body_bytes`](http_net_tokio::ServerBuilder::max_body_bytes) is
+/// [`max_body_bytes`](http_net_tokio::ServerOptions::max_body_bytes) is
 /// the ceiling (without one there is none: the server applies no default
 /// budget to a [`ServiceHandler`](crate::ServiceHandler)).
 ///

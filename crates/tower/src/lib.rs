@@ -47,7 +47,7 @@
 //!   size limits are the service's, as on hyper (axum's
 //!   `DefaultBodyLimit`): the server applies no body budget of its own
 //!   unless one was chosen with
-//!   [`max_body_bytes`](http_net_tokio::ServerBuilder::max_body_bytes)
+//!   [`max_body_bytes`](http_net_tokio::ServerOptions::max_body_bytes)
 //!   ([`Handler::limits_request_bodies`](http_net_tokio::Handler::limits_request_bodies)).
 //!   When a server limit or deadline trips and the service has sent
 //!   nothing yet, the server answers (`413`, `408`, with its error body)

@@ -130,7 +130,7 @@ where
     /// `DefaultBodyLimit`, tower-http's `RequestBodyLimitLayer`), as on
     /// hyper, which has no limit of its own. The server applies a body
     /// budget only when one was chosen
-    /// ([`max_body_bytes`](http_net_tokio::ServerBuilder::max_body_bytes));
+    /// ([`max_body_bytes`](http_net_tokio::ServerOptions::max_body_bytes));
     /// its deadlines and minimum rates apply to every body.
     fn limits_request_bodies(&self) -> bool {
         true

@@ -17,7 +17,7 @@ use http_net_tokio::{ServerBuilder, ServerHandle};
 /// the listener is closed at once (new connections are refused), idle
 /// connections are closed, requests in flight finish (their responses
 /// carry `Connection: close`) for up to the
-/// [`shutdown_timeout`](ServerBuilder::shutdown_timeout) (30 s by
+/// [`shutdown_timeout`](http_net_tokio::ServerOptions::shutdown_timeout) (30 s by
 /// default), what remains is cut, and this returns. A
 /// [`ServerHandle`] taken before still stops it too.
 ///

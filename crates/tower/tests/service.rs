@@ -6,6 +6,7 @@
 
 mod support;
 
+use http_net_tokio::ServerOptions;
 use std::collections::VecDeque;
 use std::future::Future;
 use std::io::{Read, Write};

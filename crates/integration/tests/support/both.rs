@@ -13,6 +13,7 @@
 //! `#[ignore = "..."]`, so the gap is listed, not hidden.
 #![allow(dead_code)]
 
+use http_net_std::ServerOptions;
 use std::io::{Read, Write};
 use std::net::{SocketAddr, TcpStream};
 use std::sync::{Arc, Mutex};

@@ -1,6 +1,7 @@
 //! The tests' certificates (made here with rcgen) and servers.
 #![allow(dead_code)]
 
+use http_net_std::ServerOptions;
 use std::net::SocketAddr;
 use std::path::PathBuf;
 use std::sync::Arc;

@@ -3,6 +3,7 @@
 //! (length, chunked with trailers, or until close).
 #![allow(dead_code)]
 
+use http_net_tokio::ServerOptions;
 use std::io::{Read, Write};
 use std::net::{SocketAddr, TcpStream};
 use std::sync::{Arc, Mutex};
