@@ -371,15 +371,21 @@ impl<P: Ord + Copy, S: Published + Clone> Endpoint<P, S> {
 
     /// Refuses a connection at `now` (counted): with the refusal's linger
     /// unless there is a setup step or [`REFUSING_AT_ONCE`] are in flight.
-    /// An adapter calls it itself for a connection it must refuse before
-    /// an offer (the process out of descriptors, or of threads).
-    pub fn refuse(&mut self, now: Timestamp, counters: &LiveCounters) -> Answer<S> {
+    fn refuse(&mut self, now: Timestamp, counters: &LiveCounters) -> Answer<S> {
         counters.refused();
         if self.setup || self.refusing >= REFUSING_AT_ONCE {
             return Answer::Refuse(None);
         }
         self.refusing += 1;
         Answer::Refuse(Some(Linger::after_refusal(now)))
+    }
+
+    /// A connection taken from the listener at `now` that must be refused
+    /// without an offer (the process is out of descriptors: it was
+    /// accepted with a reserve one): counted accepted and refused.
+    pub fn exhausted(&mut self, now: Timestamp, counters: &LiveCounters) -> Answer<S> {
+        counters.accepted();
+        self.refuse(now, counters)
     }
 
     /// A refusal answered with a linger has ended.
@@ -403,10 +409,11 @@ impl<P: Ord + Copy, S: Published + Clone> Endpoint<P, S> {
         id
     }
 
-    /// Gives back the admission of a connection admitted and never listed
-    /// (no thread or task could run it).
-    pub fn withdraw(&mut self, peer: Option<P>, counters: &LiveCounters) {
+    /// A connection from `peer` admitted at `now` that no thread or task
+    /// could run: its admission is given back, and it is refused.
+    pub fn withdraw(&mut self, peer: Option<P>, now: Timestamp, counters: &LiveCounters) -> Answer<S> {
         self.give_back(peer.filter(|_| self.per_peer != 0), counters);
+        self.refuse(now, counters)
     }
 
     fn give_back(&mut self, peer: Option<P>, counters: &LiveCounters) {
@@ -652,9 +659,11 @@ mod tests {
             s.max_connections_per_peer = 1;
         });
         assert!(matches!(ep.offer(Some(1), at(0), &c), Answer::Accept));
-        ep.withdraw(Some(1), &c);
+        assert!(matches!(ep.withdraw(Some(1), at(0), &c), Answer::Refuse(Some(_))));
         assert!(matches!(ep.offer(Some(1), at(0), &c), Answer::Accept));
-        assert_eq!(c.snapshot().current, 1);
+        assert!(matches!(ep.exhausted(at(0), &c), Answer::Refuse(Some(_))));
+        let snap = c.snapshot();
+        assert_eq!((snap.accepted, snap.refused, snap.current), (3, 2, 1));
     }
 
     #[test]
