@@ -121,8 +121,7 @@ impl SlotCell {
     pub fn reset(&self, now: Timestamp) {
         self.since.store(ms(now), Ordering::Relaxed);
         self.evicted.store(0, Ordering::SeqCst);
-        self.state
-            .store(SlotState::Fresh.to_u8(), Ordering::SeqCst);
+        self.state.store(SlotState::Fresh.to_u8(), Ordering::SeqCst);
     }
 
     /// Enters `state` at `now` (a state it is in already keeps its start;
@@ -250,7 +249,8 @@ struct Open<P, S> {
 /// let t = Timestamp::from_nanos(1_000_000_000);
 /// assert!(matches!(ep.offer(Some(1), t, &counters), Answer::Accept));
 /// let slot = Arc::new(Slot(SlotCell::new(t)));
-/// let id = ep.open(Some(1), |_| Arc::clone(&slot));
+/// let mut id = 0;
+/// ep.open(Some(1), |key| { id = key; Arc::clone(&slot) });
 /// slot.0.enter(SlotState::Head, Some(t)); // a partial head: evictable
 /// match ep.offer(Some(2), t, &counters) {
 ///     Answer::Evict { victim, stage } => assert!(Arc::ptr_eq(&victim, &slot) && stage == Stage::Head),
@@ -394,10 +394,10 @@ impl<P: Ord + Copy, S: Published + Clone> Endpoint<P, S> {
     }
 
     /// Lists the slot of a connection admitted from `peer` (the same
-    /// address given to [`offer`](Endpoint::offer)): `slot` gets its key,
-    /// which [`release`](Endpoint::release) and
-    /// [`remove`](Endpoint::remove) take.
-    pub fn open(&mut self, peer: Option<P>, slot: impl FnOnce(u64) -> S) -> u64 {
+    /// address given to [`offer`](Endpoint::offer)), made by `slot` with
+    /// its key (which [`release`](Endpoint::release) and
+    /// [`remove`](Endpoint::remove) take); gives it back.
+    pub fn open(&mut self, peer: Option<P>, slot: impl FnOnce(u64) -> S) -> &S {
         let id = self.next;
         self.next += 1;
         let open = Open {
@@ -405,13 +405,17 @@ impl<P: Ord + Copy, S: Published + Clone> Endpoint<P, S> {
             slot: slot(id),
             admitted: true,
         };
-        self.open.insert(id, open);
-        id
+        &self.open.entry(id).or_insert(open).slot
     }
 
     /// A connection from `peer` admitted at `now` that no thread or task
     /// could run: its admission is given back, and it is refused.
-    pub fn withdraw(&mut self, peer: Option<P>, now: Timestamp, counters: &LiveCounters) -> Answer<S> {
+    pub fn withdraw(
+        &mut self,
+        peer: Option<P>,
+        now: Timestamp,
+        counters: &LiveCounters,
+    ) -> Answer<S> {
         self.give_back(peer.filter(|_| self.per_peer != 0), counters);
         self.refuse(now, counters)
     }
@@ -509,8 +513,12 @@ mod tests {
         match ep.offer(Some(peer), at(now), c) {
             Answer::Refuse(_) => None,
             _ => {
-                let slot = Slot::new(now);
-                Some((ep.open(Some(peer), |_| Arc::clone(&slot)), slot))
+                let (slot, mut id) = (Slot::new(now), 0);
+                ep.open(Some(peer), |key| {
+                    id = key;
+                    Arc::clone(&slot)
+                });
+                Some((id, slot))
             }
         }
     }
@@ -578,7 +586,10 @@ mod tests {
             other => panic!("{other:?}"),
         }
         let snap = c.snapshot();
-        assert_eq!((snap.evicted.idle, snap.evicted.head, snap.refused), (1, 1, 1));
+        assert_eq!(
+            (snap.evicted.idle, snap.evicted.head, snap.refused),
+            (1, 1, 1)
+        );
         assert_eq!((snap.accepted, snap.current), (5, 2));
     }
 
@@ -592,7 +603,10 @@ mod tests {
         slot.response_stalled_ms.store(1_500, Ordering::Relaxed);
         assert!(matches!(
             ep.offer(Some(2), at(20), &c),
-            Answer::Evict { stage: Stage::Write, .. }
+            Answer::Evict {
+                stage: Stage::Write,
+                ..
+            }
         ));
     }
 
@@ -605,11 +619,17 @@ mod tests {
             ep_slot.cell.enter(SlotState::Handler, None);
         }
         for _ in 0..REFUSING_AT_ONCE {
-            assert!(matches!(ep.offer(Some(2), at(1), &c), Answer::Refuse(Some(_))));
+            assert!(matches!(
+                ep.offer(Some(2), at(1), &c),
+                Answer::Refuse(Some(_))
+            ));
         }
         assert!(matches!(ep.offer(Some(2), at(1), &c), Answer::Refuse(None)));
         ep.refusal_ended();
-        assert!(matches!(ep.offer(Some(2), at(1), &c), Answer::Refuse(Some(_))));
+        assert!(matches!(
+            ep.offer(Some(2), at(1), &c),
+            Answer::Refuse(Some(_))
+        ));
         // With a setup step: no answer, and the setup rate applies.
         let s = ServerSettings {
             setup_rate_per_peer: crate::driver::SetupRate {
@@ -620,7 +640,10 @@ mod tests {
         };
         let mut tls = Ep::new(&s, None, true);
         assert!(matches!(tls.offer(Some(1), at(0), &c), Answer::Accept));
-        assert!(matches!(tls.offer(Some(1), at(1), &c), Answer::Refuse(None)));
+        assert!(matches!(
+            tls.offer(Some(1), at(1), &c),
+            Answer::Refuse(None)
+        ));
         assert!(matches!(tls.offer(Some(2), at(1), &c), Answer::Accept));
         let later = at(0).saturating_add(Duration::from_secs(1));
         assert!(matches!(tls.offer(Some(1), later, &c), Answer::Accept));
@@ -659,7 +682,10 @@ mod tests {
             s.max_connections_per_peer = 1;
         });
         assert!(matches!(ep.offer(Some(1), at(0), &c), Answer::Accept));
-        assert!(matches!(ep.withdraw(Some(1), at(0), &c), Answer::Refuse(Some(_))));
+        assert!(matches!(
+            ep.withdraw(Some(1), at(0), &c),
+            Answer::Refuse(Some(_))
+        ));
         assert!(matches!(ep.offer(Some(1), at(0), &c), Answer::Accept));
         assert!(matches!(ep.exhausted(at(0), &c), Answer::Refuse(Some(_))));
         let snap = c.snapshot();

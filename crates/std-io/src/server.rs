@@ -16,9 +16,9 @@ use crate::hooks::Hooks;
 use crate::lock::lock;
 use crate::pool::{transient_accept_error, Pool, Work};
 use crate::reject;
-use crate::shared::{open_files, Shared};
 use crate::settings::Settings;
 use crate::setup::{NoSetup, Setup};
+use crate::shared::{open_files, Shared};
 use crate::transport::Listener;
 use crate::wire::stamp;
 use http_net_conn::driver::{Answer, Endpoint, Linger};
@@ -62,6 +62,18 @@ impl ServerBuilder {
     /// closed, whatever the free slots.
     pub fn max_connections_per_peer(mut self, n: usize) -> Self {
         self.s.max_connections_per_peer = n;
+        self
+    }
+    /// The open-file limit the connection limit is fitted into (default:
+    /// the process's, read from `/proc/self/limits` when serving starts,
+    /// where there is one): when it cannot hold two descriptors per
+    /// connection plus a reserve
+    /// ([`RESERVED_DESCRIPTORS`](http_net_conn::driver::RESERVED_DESCRIPTORS)),
+    /// the connection limit is lowered to what it holds (with a warning on
+    /// stderr), so that clients beyond it get `503` rather than a server
+    /// out of descriptors.
+    pub fn open_file_limit(mut self, files: u64) -> Self {
+        self.s.open_file_limit = Some(files);
         self
     }
     /// How eviction at the connection limit orders stalled connections
