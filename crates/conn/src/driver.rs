@@ -8,7 +8,7 @@
 pub use crate::counters::LiveCounters;
 #[cfg(target_has_atomic = "64")]
 pub use crate::endpoint::{
-    open_file_limit, Answer, Endpoint, Lowered, Published, SlotCell, RESERVED_DESCRIPTORS,
+    open_file_limit, Answer, Endpoint, Lowered, Published, Refusal, SlotCell, RESERVED_DESCRIPTORS,
 };
 #[cfg(target_has_atomic = "64")]
 pub use crate::evict::FlowGauge;

@@ -209,13 +209,28 @@ pub enum Answer<S> {
         /// The wait it is evicted from.
         stage: Stage,
     },
-    /// Refused: with a linger, write the `503` with `Retry-After`
-    /// ([`write_busy_response`](crate::driver::write_busy_response)),
-    /// half-close, read the peer's input until the linger ends, close, and
-    /// call [`Endpoint::refusal_ended`]; without one (a setup step such as
-    /// TLS, whose peer could not read it, or [`REFUSING_AT_ONCE`]
-    /// refusals in flight), close at once.
-    Refuse(Option<Linger>),
+    /// Refused, closed as the [`Refusal`] says.
+    Refuse(Refusal),
+}
+
+/// How a refused connection is closed. The answer is the `503` with
+/// `Retry-After` ([`write_busy_response`](crate::driver::write_busy_response)),
+/// written without waiting (a new connection's send buffer is empty),
+/// before any byte of the request is read; the connection is then
+/// half-closed and its peer's input read, so that the peer reads the
+/// answer rather than a reset.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Refusal {
+    /// Closed unanswered: with a setup step (TLS) the peer could not read
+    /// the answer.
+    Close,
+    /// Answered, and the input read until the linger ends; then
+    /// [`Endpoint::refusal_ended`].
+    Linger(Linger),
+    /// Answered, what the peer sent so far read once without a wait, and
+    /// closed: [`REFUSING_AT_ONCE`] refusals linger already (or nothing
+    /// may wait: the process is out of descriptors).
+    AtOnce,
 }
 
 /// One listed connection.
@@ -369,26 +384,36 @@ impl<P: Ord + Copy, S: Published + Clone> Endpoint<P, S> {
         Some(Answer::Evict { victim, stage })
     }
 
-    /// Refuses a connection at `now` (counted): with the refusal's linger
-    /// unless there is a setup step or [`REFUSING_AT_ONCE`] are in flight.
+    /// Refuses a connection at `now` (counted): unanswered with a setup
+    /// step, at once beyond [`REFUSING_AT_ONCE`] lingering, else with the
+    /// refusal's linger.
     fn refuse(&mut self, now: Timestamp, counters: &LiveCounters) -> Answer<S> {
         counters.refused();
-        if self.setup || self.refusing >= REFUSING_AT_ONCE {
-            return Answer::Refuse(None);
-        }
-        self.refusing += 1;
-        Answer::Refuse(Some(Linger::after_refusal(now)))
+        Answer::Refuse(if self.setup {
+            Refusal::Close
+        } else if self.refusing >= REFUSING_AT_ONCE {
+            Refusal::AtOnce
+        } else {
+            self.refusing += 1;
+            Refusal::Linger(Linger::after_refusal(now))
+        })
     }
 
     /// A connection taken from the listener at `now` that must be refused
     /// without an offer (the process is out of descriptors: it was
-    /// accepted with a reserve one): counted accepted and refused.
-    pub fn exhausted(&mut self, now: Timestamp, counters: &LiveCounters) -> Answer<S> {
+    /// accepted with a reserve one): counted accepted and refused, and
+    /// refused at once (unanswered with a setup step).
+    pub fn exhausted(&mut self, counters: &LiveCounters) -> Refusal {
         counters.accepted();
-        self.refuse(now, counters)
+        counters.refused();
+        if self.setup {
+            Refusal::Close
+        } else {
+            Refusal::AtOnce
+        }
     }
 
-    /// A refusal answered with a linger has ended.
+    /// A refusal's linger ([`Refusal::Linger`]) has ended.
     pub fn refusal_ended(&mut self) {
         self.refusing = self.refusing.saturating_sub(1);
     }
@@ -536,7 +561,7 @@ mod tests {
         // could be evicted.
         assert!(matches!(
             ep.offer(Some(1), at(10), &c),
-            Answer::Refuse(Some(_))
+            Answer::Refuse(Refusal::Linger(_))
         ));
         assert_eq!(slot.cell.evicted(), None);
         // Another peer: admitted; a third fills nothing more.
@@ -582,7 +607,7 @@ mod tests {
             }
         }
         match ep.offer(Some(5), at(2_100), &c) {
-            Answer::Refuse(Some(l)) => assert_eq!(l.until(), at(2_350)),
+            Answer::Refuse(Refusal::Linger(l)) => assert_eq!(l.until(), at(2_350)),
             other => panic!("{other:?}"),
         }
         let snap = c.snapshot();
@@ -621,14 +646,17 @@ mod tests {
         for _ in 0..REFUSING_AT_ONCE {
             assert!(matches!(
                 ep.offer(Some(2), at(1), &c),
-                Answer::Refuse(Some(_))
+                Answer::Refuse(Refusal::Linger(_))
             ));
         }
-        assert!(matches!(ep.offer(Some(2), at(1), &c), Answer::Refuse(None)));
+        assert!(matches!(
+            ep.offer(Some(2), at(1), &c),
+            Answer::Refuse(Refusal::AtOnce)
+        ));
         ep.refusal_ended();
         assert!(matches!(
             ep.offer(Some(2), at(1), &c),
-            Answer::Refuse(Some(_))
+            Answer::Refuse(Refusal::Linger(_))
         ));
         // With a setup step: no answer, and the setup rate applies.
         let s = ServerSettings {
@@ -642,7 +670,7 @@ mod tests {
         assert!(matches!(tls.offer(Some(1), at(0), &c), Answer::Accept));
         assert!(matches!(
             tls.offer(Some(1), at(1), &c),
-            Answer::Refuse(None)
+            Answer::Refuse(Refusal::Close)
         ));
         assert!(matches!(tls.offer(Some(2), at(1), &c), Answer::Accept));
         let later = at(0).saturating_add(Duration::from_secs(1));
@@ -684,10 +712,10 @@ mod tests {
         assert!(matches!(ep.offer(Some(1), at(0), &c), Answer::Accept));
         assert!(matches!(
             ep.withdraw(Some(1), at(0), &c),
-            Answer::Refuse(Some(_))
+            Answer::Refuse(Refusal::Linger(_))
         ));
         assert!(matches!(ep.offer(Some(1), at(0), &c), Answer::Accept));
-        assert!(matches!(ep.exhausted(at(0), &c), Answer::Refuse(Some(_))));
+        assert_eq!(ep.exhausted(&c), Refusal::AtOnce);
         let snap = c.snapshot();
         assert_eq!((snap.accepted, snap.refused, snap.current), (3, 2, 1));
     }

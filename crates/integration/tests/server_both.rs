@@ -942,3 +942,30 @@ both! {
         srv.stop();
     }
 }
+
+both! {
+    /// A burst of newcomers at the limit, more than the refusals that
+    /// linger at once (`REFUSING_AT_ONCE`): every one is answered `503`
+    /// (those beyond it without the linger), none closed unanswered, in
+    /// both servers; each is counted refused.
+    fn every_refusal_of_a_burst_is_answered(a) {
+        let set = Settings { max_connections: Some(1), ..Settings::default() };
+        let srv = start(a, &set, Do::Slow(3000));
+        let mut busy = connect(srv.addr);
+        busy.write_all(b"GET /slow HTTP/1.1\r\nHost: a\r\n\r\n").unwrap();
+        srv.counted(|c| c.current == 1);
+        let n = http_net_conn::driver::REFUSING_AT_ONCE + 36;
+        let mut burst: Vec<_> = (0..n).map(|_| connect(srv.addr)).collect();
+        for s in &mut burst {
+            let _ = s.write_all(GET);
+        }
+        for (i, s) in burst.iter_mut().enumerate() {
+            let r = read_all(s);
+            assert!(r.starts_with("HTTP/1.1 503 "), "{i}: {r:?}");
+        }
+        assert_eq!(next(&mut busy).status, 200);
+        let c = srv.counters();
+        assert_eq!((c.accepted, c.refused), (n as u64 + 1, n as u64), "{c:?}");
+        srv.stop();
+    }
+}

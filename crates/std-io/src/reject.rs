@@ -83,8 +83,8 @@ pub(crate) fn reject_loop<S: Transport>(
                 busy_response(&mut msg, &shared.date.get(now), server, hook);
                 second = now;
             }
-            match answer(stream, &msg, linger) {
-                Some(r) => draining.push(r),
+            match answer(stream, &msg) {
+                Some(stream) => draining.push(Refused { stream, linger }),
                 None => ended(shared, 1),
             }
             next = if open { rx.try_recv().ok() } else { None };
@@ -97,7 +97,7 @@ pub(crate) fn reject_loop<S: Transport>(
 
 /// Writes `msg` to a new connection without waiting (its send buffer is
 /// empty, so the answer fits), and half-closes it; `None` when that failed.
-fn answer<S: Transport>(mut stream: S, msg: &[u8], linger: Linger) -> Option<Refused<S>> {
+fn answer<S: Transport>(mut stream: S, msg: &[u8]) -> Option<S> {
     if stream.set_nonblocking(true).is_err() {
         // Streams without a non-blocking mode: short timeouts instead.
         stream
@@ -112,40 +112,34 @@ fn answer<S: Transport>(mut stream: S, msg: &[u8], linger: Linger) -> Option<Ref
         _ => return None,
     }
     stream.shutdown_write().ok()?;
-    Some(Refused { stream, linger })
+    Some(stream)
 }
 
-/// Answers one connection at once, reads what its peer sent so far, and
-/// closes it (when the process is out of descriptors, with the one freed
-/// for it: nothing may wait).
-pub(crate) fn answer_now<S: Transport>(
-    stream: S,
-    shared: &Shared,
-    server: Option<&[u8]>,
-    linger: Linger,
-) {
+/// Answers one connection at once, reads what its peer sent so far
+/// (without a wait), and closes it (`Refusal::AtOnce`).
+pub(crate) fn answer_now<S: Transport>(stream: S, shared: &Shared, server: Option<&[u8]>) {
     let mut msg = Vec::new();
     let hook = shared.hooks.error_body.as_deref();
     busy_response(&mut msg, &shared.date.get(now_secs()), server, hook);
-    if let Some(mut r) = answer(stream, &msg, linger) {
-        // What arrived is read once, without a wait.
-        let mut scratch = [0u8; 4096];
-        drain(&mut r, &mut scratch, stamp(Instant::now()));
+    if let Some(stream) = answer(stream, &msg) {
+        let linger = Linger::after_refusal(stamp(Instant::now()));
+        drain(
+            &mut Refused { stream, linger },
+            &mut [0u8; 4096],
+            linger.until(),
+        );
     }
-    ended(shared, 1);
 }
 
-/// Reads what the peer sent, without waiting; whether to keep draining.
+/// Reads what the peer sent, without waiting; whether to keep draining
+/// (its linger not over at `now`).
 fn drain<S: Transport>(r: &mut Refused<S>, scratch: &mut [u8], now: Timestamp) -> bool {
-    if r.linger.wait(now).is_none() {
-        return false;
-    }
     loop {
         match r.stream.read(scratch) {
             Ok(n) if r.linger.read(n) => {}
             Ok(_) => return false,
             Err(e) if e.kind() == io::ErrorKind::Interrupted => {}
-            Err(e) if crate::error::is_timeout(&e) => return true,
+            Err(e) if crate::error::is_timeout(&e) => return r.linger.wait(now).is_some(),
             Err(_) => return false,
         }
     }

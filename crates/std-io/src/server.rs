@@ -21,7 +21,7 @@ use crate::setup::{NoSetup, Setup};
 use crate::shared::{open_files, Shared};
 use crate::transport::Listener;
 use crate::wire::stamp;
-use http_net_conn::driver::{Answer, Endpoint, Linger};
+use http_net_conn::driver::{Answer, Endpoint, Linger, Refusal};
 use http_net_conn::Counters;
 use http_net_conn::Rate;
 
@@ -665,11 +665,11 @@ fn accept_loop<L: Listener>(
     reject: &SyncSender<(L::Stream, Linger)>,
     server: Option<&[u8]>,
 ) -> io::Result<()> {
-    let refuse = |stream, answer| {
-        if let Answer::Refuse(Some(linger)) = answer {
-            // The endpoint bounds the refusals in flight: the queue has room.
-            let _ = reject.send((stream, linger));
-        }
+    let refuse = |stream, answer| match answer {
+        // The endpoint bounds the refusals lingering: the queue has room.
+        Answer::Refuse(Refusal::Linger(linger)) => drop(reject.send((stream, linger))),
+        Answer::Refuse(Refusal::AtOnce) => reject::answer_now(stream, shared, server),
+        _ => {}
     };
     let mut reserve = descriptors::Reserve::open();
     loop {
@@ -705,11 +705,8 @@ fn accept_loop<L: Listener>(
             // Out of descriptors: with the reserve's, take the peer out of
             // the backlog and answer it at once.
             if let Ok((stream, _)) = listener.accept() {
-                let now = stamp(Instant::now());
-                let answer = lock(&shared.endpoint).exhausted(now, &shared.counters);
-                if let Answer::Refuse(Some(linger)) = answer {
-                    reject::answer_now(stream, shared, server, linger);
-                }
+                let refusal = lock(&shared.endpoint).exhausted(&shared.counters);
+                refuse(stream, Answer::Refuse(refusal));
             }
         } else if !transient_accept_error(&e) {
             return Err(e);

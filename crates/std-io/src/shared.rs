@@ -7,7 +7,7 @@ use std::net::{IpAddr, SocketAddr};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex};
 
-use http_net_conn::driver::{Endpoint, LiveCounters, MistakeGate};
+use http_net_conn::driver::{Endpoint, LiveCounters, MistakeGate, SlotState};
 
 use crate::date::DateCache;
 use crate::hooks::Hooks;
@@ -132,7 +132,7 @@ impl Shared {
     /// connections if `all`).
     pub(crate) fn interrupt(&self, all: bool) {
         for slot in lock(&self.endpoint).slots() {
-            if all || slot.stop_closes() {
+            if all || slot.cell.state().is_some_and(SlotState::stop_closes) {
                 slot.interrupt(true);
             }
         }

@@ -68,16 +68,6 @@ impl Slot {
         self.cell.enter(state, Some(self.body.stamp(now)));
     }
 
-    /// Whether a graceful stop closes the connection at once: it waits for
-    /// a request (no byte of it yet), drains a body after its answer, or
-    /// is still in its setup step.
-    pub(crate) fn stop_closes(&self) -> bool {
-        matches!(
-            self.cell.state(),
-            Some(SlotState::Idle | SlotState::Fresh | SlotState::Drain | SlotState::Setup)
-        )
-    }
-
     /// The stage the endpoint evicted the connection in.
     pub(crate) fn evicted(&self) -> Option<Stage> {
         self.cell.evicted()

@@ -11,7 +11,7 @@ use std::sync::Arc;
 use std::task::Poll;
 use std::time::Duration;
 
-use http_net_conn::driver::{Answer, Endpoint, Linger};
+use http_net_conn::driver::{Answer, Endpoint, Linger, Refusal};
 use http_net_conn::{imf_fixdate, Rate};
 use tokio::net::{TcpListener, TcpStream, ToSocketAddrs};
 use tokio::task::JoinSet;
@@ -583,9 +583,9 @@ fn admit<H: Handler, S: Transport + 'static, U: Setup<S>>(
     let (ip, now) = (peer.map(|p| p.ip()), timer::stamp(Instant::now()));
     let mut endpoint = lock(&shared.endpoint);
     match endpoint.offer(ip, now, &shared.counters) {
-        Answer::Refuse(linger) => {
+        Answer::Refuse(refusal) => {
             drop(endpoint);
-            refuse(shared, tasks, stream, linger);
+            refuse(shared, tasks, stream, refusal);
             return None;
         }
         Answer::Evict { victim, stage } => victim.evict(stage),
@@ -610,32 +610,41 @@ fn admit<H: Handler, S: Transport + 'static, U: Setup<S>>(
     })
 }
 
-/// Carries out a refusal: with a linger, the `503` with `Retry-After: 1`
-/// (with the error-body hook's body, asked once a second), then the
-/// linger, on a task of its own; without one, the connection is closed.
+/// Carries out a refusal on a task of its own: the `503` with
+/// `Retry-After: 1` (with the error-body hook's body, asked once a second),
+/// then its linger, or one read without a wait ([`Refusal::AtOnce`]); or
+/// the connection is closed unanswered.
 fn refuse<S: Transport + 'static>(
     shared: &Arc<Shared>,
     tasks: &mut JoinSet<()>,
     mut stream: S,
-    linger: Option<Linger>,
+    refusal: Refusal,
 ) {
-    let Some(linger) = linger else {
-        return;
+    let (linger, lingers) = match refusal {
+        Refusal::Linger(linger) => (linger, true),
+        Refusal::AtOnce => (Linger::after_refusal(timer::stamp(Instant::now())), false),
+        _ => return,
     };
     let shared = Arc::clone(shared);
     tasks.spawn(async move {
-        let now = shared.date_secs();
+        let secs = shared.date_secs();
         let server = shared.settings.conn.server_name();
         let msg = shared
             .busy
-            .get(now, || imf_fixdate(now), server, &shared.hooks);
+            .get(secs, || imf_fixdate(secs), server, &shared.hooks);
         // One bound for the answer and the linger after it.
         let until = wire::instant(linger.until());
-        use tokio::io::AsyncWriteExt;
+        use tokio::io::{AsyncReadExt, AsyncWriteExt};
         if let Some(Ok(())) = wire::bounded(until, stream.write_all(&msg)).await {
-            wire::linger(&mut stream, Some(linger), None).await;
+            if lingers {
+                wire::linger(&mut stream, Some(linger), None).await;
+            } else if let Some(Ok(())) = wire::bounded(until, stream.shutdown()).await {
+                let _ = wire::bounded(Instant::now(), stream.read(&mut [0u8; 4096])).await;
+            }
         }
-        lock(&shared.endpoint).refusal_ended();
+        if lingers {
+            lock(&shared.endpoint).refusal_ended();
+        }
     });
 }
 

@@ -230,16 +230,7 @@ impl Shared {
     /// shutdown and close.
     pub(crate) fn wake_idle(&self) {
         for slot in lock(&self.endpoint).slots() {
-            if matches!(
-                slot.state(),
-                Some(
-                    SlotState::Idle
-                        | SlotState::Fresh
-                        | SlotState::Drain
-                        | SlotState::Closing
-                        | SlotState::Setup
-                )
-            ) {
+            if slot.cell.state().is_some_and(SlotState::stop_closes) {
                 slot.wake.ring();
             }
         }

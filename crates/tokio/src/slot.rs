@@ -67,11 +67,6 @@ impl Slot {
         self.cell.evicted().is_some()
     }
 
-    /// What the connection is doing.
-    pub(crate) fn state(&self) -> Option<SlotState> {
-        self.cell.state()
-    }
-
     /// Carries out the endpoint's eviction: the task wakes and sees it.
     pub(crate) fn evict(&self, _stage: Stage) {
         self.wake.ring();
