@@ -51,43 +51,51 @@ pub fn open_file_limit(proc_self_limits: &str) -> Option<u64> {
 
 /// A connection limit lowered to fit the open-file limit (two descriptors
 /// per connection plus [`RESERVED_DESCRIPTORS`]); its `Display` is the
-/// warning an adapter prints once.
+/// warning an adapter prints.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Lowered {
     /// The open-file limit.
     pub files: u64,
     /// The connection limit asked for.
     pub asked: usize,
+    /// The descriptors it needs.
+    pub need: u64,
     /// The connection limit served with.
     pub limit: usize,
 }
 
 impl fmt::Display for Lowered {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        let need = (self.asked as u64)
-            .saturating_mul(2)
-            .saturating_add(RESERVED_DESCRIPTORS);
+        let Lowered {
+            files,
+            asked,
+            need,
+            limit,
+        } = self;
         write!(
             f,
-            "the open-file limit is {}, below the {need} descriptors that max_connections {} \
-             needs (2 per connection + {RESERVED_DESCRIPTORS}); serving at most {} connections \
-             (raise it with `ulimit -n`)",
-            self.files, self.asked, self.limit
+            "the open-file limit is {files}, below the {need} descriptors that max_connections \
+             {asked} needs (2 per connection + {RESERVED_DESCRIPTORS}); serving at most {limit} \
+             connections (raise it with `ulimit -n`)",
         )
     }
 }
 
-/// `max`, or what `files` descriptors hold (at least 1).
-fn fit(max: usize, files: Option<u64>) -> usize {
+/// The limit `max` lowered to what `files` descriptors hold (at least 1),
+/// when they cannot hold it.
+fn fit(max: usize, files: Option<u64>) -> Option<Lowered> {
     let need = (max as u64)
         .saturating_mul(2)
         .saturating_add(RESERVED_DESCRIPTORS);
-    match files {
-        Some(files) if files < need => {
-            usize::try_from((files.saturating_sub(RESERVED_DESCRIPTORS) / 2).max(1)).unwrap_or(1)
-        }
-        _ => max,
-    }
+    let files = files.filter(|&f| f < need)?;
+    let limit = (files.saturating_sub(RESERVED_DESCRIPTORS) / 2).max(1);
+    let limit = usize::try_from(limit).unwrap_or(1);
+    Some(Lowered {
+        files,
+        asked: max,
+        need,
+        limit,
+    })
 }
 
 /// What one open connection publishes for its server's [`Endpoint`]: what
@@ -303,14 +311,10 @@ impl<P: Ord + Copy, S: Published + Clone> Endpoint<P, S> {
     /// unlimited), with a setup step before the first HTTP byte or not.
     pub fn new(settings: &ServerSettings, open_files: Option<u64>, setup: bool) -> Self {
         let asked = settings.max_connections.max(1);
-        let limit = fit(asked, settings.open_file_limit.or(open_files));
+        let lowered = fit(asked, settings.open_file_limit.or(open_files));
         Endpoint {
-            limit,
-            lowered: (limit < asked).then(|| Lowered {
-                files: settings.open_file_limit.or(open_files).unwrap_or(0),
-                asked,
-                limit,
-            }),
+            limit: lowered.map_or(asked, |l| l.limit),
+            lowered,
             per_peer: settings.max_connections_per_peer,
             policy: settings.evict_policy(),
             setup,
@@ -689,7 +693,10 @@ mod tests {
         let limit = (1024 - RESERVED_DESCRIPTORS as usize) / 2;
         assert_eq!(ep.limit(), limit);
         let w = ep.lowered().unwrap();
-        assert_eq!((w.files, w.asked, w.limit), (1024, 1024, limit));
+        assert_eq!(
+            (w.files, w.asked, w.need, w.limit),
+            (1024, 1024, 2048 + 165, limit)
+        );
         assert!(alloc::format!("{w}").contains("2 per connection + 165"));
         assert_eq!(Ep::new(&s, Some(10), false).limit(), 1);
         assert_eq!(Ep::new(&s, None, false).limit(), 1024);
