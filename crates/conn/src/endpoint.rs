@@ -153,6 +153,12 @@ impl SlotCell {
         }
     }
 
+    /// Whether the connection is in `state` (one relaxed load: a driver
+    /// asks before it reads a clock for [`enter`](SlotCell::enter)).
+    pub fn is_in(&self, state: SlotState) -> bool {
+        self.state.load(Ordering::Relaxed) == state.to_u8()
+    }
+
     /// What the connection is doing.
     pub fn state(&self) -> Option<SlotState> {
         SlotState::from_u8(self.state.load(Ordering::SeqCst))

@@ -691,8 +691,8 @@ fn accept_loop<L: Listener>(
                     Answer::Accept => {}
                 }
                 if let Err((stream, _)) = pool.submit((stream, peer)) {
-                    let mut ep = lock(&shared.endpoint);
-                    refuse(stream, ep.withdraw(ip, now, &shared.counters));
+                    let answer = lock(&shared.endpoint).withdraw(ip, now, &shared.counters);
+                    refuse(stream, answer);
                 }
                 continue;
             }

@@ -80,7 +80,7 @@ impl Slot {
     /// Records what the connection is doing (only a change moves its
     /// start). A running handler takes no clock reading.
     pub(crate) fn set(&self, state: SlotState) {
-        if self.cell.state() != Some(state) {
+        if !self.cell.is_in(state) {
             let now = (state != SlotState::Handler).then(|| self.clock.stamp());
             self.cell.enter(state, now);
         }
