@@ -183,10 +183,11 @@ pub struct EvictPolicy {
 pub const YOUNG_RESPONSE_STALL_MS: u64 = 200;
 
 /// Refused connections (beyond the connection limit with none evictable,
-/// or beyond the per-peer cap) answered at once, each within
-/// [`Linger::after_refusal`](crate::driver::Linger::after_refusal); beyond it a
-/// refused connection is closed without an answer, so that a flood of
-/// them holds no more than this.
+/// or beyond the per-peer cap) lingering at once, each within
+/// [`Linger::after_refusal`](crate::driver::Linger::after_refusal); beyond
+/// it a refused connection is answered with one read and no linger
+/// ([`Refusal::AtOnce`](crate::driver::Refusal::AtOnce)), so that a flood
+/// of them holds no more than this.
 pub const REFUSING_AT_ONCE: usize = 64;
 
 /// A candidate's place in the eviction order: the least one goes first.
