@@ -39,7 +39,7 @@ impl StageCounts {
     /// The count for `stage` (a client's stage, `Connect` or `Deadline`,
     /// is never counted: 0).
     pub fn get(&self, stage: Stage) -> u64 {
-        match slot(stage) {
+        match stage_index(stage) {
             Some(0) => self.idle,
             Some(1) => self.head,
             Some(2) => self.body,
@@ -50,16 +50,23 @@ impl StageCounts {
     }
 }
 
+/// The stages a server connection is counted in, by their index.
+const STAGES: [Stage; 5] = [
+    Stage::Idle,
+    Stage::Head,
+    Stage::Body,
+    Stage::Write,
+    Stage::Setup,
+];
+
 /// Where a stage is counted (`None`: a client's stage).
-fn slot(stage: Stage) -> Option<usize> {
-    match stage {
-        Stage::Idle => Some(0),
-        Stage::Head => Some(1),
-        Stage::Body => Some(2),
-        Stage::Write => Some(3),
-        Stage::Setup => Some(4),
-        _ => None,
-    }
+pub(crate) fn stage_index(stage: Stage) -> Option<usize> {
+    STAGES.iter().position(|&s| s == stage)
+}
+
+/// The stage counted at `i`.
+pub(crate) fn stage_at(i: usize) -> Option<Stage> {
+    STAGES.get(i).copied()
 }
 
 /// What a server has done so far: both servers' `ServerHandle::counters`.
@@ -150,14 +157,14 @@ impl LiveCounters {
     }
     /// A connection in `stage` was evicted.
     pub fn evicted(&self, stage: Stage) {
-        if let Some(a) = slot(stage).and_then(|i| self.evicted.get(i)) {
+        if let Some(a) = stage_index(stage).and_then(|i| self.evicted.get(i)) {
             add(a);
         }
     }
     /// A connection was closed because `stage`'s deadline or rate ran out
     /// (once per connection: see [`Counters::timed_out`]).
     pub fn timed_out(&self, stage: Stage) {
-        if let Some(a) = slot(stage).and_then(|i| self.timed_out.get(i)) {
+        if let Some(a) = stage_index(stage).and_then(|i| self.timed_out.get(i)) {
             add(a);
         }
     }

@@ -7,6 +7,10 @@
 #[cfg(target_has_atomic = "64")]
 pub use crate::counters::LiveCounters;
 #[cfg(target_has_atomic = "64")]
+pub use crate::endpoint::{
+    open_file_limit, Answer, Endpoint, Lowered, Published, Refusal, SlotCell, RESERVED_DESCRIPTORS,
+};
+#[cfg(target_has_atomic = "64")]
 pub use crate::evict::FlowGauge;
 pub use crate::evict::{
     pick_eviction, rank, EvictPolicy, Flow, Rank, SlotState, Summary, REFUSING_AT_ONCE,

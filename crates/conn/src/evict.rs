@@ -14,40 +14,46 @@ use crate::{Stage, Timestamp};
 /// vocabulary of both adapters' slots.
 #[non_exhaustive]
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[repr(u8)]
 pub enum SlotState {
     /// Setting the connection up before its first HTTP byte (a TLS
     /// handshake): ranked as a partial head.
-    Setup,
+    Setup = 6,
     /// Closing after its answer or an error response, nothing more to
     /// serve.
-    Closing,
+    Closing = 0,
     /// Between requests (keep-alive), or waiting for its turn between
     /// pipelined requests: nothing in progress.
-    Idle,
+    Idle = 1,
     /// Accepted, and no byte of its first request yet: its request may be
     /// on its way, so it goes after every idle and stalled connection.
-    Fresh,
+    Fresh = 2,
     /// Part of a request head has arrived.
-    Head,
+    Head = 3,
     /// Reading and discarding the unread rest of a body after its answer.
-    Drain,
+    Drain = 4,
     /// A handler runs: it may read the request body ([`Summary::body`]) and
     /// write the response ([`Summary::response`]).
-    Handler,
+    Handler = 5,
 }
 
 impl SlotState {
     /// The state as a byte, for a slot that keeps it in an atomic.
     pub const fn to_u8(self) -> u8 {
-        match self {
-            SlotState::Closing => 0,
-            SlotState::Idle => 1,
-            SlotState::Fresh => 2,
-            SlotState::Head => 3,
-            SlotState::Drain => 4,
-            SlotState::Handler => 5,
-            SlotState::Setup => 6,
-        }
+        self as u8
+    }
+
+    /// Whether a graceful stop closes a connection in this state at once:
+    /// no request is in flight (it waits for one, lingers or drains after
+    /// its answer, or is still in its setup step).
+    ///
+    /// ```
+    /// use http_net_conn::driver::SlotState;
+    /// assert!(SlotState::Idle.stop_closes() && SlotState::Closing.stop_closes());
+    /// assert!(!SlotState::Head.stop_closes() && !SlotState::Handler.stop_closes());
+    /// ```
+    pub const fn stop_closes(self) -> bool {
+        !matches!(self, SlotState::Head | SlotState::Handler)
     }
 
     /// The state [`to_u8`](SlotState::to_u8) gave `b`; `None` for another
@@ -92,6 +98,14 @@ pub struct Flow {
 }
 
 impl Flow {
+    /// Not started.
+    pub const NONE: Flow = Flow {
+        bytes: 0,
+        age_ms: None,
+        waited_ms: 0,
+        stalled_ms: None,
+    };
+
     /// Bytes per second since it started (0 when it has not started).
     pub fn pace(&self) -> u64 {
         match self.age_ms {
@@ -146,18 +160,8 @@ impl Summary {
         Summary {
             state,
             age_ms,
-            body: Flow {
-                bytes: 0,
-                age_ms: None,
-                waited_ms: 0,
-                stalled_ms: None,
-            },
-            response: Flow {
-                bytes: 0,
-                age_ms: None,
-                waited_ms: 0,
-                stalled_ms: None,
-            },
+            body: Flow::NONE,
+            response: Flow::NONE,
         }
     }
 }
@@ -179,10 +183,11 @@ pub struct EvictPolicy {
 pub const YOUNG_RESPONSE_STALL_MS: u64 = 200;
 
 /// Refused connections (beyond the connection limit with none evictable,
-/// or beyond the per-peer cap) answered at once, each within
-/// [`Linger::after_refusal`](crate::driver::Linger::after_refusal); beyond it a
-/// refused connection is closed without an answer, so that a flood of
-/// them holds no more than this.
+/// or beyond the per-peer cap) lingering at once, each within
+/// [`Linger::after_refusal`](crate::driver::Linger::after_refusal); beyond
+/// it a refused connection is answered with one read and no linger
+/// ([`Refusal::AtOnce`](crate::driver::Refusal::AtOnce)), so that a flood
+/// of them holds no more than this.
 pub const REFUSING_AT_ONCE: usize = 64;
 
 /// A candidate's place in the eviction order: the least one goes first.

@@ -79,6 +79,8 @@ mod config;
 mod counters;
 mod date;
 pub mod driver;
+#[cfg(target_has_atomic = "64")]
+mod endpoint;
 mod error;
 mod error_impls;
 mod evict;

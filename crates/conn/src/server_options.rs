@@ -70,6 +70,18 @@ pub trait ServerOptions: Sized {
         self.settings_mut().max_connections_per_peer = n;
         self
     }
+    /// The open-file limit the connection limit is fitted into (default:
+    /// the process's, read from `/proc/self/limits` when serving starts,
+    /// where there is one): when it cannot hold two descriptors per
+    /// connection plus a reserve
+    /// ([`RESERVED_DESCRIPTORS`](crate::driver::RESERVED_DESCRIPTORS)),
+    /// the connection limit is lowered to what it holds (with a warning on
+    /// stderr), so that clients beyond it get `503` rather than a server
+    /// out of descriptors.
+    fn open_file_limit(mut self, files: u64) -> Self {
+        self.settings_mut().open_file_limit = Some(files);
+        self
+    }
     /// How eviction at the connection limit orders stalled connections
     /// (default 1 s; `0`: every stalled connection counts as old enough,
     /// and the fewest bytes per second goes first). A newcomer at the

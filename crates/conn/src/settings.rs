@@ -74,6 +74,12 @@ pub struct ServerSettings {
     pub max_connections_per_peer: usize,
     /// How eviction at the connection limit orders stalls (1 s).
     pub eviction_grace: Duration,
+    /// The open-file limit the connection limit is fitted into, two
+    /// descriptors per connection plus
+    /// [`RESERVED_DESCRIPTORS`](crate::driver::RESERVED_DESCRIPTORS)
+    /// (`None`: the process's, which the adapter reads when it starts
+    /// serving).
+    pub open_file_limit: Option<u64>,
     /// Requests per connection (1,000, as nginx's `keepalive_requests`;
     /// 0: no limit).
     pub max_requests: u64,
@@ -120,6 +126,7 @@ impl ServerSettings {
         max_connections: 1024,
         max_connections_per_peer: 0,
         eviction_grace: Duration::from_secs(1),
+        open_file_limit: None,
         max_requests: 1000,
         idle_timeout: Duration::from_secs(30),
         head_timeout: Duration::from_secs(10),

@@ -96,11 +96,6 @@ impl<K: Ord> SetupRates<K> {
         }
     }
 
-    /// The rate.
-    pub const fn rate(&self) -> SetupRate {
-        self.rate
-    }
-
     /// Whether `peer` may start a setup at `now` (and if so, the setup is
     /// counted against its budget). Always `true` without a limit.
     pub fn admit(&mut self, peer: K, now: Timestamp) -> bool {
@@ -199,6 +194,5 @@ mod tests {
         let mut r = SetupRates::new(SetupRate::NONE);
         assert!((0..10_000).all(|_| r.admit(7u8, at(0))));
         assert_eq!(r.peers(), 0);
-        assert_eq!(r.rate(), SetupRate::NONE);
     }
 }

@@ -867,3 +867,105 @@ both! {
         assert!(lines.contains(&format!("GET /big 200 {evicted}")), "{lines:?}");
     }
 }
+
+both! {
+    /// At the connection limit, an idle keep-alive connection is evicted
+    /// for a newcomer (it is closed between requests, without an answer),
+    /// the same in both servers; it is counted once, as evicted idle.
+    fn an_idle_connection_is_evicted_at_the_limit(a) {
+        let set = Settings { max_connections: Some(1), ..Settings::default() };
+        let srv = start(a, &set, Do::Hello);
+        let mut idle = connect(srv.addr);
+        assert_eq!(ask(&mut idle, GET).status, 200);
+        srv.counted(|c| c.current == 1);
+        assert_eq!(ask(&mut connect(srv.addr), GET).status, 200);
+        assert!(closed(&mut idle), "the idle connection stays open");
+        let c = srv.counted(|c| c.evicted.idle == 1);
+        assert_eq!(c.evicted, only(|e| e.idle = 1), "{c:?}");
+        assert_eq!((c.accepted, c.refused), (2, 0), "{c:?}");
+        assert_eq!(c.timed_out, only(|_| {}), "{c:?}");
+        srv.stop();
+    }
+}
+
+both! {
+    /// A newcomer at the connection limit with nothing to evict (a handler
+    /// at work) gets `503` with `Retry-After: 1` and `Connection: close`
+    /// (RFC 9110 §15.6.4, §10.2.3), written before any byte of its request
+    /// is read; it is counted accepted and refused, and the connection
+    /// in its handler is answered.
+    fn a_refusal_at_the_limit_is_503_with_retry_after(a) {
+        let set = Settings { max_connections: Some(1), ..Settings::default() };
+        let srv = start(a, &set, Do::Slow(1500));
+        let mut busy = connect(srv.addr);
+        busy.write_all(b"GET /slow HTTP/1.1\r\nHost: a\r\n\r\n").unwrap();
+        srv.counted(|c| c.current == 1);
+        let mut refused = connect(srv.addr);
+        let r = ask(&mut refused, GET);
+        assert_eq!(r.status, 503, "{r:?}");
+        assert_eq!(r.field("retry-after"), Some("1"), "{r:?}");
+        assert_eq!(r.field("connection"), Some("close"), "{r:?}");
+        assert!(closed(&mut refused));
+        assert_eq!(next(&mut busy).status, 200);
+        let c = srv.counters();
+        assert_eq!((c.accepted, c.refused, c.evicted), (2, 1, only(|_| {})), "{c:?}");
+        srv.stop();
+    }
+}
+
+both! {
+    /// Both servers fit the connection limit into the open-file limit: two
+    /// descriptors per connection plus the core's reserve. With room for
+    /// two connections in the files, a limit of 10 serves two: a third
+    /// newcomer, with both in their handlers, gets `503`.
+    fn the_open_file_limit_caps_the_connection_limit(a) {
+        let files = http_net_conn::driver::RESERVED_DESCRIPTORS + 2 * 2;
+        let set = Settings {
+            max_connections: Some(10),
+            open_file_limit: Some(files),
+            ..Settings::default()
+        };
+        let srv = start(a, &set, Do::Slow(1500));
+        let mut held = [connect(srv.addr), connect(srv.addr)];
+        for s in &mut held {
+            s.write_all(b"GET /slow HTTP/1.1\r\nHost: a\r\n\r\n").unwrap();
+        }
+        srv.counted(|c| c.current == 2);
+        let r = raw(srv.addr, GET);
+        assert!(r.starts_with("HTTP/1.1 503 "), "{r}");
+        assert!(r.contains("\r\nRetry-After: 1\r\n"), "{r}");
+        for s in &mut held {
+            assert_eq!(next(s).status, 200);
+        }
+        let c = srv.counters();
+        assert_eq!((c.accepted, c.refused), (3, 1), "{c:?}");
+        srv.stop();
+    }
+}
+
+both! {
+    /// A burst of newcomers at the limit, more than the refusals that
+    /// linger at once (`REFUSING_AT_ONCE`): every one is answered `503`
+    /// (those beyond it without the linger), none closed unanswered, in
+    /// both servers; each is counted refused.
+    fn every_refusal_of_a_burst_is_answered(a) {
+        let set = Settings { max_connections: Some(1), ..Settings::default() };
+        let srv = start(a, &set, Do::Slow(3000));
+        let mut busy = connect(srv.addr);
+        busy.write_all(b"GET /slow HTTP/1.1\r\nHost: a\r\n\r\n").unwrap();
+        srv.counted(|c| c.current == 1);
+        let n = http_net_conn::driver::REFUSING_AT_ONCE + 36;
+        let mut burst: Vec<_> = (0..n).map(|_| connect(srv.addr)).collect();
+        for s in &mut burst {
+            let _ = s.write_all(GET);
+        }
+        for (i, s) in burst.iter_mut().enumerate() {
+            let r = read_all(s);
+            assert!(r.starts_with("HTTP/1.1 503 "), "{i}: {r:?}");
+        }
+        assert_eq!(next(&mut busy).status, 200);
+        let c = srv.counters();
+        assert_eq!((c.accepted, c.refused), (n as u64 + 1, n as u64), "{c:?}");
+        srv.stop();
+    }
+}

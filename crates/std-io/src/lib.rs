@@ -133,7 +133,6 @@
 mod body_reader;
 mod client;
 mod connection;
-mod counters;
 mod date;
 mod descriptors;
 mod error;
@@ -147,6 +146,8 @@ mod reject;
 mod server;
 mod settings;
 mod setup;
+mod shared;
+mod slot;
 mod transport;
 mod url;
 mod wire;

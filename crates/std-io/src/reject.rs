@@ -1,10 +1,11 @@
-//! The reject path: connections beyond the connection limit (or the
-//! per-peer cap) are answered `503 Service Unavailable` with `Retry-After`
-//! (RFC 9110 §15.6.4, §10.2.3) and closed, without a `ServerConn` and
-//! before any byte of their request is read. One thread answers them all
-//! with non-blocking writes and drains each one's input for a short time
-//! (so that the peer reads the answer rather than a reset), many at once:
-//! a peer that does not read or close holds up no other.
+//! The refusals the core's endpoint answers with a linger: `503 Service
+//! Unavailable` with `Retry-After` (RFC 9110 §15.6.4, §10.2.3), without a
+//! `ServerConn` and before any byte of the request is read. One thread
+//! answers them all with non-blocking writes and drains each one's input
+//! until its linger ends (so that the peer reads the answer rather than a
+//! reset), many at once: a peer that does not read or close holds up no
+//! other. The endpoint bounds them ([`REFUSING_AT_ONCE`]), so the queue
+//! never fills.
 
 use std::io;
 use std::sync::mpsc::{Receiver, RecvTimeoutError};
@@ -18,15 +19,14 @@ use http_net_conn::Timestamp;
 
 use crate::date::now_secs;
 use crate::hooks::{ErrorBodyFn, ErrorCause, ErrorResponse};
-use crate::registry::Shared;
+use crate::lock::lock;
+use crate::shared::Shared;
 use crate::transport::Transport;
 use crate::wire::stamp;
 
-/// Refused connections waiting for the reject thread.
-pub(crate) const QUEUE: usize = 64;
-/// Refused connections answered and draining at once (beyond it, the
-/// oldest is closed).
-pub(crate) const IN_FLIGHT: usize = REFUSING_AT_ONCE;
+/// Refused connections waiting for the reject thread: as many as the
+/// endpoint lets be in flight.
+pub(crate) const QUEUE: usize = REFUSING_AT_ONCE;
 /// How often the draining connections are read.
 const SWEEP: Duration = Duration::from_millis(5);
 
@@ -36,57 +36,68 @@ struct Refused<S> {
     linger: Linger,
 }
 
-/// Answers the connections of `rx` with `503` and closes them, until the
-/// sender is gone and every answer is done.
-pub(crate) fn reject_loop<S: Transport>(rx: Receiver<S>, shared: &Shared, server: Option<&[u8]>) {
+/// Tells the endpoint that `n` refusals ended.
+fn ended(shared: &Shared, n: usize) {
+    if n > 0 {
+        let mut ep = lock(&shared.endpoint);
+        (0..n).for_each(|_| ep.refusal_ended());
+    }
+}
+
+/// Answers the connections of `rx` with `503` and closes them, each when
+/// its linger ends, until the sender is gone and every answer is done.
+pub(crate) fn reject_loop<S: Transport>(
+    rx: Receiver<(S, Linger)>,
+    shared: &Shared,
+    server: Option<&[u8]>,
+) {
     let mut msg = Vec::new();
     let mut second = u64::MAX;
-    let mut draining: Vec<Refused<S>> = Vec::with_capacity(IN_FLIGHT);
+    let mut draining: Vec<Refused<S>> = Vec::with_capacity(QUEUE);
     let mut scratch = [0u8; 4096];
     let mut open = true;
     while open || !draining.is_empty() {
-        let mut next = if draining.is_empty() {
-            rx.recv().ok()
-        } else if open {
-            match rx.recv_timeout(SWEEP) {
+        let mut next = match (draining.is_empty(), open) {
+            (true, _) => rx.recv().ok(),
+            (false, true) => match rx.recv_timeout(SWEEP) {
                 Ok(s) => Some(s),
                 Err(RecvTimeoutError::Timeout) => None,
                 Err(RecvTimeoutError::Disconnected) => {
                     open = false;
                     None
                 }
+            },
+            (false, false) => {
+                thread::sleep(SWEEP);
+                None
             }
-        } else {
-            thread::sleep(SWEEP);
-            None
         };
         if next.is_none() && draining.is_empty() {
             // The sender is gone and nothing is left to drain.
             open = false;
         }
-        while let Some(stream) = next {
+        while let Some((stream, linger)) = next {
             let now = now_secs();
             if now != second {
                 let hook = shared.hooks.error_body.as_deref();
                 busy_response(&mut msg, &shared.date.get(now), server, hook);
                 second = now;
             }
-            if draining.len() >= IN_FLIGHT {
-                draining.remove(0);
-            }
-            if let Some(r) = answer(stream, &msg) {
-                draining.push(r);
+            match answer(stream, &msg) {
+                Some(stream) => draining.push(Refused { stream, linger }),
+                None => ended(shared, 1),
             }
             next = if open { rx.try_recv().ok() } else { None };
         }
-        let now = stamp(Instant::now());
+        let (now, before) = (stamp(Instant::now()), draining.len());
         draining.retain_mut(|r| drain(r, &mut scratch, now));
+        ended(shared, before - draining.len());
     }
 }
 
 /// Writes `msg` to a new connection without waiting (its send buffer is
 /// empty, so the answer fits), and half-closes it; `None` when that failed.
-fn answer<S: Transport>(mut stream: S, msg: &[u8]) -> Option<Refused<S>> {
+fn answer<S: Transport>(mut stream: S, msg: &[u8]) -> Option<S> {
     if stream.set_nonblocking(true).is_err() {
         // Streams without a non-blocking mode: short timeouts instead.
         stream
@@ -101,37 +112,34 @@ fn answer<S: Transport>(mut stream: S, msg: &[u8]) -> Option<Refused<S>> {
         _ => return None,
     }
     stream.shutdown_write().ok()?;
-    Some(Refused {
-        stream,
-        linger: Linger::after_refusal(stamp(Instant::now())),
-    })
+    Some(stream)
 }
 
-/// Answers one connection at once, reads what its peer sent so far, and
-/// closes it (when the process is out of descriptors, with the one freed
-/// for it: nothing may wait).
+/// Answers one connection at once, reads what its peer sent so far
+/// (without a wait), and closes it (`Refusal::AtOnce`).
 pub(crate) fn answer_now<S: Transport>(stream: S, shared: &Shared, server: Option<&[u8]>) {
     let mut msg = Vec::new();
     let hook = shared.hooks.error_body.as_deref();
     busy_response(&mut msg, &shared.date.get(now_secs()), server, hook);
-    if let Some(mut r) = answer(stream, &msg) {
-        // What arrived is read once, without a wait.
-        let mut scratch = [0u8; 4096];
-        drain(&mut r, &mut scratch, stamp(Instant::now()));
+    if let Some(stream) = answer(stream, &msg) {
+        let linger = Linger::after_refusal(stamp(Instant::now()));
+        drain(
+            &mut Refused { stream, linger },
+            &mut [0u8; 4096],
+            linger.until(),
+        );
     }
 }
 
-/// Reads what the peer sent, without waiting; whether to keep draining.
+/// Reads what the peer sent, without waiting; whether to keep draining
+/// (its linger not over at `now`).
 fn drain<S: Transport>(r: &mut Refused<S>, scratch: &mut [u8], now: Timestamp) -> bool {
-    if r.linger.wait(now).is_none() {
-        return false;
-    }
     loop {
         match r.stream.read(scratch) {
             Ok(n) if r.linger.read(n) => {}
             Ok(_) => return false,
             Err(e) if e.kind() == io::ErrorKind::Interrupted => {}
-            Err(e) if crate::error::is_timeout(&e) => return true,
+            Err(e) if crate::error::is_timeout(&e) => return r.linger.wait(now).is_some(),
             Err(_) => return false,
         }
     }

@@ -4,7 +4,7 @@
 use std::io;
 use std::net::{IpAddr, Ipv4Addr, Ipv6Addr, SocketAddr, TcpListener, TcpStream, ToSocketAddrs};
 use std::sync::atomic::Ordering;
-use std::sync::mpsc::sync_channel;
+use std::sync::mpsc::{sync_channel, SyncSender};
 use std::sync::Arc;
 use std::thread;
 use std::time::{Duration, Instant};
@@ -15,11 +15,13 @@ use crate::handler::Handler;
 use crate::hooks::Hooks;
 use crate::lock::lock;
 use crate::pool::{transient_accept_error, Pool, Work};
-use crate::registry::{Admission, Shared};
 use crate::reject;
 use crate::settings::Settings;
 use crate::setup::{NoSetup, Setup};
+use crate::shared::{open_files, Shared};
 use crate::transport::Listener;
+use crate::wire::stamp;
+use http_net_conn::driver::{Answer, Endpoint, Linger, Refusal};
 use http_net_conn::{Counters, ServerOptions};
 
 /// Configures a [`Server`]; [`ServerBuilder::bind`] or
@@ -215,11 +217,7 @@ impl ServerBuilder {
         Server {
             listener,
             settings,
-            shared: Arc::new(Shared::new(
-                settings.max_connections_per_peer,
-                settings.setup_rate_per_peer,
-                self.hooks,
-            )),
+            shared: Arc::new(Shared::new(&settings, self.hooks)),
             setup: None,
         }
     }
@@ -355,22 +353,20 @@ impl<L: Listener, U: Setup<L::Stream>> Server<L, U> {
         } = self;
         // The handler's say on the body budget (`Handler::limits_request_bodies`).
         settings.conn = settings.conn_for(handler.limits_request_bodies());
-        let local = listener.local_addr()?;
-        *lock(&shared.wake_addr) = Some(wake_address(local));
-        let limit = descriptors::effective_limit(settings.max_connections);
+        *lock(&shared.wake_addr) = Some(wake_address(listener.local_addr()?));
+        let limit = start_endpoint(&shared, &settings, setup.is_some());
         let handler = Arc::new(handler);
-        let (reject_tx, reject_rx) = sync_channel::<L::Stream>(reject::QUEUE);
+        let (reject_tx, reject_rx) = sync_channel::<(L::Stream, Linger)>(reject::QUEUE);
         let rshared = Arc::clone(&shared);
         thread::Builder::new()
             .name("http-net-reject".into())
             .stack_size(64 * 1024)
             .spawn(move || reject::reject_loop(reject_rx, &rshared, settings.conn.server_name()))?;
-        // Each pool thread keeps the `ServerConn` and the registry slot of its
-        // last connection and reuses them for the next one: no allocation per
+        // Each pool thread keeps the `ServerConn` and the slot of its last
+        // connection and reuses them for the next one: no allocation per
         // accepted connection.
         let work: Work<(L::Stream, Option<SocketAddr>), connection::Warm> = {
             let shared = Arc::clone(&shared);
-            let setup = setup.clone();
             Arc::new(
                 move |(stream, peer), warm: &mut connection::Warm| match &setup {
                     None => connection::run(stream, peer, &settings, &shared, &*handler, warm),
@@ -390,79 +386,12 @@ impl<L: Listener, U: Setup<L::Stream>> Server<L, U> {
             settings.keep_idle_threads,
             work,
         );
-        let refuse = |stream: L::Stream| {
-            shared.counters.refused();
-            if setup.is_some() {
-                // Before its setup (a TLS handshake) the peer could not
-                // read a `503`: closed.
-                return;
-            }
-            // The reject thread never waits on a peer: this waits at most
-            // for it to take the connection.
-            let _ = reject_tx.send(stream);
-        };
-        let mut reserve = descriptors::Reserve::open();
-        let result = loop {
-            if shared.stopping.load(Ordering::SeqCst) {
-                break Ok(());
-            }
-            match listener.accept() {
-                Ok((stream, peer)) => {
-                    if shared.stopping.load(Ordering::SeqCst) {
-                        break Ok(());
-                    }
-                    shared.counters.accepted();
-                    let ip = peer.map(|p| p.ip());
-                    // A peer over its setup rate is refused before it
-                    // costs a slot or a handshake.
-                    if setup.is_some()
-                        && !shared.admit_setup(ip, crate::wire::stamp(Instant::now()))
-                    {
-                        refuse(stream);
-                        reserve.reopen();
-                        continue;
-                    }
-                    let mut admission = shared.admit(ip, limit);
-                    if admission == Admission::Full && shared.evict(&settings) {
-                        admission = shared.admit(ip, limit);
-                    }
-                    if admission != Admission::Admitted {
-                        refuse(stream);
-                    } else if let Err((stream, _)) = pool.submit((stream, peer)) {
-                        // No thread could be started.
-                        shared.unadmit(ip);
-                        refuse(stream);
-                    }
-                }
-                Err(e) => {
-                    if shared.stopping.load(Ordering::SeqCst) {
-                        break Ok(());
-                    }
-                    if descriptors::exhausted(&e) && reserve.release() {
-                        // Out of descriptors: with the reserve's, take the
-                        // peer out of the backlog and answer it at once.
-                        if let Ok((stream, _)) = listener.accept() {
-                            shared.counters.accepted();
-                            shared.counters.refused();
-                            if setup.is_none() {
-                                reject::answer_now(stream, &shared, settings.conn.server_name());
-                            }
-                        }
-                        reserve.reopen();
-                        continue;
-                    }
-                    if !transient_accept_error(&e) {
-                        break Err(e);
-                    }
-                    thread::sleep(Duration::from_millis(10));
-                }
-            }
-            reserve.reopen();
-        };
+        let server = settings.conn.server_name();
+        let result = accept_loop(&listener, &shared, &pool, &reject_tx, server);
         drop(listener);
         drop(reject_tx);
         shared.stopping.store(true, Ordering::SeqCst);
-        let stop = settings.stop_window(crate::wire::stamp(Instant::now()));
+        let stop = settings.stop_window(stamp(Instant::now()));
         let deadline = crate::wire::instant(stop.until());
         loop {
             shared.interrupt(false);
@@ -470,7 +399,7 @@ impl<L: Listener, U: Setup<L::Stream>> Server<L, U> {
             if pool.wait_idle(step) {
                 break;
             }
-            if stop.passed(crate::wire::stamp(Instant::now())) {
+            if stop.passed(stamp(Instant::now())) {
                 shared.interrupt(true);
                 pool.wait_idle(Instant::now() + Duration::from_secs(1));
                 break;
@@ -479,6 +408,81 @@ impl<L: Listener, U: Setup<L::Stream>> Server<L, U> {
         pool.close();
         pool.wait_threads(Instant::now() + Duration::from_secs(1));
         result
+    }
+}
+
+/// The endpoint a server runs with: its settings, the process's
+/// open-file limit (read once, here), and whether it has a setup step;
+/// its connection limit, lowered (with a warning) to fit the open files.
+fn start_endpoint(shared: &Shared, settings: &Settings, setup: bool) -> usize {
+    let endpoint = Endpoint::new(settings, open_files(), setup);
+    if let Some(lowered) = endpoint.lowered() {
+        eprintln!("http-net: {lowered}");
+    }
+    let limit = endpoint.limit();
+    *lock(&shared.endpoint) = endpoint;
+    limit
+}
+
+/// Takes connections from `listener` until the stop, and carries out the
+/// endpoint's answer for each: serve it on the pool (evicting its victim
+/// first), or refuse it (answered by the reject thread through `reject`,
+/// or closed).
+fn accept_loop<L: Listener>(
+    listener: &L,
+    shared: &Shared,
+    pool: &Pool<(L::Stream, Option<SocketAddr>), connection::Warm>,
+    reject: &SyncSender<(L::Stream, Linger)>,
+    server: Option<&[u8]>,
+) -> io::Result<()> {
+    let refuse = |stream, answer| match answer {
+        // The endpoint bounds the refusals lingering: the queue has room.
+        Answer::Refuse(Refusal::Linger(linger)) => drop(reject.send((stream, linger))),
+        Answer::Refuse(Refusal::AtOnce) => reject::answer_now(stream, shared, server),
+        _ => {}
+    };
+    let mut reserve = descriptors::Reserve::open();
+    loop {
+        reserve.reopen();
+        if shared.stopping() {
+            return Ok(());
+        }
+        let e = match listener.accept() {
+            Ok(_) if shared.stopping() => return Ok(()),
+            Ok((stream, peer)) => {
+                let (ip, now) = (peer.map(|p| p.ip()), stamp(Instant::now()));
+                let answer = lock(&shared.endpoint).offer(ip, now, &shared.counters);
+                match answer {
+                    Answer::Refuse(_) => {
+                        refuse(stream, answer);
+                        continue;
+                    }
+                    Answer::Evict { ref victim, stage } => victim.evict(stage),
+                    Answer::Accept => {}
+                }
+                if let Err((stream, _)) = pool.submit((stream, peer)) {
+                    let answer = lock(&shared.endpoint).withdraw(ip, now, &shared.counters);
+                    refuse(stream, answer);
+                }
+                continue;
+            }
+            Err(e) => e,
+        };
+        if shared.stopping() {
+            return Ok(());
+        }
+        if descriptors::exhausted(&e) && reserve.release() {
+            // Out of descriptors: with the reserve's, take the peer out of
+            // the backlog and answer it at once.
+            if let Ok((stream, _)) = listener.accept() {
+                let refusal = lock(&shared.endpoint).exhausted(&shared.counters);
+                refuse(stream, Answer::Refuse(refusal));
+            }
+        } else if !transient_accept_error(&e) {
+            return Err(e);
+        } else {
+            thread::sleep(Duration::from_millis(10));
+        }
     }
 }
 
@@ -502,7 +506,7 @@ impl ServerHandle {
     /// The server's counters now: connections accepted, refused with
     /// `503`, evicted and timed out (by phase), and being served.
     pub fn counters(&self) -> Counters {
-        self.shared.counters()
+        self.shared.counters.snapshot()
     }
     /// Whether a stop was asked for.
     pub fn is_shutting_down(&self) -> bool {

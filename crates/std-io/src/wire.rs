@@ -173,17 +173,6 @@ impl Gauge {
         }
     }
 
-    /// Milliseconds since the epoch, plus one (0 stands for none).
-    pub(crate) fn ms(&self, t: Instant) -> u64 {
-        t.saturating_duration_since(self.epoch).as_millis() as u64 + 1
-    }
-
-    /// [`Gauge::ms`] of a stamp from this gauge's epoch (the server's,
-    /// which is [`epoch`]: a [`stamp`] serves), without a subtraction.
-    pub(crate) fn ms_stamped(t: Timestamp) -> u64 {
-        t.as_nanos() / 1_000_000 + 1
-    }
-
     /// `t` as the core's time input, from this gauge's epoch.
     pub(crate) fn stamp(&self, t: Instant) -> Timestamp {
         Timestamp::after_epoch(t.saturating_duration_since(self.epoch))

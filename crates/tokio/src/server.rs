@@ -11,7 +11,7 @@ use std::sync::Arc;
 use std::task::Poll;
 use std::time::Duration;
 
-use http_net_conn::driver::{pick_eviction, Linger, REFUSING_AT_ONCE};
+use http_net_conn::driver::{Answer, Endpoint, Linger, Refusal};
 use http_net_conn::imf_fixdate;
 use tokio::net::{TcpListener, TcpStream, ToSocketAddrs};
 use tokio::task::JoinSet;
@@ -21,8 +21,9 @@ use crate::connection;
 use crate::handler::Handler;
 use crate::hooks::Hooks;
 use crate::setup::{NoSetup, Setup};
-use crate::shared::{lock, Registry, Settings, Shared, SlotGuard};
+use crate::shared::{lock, open_files, Settings, Shared, SlotGuard};
 use crate::slot::Slot;
+use crate::timer;
 use crate::wire::{self, Transport};
 #[cfg(doc)]
 use crate::{error::Error, exchange::Exchange};
@@ -300,6 +301,7 @@ impl<L: Listener, U: Setup<L::Stream>> Server<L, U> {
         } = self;
         // The handler's say on the body budget (`Handler::limits_request_bodies`).
         shared.settings.fix_for(handler.limits_request_bodies());
+        start_endpoint(&shared, setup.is_some());
         let mut listener = Some(listener);
         let handler = Arc::new(handler);
         let mut tasks = JoinSet::new();
@@ -397,9 +399,20 @@ async fn first_turn(mut conn: Connection, tasks: &mut JoinSet<()>) {
     }
 }
 
-/// Takes a new connection in: under the limit it gets a slot and its future
-/// is returned, to run; at the limit the connection making least progress
-/// is evicted for it, or, when none can be, it is answered `503`.
+/// The endpoint a server runs with: its settings, the process's
+/// open-file limit (read once, here), and whether it has a setup step;
+/// its connection limit lowered (with a warning) to fit the open files.
+fn start_endpoint(shared: &Shared, setup: bool) {
+    let endpoint = Endpoint::new(&shared.settings, open_files(), setup);
+    if let Some(lowered) = endpoint.lowered() {
+        eprintln!("http-net: {lowered}");
+    }
+    *lock(&shared.endpoint) = endpoint;
+}
+
+/// Takes a new connection in and carries out the endpoint's answer: its
+/// future is returned to run, with a slot (its victim's task woken first
+/// when one was evicted for it), or it is refused.
 fn admit<H: Handler, S: Transport + 'static, U: Setup<S>>(
     shared: &Arc<Shared>,
     handler: &Arc<H>,
@@ -408,44 +421,19 @@ fn admit<H: Handler, S: Transport + 'static, U: Setup<S>>(
     peer: Option<SocketAddr>,
     setup: Option<&Arc<U>>,
 ) -> Option<Connection> {
-    // Every connection taken from the listener counts, refused or not.
-    shared.counters.accepted();
-    // Before its setup (a TLS handshake) a peer could not read a `503`.
-    let refuse = |shared: &Arc<Shared>, tasks: &mut JoinSet<()>, stream: S| match setup {
-        None => refuse(shared, tasks, stream),
-        Some(_) => shared.counters.refused(),
-    };
-    // A peer over its setup rate is refused before it costs a slot or a
-    // handshake.
-    if setup.is_some() && !shared.admit_setup(peer.map(|p| p.ip())) {
-        refuse(shared, tasks, stream);
-        return None;
+    let (ip, now) = (peer.map(|p| p.ip()), timer::stamp(Instant::now()));
+    let mut endpoint = lock(&shared.endpoint);
+    match endpoint.offer(ip, now, &shared.counters) {
+        Answer::Refuse(refusal) => {
+            drop(endpoint);
+            refuse(shared, tasks, stream, refusal);
+            return None;
+        }
+        Answer::Evict { victim, stage } => victim.evict(stage),
+        Answer::Accept => {}
     }
-    let per_peer = shared.settings.max_connections_per_peer;
-    let ip = peer.map(|p| p.ip()).filter(|_| per_peer != 0);
-    let slot = {
-        let mut reg = lock(&shared.registry);
-        // The per-peer cap first: a refused peer evicts no one.
-        if ip.is_some_and(|ip| reg.peers.get(&ip).is_some_and(|&n| n >= per_peer)) {
-            drop(reg);
-            refuse(shared, tasks, stream);
-            return None;
-        }
-        if reg.slots.len() >= shared.settings.max_connections && !evict_one(shared, &mut reg) {
-            drop(reg);
-            refuse(shared, tasks, stream);
-            return None;
-        }
-        if let Some(ip) = ip {
-            *reg.peers.entry(ip).or_insert(0) += 1;
-        }
-        let id = reg.next;
-        reg.next += 1;
-        let slot = Arc::new(Slot::new(id, shared.millis(), ip));
-        reg.slots.insert(id, Arc::clone(&slot));
-        slot
-    };
-    shared.counters.opened();
+    let slot = Arc::clone(endpoint.open(ip, |id| Arc::new(Slot::new(id, now))));
+    drop(endpoint);
     let guard = SlotGuard {
         shared: Arc::clone(shared),
         slot,
@@ -463,54 +451,41 @@ fn admit<H: Handler, S: Transport + 'static, U: Setup<S>>(
     })
 }
 
-/// Picks and signals the connection to evict: the core's
-/// [`pick_eviction`] over the slots' summaries ([`Slot::summary`]), as the
-/// std server does. Waiting for its turn between pipelined requests counts
-/// as idle; a write waiting on the peer, as a stalled response.
-fn evict_one(shared: &Shared, reg: &mut Registry) -> bool {
-    let policy = shared.settings.evict_policy();
-    let now = shared.millis();
-    let candidates = reg
-        .slots
-        .values()
-        .filter_map(|slot| Some((slot.id, slot.summary(now)?)));
-    let Some((id, stage)) = pick_eviction(candidates, &policy) else {
-        return false;
+/// Carries out a refusal on a task of its own: the `503` with
+/// `Retry-After: 1` (with the error-body hook's body, asked once a second),
+/// then its linger, or one read without a wait ([`Refusal::AtOnce`]); or
+/// the connection is closed unanswered.
+fn refuse<S: Transport + 'static>(
+    shared: &Arc<Shared>,
+    tasks: &mut JoinSet<()>,
+    mut stream: S,
+    refusal: Refusal,
+) {
+    let (linger, lingers) = match refusal {
+        Refusal::Linger(linger) => (linger, true),
+        Refusal::AtOnce => (Linger::after_refusal(timer::stamp(Instant::now())), false),
+        _ => return,
     };
-    let Some(victim) = reg.slots.remove(&id) else {
-        return false;
-    };
-    shared.counters.evicted(stage);
-    victim.evicted.store(true, Ordering::SeqCst);
-    victim.wake.ring();
-    true
-}
-
-/// Answers a connection beyond the limit with `503` and `Retry-After: 1`
-/// (with the error-body hook's body, asked once a second), bounded by
-/// [`Linger::after_refusal`]; at most [`REFUSING_AT_ONCE`] at a time (the
-/// rest are closed at once).
-fn refuse<S: Transport + 'static>(shared: &Arc<Shared>, tasks: &mut JoinSet<()>, mut stream: S) {
-    shared.counters.refused();
-    if shared.refusing.fetch_add(1, Ordering::SeqCst) >= REFUSING_AT_ONCE {
-        shared.refusing.fetch_sub(1, Ordering::SeqCst);
-        return;
-    }
     let shared = Arc::clone(shared);
     tasks.spawn(async move {
-        let now = shared.date_secs();
+        let secs = shared.date_secs();
         let server = shared.settings.conn.server_name();
         let msg = shared
             .busy
-            .get(now, || imf_fixdate(now), server, &shared.hooks);
+            .get(secs, || imf_fixdate(secs), server, &shared.hooks);
         // One bound for the answer and the linger after it.
-        let linger = Linger::after_refusal(wire::stamp(Instant::now()));
         let until = wire::instant(linger.until());
-        use tokio::io::AsyncWriteExt;
+        use tokio::io::{AsyncReadExt, AsyncWriteExt};
         if let Some(Ok(())) = wire::bounded(until, stream.write_all(&msg)).await {
-            wire::linger(&mut stream, Some(linger), None).await;
+            if lingers {
+                wire::linger(&mut stream, Some(linger), None).await;
+            } else if let Some(Ok(())) = wire::bounded(until, stream.shutdown()).await {
+                let _ = wire::bounded(Instant::now(), stream.read(&mut [0u8; 4096])).await;
+            }
         }
-        shared.refusing.fetch_sub(1, Ordering::SeqCst);
+        if lingers {
+            lock(&shared.endpoint).refusal_ended();
+        }
     });
 }
 

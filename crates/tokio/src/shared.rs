@@ -1,17 +1,17 @@
 //! The state a server's accept loop, its connections and its handles
-//! share ([`Shared`]), the connections' registry and pools, and the
-//! counters: below the server, the connection and the exchange that use it.
+//! share ([`Shared`]): the core's [`Endpoint`] (admission, eviction,
+//! refusal) behind one lock taken once per connection, never per request,
+//! the pools and the counters: below the server, the connection and the
+//! exchange that use it.
 
-use std::collections::HashMap;
 use std::net::IpAddr;
 use std::ops::Deref;
-use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::{Arc, Mutex, MutexGuard, OnceLock};
 
-use http_net_conn::driver::{LiveCounters, MistakeGate, SetupRates, SlotState};
+use http_net_conn::driver::{Endpoint, LiveCounters, MistakeGate, SlotState};
 use http_net_conn::{Buffers, Config, ServerConn, ServerSettings};
 use tokio::sync::Notify;
-use tokio::time::Instant;
 
 use crate::date::now_secs;
 use crate::hooks::{BusyAnswer, Hooks};
@@ -49,7 +49,7 @@ impl Deref for RunSettings {
     }
 }
 
-/// The connection's place in the registry; removes it when the task ends.
+/// The connection's place in the endpoint; removes it when the task ends.
 pub(crate) struct SlotGuard {
     pub(crate) shared: Arc<Shared>,
     pub(crate) slot: Arc<Slot>,
@@ -69,27 +69,8 @@ impl SlotGuard {
 
 impl Drop for SlotGuard {
     fn drop(&mut self) {
-        let mut reg = lock(&self.shared.registry);
-        reg.slots.remove(&self.slot.id);
-        if let Some(ip) = self.slot.peer {
-            if let Some(n) = reg.peers.get_mut(&ip) {
-                *n = n.saturating_sub(1);
-                if *n == 0 {
-                    reg.peers.remove(&ip);
-                }
-            }
-        }
-        drop(reg);
-        self.shared.counters.closed();
+        lock(&self.shared.endpoint).remove(self.slot.id, &self.shared.counters);
     }
-}
-
-#[derive(Default)]
-pub(crate) struct Registry {
-    pub(crate) next: u64,
-    pub(crate) slots: HashMap<u64, Arc<Slot>>,
-    /// Open connections by peer address (only with a per-peer cap).
-    pub(crate) peers: HashMap<IpAddr, usize>,
 }
 
 /// State shared by the accept loop, the connections and the handles.
@@ -97,9 +78,8 @@ pub(crate) struct Shared {
     pub(crate) settings: RunSettings,
     pub(crate) stopping: AtomicBool,
     pub(crate) stop: Notify,
-    pub(crate) registry: Mutex<Registry>,
+    pub(crate) endpoint: Mutex<Endpoint<IpAddr, Arc<Slot>>>,
     pub(crate) counters: LiveCounters,
-    pub(crate) refusing: AtomicUsize,
     /// The wall clock's second (since the Unix epoch), kept by the accept
     /// loop at each second's start, for the connections' `Date`.
     pub(crate) date_secs: AtomicU64,
@@ -112,8 +92,6 @@ pub(crate) struct Shared {
     pub(crate) mistakes: MistakeGate,
     /// The `503` beyond the connection limit, made once a second.
     pub(crate) busy: BusyAnswer,
-    /// The setups each peer address may start (the core's policy and state).
-    setup_rates: Mutex<SetupRates<IpAddr>>,
 }
 
 /// The most buffers a server's pool keeps (each about 40 KiB with the
@@ -218,9 +196,8 @@ impl Shared {
             },
             stopping: AtomicBool::new(false),
             stop: Notify::new(),
-            registry: Mutex::new(Registry::default()),
+            endpoint: Mutex::new(Endpoint::new(&settings, None, false)),
             counters: LiveCounters::new(),
-            refusing: AtomicUsize::new(0),
             date_secs: AtomicU64::new(now_secs()),
             buffers: BufferPool::new(pool),
             conns: ConnPool {
@@ -230,16 +207,6 @@ impl Shared {
             hooks,
             mistakes: MistakeGate::new(),
             busy: BusyAnswer::default(),
-            setup_rates: Mutex::new(SetupRates::new(settings.setup_rate_per_peer)),
-        }
-    }
-
-    /// Whether `peer` may start a setup (a TLS handshake) now: the core's
-    /// [`SetupRates`] decide (always, without a peer address).
-    pub(crate) fn admit_setup(&self, peer: Option<IpAddr>) -> bool {
-        match peer {
-            Some(ip) => lock(&self.setup_rates).admit(ip, crate::timer::stamp(Instant::now())),
-            None => true,
         }
     }
 
@@ -258,32 +225,24 @@ impl Shared {
         self.stopping.load(Ordering::SeqCst)
     }
 
-    /// Milliseconds since the adapter's one epoch (`timer::epoch`), the
-    /// slots' unit.
-    pub(crate) fn millis(&self) -> u64 {
-        crate::timer::stamp(Instant::now()).as_nanos() / 1_000_000
-    }
-
     /// Wakes idle and draining connections, those lingering after an
     /// error response, and those in their setup step, so that they see the
     /// shutdown and close.
     pub(crate) fn wake_idle(&self) {
-        let reg = lock(&self.registry);
-        for slot in reg.slots.values() {
-            if matches!(
-                slot.state(),
-                Some(
-                    SlotState::Idle
-                        | SlotState::Fresh
-                        | SlotState::Drain
-                        | SlotState::Closing
-                        | SlotState::Setup
-                )
-            ) {
+        for slot in lock(&self.endpoint).slots() {
+            if slot.cell.state().is_some_and(SlotState::stop_closes) {
                 slot.wake.ring();
             }
         }
     }
+}
+
+/// The process's open-file limit, from `/proc/self/limits` where there is
+/// one (`None`: unknown or unlimited): the endpoint fits the connection
+/// limit into it.
+pub(crate) fn open_files() -> Option<u64> {
+    let text = std::fs::read_to_string("/proc/self/limits").ok()?;
+    http_net_conn::driver::open_file_limit(&text)
 }
 
 pub(crate) fn lock<T>(m: &Mutex<T>) -> MutexGuard<'_, T> {

@@ -1,13 +1,13 @@
-//! One open connection as the accept loop and the shutdown see it: its
-//! [`SlotState`] (the core's vocabulary, as the std server's slots), since
-//! when, and whether a write waits on the peer. Eviction reads these
-//! through [`Slot::summary`] for the core's `pick_eviction`.
+//! One open connection as the accept loop and a graceful stop see it: the
+//! core's [`SlotCell`] (what it does, since when, whether it was evicted),
+//! whether a write waits on the peer, its request body's flow, and the
+//! bell that wakes its task. The endpoint reads it through [`Published`]
+//! only at the connection limit.
 
-use std::net::IpAddr;
-use std::sync::atomic::{AtomicBool, AtomicU32, AtomicU64, AtomicU8, Ordering};
+use std::sync::atomic::{AtomicU32, AtomicU64, Ordering};
 
-use http_net_conn::driver::{FlowGauge, SlotState, Summary};
-use http_net_conn::Timestamp;
+use http_net_conn::driver::{Flow, FlowGauge, Published, SlotCell, SlotState};
+use http_net_conn::{Stage, Timestamp};
 use std::future::{poll_fn, Future};
 use std::sync::Mutex;
 use std::task::{Context, Poll, Waker};
@@ -17,12 +17,9 @@ use crate::timer::WakeClock;
 /// One open connection, as the accept loop and the shutdown see it.
 #[derive(Debug)]
 pub(crate) struct Slot {
+    /// Its key in the endpoint.
     pub(crate) id: u64,
-    /// Its [`SlotState`], as a byte.
-    state: AtomicU8,
-    /// When that state began, in milliseconds since the adapter's epoch
-    /// (`timer::epoch`).
-    since: AtomicU64,
+    pub(crate) cell: SlotCell,
     /// When a write began waiting on the peer to take bytes (its receive
     /// window full), in milliseconds since the adapter's epoch, plus one;
     /// 0: no write waits. (The scheduler's own flag: the state stays.)
@@ -30,72 +27,70 @@ pub(crate) struct Slot {
     /// The request body's progress while a handler reads it (the std
     /// server's gauge too), for eviction.
     pub(crate) body: FlowGauge,
-    /// Set by the accept loop when it evicts this connection.
-    pub(crate) evicted: AtomicBool,
     /// Rung on eviction and on shutdown.
     pub(crate) wake: Bell,
-    /// The peer's address, when the per-peer cap counts it.
-    pub(crate) peer: Option<IpAddr>,
     /// The connection task's clock, read once per wakeup.
     pub(crate) clock: WakeClock,
 }
 
+impl Published for Slot {
+    fn cell(&self) -> &SlotCell {
+        &self.cell
+    }
+    /// This adapter bounds a response's rate with its own deadlines, so it
+    /// gives no byte counts for responses: a stalled write's time alone.
+    fn flows(&self, now: Timestamp) -> (Flow, Flow) {
+        let stalled = self.stalled.load(Ordering::SeqCst);
+        let response = Flow {
+            stalled_ms: (stalled != 0)
+                .then(|| Slot::ms(now).saturating_add(1).saturating_sub(stalled)),
+            ..Flow::default()
+        };
+        (self.body.flow(now), response)
+    }
+}
+
 impl Slot {
-    /// A connection accepted `now_ms` after the adapter's epoch, waiting
-    /// for its first byte.
-    pub(crate) fn new(id: u64, now_ms: u64, peer: Option<IpAddr>) -> Slot {
+    /// A connection accepted at `now`, waiting for its first byte.
+    pub(crate) fn new(id: u64, now: Timestamp) -> Slot {
         Slot {
             id,
-            state: AtomicU8::new(SlotState::Fresh.to_u8()),
-            since: AtomicU64::new(now_ms),
+            cell: SlotCell::new(now),
             stalled: AtomicU64::new(0),
             body: FlowGauge::new(),
-            evicted: AtomicBool::new(false),
             wake: Bell::default(),
-            peer,
             clock: WakeClock::default(),
         }
     }
 
     pub(crate) fn evicted(&self) -> bool {
-        self.evicted.load(Ordering::SeqCst)
+        self.cell.evicted().is_some()
     }
 
-    /// What the connection is doing.
-    pub(crate) fn state(&self) -> Option<SlotState> {
-        SlotState::from_u8(self.state.load(Ordering::SeqCst))
+    /// Carries out the endpoint's eviction: the task wakes and sees it.
+    pub(crate) fn evict(&self, _stage: Stage) {
+        self.wake.ring();
     }
 
-    /// Milliseconds of the adapter's one epoch (`timer::epoch`), the unit
-    /// of the slot's marks.
+    /// Milliseconds of the adapter's one epoch (`timer::epoch`).
     fn ms(now: Timestamp) -> u64 {
         now.as_nanos() / 1_000_000
     }
 
-    /// Records what the connection is doing (only a change moves `since`).
-    /// A running handler takes no clock reading: eviction weighs it by its
-    /// stalled writes alone.
+    /// Records what the connection is doing (only a change moves its
+    /// start). A running handler takes no clock reading.
     pub(crate) fn set(&self, state: SlotState) {
-        if self.state.load(Ordering::Relaxed) != state.to_u8() {
-            let now = if state == SlotState::Handler {
-                Timestamp::from_nanos(0)
-            } else {
-                self.clock.stamp()
-            };
-            self.set_at(state, now);
+        if !self.cell.is_in(state) {
+            let now = (state != SlotState::Handler).then(|| self.clock.stamp());
+            self.cell.enter(state, now);
         }
     }
 
     /// [`Slot::set`] with the time already read by the caller (no clock
     /// read).
     pub(crate) fn set_at(&self, state: SlotState, now: Timestamp) {
-        let b = state.to_u8();
-        if self.state.load(Ordering::Relaxed) != b {
-            if state != SlotState::Handler {
-                self.since.store(Slot::ms(now), Ordering::SeqCst);
-            }
-            self.state.store(b, Ordering::SeqCst);
-        }
+        self.cell
+            .enter(state, (state != SlotState::Handler).then_some(now));
     }
 
     /// A write starts waiting on the peer (at this wakeup's time).
@@ -107,36 +102,6 @@ impl Slot {
     /// The write no longer waits.
     pub(crate) fn stall_ends(&self) {
         self.stalled.store(0, Ordering::SeqCst);
-    }
-
-    /// What eviction weighs, seen at `now_ms` (milliseconds since the
-    /// server started): a connection whose write waits on the peer is a
-    /// response stalled that long, whatever its state; otherwise its state
-    /// and how long it has been in it. This adapter bounds a response's
-    /// rate with its own deadlines, so it gives no byte
-    /// counts for responses: a running handler is weighed by its request
-    /// body's progress and its stalled writes.
-    pub(crate) fn summary(&self, now_ms: u64) -> Option<Summary> {
-        let stalled = self.stalled.load(Ordering::SeqCst);
-        if stalled != 0 {
-            let for_ms = now_ms.saturating_add(1).saturating_sub(stalled);
-            let mut s = Summary::new(SlotState::Handler, for_ms);
-            s.response.stalled_ms = Some(for_ms);
-            return Some(s);
-        }
-        let state = self.state()?;
-        if state == SlotState::Handler {
-            // A handler's slot keeps no start time (no clock reading):
-            // its body's progress tells its age.
-            let body = self
-                .body
-                .flow(Timestamp::from_nanos(now_ms.saturating_mul(1_000_000)));
-            let mut s = Summary::new(state, body.age_ms.unwrap_or(0));
-            s.body = body;
-            return Some(s);
-        }
-        let age = now_ms.saturating_sub(self.since.load(Ordering::SeqCst));
-        Some(Summary::new(state, age))
     }
 }
 

@@ -234,6 +234,8 @@ pub struct Settings {
     pub causes: Option<Log>,
     /// What the handler's `Handler::limits_request_bodies` answers.
     pub limits_bodies: bool,
+    /// `ServerBuilder::open_file_limit`.
+    pub open_file_limit: Option<u64>,
 }
 
 /// Lines written by an access-log hook.
@@ -410,6 +412,9 @@ macro_rules! apply_settings {
         }
         if $set.quiet {
             $b = $b.report_mistakes(false);
+        }
+        if let Some(n) = $set.open_file_limit {
+            $b = $b.open_file_limit(n);
         }
     }};
 }
