@@ -12,6 +12,7 @@ pub use crate::evict::{
     pick_eviction, rank, EvictPolicy, Flow, Rank, SlotState, Summary, REFUSING_AT_ONCE,
     YOUNG_RESPONSE_STALL_MS,
 };
+pub use crate::client::{Answered, IdlePool, RequestPlan, MAX_IDLE_TOTAL};
 pub use crate::handler_end::ChosenAnswer;
 #[cfg(target_has_atomic = "ptr")]
 pub use crate::hooks::{MistakeSink, ServerHooks};
