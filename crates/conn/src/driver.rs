@@ -4,6 +4,7 @@
 //! and to share one policy across a server's connections. An application
 //! needs none of it, and the facade (`http_net::conn`) re-exports none of it.
 
+pub use crate::client::{Answered, IdlePool, PoolEntry, RequestPlan, MAX_IDLE_TOTAL};
 #[cfg(target_has_atomic = "64")]
 pub use crate::counters::LiveCounters;
 #[cfg(target_has_atomic = "64")]
@@ -12,7 +13,6 @@ pub use crate::evict::{
     pick_eviction, rank, EvictPolicy, Flow, Rank, SlotState, Summary, REFUSING_AT_ONCE,
     YOUNG_RESPONSE_STALL_MS,
 };
-pub use crate::client::{Answered, IdlePool, RequestPlan, MAX_IDLE_TOTAL};
 pub use crate::handler_end::ChosenAnswer;
 #[cfg(target_has_atomic = "ptr")]
 pub use crate::hooks::{MistakeSink, ServerHooks};

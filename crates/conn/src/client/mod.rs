@@ -18,6 +18,6 @@ pub use attempt::{ExpectState, Failure, Retry};
 pub use conn::{ClientConn, MAX_PIPELINED};
 pub use head::ClientHead;
 pub use plan::{Answered, RequestPlan};
-pub use pool::{IdlePool, MAX_IDLE_TOTAL};
+pub use pool::{IdlePool, PoolEntry, MAX_IDLE_TOTAL};
 pub use timeout::ClientTimeout;
 pub use view::{ClientEvent, ResponseView};

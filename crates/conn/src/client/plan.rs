@@ -55,7 +55,7 @@ pub enum Answered {
 /// // A 301 is followed, its body drained first.
 /// let next = plan.answered(301, Some(b"/new"), &mut body, &mut fields)?;
 /// assert!(matches!(next, Answered::Redirect { .. }));
-/// assert_eq!(plan.url().unwrap()?.target(), "/new");
+/// assert_eq!(plan.url()?.target(), "/new");
 /// assert_eq!(plan.answered(200, None, &mut body, &mut fields)?, Answered::Done);
 /// # Ok::<(), Box<dyn core::error::Error>>(())
 /// ```
@@ -106,10 +106,13 @@ impl RequestPlan {
         self.chase.as_ref().map_or(&[], RedirectChase::method)
     }
 
-    /// The URL of the attempt to send now (`None` for a request to a host
-    /// and port).
-    pub fn url(&self) -> Option<Result<Url<'_>, UrlError>> {
-        self.chase.as_ref().map(RedirectChase::url)
+    /// The URL of the attempt to send now; a plan made by
+    /// [`new`](RequestPlan::new), for a host and port, has none:
+    /// [`UrlError::MissingHost`].
+    pub fn url(&self) -> Result<Url<'_>, UrlError> {
+        self.chase
+            .as_ref()
+            .map_or(Err(UrlError::MissingHost), RedirectChase::url)
     }
 
     /// Whether the attempt to send now may take a pooled connection: not
@@ -128,9 +131,13 @@ impl RequestPlan {
     /// connection was had): whether it is sent again, on a new connection.
     /// The connection's rule ([`ClientConn::retry`], RFC 9110 §9.2.2),
     /// once per hop.
-    pub fn failed(&mut self, conn: Option<&ClientConn>, failure: Failure, replayable: bool) -> bool {
-        let again = !self.retried
-            && conn.is_some_and(|c| c.retry(failure, replayable).is_retry());
+    pub fn failed(
+        &mut self,
+        conn: Option<&ClientConn>,
+        failure: Failure,
+        replayable: bool,
+    ) -> bool {
+        let again = !self.retried && conn.is_some_and(|c| c.retry(failure, replayable).is_retry());
         self.retried |= again;
         again
     }
@@ -178,12 +185,14 @@ mod tests {
     fn closed_under(method: &[u8]) -> ClientConn {
         let mut c = ClientConn::new(Config::DEFAULT);
         let host: &[(&[u8], &[u8])] = &[(b"Host", b"a")];
-        c.send_request(b"GET", b"/", host, BodyLength::Empty).unwrap();
+        c.send_request(b"GET", b"/", host, BodyLength::Empty)
+            .unwrap();
         let n = c.output().len();
         c.consume_output(n);
         let _ = c.recv(b"HTTP/1.1 200 OK\r\nContent-Length: 0\r\n\r\n");
         while !matches!(c.poll_event(), Ok(crate::ClientEvent::Idle) | Err(_)) {}
-        c.send_request(method, b"/", host, BodyLength::Empty).unwrap();
+        c.send_request(method, b"/", host, BodyLength::Empty)
+            .unwrap();
         let n = c.output().len();
         c.consume_output(n);
         c.recv_eof();
@@ -229,7 +238,7 @@ mod tests {
             }
         );
         assert_eq!(plan.method(), b"GET");
-        assert_eq!(plan.url().unwrap().unwrap().host(), "b");
+        assert_eq!(plan.url().unwrap().host(), "b");
         assert!(matches!(body, RequestBody::Empty), "a 303 drops the body");
         assert_eq!(fields, [(&b"X"[..], &b"y"[..])], "credentials stay behind");
         assert!(plan.reuse(), "a new hop may take a pooled connection");
@@ -249,7 +258,7 @@ mod tests {
         let mut body: RequestBody<'_, [u8]> = RequestBody::Empty;
         let next = plan.answered(302, Some(b"/x"), &mut body, &mut Vec::new());
         assert_eq!(next, Ok(Answered::Done));
-        assert!(plan.url().is_none());
+        assert_eq!(plan.url().err(), Some(UrlError::MissingHost));
     }
 
     #[test]

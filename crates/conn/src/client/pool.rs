@@ -8,7 +8,6 @@
 
 use alloc::string::String;
 use alloc::vec::Vec;
-use core::borrow::Borrow;
 use core::time::Duration;
 
 use super::conn::ClientConn;
@@ -18,6 +17,24 @@ use crate::time::{Timestamp, Window};
 
 /// Idle connections kept across all origins (and origins listed).
 pub const MAX_IDLE_TOTAL: usize = 256;
+
+/// What an adapter keeps in the pool: its socket with the connection, and
+/// the origin it was opened to.
+pub trait PoolEntry {
+    /// The connection's state, for the reuse rule.
+    fn conn(&self) -> &ClientConn;
+    /// The origin it was opened to.
+    fn origin(&self) -> Origin<'_>;
+}
+
+impl PoolEntry for (ClientConn, Origin<'_>) {
+    fn conn(&self) -> &ClientConn {
+        &self.0
+    }
+    fn origin(&self) -> Origin<'_> {
+        self.1
+    }
+}
 
 /// The idle connections of one origin, newest last.
 #[derive(Debug)]
@@ -29,7 +46,7 @@ struct IdleOrigin<T> {
 }
 
 /// A client's idle connections, by origin: `T` is the adapter's (its
-/// socket with its [`ClientConn`]).
+/// socket with its [`ClientConn`] and origin, a [`PoolEntry`]).
 ///
 /// ```
 /// use core::time::Duration;
@@ -37,13 +54,13 @@ struct IdleOrigin<T> {
 /// use http_net_conn::driver::IdlePool;
 ///
 /// let s = ClientSettings { idle_ttl: Duration::from_secs(1), ..ClientSettings::DEFAULT };
-/// let mut pool: IdlePool<ClientConn> = IdlePool::new(&s);
+/// let mut pool: IdlePool<(ClientConn, Origin<'_>)> = IdlePool::new(&s);
 /// let a = Origin::new(false, "a.example", 80);
 /// let t0 = Timestamp::from_nanos(0);
 /// // A request whose response has not ended: not kept.
 /// let mut conn = ClientConn::new(Config::DEFAULT);
 /// conn.send_request(b"GET", b"/", &[(b"Host", b"a.example")], BodyLength::Empty).unwrap();
-/// assert!(!pool.give_back(a, conn, t0));
+/// assert!(!pool.give_back((conn, a), t0));
 /// // One whose response ended: kept for its idle life.
 /// let mut conn = ClientConn::new(Config::DEFAULT);
 /// conn.send_request(b"GET", b"/", &[(b"Host", b"a.example")], BodyLength::Empty).unwrap();
@@ -51,7 +68,7 @@ struct IdleOrigin<T> {
 /// conn.consume_output(n);
 /// let _ = conn.recv(b"HTTP/1.1 204 No Content\r\n\r\n");
 /// while !matches!(conn.poll_event(), Ok(ClientEvent::Idle)) {}
-/// assert!(pool.give_back(a, conn, t0));
+/// assert!(pool.give_back((conn, a), t0));
 /// assert_eq!(pool.len(), 1);
 /// // Past its idle life it is dropped, not taken.
 /// let later = t0.saturating_add(Duration::from_secs(1));
@@ -69,7 +86,7 @@ pub struct IdlePool<T> {
     life: Duration,
 }
 
-impl<T: Borrow<ClientConn>> IdlePool<T> {
+impl<T: PoolEntry> IdlePool<T> {
     /// An empty pool with the bounds of `s`: `max_idle_per_host`
     /// connections per origin (and [`MAX_IDLE_TOTAL`] in all), each kept
     /// `idle_ttl`.
@@ -115,8 +132,8 @@ impl<T: Borrow<ClientConn>> IdlePool<T> {
     /// ([`ClientConn::reusable`]) and the bounds leave room, dropped
     /// otherwise (`false`). The expired connections of every origin are
     /// dropped here, so that an origin never asked again keeps no socket.
-    pub fn give_back(&mut self, origin: Origin<'_>, conn: T, now: Timestamp) -> bool {
-        if !conn.borrow().reusable() || self.per_origin == 0 || self.life.is_zero() {
+    pub fn give_back(&mut self, conn: T, now: Timestamp) -> bool {
+        if !conn.conn().reusable() || self.per_origin == 0 || self.life.is_zero() {
             return false;
         }
         let mut total = 0;
@@ -130,6 +147,7 @@ impl<T: Borrow<ClientConn>> IdlePool<T> {
         if total >= MAX_IDLE_TOTAL {
             return false;
         }
+        let origin = conn.origin();
         let i = match self.origins.iter().position(|o| same(o, &origin)) {
             Some(i) => i,
             None => {
@@ -195,41 +213,41 @@ mod tests {
         let mut c = fresh();
         c.send_request(b"GET", b"/", &[(b"Host", b"a")], BodyLength::Empty)
             .unwrap();
-        assert!(!pool.give_back(A, c, at(0)));
+        assert!(!pool.give_back((c, A), at(0)));
         assert!(pool.is_empty());
     }
 
     #[test]
     fn the_bound_per_origin_and_none_kept_at_zero() {
         let mut pool = IdlePool::new(&settings(2, 30));
-        assert!(pool.give_back(A, fresh(), at(0)));
-        assert!(pool.give_back(A, fresh(), at(0)));
-        assert!(!pool.give_back(A, fresh(), at(0)));
-        assert!(pool.give_back(Origin::new(true, "a", 80), fresh(), at(0)));
+        assert!(pool.give_back((fresh(), A), at(0)));
+        assert!(pool.give_back((fresh(), A), at(0)));
+        assert!(!pool.give_back((fresh(), A), at(0)));
+        assert!(pool.give_back((fresh(), Origin::new(true, "a", 80)), at(0)));
         assert_eq!(pool.len(), 3);
         let mut none = IdlePool::new(&settings(0, 30));
-        assert!(!none.give_back(A, fresh(), at(0)));
+        assert!(!none.give_back((fresh(), A), at(0)));
         let mut no_life = IdlePool::new(&settings(4, 0));
-        assert!(!no_life.give_back(A, fresh(), at(0)));
+        assert!(!no_life.give_back((fresh(), A), at(0)));
     }
 
     #[test]
     fn the_bound_in_all() {
         let mut pool = IdlePool::new(&settings(MAX_IDLE_TOTAL, 30));
         for _ in 0..MAX_IDLE_TOTAL {
-            assert!(pool.give_back(A, fresh(), at(0)));
+            assert!(pool.give_back((fresh(), A), at(0)));
         }
-        assert!(!pool.give_back(Origin::new(false, "b", 80), fresh(), at(0)));
+        assert!(!pool.give_back((fresh(), Origin::new(false, "b", 80)), at(0)));
         assert_eq!(pool.len(), MAX_IDLE_TOTAL);
     }
 
     #[test]
     fn the_idle_life_and_the_expired_of_every_origin_dropped_on_give_back() {
         let mut pool = IdlePool::new(&settings(4, 10));
-        assert!(pool.give_back(Origin::new(false, "b", 80), fresh(), at(0)));
-        assert!(pool.give_back(A, fresh(), at(5)));
+        assert!(pool.give_back((fresh(), Origin::new(false, "b", 80)), at(0)));
+        assert!(pool.give_back((fresh(), A), at(5)));
         // b expired at 10: dropped when a is given back at 12.
-        assert!(pool.give_back(A, fresh(), at(12)));
+        assert!(pool.give_back((fresh(), A), at(12)));
         assert_eq!(pool.len(), 2);
         assert!(pool.take(A, at(14), |_| true).is_some(), "the newest");
         assert!(pool.take(A, at(15), |_| true).is_none(), "expired at 15");
@@ -239,16 +257,19 @@ mod tests {
     #[test]
     fn take_finds_the_origin_ignoring_host_case_and_drops_the_closed() {
         let mut pool = IdlePool::new(&settings(4, 30));
-        assert!(pool.give_back(Origin::new(false, "Host.Example", 80), fresh(), at(0)));
-        assert!(pool.give_back(Origin::new(false, "host.example", 80), fresh(), at(0)));
+        assert!(pool.give_back((fresh(), Origin::new(false, "Host.Example", 80)), at(0)));
+        assert!(pool.give_back((fresh(), Origin::new(false, "host.example", 80)), at(0)));
         let o = Origin::new(false, "HOST.example", 80);
-        assert!(pool.take(Origin::new(false, "host.example", 81), at(1), |_| true).is_none());
+        assert!(pool
+            .take(Origin::new(false, "host.example", 81), at(1), |_| true)
+            .is_none());
         let mut looked = 0;
-        assert!(pool.take(o, at(1), |_| {
-            looked += 1;
-            false
-        })
-        .is_none());
+        assert!(pool
+            .take(o, at(1), |_| {
+                looked += 1;
+                false
+            })
+            .is_none());
         assert_eq!(looked, 2, "each closed one looked at and dropped");
         assert!(pool.is_empty());
     }
