@@ -111,8 +111,8 @@ mod writer;
 
 pub use buffers::Buffers;
 pub use client::{
-    ClientConn, ClientEvent, ClientHead, ClientTimeout, ExpectState, Failure, ResponseView, Retry,
-    MAX_PIPELINED,
+    BodyStep, ClientConn, ClientEvent, ClientHead, ClientTimeout, ExpectState, Failure, HeadStep,
+    ResponseView, Retry, MAX_PIPELINED,
 };
 pub use client_settings::ClientSettings;
 pub use codings_text::UnsupportedCodings;

@@ -11,8 +11,8 @@ use std::time::{Duration, Instant};
 use http_net_conn::driver::{Answered, IdlePool, PoolEntry, RequestPlan};
 use http_net_conn::framing::Error as FramingError;
 use http_net_conn::{
-    expects_continue, request_fields, BodyLength, ClientConn, ClientEvent, ClientHead,
-    ClientTimeout, Config, Error as ConnError, ExpectState, Failure, FieldPair, Origin, Placement,
+    expects_continue, request_fields, BodyLength, BodyStep, ClientConn, ClientHead, ClientTimeout,
+    Config, Error as ConnError, ExpectState, Failure, FieldPair, HeadStep, Origin, Placement,
     Redirects, RemoteError, RequestDeadline,
 };
 
@@ -393,12 +393,6 @@ fn local(e: ConnError, conn: &Config) -> Error {
     }
 }
 
-fn head_of(view: &http_net_conn::ResponseView<'_>) -> ClientHead {
-    let mut head = ClientHead::default();
-    head.fill(view);
-    head
-}
-
 impl Client {
     /// A client with the default settings.
     pub fn new() -> Client {
@@ -515,6 +509,7 @@ impl Client {
                 s: &self.s,
                 p: &mut p,
                 io: &mut io,
+                head: ClientHead::default(),
             }
             .run(plan.method(), &target, &all, len, body);
             match sent {
@@ -522,7 +517,6 @@ impl Client {
                     if let Some(c) = head.refused_codings(self.s.accept_transfer_codings) {
                         return Err(Error::UnsupportedTransferCoding(c));
                     }
-                    head.set_reused(p.conn.reused());
                     return Ok(ClientResponse {
                         head,
                         body: BodyState {
@@ -595,13 +589,15 @@ struct InFlight<'a> {
     s: &'a ClientSettings,
     p: &'a mut Pooled,
     io: &'a mut Io,
+    /// The response head, once read.
+    head: ClientHead,
 }
 
 impl InFlight<'_> {
     /// The response head (whether the whole request was sent, and so
     /// whether the connection may be reused, is the connection's to say).
     fn run(
-        &mut self,
+        mut self,
         method: &[u8],
         target: &[u8],
         fields: &[FieldPair<'_>],
@@ -609,30 +605,24 @@ impl InFlight<'_> {
         body: &mut RequestBody<'_>,
     ) -> Result<ClientHead, Error> {
         self.p.conn.send_request(method, target, fields, len)?;
-        if let Some(h) = self.write_watched(&[])? {
-            return Ok(h);
+        let answered = self.write_watched(&[])?
+            || (len != BodyLength::Empty
+                && (self.p.conn.expect_state() == ExpectState::Waiting
+                    && self.read_until(true)?
+                    || self.send_body(body)?));
+        if !answered && !self.read_until(false)? {
+            return Err(Error::ConnectionClosed);
         }
-        if len == BodyLength::Empty {
-            return self.read_head();
-        }
-        if self.p.conn.expect_state() == ExpectState::Waiting {
-            if let Some(h) = self.await_continue()? {
-                return Ok(h);
-            }
-        }
-        match self.send_body(body)? {
-            Some(h) => Ok(h),
-            None => self.read_head(),
-        }
+        Ok(self.head)
     }
 
-    /// Sends the body and ends it; a final response that arrived first.
-    fn send_body(&mut self, body: &mut RequestBody<'_>) -> Result<Option<ClientHead>, Error> {
+    /// Sends the body and ends it; `true`: a final response came first.
+    fn send_body(&mut self, body: &mut RequestBody<'_>) -> Result<bool, Error> {
         match body {
             RequestBody::Bytes(b) => {
                 for chunk in b.chunks(SEND_CHUNK) {
-                    if let Some(h) = self.send_chunk(chunk)? {
-                        return Ok(Some(h));
+                    if self.send_chunk(chunk)? {
+                        return Ok(true);
                     }
                 }
             }
@@ -645,8 +635,8 @@ impl InFlight<'_> {
                         Err(e) if e.kind() == io::ErrorKind::Interrupted => continue,
                         Err(e) => return Err(Error::Io(e)),
                     };
-                    if let Some(h) = self.send_chunk(&buf[..n])? {
-                        return Ok(Some(h));
+                    if self.send_chunk(&buf[..n])? {
+                        return Ok(true);
                     }
                 }
             }
@@ -658,7 +648,7 @@ impl InFlight<'_> {
         self.write_watched(&[])
     }
 
-    fn send_chunk(&mut self, chunk: &[u8]) -> Result<Option<ClientHead>, Error> {
+    fn send_chunk(&mut self, chunk: &[u8]) -> Result<bool, Error> {
         match self.p.conn.send_data(chunk)? {
             Placement::AfterOutput => self.write_watched(chunk),
             Placement::Queued => self.write_watched(&[]),
@@ -668,18 +658,18 @@ impl InFlight<'_> {
     /// Writes the connection's output and then `extra`, looking for an
     /// early final response before each write and whenever a write stalls;
     /// a write that fails (the server closed after answering) ends in the
-    /// response being read. `Some(head)`: a final response came first.
-    fn write_watched(&mut self, mut extra: &[u8]) -> Result<Option<ClientHead>, Error> {
+    /// response being read. `true`: a final response came first.
+    fn write_watched(&mut self, mut extra: &[u8]) -> Result<bool, Error> {
         let mut stalled = Duration::ZERO;
         let mut force = false;
         loop {
             // All written: a response from now on answers a whole request.
             let out_len = self.p.conn.output().len();
             if out_len == 0 && extra.is_empty() {
-                return Ok(None);
+                return Ok(false);
             }
-            if let Some(h) = self.watch(force)? {
-                return Ok(Some(h));
+            if self.watch(force)? {
+                return Ok(true);
             }
             force = false;
             let deadline = self.p.conn.request_deadline();
@@ -719,15 +709,21 @@ impl InFlight<'_> {
                     force = true;
                 }
                 // The server may have answered and closed: read its answer.
-                Err(e) => return self.read_head().map(Some).map_err(|_| Error::Io(e)),
+                Err(e) => {
+                    return self
+                        .read_until(false)
+                        .ok()
+                        .filter(|a| *a)
+                        .ok_or(Error::Io(e))
+                }
             }
         }
     }
 
-    /// A final response waiting on the connection, read without blocking
-    /// for long; informational responses are skipped, a partial head is
-    /// kept in the connection for the next look.
-    fn watch(&mut self, force: bool) -> Result<Option<ClientHead>, Error> {
+    /// Whether a final response waits on the connection, read without
+    /// blocking for long; informational responses are skipped, a partial
+    /// head is kept in the connection for the next look.
+    fn watch(&mut self, force: bool) -> Result<bool, Error> {
         let ready = match self.p.stream.input_ready() {
             Ok(Some(r)) => r,
             Ok(None) => {
@@ -740,7 +736,7 @@ impl InFlight<'_> {
             Err(_) => true,
         };
         if !ready {
-            return Ok(None);
+            return Ok(false);
         }
         self.io.last_probe = Some(Instant::now());
         loop {
@@ -757,16 +753,16 @@ impl InFlight<'_> {
                 Ok(Filled::Eof) if !self.p.conn.response_started() => {
                     return Err(Error::ConnectionClosed)
                 }
-                Ok(Filled::Eof) => return self.read_head().map(Some),
+                Ok(Filled::Eof) => return self.read_until(false),
                 Ok(Filled::Full) => return Err(Error::BodyUnavailable),
-                Err(Error::Timeout(_)) => return Ok(None),
+                Err(Error::Timeout(_)) => return Ok(false),
                 Err(e) => return Err(e),
             }
             loop {
-                match self.p.conn.poll_event() {
-                    Ok(ClientEvent::Informational(_)) => {}
-                    Ok(ClientEvent::Response(v)) => return Ok(Some(head_of(&v))),
-                    Ok(ClientEvent::NeedInput) => break,
+                match self.p.conn.poll_head(&mut self.head) {
+                    Ok(HeadStep::Interim) => {}
+                    Ok(HeadStep::Final) => return Ok(true),
+                    Ok(HeadStep::NeedInput) => break,
                     Ok(_) => return Err(Error::ConnectionClosed),
                     Err(e) => return Err(local(e, &self.s.conn)),
                 }
@@ -774,33 +770,23 @@ impl InFlight<'_> {
         }
     }
 
-    /// Waits for `100 Continue` (at most the `expect_wait`, the
-    /// connection's deadline); a final response that comes first is
-    /// returned.
-    fn await_continue(&mut self) -> Result<Option<ClientHead>, Error> {
-        self.read_until(true)
-    }
-
-    fn read_head(&mut self) -> Result<ClientHead, Error> {
-        self.read_until(false)?.ok_or(Error::ConnectionClosed)
-    }
-
-    /// Reads the final response head, skipping informational ones; with
-    /// `for_100`, `None` once `100` came or its wait ended.
-    fn read_until(&mut self, for_100: bool) -> Result<Option<ClientHead>, Error> {
+    /// Reads the final response head into `head`, skipping informational
+    /// ones (`true`); with `for_100`, returns `false` once `100` came or
+    /// its wait ended (the connection's deadline).
+    fn read_until(&mut self, for_100: bool) -> Result<bool, Error> {
         loop {
-            match self.p.conn.poll_event() {
-                Ok(ClientEvent::Informational(_)) => {
+            match self.p.conn.poll_head(&mut self.head) {
+                Ok(HeadStep::Interim) => {
                     if for_100 && self.p.conn.expect_state() == ExpectState::Continue {
-                        return Ok(None);
+                        return Ok(false);
                     }
                 }
-                Ok(ClientEvent::Response(view)) => return Ok(Some(head_of(&view))),
-                Ok(ClientEvent::NeedInput) => {
+                Ok(HeadStep::Final) => return Ok(true),
+                Ok(HeadStep::NeedInput) => {
                     let p = &mut *self.p;
                     let per = self.s.read_timeout;
                     match fill_for(&mut *p.stream, &mut p.conn, per, self.io, Stage::Head)? {
-                        None => return Ok(None),
+                        None => return Ok(false),
                         Some(Filled::Eof) if !p.conn.response_started() => {
                             return Err(Error::ConnectionClosed)
                         }
@@ -964,18 +950,12 @@ struct ClientBody<'s> {
 
 impl BodySource for ClientBody<'_> {
     fn step(&mut self) -> Step<'_> {
-        match self.conn.poll_event() {
-            Ok(ClientEvent::Data(d)) => Step::Data(d),
-            Ok(ClientEvent::NeedInput) => Step::NeedInput,
-            Ok(ClientEvent::Informational(_) | ClientEvent::Response(_)) => Step::Again,
-            Ok(ClientEvent::End(t)) => {
-                self.head.set_trailers(t.iter());
-                Step::End
-            }
-            // The body is over (whether the connection is reused is the
-            // connection's `reusable`); an event this adapter does not know
-            // (`ClientEvent` is non_exhaustive) ends it too.
-            Ok(ClientEvent::Idle | ClientEvent::Switched(_) | ClientEvent::Closed | _) => Step::End,
+        match self.conn.poll_body(self.head) {
+            Ok(BodyStep::Data(d)) => Step::Data(d),
+            Ok(BodyStep::NeedInput) => Step::NeedInput,
+            Ok(BodyStep::Again) => Step::Again,
+            // Whether the connection is reused is its `reusable`'s to say.
+            Ok(_) => Step::End,
             Err(e) => Step::Failed(local(e, &self.s.conn)),
         }
     }

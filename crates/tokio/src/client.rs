@@ -18,9 +18,10 @@ use std::time::Duration;
 use http_net_conn::driver::{Answered, IdlePool, PoolEntry, RequestPlan, MAX_IDLE_TOTAL};
 use http_net_conn::framing::Error as FramingError;
 use http_net_conn::{
-    expects_continue, request_fields, request_fields_into, request_length, BodyLength, ClientConn,
-    ClientEvent, ClientHead, ClientTimeout, Config, Error as ConnError, ExpectState, Failure,
-    FieldPair, Origin, Placement, Redirects, RemoteError, RequestDeadline, Timestamp, UrlError,
+    expects_continue, request_fields, request_fields_into, request_length, BodyLength, BodyStep,
+    ClientConn, ClientHead, ClientTimeout, Config, Error as ConnError, ExpectState, Failure,
+    FieldPair, HeadStep, Origin, Placement, Redirects, RemoteError, RequestDeadline, Timestamp,
+    UrlError,
 };
 use tokio::io::{AsyncRead, AsyncReadExt, AsyncWrite, ReadBuf};
 use tokio::net::TcpStream;
@@ -968,8 +969,6 @@ impl<C: Connector> RequestWriter<C> {
             // The connection closes with `self`: the body runs to close.
             return Err(Error::UnsupportedTransferCoding(codings));
         }
-        let reused = self.p.as_ref().is_some_and(|p| p.conn.reused());
-        self.head.set_reused(reused);
         Ok(ClientResponse {
             head: std::mem::take(&mut self.head),
             p: self.p.take(),
@@ -1074,10 +1073,13 @@ impl<C: Connector> RequestWriter<C> {
         };
         let config = self.client.s.conn;
         loop {
-            match p.conn.poll_event().map_err(|e| local(e, &config))? {
-                ClientEvent::Informational(_) => {}
-                ClientEvent::Response(view) => {
-                    self.head.fill(&view);
+            match p
+                .conn
+                .poll_head(&mut self.head)
+                .map_err(|e| local(e, &config))?
+            {
+                HeadStep::Interim => {}
+                HeadStep::Final => {
                     self.early = true;
                     return Ok(true);
                 }
@@ -1106,18 +1108,21 @@ impl<C: Connector> RequestWriter<C> {
         let s = self.client.s;
         let p = self.p.as_mut().ok_or(Error::BodyUnavailable)?;
         loop {
-            match p.conn.poll_event().map_err(|e| local(e, &s.conn))? {
-                ClientEvent::Informational(_) => {
+            match p
+                .conn
+                .poll_head(&mut self.head)
+                .map_err(|e| local(e, &s.conn))?
+            {
+                HeadStep::Interim => {
                     if for_100 && p.conn.expect_state() == ExpectState::Continue {
                         return Ok(());
                     }
                 }
-                ClientEvent::Response(view) => {
-                    self.head.fill(&view);
+                HeadStep::Final => {
                     self.early = for_100;
                     return Ok(());
                 }
-                ClientEvent::NeedInput => {
+                HeadStep::NeedInput => {
                     let now = wire::stamp(Instant::now());
                     let own = now.saturating_add(s.read_timeout);
                     let end = p.conn.poll_timeout(now).map_or(own, |at| at.min(own));
@@ -1329,14 +1334,14 @@ impl<C: Connector> ClientResponse<C> {
         // A poll of the caller's: the time of an earlier one is stale.
         self.clock.forget();
         loop {
-            match p.conn.poll_event() {
-                Ok(ClientEvent::Data(d)) => {
+            match p.conn.poll_body(&mut self.head) {
+                Ok(BodyStep::Data(d)) => {
                     let n = self.pending.hand_out(d, buf);
                     if n > 0 {
                         return Poll::Ready(Ok(n));
                     }
                 }
-                Ok(ClientEvent::NeedInput) => {
+                Ok(BodyStep::NeedInput) => {
                     let (per, at) = (s.read_timeout, p.conn.request_deadline());
                     let filled =
                         poll_fill(p, &self.clock, per, Stage::Body, at, &mut self.wait, cx);
@@ -1349,23 +1354,11 @@ impl<C: Connector> ClientResponse<C> {
                         }
                     }
                 }
-                Ok(ClientEvent::Informational(_) | ClientEvent::Response(_)) => {}
-                Ok(ClientEvent::End(trailers)) => {
-                    self.head.set_trailers(trailers.iter());
+                Ok(BodyStep::Again) => {}
+                // Whether the connection is reused is its `reusable`'s to say.
+                Ok(_) => {
                     self.done = true;
                     self.give_back();
-                    return Poll::Ready(Ok(0));
-                }
-                Ok(ClientEvent::Idle) => {
-                    self.done = true;
-                    self.give_back();
-                    return Poll::Ready(Ok(0));
-                }
-                // An event this adapter does not know (`ClientEvent` is
-                // non_exhaustive) ends the body without reuse, as a close does.
-                Ok(ClientEvent::Switched(_) | ClientEvent::Closed | _) => {
-                    self.done = true;
-                    self.p = None;
                     return Poll::Ready(Ok(0));
                 }
                 Err(e) => {

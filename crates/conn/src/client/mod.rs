@@ -16,7 +16,7 @@ mod view;
 
 pub use attempt::{ExpectState, Failure, Retry};
 pub use conn::{ClientConn, MAX_PIPELINED};
-pub use head::ClientHead;
+pub use head::{BodyStep, ClientHead, HeadStep};
 pub use plan::{Answered, RequestPlan};
 pub use pool::{IdlePool, PoolEntry, MAX_IDLE_TOTAL};
 pub use timeout::ClientTimeout;
