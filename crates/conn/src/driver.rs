@@ -19,7 +19,6 @@ pub use crate::hooks::{MistakeSink, ServerHooks};
 pub use crate::leftover::Leftover;
 #[cfg(target_has_atomic = "64")]
 pub use crate::mistake::MistakeGate;
-pub use crate::outgoing::RedirectChase;
 pub use crate::pace::{Bound, Meter};
 pub use crate::read_step::ReadStep;
 pub use crate::redirect::REDIRECT_BODY_DRAIN;

@@ -6,14 +6,14 @@
 //! carries each step out with its own I/O; the decisions are made here
 //! once.
 
+use alloc::string::String;
 use alloc::vec::Vec;
 use core::time::Duration;
 
 use super::attempt::Failure;
 use super::conn::ClientConn;
 use crate::client_settings::ClientSettings;
-use crate::outgoing::RedirectChase;
-use crate::redirect::{RedirectError, REDIRECT_BODY_DRAIN};
+use crate::redirect::{location, Origin, Redirect, RedirectError, Redirects, REDIRECT_BODY_DRAIN};
 use crate::request_body::RequestBody;
 use crate::time::{RequestDeadline, Timestamp};
 use crate::url::{Url, UrlError};
@@ -63,12 +63,24 @@ pub enum Answered {
 pub struct RequestPlan {
     /// The redirect chase of a request to a URL (none for one to a host
     /// and port, which follows no redirect).
-    chase: Option<RedirectChase>,
+    chase: Option<Chase>,
     request: RequestDeadline,
     expect_wait: Duration,
     /// The current hop was sent again already: the next attempt goes out
     /// on a new connection, and a failure of it is final.
     retried: bool,
+}
+
+/// A URL request's redirect chase: the method and URL to send now, the
+/// first origin (credentials stay with it, RFC 9110 §15.4), and the hops
+/// followed, for [`Redirects::decide`].
+#[derive(Clone, Debug)]
+struct Chase {
+    policy: Redirects,
+    method: Vec<u8>,
+    url: String,
+    first: (bool, String, u16),
+    followed: usize,
 }
 
 impl RequestPlan {
@@ -91,8 +103,15 @@ impl RequestPlan {
         method: &[u8],
         url: &str,
     ) -> Result<RequestPlan, UrlError> {
+        let first = Url::parse(url)?;
         let mut plan = RequestPlan::new(s, now);
-        plan.chase = Some(RedirectChase::new(s.redirects, method, url)?);
+        plan.chase = Some(Chase {
+            policy: s.redirects,
+            method: method.to_vec(),
+            url: String::from(url),
+            first: (first.is_https(), String::from(first.host()), first.port()),
+            followed: 0,
+        });
         Ok(plan)
     }
 
@@ -103,7 +122,7 @@ impl RequestPlan {
 
     /// The method of the attempt to send now (a URL request's).
     pub fn method(&self) -> &[u8] {
-        self.chase.as_ref().map_or(&[], RedirectChase::method)
+        self.chase.as_ref().map_or(&[], |c| &c.method)
     }
 
     /// The URL of the attempt to send now; a plan made by
@@ -112,7 +131,7 @@ impl RequestPlan {
     pub fn url(&self) -> Result<Url<'_>, UrlError> {
         self.chase
             .as_ref()
-            .map_or(Err(UrlError::MissingHost), RedirectChase::url)
+            .map_or(Err(UrlError::MissingHost), |c| Url::parse(&c.url))
     }
 
     /// Whether the attempt to send now may take a pooled connection: not
@@ -143,23 +162,38 @@ impl RequestPlan {
     }
 
     /// After a response head with `status` and `Location` value
-    /// `location`: the answer, or a redirect the policy follows, with
-    /// `body` and `fields` made the next hop's (a body dropped for a
-    /// `GET`, credentials left behind at another origin). The
-    /// [`RedirectError`] when it may not be followed.
+    /// `location_value`: the answer, or a redirect the policy follows
+    /// ([`Redirects::decide`]), the plan then at the next URL and method,
+    /// with `body` and `fields` made the next hop's (a body dropped for a
+    /// `GET`, credentials left behind at another origin than the first).
+    /// The [`RedirectError`] when it may not be followed: past the hop
+    /// limit, a downgrade to `http`, a body that cannot be sent again, a
+    /// `Location` that is missing or no `http` or `https` URL.
     pub fn answered<R: ?Sized>(
         &mut self,
         status: u16,
-        location: Option<&[u8]>,
+        location_value: Option<&[u8]>,
         body: &mut RequestBody<'_, R>,
         fields: &mut Vec<FieldPair<'_>>,
     ) -> Result<Answered, RedirectError> {
-        let Some(chase) = self.chase.as_mut() else {
+        let Some(c) = self.chase.as_mut().filter(|c| c.policy.follows(status)) else {
             return Ok(Answered::Done);
         };
-        let Some(hop) = chase.next(status, location, body.replayable())? else {
-            return Ok(Answered::Done);
-        };
+        let here = Url::parse(&c.url).map_err(|_| RedirectError::BadLocation)?;
+        let next = here.resolve(location(location_value)?);
+        let there = Url::parse(&next).map_err(|_| RedirectError::BadLocation)?;
+        let hop = c.policy.decide(&Redirect {
+            status,
+            method: &c.method,
+            followed: c.followed,
+            first: Origin::new(c.first.0, &c.first.1, c.first.2),
+            from: here.origin(),
+            to: there.origin(),
+            replayable: body.replayable(),
+        })?;
+        c.method = hop.method(&c.method).to_vec();
+        c.followed += 1;
+        c.url = next;
         if !hop.keeps_body() {
             *body = RequestBody::Empty;
         }
@@ -246,6 +280,65 @@ mod tests {
             plan.answered(404, None, &mut body, &mut fields),
             Ok(Answered::Done)
         );
+    }
+
+    fn chase(method: &[u8], url: &str) -> RequestPlan {
+        let s = ClientSettings {
+            redirects: Redirects::follow(5),
+            ..ClientSettings::DEFAULT
+        };
+        RequestPlan::chase(&s, t0(), method, url).unwrap()
+    }
+
+    #[test]
+    fn a_chase_keeps_the_first_origin_for_credentials() {
+        let mut c = chase(b"GET", "http://a/1");
+        let mut body: RequestBody<'_, [u8]> = RequestBody::Empty;
+        let auth = || alloc::vec![(&b"authorization"[..], &b"t"[..])];
+        // Away and back: on the first origin again, credentials go along.
+        let mut away = auth();
+        c.answered(302, Some(b"http://b/2"), &mut body, &mut away)
+            .unwrap();
+        assert!(away.is_empty());
+        let mut back = auth();
+        c.answered(307, Some(b"http://A:80/3"), &mut body, &mut back)
+            .unwrap();
+        assert_eq!(back, auth());
+        assert_eq!(c.url().unwrap().target(), "/3");
+    }
+
+    #[test]
+    fn a_chase_refuses_what_the_policy_refuses() {
+        let mut c = chase(b"PUT", "https://a/");
+        let mut none = Vec::new();
+        let mut reader: &[u8] = b"x";
+        let mut streamed: RequestBody<'_, &[u8]> = RequestBody::Reader {
+            reader: &mut reader,
+            len: None,
+        };
+        let again = c.answered(307, Some(b"/again"), &mut streamed, &mut none);
+        assert_eq!(again, Err(RedirectError::BodyNotReplayable));
+        let mut body: RequestBody<'_, [u8]> = RequestBody::Empty;
+        let down = c.answered(301, Some(b"http://a/"), &mut body, &mut none);
+        assert_eq!(down, Err(RedirectError::Downgrade));
+        let missing = c.answered(301, None, &mut body, &mut none);
+        assert_eq!(missing, Err(RedirectError::BadLocation));
+        let ftp = c.answered(301, Some(b"ftp://a/"), &mut body, &mut none);
+        assert_eq!(ftp, Err(RedirectError::BadLocation));
+        let mut many = chase(b"GET", "http://a/");
+        for _ in 0..5 {
+            many.answered(302, Some(b"/x"), &mut body, &mut none)
+                .unwrap();
+        }
+        let past = many.answered(302, Some(b"/x"), &mut body, &mut none);
+        assert_eq!(past, Err(RedirectError::TooMany));
+        // Off: a redirect is the answer.
+        let off = ClientSettings::DEFAULT;
+        let mut plan = RequestPlan::chase(&off, t0(), b"GET", "http://a/").unwrap();
+        let answer = plan.answered(302, Some(b"/x"), &mut body, &mut none);
+        assert_eq!(answer, Ok(Answered::Done));
+        let bad = RequestPlan::chase(&off, t0(), b"GET", "ftp://a/").err();
+        assert_eq!(bad, Some(UrlError::UnsupportedScheme));
     }
 
     #[test]
