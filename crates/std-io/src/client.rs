@@ -356,7 +356,7 @@ fn bound(
 /// (`ClientConn::poll_timeout`); a read that timed out is the expiry the
 /// core reports (`handle_timeout`): the request's deadline, the end of
 /// the wait for `100` (`Ok(None)`), or the read's own timeout at `stage`.
-fn fill_for(
+fn fill(
     stream: &mut dyn Transport,
     conn: &mut ClientConn,
     per: Duration,
@@ -785,7 +785,7 @@ impl InFlight<'_> {
                 Ok(HeadStep::NeedInput) => {
                     let p = &mut *self.p;
                     let per = self.s.read_timeout;
-                    match fill_for(&mut *p.stream, &mut p.conn, per, self.io, Stage::Head)? {
+                    match fill(&mut *p.stream, &mut p.conn, per, self.io, Stage::Head)? {
                         None => return Ok(false),
                         Some(Filled::Eof) if !p.conn.response_started() => {
                             return Err(Error::ConnectionClosed)
@@ -962,7 +962,7 @@ impl BodySource for ClientBody<'_> {
 
     fn fill(&mut self) -> Result<(), Error> {
         let per = self.s.read_timeout;
-        match fill_for(self.stream, self.conn, per, self.io, Stage::Body)? {
+        match fill(self.stream, self.conn, per, self.io, Stage::Body)? {
             Some(Filled::Bytes(_) | Filled::Eof) | None => Ok(()),
             Some(Filled::Full) => Err(Error::BodyUnavailable),
         }
