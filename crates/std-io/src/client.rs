@@ -185,7 +185,7 @@ impl ClientBuilder {
     /// example `gzip`, read until close, RFC 9112 §6.3) is by default
     /// [`Error::UnsupportedTransferCoding`] naming the codings. With this on,
     /// the body is the coded bytes and
-    /// [`ClientResponse::transfer_codings`] lists the codings, for a caller
+    /// [`ClientResponse::transfer_codings`](http_net_conn::ClientHead::transfer_codings) lists the codings, for a caller
     /// that decodes them.
     pub fn accept_transfer_codings(mut self, on: bool) -> Self {
         self.s.accept_transfer_codings = on;
@@ -244,7 +244,7 @@ impl ClientBuilder {
     /// connection may carry another request (the core's
     /// [`ClientConn::reusable`]); a connection over the limit is closed
     /// then, not an error. A response that came over a pooled connection
-    /// says so ([`ClientResponse::reused`]).
+    /// says so ([`ClientResponse::reused`](http_net_conn::ClientHead::reused)).
     pub fn max_idle_per_host(mut self, n: usize) -> Self {
         self.s.max_idle_per_host = n;
         self
@@ -449,7 +449,7 @@ impl Client {
     /// (the server had sent bytes on the idle connection, a `408` before
     /// closing it, say), or it is idempotent with a replayable body and the
     /// connection closed before any response byte.
-    /// [`ClientResponse::reused`] says whether the response came over a
+    /// [`ClientResponse::reused`](http_net_conn::ClientHead::reused) says whether the response came over a
     /// pooled connection (false after such a retry: its connection is new).
     ///
     /// Redirects are followed as the [`Redirects`] policy decides (each hop

@@ -192,7 +192,7 @@ impl ClientBuilder {
         /// [`ClientConn::reusable`](http_net_conn::ClientConn::reusable)); a
         /// connection over the limit is closed then, not an error. A
         /// response that came over a pooled connection says so
-        /// ([`ClientResponse::reused`](crate::ClientResponse::reused)).
+        /// ([`ClientResponse::reused`](http_net_conn::ClientHead::reused)).
         max_idle_per_host(n: usize) => max_idle_per_host = n;
         /// How long an idle connection is kept (default 30 s); an older one is
         /// closed, not reused. `Duration::ZERO` reuses none.
@@ -204,7 +204,7 @@ impl ClientBuilder {
         /// [`Error::UnsupportedTransferCoding`](crate::Error::UnsupportedTransferCoding)
         /// naming the codings, from [`Client::request`], [`Client::send_to`] or
         /// [`RequestWriter::finish`]. With this on, the body
-        /// is the coded bytes and [`ClientResponse::transfer_codings`] lists the
+        /// is the coded bytes and [`ClientResponse::transfer_codings`](http_net_conn::ClientHead::transfer_codings) lists the
         /// codings, for a caller that decodes them.
         ///
         /// ```
@@ -509,7 +509,7 @@ impl<C: Connector> Client<C> {
     /// ([`http_net_conn::Retry`], RFC 9110 §9.2.2): nothing of it had left
     /// (the server had sent bytes on the idle connection, a `408` before
     /// closing it, say), or it is idempotent and the connection closed
-    /// before any response byte. [`ClientResponse::reused`] says whether
+    /// before any response byte. [`ClientResponse::reused`](http_net_conn::ClientHead::reused) says whether
     /// the response came over a pooled connection (false after such a
     /// retry: its connection is new). A final response that arrives while
     /// the body is still being written is returned.
