@@ -1,6 +1,11 @@
 //! The records the client connection keeps of its latest request
 //! ([`Attempt`]) and what it reports from them ([`ExpectState`],
-//! [`Failure`], [`Retry`]); the rules that read them are in `reuse.rs`.
+//! [`Failure`], [`Retry`]), and its deadlines ([`Deadlines`]); the rules
+//! that read them are in `reuse.rs` and `timeout.rs`.
+
+use core::time::Duration;
+
+use crate::time::{RequestDeadline, Window};
 
 /// What the client connection records of the latest request, for
 /// [`ClientConn::request_sent`](crate::ClientConn::request_sent), [`ClientConn::retry`](crate::ClientConn::retry) and the reuse rule.
@@ -123,5 +128,28 @@ impl Retry {
     /// Whether the request is sent again.
     pub const fn is_retry(self) -> bool {
         !matches!(self, Retry::No)
+    }
+}
+
+/// The deadlines [`ClientConn::arm`](crate::ClientConn::arm) set for the latest request.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(super) struct Deadlines {
+    pub(super) request: RequestDeadline,
+    /// How long `Expect: 100-continue` waits for `100`.
+    pub(super) expect_wait: Duration,
+    /// That wait, from the first [`ClientConn::poll_timeout`](crate::ClientConn::poll_timeout) that found
+    /// the request waiting for `100` (the wait's start).
+    pub(super) continue_window: Option<Window>,
+}
+
+impl Deadlines {
+    pub(super) const NONE: Deadlines = Deadlines::new(RequestDeadline::NONE, Duration::ZERO);
+
+    pub(super) const fn new(request: RequestDeadline, expect_wait: Duration) -> Deadlines {
+        Deadlines {
+            request,
+            expect_wait,
+            continue_window: None,
+        }
     }
 }

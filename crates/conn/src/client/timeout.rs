@@ -7,29 +7,10 @@
 
 use core::time::Duration;
 
-use super::attempt::ExpectState;
+use super::attempt::{Deadlines, ExpectState};
 use super::conn::ClientConn;
 use crate::state::CloseWhy;
 use crate::time::{RequestDeadline, Timestamp, Window};
-
-/// The deadlines [`ClientConn::arm`] set for the latest request.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub(super) struct Deadlines {
-    request: RequestDeadline,
-    /// How long `Expect: 100-continue` waits for `100`.
-    expect_wait: Duration,
-    /// That wait, from the first [`ClientConn::poll_timeout`] that found
-    /// the request waiting for `100` (the wait's start).
-    continue_window: Option<Window>,
-}
-
-impl Deadlines {
-    pub(super) const NONE: Deadlines = Deadlines {
-        request: RequestDeadline::NONE,
-        expect_wait: Duration::ZERO,
-        continue_window: None,
-    };
-}
 
 /// What a deadline of a client connection did when it passed, as
 /// [`ClientConn::handle_timeout`] reports it.
@@ -73,11 +54,7 @@ impl ClientConn {
     /// retries included) and `expect_wait`, the longest wait for `100
     /// Continue` when the request asks for it.
     pub fn arm(&mut self, request: RequestDeadline, expect_wait: Duration) {
-        self.clock = Deadlines {
-            request,
-            expect_wait,
-            continue_window: None,
-        };
+        self.clock = Deadlines::new(request, expect_wait);
     }
 
     /// The earliest deadline of the latest request, asked when the adapter
