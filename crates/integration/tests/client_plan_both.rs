@@ -330,3 +330,160 @@ fn a_retry_takes_no_pooled_connection() {
     assert_eq!(answers, ["200 c0 false", "200 c1 false", "200 c2 false"]);
     assert_eq!(conns, 3);
 }
+
+/// A stream that fails every write once it has read a byte: a pooled
+/// connection whose next request head cannot be written (the server went
+/// away between the look at the socket and the write).
+struct FailsAfterAResponse<S> {
+    inner: S,
+    read: bool,
+}
+
+impl std::io::Read for FailsAfterAResponse<std::net::TcpStream> {
+    fn read(&mut self, buf: &mut [u8]) -> std::io::Result<usize> {
+        let n = self.inner.read(buf)?;
+        self.read |= n > 0;
+        Ok(n)
+    }
+}
+
+impl std::io::Write for FailsAfterAResponse<std::net::TcpStream> {
+    fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
+        if self.read {
+            return Err(std::io::ErrorKind::BrokenPipe.into());
+        }
+        self.inner.write(buf)
+    }
+    fn flush(&mut self) -> std::io::Result<()> {
+        self.inner.flush()
+    }
+}
+
+impl http_net_std::Transport for FailsAfterAResponse<std::net::TcpStream> {
+    fn set_read_timeout(&mut self, t: Option<Duration>) -> std::io::Result<()> {
+        self.inner.set_read_timeout(t)
+    }
+    fn set_write_timeout(&mut self, t: Option<Duration>) -> std::io::Result<()> {
+        self.inner.set_write_timeout(t)
+    }
+    fn shutdown_write(&mut self) -> std::io::Result<()> {
+        self.inner.shutdown(std::net::Shutdown::Write)
+    }
+}
+
+impl tokio::io::AsyncRead for FailsAfterAResponse<tokio::net::TcpStream> {
+    fn poll_read(
+        mut self: std::pin::Pin<&mut Self>,
+        cx: &mut std::task::Context<'_>,
+        buf: &mut tokio::io::ReadBuf<'_>,
+    ) -> std::task::Poll<std::io::Result<()>> {
+        let before = buf.filled().len();
+        let r = std::pin::Pin::new(&mut self.inner).poll_read(cx, buf);
+        let got = buf.filled().len() > before;
+        self.read |= got;
+        r
+    }
+}
+
+impl tokio::io::AsyncWrite for FailsAfterAResponse<tokio::net::TcpStream> {
+    fn poll_write(
+        mut self: std::pin::Pin<&mut Self>,
+        cx: &mut std::task::Context<'_>,
+        buf: &[u8],
+    ) -> std::task::Poll<std::io::Result<usize>> {
+        if self.read {
+            return std::task::Poll::Ready(Err(std::io::ErrorKind::BrokenPipe.into()));
+        }
+        std::pin::Pin::new(&mut self.inner).poll_write(cx, buf)
+    }
+    fn poll_flush(
+        mut self: std::pin::Pin<&mut Self>,
+        cx: &mut std::task::Context<'_>,
+    ) -> std::task::Poll<std::io::Result<()>> {
+        std::pin::Pin::new(&mut self.inner).poll_flush(cx)
+    }
+    fn poll_shutdown(
+        mut self: std::pin::Pin<&mut Self>,
+        cx: &mut std::task::Context<'_>,
+    ) -> std::task::Poll<std::io::Result<()>> {
+        std::pin::Pin::new(&mut self.inner).poll_shutdown(cx)
+    }
+}
+
+struct Flaky;
+
+impl http_net_tokio::Connector for Flaky {
+    type Stream = FailsAfterAResponse<tokio::net::TcpStream>;
+    async fn connect(&self, host: &str, port: u16) -> std::io::Result<Self::Stream> {
+        let inner = tokio::net::TcpStream::connect((host, port)).await?;
+        Ok(FailsAfterAResponse { inner, read: false })
+    }
+}
+
+#[test]
+fn a_request_whose_reader_was_not_read_is_sent_again_when_its_head_failed() {
+    // The `PUT`'s head cannot be written on the pooled c0: nothing of the
+    // request left and nothing of its body was read from the reader, so
+    // it goes out again on c1 (the retry rule's `NotSent`), in both.
+    let read_timeout = Duration::from_millis(300);
+    let (addr, accepted) = origin(vec![]);
+    let client = http_net_std::Client::builder()
+        .read_timeout(read_timeout)
+        .connector(|host: &str, port| {
+            let inner = std::net::TcpStream::connect((host, port))?;
+            Ok(FailsAfterAResponse { inner, read: false })
+        })
+        .build();
+    let url = format!("https://{addr}/");
+    let mut answers = Vec::new();
+    let first = client.get(&url).and_then(|mut r| r.body_to_vec(100));
+    answers.push(format!("{:?}", first.map(String::from_utf8)));
+    let mut reader: &[u8] = b"data";
+    let body = http_net_std::RequestBody::Reader {
+        reader: &mut reader,
+        len: Some(4),
+    };
+    let put = client.send(b"PUT", &url, &[], body);
+    let put = put.and_then(|mut r| r.body_to_vec(100));
+    answers.push(format!("{:?}", put.map(String::from_utf8)));
+    let std_answers = (answers, *accepted.lock().unwrap());
+
+    let (addr, accepted) = origin(vec![]);
+    let rt = tokio::runtime::Builder::new_current_thread()
+        .enable_all()
+        .build()
+        .unwrap();
+    let tokio_answers = rt.block_on(async {
+        let client = http_net_tokio::Client::builder()
+            .read_timeout(read_timeout)
+            .connector(Flaky);
+        let url = format!("http://{addr}/");
+        let mut answers = Vec::new();
+        let first = match client.get(&url).await {
+            Ok(mut r) => r.body_to_vec(100).await,
+            Err(e) => Err(e),
+        };
+        answers.push(format!("{:?}", first.map(String::from_utf8)));
+        let mut reader: &[u8] = b"data";
+        let body = http_net_tokio::RequestBody::Reader {
+            reader: &mut reader,
+            len: Some(4),
+        };
+        let put = match client.request(b"PUT", &url, &[], body).await {
+            Ok(mut r) => r.body_to_vec(100).await,
+            Err(e) => Err(e),
+        };
+        answers.push(format!("{:?}", put.map(String::from_utf8)));
+        (answers, *accepted.lock().unwrap())
+    });
+    assert_eq!(
+        std_answers, tokio_answers,
+        "the same answers, std and tokio"
+    );
+    assert_eq!(
+        tokio_answers.0,
+        ["Ok(Ok(\"c0\"))", "Ok(Ok(\"c1\"))"],
+        "sent again on a new connection"
+    );
+    assert_eq!(tokio_answers.1, 2);
+}

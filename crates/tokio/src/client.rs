@@ -603,9 +603,8 @@ impl<C: Connector> Client<C> {
             Ok(req) => req,
             Err(e) => return Err(failed(e, None, false)),
         };
-        // The body's bytes are the caller's until the head went out.
         if let Err(e) = req.send_head(out).await {
-            return Err(failed(e, Some(req), true));
+            return Err(failed(e, Some(req), body.replayable()));
         }
         match req.send_source(body, out.body).await {
             Ok(()) => req.respond().map_err(|e| failed(e, None, false)),

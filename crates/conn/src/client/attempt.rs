@@ -23,6 +23,9 @@ pub(super) struct Attempt {
     pub(super) refused_unsolicited: bool,
     /// A byte of a response to it was received.
     pub(super) heard: bool,
+    /// Body bytes were handed to the connection (`send_data`): the
+    /// caller's reader, if any, was read from.
+    pub(super) body_taken: bool,
 }
 
 /// Where a request's `Expect: 100-continue` stands (RFC 9110 §10.1.1), as
@@ -91,7 +94,8 @@ pub enum Failure {
 ///   refused it before writing anything because the server had sent bytes
 ///   on the idle connection (a `408` before closing it, RFC 9112 §9.2), or
 ///   the connection was found closed before any byte of the request was
-///   reported sent and the body can be sent again;
+///   reported sent and the body can be sent again (bytes the caller holds,
+///   or a stream none of which was handed to the connection yet);
 /// - [`Retry::Idempotent`]: the method is idempotent (RFC 9110 §9.2.2),
 ///   the body can be sent again, and the connection closed before any
 ///   byte of a response: sending it twice has the effect of sending it

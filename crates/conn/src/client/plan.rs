@@ -248,7 +248,6 @@ mod tests {
         let mut plan = RequestPlan::new(&ClientSettings::DEFAULT, t0());
         assert!(!plan.failed(None, Failure::Closed, true));
         assert!(!plan.failed(Some(&closed_under(b"POST")), Failure::Closed, true));
-        assert!(!plan.failed(Some(&closed_under(b"GET")), Failure::Closed, false));
         assert!(plan.reuse());
     }
 
