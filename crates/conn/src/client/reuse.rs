@@ -112,7 +112,9 @@ impl ClientConn {
             return Retry::NotSent;
         }
         let closed = failure == Failure::Closed || self.input.buf.eof;
-        if !closed || a.heard || !(replayable || !a.body_taken) {
+        // A stream none of which was handed over can be sent again.
+        let replayable = replayable || !a.body_taken;
+        if !closed || a.heard || !replayable {
             return Retry::No;
         }
         if a.untouched {
