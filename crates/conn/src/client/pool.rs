@@ -27,15 +27,6 @@ pub trait PoolEntry {
     fn origin(&self) -> Origin<'_>;
 }
 
-impl PoolEntry for (ClientConn, Origin<'_>) {
-    fn conn(&self) -> &ClientConn {
-        &self.0
-    }
-    fn origin(&self) -> Origin<'_> {
-        self.1
-    }
-}
-
 /// The idle connections of one origin, newest last.
 #[derive(Debug)]
 struct IdleOrigin<T> {
@@ -51,16 +42,23 @@ struct IdleOrigin<T> {
 /// ```
 /// use core::time::Duration;
 /// use http_net_conn::{BodyLength, ClientConn, ClientEvent, ClientSettings, Config, Origin, Timestamp};
-/// use http_net_conn::driver::IdlePool;
+/// use http_net_conn::driver::{IdlePool, PoolEntry};
+///
+/// // An adapter's entry: its socket (none here), the connection, the origin.
+/// struct Entry(ClientConn, Origin<'static>);
+/// impl PoolEntry for Entry {
+///     fn conn(&self) -> &ClientConn { &self.0 }
+///     fn origin(&self) -> Origin<'_> { self.1 }
+/// }
 ///
 /// let s = ClientSettings { idle_ttl: Duration::from_secs(1), ..ClientSettings::DEFAULT };
-/// let mut pool: IdlePool<(ClientConn, Origin<'_>)> = IdlePool::new(&s);
+/// let mut pool: IdlePool<Entry> = IdlePool::new(&s);
 /// let a = Origin::new(false, "a.example", 80);
 /// let t0 = Timestamp::from_nanos(0);
 /// // A request whose response has not ended: not kept.
 /// let mut conn = ClientConn::new(Config::DEFAULT);
 /// conn.send_request(b"GET", b"/", &[(b"Host", b"a.example")], BodyLength::Empty).unwrap();
-/// assert!(!pool.give_back((conn, a), t0));
+/// assert!(!pool.give_back(Entry(conn, a), t0));
 /// // One whose response ended: kept for its idle life.
 /// let mut conn = ClientConn::new(Config::DEFAULT);
 /// conn.send_request(b"GET", b"/", &[(b"Host", b"a.example")], BodyLength::Empty).unwrap();
@@ -68,7 +66,7 @@ struct IdleOrigin<T> {
 /// conn.consume_output(n);
 /// let _ = conn.recv(b"HTTP/1.1 204 No Content\r\n\r\n");
 /// while !matches!(conn.poll_event(), Ok(ClientEvent::Idle)) {}
-/// assert!(pool.give_back((conn, a), t0));
+/// assert!(pool.give_back(Entry(conn, a), t0));
 /// assert_eq!(pool.len(), 1);
 /// // Past its idle life it is dropped, not taken.
 /// let later = t0.saturating_add(Duration::from_secs(1));
@@ -206,6 +204,15 @@ mod tests {
     }
 
     const A: Origin<'static> = Origin::new(false, "a", 80);
+
+    impl PoolEntry for (ClientConn, Origin<'_>) {
+        fn conn(&self) -> &ClientConn {
+            &self.0
+        }
+        fn origin(&self) -> Origin<'_> {
+            self.1
+        }
+    }
 
     #[test]
     fn an_unfinished_request_is_not_kept() {
