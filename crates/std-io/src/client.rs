@@ -64,35 +64,9 @@ const PROBE_EVERY: Duration = Duration::from_millis(20);
 /// How long such a probe, or a read of waiting input, blocks.
 const PROBE_WAIT: Duration = Duration::from_millis(1);
 
-/// The client's settings: the ones both adapters share (`core`, reached
-/// through `Deref`), and this adapter's connector.
-#[derive(Clone, Default)]
-struct ClientSettings {
-    core: http_net_conn::ClientSettings,
-    connector: Option<Connector>,
-}
-
-impl std::ops::Deref for ClientSettings {
-    type Target = http_net_conn::ClientSettings;
-    fn deref(&self) -> &http_net_conn::ClientSettings {
-        &self.core
-    }
-}
-
-impl std::ops::DerefMut for ClientSettings {
-    fn deref_mut(&mut self) -> &mut http_net_conn::ClientSettings {
-        &mut self.core
-    }
-}
-
-impl std::fmt::Debug for ClientSettings {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.debug_struct("ClientSettings")
-            .field("core", &self.core)
-            .field("connector", &self.connector.is_some())
-            .finish()
-    }
-}
+/// The client's settings: the ones both adapters share, all of them here
+/// (the connector is kept beside them).
+type ClientSettings = http_net_conn::ClientSettings;
 
 /// The client's default connection configuration: [`Config::DEFAULT`]
 /// without a body budget (the 8 MiB budget is a server's default; a client
@@ -112,10 +86,20 @@ pub const CLIENT_CONFIG: Config = http_net_conn::ClientSettings::DEFAULT.conn;
 ///     .build();
 /// # let _ = client;
 /// ```
-#[derive(Clone, Debug, Default)]
+#[derive(Clone, Default)]
 #[must_use]
 pub struct ClientBuilder {
     s: ClientSettings,
+    connector: Option<Connector>,
+}
+
+impl std::fmt::Debug for ClientBuilder {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("ClientBuilder")
+            .field("settings", &self.s)
+            .field("connector", &self.connector.is_some())
+            .finish()
+    }
 }
 
 impl ClientBuilder {
@@ -233,7 +217,7 @@ impl ClientBuilder {
         F: Fn(&str, u16) -> io::Result<T> + Send + Sync + 'static,
         T: Transport + 'static,
     {
-        self.s.connector = Some(Arc::new(move |host: &str, port: u16| {
+        self.connector = Some(Arc::new(move |host: &str, port: u16| {
             connect(host, port).map(|t| Box::new(t) as Box<dyn Transport>)
         }));
         self
@@ -261,6 +245,7 @@ impl ClientBuilder {
         Client {
             idle: Arc::new(Mutex::new(IdlePool::new(&self.s))),
             s: Arc::new(self.s),
+            connector: self.connector,
         }
     }
 }
@@ -303,6 +288,7 @@ pub type RequestBody<'a> = http_net_conn::RequestBody<'a, dyn Read + 'a>;
 #[derive(Clone)]
 pub struct Client {
     s: Arc<ClientSettings>,
+    connector: Option<Connector>,
     idle: Pool,
 }
 
@@ -484,7 +470,7 @@ impl Client {
     ) -> Result<ClientResponse, Error> {
         loop {
             let u = plan.url()?;
-            if u.is_https() && self.s.connector.is_none() {
+            if u.is_https() && self.connector.is_none() {
                 return Err(Error::Url(UrlError::HttpsWithoutConnector));
             }
             let mut target = Vec::with_capacity(u.target().len() + 1);
@@ -544,7 +530,7 @@ impl Client {
                 Stage::Connect
             })
         };
-        let stream: Box<dyn Transport> = match (&self.s.connector, u.is_https()) {
+        let stream: Box<dyn Transport> = match (&self.connector, u.is_https()) {
             (Some(connect), true) => match connect(u.host(), u.port()) {
                 Ok(s) => s,
                 // A bare timeout is the connect timeout's; one that carries
