@@ -4,6 +4,9 @@
 //! and to share one policy across a server's connections. An application
 //! needs none of it, and the facade (`http_net::conn`) re-exports none of it.
 
+pub use crate::client::{
+    Answered, BodyStep, HeadStep, IdlePool, PoolEntry, RequestPlan, MAX_IDLE_TOTAL,
+};
 #[cfg(target_has_atomic = "64")]
 pub use crate::counters::LiveCounters;
 #[cfg(target_has_atomic = "64")]
@@ -22,7 +25,6 @@ pub use crate::hooks::{MistakeSink, ServerHooks};
 pub use crate::leftover::Leftover;
 #[cfg(target_has_atomic = "64")]
 pub use crate::mistake::MistakeGate;
-pub use crate::outgoing::RedirectChase;
 pub use crate::pace::{Bound, Meter};
 pub use crate::read_step::ReadStep;
 pub use crate::redirect::REDIRECT_BODY_DRAIN;

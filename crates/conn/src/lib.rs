@@ -98,7 +98,6 @@ mod read_step;
 mod redirect;
 mod request_body;
 mod response;
-mod response_accessors;
 mod server;
 #[cfg(target_has_atomic = "ptr")]
 mod server_options;
@@ -115,7 +114,8 @@ mod writer;
 
 pub use buffers::Buffers;
 pub use client::{
-    ClientConn, ClientEvent, ExpectState, Failure, ResponseView, Retry, MAX_PIPELINED,
+    ClientConn, ClientEvent, ClientHead, ClientTimeout, ExpectState, Failure, ResponseView, Retry,
+    MAX_PIPELINED,
 };
 pub use client_settings::ClientSettings;
 pub use codings_text::UnsupportedCodings;

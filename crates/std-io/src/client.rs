@@ -3,21 +3,18 @@
 //! from any `Read`, the response body as `std::io::Read`, early responses
 //! watched for while a body is sent, deadlines and opt-in redirects.
 
-use std::collections::HashMap;
 use std::io::{self, IoSlice, Read};
 use std::net::{TcpStream, ToSocketAddrs};
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
-use http_net_conn::driver::Window;
-use http_net_conn::driver::{RedirectChase, REDIRECT_BODY_DRAIN};
+use http_net_conn::driver::{Answered, BodyStep, HeadStep, IdlePool, PoolEntry, RequestPlan};
 use http_net_conn::framing::Error as FramingError;
 use http_net_conn::{
-    expects_continue, request_fields, BodyLength, ClientConn, ClientEvent, Config,
-    Error as ConnError, ExpectState, Failure, FieldPair, OwnedFields, Placement, Redirects,
-    RemoteError, ResponseView,
+    expects_continue, request_fields, BodyLength, ClientConn, ClientHead, ClientTimeout, Config,
+    Error as ConnError, ExpectState, Failure, FieldPair, Origin, Placement, Redirects, RemoteError,
+    RequestDeadline,
 };
-use http_net_conn::{RequestDeadline, Version};
 
 use crate::body_reader::{BodyReader, BodySource, Step};
 use crate::error::{is_timeout, Error, Limit, Stage};
@@ -32,20 +29,28 @@ use http_net_conn::{Url, UrlError};
 /// stream, TLS session established or established lazily on first use.
 pub type Connector = Arc<dyn Fn(&str, u16) -> io::Result<Box<dyn Transport>> + Send + Sync>;
 
-/// A connection waiting in the pool.
+/// A connection: the socket, its state, and the origin it was opened to
+/// (https or not, host, port).
 struct Pooled {
     stream: Box<dyn Transport>,
     conn: ClientConn,
-    /// Its idle life in the pool (`idle_ttl` from when it was parked).
-    idle: Window,
+    key: Key,
 }
 
-/// An origin: https or not, host (lowercase), port.
+/// An origin: https or not, host, port.
 type Key = (bool, String, u16);
 
-/// Idle connections kept across all hosts.
-const MAX_IDLE_TOTAL: usize = 256;
-type Idle = Arc<Mutex<HashMap<Key, Vec<Pooled>>>>;
+impl PoolEntry for Pooled {
+    fn conn(&self) -> &ClientConn {
+        &self.conn
+    }
+    fn origin(&self) -> Origin<'_> {
+        Origin::new(self.key.0, &self.key.1, self.key.2)
+    }
+}
+
+/// The idle connections (the core's rules, [`IdlePool`]), shared by clones.
+type Pool = Arc<Mutex<IdlePool<Pooled>>>;
 
 /// Body bytes handed to the connection at once; the client looks for an
 /// early response between two of them.
@@ -59,35 +64,9 @@ const PROBE_EVERY: Duration = Duration::from_millis(20);
 /// How long such a probe, or a read of waiting input, blocks.
 const PROBE_WAIT: Duration = Duration::from_millis(1);
 
-/// The client's settings: the ones both adapters share (`core`, reached
-/// through `Deref`), and this adapter's connector.
-#[derive(Clone, Default)]
-struct ClientSettings {
-    core: http_net_conn::ClientSettings,
-    connector: Option<Connector>,
-}
-
-impl std::ops::Deref for ClientSettings {
-    type Target = http_net_conn::ClientSettings;
-    fn deref(&self) -> &http_net_conn::ClientSettings {
-        &self.core
-    }
-}
-
-impl std::ops::DerefMut for ClientSettings {
-    fn deref_mut(&mut self) -> &mut http_net_conn::ClientSettings {
-        &mut self.core
-    }
-}
-
-impl std::fmt::Debug for ClientSettings {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.debug_struct("ClientSettings")
-            .field("core", &self.core)
-            .field("connector", &self.connector.is_some())
-            .finish()
-    }
-}
+/// The client's settings: the ones both adapters share, all of them here
+/// (the connector is kept beside them).
+type ClientSettings = http_net_conn::ClientSettings;
 
 /// The client's default connection configuration: [`Config::DEFAULT`]
 /// without a body budget (the 8 MiB budget is a server's default; a client
@@ -107,10 +86,20 @@ pub const CLIENT_CONFIG: Config = http_net_conn::ClientSettings::DEFAULT.conn;
 ///     .build();
 /// # let _ = client;
 /// ```
-#[derive(Clone, Debug, Default)]
+#[derive(Clone, Default)]
 #[must_use]
 pub struct ClientBuilder {
     s: ClientSettings,
+    connector: Option<Connector>,
+}
+
+impl std::fmt::Debug for ClientBuilder {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("ClientBuilder")
+            .field("settings", &self.s)
+            .field("connector", &self.connector.is_some())
+            .finish()
+    }
 }
 
 impl ClientBuilder {
@@ -180,7 +169,7 @@ impl ClientBuilder {
     /// example `gzip`, read until close, RFC 9112 §6.3) is by default
     /// [`Error::UnsupportedTransferCoding`] naming the codings. With this on,
     /// the body is the coded bytes and
-    /// [`ClientResponse::transfer_codings`] lists the codings, for a caller
+    /// [`ClientResponse::transfer_codings`](http_net_conn::ClientHead::transfer_codings) lists the codings, for a caller
     /// that decodes them.
     pub fn accept_transfer_codings(mut self, on: bool) -> Self {
         self.s.accept_transfer_codings = on;
@@ -228,7 +217,7 @@ impl ClientBuilder {
         F: Fn(&str, u16) -> io::Result<T> + Send + Sync + 'static,
         T: Transport + 'static,
     {
-        self.s.connector = Some(Arc::new(move |host: &str, port: u16| {
+        self.connector = Some(Arc::new(move |host: &str, port: u16| {
             connect(host, port).map(|t| Box::new(t) as Box<dyn Transport>)
         }));
         self
@@ -239,7 +228,7 @@ impl ClientBuilder {
     /// connection may carry another request (the core's
     /// [`ClientConn::reusable`]); a connection over the limit is closed
     /// then, not an error. A response that came over a pooled connection
-    /// says so ([`ClientResponse::reused`]).
+    /// says so ([`ClientResponse::reused`](http_net_conn::ClientHead::reused)).
     pub fn max_idle_per_host(mut self, n: usize) -> Self {
         self.s.max_idle_per_host = n;
         self
@@ -254,8 +243,9 @@ impl ClientBuilder {
     pub fn build(mut self) -> Client {
         self.s.conn = self.s.overrides.apply(self.s.conn);
         Client {
+            idle: Arc::new(Mutex::new(IdlePool::new(&self.s))),
             s: Arc::new(self.s),
-            idle: Arc::new(Mutex::new(HashMap::new())),
+            connector: self.connector,
         }
     }
 }
@@ -298,7 +288,8 @@ pub type RequestBody<'a> = http_net_conn::RequestBody<'a, dyn Read + 'a>;
 #[derive(Clone)]
 pub struct Client {
     s: Arc<ClientSettings>,
-    idle: Idle,
+    connector: Option<Connector>,
+    idle: Pool,
 }
 
 impl Default for Client {
@@ -320,12 +311,12 @@ pub fn get(url: &str) -> Result<ClientResponse, Error> {
     Client::new().get(url)
 }
 
-/// Read and write timeouts last set on a stream, and the request deadline.
+/// Read and write timeouts last set on a stream.
+#[derive(Default)]
 struct Io {
     read: Option<Option<Duration>>,
     write: Option<Option<Duration>>,
-    deadline: RequestDeadline,
-    last_probe: Instant,
+    last_probe: Option<Instant>,
 }
 
 /// The per-operation timeout `per`, shortened to what is left before the
@@ -347,19 +338,34 @@ fn bound(
     Ok((left, by_deadline))
 }
 
-/// Reads once into `conn`, within `per` and the deadline.
-fn fill_for(
+/// Reads once into `conn`, within `per` and the connection's deadlines
+/// (`ClientConn::poll_timeout`); a read that timed out is the expiry the
+/// core reports (`handle_timeout`): the request's deadline, the end of
+/// the wait for `100` (`Ok(None)`), or the read's own timeout at `stage`.
+fn fill(
     stream: &mut dyn Transport,
     conn: &mut ClientConn,
     per: Duration,
     io: &mut Io,
     stage: Stage,
-) -> Result<Filled, Error> {
-    let (t, by_deadline) = bound(per, io.deadline, stage)?;
-    wire::fill(stream, conn, Some(t), &mut io.read, stage).map_err(|e| match e {
-        Error::Timeout(_) if by_deadline => Error::Timeout(Stage::Deadline),
-        e => e,
-    })
+) -> Result<Option<Filled>, Error> {
+    let now = wire::stamp(Instant::now());
+    let own = now.saturating_add(per);
+    let end = conn.poll_timeout(now).map_or(own, |at| at.min(own));
+    let t = end.saturating_duration_since(now);
+    let read = if t.is_zero() {
+        Err(Error::Timeout(stage))
+    } else {
+        wire::fill(stream, conn, Some(t), &mut io.read, stage)
+    };
+    match read {
+        Err(Error::Timeout(_)) => match conn.handle_timeout(wire::stamp(Instant::now())) {
+            Some(ClientTimeout::Continue) => Ok(None),
+            Some(ClientTimeout::Deadline) => Err(Error::Timeout(Stage::Deadline)),
+            _ => Err(Error::Timeout(stage)),
+        },
+        r => r.map(Some),
+    }
 }
 
 /// A connection error as the client reports it: a body over the budget the
@@ -370,18 +376,6 @@ fn local(e: ConnError, conn: &Config) -> Error {
             Error::OverLimit(Limit::BodyBudget(conn.body_limits().body_budget()))
         }
         e => Error::Protocol(e),
-    }
-}
-
-fn head_of(view: &ResponseView<'_>) -> Head {
-    Head {
-        status: view.status(),
-        version: view.version(),
-        reason: view.reason().to_vec(),
-        fields: view.fields().collect(),
-        codings: view.transfer_codings().map(<[u8]>::to_vec).collect(),
-        // The connection's to say: set once the head is the response's.
-        reused: false,
     }
 }
 
@@ -441,7 +435,7 @@ impl Client {
     /// (the server had sent bytes on the idle connection, a `408` before
     /// closing it, say), or it is idempotent with a replayable body and the
     /// connection closed before any response byte.
-    /// [`ClientResponse::reused`] says whether the response came over a
+    /// [`ClientResponse::reused`](http_net_conn::ClientHead::reused) says whether the response came over a
     /// pooled connection (false after such a retry: its connection is new).
     ///
     /// Redirects are followed as the [`Redirects`] policy decides (each hop
@@ -453,76 +447,62 @@ impl Client {
         fields: &[FieldPair<'_>],
         mut body: RequestBody<'_>,
     ) -> Result<ClientResponse, Error> {
-        let deadline = RequestDeadline::new(wire::stamp(Instant::now()), self.s.request_timeout);
-        let mut chase = RedirectChase::new(self.s.redirects, method, url)?;
+        let now = wire::stamp(Instant::now());
+        let mut plan = RequestPlan::chase(&self.s, now, method, url)?;
         let mut own: Vec<FieldPair<'_>> = fields.to_vec();
         loop {
-            let mut resp =
-                self.send_once(chase.method(), &chase.url()?, &own, &mut body, deadline)?;
-            let status = resp.status();
-            let Some(hop) = chase.next(status, resp.field(b"location"), body.replayable())? else {
-                return Ok(resp);
-            };
-            if !hop.keeps_body() {
-                body = RequestBody::Empty;
-            }
-            own.retain(|(n, _)| hop.keeps_field(n));
-            // Read a small redirect body so that its connection can be reused.
-            let mut sink = [0u8; 4096];
-            let mut left = REDIRECT_BODY_DRAIN;
-            while left > 0 {
-                match resp.read(&mut sink) {
-                    Ok(0) | Err(_) => break,
-                    Ok(n) => left = left.saturating_sub(n),
-                }
+            let mut resp = self.send_once(&mut plan, &own, &mut body)?;
+            let location = resp.field(b"location");
+            match plan.answered(resp.status(), location, &mut body, &mut own)? {
+                Answered::Redirect { drain } => resp.drain(drain),
+                _ => return Ok(resp),
             }
         }
     }
 
-    /// One request and its response head, no redirect followed.
+    /// One hop of the plan and its response head: a pooled connection or
+    /// a new one, sent again on a new one when the plan says so.
     fn send_once(
         &self,
-        method: &[u8],
-        u: &Url<'_>,
+        plan: &mut RequestPlan,
         fields: &[FieldPair<'_>],
         body: &mut RequestBody<'_>,
-        deadline: RequestDeadline,
     ) -> Result<ClientResponse, Error> {
-        if u.is_https() && self.s.connector.is_none() {
-            return Err(Error::Url(UrlError::HttpsWithoutConnector));
-        }
-        let mut target = Vec::with_capacity(u.target().len() + 1);
-        u.write_target(&mut target);
-        let key: Key = (u.is_https(), u.host().to_ascii_lowercase(), u.port());
-        let len = body.length(method);
-        let expect = expects_continue(self.s.expect_threshold, len, fields);
-        let all = request_fields(u.authority().as_bytes(), fields, expect);
-        let mut retried = false;
         loop {
-            let mut io = Io {
-                read: None,
-                write: None,
-                deadline,
-                last_probe: Instant::now(),
+            let u = plan.url()?;
+            if u.is_https() && self.connector.is_none() {
+                return Err(Error::Url(UrlError::HttpsWithoutConnector));
+            }
+            let mut target = Vec::with_capacity(u.target().len() + 1);
+            u.write_target(&mut target);
+            let len = body.length(plan.method());
+            let expect = expects_continue(self.s.expect_threshold, len, fields);
+            let all = request_fields(u.authority().as_bytes(), fields, expect);
+            let origin = Origin::new(u.is_https(), u.host(), u.port());
+            let pooled = if plan.reuse() {
+                let now = wire::stamp(Instant::now());
+                lock(&self.idle).take(origin, now, |p| still_open(&mut *p.stream))
+            } else {
+                None
             };
-            // A retry always goes out on a new connection: once.
-            let pooled = if retried { None } else { self.take(&key) };
             let mut p = match pooled {
                 Some(p) => p,
-                None => self.connect(u, deadline)?,
+                None => self.connect(&u, plan.deadline())?,
             };
+            plan.arm(&mut p.conn);
+            let mut io = Io::default();
             let sent = InFlight {
                 s: &self.s,
                 p: &mut p,
                 io: &mut io,
+                head: ClientHead::default(),
             }
-            .run(method, &target, &all, len, body);
+            .run(plan.method(), &target, &all, len, body);
             match sent {
-                Ok(head) if !head.codings.is_empty() && !self.s.accept_transfer_codings => {
-                    return Err(Error::UnsupportedTransferCoding(head.codings));
-                }
                 Ok(mut head) => {
-                    head.reused = p.conn.reused();
+                    if let Some(c) = head.refused_codings(self.s.accept_transfer_codings) {
+                        return Err(Error::UnsupportedTransferCoding(c));
+                    }
                     return Ok(ClientResponse {
                         head,
                         body: BodyState {
@@ -530,29 +510,15 @@ impl Client {
                             done: false,
                             reader: BodyReader::default(),
                             io,
-                            trailers: OwnedFields::new(),
-                            key,
                             idle: Arc::clone(&self.idle),
                             s: Arc::clone(&self.s),
                         },
                     });
                 }
-                // The connection's retry rule: discard it, retry on a new one.
-                Err(e) if p.conn.retry(failure(&e), body.replayable()).is_retry() => retried = true,
+                Err(e) if plan.failed(Some(&p.conn), failure(&e), body.replayable()) => {}
                 Err(e) => return Err(e),
             }
         }
-    }
-
-    fn take(&self, key: &Key) -> Option<Pooled> {
-        let mut g = lock(&self.idle);
-        let list = g.get_mut(key)?;
-        while let Some(mut p) = list.pop() {
-            if !p.idle.passed(wire::stamp(Instant::now())) && still_open(&mut *p.stream) {
-                return Some(p);
-            }
-        }
-        None
     }
 
     fn connect(&self, u: &Url<'_>, deadline: RequestDeadline) -> Result<Pooled, Error> {
@@ -564,7 +530,7 @@ impl Client {
                 Stage::Connect
             })
         };
-        let stream: Box<dyn Transport> = match (&self.s.connector, u.is_https()) {
+        let stream: Box<dyn Transport> = match (&self.connector, u.is_https()) {
             (Some(connect), true) => match connect(u.host(), u.port()) {
                 Ok(s) => s,
                 // A bare timeout is the connect timeout's; one that carries
@@ -598,7 +564,7 @@ impl Client {
         Ok(Pooled {
             stream,
             conn: ClientConn::new(self.s.conn),
-            idle: Window::start(wire::stamp(Instant::now()), self.s.idle_ttl),
+            key: (u.is_https(), u.host().to_owned(), u.port()),
         })
     }
 }
@@ -609,44 +575,40 @@ struct InFlight<'a> {
     s: &'a ClientSettings,
     p: &'a mut Pooled,
     io: &'a mut Io,
+    /// The response head, once read.
+    head: ClientHead,
 }
 
 impl InFlight<'_> {
     /// The response head (whether the whole request was sent, and so
     /// whether the connection may be reused, is the connection's to say).
     fn run(
-        &mut self,
+        mut self,
         method: &[u8],
         target: &[u8],
         fields: &[FieldPair<'_>],
         len: BodyLength,
         body: &mut RequestBody<'_>,
-    ) -> Result<Head, Error> {
+    ) -> Result<ClientHead, Error> {
         self.p.conn.send_request(method, target, fields, len)?;
-        if let Some(h) = self.write_watched(&[])? {
-            return Ok(h);
+        let answered = self.write_watched(&[])?
+            || (len != BodyLength::Empty
+                && (self.p.conn.expect_state() == ExpectState::Waiting
+                    && self.read_until(true)?
+                    || self.send_body(body)?));
+        if !answered && !self.read_until(false)? {
+            return Err(Error::ConnectionClosed);
         }
-        if len == BodyLength::Empty {
-            return self.read_head();
-        }
-        if self.p.conn.expect_state() == ExpectState::Waiting {
-            if let Some(h) = self.await_continue()? {
-                return Ok(h);
-            }
-        }
-        match self.send_body(body)? {
-            Some(h) => Ok(h),
-            None => self.read_head(),
-        }
+        Ok(self.head)
     }
 
-    /// Sends the body and ends it; a final response that arrived first.
-    fn send_body(&mut self, body: &mut RequestBody<'_>) -> Result<Option<Head>, Error> {
+    /// Sends the body and ends it; `true`: a final response came first.
+    fn send_body(&mut self, body: &mut RequestBody<'_>) -> Result<bool, Error> {
         match body {
             RequestBody::Bytes(b) => {
                 for chunk in b.chunks(SEND_CHUNK) {
-                    if let Some(h) = self.send_chunk(chunk)? {
-                        return Ok(Some(h));
+                    if self.send_chunk(chunk)? {
+                        return Ok(true);
                     }
                 }
             }
@@ -659,8 +621,8 @@ impl InFlight<'_> {
                         Err(e) if e.kind() == io::ErrorKind::Interrupted => continue,
                         Err(e) => return Err(Error::Io(e)),
                     };
-                    if let Some(h) = self.send_chunk(&buf[..n])? {
-                        return Ok(Some(h));
+                    if self.send_chunk(&buf[..n])? {
+                        return Ok(true);
                     }
                 }
             }
@@ -672,7 +634,7 @@ impl InFlight<'_> {
         self.write_watched(&[])
     }
 
-    fn send_chunk(&mut self, chunk: &[u8]) -> Result<Option<Head>, Error> {
+    fn send_chunk(&mut self, chunk: &[u8]) -> Result<bool, Error> {
         match self.p.conn.send_data(chunk)? {
             Placement::AfterOutput => self.write_watched(chunk),
             Placement::Queued => self.write_watched(&[]),
@@ -682,21 +644,22 @@ impl InFlight<'_> {
     /// Writes the connection's output and then `extra`, looking for an
     /// early final response before each write and whenever a write stalls;
     /// a write that fails (the server closed after answering) ends in the
-    /// response being read. `Some(head)`: a final response came first.
-    fn write_watched(&mut self, mut extra: &[u8]) -> Result<Option<Head>, Error> {
+    /// response being read. `true`: a final response came first.
+    fn write_watched(&mut self, mut extra: &[u8]) -> Result<bool, Error> {
         let mut stalled = Duration::ZERO;
         let mut force = false;
         loop {
             // All written: a response from now on answers a whole request.
             let out_len = self.p.conn.output().len();
             if out_len == 0 && extra.is_empty() {
-                return Ok(None);
+                return Ok(false);
             }
-            if let Some(h) = self.watch(force)? {
-                return Ok(Some(h));
+            if self.watch(force)? {
+                return Ok(true);
             }
             force = false;
-            let (t, by_deadline) = bound(WRITE_SLICE, self.io.deadline, Stage::Deadline)?;
+            let deadline = self.p.conn.request_deadline();
+            let (t, by_deadline) = bound(WRITE_SLICE, deadline, Stage::Deadline)?;
             if self.io.write != Some(Some(t)) {
                 self.p
                     .stream
@@ -732,24 +695,36 @@ impl InFlight<'_> {
                     force = true;
                 }
                 // The server may have answered and closed: read its answer.
-                Err(e) => return self.read_head().map(Some).map_err(|_| Error::Io(e)),
+                Err(e) => {
+                    return self
+                        .read_until(false)
+                        .ok()
+                        .filter(|a| *a)
+                        .ok_or(Error::Io(e))
+                }
             }
         }
     }
 
-    /// A final response waiting on the connection, read without blocking
-    /// for long; informational responses are skipped, a partial head is
-    /// kept in the connection for the next look.
-    fn watch(&mut self, force: bool) -> Result<Option<Head>, Error> {
+    /// Whether a final response waits on the connection, read without
+    /// blocking for long; informational responses are skipped, a partial
+    /// head is kept in the connection for the next look.
+    fn watch(&mut self, force: bool) -> Result<bool, Error> {
         let ready = match self.p.stream.input_ready() {
             Ok(Some(r)) => r,
-            Ok(None) => force || self.io.last_probe.elapsed() >= PROBE_EVERY,
+            Ok(None) => {
+                force
+                    || self
+                        .io
+                        .last_probe
+                        .is_none_or(|t| t.elapsed() >= PROBE_EVERY)
+            }
             Err(_) => true,
         };
         if !ready {
-            return Ok(None);
+            return Ok(false);
         }
-        self.io.last_probe = Instant::now();
+        self.io.last_probe = Some(Instant::now());
         loop {
             match wire::fill(
                 &mut *self.p.stream,
@@ -764,16 +739,16 @@ impl InFlight<'_> {
                 Ok(Filled::Eof) if !self.p.conn.response_started() => {
                     return Err(Error::ConnectionClosed)
                 }
-                Ok(Filled::Eof) => return self.read_head().map(Some),
+                Ok(Filled::Eof) => return self.read_until(false),
                 Ok(Filled::Full) => return Err(Error::BodyUnavailable),
-                Err(Error::Timeout(_)) => return Ok(None),
+                Err(Error::Timeout(_)) => return Ok(false),
                 Err(e) => return Err(e),
             }
             loop {
-                match self.p.conn.poll_event() {
-                    Ok(ClientEvent::Informational(_)) => {}
-                    Ok(ClientEvent::Response(v)) => return Ok(Some(head_of(&v))),
-                    Ok(ClientEvent::NeedInput) => break,
+                match self.p.conn.poll_head(&mut self.head) {
+                    Ok(HeadStep::Interim) => {}
+                    Ok(HeadStep::Final) => return Ok(true),
+                    Ok(HeadStep::NeedInput) => break,
                     Ok(_) => return Err(Error::ConnectionClosed),
                     Err(e) => return Err(local(e, &self.s.conn)),
                 }
@@ -781,51 +756,28 @@ impl InFlight<'_> {
         }
     }
 
-    /// Waits (at most the `expect_wait`) for `100 Continue`; a final
-    /// response that comes instead is returned.
-    fn await_continue(&mut self) -> Result<Option<Head>, Error> {
-        let wait_for_100 = Window::start(wire::stamp(Instant::now()), self.s.expect_wait);
+    /// Reads the final response head into `head`, skipping informational
+    /// ones (`true`); with `for_100`, returns `false` once `100` came or
+    /// its wait ended (the connection's deadline).
+    fn read_until(&mut self, for_100: bool) -> Result<bool, Error> {
         loop {
-            match self.p.conn.poll_event() {
-                Ok(ClientEvent::Informational(_)) => {
-                    if self.p.conn.expect_state() == ExpectState::Continue {
-                        return Ok(None);
+            match self.p.conn.poll_head(&mut self.head) {
+                Ok(HeadStep::Interim) => {
+                    if for_100 && self.p.conn.expect_state() == ExpectState::Continue {
+                        return Ok(false);
                     }
                 }
-                Ok(ClientEvent::Response(v)) => return Ok(Some(head_of(&v))),
-                Ok(ClientEvent::NeedInput) => {
-                    let Some(left) = wait_for_100.left(wire::stamp(Instant::now())) else {
-                        return Ok(None);
-                    };
-                    let wait = left.min(self.s.read_timeout);
-                    let p = &mut *self.p;
-                    match fill_for(&mut *p.stream, &mut p.conn, wait, self.io, Stage::Head) {
-                        Ok(Filled::Bytes(_) | Filled::Eof) => {}
-                        Ok(Filled::Full) => return Err(Error::BodyUnavailable),
-                        Err(Error::Timeout(Stage::Head)) if wait == left => return Ok(None),
-                        Err(e) => return Err(e),
-                    }
-                }
-                Ok(_) => return Err(Error::ConnectionClosed),
-                Err(e) => return Err(local(e, &self.s.conn)),
-            }
-        }
-    }
-
-    fn read_head(&mut self) -> Result<Head, Error> {
-        loop {
-            match self.p.conn.poll_event() {
-                Ok(ClientEvent::Informational(_)) => {}
-                Ok(ClientEvent::Response(view)) => return Ok(head_of(&view)),
-                Ok(ClientEvent::NeedInput) => {
+                Ok(HeadStep::Final) => return Ok(true),
+                Ok(HeadStep::NeedInput) => {
                     let p = &mut *self.p;
                     let per = self.s.read_timeout;
-                    match fill_for(&mut *p.stream, &mut p.conn, per, self.io, Stage::Head)? {
-                        Filled::Eof if !p.conn.response_started() => {
+                    match fill(&mut *p.stream, &mut p.conn, per, self.io, Stage::Head)? {
+                        None => return Ok(false),
+                        Some(Filled::Eof) if !p.conn.response_started() => {
                             return Err(Error::ConnectionClosed)
                         }
-                        Filled::Bytes(_) | Filled::Eof => {}
-                        Filled::Full => return Err(Error::BodyUnavailable),
+                        Some(Filled::Bytes(_) | Filled::Eof) => {}
+                        Some(Filled::Full) => return Err(Error::BodyUnavailable),
                     }
                 }
                 Ok(_) => return Err(Error::ConnectionClosed),
@@ -851,60 +803,45 @@ fn still_open(s: &mut dyn Transport) -> bool {
     matches!(s.input_ready(), Ok(Some(false) | None))
 }
 
-struct Head {
-    status: u16,
-    version: Version,
-    reason: Vec<u8>,
-    fields: OwnedFields,
-    /// The transfer codings the body still carries (none but when the
-    /// caller accepts them).
-    codings: Vec<Vec<u8>>,
-    /// Whether it came over a connection that had carried an earlier
-    /// response (`ClientConn::reused`).
-    reused: bool,
-}
-
 struct BodyState {
     pooled: Option<Pooled>,
     done: bool,
     reader: BodyReader,
     io: Io,
-    trailers: OwnedFields,
-    key: Key,
-    idle: Idle,
+    idle: Pool,
     s: Arc<ClientSettings>,
 }
 
-/// A response: the head, and the body as a `std::io::Read` (a malformed or
-/// truncated body is a read error wrapping [`Error`]: get it back with
-/// [`Error::from_io`]). Reading the body to its end makes the trailers
-/// available and puts the connection back in the client's pool when it may
-/// be reused; dropping the response before that closes it.
+/// A response: the head ([`ClientHead`], its methods the response's), and
+/// the body as a `std::io::Read` (a malformed or truncated body is a read
+/// error wrapping [`Error`]: get it back with [`Error::from_io`]). Reading
+/// the body to its end makes the trailers available and puts the
+/// connection back in the client's pool when it may be reused; dropping
+/// the response before that closes it.
 pub struct ClientResponse {
-    head: Head,
+    head: ClientHead,
     body: BodyState,
 }
 
 impl std::fmt::Debug for ClientResponse {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("ClientResponse")
-            .field("status", &self.head.status)
-            .field("version", &self.head.version)
+            .field("status", &self.head.status())
+            .field("version", &self.head.version())
             .finish_non_exhaustive()
     }
 }
 
+/// The head's methods (`status`, `field`, `trailers`, `reused`...) are the
+/// response's.
+impl std::ops::Deref for ClientResponse {
+    type Target = ClientHead;
+    fn deref(&self) -> &ClientHead {
+        &self.head
+    }
+}
+
 impl ClientResponse {
-    http_net_conn::__client_response_accessors! { head: head }
-    /// The trailer fields of a chunked body (RFC 9112 §7.1.2), in received
-    /// order: empty until the body has been read to its end.
-    pub fn trailers(&self) -> impl Iterator<Item = (&[u8], &[u8])> {
-        self.body.trailers.iter()
-    }
-    /// The value of the first trailer field named `name`.
-    pub fn trailer(&self, name: &[u8]) -> Option<&[u8]> {
-        self.body.trailers.get(name)
-    }
     /// Whether the body has been read to its end.
     pub fn is_done(&self) -> bool {
         self.body.done
@@ -914,7 +851,31 @@ impl ClientResponse {
     /// response as a `Read` gives the same bytes, its errors wrapped in
     /// `std::io::Error`).
     pub fn read_body(&mut self, buf: &mut [u8]) -> Result<usize, Error> {
-        self.body.read_inner(buf)
+        let n = self.body.reader.take_pending(buf);
+        let b = &mut self.body;
+        if n > 0 || buf.is_empty() || b.done {
+            return Ok(n);
+        }
+        let Some(p) = b.pooled.as_mut() else {
+            return Err(Error::BodyUnavailable);
+        };
+        let mut src = ClientBody {
+            conn: &mut p.conn,
+            stream: &mut *p.stream,
+            s: &b.s,
+            io: &mut b.io,
+            head: &mut self.head,
+        };
+        let r = b.reader.read_more(&mut src, buf);
+        match r {
+            Ok(0) => {
+                b.done = true;
+                b.give_back();
+            }
+            Ok(_) => {}
+            Err(_) => b.pooled = None,
+        }
+        r
     }
     /// Reads the whole body, at most `limit` bytes: a longer body is
     /// [`Error::OverLimit`]`(`[`Limit::BodyToVec`]`)`, a local limit (not
@@ -925,7 +886,7 @@ impl ClientResponse {
         let mut out = Vec::new();
         let mut chunk = [0u8; 16 * 1024];
         loop {
-            let n = self.body.read_inner(&mut chunk)?;
+            let n = self.read_body(&mut chunk)?;
             if n == 0 {
                 return Ok(out);
             }
@@ -936,64 +897,30 @@ impl ClientResponse {
             out.extend_from_slice(&chunk[..n]);
         }
     }
+
+    /// Reads and drops at most `max` body bytes (a redirect's body), so
+    /// that a short body's connection can be reused; errors end it.
+    fn drain(&mut self, max: usize) {
+        let mut sink = [0u8; 4096];
+        let mut left = max;
+        while left > 0 {
+            match self.read_body(&mut sink) {
+                Ok(0) | Err(_) => break,
+                Ok(n) => left = left.saturating_sub(n),
+            }
+        }
+    }
 }
 
 impl BodyState {
-    fn read_inner(&mut self, buf: &mut [u8]) -> Result<usize, Error> {
-        let n = self.reader.take_pending(buf);
-        if n > 0 || buf.is_empty() || self.done {
-            return Ok(n);
-        }
-        let Some(p) = self.pooled.as_mut() else {
-            return Err(Error::BodyUnavailable);
-        };
-        let mut src = ClientBody {
-            conn: &mut p.conn,
-            stream: &mut *p.stream,
-            s: &self.s,
-            io: &mut self.io,
-            trailers: &mut self.trailers,
-        };
-        let r = self.reader.read_more(&mut src, buf);
-        let reusable = p.conn.reusable();
-        match r {
-            Ok(0) => {
-                self.done = true;
-                if reusable {
-                    self.give_back();
-                } else {
-                    self.pooled = None;
-                }
-            }
-            Ok(_) => {}
-            Err(_) => self.pooled = None,
-        }
-        r
-    }
-
+    /// Gives the connection back to the pool, which keeps it when the
+    /// core's rules allow (`IdlePool::give_back`).
     fn give_back(&mut self) {
         let Some(mut p) = self.pooled.take() else {
             return;
         };
-        if self.s.max_idle_per_host == 0 {
-            return;
-        }
-        if Transport::set_read_timeout(&mut *p.stream, None).is_err() {
-            return;
-        }
-        let now = wire::stamp(Instant::now());
-        p.idle = Window::start(now, self.s.idle_ttl);
-        let mut g = lock(&self.idle);
-        // Expired connections of every host are closed here, so a host that
-        // is never asked again does not keep its sockets open.
-        g.retain(|_, list| {
-            list.retain(|q| !q.idle.passed(now));
-            !list.is_empty()
-        });
-        let total: usize = g.values().map(Vec::len).sum();
-        let list = g.entry(self.key.clone()).or_default();
-        if list.len() < self.s.max_idle_per_host && total < MAX_IDLE_TOTAL {
-            list.push(p);
+        if Transport::set_read_timeout(&mut *p.stream, None).is_ok() {
+            lock(&self.idle).give_back(p, wire::stamp(Instant::now()));
         }
     }
 }
@@ -1004,43 +931,32 @@ struct ClientBody<'s> {
     stream: &'s mut dyn Transport,
     s: &'s ClientSettings,
     io: &'s mut Io,
-    trailers: &'s mut OwnedFields,
+    head: &'s mut ClientHead,
 }
 
 impl BodySource for ClientBody<'_> {
     fn step(&mut self) -> Step<'_> {
-        match self.conn.poll_event() {
-            Ok(ClientEvent::Data(d)) => Step::Data(d),
-            Ok(ClientEvent::NeedInput) => Step::NeedInput,
-            Ok(ClientEvent::Informational(_) | ClientEvent::Response(_)) => Step::Again,
-            Ok(ClientEvent::End(t)) => {
-                self.trailers.extend(t.iter());
-                Step::End
-            }
-            // The body is over (whether the connection is reused is the
-            // connection's `reusable`); an event this adapter does not know
-            // (`ClientEvent` is non_exhaustive) ends it too.
-            Ok(ClientEvent::Idle | ClientEvent::Switched(_) | ClientEvent::Closed | _) => Step::End,
+        match self.conn.poll_body(self.head) {
+            Ok(BodyStep::Data(d)) => Step::Data(d),
+            Ok(BodyStep::NeedInput) => Step::NeedInput,
+            Ok(BodyStep::Again) => Step::Again,
+            // Whether the connection is reused is its `reusable`'s to say.
+            Ok(_) => Step::End,
             Err(e) => Step::Failed(local(e, &self.s.conn)),
         }
     }
 
     fn fill(&mut self) -> Result<(), Error> {
-        match fill_for(
-            self.stream,
-            self.conn,
-            self.s.read_timeout,
-            self.io,
-            Stage::Body,
-        )? {
-            Filled::Bytes(_) | Filled::Eof => Ok(()),
-            Filled::Full => Err(Error::BodyUnavailable),
+        let per = self.s.read_timeout;
+        match fill(self.stream, self.conn, per, self.io, Stage::Body)? {
+            Some(Filled::Bytes(_) | Filled::Eof) | None => Ok(()),
+            Some(Filled::Full) => Err(Error::BodyUnavailable),
         }
     }
 }
 
 impl Read for ClientResponse {
     fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
-        self.body.read_inner(buf).map_err(Error::into_io)
+        self.read_body(buf).map_err(Error::into_io)
     }
 }

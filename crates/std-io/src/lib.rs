@@ -51,7 +51,7 @@
 //! [`Client`] sends requests to `http://` URLs (and `https://` ones through
 //! a [connector](ClientBuilder::connector) that returns a TLS stream), keeps
 //! idle connections per origin for reuse (bounded;
-//! [`ClientResponse::reused`] says whether a response came over one), and
+//! [`ClientResponse::reused`](http_net_conn::ClientHead::reused) says whether a response came over one), and
 //! streams both ways:
 //! a request body from any `Read` ([`RequestBody`]: `Content-Length` when
 //! the length is known, chunked when not) and the response body as a

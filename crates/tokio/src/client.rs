@@ -15,12 +15,14 @@ use std::sync::{Arc, Mutex, MutexGuard};
 use std::task::{Context, Poll, Waker};
 use std::time::Duration;
 
-use http_net_conn::driver::{RedirectChase, Window, REDIRECT_BODY_DRAIN};
+use http_net_conn::driver::{
+    Answered, BodyStep, HeadStep, IdlePool, PoolEntry, RequestPlan, MAX_IDLE_TOTAL,
+};
 use http_net_conn::framing::Error as FramingError;
 use http_net_conn::{
     expects_continue, request_fields, request_fields_into, request_length, BodyLength, ClientConn,
-    ClientEvent, Config, Error as ConnError, ExpectState, Failure, FieldPair, Placement, Redirects,
-    RemoteError, RequestDeadline, Retry, Timestamp, Url, UrlError, Version,
+    ClientHead, ClientTimeout, Config, Error as ConnError, ExpectState, Failure, FieldPair, Origin,
+    Placement, Redirects, RemoteError, RequestDeadline, Timestamp, UrlError,
 };
 use tokio::io::{AsyncRead, AsyncReadExt, AsyncWrite, ReadBuf};
 use tokio::net::TcpStream;
@@ -78,9 +80,6 @@ impl Connector for TcpConnector {
 
 /// The client's settings: the ones both adapters share, all of them here.
 type ClientSettings = http_net_conn::ClientSettings;
-
-/// Idle connections kept across all hosts.
-const MAX_IDLE_TOTAL: usize = 256;
 
 /// The client's default connection configuration: [`Config::DEFAULT`]
 /// without a body budget (the 8 MiB budget is a server's default; a client
@@ -194,7 +193,7 @@ impl ClientBuilder {
         /// [`ClientConn::reusable`](http_net_conn::ClientConn::reusable)); a
         /// connection over the limit is closed then, not an error. A
         /// response that came over a pooled connection says so
-        /// ([`ClientResponse::reused`](crate::ClientResponse::reused)).
+        /// ([`ClientResponse::reused`](http_net_conn::ClientHead::reused)).
         max_idle_per_host(n: usize) => max_idle_per_host = n;
         /// How long an idle connection is kept (default 30 s); an older one is
         /// closed, not reused. `Duration::ZERO` reuses none.
@@ -206,7 +205,7 @@ impl ClientBuilder {
         /// [`Error::UnsupportedTransferCoding`](crate::Error::UnsupportedTransferCoding)
         /// naming the codings, from [`Client::request`], [`Client::send_to`] or
         /// [`RequestWriter::finish`]. With this on, the body
-        /// is the coded bytes and [`ClientResponse::transfer_codings`] lists the
+        /// is the coded bytes and [`ClientResponse::transfer_codings`](http_net_conn::ClientHead::transfer_codings) lists the
         /// codings, for a caller that decodes them.
         ///
         /// ```
@@ -251,7 +250,7 @@ impl ClientBuilder {
                 s: self.s,
                 connector,
                 idle: Mutex::new(Pool {
-                    origins: Vec::new(),
+                    conns: IdlePool::new(&self.s),
                     heads: Vec::new(),
                 }),
             }),
@@ -259,7 +258,7 @@ impl ClientBuilder {
     }
 }
 
-/// An origin: https or not, host (lowercase), port.
+/// An origin: https or not, host, port.
 type Key = (bool, String, u16);
 
 /// A connection, boxed once when it is opened: a request moves the box
@@ -268,39 +267,29 @@ type Key = (bool, String, u16);
 struct Pooled<S> {
     stream: S,
     conn: ClientConn,
-    /// Its idle life in the pool (`idle_ttl` from when it was parked).
-    idle: Window,
-    /// Its origin, the host lowercased once, when it was opened (a request
-    /// on it formats and hashes nothing to find its way back to the pool).
+    /// Its origin, kept from when it was opened (a request on it formats
+    /// and hashes nothing to find its way back to the pool).
     key: Key,
     /// Its one runtime timer, for every wait on it.
     timer: ConnTimer,
 }
 
-/// The idle connections of one origin.
-struct Idle<S> {
-    key: Key,
-    conns: Vec<Box<Pooled<S>>>,
+impl<S> PoolEntry for Box<Pooled<S>> {
+    fn conn(&self) -> &ClientConn {
+        &self.conn
+    }
+    fn origin(&self) -> Origin<'_> {
+        Origin::new(self.key.0, &self.key.1, self.key.2)
+    }
 }
 
-/// The idle connections, and the memory of the response heads dropped.
+/// The idle connections (the core's rules, [`IdlePool`]), and the memory
+/// of the response heads dropped.
 struct Pool<S> {
-    /// Each origin's idle connections, found by a scan that compares the
-    /// host ASCII case-insensitively (no `String` formatted or hashed per
-    /// request; at most [`MAX_IDLE_TOTAL`] connections are kept). An origin
-    /// left without connections keeps its entry, with its host's
-    /// allocation, for its next one, until more than `MAX_IDLE_TOTAL`
-    /// origins are listed.
-    origins: Vec<Idle<S>>,
+    conns: IdlePool<Box<Pooled<S>>>,
     /// The heads of dropped responses, their buffers reused by the next
-    /// responses (at most `MAX_IDLE_TOTAL`).
-    heads: Vec<Head>,
-}
-
-/// Whether `key` is the origin `https`, `host`, `port` (`key`'s host is
-/// lowercase; hosts compare ASCII case-insensitively, RFC 3986 §3.2.2).
-fn same_origin(key: &Key, https: bool, host: &str, port: u16) -> bool {
-    key.0 == https && key.2 == port && key.1.eq_ignore_ascii_case(host)
+    /// responses (at most [`MAX_IDLE_TOTAL`]).
+    heads: Vec<ClientHead>,
 }
 
 struct Inner<C: Connector> {
@@ -447,75 +436,67 @@ impl<C: Connector> Client<C> {
         body: impl Into<RequestBody<'b>>,
     ) -> Result<ClientResponse<C>, Error> {
         let mut body = body.into();
-        let s = &self.inner.s;
-        let deadline = RequestDeadline::new(wire::stamp(Instant::now()), s.request_timeout);
         let mut clock = WakeClock::default();
-        let mut chase = RedirectChase::new(s.redirects, method, url)?;
+        let mut plan = RequestPlan::chase(&self.inner.s, clock.stamp(), method, url)?;
         let mut own: Vec<FieldPair<'_>> = fields.to_vec();
         loop {
-            let u = chase.url()?;
             let mut resp = self
-                .send_url(chase.method(), &u, &own, &mut body, deadline, &mut clock)
+                .send_url(&mut plan, &own, &mut body, &mut clock)
                 .await?;
-            let status = resp.status();
-            let Some(hop) = chase.next(status, resp.field(b"location"), body.replayable())? else {
-                return Ok(resp);
-            };
-            if !hop.keeps_body() {
-                body = RequestBody::Empty;
+            let location = resp.field(b"location");
+            match plan.answered(resp.status(), location, &mut body, &mut own)? {
+                Answered::Redirect { drain } => resp.drain(drain).await,
+                _ => return Ok(resp),
             }
-            own.retain(|(n, _)| hop.keeps_field(n));
-            // Read a small redirect body so that its connection can be reused.
-            resp.drain(REDIRECT_BODY_DRAIN).await;
         }
     }
 
-    /// One request to `u` and its response head, no redirect followed.
+    /// One hop of the plan and its response head: a pooled connection or
+    /// a new one, sent again on a new one when the plan says so.
     async fn send_url(
         &self,
-        method: &[u8],
-        u: &Url<'_>,
+        plan: &mut RequestPlan,
         fields: &[FieldPair<'_>],
         body: &mut RequestBody<'_>,
-        deadline: RequestDeadline,
         clock: &mut WakeClock,
     ) -> Result<ClientResponse<C>, Error> {
         clock.forget();
-        let mut target = Vec::with_capacity(u.target().len() + 1);
-        u.write_target(&mut target);
-        let len = body.length(method);
-        let expect = expects_continue(self.inner.s.expect_threshold, len, fields);
-        let mut inline = [EMPTY_FIELD; INLINE_FIELDS];
-        let heap: Vec<FieldPair<'_>>;
-        let authority = u.authority().as_bytes();
-        // Fast path: on the stack; general twin: `request_fields`' `Vec`.
-        let all = match request_fields_into(authority, fields, expect, &mut inline) {
-            Some(all) => all,
-            None => {
-                heap = request_fields(authority, fields, expect);
-                &heap
-            }
-        };
-        let origin = (u.is_https(), u.host(), u.port());
-        let mut fresh = false;
         loop {
+            let u = plan.url()?;
+            let mut target = Vec::with_capacity(u.target().len() + 1);
+            u.write_target(&mut target);
+            let len = body.length(plan.method());
+            let expect = expects_continue(self.inner.s.expect_threshold, len, fields);
+            let mut inline = [EMPTY_FIELD; INLINE_FIELDS];
+            let heap: Vec<FieldPair<'_>>;
+            let authority = u.authority().as_bytes();
+            // Fast path: on the stack; general twin: `request_fields`' `Vec`.
+            let all = match request_fields_into(authority, fields, expect, &mut inline) {
+                Some(all) => all,
+                None => {
+                    heap = request_fields(authority, fields, expect);
+                    &heap
+                }
+            };
             let first: &[u8] = match &*body {
                 RequestBody::Bytes(b) => b,
                 _ => &[],
             };
-            let sent = (len, first);
-            let begun = self.begin(origin, method, &target, all, sent, fresh, deadline, clock);
-            let (retry, e) = match begun.await {
-                Ok(mut req) => match req.send_source(body, len).await {
-                    Ok(()) => return req.respond(),
-                    Err(e) => (req.retry(&e, body.replayable()), e),
-                },
-                Err(failed) => failed,
+            let out = Outgoing {
+                origin: Origin::new(u.is_https(), u.host(), u.port()),
+                method: plan.method(),
+                target: &target,
+                fields: all,
+                body: len,
+                first,
             };
-            if !retry.is_retry() {
-                return Err(e);
+            let f = match self.attempt(&out, plan, body, clock).await {
+                Ok(resp) => return Ok(resp),
+                Err(f) => f,
+            };
+            if !plan.failed(f.conn(), failure(&f.e), f.replayable) {
+                return Err(f.e);
             }
-            fresh = true;
         }
     }
 
@@ -529,7 +510,7 @@ impl<C: Connector> Client<C> {
     /// ([`http_net_conn::Retry`], RFC 9110 §9.2.2): nothing of it had left
     /// (the server had sent bytes on the idle connection, a `408` before
     /// closing it, say), or it is idempotent and the connection closed
-    /// before any response byte. [`ClientResponse::reused`] says whether
+    /// before any response byte. [`ClientResponse::reused`](http_net_conn::ClientHead::reused) says whether
     /// the response came over a pooled connection (false after such a
     /// retry: its connection is new). A final response that arrives while
     /// the body is still being written is returned.
@@ -542,12 +523,10 @@ impl<C: Connector> Client<C> {
         fields: &[FieldPair<'_>],
         body: &[u8],
     ) -> Result<ClientResponse<C>, Error> {
-        let s = &self.inner.s;
         // The one clock read of this wakeup: the deadline, the pool's
         // expiry and the first wait's end.
         let mut clock = WakeClock::default();
-        let deadline = RequestDeadline::new(clock.stamp(), s.request_timeout);
-        let len = request_length(method, Some(body.len() as u64));
+        let mut plan = RequestPlan::new(&self.inner.s, clock.stamp());
         let authority = HostValue::new(host, port);
         let mut inline = [EMPTY_FIELD; INLINE_FIELDS];
         let heap: Vec<FieldPair<'_>>;
@@ -559,31 +538,23 @@ impl<C: Connector> Client<C> {
                 &heap
             }
         };
-        let mut fresh = false;
+        let out = Outgoing {
+            origin: Origin::new(false, host, port),
+            method,
+            target,
+            fields: all,
+            body: request_length(method, Some(body.len() as u64)),
+            first: body,
+        };
         loop {
-            let begun = self.begin(
-                (false, host, port),
-                method,
-                target,
-                all,
-                (len, body),
-                fresh,
-                deadline,
-                &mut clock,
-            );
-            let (retry, e) = match begun.await {
-                Ok(mut req) => match req.send_source(&mut RequestBody::Bytes(body), len).await {
-                    Ok(()) => return req.respond(),
-                    Err(e) => (req.retry(&e, true), e),
-                },
-                Err(failed) => failed,
+            let source = &mut RequestBody::Bytes(body);
+            let f = match self.attempt(&out, &plan, source, &mut clock).await {
+                Ok(resp) => return Ok(resp),
+                Err(f) => f,
             };
-            // The connection's rule; a retry goes out on a new connection,
-            // which carried nothing, so the rule refuses a second one.
-            if !retry.is_retry() {
-                return Err(e);
+            if !plan.failed(f.conn(), failure(&f.e), f.replayable) {
+                return Err(f.e);
             }
-            fresh = true;
         }
     }
 
@@ -602,124 +573,95 @@ impl<C: Connector> Client<C> {
         fields: &[FieldPair<'_>],
         body: BodyLength,
     ) -> Result<RequestWriter<C>, Error> {
-        let s = &self.inner.s;
         let mut clock = WakeClock::default();
-        let deadline = RequestDeadline::new(clock.stamp(), s.request_timeout);
+        let plan = RequestPlan::new(&self.inner.s, clock.stamp());
         let authority = HostValue::new(host, port);
         let all = request_fields(authority.as_bytes(), fields, false);
-        let (origin, at) = ((false, host, port), deadline);
-        let body = (body, &[][..]);
-        self.begin(origin, method, target, &all, body, false, at, &mut clock)
-            .await
-            .map_err(|(_, e)| e)
-    }
-
-    /// Takes a pooled connection to `origin` (https or not, host, port;
-    /// unless `fresh`) or opens one, and sends the request head (`fields`
-    /// complete) with `first`, the body's bytes when the caller holds them
-    /// all and the request does not wait for `100 Continue`: one write for
-    /// the head and a small body.
-    #[allow(clippy::too_many_arguments)]
-    async fn begin(
-        &self,
-        (https, host, port): (bool, &str, u16),
-        method: &[u8],
-        target: &[u8],
-        fields: &[FieldPair<'_>],
-        (body, first): (BodyLength, &[u8]),
-        fresh: bool,
-        deadline: RequestDeadline,
-        clock: &mut WakeClock,
-    ) -> Result<RequestWriter<C>, (Retry, Error)> {
-        let (pooled, head) = self.take(fresh, https, host, port, clock);
-        let mut p = match pooled {
-            Some(p) => p,
-            None => {
-                let opened = self.connect(https, host, port, deadline).await;
-                clock.forget();
-                opened.map_err(|e| (Retry::No, e))?
-            }
+        let out = Outgoing {
+            origin: Origin::new(false, host, port),
+            method,
+            target,
+            fields: &all,
+            body,
+            first: &[],
         };
-        if let Err(e) = p.conn.send_request(method, target, fields, body) {
-            let e = Error::Protocol(e);
-            return Err((p.conn.retry(failure(&e), true), e));
-        }
-        // The body goes with the head: copied after it when small, else
-        // written after it in the same (vectored) write.
-        let mut after: &[u8] = &[];
-        let body_sent = !first.is_empty() && p.conn.expect_state() != ExpectState::Waiting;
-        if body_sent {
-            match p.conn.send_data(first) {
-                Ok(Placement::AfterOutput) => after = first,
-                Ok(_) => {}
-                Err(e) => {
-                    let e = Error::Protocol(e);
-                    return Err((p.conn.retry(failure(&e), true), e));
-                }
-            }
-        }
-        let mut req = RequestWriter {
-            p: Some(p),
-            client: Arc::clone(&self.inner),
-            deadline,
-            head,
-            early: false,
-            body_sent,
-            clock: std::mem::take(clock),
-        };
-        // The head leaves now, with the body when it is given.
-        if let Err(e) = req.push(after).await {
-            return Err((req.retry(&e, true), e));
-        }
+        let mut req = self.open(out.origin, &plan, &mut clock).await?;
+        req.send_head(&out).await?;
         Ok(req)
     }
 
-    /// A pooled connection to the origin (none when `fresh`), and the
-    /// buffers of a dropped response's head for the response to come.
-    fn take(
+    /// One attempt of `out` (its body from `body`): the response, or how
+    /// it failed, for the plan's retry rule.
+    async fn attempt(
         &self,
-        fresh: bool,
-        https: bool,
-        host: &str,
-        port: u16,
-        clock: &WakeClock,
-    ) -> (Option<Box<Pooled<C::Stream>>>, Head) {
-        let mut g = lock(&self.inner.idle);
-        let pool = &mut *g;
-        let head = pool.heads.pop().unwrap_or_default();
-        if fresh {
-            return (None, head);
-        }
-        let Some(idle) = pool
-            .origins
-            .iter_mut()
-            .find(|o| same_origin(&o.key, https, host, port))
-        else {
-            return (None, head);
+        out: &Outgoing<'_>,
+        plan: &RequestPlan,
+        body: &mut RequestBody<'_>,
+        clock: &mut WakeClock,
+    ) -> Result<ClientResponse<C>, Failed<C>> {
+        let failed = |e, req, replayable| Failed { e, req, replayable };
+        let mut req = match self.open(out.origin, plan, clock).await {
+            Ok(req) => req,
+            Err(e) => return Err(failed(e, None, false)),
         };
-        if idle.conns.is_empty() {
-            return (None, head);
+        if let Err(e) = req.send_head(out).await {
+            return Err(failed(e, Some(req), body.replayable()));
         }
-        // One clock read for every connection looked at (this wakeup's).
-        let now = clock.stamp();
-        while let Some(mut p) = idle.conns.pop() {
-            if !p.idle.passed(now) && still_open(&mut p) {
+        match req.send_source(body, out.body).await {
+            Ok(()) => req.respond().map_err(|e| failed(e, None, false)),
+            Err(e) => Err(failed(e, Some(req), body.replayable())),
+        }
+    }
+
+    /// A pooled connection to `origin` (when the plan reuses) or a new one,
+    /// armed with the plan's deadlines, and the buffers of a dropped
+    /// response's head for the response to come.
+    async fn open(
+        &self,
+        origin: Origin<'_>,
+        plan: &RequestPlan,
+        clock: &mut WakeClock,
+    ) -> Result<RequestWriter<C>, Error> {
+        let (pooled, head) = {
+            let mut g = lock(&self.inner.idle);
+            let head = g.heads.pop().unwrap_or_default();
+            let pooled = match plan.reuse() {
+                // One clock read for every connection looked at (this wakeup's).
+                true => g.conns.take(origin, clock.stamp(), |p| still_open(p)),
+                false => None,
+            };
+            (pooled, head)
+        };
+        let mut p = match pooled {
+            Some(mut p) => {
                 p.timer.check_runtime();
-                return (Some(p), head);
+                p
             }
-        }
-        (None, head)
+            None => {
+                let opened = self.connect(origin, plan.deadline()).await;
+                clock.forget();
+                opened?
+            }
+        };
+        plan.arm(&mut p.conn);
+        Ok(RequestWriter {
+            p: Some(p),
+            client: Arc::clone(&self.inner),
+            head,
+            early: false,
+            body_sent: false,
+            clock: std::mem::take(clock),
+        })
     }
 
     /// Opens a connection: TLS through the connector's `connect_https` for
     /// an `https` origin (none: [`UrlError::HttpsWithoutConnector`]).
     async fn connect(
         &self,
-        https: bool,
-        host: &str,
-        port: u16,
+        origin: Origin<'_>,
         deadline: RequestDeadline,
     ) -> Result<Box<Pooled<C::Stream>>, Error> {
+        let Origin { https, host, port } = origin;
         let d = wait_end(self.inner.s.connect_timeout, deadline);
         let opened = if https {
             let Some(tls) = self.inner.connector.connect_https(host, port) else {
@@ -735,11 +677,38 @@ impl<C: Connector> Client<C> {
             Some(Ok(stream)) => Ok(Box::new(Pooled {
                 stream,
                 conn: ClientConn::new(self.inner.s.conn),
-                idle: Window::start(wire::stamp(Instant::now()), self.inner.s.idle_ttl),
-                key: (https, host.to_ascii_lowercase(), port),
+                key: (https, host.to_owned(), port),
                 timer: ConnTimer::new(),
             })),
         }
+    }
+}
+
+/// One request's head as an attempt sends it.
+struct Outgoing<'r> {
+    origin: Origin<'r>,
+    method: &'r [u8],
+    target: &'r [u8],
+    /// The fields, complete (`Host`, the caller's, `Expect`).
+    fields: &'r [FieldPair<'r>],
+    body: BodyLength,
+    /// The body's bytes when the caller holds them all, sent with the head
+    /// (one write for the head and a small body) unless the request waits
+    /// for `100 Continue`.
+    first: &'r [u8],
+}
+
+/// How an attempt failed: the error, the request on its connection (none
+/// when no connection was had), and whether its body could be sent again.
+struct Failed<C: Connector> {
+    e: Error,
+    req: Option<RequestWriter<C>>,
+    replayable: bool,
+}
+
+impl<C: Connector> Failed<C> {
+    fn conn(&self) -> Option<&ClientConn> {
+        self.req.as_ref()?.p.as_ref().map(|p| &p.conn)
     }
 }
 
@@ -864,55 +833,6 @@ fn still_open<S: Transport>(p: &mut Pooled<S>) -> bool {
     )
 }
 
-/// The head of a response, copied out of the connection's buffer (into
-/// the buffers of a head dropped before, [`Head::fill`]).
-#[derive(Clone, Debug)]
-struct Head {
-    status: u16,
-    version: Version,
-    reason: Vec<u8>,
-    fields: http_net_conn::OwnedFields,
-    /// The transfer codings the body still carries (RFC 9112 §6.1).
-    codings: Vec<Vec<u8>>,
-    /// Whether it came over a connection that had carried an earlier
-    /// response (`ClientConn::reused`, set when the response is returned).
-    reused: bool,
-    /// The trailers of a chunked body, once it ended (the buffers of a
-    /// dropped response's reused, as the head's).
-    trailers: http_net_conn::OwnedFields,
-}
-
-impl Default for Head {
-    fn default() -> Head {
-        Head {
-            status: 0,
-            version: Version::Http11,
-            reason: Vec::new(),
-            fields: http_net_conn::OwnedFields::new(),
-            codings: Vec::new(),
-            reused: false,
-            trailers: http_net_conn::OwnedFields::new(),
-        }
-    }
-}
-
-impl Head {
-    /// Copies `view` in, reusing the memory this head holds (no allocation
-    /// when the head is no larger than the one before it).
-    fn fill(&mut self, view: &http_net_conn::ResponseView<'_>) {
-        self.status = view.status();
-        self.version = view.version();
-        self.reason.clear();
-        self.reason.extend_from_slice(view.reason());
-        self.fields.refill(view.fields());
-        self.codings.clear();
-        self.codings
-            .extend(view.transfer_codings().map(<[u8]>::to_vec));
-        self.reused = false;
-        self.trailers.clear();
-    }
-}
-
 /// What one wait on the connection gave.
 enum Step {
     Wrote(usize),
@@ -926,13 +846,12 @@ enum Step {
 pub struct RequestWriter<C: Connector = TcpConnector> {
     p: Option<Box<Pooled<C::Stream>>>,
     client: Arc<Inner<C>>,
-    deadline: RequestDeadline,
     /// The response head, once read (the buffers of a dropped one before).
-    head: Head,
+    head: ClientHead,
     /// Whether `head` holds a final response that came before the request
     /// body was all sent.
     early: bool,
-    /// Whether the body's bytes went out with the head ([`Client::begin`]).
+    /// Whether the body's bytes went out with the head (`send_head`).
     body_sent: bool,
     /// The time of this wakeup, within one call.
     clock: WakeClock,
@@ -967,6 +886,21 @@ impl<C: Connector> RequestWriter<C> {
         self.clock.forget();
         self.end(trailers).await?;
         self.respond()
+    }
+
+    /// Sends the request head, with the body's bytes when `out` holds them
+    /// and the request does not wait for `100 Continue`: copied after the
+    /// head when small, else written after it in the same (vectored) write.
+    async fn send_head(&mut self, out: &Outgoing<'_>) -> Result<(), Error> {
+        let p = self.p.as_mut().ok_or(Error::BodyUnavailable)?;
+        p.conn
+            .send_request(out.method, out.target, out.fields, out.body)?;
+        let mut after: &[u8] = &[];
+        self.body_sent = !out.first.is_empty() && p.conn.expect_state() != ExpectState::Waiting;
+        if self.body_sent && p.conn.send_data(out.first)? == Placement::AfterOutput {
+            after = out.first;
+        }
+        self.push(after).await
     }
 
     /// Sends `body` (its length `len`, as the head said) after `100
@@ -1007,41 +941,11 @@ impl<C: Connector> RequestWriter<C> {
         self.end(&[]).await
     }
 
-    /// Waits, at most the `expect_wait`, for `100 Continue`; a final
-    /// response that comes instead is kept in `early`.
+    /// Waits for `100 Continue` (at most the `expect_wait`, the
+    /// connection's deadline); a final response that comes instead is kept
+    /// in `early`.
     async fn await_continue(&mut self) -> Result<(), Error> {
-        let s = self.client.s;
-        let request_deadline = self.deadline;
-        let wait_for_100 = Window::start(wire::stamp(Instant::now()), s.expect_wait);
-        let p = self.p.as_mut().ok_or(Error::BodyUnavailable)?;
-        loop {
-            match p.conn.poll_event().map_err(|e| local(e, &s.conn))? {
-                ClientEvent::Informational(_) => {
-                    if p.conn.expect_state() == ExpectState::Continue {
-                        return Ok(());
-                    }
-                }
-                ClientEvent::Response(view) => {
-                    self.head.fill(&view);
-                    self.early = true;
-                    return Ok(());
-                }
-                ClientEvent::NeedInput => {
-                    let Some(left) = wait_for_100.left(wire::stamp(Instant::now())) else {
-                        return Ok(());
-                    };
-                    let per = left.min(s.read_timeout);
-                    let clock = &self.clock;
-                    match fill(p, clock, per, Stage::Head, request_deadline).await {
-                        Ok(0) if !p.conn.response_started() => return Err(Error::ConnectionClosed),
-                        Ok(_) => {}
-                        Err(Error::Timeout(Stage::Head)) if per == left => return Ok(()),
-                        Err(e) => return Err(e),
-                    }
-                }
-                _ => return Err(Error::ConnectionClosed),
-            }
-        }
+        self.read_until(true).await
     }
 
     /// Ends the body and reads the response head into `head`, unless it
@@ -1058,28 +962,17 @@ impl<C: Connector> RequestWriter<C> {
         self.read_head().await
     }
 
-    /// Whether the request, which failed with `e`, is sent again (the
-    /// connection's rule; `replayable`: the caller holds the body's bytes).
-    fn retry(&self, e: &Error, replayable: bool) -> Retry {
-        self.p
-            .as_ref()
-            .map_or(Retry::No, |p| p.conn.retry(failure(e), replayable))
-    }
-
     /// The response with the head read.
     fn respond(mut self) -> Result<ClientResponse<C>, Error> {
-        if !self.head.codings.is_empty() && !self.client.s.accept_transfer_codings {
+        let accept = self.client.s.accept_transfer_codings;
+        if let Some(codings) = self.head.refused_codings(accept) {
             // The connection closes with `self`: the body runs to close.
-            return Err(Error::UnsupportedTransferCoding(std::mem::take(
-                &mut self.head.codings,
-            )));
+            return Err(Error::UnsupportedTransferCoding(codings));
         }
-        self.head.reused = self.p.as_ref().is_some_and(|p| p.conn.reused());
         Ok(ClientResponse {
             head: std::mem::take(&mut self.head),
             p: self.p.take(),
             client: Arc::clone(&self.client),
-            deadline: self.deadline,
             clock: std::mem::take(&mut self.clock),
             done: false,
             pending: http_net_conn::driver::Leftover::new(),
@@ -1100,7 +993,7 @@ impl<C: Connector> RequestWriter<C> {
                 break;
             }
             // The clock is read only when the write must wait.
-            let request_deadline = self.deadline;
+            let request_deadline = p.conn.request_deadline();
             let Pooled {
                 stream,
                 conn,
@@ -1148,7 +1041,7 @@ impl<C: Connector> RequestWriter<C> {
         let Some(p) = self.p.as_mut() else {
             return Ok(());
         };
-        let request_deadline = self.deadline;
+        let request_deadline = p.conn.request_deadline();
         let Pooled { stream, timer, .. } = &mut **p;
         let flushed = wait(
             timer,
@@ -1180,10 +1073,13 @@ impl<C: Connector> RequestWriter<C> {
         };
         let config = self.client.s.conn;
         loop {
-            match p.conn.poll_event().map_err(|e| local(e, &config))? {
-                ClientEvent::Informational(_) => {}
-                ClientEvent::Response(view) => {
-                    self.head.fill(&view);
+            match p
+                .conn
+                .poll_head(&mut self.head)
+                .map_err(|e| local(e, &config))?
+            {
+                HeadStep::Interim => {}
+                HeadStep::Final => {
                     self.early = true;
                     return Ok(true);
                 }
@@ -1201,20 +1097,50 @@ impl<C: Connector> RequestWriter<C> {
 
     /// Reads the response head into `head` (interim responses skipped).
     async fn read_head(&mut self) -> Result<(), Error> {
+        self.read_until(false).await
+    }
+
+    /// Reads the final response head into `head`, skipping informational
+    /// ones; with `for_100`, returns once `100` came or its wait ended (the
+    /// connection's deadline, `ClientConn::poll_timeout`), a final
+    /// response that came instead kept as `early`.
+    async fn read_until(&mut self, for_100: bool) -> Result<(), Error> {
         let s = self.client.s;
         let p = self.p.as_mut().ok_or(Error::BodyUnavailable)?;
         loop {
-            match p.conn.poll_event().map_err(|e| local(e, &s.conn))? {
-                ClientEvent::Informational(_) => {}
-                ClientEvent::Response(view) => {
-                    self.head.fill(&view);
+            match p
+                .conn
+                .poll_head(&mut self.head)
+                .map_err(|e| local(e, &s.conn))?
+            {
+                HeadStep::Interim => {
+                    if for_100 && p.conn.expect_state() == ExpectState::Continue {
+                        return Ok(());
+                    }
+                }
+                HeadStep::Final => {
+                    self.early = for_100;
                     return Ok(());
                 }
-                ClientEvent::NeedInput => {
-                    let (per, at) = (s.read_timeout, self.deadline);
-                    match fill(p, &self.clock, per, Stage::Head, at).await? {
-                        0 if !p.conn.response_started() => return Err(Error::ConnectionClosed),
-                        _ => {}
+                HeadStep::NeedInput => {
+                    let now = wire::stamp(Instant::now());
+                    let own = now.saturating_add(s.read_timeout);
+                    let end = p.conn.poll_timeout(now).map_or(own, |at| at.min(own));
+                    let per = end.saturating_duration_since(now);
+                    let d = p.conn.request_deadline();
+                    match fill(p, &self.clock, per, Stage::Head, d).await {
+                        Ok(0) if !p.conn.response_started() => return Err(Error::ConnectionClosed),
+                        Ok(_) => {}
+                        Err(Error::Timeout(stage)) => {
+                            return match p.conn.handle_timeout(wire::stamp(Instant::now())) {
+                                Some(ClientTimeout::Continue) => Ok(()),
+                                Some(ClientTimeout::Deadline) => {
+                                    Err(Error::Timeout(Stage::Deadline))
+                                }
+                                _ => Err(Error::Timeout(stage)),
+                            };
+                        }
+                        Err(e) => return Err(e),
                     }
                 }
                 _ => return Err(Error::ConnectionClosed),
@@ -1345,10 +1271,9 @@ fn poll_fill<S: Transport>(
 /// # }).unwrap();
 /// ```
 pub struct ClientResponse<C: Connector = TcpConnector> {
-    head: Head,
+    head: ClientHead,
     p: Option<Box<Pooled<C::Stream>>>,
     client: Arc<Inner<C>>,
-    deadline: RequestDeadline,
     /// The time of this wakeup, within one call.
     clock: WakeClock,
     done: bool,
@@ -1361,26 +1286,22 @@ pub struct ClientResponse<C: Connector = TcpConnector> {
 impl<C: Connector> std::fmt::Debug for ClientResponse<C> {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("ClientResponse")
-            .field("status", &self.head.status)
-            .field("version", &self.head.version)
+            .field("status", &self.head.status())
+            .field("version", &self.head.version())
             .finish_non_exhaustive()
     }
 }
 
+/// The head's methods (`status`, `field`, `trailers`, `reused`...) are the
+/// response's.
+impl<C: Connector> std::ops::Deref for ClientResponse<C> {
+    type Target = ClientHead;
+    fn deref(&self) -> &ClientHead {
+        &self.head
+    }
+}
+
 impl<C: Connector> ClientResponse<C> {
-    http_net_conn::__client_response_accessors! { head: head }
-
-    /// The trailer fields of a chunked body (RFC 9112 §7.1.2), in received
-    /// order: empty until the body has been read to its end.
-    pub fn trailers(&self) -> impl Iterator<Item = (&[u8], &[u8])> {
-        self.head.trailers.iter()
-    }
-
-    /// The value of the first trailer field named `name`.
-    pub fn trailer(&self, name: &[u8]) -> Option<&[u8]> {
-        self.head.trailers.get(name)
-    }
-
     /// Whether the body has been read to its end.
     pub fn is_done(&self) -> bool {
         self.done
@@ -1413,15 +1334,15 @@ impl<C: Connector> ClientResponse<C> {
         // A poll of the caller's: the time of an earlier one is stale.
         self.clock.forget();
         loop {
-            match p.conn.poll_event() {
-                Ok(ClientEvent::Data(d)) => {
+            match p.conn.poll_body(&mut self.head) {
+                Ok(BodyStep::Data(d)) => {
                     let n = self.pending.hand_out(d, buf);
                     if n > 0 {
                         return Poll::Ready(Ok(n));
                     }
                 }
-                Ok(ClientEvent::NeedInput) => {
-                    let (per, at) = (s.read_timeout, self.deadline);
+                Ok(BodyStep::NeedInput) => {
+                    let (per, at) = (s.read_timeout, p.conn.request_deadline());
                     let filled =
                         poll_fill(p, &self.clock, per, Stage::Body, at, &mut self.wait, cx);
                     match filled {
@@ -1433,23 +1354,11 @@ impl<C: Connector> ClientResponse<C> {
                         }
                     }
                 }
-                Ok(ClientEvent::Informational(_) | ClientEvent::Response(_)) => {}
-                Ok(ClientEvent::End(trailers)) => {
-                    self.head.trailers.refill(trailers.iter());
+                Ok(BodyStep::Again) => {}
+                // Whether the connection is reused is its `reusable`'s to say.
+                Ok(_) => {
                     self.done = true;
                     self.give_back();
-                    return Poll::Ready(Ok(0));
-                }
-                Ok(ClientEvent::Idle) => {
-                    self.done = true;
-                    self.give_back();
-                    return Poll::Ready(Ok(0));
-                }
-                // An event this adapter does not know (`ClientEvent` is
-                // non_exhaustive) ends the body without reuse, as a close does.
-                Ok(ClientEvent::Switched(_) | ClientEvent::Closed | _) => {
-                    self.done = true;
-                    self.p = None;
                     return Poll::Ready(Ok(0));
                 }
                 Err(e) => {
@@ -1493,44 +1402,13 @@ impl<C: Connector> ClientResponse<C> {
         }
     }
 
+    /// Gives the connection back to the pool, which keeps it when the
+    /// core's rules allow (`IdlePool::give_back`; one clock read, this
+    /// wakeup's, for its return and the expiry of all).
     fn give_back(&mut self) {
-        let Some(mut p) = self.p.take() else {
-            return;
-        };
-        let s = &self.client.s;
-        if !p.conn.reusable() || s.max_idle_per_host == 0 {
-            return;
-        }
-        // One clock read (this wakeup's) for the connection's return and
-        // the expiry of all.
-        let now = self.clock.stamp();
-        p.idle = Window::start(now, s.idle_ttl);
-        let mut g = lock(&self.client.idle);
-        // Expired connections of every host are closed here, so a host that
-        // is never asked again does not keep its sockets open.
-        let mut total = 0;
-        for o in &mut g.origins {
-            o.conns.retain(|q| !q.idle.passed(now));
-            total += o.conns.len();
-        }
-        if g.origins.len() > MAX_IDLE_TOTAL {
-            g.origins.retain(|o| !o.conns.is_empty());
-        }
-        let i = match g.origins.iter().position(|o| o.key == p.key) {
-            Some(i) => i,
-            None => {
-                let key = p.key.clone();
-                g.origins.push(Idle {
-                    key,
-                    conns: Vec::new(),
-                });
-                g.origins.len() - 1
-            }
-        };
-        if let Some(o) = g.origins.get_mut(i) {
-            if o.conns.len() < s.max_idle_per_host && total < MAX_IDLE_TOTAL {
-                o.conns.push(p);
-            }
+        if let Some(p) = self.p.take() {
+            let now = self.clock.stamp();
+            lock(&self.client.idle).conns.give_back(p, now);
         }
     }
 }

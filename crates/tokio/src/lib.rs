@@ -64,7 +64,7 @@
 //! [`Client`] sends requests to `http://` URLs ([`Client::get`],
 //! [`Client::request`]; `https://` ones through a [`Connector`] that opens
 //! TLS) or to a host and port ([`Client::send_to`]), keeps idle connections per
-//! origin for reuse (bounded; [`ClientResponse::reused`] says whether a
+//! origin for reuse (bounded; [`ClientResponse::reused`](http_net_conn::ClientHead::reused) says whether a
 //! response came over one), streams request bodies ([`RequestBody::Reader`],
 //! or [`Client::start`] and [`RequestWriter`]) and response bodies
 //! ([`ClientResponse::read_body`], or the response as an `AsyncRead` that

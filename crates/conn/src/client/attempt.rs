@@ -1,6 +1,11 @@
 //! The records the client connection keeps of its latest request
 //! ([`Attempt`]) and what it reports from them ([`ExpectState`],
-//! [`Failure`], [`Retry`]); the rules that read them are in `reuse.rs`.
+//! [`Failure`], [`Retry`]), and its deadlines ([`Deadlines`]); the rules
+//! that read them are in `reuse.rs` and `timeout.rs`.
+
+use core::time::Duration;
+
+use crate::time::{RequestDeadline, Window};
 
 /// What the client connection records of the latest request, for
 /// [`ClientConn::request_sent`](crate::ClientConn::request_sent), [`ClientConn::retry`](crate::ClientConn::retry) and the reuse rule.
@@ -18,6 +23,9 @@ pub(super) struct Attempt {
     pub(super) refused_unsolicited: bool,
     /// A byte of a response to it was received.
     pub(super) heard: bool,
+    /// Body bytes were handed to the connection (`send_data`): the
+    /// caller's reader, if any, was read from.
+    pub(super) body_taken: bool,
 }
 
 /// Where a request's `Expect: 100-continue` stands (RFC 9110 §10.1.1), as
@@ -86,7 +94,8 @@ pub enum Failure {
 ///   refused it before writing anything because the server had sent bytes
 ///   on the idle connection (a `408` before closing it, RFC 9112 §9.2), or
 ///   the connection was found closed before any byte of the request was
-///   reported sent and the body can be sent again;
+///   reported sent and the body can be sent again (bytes the caller holds,
+///   or a stream none of which was handed to the connection yet);
 /// - [`Retry::Idempotent`]: the method is idempotent (RFC 9110 §9.2.2),
 ///   the body can be sent again, and the connection closed before any
 ///   byte of a response: sending it twice has the effect of sending it
@@ -123,5 +132,28 @@ impl Retry {
     /// Whether the request is sent again.
     pub const fn is_retry(self) -> bool {
         !matches!(self, Retry::No)
+    }
+}
+
+/// The deadlines [`ClientConn::arm`](crate::ClientConn::arm) set for the latest request.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(super) struct Deadlines {
+    pub(super) request: RequestDeadline,
+    /// How long `Expect: 100-continue` waits for `100`.
+    pub(super) expect_wait: Duration,
+    /// That wait, from the first [`ClientConn::poll_timeout`](crate::ClientConn::poll_timeout) that found
+    /// the request waiting for `100` (the wait's start).
+    pub(super) continue_window: Option<Window>,
+}
+
+impl Deadlines {
+    pub(super) const NONE: Deadlines = Deadlines::new(RequestDeadline::NONE, Duration::ZERO);
+
+    pub(super) const fn new(request: RequestDeadline, expect_wait: Duration) -> Deadlines {
+        Deadlines {
+            request,
+            expect_wait,
+            continue_window: None,
+        }
     }
 }

@@ -15,7 +15,7 @@ use crate::state::{
 use crate::writer::Output;
 use crate::{Buffers, Config, Error, RemoteError, COPY_LIMIT};
 
-use super::attempt::{Attempt, ExpectState};
+use super::attempt::{Attempt, Deadlines, ExpectState};
 use super::view::{ClientEvent, ResponseView};
 
 /// Requests that may be outstanding at once on a client connection.
@@ -82,6 +82,8 @@ pub struct ClientConn {
     /// `carried` when the latest response head was read: that response
     /// came over a connection that had carried an earlier one.
     pub(super) reused: bool,
+    /// The latest request's deadlines (`timeout.rs`).
+    pub(super) clock: Deadlines,
 }
 
 impl ClientConn {
@@ -107,6 +109,7 @@ impl ClientConn {
             expect: ExpectState::None,
             carried: false,
             reused: false,
+            clock: Deadlines::NONE,
         }
     }
 
@@ -135,6 +138,7 @@ impl ClientConn {
         self.expect = ExpectState::None;
         self.carried = false;
         self.reused = false;
+        self.clock = Deadlines::NONE;
     }
 
     /// Bytes waiting to be sent (up to where a body left to the caller goes).

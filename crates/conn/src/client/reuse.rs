@@ -101,7 +101,8 @@ impl ClientConn {
     /// Whether the latest request, which failed as `failure` says, is sent
     /// again on a new connection (the rule is at [`Retry`]). `replayable`:
     /// the caller can send the same body again (bytes it holds, not a
-    /// stream it has read from).
+    /// stream); a stream none of which was handed to
+    /// [`send_data`](ClientConn::send_data) yet counts as replayable.
     pub fn retry(&self, failure: Failure, replayable: bool) -> Retry {
         let a = &self.attempt;
         if !self.carried {
@@ -111,6 +112,8 @@ impl ClientConn {
             return Retry::NotSent;
         }
         let closed = failure == Failure::Closed || self.input.buf.eof;
+        // A stream none of which was handed over can be sent again.
+        let replayable = replayable || !a.body_taken;
         if !closed || a.heard || !replayable {
             return Retry::No;
         }

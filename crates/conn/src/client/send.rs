@@ -88,6 +88,7 @@ impl ClientConn {
             ended: body == BodyLength::Empty,
             refused_unsolicited: false,
             heard: false,
+            body_taken: false,
         };
         // RFC 9110 §10.1.1: the expectation means something with content only.
         let expects = body != BodyLength::Empty
@@ -118,6 +119,7 @@ impl ClientConn {
             // The caller sends the body without a `100` (its wait is over).
             self.expect = ExpectState::Continue;
         }
+        self.attempt.body_taken = true;
         Ok(self.enc.data(&mut self.out, data)?)
     }
 
