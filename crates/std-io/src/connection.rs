@@ -10,10 +10,11 @@ use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use http_net_conn::driver::{
-    AfterHandler, Begin, ChosenAnswer, NextRead, ReadDeadlines, ReadStep, SlotState,
+    AfterHandler, Begin, ChosenAnswer, Expiry, NextRead, ReadStep, RequestPolicy, SlotState,
 };
 use http_net_conn::{
-    Config, Error as ConnError, HandlerError, LocalError, Mistake, ServerConn, ServerEvent,
+    Config, Error as ConnError, HandlerError, LocalError, Mistake, RemoteError, ServerConn,
+    ServerEvent,
 };
 
 use crate::date::DateClock;
@@ -244,7 +245,21 @@ pub(crate) fn run_on(
     // kept), or a new one on a new thread.
     let conn = kept.get(settings.conn);
     conn.set_wipe(settings.wipe);
-    let end = serve(&mut guarded, conn, &mut st, settings, shared, slot, handler);
+    conn.set_timeouts(settings.read_timeouts());
+    let end = Serve {
+        stream: &mut guarded,
+        conn,
+        st: &mut st,
+        shared,
+        slot,
+        handler,
+        date: DateClock::new(),
+        requests: 0,
+        policy: settings.request_policy(),
+        eof: false,
+        read_at: None,
+    }
+    .run();
     shared
         .counters
         .ended(st.timed_out_in, slot.evicted().is_some());
@@ -270,39 +285,6 @@ fn send_and_linger(
         End::Linger
     } else {
         End::Close
-    }
-}
-
-/// The head deadline passed mid-head: the connection queues `408` with
-/// `Connection: close` (and `Date`, `Server`), then we send it and linger.
-fn head_timed_out(
-    stream: &mut dyn Transport,
-    conn: &mut ServerConn,
-    st: &mut Cycle,
-    slot: &Slot,
-    shared: &Shared,
-    date: &mut DateClock,
-    head_started: Option<Instant>,
-) -> End {
-    refresh_date(conn, shared, date, Instant::now());
-    // Evicted for a newcomer (the read side shut): the peer may come back.
-    let (queued, cause) = if slot.evicted() == Some(Stage::Head) {
-        (conn.evicted_mid_head(), ErrorCause::Evicted)
-    } else {
-        st.timed_out_in = Some(Stage::Head);
-        (conn.time_out(), ErrorCause::Timeout(Stage::Head))
-    };
-    match queued {
-        Ok(()) => {
-            if let Some(started) = head_started {
-                st.started = started;
-            }
-            error_body(conn, shared, st, cause);
-            let end = send_and_linger(stream, conn, st, slot);
-            access_log(shared, conn, st, None, false);
-            end
-        }
-        Err(_) => End::Close,
     }
 }
 
@@ -344,182 +326,226 @@ fn access_log(
     st.target.clear();
 }
 
-#[allow(clippy::too_many_arguments)]
-fn serve(
-    stream: &mut dyn Transport,
-    conn: &mut ServerConn,
-    st: &mut Cycle,
-    settings: &Settings,
-    shared: &Shared,
-    slot: &Slot,
-    handler: &dyn Handler,
-) -> End {
-    let mut date = DateClock::new();
-    let mut requests = 0u64;
-    let timeouts = settings.read_timeouts();
-    let mut reads = ReadDeadlines::new();
-    let policy = settings.request_policy();
-    let mut eof = false;
-    // The clock reading taken after the last read that brought bytes,
-    // until the request they bring begins.
-    let mut read_at: Option<Instant> = None;
-    loop {
-        match conn.poll_event() {
-            // The request's expectation, framing and persistence are the
-            // connection's: the handler and `after_handler` ask it.
-            Ok(ServerEvent::Request(view)) => {
-                if shared.hooks.keeps_request() {
-                    st.method.clear();
-                    st.method.push_str(view.method_str());
-                    st.target.clear();
-                    st.target.extend_from_slice(view.target());
+/// One connection's serve loop and what it carries: the stream, the
+/// connection, the request's cycle and the server's state.
+struct Serve<'a> {
+    stream: &'a mut dyn Transport,
+    conn: &'a mut ServerConn,
+    st: &'a mut Cycle,
+    shared: &'a Shared,
+    slot: &'a Slot,
+    handler: &'a dyn Handler,
+    date: DateClock,
+    requests: u64,
+    policy: RequestPolicy,
+    eof: bool,
+    /// The clock reading taken after the last read that brought bytes,
+    /// until the request they bring begins.
+    read_at: Option<Instant>,
+}
+
+impl Serve<'_> {
+    /// The loop: what the connection's next event asks, until it ends.
+    fn run(&mut self) -> End {
+        loop {
+            let end = match self.conn.poll_event() {
+                // The request's expectation, framing and persistence are the
+                // connection's: the handler and `after_handler` ask it.
+                Ok(ServerEvent::Request(view)) => {
+                    if self.shared.hooks.keeps_request() {
+                        self.st.method.clear();
+                        self.st.method.push_str(view.method_str());
+                        self.st.target.clear();
+                        self.st.target.extend_from_slice(view.target());
+                    }
+                    self.request()
                 }
-                // The reading after the read that brought this request; a
-                // request pipelined behind another reads the clock anew.
-                let now = read_at.take().unwrap_or_else(Instant::now);
-                st.reset(now);
-                reads.request_started();
-                // Error responses the connection writes carry it too.
-                refresh_date(conn, shared, &mut date, now);
-                let stopping = shared.stopping.load(Ordering::SeqCst);
-                let begin = conn.begin_request(requests, stopping, &policy);
-                requests += 1;
-                match begin {
-                    Ok(Begin::Handle) => {}
-                    Ok(_) => {
-                        // `CONNECT` without tunnels: conn queued `501`.
-                        error_body(conn, shared, st, ErrorCause::Connect);
-                        let end = send_and_linger(stream, conn, st, slot);
-                        access_log(shared, conn, st, None, false);
-                        return end;
-                    }
-                    Err(_) => return End::Close,
-                }
-                slot.body.reset();
-                slot.write.reset();
-                slot.enter(SlotState::Handler, now);
-                let outcome = catch_unwind(AssertUnwindSafe(|| {
-                    handler.handle(&mut Exchange::new(conn, stream, st, shared, slot))
-                }))
-                .ok();
-                if outcome.is_none() {
-                    shared.counters.panicked();
-                }
-                let chosen = answer_chosen(conn, st, shared, &outcome);
-                mistake(conn, st, shared, &outcome, chosen);
-                let end = after_handler(stream, conn, st, slot, shared, &outcome, chosen);
-                if shared.hooks.keeps_request() {
-                    if end.is_none() && shared.hooks.access_log.is_some() {
-                        // Written before it is logged (its bytes counted).
-                        let _ = st.flush(stream, conn, &slot.write);
-                    }
-                    let error = outcome.as_ref().and_then(|r| r.as_ref().err());
-                    access_log(shared, conn, st, error, outcome.is_none());
-                }
-                if let Some(end) = end {
-                    return end;
-                }
-            }
-            // The rest of a body the handler did not read: the connection
-            // drains it (up to its bound) before the next request.
-            Ok(ServerEvent::Data(_) | ServerEvent::End(_)) => {}
-            Ok(ServerEvent::NeedInput) => {
-                // Only a write of this flush may stand for the time now.
-                st.write.take_last_write();
-                read_at = None;
-                if st.flush(stream, conn, &slot.write).is_err() || eof {
-                    return End::Close;
-                }
-                let now = st.write.take_last_write().unwrap_or_else(Instant::now);
-                let stamped = wire::stamp(now);
-                let step = reads
-                    .next_read(conn, requests == 0, stamped, &timeouts)
-                    .step(
-                        |state| slot.enter_stamped(state, stamped),
-                        || shared.stopping.load(Ordering::SeqCst),
-                    );
-                let (timeout, stage) = match step {
-                    ReadStep::Read { until, stage } => {
-                        if stage == Stage::Idle {
-                            // What is written next (a `408`, a `400`)
-                            // is a response of its own.
-                            st.write.restart();
-                        }
-                        (wire::instant(until).saturating_duration_since(now), stage)
-                    }
-                    ReadStep::Stopped => return End::Close,
-                    ReadStep::Other(NextRead::HeadTimedOut) => {
-                        let started = reads.head_started(&timeouts).map(wire::instant);
-                        return head_timed_out(stream, conn, st, slot, shared, &mut date, started);
-                    }
-                    ReadStep::Other(NextRead::Close) => {
-                        st.timed_out_in = Some(Stage::Body);
-                        return End::Close;
-                    }
-                    // `Linger`, and any a later `conn` adds.
-                    _ => return End::Linger,
-                };
-                let r = wire::fill(stream, conn, Some(timeout), &mut st.read_timeout, stage);
-                match r {
-                    Ok(Filled::Bytes(_)) => {
-                        // Error responses the connection writes carry it
-                        // too; the first request these bytes bring begins
-                        // at this reading.
-                        let after = Instant::now();
-                        refresh_date(conn, shared, &mut date, after);
-                        read_at = Some(after);
-                    }
-                    Ok(Filled::Eof) => eof = true,
-                    Ok(Filled::Full) => return End::Close,
-                    Err(Error::Timeout(Stage::Head)) => {
-                        let started = reads.head_started(&timeouts).map(wire::instant);
-                        return head_timed_out(stream, conn, st, slot, shared, &mut date, started);
-                    }
-                    Err(Error::Timeout(stage)) => {
-                        st.timed_out_in = Some(match stage {
-                            Stage::Idle => Stage::Idle,
-                            _ => Stage::Body,
-                        });
-                        return End::Close;
-                    }
-                    Err(_) => return End::Close,
-                }
-            }
-            Ok(ServerEvent::Paused) => {
-                if conn.output().is_empty() || st.flush(stream, conn, &slot.write).is_err() {
+                // The rest of a body the handler did not read: the
+                // connection drains it (up to its bound) before the next
+                // request.
+                Ok(ServerEvent::Data(_) | ServerEvent::End(_)) => None,
+                Ok(ServerEvent::NeedInput) => self.need_input(),
+                Ok(ServerEvent::Paused) => {
+                    let (stream, conn, st) = (&mut *self.stream, &mut *self.conn, &mut *self.st);
                     // Paused with nothing to send: the answer is incomplete.
-                    return End::Close;
+                    (conn.output().is_empty() || st.flush(stream, conn, &self.slot.write).is_err())
+                        .then_some(End::Close)
                 }
-            }
-            Ok(ServerEvent::Switched(_)) => return End::Close,
-            Ok(ServerEvent::Closed) => {
-                return send_and_linger(stream, conn, st, slot);
-            }
-            Err(ConnError::Remote(e)) => {
-                // The error response is queued (unless an answer was out
-                // already): send it, then half-close and drain.
-                let answered_here = conn.error_status().is_some();
-                if answered_here {
-                    if st.method.is_empty() {
-                        // Before a whole head: from its first byte.
-                        st.started = reads
-                            .head_started(&timeouts)
-                            .map_or_else(Instant::now, wire::instant);
-                        st.write.restart();
-                    }
-                    error_body(conn, shared, st, ErrorCause::of_peer(conn, e));
-                }
-                let end = send_and_linger(stream, conn, st, slot);
-                if answered_here {
-                    access_log(shared, conn, st, None, false);
-                }
+                Ok(ServerEvent::Switched(_)) => Some(End::Close),
+                Ok(ServerEvent::Closed) => Some(self.send_and_linger()),
+                Err(ConnError::Remote(e)) => Some(self.peer_error(e)),
+                Err(ConnError::Local(_)) => Some(End::Close),
+                // An event this adapter does not know (`ServerEvent` is
+                // non_exhaustive): close rather than guess what it asks for.
+                Ok(_) => Some(End::Close),
+            };
+            if let Some(end) = end {
                 return end;
             }
-            Err(ConnError::Local(_)) => return End::Close,
-            // An event this adapter does not know (`ServerEvent` is
-            // non_exhaustive): close rather than guess what it asks for.
-            Ok(_) => return End::Close,
         }
+    }
+
+    fn send_and_linger(&mut self) -> End {
+        send_and_linger(self.stream, self.conn, self.st, self.slot)
+    }
+
+    /// Sends the error response the connection queued itself, with the
+    /// error-body hook's body for `cause`, then lingers; the access log is
+    /// told.
+    fn send_own_error(&mut self, cause: ErrorCause<'_>) -> End {
+        error_body(self.conn, self.shared, self.st, cause);
+        let end = self.send_and_linger();
+        access_log(self.shared, self.conn, self.st, None, false);
+        end
+    }
+
+    /// A request's head is whole: begins it, runs the handler, carries
+    /// out what follows; `Some` ends the connection.
+    fn request(&mut self) -> Option<End> {
+        // The reading after the read that brought this request; a request
+        // pipelined behind another reads the clock anew.
+        let now = self.read_at.take().unwrap_or_else(Instant::now);
+        self.st.reset(now);
+        // Error responses the connection writes carry it too.
+        refresh_date(self.conn, self.shared, &mut self.date, now);
+        let stopping = self.shared.stopping.load(Ordering::SeqCst);
+        let begin = self
+            .conn
+            .begin_request(self.requests, stopping, &self.policy);
+        self.requests += 1;
+        match begin {
+            Ok(Begin::Handle) => {}
+            // `CONNECT` without tunnels: conn queued `501`.
+            Ok(_) => return Some(self.send_own_error(ErrorCause::Connect)),
+            Err(_) => return Some(End::Close),
+        }
+        let (stream, conn, st, shared, slot) = (
+            &mut *self.stream,
+            &mut *self.conn,
+            &mut *self.st,
+            self.shared,
+            self.slot,
+        );
+        slot.body.reset();
+        slot.write.reset();
+        slot.enter(SlotState::Handler, now);
+        let handler = self.handler;
+        let outcome = catch_unwind(AssertUnwindSafe(|| {
+            handler.handle(&mut Exchange::new(conn, stream, st, shared, slot))
+        }))
+        .ok();
+        if outcome.is_none() {
+            shared.counters.panicked();
+        }
+        let chosen = answer_chosen(conn, st, shared, &outcome);
+        mistake(conn, st, shared, &outcome, chosen);
+        let end = after_handler(stream, conn, st, slot, shared, &outcome, chosen);
+        if shared.hooks.keeps_request() {
+            if end.is_none() && shared.hooks.access_log.is_some() {
+                // Written before it is logged (its bytes counted).
+                let _ = st.flush(stream, conn, &slot.write);
+            }
+            let error = outcome.as_ref().and_then(|r| r.as_ref().err());
+            access_log(shared, conn, st, error, outcome.is_none());
+        }
+        end
+    }
+
+    /// The connection needs input: sends what is queued, then reads, with
+    /// the connection's own deadline as the socket's timeout; `Some` ends
+    /// the connection.
+    fn need_input(&mut self) -> Option<End> {
+        let (stream, conn, st, slot) =
+            (&mut *self.stream, &mut *self.conn, &mut *self.st, self.slot);
+        // Only a write of this flush may stand for the time now.
+        st.write.take_last_write();
+        self.read_at = None;
+        if st.flush(stream, conn, &slot.write).is_err() || self.eof {
+            return Some(End::Close);
+        }
+        let now = st.write.take_last_write().unwrap_or_else(Instant::now);
+        // A response the connection queues on a deadline carries it.
+        refresh_date(conn, self.shared, &mut self.date, now);
+        let stamped = wire::stamp(now);
+        let step = conn.next_read(stamped).step(
+            |state| slot.enter_stamped(state, stamped),
+            || self.shared.stopping.load(Ordering::SeqCst),
+        );
+        let (until, stage) = match step {
+            ReadStep::Read { until, stage } => {
+                if stage == Stage::Idle {
+                    // What is written next (a `408`, a `400`) is a
+                    // response of its own.
+                    st.write.restart();
+                }
+                (until, stage)
+            }
+            ReadStep::Stopped => return Some(End::Close),
+            ReadStep::Other(NextRead::Expired(e)) => return Some(self.expired(e)),
+            // `Linger`, and any a later `conn` adds.
+            _ => return Some(End::Linger),
+        };
+        let timeout = wire::instant(until).saturating_duration_since(now);
+        match wire::fill(stream, conn, Some(timeout), &mut st.read_timeout, stage) {
+            Ok(Filled::Bytes(_)) => {
+                // Error responses the connection writes carry it too; the
+                // first request these bytes bring begins at this reading.
+                let after = Instant::now();
+                refresh_date(conn, self.shared, &mut self.date, after);
+                self.read_at = Some(after);
+            }
+            Ok(Filled::Eof) => self.eof = true,
+            Ok(Filled::Full) => return Some(End::Close),
+            // The accept loop evicted it (and shut its reading side).
+            Err(Error::Timeout(_)) if slot.evicted().is_some() => {
+                let e = conn.evict();
+                return Some(self.expired(e));
+            }
+            // The socket's timeout ran out at the connection's deadline:
+            // the connection carries out what expired.
+            Err(Error::Timeout(_)) => {
+                let now = Instant::now();
+                refresh_date(conn, self.shared, &mut self.date, now);
+                let e = conn.handle_timeout(wire::stamp(now).max(until))?;
+                return Some(self.expired(e));
+            }
+            Err(_) => return Some(End::Close),
+        }
+        None
+    }
+
+    /// Carries out what a deadline that ran out (or an eviction) did to
+    /// the connection.
+    fn expired(&mut self, e: Expiry) -> End {
+        if let Some(stage) = e.timed_out {
+            self.st.timed_out_in = Some(stage);
+        }
+        if !e.linger {
+            return End::Close;
+        }
+        // A response before a whole head: from its first byte.
+        if let Some(started) = self.conn.head_started() {
+            self.st.started = wire::instant(started);
+        }
+        self.send_own_error(e.timed_out.map_or(ErrorCause::Evicted, ErrorCause::Timeout))
+    }
+
+    /// A peer error: the error response is queued (unless an answer was
+    /// out already): send it, then half-close and drain.
+    fn peer_error(&mut self, e: RemoteError) -> End {
+        if self.conn.error_status().is_none() {
+            return self.send_and_linger();
+        }
+        if self.st.method.is_empty() {
+            // Before a whole head: from its first byte.
+            self.st.started = self
+                .conn
+                .head_started()
+                .map_or_else(Instant::now, wire::instant);
+            self.st.write.restart();
+        }
+        let cause = ErrorCause::of_peer(self.conn, e);
+        self.send_own_error(cause)
     }
 }
 

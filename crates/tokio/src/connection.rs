@@ -10,12 +10,11 @@ use std::task::Poll;
 use std::time::Duration;
 
 use http_net_conn::driver::{
-    AfterHandler, Begin, ChosenAnswer, NextRead, ReadDeadlines, ReadStep, ReadTimeouts,
-    RequestPolicy, SlotState,
+    AfterHandler, Begin, ChosenAnswer, Expiry, NextRead, ReadStep, RequestPolicy, SlotState,
 };
 use http_net_conn::{
-    AccessRecord, Error as ConnError, ErrorCause, HandlerError, Limit, Mistake, ServerConn,
-    ServerEvent, Timestamp,
+    AccessRecord, Error as ConnError, ErrorCause, HandlerError, Limit, Mistake, RemoteError,
+    ServerConn, ServerEvent, Timestamp,
 };
 use tokio::io::AsyncWriteExt;
 use tokio::time::Instant;
@@ -199,6 +198,28 @@ async fn send_and_linger(
     }
 }
 
+/// One connection's serve loop and what it carries between requests.
+struct Serve<'a, H> {
+    stream: &'a mut dyn Transport,
+    conn: &'a mut ServerConn,
+    st: &'a mut Cycle,
+    sh: &'a Shared,
+    slot: &'a SlotGuard,
+    handler: &'a H,
+    date: DateClock,
+    requests: u64,
+    policy: RequestPolicy,
+    eof: bool,
+    seen: Seen,
+    /// Evicted with a request already arrived: it is the last one.
+    last: bool,
+    /// Requests served since the task last waited on its peer or yielded.
+    turn: u32,
+    /// The peer's last request came within `IDLE_GRACE` of the answer
+    /// before.
+    quick: bool,
+}
+
 async fn serve<H: Handler>(
     stream: &mut dyn Transport,
     conn: &mut ServerConn,
@@ -207,238 +228,296 @@ async fn serve<H: Handler>(
     slot: &SlotGuard,
     handler: &H,
 ) -> End {
-    let s = &sh.settings;
-    let mut date = DateClock::default();
-    let mut requests = 0u64;
-    let timeouts = ReadTimeouts {
-        idle: s.idle_timeout,
-        head: s.head_timeout,
-        body: s.body_timeout,
+    conn.set_timeouts(sh.settings.read_timeouts());
+    let mut serve = Serve {
+        stream,
+        conn,
+        st,
+        sh,
+        slot,
+        handler,
+        date: DateClock::default(),
+        requests: 0,
+        policy: sh.settings.request_policy(),
+        eof: false,
+        seen: Seen::new(),
+        last: false,
+        turn: 0,
+        quick: true,
     };
-    let mut reads = ReadDeadlines::new();
-    let policy = RequestPolicy {
-        max_requests: s.max_requests,
-        tunnels: s.tunnels,
-    };
-    let mut eof = false;
-    let mut seen = Seen::new();
-    // Evicted with a request already arrived: it is the last one.
-    let mut last = false;
-    // Requests served since the task last waited on its peer or yielded.
-    let mut turn = 0u32;
-    // The peer's last request came within `IDLE_GRACE` of the answer before.
-    let mut quick = true;
-    loop {
-        date.refresh(conn, sh.date_secs());
-        match conn.poll_event() {
-            Ok(ServerEvent::Request(view)) => {
-                if sh.hooks.keeps_request() {
-                    seen.method.clear();
-                    seen.method.push_str(view.method_str());
-                    seen.target.clear();
-                    seen.target.extend_from_slice(view.target());
-                    seen.started = slot.slot.clock.now();
-                }
-                turn += 1;
-                if turn > TURN {
-                    turn = 1;
-                    if !take_turn(slot).await {
-                        return End::Close;
+    serve.run().await
+}
+
+impl<H: Handler> Serve<'_, H> {
+    /// The loop: what the connection's next event asks, until it ends.
+    async fn run(&mut self) -> End {
+        loop {
+            self.date.refresh(self.conn, self.sh.date_secs());
+            let end = match self.conn.poll_event() {
+                Ok(ServerEvent::Request(view)) => {
+                    if self.sh.hooks.keeps_request() {
+                        let seen = &mut self.seen;
+                        seen.method.clear();
+                        seen.method.push_str(view.method_str());
+                        seen.target.clear();
+                        seen.target.extend_from_slice(view.target());
+                        seen.started = self.slot.slot.clock.now();
                     }
+                    self.request().await
                 }
-                slot.set(SlotState::Handler);
-                slot.slot.body.reset();
-                reads.request_started();
-                let begin = conn.begin_request(requests, last || sh.stopping(), &policy);
-                requests += 1;
-                match begin {
-                    Ok(Begin::Handle) => {}
-                    // `CONNECT` without tunnels: conn queued `501` and the
-                    // connection is `Closed`.
-                    Ok(_) => {
-                        let cause = ErrorCause::Connect;
-                        return send_own_error(stream, conn, st, sh, &mut seen, cause).await;
-                    }
-                    Err(_) => return End::Close,
+                // The rest of a body the handler did not read: the
+                // connection drains it (up to its bound) before the next
+                // request.
+                Ok(ServerEvent::Data(_) | ServerEvent::End(_)) => None,
+                Ok(ServerEvent::NeedInput) => self.need_input().await,
+                Ok(ServerEvent::Paused) => self.paused().await,
+                Ok(ServerEvent::Switched(_)) => Some(End::Close),
+                // The response that ended the connection: send it, then
+                // half-close and drain.
+                Ok(ServerEvent::Closed) => {
+                    Some(send_and_linger(self.stream, self.conn, self.st, self.sh).await)
                 }
-                st.reset();
-                // The whole-response deadline, if any, from this wakeup.
-                let now = slot.slot.clock.stamp();
-                st.write_meter.start(now, s.response_timeout);
-                let outcome = {
-                    let mut ex = Exchange::new(conn, stream, st, sh);
-                    let fut = pin!(handler.handle(&mut ex));
-                    catch(fut).await
-                };
-                if outcome.is_none() {
-                    sh.counters.panicked();
-                }
-                let chosen = answer_chosen(conn, st, sh, &outcome);
-                report_mistake(conn, st, sh, &seen, &outcome, chosen);
-                let action = if st.switched || st.broken {
-                    None
-                } else {
-                    Some(conn.after_handler(chosen.outcome(&outcome), st.timed_out))
-                };
-                let mut end = match action {
-                    // The usual case, with no future of its own.
-                    Some(AfterHandler::Next) => None,
-                    _ => after_handler(stream, conn, st, sh, action, &outcome, &seen).await,
-                };
-                if sh.hooks.access_log.is_some() {
-                    if end.is_none() {
-                        // Written before it is logged (its bytes counted).
-                        if let Err(e) = flush_queued(stream, conn, st, sh).await {
-                            st.note_timeout(&e);
-                            end = Some(End::Close);
-                        }
-                    }
-                    let error = outcome.as_ref().and_then(|r| r.as_ref().err());
-                    let record = AccessRecord::new(st.peer, &seen.method, &seen.target)
-                        .with_status(conn.response_status())
-                        .with_bytes(st.write_meter.bytes())
-                        .with_duration(seen.started.elapsed())
-                        .with_error(error)
-                        .with_panicked(outcome.is_none());
-                    hooks::access_log(&sh.hooks, &record);
-                }
-                seen.clear();
-                if let Some(end) = end {
-                    return end;
-                }
+                Err(ConnError::Remote(e)) => Some(self.peer_error(e).await),
+                Err(ConnError::Local(_)) => Some(End::Close),
+                // An event this adapter does not know (`ServerEvent` is
+                // non_exhaustive): close rather than guess what it asks for.
+                Ok(_) => Some(End::Close),
+            };
+            if let Some(end) = end {
+                return end;
             }
-            // The rest of a body the handler did not read: the connection
-            // drains it (up to its bound) before the next request.
-            Ok(ServerEvent::Data(_) | ServerEvent::End(_)) => {}
-            Ok(ServerEvent::NeedInput) => {
-                if let Err(e) = flush_queued(stream, conn, st, sh).await {
-                    st.note_timeout(&e);
-                    return End::Close;
-                }
-                if eof {
-                    return End::Close;
-                }
-                let now = slot.slot.clock.stamp();
-                // The slot is marked before the stop is looked at: a
-                // shutdown after the mark wakes us, one before it is seen.
-                let step = reads
-                    .next_read(conn, requests == 0, now, &timeouts)
-                    .step(|state| slot.set_at(state, now), || sh.stopping());
-                let (deadline, stage) = match step {
-                    ReadStep::Read { until, stage } => (until, stage),
-                    ReadStep::Stopped => return End::Close,
-                    ReadStep::Other(NextRead::HeadTimedOut) => {
-                        let started = reads.head_started(&timeouts);
-                        return head_timed_out(stream, conn, st, sh, &mut date, &mut seen, started)
-                            .await;
-                    }
-                    ReadStep::Other(NextRead::Close) => {
-                        // The drain of an unread body ran out of time.
-                        st.timed_out_in = Some(Stage::Body);
-                        return End::Close;
-                    }
-                    // `Linger`, and any a later `conn` adds.
-                    _ => return End::Linger,
-                };
-                let wake = Some(&slot.slot.wake);
-                let wakeups = slot.slot.clock.wakeups();
-                let filled = if stage == Stage::Idle {
-                    let idle = Idle {
-                        clock: &slot.slot.clock,
-                        since: now,
-                        deadline,
-                        quick: &mut quick,
-                    };
-                    idle_fill(stream, conn, sh, &mut st.timer, idle, wake).await
-                } else {
-                    wire::fill(stream, conn, &mut st.timer, deadline, false, stage, wake).await
-                };
-                if slot.slot.clock.wakeups() != wakeups {
-                    // The task went back to the scheduler: a new turn.
-                    turn = 0;
-                }
-                match filled {
-                    // The first bytes of a request: its head deadline starts
-                    // at the first wait for the rest (above, `now` of the
-                    // next turn, microseconds later), so that a head that
-                    // came whole reads no clock.
-                    Ok(Filled::Bytes(_)) => {}
-                    Ok(Filled::Eof) => eof = true,
-                    Ok(Filled::Full) => return End::Close,
-                    Ok(Filled::Woken) if slot.slot.evicted() => {
-                        if stage == Stage::Idle && !last {
-                            // A request may be in the socket that the
-                            // reactor has not reported yet: look once more
-                            // after a turn; if one came, answer it, then close.
-                            tokio::task::yield_now().await;
-                            if let Some(n) = wire::fill_now(stream, conn) {
-                                last = true;
-                                reads.head_began(slot.slot.clock.stamp(), &timeouts);
-                                if n > 0 {
-                                    continue;
-                                }
-                            }
-                        }
-                        if stage != Stage::Head {
-                            return End::Close;
-                        }
-                        // Mid-head: tell the peer to come back later.
-                        date.refresh(conn, sh.date_secs());
-                        if conn.evicted_mid_head().is_err() {
-                            return End::Close;
-                        }
-                        let cause = ErrorCause::Evicted;
-                        return send_own_error(stream, conn, st, sh, &mut seen, cause).await;
-                    }
-                    // Shutdown (seen at the top when idle or draining), or a
-                    // stale wake.
-                    Ok(Filled::Woken) => {}
-                    Err(Error::Timeout(Stage::Head)) => {
-                        let started = reads.head_started(&timeouts);
-                        return head_timed_out(stream, conn, st, sh, &mut date, &mut seen, started)
-                            .await;
-                    }
-                    // The idle timeout, or the drain of an unread body.
-                    Err(e) => {
-                        st.note_timeout(&e);
-                        return End::Close;
-                    }
-                }
-            }
-            Ok(ServerEvent::Paused) => {
-                if conn.output().is_empty() {
-                    // Paused with nothing to send: the answer is incomplete.
-                    return End::Close;
-                }
-                if let Err(e) = flush_queued(stream, conn, st, sh).await {
-                    st.note_timeout(&e);
-                    return End::Close;
-                }
-            }
-            Ok(ServerEvent::Switched(_)) => return End::Close,
-            // The response that ended the connection: send it, then
-            // half-close and drain.
-            Ok(ServerEvent::Closed) => return send_and_linger(stream, conn, st, sh).await,
-            // A peer error: the error response conn queued (unless an
-            // answer was out already), sent likewise.
-            Err(ConnError::Remote(e)) => {
-                if conn.error_status().is_none() {
-                    return send_and_linger(stream, conn, st, sh).await;
-                }
-                if seen.method.is_empty() && sh.hooks.keeps_request() {
-                    // Before a whole head: from its first byte.
-                    seen.started = reads
-                        .head_started(&timeouts)
-                        .map_or_else(Instant::now, wire::instant);
-                }
-                let cause = ErrorCause::of_peer(conn, e);
-                return send_own_error(stream, conn, st, sh, &mut seen, cause).await;
-            }
-            Err(ConnError::Local(_)) => return End::Close,
-            // An event this adapter does not know (`ServerEvent` is
-            // non_exhaustive): close rather than guess what it asks for.
-            Ok(_) => return End::Close,
         }
+    }
+
+    /// A request's head is whole: begins it, runs the handler, carries
+    /// out what follows; `Some` ends the connection.
+    async fn request(&mut self) -> Option<End> {
+        let (sh, slot) = (self.sh, self.slot);
+        self.turn += 1;
+        if self.turn > TURN {
+            self.turn = 1;
+            if !take_turn(slot).await {
+                return Some(End::Close);
+            }
+        }
+        slot.set(SlotState::Handler);
+        slot.slot.body.reset();
+        let stopping = self.last || sh.stopping();
+        let begin = self
+            .conn
+            .begin_request(self.requests, stopping, &self.policy);
+        self.requests += 1;
+        match begin {
+            Ok(Begin::Handle) => {}
+            // `CONNECT` without tunnels: conn queued `501` and the
+            // connection is `Closed`.
+            Ok(_) => {
+                let (stream, conn, st, seen) = (
+                    &mut *self.stream,
+                    &mut *self.conn,
+                    &mut *self.st,
+                    &mut self.seen,
+                );
+                return Some(send_own_error(stream, conn, st, sh, seen, ErrorCause::Connect).await);
+            }
+            Err(_) => return Some(End::Close),
+        }
+        let (stream, conn, st, seen) = (
+            &mut *self.stream,
+            &mut *self.conn,
+            &mut *self.st,
+            &mut self.seen,
+        );
+        st.reset();
+        // The whole-response deadline, if any, from this wakeup.
+        st.write_meter
+            .start(slot.slot.clock.stamp(), sh.settings.response_timeout);
+        let outcome = {
+            let mut ex = Exchange::new(conn, stream, st, sh);
+            let fut = pin!(self.handler.handle(&mut ex));
+            catch(fut).await
+        };
+        if outcome.is_none() {
+            sh.counters.panicked();
+        }
+        let chosen = answer_chosen(conn, st, sh, &outcome);
+        report_mistake(conn, st, sh, seen, &outcome, chosen);
+        let action = if st.switched || st.broken {
+            None
+        } else {
+            Some(conn.after_handler(chosen.outcome(&outcome), st.timed_out))
+        };
+        let mut end = match action {
+            // The usual case, with no future of its own.
+            Some(AfterHandler::Next) => None,
+            _ => after_handler(stream, conn, st, sh, action, &outcome, seen).await,
+        };
+        if sh.hooks.access_log.is_some() {
+            if end.is_none() {
+                // Written before it is logged (its bytes counted).
+                if let Err(e) = flush_queued(stream, conn, st, sh).await {
+                    st.note_timeout(&e);
+                    end = Some(End::Close);
+                }
+            }
+            let error = outcome.as_ref().and_then(|r| r.as_ref().err());
+            let record = AccessRecord::new(st.peer, &seen.method, &seen.target)
+                .with_status(conn.response_status())
+                .with_bytes(st.write_meter.bytes())
+                .with_duration(seen.started.elapsed())
+                .with_error(error)
+                .with_panicked(outcome.is_none());
+            hooks::access_log(&sh.hooks, &record);
+        }
+        seen.clear();
+        end
+    }
+
+    /// The connection needs input: sends what is queued, then reads until
+    /// the connection's own deadline (the task's one timer); `Some` ends
+    /// the connection.
+    async fn need_input(&mut self) -> Option<End> {
+        let (sh, slot) = (self.sh, self.slot);
+        if let Err(e) = flush_queued(self.stream, self.conn, self.st, sh).await {
+            self.st.note_timeout(&e);
+            return Some(End::Close);
+        }
+        if self.eof {
+            return Some(End::Close);
+        }
+        let now = slot.slot.clock.stamp();
+        // The slot is marked before the stop is looked at: a shutdown
+        // after the mark wakes us, one before it is seen.
+        let step = self
+            .conn
+            .next_read(now)
+            .step(|state| slot.set_at(state, now), || sh.stopping());
+        let (deadline, stage) = match step {
+            ReadStep::Read { until, stage } => (until, stage),
+            ReadStep::Stopped => return Some(End::Close),
+            ReadStep::Other(NextRead::Expired(e)) => return Some(self.expired(e).await),
+            // `Linger`, and any a later `conn` adds.
+            _ => return Some(End::Linger),
+        };
+        let wake = Some(&slot.slot.wake);
+        let wakeups = slot.slot.clock.wakeups();
+        let (stream, conn, st) = (&mut *self.stream, &mut *self.conn, &mut *self.st);
+        let filled = if stage == Stage::Idle {
+            let idle = Idle {
+                clock: &slot.slot.clock,
+                since: now,
+                deadline,
+                quick: &mut self.quick,
+            };
+            idle_fill(stream, conn, sh, &mut st.timer, idle, wake).await
+        } else {
+            wire::fill(stream, conn, &mut st.timer, deadline, false, stage, wake).await
+        };
+        if slot.slot.clock.wakeups() != wakeups {
+            // The task went back to the scheduler: a new turn.
+            self.turn = 0;
+        }
+        match filled {
+            // The first bytes of a request: its head deadline starts at
+            // the first wait for the rest (`poll_timeout` of the next
+            // turn), so that a head that came whole reads no clock.
+            Ok(Filled::Bytes(_)) => None,
+            Ok(Filled::Eof) => {
+                self.eof = true;
+                None
+            }
+            Ok(Filled::Full) => Some(End::Close),
+            Ok(Filled::Woken) if slot.slot.evicted() => self.evicted(stage).await,
+            // Shutdown (seen at the top when idle or draining), or a stale
+            // wake.
+            Ok(Filled::Woken) => None,
+            // The timer ran out at the connection's deadline: the
+            // connection carries out what expired.
+            Err(Error::Timeout(_)) => {
+                self.date.refresh(self.conn, sh.date_secs());
+                let at = slot.slot.clock.stamp().max(deadline);
+                let e = self.conn.handle_timeout(at)?;
+                Some(self.expired(e).await)
+            }
+            Err(e) => {
+                self.st.note_timeout(&e);
+                Some(End::Close)
+            }
+        }
+    }
+
+    /// The handler's answer waits for its output to leave: sends it.
+    async fn paused(&mut self) -> Option<End> {
+        if self.conn.output().is_empty() {
+            // Paused with nothing to send: the answer is incomplete.
+            return Some(End::Close);
+        }
+        let r = flush_queued(self.stream, self.conn, self.st, self.sh).await;
+        r.map_err(|e| self.st.note_timeout(&e))
+            .err()
+            .map(|()| End::Close)
+    }
+
+    /// The accept loop evicted the connection while it waited in `stage`.
+    async fn evicted(&mut self, stage: Stage) -> Option<End> {
+        if stage == Stage::Idle && !self.last {
+            // A request may be in the socket that the reactor has not
+            // reported yet: look once more after a turn; if one came,
+            // answer it, then close.
+            tokio::task::yield_now().await;
+            if let Some(n) = wire::fill_now(self.stream, self.conn) {
+                self.last = true;
+                if n > 0 {
+                    return None;
+                }
+            }
+        }
+        self.date.refresh(self.conn, self.sh.date_secs());
+        let e = self.conn.evict();
+        Some(self.expired(e).await)
+    }
+
+    /// Carries out what a deadline that ran out (or an eviction) did to
+    /// the connection.
+    async fn expired(&mut self, e: Expiry) -> End {
+        if let Some(stage) = e.timed_out {
+            self.st.timed_out_in.get_or_insert(stage);
+        }
+        if !e.linger {
+            return End::Close;
+        }
+        // A response before a whole head: from its first byte.
+        if let Some(started) = self.conn.head_started() {
+            self.seen.started = wire::instant(started);
+        }
+        let cause = e.timed_out.map_or(ErrorCause::Evicted, ErrorCause::Timeout);
+        let (stream, conn, st, seen) = (
+            &mut *self.stream,
+            &mut *self.conn,
+            &mut *self.st,
+            &mut self.seen,
+        );
+        send_own_error(stream, conn, st, self.sh, seen, cause).await
+    }
+
+    /// A peer error: the error response conn queued (unless an answer was
+    /// out already), sent, then half-close and drain.
+    async fn peer_error(&mut self, e: RemoteError) -> End {
+        let (stream, conn, st, seen) = (
+            &mut *self.stream,
+            &mut *self.conn,
+            &mut *self.st,
+            &mut self.seen,
+        );
+        if conn.error_status().is_none() {
+            return send_and_linger(stream, conn, st, self.sh).await;
+        }
+        if seen.method.is_empty() && self.sh.hooks.keeps_request() {
+            // Before a whole head: from its first byte.
+            seen.started = conn.head_started().map_or_else(Instant::now, wire::instant);
+        }
+        let cause = ErrorCause::of_peer(conn, e);
+        send_own_error(stream, conn, st, self.sh, seen, cause).await
     }
 }
 
@@ -542,31 +621,6 @@ fn restore(conn: &mut ServerConn, sh: &Shared) {
         if let Err(b) = conn.restore_buffers(b) {
             sh.buffers.put(b);
         }
-    }
-}
-
-/// The head deadline passed mid-head: conn queues `408` with
-/// `Connection: close`; send it and linger.
-async fn head_timed_out(
-    stream: &mut dyn Transport,
-    conn: &mut ServerConn,
-    st: &mut Cycle,
-    sh: &Shared,
-    date: &mut DateClock,
-    seen: &mut Seen,
-    started: Option<http_net_conn::Timestamp>,
-) -> End {
-    st.timed_out_in = Some(Stage::Head);
-    date.refresh(conn, sh.date_secs());
-    match conn.time_out() {
-        Ok(()) => {
-            if let Some(started) = started {
-                seen.started = wire::instant(started);
-            }
-            let cause = ErrorCause::Timeout(Stage::Head);
-            send_own_error(stream, conn, st, sh, seen, cause).await
-        }
-        Err(_) => End::Close,
     }
 }
 

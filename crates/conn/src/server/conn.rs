@@ -63,6 +63,8 @@ pub struct ServerConn {
     out: Output,
     /// The connection's own error response, while it is wholly unsent.
     error_tail: Option<ErrorTail>,
+    /// The deadlines of the waits between handlers (`waits.rs`).
+    pub(super) deadlines: super::waits::Deadlines,
 }
 
 impl ServerConn {
@@ -76,6 +78,7 @@ impl ServerConn {
             ex: RequestState::new(config),
             out: Output::new(2 * COPY_LIMIT),
             error_tail: None,
+            deadlines: super::waits::Deadlines::new(),
         }
     }
 
@@ -100,6 +103,7 @@ impl ServerConn {
         self.ex = RequestState::new(self.ex.config);
         self.out.reset();
         self.error_tail = None;
+        self.deadlines.reset();
     }
 
     /// Lends the connection's buffers out (to a pool) while it is idle

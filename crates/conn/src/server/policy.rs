@@ -102,6 +102,7 @@ impl ServerConn {
         stopping: bool,
         policy: &RequestPolicy,
     ) -> Result<Begin, LocalError> {
+        self.deadlines.request_started();
         if self.ex.req.method == Method::Connect && !policy.tunnels {
             self.reject(501)?;
             return Ok(Begin::Refused);

@@ -1,7 +1,9 @@
-//! The waits between handlers: which deadline bounds the next read of a
-//! server connection (idle keep-alive, the whole head, the drain of an
-//! unread body), decided here for every adapter from the connection's
-//! phase and the time the adapter read.
+//! The server connection's deadlines between handlers (idle keep-alive,
+//! the whole head, the drain of an unread body), owned by the connection:
+//! the adapter asks [`ServerConn::poll_timeout`] when it is about to wait
+//! and calls [`ServerConn::handle_timeout`] when its wait bound ran out;
+//! what an expiry does (a `408` queued, a close, the stage it counts in)
+//! is decided here for every adapter.
 
 use core::time::Duration;
 
@@ -33,17 +35,32 @@ impl ReadTimeouts {
     };
 }
 
-/// What the adapter does before its next read ([`ReadDeadlines::next_read`]).
+/// What a deadline that ran out (or an eviction) did to the connection
+/// ([`ServerConn::handle_timeout`], [`ServerConn::evict`]): what the
+/// adapter carries out, and the stage a timeout counts in.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Expiry {
+    /// The wait that ended: [`Stage::Idle`], [`Stage::Head`] or
+    /// [`Stage::Body`] (the drain of an unread body).
+    pub stage: Stage,
+    /// The connection queued a response (`408` for a head that ran out,
+    /// `503` with `Retry-After` for one evicted): send it, half-close and
+    /// linger. Otherwise close at once, sending nothing more.
+    pub linger: bool,
+    /// The stage whose timeout this is, for the server's counters; `None`
+    /// for an eviction (counted as one).
+    pub timed_out: Option<Stage>,
+}
+
+/// What the adapter does before its next read ([`ServerConn::next_read`]).
 #[non_exhaustive]
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum NextRead {
     /// Read, waiting at most until `until`; the connection's slot shows
-    /// `slot`, and a wait that reaches `until` is a timeout of `stage`
-    /// ([`Stage::Idle`]: close quietly; [`Stage::Head`]: `408`, see
-    /// [`NextRead::HeadTimedOut`]; [`Stage::Body`]: close; [`Stage::Setup`],
-    /// a connection's setup from
-    /// [`ServerSettings::setup_wait`](crate::ServerSettings::setup_wait):
-    /// close quietly).
+    /// `slot`. A wait that reaches `until` calls
+    /// [`ServerConn::handle_timeout`] ([`Stage::Setup`], a connection's
+    /// setup from [`ServerSettings::setup_wait`](crate::ServerSettings::setup_wait),
+    /// has no connection yet: close quietly).
     ///
     /// When `stop_closes`, a graceful stop closes the connection instead
     /// (idle and draining ones): mark the slot first, then look at the
@@ -59,130 +76,207 @@ pub enum NextRead {
         /// A graceful stop closes the connection rather than wait.
         stop_closes: bool,
     },
-    /// The whole-head deadline has passed: queue `408`
-    /// ([`ServerConn::time_out`]), send it, linger.
-    HeadTimedOut,
-    /// Close without a response: a drain past its deadline.
-    Close,
+    /// A deadline had run out already: carry the [`Expiry`] out.
+    Expired(Expiry),
     /// Nothing more to read for a request: send the output, half-close,
     /// drain the peer's input for a bounded time, close (the phases
     /// `Draining`, `Closed` and `Switched`, and any a later version adds).
     Linger,
 }
 
-/// The deadlines of a server connection's reads between handlers, kept
-/// across the reads of one request: the whole head's (from the first wait
-/// for its rest, so that a head that arrives whole costs no clock reading)
-/// and the drain's.
-///
-/// ```
-/// use core::time::Duration;
-/// use http_net_conn::{Config, ServerConn, Stage, Timestamp};
-/// use http_net_conn::driver::{NextRead, ReadDeadlines, ReadTimeouts, SlotState};
-///
-/// let mut conn = ServerConn::new(Config::DEFAULT);
-/// let mut d = ReadDeadlines::new();
-/// let t = ReadTimeouts::DEFAULT;
-/// let now = Timestamp::from_nanos(0);
-/// // A new connection: fresh, under the idle timeout.
-/// assert_eq!(
-///     d.next_read(&conn, true, now, &t),
-///     NextRead::Wait {
-///         until: now.saturating_add(t.idle),
-///         stage: Stage::Idle,
-///         slot: SlotState::Fresh,
-///         stop_closes: true,
-///     },
-/// );
-/// // Part of a head: the head deadline, from this wait on.
-/// let _ = conn.recv(b"GET / HT");
-/// let _ = conn.poll_event();
-/// let later = now.saturating_add(Duration::from_secs(11));
-/// assert!(matches!(d.next_read(&conn, true, now, &t), NextRead::Wait { stage: Stage::Head, .. }));
-/// assert_eq!(d.next_read(&conn, true, later, &t), NextRead::HeadTimedOut);
-/// ```
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub struct ReadDeadlines {
+/// The deadlines of the waits between handlers, kept across the reads of
+/// one request; each starts at the first wait it bounds (the `now` given to
+/// [`ServerConn::poll_timeout`]), so that input that completes without a
+/// wait costs no clock reading.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) struct Deadlines {
+    timeouts: ReadTimeouts,
+    idle: Option<Timestamp>,
     head: Option<Timestamp>,
     drain: Option<Timestamp>,
+    /// A request has begun on this connection (it is no longer fresh).
+    begun: bool,
 }
 
-impl ReadDeadlines {
-    /// No deadline yet.
-    pub const fn new() -> ReadDeadlines {
-        ReadDeadlines {
+impl Deadlines {
+    pub(crate) const fn new() -> Deadlines {
+        Deadlines {
+            timeouts: ReadTimeouts::DEFAULT,
+            idle: None,
             head: None,
             drain: None,
+            begun: false,
         }
     }
 
-    /// A request's head is complete: its deadlines are spent.
-    pub fn request_started(&mut self) {
-        *self = ReadDeadlines::new();
+    /// A new peer: no deadline runs, the timeouts stay.
+    pub(crate) fn reset(&mut self) {
+        *self = Deadlines {
+            timeouts: self.timeouts,
+            ..Deadlines::new()
+        };
     }
 
-    /// Starts the head deadline at `now` if none runs (a head's first bytes
-    /// seen by other means, such as a last look after an eviction).
-    pub fn head_began(&mut self, now: Timestamp, t: &ReadTimeouts) {
-        self.head.get_or_insert(now.saturating_add(t.head));
+    /// A request's head is complete: the waits before it are over.
+    pub(crate) fn request_started(&mut self) {
+        *self = Deadlines {
+            timeouts: self.timeouts,
+            begun: true,
+            ..Deadlines::new()
+        };
+    }
+}
+
+impl ServerConn {
+    /// Sets the timeouts of the waits between handlers (kept across
+    /// [`reset`](ServerConn::reset); [`ReadTimeouts::DEFAULT`] until set).
+    pub fn set_timeouts(&mut self, timeouts: ReadTimeouts) {
+        self.deadlines.timeouts = timeouts;
+    }
+
+    /// The deadline of the wait the adapter is about to begin at `now`,
+    /// started now if none runs for the connection's phase: the idle
+    /// timeout from the first wait of an idle connection, the whole head's
+    /// from the first wait for its rest, the drain's from the first wait
+    /// for an unread body. `None`: the connection reads no more for a
+    /// request (send the output and linger).
+    ///
+    /// Call it only when about to wait (after input that did not complete
+    /// a request): a head that arrives whole never asks, and so reads no
+    /// clock. Asked again during the same wait (a stale wakeup), it
+    /// answers the same deadline.
+    ///
+    /// ```
+    /// use core::time::Duration;
+    /// use http_net_conn::{Config, ServerConn, ServerEvent, Timestamp};
+    ///
+    /// let mut conn = ServerConn::new(Config::DEFAULT);
+    /// let t0 = Timestamp::from_nanos(0);
+    /// let secs = |s| t0.saturating_add(Duration::from_secs(s));
+    /// assert_eq!(conn.poll_timeout(t0), Some(secs(30))); // idle
+    /// assert_eq!(conn.poll_timeout(secs(5)), Some(secs(30))); // the same wait
+    /// let _ = conn.recv(b"GET / HT");
+    /// assert!(matches!(conn.poll_event(), Ok(ServerEvent::NeedInput)));
+    /// assert_eq!(conn.poll_timeout(secs(6)), Some(secs(16))); // the head's
+    /// assert_eq!(conn.handle_timeout(secs(15)), None);
+    /// let expired = conn.handle_timeout(secs(16)).unwrap();
+    /// assert!(expired.linger);
+    /// assert!(conn.output().starts_with(b"HTTP/1.1 408 "));
+    /// ```
+    pub fn poll_timeout(&mut self, now: Timestamp) -> Option<Timestamp> {
+        let phase = self.phase();
+        let d = &mut self.deadlines;
+        let t = d.timeouts;
+        let (slot, length) = match phase {
+            Phase::Idle => (&mut d.idle, t.idle),
+            Phase::Head => (&mut d.head, t.head),
+            Phase::Body | Phase::Responding => (&mut d.drain, t.body),
+            _ => return None,
+        };
+        Some(*slot.get_or_insert(now.saturating_add(length)))
+    }
+
+    /// Carries out what a deadline that has run out at `now` does: an idle
+    /// connection or the drain of an unread body closes; a head that ran
+    /// out has `408` queued (with `Connection: close`, RFC 9110 §15.5.9)
+    /// to send before a linger. `None` while no deadline of the
+    /// connection's phase has passed (a wait bound that fired early: wait
+    /// again, to [`poll_timeout`](ServerConn::poll_timeout)'s answer).
+    pub fn handle_timeout(&mut self, now: Timestamp) -> Option<Expiry> {
+        let d = &self.deadlines;
+        let (deadline, stage) = match self.phase() {
+            Phase::Idle => (d.idle, Stage::Idle),
+            Phase::Head => (d.head, Stage::Head),
+            Phase::Body | Phase::Responding => (d.drain, Stage::Body),
+            _ => return None,
+        };
+        if deadline? > now {
+            return None;
+        }
+        let linger = stage == Stage::Head && self.time_out().is_ok();
+        Some(Expiry {
+            stage,
+            linger,
+            timed_out: Some(stage),
+        })
+    }
+
+    /// The server evicted this connection (at its connection limit) while
+    /// it waited for input: mid-head it has `503` with `Retry-After`
+    /// queued ([`evicted_mid_head`](ServerConn::evicted_mid_head)) to send
+    /// before a linger; between requests or while draining it closes.
+    /// Either way it reads no more, whatever arrived meanwhile: one rule
+    /// for every adapter (no last look for a request).
+    pub fn evict(&mut self) -> Expiry {
+        let phase = self.phase();
+        let stage = match phase {
+            Phase::Idle => Stage::Idle,
+            Phase::Head => Stage::Head,
+            _ => Stage::Body,
+        };
+        Expiry {
+            stage,
+            linger: phase == Phase::Head && self.evicted_mid_head().is_ok(),
+            timed_out: None,
+        }
     }
 
     /// When the current head's deadline started (its first wait for the
-    /// rest), if one runs.
-    pub fn head_started(&self, t: &ReadTimeouts) -> Option<Timestamp> {
-        self.head
-            .map(|d| Timestamp::from_nanos(d.as_nanos().saturating_sub(t.head.as_nanos() as u64)))
+    /// rest), if one runs: where a request refused before a whole head
+    /// began, for the access log.
+    pub fn head_started(&self) -> Option<Timestamp> {
+        let head = self.deadlines.timeouts.head.as_nanos();
+        self.deadlines.head.map(|d| {
+            let head = u64::try_from(head).unwrap_or(u64::MAX);
+            Timestamp::from_nanos(d.as_nanos().saturating_sub(head))
+        })
     }
 
-    /// The wait before the next read of `conn` at `now`: `fresh` while the
-    /// connection has not had a request yet.
-    pub fn next_read(
-        &mut self,
-        conn: &ServerConn,
-        fresh: bool,
-        now: Timestamp,
-        t: &ReadTimeouts,
-    ) -> NextRead {
-        match conn.phase() {
-            Phase::Idle => NextRead::Wait {
-                until: now.saturating_add(t.idle),
-                stage: Stage::Idle,
-                // Before its first request a connection is new, not idle
-                // keep-alive: its request may be on its way.
-                slot: if fresh {
-                    SlotState::Fresh
-                } else {
-                    SlotState::Idle
-                },
-                stop_closes: true,
-            },
-            Phase::Head => {
-                let until = *self.head.get_or_insert(now.saturating_add(t.head));
-                if until <= now {
-                    return NextRead::HeadTimedOut;
-                }
-                NextRead::Wait {
-                    until,
-                    stage: Stage::Head,
-                    slot: SlotState::Head,
-                    stop_closes: false,
-                }
-            }
-            // The rest of a body the handler left unread: drained within one
-            // body timeout in all, however it trickles.
-            Phase::Body | Phase::Responding => {
-                let until = *self.drain.get_or_insert(now.saturating_add(t.body));
-                if until <= now {
-                    return NextRead::Close;
-                }
-                NextRead::Wait {
-                    until,
-                    stage: Stage::Body,
-                    slot: SlotState::Drain,
-                    stop_closes: true,
-                }
-            }
-            _ => NextRead::Linger,
+    /// The wait before the next read at `now`, for an adapter's driver:
+    /// [`poll_timeout`](ServerConn::poll_timeout) and
+    /// [`handle_timeout`](ServerConn::handle_timeout) at once, with what the
+    /// connection's slot shows while it waits and whether a graceful stop
+    /// closes it.
+    ///
+    /// ```
+    /// use core::time::Duration;
+    /// use http_net_conn::{Config, ServerConn, Stage, Timestamp};
+    /// use http_net_conn::driver::{NextRead, SlotState};
+    ///
+    /// let mut conn = ServerConn::new(Config::DEFAULT);
+    /// let now = Timestamp::from_nanos(0);
+    /// assert_eq!(
+    ///     conn.next_read(now),
+    ///     NextRead::Wait {
+    ///         until: now.saturating_add(Duration::from_secs(30)),
+    ///         stage: Stage::Idle,
+    ///         slot: SlotState::Fresh,
+    ///         stop_closes: true,
+    ///     },
+    /// );
+    /// ```
+    pub fn next_read(&mut self, now: Timestamp) -> NextRead {
+        let Some(until) = self.poll_timeout(now) else {
+            return NextRead::Linger;
+        };
+        if let Some(expired) = self.handle_timeout(now) {
+            return NextRead::Expired(expired);
+        }
+        let (stage, slot, stop_closes) = match self.phase() {
+            // Before its first request a connection is new, not idle
+            // keep-alive: its request may be on its way.
+            Phase::Idle if !self.deadlines.begun => (Stage::Idle, SlotState::Fresh, true),
+            Phase::Idle => (Stage::Idle, SlotState::Idle, true),
+            Phase::Head => (Stage::Head, SlotState::Head, false),
+            // The rest of a body the handler left unread: drained within
+            // one body timeout in all, however it trickles.
+            _ => (Stage::Body, SlotState::Drain, true),
+        };
+        NextRead::Wait {
+            until,
+            stage,
+            slot,
+            stop_closes,
         }
     }
 }
