@@ -867,3 +867,26 @@ both! {
         assert!(lines.contains(&format!("GET /big 200 {evicted}")), "{lines:?}");
     }
 }
+
+both! {
+    /// What follows a handler that took the stream over is the core's one
+    /// rule (`ServerConn::after_handler`; std asked it and tokio skipped it
+    /// on a switch): the connection closes, sending nothing more, though
+    /// the handler returned an error after the switch.
+    fn a_handler_that_fails_after_the_switch_closes_with_nothing_more(a) {
+        let srv = start(a, &Settings::default(), Do::UpgradeFail);
+        let mut s = connect(srv.addr);
+        s.write_all(b"GET / HTTP/1.1\r\nHost: a\r\nConnection: upgrade\r\nUpgrade: echo\r\n\r\nhello")
+            .unwrap();
+        let mut got = Vec::new();
+        assert!(support::on_tokio::fill_until(&mut s, &mut got, b"\r\n\r\n"));
+        assert!(got.starts_with(b"HTTP/1.1 101 "), "{}", String::from_utf8_lossy(&got));
+        let mut rest = Vec::new();
+        let _ = std::io::Read::read_to_end(&mut s, &mut rest);
+        let head_end = got.windows(4).position(|w| w == b"\r\n\r\n").unwrap() + 4;
+        got.drain(..head_end);
+        got.extend_from_slice(&rest);
+        assert_eq!(got, b"hello", "the echo, then the close: {}", String::from_utf8_lossy(&got));
+        srv.stop();
+    }
+}

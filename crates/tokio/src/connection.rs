@@ -342,7 +342,7 @@ impl<H: Handler> Serve<'_, H> {
         }
         let chosen = answer_chosen(conn, st, sh, &outcome);
         report_mistake(conn, st, sh, seen, &outcome, chosen);
-        let action = if st.switched || st.broken {
+        let action = if st.broken {
             None
         } else {
             Some(conn.after_handler(chosen.outcome(&outcome), st.timed_out))
@@ -626,8 +626,8 @@ fn restore(conn: &mut ServerConn, sh: &Shared) {
 
 /// Finishes what the handler left (`outcome` is `None` after a panic),
 /// from where the connection says the answer stands (`action`, asked of
-/// [`ServerConn::after_handler`] by the caller; `None` when the handler
-/// took the connection over or its stream broke); `Some` ends the
+/// [`ServerConn::after_handler`] by the caller; `None` when its stream
+/// broke); `Some` ends the
 /// connection. Whatever the handler queued (through [`Exchange`] or
 /// [`Exchange::conn`]) is sent: at once when the connection ends here,
 /// otherwise before the next read.
@@ -640,7 +640,7 @@ async fn after_handler(
     outcome: &Option<Result<(), HandlerError>>,
     seen: &Seen,
 ) -> Option<End> {
-    // `None`: the handler took the connection over, or its stream broke.
+    // `None`: its stream broke.
     let Some(action) = action else {
         return Some(End::Close);
     };
@@ -686,15 +686,14 @@ fn local_of(e: &Error) -> Option<http_net_conn::LocalError> {
 
 /// Sends the answer the handler's error chose, if any (the core's rule,
 /// [`ServerConn::answer_chosen`], with the server's hooks; a hook that
-/// panics chooses nothing). A stream that broke or was taken over is not
-/// answered.
+/// panics chooses nothing). A stream that broke is not answered.
 fn answer_chosen(
     conn: &mut ServerConn,
     st: &Cycle,
     sh: &Shared,
     outcome: &Option<Result<(), HandlerError>>,
 ) -> ChosenAnswer {
-    if st.switched || st.broken {
+    if st.broken {
         return ChosenAnswer::NotChosen;
     }
     let hooks = &sh.hooks;

@@ -3,6 +3,7 @@
 //! every adapter (which only moves the bytes the answer says).
 
 use super::ServerConn;
+use crate::state::SRead;
 use crate::{AnswerState, LocalError, Method};
 
 /// How an adapter's handler ended, as the adapter saw it.
@@ -130,8 +131,9 @@ impl ServerConn {
     ///   [`AfterHandler::CloseAfterOutput`] when a body read timed out (the
     ///   peer's fault, not the application's);
     /// - a `101` or a `2xx` to `CONNECT`: [`AfterHandler::CloseAfterOutput`]
-    ///   (an adapter that handed the stream to the handler closes it
-    ///   itself).
+    ///   when the handler did not take the stream over, [`AfterHandler::Close`]
+    ///   once it did ([`ServerEvent::Switched`](crate::ServerEvent::Switched)
+    ///   was polled), whatever it returned.
     ///
     /// ```
     /// use http_net_conn::{Config, ServerConn, ServerEvent};
@@ -145,6 +147,12 @@ impl ServerConn {
     /// assert!(conn.output().starts_with(b"HTTP/1.1 500 "));
     /// ```
     pub fn after_handler(&mut self, outcome: HandlerOutcome, body_timed_out: bool) -> AfterHandler {
+        // The handler took the stream over (it polled `Switched`): the
+        // connection has nothing more to send, whatever the handler
+        // returned.
+        if self.ex.read == SRead::Switched {
+            return AfterHandler::Close;
+        }
         if self.failed() {
             return AfterHandler::Linger;
         }
