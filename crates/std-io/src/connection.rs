@@ -270,7 +270,7 @@ pub(crate) fn run_on(
     if end == End::Linger {
         // An evicted connection's reading side is shut: the drain reads what
         // had arrived and ends.
-        wire::linger(stream, settings.linger(wire::stamp(Instant::now())));
+        wire::linger(stream, settings.linger(wire::stamp(wire::read_clock())));
     }
 }
 
@@ -402,9 +402,9 @@ impl Serve<'_> {
     /// A request's head is whole: begins it, runs the handler, carries
     /// out what follows; `Some` ends the connection.
     fn request(&mut self) -> Option<End> {
-        // The reading after the read that brought this request; a request
-        // pipelined behind another reads the clock anew.
-        let now = self.read_at.take().unwrap_or_else(Instant::now);
+        // The reading after the read that brought this request, for the
+        // requests pipelined behind it too: none reads the clock anew.
+        let now = *self.read_at.get_or_insert_with(wire::read_clock);
         self.st.reset(now);
         // Error responses the connection writes carry it too.
         refresh_date(self.conn, self.shared, &mut self.date, now);
@@ -463,7 +463,7 @@ impl Serve<'_> {
         if st.flush(stream, conn, &slot.write).is_err() || self.eof {
             return Some(End::Close);
         }
-        let now = st.write.take_last_write().unwrap_or_else(Instant::now);
+        let now = st.write.take_last_write().unwrap_or_else(wire::read_clock);
         // A response the connection queues on a deadline carries it.
         refresh_date(conn, self.shared, &mut self.date, now);
         let stamped = wire::stamp(now);
@@ -490,7 +490,7 @@ impl Serve<'_> {
             Ok(Filled::Bytes(_)) => {
                 // Error responses the connection writes carry it too; the
                 // first request these bytes bring begins at this reading.
-                let after = Instant::now();
+                let after = wire::read_clock();
                 refresh_date(conn, self.shared, &mut self.date, after);
                 self.read_at = Some(after);
             }
@@ -504,7 +504,7 @@ impl Serve<'_> {
             // The socket's timeout ran out at the connection's deadline:
             // the connection carries out what expired.
             Err(Error::Timeout(_)) => {
-                let now = Instant::now();
+                let now = wire::read_clock();
                 refresh_date(conn, self.shared, &mut self.date, now);
                 let e = conn.handle_timeout(wire::stamp(now).max(until))?;
                 return Some(self.expired(e));
@@ -541,7 +541,7 @@ impl Serve<'_> {
             self.st.started = self
                 .conn
                 .head_started()
-                .map_or_else(Instant::now, wire::instant);
+                .map_or_else(wire::read_clock, wire::instant);
             self.st.write.restart();
         }
         let cause = ErrorCause::of_peer(self.conn, e);
@@ -607,7 +607,7 @@ fn mistake(
     if let Some((m, request)) =
         Mistake::of_handler(conn, outcome, chosen, timed_out, local_of, kept)
     {
-        let now = wire::stamp(Instant::now());
+        let now = wire::stamp(wire::read_clock());
         let sink = shared.hooks.mistake_sink(&shared.mistakes, m, now, request);
         crate::hooks::deliver(sink, &m);
     }
@@ -668,6 +668,45 @@ fn after_handler(
 mod tests {
     use super::*;
     use crate::settings::Settings;
+
+    /// Serves `requests` sent in one write (then the peer's end of
+    /// stream) on this thread: the clock readings the connection took.
+    fn readings_serving(requests: &[u8]) -> u64 {
+        let (mut server, mut client) = std::os::unix::net::UnixStream::pair().unwrap();
+        client.write_all(requests).unwrap();
+        client.shutdown(Shutdown::Write).unwrap();
+        let settings = Settings::DEFAULT;
+        let shared = Shared::new(1024, settings.setup_rate_per_peer, Default::default());
+        let mut home = None;
+        let slot = shared.register(Handle::Interrupter(None), None, &mut home);
+        let handler =
+            |ex: &mut Exchange<'_>| -> Result<(), Error> { ex.respond_with(200, &[], b"ok") };
+        let mut kept = KeptConn::default();
+        let before = wire::READINGS.with(std::cell::Cell::get);
+        run_on(
+            &mut server,
+            None,
+            &settings,
+            &shared,
+            &slot,
+            &handler,
+            &mut kept,
+        );
+        wire::READINGS.with(std::cell::Cell::get) - before
+    }
+
+    #[test]
+    fn a_pipelined_request_answered_in_its_wakeup_reads_no_clock() {
+        let one = b"GET / HTTP/1.1\r\nHost: a\r\n\r\n";
+        let alone = readings_serving(one);
+        assert!(alone >= 1, "the read that brought it");
+        let three = [&one[..], one, one].concat();
+        assert_eq!(
+            readings_serving(&three),
+            alone,
+            "two more requests, no more readings"
+        );
+    }
 
     #[test]
     fn a_connection_whose_output_grew_is_not_kept_for_the_next_peer() {

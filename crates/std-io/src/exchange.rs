@@ -68,7 +68,8 @@ impl Cycle {
             body_error: None,
             method: String::new(),
             target: Vec::new(),
-            started: Instant::now(),
+            // Set when a request begins; no clock reading for it here.
+            started: wire::instant(http_net_conn::Timestamp::from_nanos(0)),
             timed_out: false,
             broken: false,
             read_timeout: None,

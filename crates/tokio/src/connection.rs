@@ -105,7 +105,8 @@ impl Seen {
         Seen {
             method: String::new(),
             target: Vec::new(),
-            started: Instant::now(),
+            // Set when a request begins; no clock reading for it here.
+            started: crate::timer::epoch(),
         }
     }
 
@@ -514,7 +515,10 @@ impl<H: Handler> Serve<'_, H> {
         }
         if seen.method.is_empty() && self.sh.hooks.keeps_request() {
             // Before a whole head: from its first byte.
-            seen.started = conn.head_started().map_or_else(Instant::now, wire::instant);
+            let clock = &self.slot.slot.clock;
+            seen.started = conn
+                .head_started()
+                .map_or_else(|| clock.now(), wire::instant);
         }
         let cause = ErrorCause::of_peer(conn, e);
         send_own_error(stream, conn, st, self.sh, seen, cause).await
@@ -723,7 +727,7 @@ fn report_mistake(
     if let Some((m, request)) =
         Mistake::of_handler(conn, outcome, chosen, timed_out, local_of, kept)
     {
-        let now = wire::stamp(Instant::now());
+        let now = wire::stamp(crate::timer::read_clock());
         hooks::deliver(sh.hooks.mistake_sink(&sh.mistakes, m, now, request), &m);
     }
 }
@@ -785,13 +789,7 @@ async fn send_until_owed(
         if out.is_empty() {
             break;
         }
-        let until = wire::deadline(
-            &st.write_meter,
-            wire::stamp(Instant::now()),
-            b.stall,
-            b.rate,
-        )
-        .0;
+        let until = wire::deadline(&st.write_meter, st.now(), b.stall, b.rate).0;
         match wire::bounded(wire::instant(until), stream.write(out)).await {
             Some(Ok(n)) if n > 0 => {
                 st.write_meter.add(n as u64);
@@ -803,13 +801,7 @@ async fn send_until_owed(
         }
     }
     if wrote {
-        let until = wire::deadline(
-            &st.write_meter,
-            wire::stamp(Instant::now()),
-            b.stall,
-            b.rate,
-        )
-        .0;
+        let until = wire::deadline(&st.write_meter, st.now(), b.stall, b.rate).0;
         let _ = wire::bounded(wire::instant(until), stream.flush()).await;
     }
 }
@@ -869,6 +861,60 @@ mod tests {
     async fn pending<F: Future>(fut: Pin<&mut F>) -> bool {
         let mut fut = fut;
         poll_fn(|cx| Poll::Ready(fut.as_mut().poll(cx).is_pending())).await
+    }
+
+    /// A handler that answers `ok`.
+    struct Ok2;
+
+    impl Handler for Ok2 {
+        async fn handle(&self, ex: &mut Exchange<'_>) -> Result<(), HandlerError> {
+            ex.respond_with(200, &[], b"ok").await?;
+            Ok(())
+        }
+    }
+
+    /// Serves `requests` sent in one write (then the peer's end of
+    /// stream) on a connection of its own: the clock readings its task
+    /// took, and its wakeups.
+    fn readings_serving(requests: &[u8]) -> (u64, u32) {
+        let mut result = (0, 0);
+        run(async {
+            let shared = Arc::new(Shared::new(
+                Settings::DEFAULT,
+                crate::hooks::Hooks::default(),
+            ));
+            let slot = Arc::new(crate::slot::Slot::new(0, 0, None));
+            let guard = SlotGuard {
+                shared,
+                slot: Arc::clone(&slot),
+            };
+            let (server, mut client) = tokio::io::duplex(1 << 16);
+            client.write_all(requests).await.unwrap();
+            client.shutdown().await.unwrap();
+            let before = crate::timer::READINGS.with(std::cell::Cell::get);
+            super::run(server, None, guard, Arc::new(Ok2)).await;
+            let after = crate::timer::READINGS.with(std::cell::Cell::get);
+            result = (after - before, slot.clock.wakeups());
+        });
+        result
+    }
+
+    #[test]
+    fn a_pipelined_request_answered_in_its_wakeup_reads_no_clock() {
+        let one = b"GET / HTTP/1.1\r\nHost: a\r\n\r\n";
+        let (alone, wakeups) = readings_serving(one);
+        assert!(alone >= 1, "the wait for the peer reads the clock");
+        assert!(
+            alone <= u64::from(wakeups),
+            "{alone} readings, {wakeups} wakeups"
+        );
+        let three = [&one[..], one, one].concat();
+        let (pipelined, wakeups) = readings_serving(&three);
+        assert_eq!(pipelined, alone, "two more requests, no more readings");
+        assert!(
+            pipelined <= u64::from(wakeups),
+            "{pipelined} readings, {wakeups} wakeups"
+        );
     }
 
     #[test]
