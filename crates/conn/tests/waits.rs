@@ -59,7 +59,8 @@ fn idle_runs_from_the_first_wait_and_a_stale_wakeup_does_not_move_it() {
         Some(Expiry {
             stage: Stage::Idle,
             linger: false,
-            timed_out: Some(Stage::Idle)
+            timed_out: Some(Stage::Idle),
+            look_once: false,
         })
     );
     assert!(
@@ -106,6 +107,7 @@ fn the_head_deadline_runs_from_the_first_wait_for_its_rest_however_it_trickles()
         stage: Stage::Head,
         linger: true,
         timed_out: Some(Stage::Head),
+        look_once: false,
     };
     assert_eq!(conn.next_read(at(110)), NextRead::Expired(expired));
     assert!(conn.output().starts_with(b"HTTP/1.1 408 "));
@@ -164,6 +166,7 @@ fn an_unread_body_is_drained_within_one_body_timeout_in_all() {
         stage: Stage::Body,
         linger: false,
         timed_out: Some(Stage::Body),
+        look_once: false,
     };
     assert_eq!(conn.next_read(at(25)), NextRead::Expired(expired));
 }
@@ -185,10 +188,37 @@ fn an_eviction_mid_head_queues_503_and_between_requests_closes() {
     let e = conn.evict();
     assert_eq!((e.stage, e.linger, e.timed_out), (Stage::Head, true, None));
     assert!(conn.output().starts_with(b"HTTP/1.1 503 "));
+    assert!(!e.look_once);
     let mut idle = self::conn();
     let e = idle.evict();
     assert_eq!((e.stage, e.linger, e.timed_out), (Stage::Idle, false, None));
     assert!(idle.output().is_empty());
+}
+
+/// One rule for both servers (tokio looked once more after an eviction,
+/// std read what its shut socket still held, without telling the core):
+/// an idle connection evicted reads once more what had arrived; a request
+/// that came is answered with `Connection: close`; the eviction asked
+/// again closes.
+#[test]
+fn an_idle_connection_evicted_looks_once_more_and_answers_what_came_as_its_last() {
+    let mut conn = conn();
+    let e = conn.evict();
+    assert!(e.look_once);
+    let _ = conn.recv(b"GET / HTTP/1.1\r\nHost: a\r\n\r\n");
+    assert!(matches!(conn.poll_event(), Ok(ServerEvent::Request(_))));
+    let _ = conn.begin_request(0, false, &http_net_conn::driver::RequestPolicy::DEFAULT);
+    let ok = PreparedResponse::new(200, &[]).unwrap();
+    let _ = conn.responder().respond(&ok, b"").unwrap();
+    let out = String::from_utf8_lossy(conn.output()).into_owned();
+    assert!(out.contains("\r\nConnection: close\r\n"), "{out}");
+    let n = conn.output().len();
+    conn.consume_output(n);
+    // Nothing more is read: the connection is closing.
+    assert!(conn.should_close());
+    let mut again = self::conn();
+    assert!(again.evict().look_once);
+    assert!(!again.evict().look_once, "asked again, it closes");
 }
 
 #[test]

@@ -499,6 +499,11 @@ impl Serve<'_> {
             // The accept loop evicted it (and shut its reading side).
             Err(Error::Timeout(_)) if slot.evicted().is_some() => {
                 let e = conn.evict();
+                if e.look_once {
+                    // The read side is shut: the next read returns what
+                    // had arrived, without waiting.
+                    return None;
+                }
                 return Some(self.expired(e));
             }
             // The socket's timeout ran out at the connection's deadline:

@@ -212,8 +212,6 @@ struct Serve<'a, H> {
     policy: RequestPolicy,
     eof: bool,
     seen: Seen,
-    /// Evicted with a request already arrived: it is the last one.
-    last: bool,
     /// Requests served since the task last waited on its peer or yielded.
     turn: u32,
     /// The peer's last request came within `IDLE_GRACE` of the answer
@@ -242,7 +240,6 @@ async fn serve<H: Handler>(
         policy: sh.settings.request_policy(),
         eof: false,
         seen: Seen::new(),
-        last: false,
         turn: 0,
         quick: true,
     };
@@ -303,7 +300,7 @@ impl<H: Handler> Serve<'_, H> {
         }
         slot.set(SlotState::Handler);
         slot.slot.body.reset();
-        let stopping = self.last || sh.stopping();
+        let stopping = sh.stopping();
         let begin = self
             .conn
             .begin_request(self.requests, stopping, &self.policy);
@@ -428,7 +425,7 @@ impl<H: Handler> Serve<'_, H> {
                 None
             }
             Ok(Filled::Full) => Some(End::Close),
-            Ok(Filled::Woken) if slot.slot.evicted() => self.evicted(stage).await,
+            Ok(Filled::Woken) if slot.slot.evicted() => self.evicted().await,
             // Shutdown (seen at the top when idle or draining), or a stale
             // wake.
             Ok(Filled::Woken) => None,
@@ -459,22 +456,20 @@ impl<H: Handler> Serve<'_, H> {
             .map(|()| End::Close)
     }
 
-    /// The accept loop evicted the connection while it waited in `stage`.
-    async fn evicted(&mut self, stage: Stage) -> Option<End> {
-        if stage == Stage::Idle && !self.last {
-            // A request may be in the socket that the reactor has not
-            // reported yet: look once more after a turn; if one came,
-            // answer it, then close.
-            tokio::task::yield_now().await;
-            if let Some(n) = wire::fill_now(self.stream, self.conn) {
-                self.last = true;
-                if n > 0 {
-                    return None;
-                }
-            }
-        }
+    /// The accept loop evicted the connection while it waited: the
+    /// connection says what follows ([`ServerConn::evict`]).
+    async fn evicted(&mut self) -> Option<End> {
         self.date.refresh(self.conn, self.sh.date_secs());
         let e = self.conn.evict();
+        if e.look_once {
+            // What had arrived may be in the socket with the reactor not
+            // having reported it yet: look after a turn; a request that
+            // came is answered (its answer the last), then the eviction
+            // closes.
+            tokio::task::yield_now().await;
+            let n = wire::fill_now(self.stream, self.conn).unwrap_or(0);
+            return (n == 0).then_some(End::Close);
+        }
         Some(self.expired(e).await)
     }
 

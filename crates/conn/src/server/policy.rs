@@ -82,9 +82,9 @@ impl ServerConn {
     /// The policy at the start of a request (after a
     /// [`ServerEvent::Request`](crate::ServerEvent::Request)), for an
     /// adapter that had `served` requests on this connection before it and
-    /// is `stopping` (a graceful stop, or an eviction that left this request
-    /// as the last): `CONNECT` without tunnels is refused with `501`; the
-    /// request that reaches `max_requests`, or any during a stop, is the
+    /// is `stopping` (a graceful stop): `CONNECT` without tunnels is
+    /// refused with `501`; the request that reaches `max_requests`, or any
+    /// during a stop or after an eviction ([`ServerConn::evict`]), is the
     /// connection's last (`Connection: close` on its answer).
     ///
     /// ```
@@ -109,7 +109,8 @@ impl ServerConn {
             return Ok(Begin::Refused);
         }
         let count = served.saturating_add(1);
-        if stopping || (policy.max_requests != 0 && count >= policy.max_requests) {
+        let evicted = self.deadlines.evicted();
+        if stopping || evicted || (policy.max_requests != 0 && count >= policy.max_requests) {
             self.close_after_response();
         }
         Ok(Begin::Handle)

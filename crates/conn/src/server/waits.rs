@@ -50,6 +50,11 @@ pub struct Expiry {
     /// The stage whose timeout this is, for the server's counters; `None`
     /// for an eviction (counted as one).
     pub timed_out: Option<Stage>,
+    /// An eviction between requests: read once more, without waiting,
+    /// what had arrived before it (a request on its way is answered, as
+    /// the connection's last), then close. Asked again, the eviction
+    /// closes.
+    pub look_once: bool,
 }
 
 /// What the adapter does before its next read ([`ServerConn::next_read`]).
@@ -96,6 +101,9 @@ pub(crate) struct Deadlines {
     drain: Option<Timestamp>,
     /// A request has begun on this connection (it is no longer fresh).
     begun: bool,
+    /// The server evicted the connection: the request it answers now is
+    /// its last.
+    evicted: bool,
 }
 
 impl Deadlines {
@@ -106,6 +114,7 @@ impl Deadlines {
             head: None,
             drain: None,
             begun: false,
+            evicted: false,
         }
     }
 
@@ -122,8 +131,14 @@ impl Deadlines {
         *self = Deadlines {
             timeouts: self.timeouts,
             begun: true,
+            evicted: self.evicted,
             ..Deadlines::new()
         };
+    }
+
+    /// Whether the server evicted the connection (its request is its last).
+    pub(crate) fn evicted(&self) -> bool {
+        self.evicted
     }
 }
 
@@ -198,17 +213,29 @@ impl ServerConn {
             stage,
             linger,
             timed_out: Some(stage),
+            look_once: false,
         })
     }
 
     /// The server evicted this connection (at its connection limit) while
     /// it waited for input: mid-head it has `503` with `Retry-After`
     /// queued ([`evicted_mid_head`](ServerConn::evicted_mid_head)) to send
-    /// before a linger; between requests or while draining it closes.
-    /// Either way it reads no more, whatever arrived meanwhile: one rule
-    /// for every adapter (no last look for a request).
+    /// before a linger; while draining it closes. Between requests it
+    /// reads once more, without waiting, what had arrived
+    /// ([`Expiry::look_once`]): a request already sent is answered, with
+    /// `Connection: close` ([`begin_request`](ServerConn::begin_request)),
+    /// and the eviction asked again closes. One rule for every adapter.
+    ///
+    /// ```
+    /// use http_net_conn::{Config, ServerConn};
+    ///
+    /// let mut conn = ServerConn::new(Config::DEFAULT);
+    /// assert!(conn.evict().look_once); // idle: one more look
+    /// assert!(!conn.evict().look_once); // nothing came: close
+    /// ```
     pub fn evict(&mut self) -> Expiry {
         let phase = self.phase();
+        let first = !core::mem::replace(&mut self.deadlines.evicted, true);
         let stage = match phase {
             Phase::Idle => Stage::Idle,
             Phase::Head => Stage::Head,
@@ -218,6 +245,7 @@ impl ServerConn {
             stage,
             linger: phase == Phase::Head && self.evicted_mid_head().is_ok(),
             timed_out: None,
+            look_once: phase == Phase::Idle && first,
         }
     }
 
