@@ -890,3 +890,23 @@ both! {
         srv.stop();
     }
 }
+
+both! {
+    /// The cause the `error_body` hook sees after a handler is the core's
+    /// one rule (`ErrorCause::after_handler`): a body the peer broke
+    /// (bad chunk framing) is the peer's error, even when the handler goes
+    /// on and fails at something else (here its answer, refused on the
+    /// failed connection). tokio named the handler's error.
+    fn a_body_the_peer_broke_is_the_peers_cause_whatever_the_handler_returned(a) {
+        let log = Log::default();
+        let set = Settings { causes: Some(log.clone()), ..Settings::default() };
+        let srv = start(a, &set, Do::Forgive);
+        let req = b"POST / HTTP/1.1\r\nHost: a\r\nTransfer-Encoding: chunked\r\n\r\nzz\r\n";
+        let r = raw(srv.addr, req);
+        assert!(r.starts_with("HTTP/1.1 400 "), "{r}");
+        srv.stop();
+        let seen = log.lock().unwrap().clone();
+        assert_eq!(seen.len(), 1, "{seen:?}");
+        assert!(seen[0].starts_with("400 Peer("), "{seen:?}");
+    }
+}

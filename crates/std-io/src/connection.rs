@@ -637,22 +637,15 @@ fn after_handler(
     if st.broken {
         return Some(End::Close);
     }
-    // What a failed handler's error response is for.
-    let cause = |st: &Cycle, conn: &ServerConn| match (st.over_limit, st.body_error, outcome) {
-        (Some(limit), _, _) => ErrorCause::OverLimit(limit),
-        (None, Some(e), _) => ErrorCause::of_peer(conn, e),
-        (None, None, _) if st.timed_out => ErrorCause::Timeout(Stage::Body),
-        (None, None, Some(Err(e))) => ErrorCause::Handler(e),
-        (None, None, None) => ErrorCause::Panic,
-        (None, None, Some(Ok(()))) => ErrorCause::NoAnswer,
-    };
     match conn.after_handler(chosen.outcome(outcome), st.timed_out) {
         AfterHandler::Next => None,
         AfterHandler::Linger => {
             // An error response the connection queued (its own, or the
             // 500/408 for no answer) takes the hook's body.
-            let why = cause(st, conn);
-            error_body(conn, shared, st, why);
+            if shared.hooks.error_body.is_some() {
+                let why = ErrorCause::after_handler(conn, outcome, st.timed_out);
+                error_body(conn, shared, st, why);
+            }
             Some(send_and_linger(stream, conn, st, slot))
         }
         AfterHandler::Truncated => {

@@ -36,8 +36,6 @@ pub(crate) struct Cycle {
     trailers: OwnedFields,
     /// The body went over its budget: the error every later read returns.
     pub(crate) over_limit: Option<Limit>,
-    /// The peer's error that ended a body read.
-    pub(crate) body_error: Option<RemoteError>,
     /// The request's method and target, kept for the hooks (only when a
     /// hook is set), and when it started.
     pub(crate) method: String,
@@ -65,7 +63,6 @@ impl Cycle {
             reader: BodyReader::default(),
             trailers: OwnedFields::new(),
             over_limit: None,
-            body_error: None,
             method: String::new(),
             target: Vec::new(),
             // Set when a request begins; no clock reading for it here.
@@ -86,7 +83,6 @@ impl Cycle {
         self.reader.clear();
         self.trailers.clear();
         self.over_limit = None;
-        self.body_error = None;
         self.started = now;
         self.timed_out = false;
         self.body.restart();
@@ -555,7 +551,6 @@ impl Body<'_> {
         }
         match self.read_raw(buf) {
             Err(Error::Protocol(ConnError::Remote(e))) => {
-                self.st.body_error = Some(e);
                 if e == RemoteError::Framing(FramingError::BodyTooLarge) {
                     return Err(over_limit(self.conn, self.st));
                 }

@@ -13,8 +13,8 @@ use http_net_conn::driver::{
     AfterHandler, Begin, ChosenAnswer, Expiry, NextRead, ReadStep, RequestPolicy, SlotState,
 };
 use http_net_conn::{
-    AccessRecord, Error as ConnError, ErrorCause, HandlerError, Limit, Mistake, RemoteError,
-    ServerConn, ServerEvent, Timestamp,
+    AccessRecord, Error as ConnError, ErrorCause, HandlerError, Mistake, RemoteError, ServerConn,
+    ServerEvent, Timestamp,
 };
 use tokio::io::AsyncWriteExt;
 use tokio::time::Instant;
@@ -649,7 +649,7 @@ async fn after_handler(
             // An error response the connection queued (its own, or the
             // 500/408 for no answer) takes the hook's body.
             if sh.hooks.error_body.is_some() {
-                let cause = error_cause(conn, st, outcome);
+                let cause = ErrorCause::after_handler(conn, outcome, st.timed_out);
                 hooks::error_body(&sh.hooks, conn, cause, &seen.method, &seen.target);
             }
             Some(send_and_linger(stream, conn, st, sh).await)
@@ -666,12 +666,6 @@ async fn after_handler(
         // `Close`, and any action a later `conn` adds.
         _ => Some(End::Close),
     }
-}
-
-/// The handler's error as this adapter's [`Error`], when it is one (or the
-/// core's, which this adapter's wraps).
-fn adapter_error(e: &HandlerError) -> Option<&Error> {
-    e.downcast_ref::<Error>()
 }
 
 /// The connection's refusal of one of the handler's commands, when this
@@ -724,35 +718,6 @@ fn report_mistake(
     {
         let now = wire::stamp(crate::timer::read_clock());
         hooks::deliver(sh.hooks.mistake_sink(&sh.mistakes, m, now, request), &m);
-    }
-}
-
-/// Why the connection queued the error response that follows a handler
-/// (asked after [`ServerConn::after_handler`]), as the error-body hook sees
-/// it: by its status, and the handler's error for a body the peer broke.
-fn error_cause<'e>(
-    conn: &ServerConn,
-    st: &Cycle,
-    outcome: &'e Option<Result<(), HandlerError>>,
-) -> ErrorCause<'e> {
-    let error = outcome.as_ref().and_then(|r| r.as_ref().err());
-    let peer = error.and_then(adapter_error).and_then(|e| match e {
-        Error::Protocol(ConnError::Remote(r)) => Some(*r),
-        _ => None,
-    });
-    match (conn.error_status(), peer, error) {
-        (Some(413), _, _) => {
-            ErrorCause::OverLimit(Limit::BodyBudget(conn.body_budget().unwrap_or(0)))
-        }
-        (Some(408), _, _) => ErrorCause::Timeout(Stage::Body),
-        (Some(500), _, Some(e)) if !st.timed_out => ErrorCause::Handler(e),
-        (Some(500), _, None) if outcome.is_none() => ErrorCause::Panic,
-        (Some(500), _, None) => ErrorCause::NoAnswer,
-        (_, Some(r), _) => ErrorCause::of_peer(conn, r),
-        // A body the peer broke, whose error the handler did not return:
-        // the handler's own error, or no answer from it.
-        (_, None, Some(e)) => ErrorCause::Handler(e),
-        (_, None, None) => ErrorCause::NoAnswer,
     }
 }
 

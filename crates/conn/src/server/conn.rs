@@ -65,6 +65,8 @@ pub struct ServerConn {
     error_tail: Option<ErrorTail>,
     /// The deadlines of the waits between handlers (`waits.rs`).
     pub(super) deadlines: super::waits::Deadlines,
+    /// The peer's error that failed the connection, if one did.
+    peer_error: Option<RemoteError>,
 }
 
 impl ServerConn {
@@ -79,6 +81,7 @@ impl ServerConn {
             out: Output::new(2 * COPY_LIMIT),
             error_tail: None,
             deadlines: super::waits::Deadlines::new(),
+            peer_error: None,
         }
     }
 
@@ -104,6 +107,7 @@ impl ServerConn {
         self.out.reset();
         self.error_tail = None;
         self.deadlines.reset();
+        self.peer_error = None;
     }
 
     /// Lends the connection's buffers out (to a pool) while it is idle
@@ -475,6 +479,7 @@ impl ServerConn {
             self.error_tail = Some(tail);
         }
         self.ex.fail();
+        self.peer_error = Some(e);
         if unanswered {
             // The connection's error response is the answer.
             self.ex.closed_answer = AnswerState::Complete;
@@ -535,6 +540,16 @@ impl ServerConn {
     /// still rewrite. `None` otherwise (no error response, or part of it
     /// already consumed from the output).
     pub fn error_status(&self) -> Option<u16> {
+        self.error_tail_status()
+    }
+
+    /// The peer's error that failed the connection (a malformed head or
+    /// body, a body over its budget), if one did.
+    pub fn peer_error(&self) -> Option<RemoteError> {
+        self.peer_error
+    }
+
+    fn error_tail_status(&self) -> Option<u16> {
         let tail = self.error_tail?;
         self.out
             .unsent_tail(tail.start, tail.len)
