@@ -232,3 +232,49 @@ fn a_reset_forgets_the_deadlines_and_keeps_the_timeouts() {
     assert_eq!(conn.poll_timeout(at(100)), Some(at(130)));
     assert_eq!(conn.handle_timeout(at(129)), None);
 }
+
+/// One rule for both servers' idle buffers (std kept a thread's
+/// connection if it had not grown, tokio lent them to its pool after a
+/// grace, grown or not): the core says when an idle connection gives its
+/// buffers up and whether they are worth keeping.
+#[test]
+fn an_idle_connection_gives_its_buffers_up_after_the_grace_if_its_peer_was_quick() {
+    use http_net_conn::driver::IDLE_GRACE;
+    use http_net_conn::Buffers;
+    let mut conn = conn();
+    assert_eq!(
+        conn.allocated_bytes(),
+        Buffers::fresh_bytes(conn.config()),
+        "the figure of a new connection, without allocating"
+    );
+    assert!(conn.buffers_kept());
+    let _ = conn.poll_timeout(at(10));
+    assert_eq!(
+        conn.buffers_idle_at(),
+        Some(at(10).saturating_add(IDLE_GRACE))
+    );
+    // Back within the grace: still quick.
+    conn.idle_ended(at(10));
+    assert_eq!(
+        conn.buffers_idle_at(),
+        Some(at(10).saturating_add(IDLE_GRACE))
+    );
+    // Back later: the next idle wait gives them up at once.
+    conn.idle_ended(at(11));
+    assert_eq!(conn.buffers_idle_at(), Some(at(10)));
+    // A pipeliner that reads nothing grows the output: not worth keeping.
+    let req = b"GET / HTTP/1.1\r\nHost: a\r\n\r\n".repeat(2000);
+    let _ = conn.recv(&req);
+    let ok = PreparedResponse::new(200, &[]).unwrap();
+    for _ in 0..2000 {
+        match conn.poll_event() {
+            Ok(ServerEvent::Request(_)) => {
+                let _ =
+                    conn.begin_request(0, false, &http_net_conn::driver::RequestPolicy::DEFAULT);
+                let _ = conn.responder().respond(&ok, &[b'x'; 64]);
+            }
+            _ => break,
+        }
+    }
+    assert!(!conn.buffers_kept(), "{} bytes", conn.allocated_bytes());
+}

@@ -54,12 +54,10 @@ impl Warm {
     }
 }
 
-/// A pool thread's `ServerConn`, with the bytes a new one's buffers hold.
+/// A pool thread's `ServerConn`.
 #[derive(Default)]
 pub(crate) struct KeptConn {
     conn: Option<ServerConn>,
-    /// [`ServerConn::allocated_bytes`] of `conn` when it was new.
-    fresh: usize,
 }
 
 impl KeptConn {
@@ -69,26 +67,19 @@ impl KeptConn {
             // Reset already by `keep_if_small`; cheap, and sure.
             conn.reset();
         }
-        let fresh = &mut self.fresh;
-        self.conn.get_or_insert_with(|| {
-            let conn = ServerConn::new(config);
-            *fresh = conn.allocated_bytes();
-            conn
-        })
+        self.conn.get_or_insert_with(|| ServerConn::new(config))
     }
 
     /// After a connection: keeps it for the thread's next peer only if its
-    /// buffers are no larger than a new connection's. The output buffer
-    /// grows to the output high water and beyond under a peer that
-    /// pipelines requests without reading; kept, that memory would stay
-    /// resident for as long as the thread lives, on every thread such a
-    /// peer ever used.
+    /// buffers are worth keeping ([`ServerConn::buffers_kept`], the
+    /// core's rule: kept, a grown output buffer would stay resident for as
+    /// long as the thread lives).
     fn keep_if_small(&mut self) {
         let Some(conn) = self.conn.as_mut() else {
             return;
         };
         conn.reset();
-        if conn.allocated_bytes() > self.fresh {
+        if !conn.buffers_kept() {
             self.conn = None;
         }
     }
@@ -718,7 +709,6 @@ mod tests {
             kept.conn.is_some(),
             "a connection that did not grow is kept"
         );
-        assert!(kept.fresh > 0);
         // A pipeliner that reads nothing: its output grew past 16 KiB.
         let conn = kept.get(config);
         assert!(crate::settings::tests::pipelined_output(conn, 1000) > 16 * 1024);

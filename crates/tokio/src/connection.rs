@@ -7,7 +7,6 @@ use std::panic::{catch_unwind, AssertUnwindSafe};
 use std::pin::{pin, Pin};
 use std::sync::Arc;
 use std::task::Poll;
-use std::time::Duration;
 
 use http_net_conn::driver::{
     AfterHandler, Begin, ChosenAnswer, Expiry, NextRead, ReadStep, RequestPolicy, SlotState,
@@ -53,8 +52,11 @@ pub(crate) async fn run<S: Transport, H: Handler>(
         let mut st = Cycle::new(peer, Arc::clone(&slot.slot));
         let end = serve(&mut stream, &mut conn, &mut st, &shared, &slot, &*handler).await;
         shared.counters.ended(st.timed_out_in, slot.slot.evicted());
-        // Its state machine and buffers serve the next connection.
-        shared.conns.put(conn, &shared.buffers);
+        // Its state machine and buffers serve the next connection, unless
+        // they grew (the core's rule).
+        if conn.buffers_kept() {
+            shared.conns.put(conn, &shared.buffers);
+        }
         // An evicted connection gives its place up at once: its 503 (if any) is
         // sent, but it is not drained.
         if end == End::Linger && !slot.slot.evicted() {
@@ -214,9 +216,6 @@ struct Serve<'a, H> {
     seen: Seen,
     /// Requests served since the task last waited on its peer or yielded.
     turn: u32,
-    /// The peer's last request came within `IDLE_GRACE` of the answer
-    /// before.
-    quick: bool,
 }
 
 async fn serve<H: Handler>(
@@ -241,7 +240,6 @@ async fn serve<H: Handler>(
         eof: false,
         seen: Seen::new(),
         turn: 0,
-        quick: true,
     };
     serve.run().await
 }
@@ -403,9 +401,7 @@ impl<H: Handler> Serve<'_, H> {
         let filled = if stage == Stage::Idle {
             let idle = Idle {
                 clock: &slot.slot.clock,
-                since: now,
                 deadline,
-                quick: &mut self.quick,
             };
             idle_fill(stream, conn, sh, &mut st.timer, idle, wake).await
         } else {
@@ -525,33 +521,20 @@ impl<H: Handler> Serve<'_, H> {
 /// holds it for as long as it is idle.
 const SCRATCH: usize = 16;
 
-/// How long an idle connection whose peer came back quickly last time keeps
-/// its buffers before it lends them: a peer sending its next request right
-/// after an answer (a benchmark, a pipeline that waits for each answer, a
-/// proxy's reused connection) is read straight into the connection's
-/// buffers, without lending them and taking them back for each request.
-/// One tick of the runtime's timer; a peer slower than that has its
-/// connection lend at once, as before.
-const IDLE_GRACE: Duration = Duration::from_millis(1);
-
 /// One idle wait, as [`idle_fill`] sees it.
 struct Idle<'a> {
     /// The connection's clock (one reading per wakeup).
     clock: &'a WakeClock,
-    /// When the wait began.
-    since: Timestamp,
     /// When the idle timeout ends it.
     deadline: Timestamp,
-    /// The peer came back within [`IDLE_GRACE`] last time: hold the
-    /// buffers for that long first. Updated for the next wait.
-    quick: &'a mut bool,
 }
 
 /// Waits for the next request on an idle connection as [`wire::fill`] does,
 /// with the connection's buffers lent to the server's pool meanwhile, so
-/// that an idle keep-alive connection holds its state alone. A peer that
-/// came back quickly last time gets [`IDLE_GRACE`] with the buffers held
-/// (read straight into them); bytes already there (pipelined requests) are
+/// that an idle keep-alive connection holds its state alone, from when the
+/// core says ([`ServerConn::buffers_idle_at`]: a peer that came back
+/// quickly last time gets a grace with the buffers held, read straight
+/// into them); bytes already there (pipelined requests) are
 /// read with the buffers held; otherwise the first bytes land in a small
 /// scratch buffer, the connection takes buffers from the pool (or new
 /// ones), and the rest is read at once.
@@ -564,13 +547,17 @@ async fn idle_fill(
     wake: Option<&Bell>,
 ) -> Result<Filled, Error> {
     let deadline = idle.deadline;
-    let grace = idle.since.saturating_add(IDLE_GRACE);
     if !conn.buffers_lent() {
-        if *idle.quick && grace < deadline {
-            match wire::fill(stream, conn, timer, grace, false, Stage::Idle, wake).await {
+        let now = idle.clock.stamp();
+        let lend_at = conn.buffers_idle_at().unwrap_or(now);
+        if now < lend_at && lend_at < deadline {
+            match wire::fill(stream, conn, timer, lend_at, false, Stage::Idle, wake).await {
                 // Not within the grace: lend the buffers, as below.
-                Err(Error::Timeout(Stage::Idle)) => *idle.quick = false,
-                r => return r,
+                Err(Error::Timeout(Stage::Idle)) => {}
+                r => {
+                    conn.idle_ended(idle.clock.stamp());
+                    return r;
+                }
             }
         } else if let Some(n) = wire::fill_now(stream, conn) {
             return Ok(if n == 0 {
@@ -579,8 +566,11 @@ async fn idle_fill(
                 Filled::Bytes(n)
             });
         }
+        // Buffers that grew are freed rather than pooled (the core's rule).
+        let kept = conn.buffers_kept();
         match conn.take_buffers() {
-            Some(lent) => sh.buffers.put(lent),
+            Some(lent) if kept => sh.buffers.put(lent),
+            Some(_) => {}
             None => {
                 return wire::fill(stream, conn, timer, deadline, false, Stage::Idle, wake).await
             }
@@ -591,7 +581,7 @@ async fn idle_fill(
     match r {
         Ok(Scratched::Bytes(n)) => {
             // This wakeup's reading: the peer came back within the grace?
-            *idle.quick = idle.clock.stamp() <= grace;
+            conn.idle_ended(idle.clock.stamp());
             restore(conn, sh);
             let taken = conn.recv(&scratch[..n]);
             debug_assert_eq!(taken, n, "a restored idle connection takes a whole scratch");
@@ -770,6 +760,7 @@ async fn send_until_owed(
 mod tests {
     use super::*;
     use crate::shared::Settings;
+    use http_net_conn::driver::IDLE_GRACE;
     use http_net_conn::{Config, Placement, PreparedResponse};
 
     use tokio::io::{AsyncWriteExt, DuplexStream};
@@ -807,14 +798,20 @@ mod tests {
         )
     }
 
-    /// An idle wait starting now, until `deadline`.
-    fn idle_wait<'a>(clock: &'a WakeClock, deadline: Timestamp, quick: &'a mut bool) -> Idle<'a> {
-        Idle {
-            clock,
-            since: wire::stamp(Instant::now()),
-            deadline,
-            quick,
+    /// An idle wait of `conn` starting now, until `deadline`, its peer
+    /// quick to come back last time or not.
+    fn idle_wait<'a>(
+        clock: &'a WakeClock,
+        deadline: Timestamp,
+        conn: &mut ServerConn,
+        quick: bool,
+    ) -> Idle<'a> {
+        let now = clock.stamp();
+        let _ = conn.poll_timeout(now);
+        if !quick {
+            conn.idle_ended(now.saturating_add(std::time::Duration::from_secs(1)));
         }
+        Idle { clock, deadline }
     }
 
     /// Polls `fut` once: whether it is still pending.
@@ -881,9 +878,9 @@ mod tests {
     fn a_peer_back_within_the_grace_is_read_without_lending() {
         run(async {
             let (sh, mut server, mut client, mut conn, deadline) = idle_on_duplex();
-            let (mut timer, clock, mut quick) = (Timer::default(), WakeClock::default(), true);
+            let (mut timer, clock) = (Timer::default(), WakeClock::default());
             let filled = {
-                let idle = idle_wait(&clock, deadline, &mut quick);
+                let idle = idle_wait(&clock, deadline, &mut conn, true);
                 let wait = idle_fill(&mut server, &mut conn, &sh, &mut timer, idle, None);
                 let mut wait = pin!(wait);
                 assert!(pending(wait.as_mut()).await);
@@ -895,7 +892,8 @@ mod tests {
                 wait.await.unwrap()
             };
             assert_eq!(filled, Filled::Bytes(27));
-            assert!(quick, "still quick");
+            let grace = clock.stamp().saturating_add(IDLE_GRACE);
+            assert_eq!(conn.buffers_idle_at(), Some(grace), "still quick");
             assert_eq!(sh.buffers.len(), 0, "never lent");
             assert!(!conn.buffers_lent());
         });
@@ -905,9 +903,9 @@ mod tests {
     fn a_peer_slower_than_the_grace_gets_its_buffers_lent_then_lends_at_once() {
         run(async {
             let (sh, mut server, mut client, mut conn, deadline) = idle_on_duplex();
-            let (mut timer, clock, mut quick) = (Timer::default(), WakeClock::default(), true);
+            let (mut timer, clock) = (Timer::default(), WakeClock::default());
             let filled = {
-                let idle = idle_wait(&clock, deadline, &mut quick);
+                let idle = idle_wait(&clock, deadline, &mut conn, true);
                 let wait = idle_fill(&mut server, &mut conn, &sh, &mut timer, idle, None);
                 let mut wait = pin!(wait);
                 assert!(pending(wait.as_mut()).await);
@@ -925,11 +923,16 @@ mod tests {
                     .write_all(b"GET / HTTP/1.1\r\nHost: a\r\n\r\n")
                     .await
                     .unwrap();
-                wait.await.unwrap()
+                // The wakeup that brings the bytes reads the clock anew.
+                let since = clock.stamp();
+                clock.forget();
+                (wait.await.unwrap(), since)
             };
+            let (filled, since) = filled;
             assert_eq!(filled, Filled::Bytes(27));
-            assert!(
-                !quick,
+            assert_eq!(
+                conn.buffers_idle_at(),
+                Some(since),
                 "came back after the grace: the next wait lends at once"
             );
             assert_eq!(sh.buffers.len(), 0, "taken back to read");
@@ -951,8 +954,8 @@ mod tests {
             let (sh, mut server, mut client, mut conn, deadline) = idle_on_duplex();
             let req = b"GET /a-target-longer-than-the-scratch HTTP/1.1\r\nHost: a\r\n\r\n";
             let filled = {
-                let (mut timer, clock, mut quick) = (Timer::default(), WakeClock::default(), false);
-                let idle = idle_wait(&clock, deadline, &mut quick);
+                let (mut timer, clock) = (Timer::default(), WakeClock::default());
+                let idle = idle_wait(&clock, deadline, &mut conn, false);
                 let wait = idle_fill(&mut server, &mut conn, &sh, &mut timer, idle, None);
                 let mut wait = pin!(wait);
                 // Nothing sent yet: the wait is pending, the buffers in the pool.
@@ -974,6 +977,40 @@ mod tests {
     }
 
     #[test]
+    fn an_idle_connection_whose_output_grew_frees_its_buffers_rather_than_pool_them() {
+        run(async {
+            let (sh, mut server, _client, _, deadline) = idle_on_duplex();
+            let mut conn = ServerConn::new(Config::DEFAULT);
+            // A peer pipelining requests without reading the answers:
+            // answered until the output's high water pauses the connection.
+            let req = b"GET / HTTP/1.1\r\nHost: a\r\n\r\n";
+            let ok = PreparedResponse::new(200, &[]).unwrap();
+            'feed: for _ in 0..1000 {
+                assert_eq!(conn.recv(req), req.len());
+                loop {
+                    match conn.poll_event() {
+                        Ok(ServerEvent::Request(_)) => {
+                            let _ = conn.responder().respond(&ok, &[b'x'; 1000]);
+                        }
+                        Ok(ServerEvent::NeedInput) => break,
+                        _ => break 'feed,
+                    }
+                }
+            }
+            let n = conn.output().len();
+            conn.consume_output(n);
+            assert!(matches!(conn.poll_event(), Ok(ServerEvent::NeedInput)));
+            assert!(!conn.buffers_kept(), "the output grew");
+            let (mut timer, clock) = (Timer::default(), WakeClock::default());
+            let idle = idle_wait(&clock, deadline, &mut conn, false);
+            let wait = idle_fill(&mut server, &mut conn, &sh, &mut timer, idle, None);
+            assert!(pending(pin!(wait)).await);
+            assert!(conn.buffers_lent(), "given up while idle");
+            assert_eq!(sh.buffers.len(), 0, "freed, not pooled");
+        });
+    }
+
+    #[test]
     fn a_pipelined_request_already_there_is_read_without_lending() {
         run(async {
             let (sh, mut server, mut client, mut conn, deadline) = idle_on_duplex();
@@ -981,8 +1018,8 @@ mod tests {
                 .write_all(b"GET / HTTP/1.1\r\nHost: a\r\n\r\n")
                 .await
                 .unwrap();
-            let (mut timer, clock, mut quick) = (Timer::default(), WakeClock::default(), false);
-            let idle = idle_wait(&clock, deadline, &mut quick);
+            let (mut timer, clock) = (Timer::default(), WakeClock::default());
+            let idle = idle_wait(&clock, deadline, &mut conn, false);
             let filled = idle_fill(&mut server, &mut conn, &sh, &mut timer, idle, None).await;
             assert_eq!(filled.unwrap(), Filled::Bytes(27));
             assert_eq!(sh.buffers.len(), 0);

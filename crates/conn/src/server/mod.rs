@@ -18,4 +18,4 @@ pub use reject::{
 };
 pub use responder::Responder;
 pub use view::{AnswerState, Phase, RequestView, ServerEvent};
-pub use waits::{Expiry, NextRead, ReadTimeouts};
+pub use waits::{Expiry, NextRead, ReadTimeouts, IDLE_GRACE};

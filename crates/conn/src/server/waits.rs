@@ -35,6 +35,15 @@ impl ReadTimeouts {
     };
 }
 
+/// How long an idle connection whose peer came back quickly last time
+/// keeps its buffers before it gives them up
+/// ([`ServerConn::buffers_idle_at`]): a peer sending its next request right
+/// after an answer (a benchmark, a pipeline that waits for each answer, a
+/// proxy's reused connection) is read straight into the connection's
+/// buffers, without giving them up and taking them back for each request.
+/// One tick of a runtime's timer.
+pub const IDLE_GRACE: Duration = Duration::from_millis(1);
+
 /// What a deadline that ran out (or an eviction) did to the connection
 /// ([`ServerConn::handle_timeout`], [`ServerConn::evict`]): what the
 /// adapter carries out, and the stage a timeout counts in.
@@ -104,6 +113,9 @@ pub(crate) struct Deadlines {
     /// The server evicted the connection: the request it answers now is
     /// its last.
     evicted: bool,
+    /// The peer came back within [`IDLE_GRACE`] of its last idle wait's
+    /// start (or has not waited yet).
+    quick: bool,
 }
 
 impl Deadlines {
@@ -115,6 +127,7 @@ impl Deadlines {
             drain: None,
             begun: false,
             evicted: false,
+            quick: true,
         }
     }
 
@@ -132,6 +145,7 @@ impl Deadlines {
             timeouts: self.timeouts,
             begun: true,
             evicted: self.evicted,
+            quick: self.quick,
             ..Deadlines::new()
         };
     }
@@ -247,6 +261,71 @@ impl ServerConn {
             timed_out: None,
             look_once: phase == Phase::Idle && first,
         }
+    }
+
+    /// When the connection, idle and waiting for its peer since the start
+    /// of its idle deadline ([`poll_timeout`](ServerConn::poll_timeout)),
+    /// gives its buffers up ([`take_buffers`](ServerConn::take_buffers), to
+    /// a pool that lends them to others): [`IDLE_GRACE`] after that start
+    /// when its peer came back within the grace last time, at once
+    /// otherwise (asked during an idle wait). `None` before the idle wait's
+    /// first [`poll_timeout`](ServerConn::poll_timeout). One rule for every
+    /// adapter; an adapter with no pool (a thread per connection) keeps
+    /// them.
+    ///
+    /// ```
+    /// use core::time::Duration;
+    /// use http_net_conn::{Config, ServerConn, Timestamp};
+    /// use http_net_conn::driver::IDLE_GRACE;
+    ///
+    /// let mut conn = ServerConn::new(Config::DEFAULT);
+    /// let t0 = Timestamp::from_nanos(0);
+    /// assert_eq!(conn.buffers_idle_at(), None);
+    /// let _ = conn.poll_timeout(t0);
+    /// assert_eq!(conn.buffers_idle_at(), Some(t0.saturating_add(IDLE_GRACE)));
+    /// // The peer came back later than the grace: next time, at once.
+    /// conn.idle_ended(t0.saturating_add(Duration::from_secs(1)));
+    /// assert_eq!(conn.buffers_idle_at(), Some(t0));
+    /// ```
+    pub fn buffers_idle_at(&self) -> Option<Timestamp> {
+        let since = self.idle_since()?;
+        Some(if self.deadlines.quick {
+            since.saturating_add(IDLE_GRACE)
+        } else {
+            since
+        })
+    }
+
+    /// The idle peer's first bytes came at `now` (the reading of the
+    /// wakeup that brought them): whether within [`IDLE_GRACE`] of the
+    /// wait's start decides when the next idle wait gives its buffers up.
+    pub fn idle_ended(&mut self, now: Timestamp) {
+        if let Some(since) = self.idle_since() {
+            self.deadlines.quick = now <= since.saturating_add(IDLE_GRACE);
+        }
+    }
+
+    /// When the current idle wait began (kept until the request its peer
+    /// sends begins).
+    fn idle_since(&self) -> Option<Timestamp> {
+        let idle = u64::try_from(self.deadlines.timeouts.idle.as_nanos()).unwrap_or(u64::MAX);
+        let until = self.deadlines.idle?;
+        Some(Timestamp::from_nanos(until.as_nanos().saturating_sub(idle)))
+    }
+
+    /// Whether the buffers this connection holds are worth keeping for
+    /// reuse (by a pool, or by its thread's next connection) once it is
+    /// idle or closed: no larger than a new connection's. The output
+    /// buffer grows past its high water under a peer that pipelines
+    /// requests without reading; kept, that memory would stay resident.
+    ///
+    /// ```
+    /// use http_net_conn::{Config, ServerConn};
+    ///
+    /// assert!(ServerConn::new(Config::DEFAULT).buffers_kept());
+    /// ```
+    pub fn buffers_kept(&self) -> bool {
+        self.allocated_bytes() <= crate::Buffers::fresh_bytes(self.config())
     }
 
     /// When the current head's deadline started (its first wait for the
