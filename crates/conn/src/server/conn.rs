@@ -64,7 +64,7 @@ pub struct ServerConn {
     /// The connection's own error response, while it is wholly unsent.
     error_tail: Option<ErrorTail>,
     /// The deadlines of the waits between handlers (`waits.rs`).
-    pub(super) deadlines: super::waits::Deadlines,
+    pub(super) deadlines: super::deadlines::Deadlines,
     /// The peer's error that failed the connection, if one did.
     peer_error: Option<RemoteError>,
 }
@@ -80,7 +80,7 @@ impl ServerConn {
             ex: RequestState::new(config),
             out: Output::new(2 * COPY_LIMIT),
             error_tail: None,
-            deadlines: super::waits::Deadlines::new(),
+            deadlines: super::deadlines::Deadlines::new(),
             peer_error: None,
         }
     }
