@@ -68,6 +68,18 @@ impl Buffers {
         }
     }
 
+    /// The bytes a new connection's buffers for `config` hold allocated
+    /// ([`allocated_bytes`](Buffers::allocated_bytes) of
+    /// [`new`](Buffers::new)'s), worked out without allocating.
+    pub fn fresh_bytes(config: &Config) -> usize {
+        let head = config.head_limits();
+        allocated(
+            InBuf::len_for(head.max_head_bytes(), config.read_chunk()),
+            2 * COPY_LIMIT,
+            2 * head.max_fields(),
+        )
+    }
+
     /// The bytes these buffers hold allocated (capacities).
     pub fn allocated_bytes(&self) -> usize {
         allocated(

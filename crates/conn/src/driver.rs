@@ -30,7 +30,7 @@ pub use crate::read_step::ReadStep;
 pub use crate::redirect::REDIRECT_BODY_DRAIN;
 pub use crate::server::{
     write_busy_response, write_error_response, write_error_response_with_body, AfterHandler, Begin,
-    HandlerOutcome, NextRead, ReadDeadlines, ReadTimeouts, RequestPolicy, BUSY_RETRY_AFTER,
+    Expiry, HandlerOutcome, NextRead, ReadTimeouts, RequestPolicy, BUSY_RETRY_AFTER, IDLE_GRACE,
 };
 pub use crate::setup_rate::{SetupRate, SetupRates};
 pub use crate::time::{Linger, Window};

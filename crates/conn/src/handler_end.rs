@@ -13,7 +13,7 @@ use crate::framing::Error as FramingError;
 use crate::status::reason;
 use crate::{
     AnswerState, BodyLength, Error, ErrorBody, ErrorCause, ErrorResponse, FieldPair, HandlerError,
-    Limit, LocalError, Mistake, RemoteError, ServerConn, COPY_LIMIT,
+    Limit, LocalError, Mistake, RemoteError, ServerConn, Stage, COPY_LIMIT,
 };
 
 /// What became of the answer a handler's error chose
@@ -314,6 +314,45 @@ impl ErrorCause<'_> {
                 ErrorCause::OverLimit(Limit::BodyBudget(conn.body_budget().unwrap_or(0)))
             }
             e => ErrorCause::Peer(e),
+        }
+    }
+
+    /// Why the connection queued the error response that follows a
+    /// handler (asked after [`ServerConn::after_handler`] answered
+    /// [`Linger`](crate::driver::AfterHandler::Linger)), for the error-body
+    /// hook: by the response's status, then the peer's error that failed
+    /// the connection ([`ServerConn::peer_error`]), then how the handler
+    /// ended (`end`: `None` after a panic). One rule for every adapter.
+    ///
+    /// ```
+    /// use http_net_conn::{Config, ErrorCause, ServerConn, ServerEvent};
+    /// use http_net_conn::driver::HandlerOutcome;
+    ///
+    /// let mut conn = ServerConn::new(Config::DEFAULT);
+    /// let _ = conn.recv(b"GET / HTTP/1.1\r\nHost: a\r\n\r\n");
+    /// assert!(matches!(conn.poll_event(), Ok(ServerEvent::Request(_))));
+    /// let _ = conn.after_handler(HandlerOutcome::Panicked, false);
+    /// assert!(matches!(ErrorCause::after_handler(&conn, &None, false), ErrorCause::Panic));
+    /// ```
+    pub fn after_handler<'e>(
+        conn: &ServerConn,
+        end: &'e Option<Result<(), HandlerError>>,
+        body_timed_out: bool,
+    ) -> ErrorCause<'e> {
+        let error = end.as_ref().and_then(|r| r.as_ref().err());
+        match (conn.error_status(), conn.peer_error(), error) {
+            (Some(413), _, _) => {
+                ErrorCause::OverLimit(Limit::BodyBudget(conn.body_budget().unwrap_or(0)))
+            }
+            (Some(408), _, _) => ErrorCause::Timeout(Stage::Body),
+            (Some(500), _, Some(e)) if !body_timed_out => ErrorCause::Handler(e),
+            (Some(500), _, None) if end.is_none() => ErrorCause::Panic,
+            (Some(500), _, None) => ErrorCause::NoAnswer,
+            (_, Some(r), _) => ErrorCause::of_peer(conn, r),
+            // A body the peer broke, whose error the handler did not
+            // return: the handler's own error, or no answer from it.
+            (_, None, Some(e)) => ErrorCause::Handler(e),
+            (_, None, None) => ErrorCause::NoAnswer,
         }
     }
 }

@@ -20,7 +20,7 @@ pub enum ReadStep {
     /// A graceful stop closes the connection (an idle or draining one)
     /// rather than wait: close it without a response.
     Stopped,
-    /// Not a wait: as the [`NextRead`] says (`HeadTimedOut`, `Close`,
+    /// Not a wait: as the [`NextRead`] says (`Expired`,
     /// `Linger`, or one a later version adds).
     Other(NextRead),
 }

@@ -144,7 +144,7 @@ impl ServerSettings {
         wipe: false,
     };
 
-    /// The timeouts of the waits between handlers ([`ReadDeadlines`](crate::driver::ReadDeadlines)).
+    /// The timeouts of the waits between handlers ([`ServerConn::set_timeouts`](crate::ServerConn::set_timeouts)).
     pub const fn read_timeouts(&self) -> ReadTimeouts {
         ReadTimeouts {
             idle: self.idle_timeout,

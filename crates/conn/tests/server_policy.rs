@@ -123,6 +123,31 @@ fn a_switch_not_taken_over_sends_its_head_and_closes() {
     assert!(conn.output().starts_with(b"HTTP/1.1 101 "));
 }
 
+/// One rule for both servers (tokio skipped `after_handler` once the
+/// stream was taken over, std asked it): once the handler took the
+/// stream over (`Switched` polled), the connection closes, sending
+/// nothing more, whatever the handler returned.
+#[test]
+fn a_switch_taken_over_closes_whatever_the_handler_returned() {
+    for outcome in OUTCOMES {
+        let mut conn = requested(
+            b"GET /chat HTTP/1.1\r\nHost: a\r\nConnection: upgrade\r\nUpgrade: echo\r\n\r\n",
+        );
+        conn.responder()
+            .send_head(101, &[(b"Upgrade", b"echo")], BodyLength::Empty)
+            .unwrap();
+        let n = conn.output().len();
+        conn.consume_output(n);
+        assert!(matches!(conn.poll_event(), Ok(ServerEvent::Switched(_))));
+        assert_eq!(
+            conn.after_handler(outcome, false),
+            AfterHandler::Close,
+            "{outcome:?}"
+        );
+        assert!(conn.output().is_empty());
+    }
+}
+
 // The start of a request (`ServerConn::begin_request`), the rule both
 // servers apply before the handler.
 

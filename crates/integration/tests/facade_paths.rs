@@ -87,7 +87,7 @@ fn the_facade_gives_nothing_of_the_driver_module() {
         "driver items in http_net::conn: {leaked:?}"
     );
     for n in [
-        "ReadDeadlines",
+        "Expiry",
         "ReadTimeouts",
         "NextRead",
         "ReadStep",

@@ -889,6 +889,29 @@ both! {
 }
 
 both! {
+    /// What follows a handler that took the stream over is the core's one
+    /// rule (`ServerConn::after_handler`; std asked it and tokio skipped it
+    /// on a switch): the connection closes, sending nothing more, though
+    /// the handler returned an error after the switch.
+    fn a_handler_that_fails_after_the_switch_closes_with_nothing_more(a) {
+        let srv = start(a, &Settings::default(), Do::UpgradeFail);
+        let mut s = connect(srv.addr);
+        s.write_all(b"GET / HTTP/1.1\r\nHost: a\r\nConnection: upgrade\r\nUpgrade: echo\r\n\r\nhello")
+            .unwrap();
+        let mut got = Vec::new();
+        assert!(support::on_tokio::fill_until(&mut s, &mut got, b"\r\n\r\n"));
+        assert!(got.starts_with(b"HTTP/1.1 101 "), "{}", String::from_utf8_lossy(&got));
+        let mut rest = Vec::new();
+        let _ = std::io::Read::read_to_end(&mut s, &mut rest);
+        let head_end = got.windows(4).position(|w| w == b"\r\n\r\n").unwrap() + 4;
+        got.drain(..head_end);
+        got.extend_from_slice(&rest);
+        assert_eq!(got, b"hello", "the echo, then the close: {}", String::from_utf8_lossy(&got));
+        srv.stop();
+    }
+}
+
+both! {
     /// A newcomer at the connection limit with nothing to evict (a handler
     /// at work) gets `503` with `Retry-After: 1` and `Connection: close`
     /// (RFC 9110 §15.6.4, §10.2.3), written before any byte of its request
@@ -967,5 +990,25 @@ both! {
         let c = srv.counters();
         assert_eq!((c.accepted, c.refused), (n as u64 + 1, n as u64), "{c:?}");
         srv.stop();
+    }
+}
+
+both! {
+    /// The cause the `error_body` hook sees after a handler is the core's
+    /// one rule (`ErrorCause::after_handler`): a body the peer broke
+    /// (bad chunk framing) is the peer's error, even when the handler goes
+    /// on and fails at something else (here its answer, refused on the
+    /// failed connection). tokio named the handler's error.
+    fn a_body_the_peer_broke_is_the_peers_cause_whatever_the_handler_returned(a) {
+        let log = Log::default();
+        let set = Settings { causes: Some(log.clone()), ..Settings::default() };
+        let srv = start(a, &set, Do::Forgive);
+        let req = b"POST / HTTP/1.1\r\nHost: a\r\nTransfer-Encoding: chunked\r\n\r\nzz\r\n";
+        let r = raw(srv.addr, req);
+        assert!(r.starts_with("HTTP/1.1 400 "), "{r}");
+        srv.stop();
+        let seen = log.lock().unwrap().clone();
+        assert_eq!(seen.len(), 1, "{seen:?}");
+        assert!(seen[0].starts_with("400 Peer("), "{seen:?}");
     }
 }

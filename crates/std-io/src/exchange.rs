@@ -15,8 +15,9 @@ use http_net_conn::{
 use crate::body_reader::{BodyReader, BodySource, Step};
 use crate::error::{Error, Limit, Stage};
 use crate::lock::lock;
-use crate::registry::{Shared, Slot};
 use crate::settings::Settings;
+use crate::shared::Shared;
+use crate::slot::Slot;
 use crate::transport::Transport;
 use crate::wire::{self, Filled, Gauge, Pace, Paced};
 
@@ -36,8 +37,6 @@ pub(crate) struct Cycle {
     trailers: OwnedFields,
     /// The body went over its budget: the error every later read returns.
     pub(crate) over_limit: Option<Limit>,
-    /// The peer's error that ended a body read.
-    pub(crate) body_error: Option<RemoteError>,
     /// The request's method and target, kept for the hooks (only when a
     /// hook is set), and when it started.
     pub(crate) method: String,
@@ -65,10 +64,10 @@ impl Cycle {
             reader: BodyReader::default(),
             trailers: OwnedFields::new(),
             over_limit: None,
-            body_error: None,
             method: String::new(),
             target: Vec::new(),
-            started: Instant::now(),
+            // Set when a request begins; no clock reading for it here.
+            started: wire::instant(http_net_conn::Timestamp::from_nanos(0)),
             timed_out: false,
             broken: false,
             read_timeout: None,
@@ -85,7 +84,6 @@ impl Cycle {
         self.reader.clear();
         self.trailers.clear();
         self.over_limit = None;
-        self.body_error = None;
         self.started = now;
         self.timed_out = false;
         self.body.restart();
@@ -554,7 +552,6 @@ impl Body<'_> {
         }
         match self.read_raw(buf) {
             Err(Error::Protocol(ConnError::Remote(e))) => {
-                self.st.body_error = Some(e);
                 if e == RemoteError::Framing(FramingError::BodyTooLarge) {
                     return Err(over_limit(self.conn, self.st));
                 }

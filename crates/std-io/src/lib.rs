@@ -141,7 +141,6 @@ mod handler;
 mod hooks;
 mod lock;
 mod pool;
-mod registry;
 mod reject;
 mod server;
 mod settings;

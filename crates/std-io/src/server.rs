@@ -371,7 +371,7 @@ impl<L: Listener, U: Setup<L::Stream>> Server<L, U> {
                 move |(stream, peer), warm: &mut connection::Warm| match &setup {
                     None => connection::run(stream, peer, &settings, &shared, &*handler, warm),
                     Some(u) => {
-                        crate::setup::run(stream, peer, &settings, &shared, &*handler, warm, &**u)
+                        crate::setup::run((stream, peer), &settings, &shared, &*handler, warm, &**u)
                     }
                 },
             )

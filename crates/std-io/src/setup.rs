@@ -13,8 +13,9 @@ use http_net_conn::Stage;
 
 use crate::connection::{self, Warm};
 use crate::handler::Handler;
-use crate::registry::{Handle, Shared};
 use crate::settings::Settings;
+use crate::shared::Shared;
+use crate::slot::Handle;
 use crate::transport::Transport;
 use crate::wire;
 
@@ -112,17 +113,16 @@ fn is_timeout(e: &io::Error) -> bool {
 /// Serves one admitted connection whose stream needs `setup` first: its
 /// slot is taken (showing the setup phase) before the step runs, so that
 /// eviction and a graceful stop reach it; then the set-up stream is served
-/// as any other, in the same slot.
-#[allow(clippy::too_many_arguments)]
+/// as any other, in the same slot. `accepted`: the raw stream and its peer.
 pub(crate) fn run<S: Transport + 'static, U: Setup<S>>(
-    raw: S,
-    peer: Option<SocketAddr>,
+    accepted: (S, Option<SocketAddr>),
     settings: &Settings,
     shared: &Shared,
     handler: &dyn Handler,
     warm: &mut Warm,
     setup: &U,
 ) {
+    let (raw, peer) = accepted;
     let (conn, home) = warm.parts();
     let slot = shared.register(
         Handle::Interrupter(raw.interrupter()),

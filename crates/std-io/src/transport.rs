@@ -63,7 +63,7 @@ pub trait Transport: Read + Write + Send {
     /// connection limit evicts the connection making least progress with
     /// it). Without one, an idle connection ends when its idle timeout
     /// expires. (A plain `TcpStream` served by [`Server`](crate::Server) is
-    /// shared with the server's registry instead: one descriptor, not two.)
+    /// shared with the server's slot instead: one descriptor, not two.)
     fn interrupter(&self) -> Option<Interrupter> {
         None
     }

@@ -63,6 +63,20 @@ pub(crate) fn instant(t: Timestamp) -> Instant {
     epoch() + t.since_epoch()
 }
 
+/// Reads the monotonic clock: every reading on a connection's path goes
+/// through here (and is counted in this crate's tests).
+pub(crate) fn read_clock() -> Instant {
+    #[cfg(test)]
+    READINGS.with(|r| r.set(r.get() + 1));
+    Instant::now()
+}
+
+#[cfg(test)]
+thread_local! {
+    /// The clock readings [`read_clock`] took on this thread.
+    pub(crate) static READINGS: std::cell::Cell<u64> = const { std::cell::Cell::new(0) };
+}
+
 /// The process-wide epoch [`stamp`] counts from; the server's slots count
 /// from it too, so that one stamp serves the core and a slot's marks.
 pub(crate) fn epoch() -> Instant {
@@ -232,7 +246,7 @@ fn write_paced(
     pace: &mut Paced<'_>,
     bufs: &[IoSlice<'_>],
 ) -> Result<usize, Error> {
-    let progress = Instant::now();
+    let progress = read_clock();
     // The first try's reading is the call's start; a retry's is the end
     // of the try before it, and the time since the start is only then
     // worked out.
@@ -257,7 +271,7 @@ fn write_paced(
             [one] => stream.write(one),
             _ => stream.write_vectored(bufs),
         };
-        let after = Instant::now();
+        let after = read_clock();
         pace.meter.last_write = Some(after);
         let n = *r.as_ref().unwrap_or(&0);
         pace.meter
@@ -366,9 +380,9 @@ pub(crate) fn fill_paced<C: Buffers + ?Sized>(
     current: &mut Option<Option<Duration>>,
     stage: Stage,
 ) -> Result<Filled, Error> {
-    let start = Instant::now();
+    let start = read_clock();
     loop {
-        let now = Instant::now();
+        let now = read_clock();
         let stamped = stamp(now);
         let (budget, bound) = pace
             .meter
@@ -385,7 +399,7 @@ pub(crate) fn fill_paced<C: Buffers + ?Sized>(
             g.begin(stamped);
         }
         let r = fill(stream, conn, Some(t), current, stage);
-        let after = Instant::now();
+        let after = read_clock();
         let n = match r {
             Ok(Filled::Bytes(n)) => n,
             _ => 0,
@@ -470,7 +484,7 @@ pub(crate) fn linger(stream: &mut dyn Transport, linger: Option<Linger>) {
     let mut scratch = [0u8; 4096];
     let mut current = None;
     loop {
-        let Some(wait) = linger.wait(stamp(Instant::now())) else {
+        let Some(wait) = linger.wait(stamp(read_clock())) else {
             return;
         };
         if set_read_timeout(stream, Some(wait), &mut current).is_err() {

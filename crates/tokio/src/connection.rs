@@ -7,14 +7,12 @@ use std::panic::{catch_unwind, AssertUnwindSafe};
 use std::pin::{pin, Pin};
 use std::sync::Arc;
 use std::task::Poll;
-use std::time::Duration;
 
 use http_net_conn::driver::{
-    AfterHandler, Begin, ChosenAnswer, NextRead, ReadDeadlines, ReadStep, ReadTimeouts,
-    RequestPolicy, SlotState,
+    AfterHandler, Begin, ChosenAnswer, Expiry, NextRead, ReadStep, RequestPolicy, SlotState,
 };
 use http_net_conn::{
-    AccessRecord, Error as ConnError, ErrorCause, HandlerError, Limit, Mistake, ServerConn,
+    AccessRecord, Error as ConnError, ErrorCause, HandlerError, Mistake, RemoteError, ServerConn,
     ServerEvent, Timestamp,
 };
 use tokio::io::AsyncWriteExt;
@@ -54,8 +52,11 @@ pub(crate) async fn run<S: Transport, H: Handler>(
         let mut st = Cycle::new(peer, Arc::clone(&slot.slot));
         let end = serve(&mut stream, &mut conn, &mut st, &shared, &slot, &*handler).await;
         shared.counters.ended(st.timed_out_in, slot.slot.evicted());
-        // Its state machine and buffers serve the next connection.
-        shared.conns.put(conn, &shared.buffers);
+        // Its state machine and buffers serve the next connection, unless
+        // they grew (the core's rule).
+        if conn.buffers_kept() {
+            shared.conns.put(conn, &shared.buffers);
+        }
         // An evicted connection gives its place up at once: its 503 (if any) is
         // sent, but it is not drained.
         if end == End::Linger && !slot.slot.evicted() {
@@ -106,7 +107,8 @@ impl Seen {
         Seen {
             method: String::new(),
             target: Vec::new(),
-            started: Instant::now(),
+            // Set when a request begins; no clock reading for it here.
+            started: crate::timer::epoch(),
         }
     }
 
@@ -199,6 +201,23 @@ async fn send_and_linger(
     }
 }
 
+/// One connection's serve loop and what it carries between requests.
+struct Serve<'a, H> {
+    stream: &'a mut dyn Transport,
+    conn: &'a mut ServerConn,
+    st: &'a mut Cycle,
+    sh: &'a Shared,
+    slot: &'a SlotGuard,
+    handler: &'a H,
+    date: DateClock,
+    requests: u64,
+    policy: RequestPolicy,
+    eof: bool,
+    seen: Seen,
+    /// Requests served since the task last waited on its peer or yielded.
+    turn: u32,
+}
+
 async fn serve<H: Handler>(
     stream: &mut dyn Transport,
     conn: &mut ServerConn,
@@ -207,238 +226,293 @@ async fn serve<H: Handler>(
     slot: &SlotGuard,
     handler: &H,
 ) -> End {
-    let s = &sh.settings;
-    let mut date = DateClock::default();
-    let mut requests = 0u64;
-    let timeouts = ReadTimeouts {
-        idle: s.idle_timeout,
-        head: s.head_timeout,
-        body: s.body_timeout,
+    conn.set_timeouts(sh.settings.read_timeouts());
+    let mut serve = Serve {
+        stream,
+        conn,
+        st,
+        sh,
+        slot,
+        handler,
+        date: DateClock::default(),
+        requests: 0,
+        policy: sh.settings.request_policy(),
+        eof: false,
+        seen: Seen::new(),
+        turn: 0,
     };
-    let mut reads = ReadDeadlines::new();
-    let policy = RequestPolicy {
-        max_requests: s.max_requests,
-        tunnels: s.tunnels,
-    };
-    let mut eof = false;
-    let mut seen = Seen::new();
-    // Evicted with a request already arrived: it is the last one.
-    let mut last = false;
-    // Requests served since the task last waited on its peer or yielded.
-    let mut turn = 0u32;
-    // The peer's last request came within `IDLE_GRACE` of the answer before.
-    let mut quick = true;
-    loop {
-        date.refresh(conn, sh.date_secs());
-        match conn.poll_event() {
-            Ok(ServerEvent::Request(view)) => {
-                if sh.hooks.keeps_request() {
-                    seen.method.clear();
-                    seen.method.push_str(view.method_str());
-                    seen.target.clear();
-                    seen.target.extend_from_slice(view.target());
-                    seen.started = slot.slot.clock.now();
-                }
-                turn += 1;
-                if turn > TURN {
-                    turn = 1;
-                    if !take_turn(slot).await {
-                        return End::Close;
+    serve.run().await
+}
+
+impl<H: Handler> Serve<'_, H> {
+    /// The loop: what the connection's next event asks, until it ends.
+    async fn run(&mut self) -> End {
+        loop {
+            self.date.refresh(self.conn, self.sh.date_secs());
+            let end = match self.conn.poll_event() {
+                Ok(ServerEvent::Request(view)) => {
+                    if self.sh.hooks.keeps_request() {
+                        let seen = &mut self.seen;
+                        seen.method.clear();
+                        seen.method.push_str(view.method_str());
+                        seen.target.clear();
+                        seen.target.extend_from_slice(view.target());
+                        seen.started = self.slot.slot.clock.now();
                     }
+                    self.request().await
                 }
-                slot.set(SlotState::Handler);
-                slot.slot.body.reset();
-                reads.request_started();
-                let begin = conn.begin_request(requests, last || sh.stopping(), &policy);
-                requests += 1;
-                match begin {
-                    Ok(Begin::Handle) => {}
-                    // `CONNECT` without tunnels: conn queued `501` and the
-                    // connection is `Closed`.
-                    Ok(_) => {
-                        let cause = ErrorCause::Connect;
-                        return send_own_error(stream, conn, st, sh, &mut seen, cause).await;
-                    }
-                    Err(_) => return End::Close,
+                // The rest of a body the handler did not read: the
+                // connection drains it (up to its bound) before the next
+                // request.
+                Ok(ServerEvent::Data(_) | ServerEvent::End(_)) => None,
+                Ok(ServerEvent::NeedInput) => self.need_input().await,
+                Ok(ServerEvent::Paused) => self.paused().await,
+                Ok(ServerEvent::Switched(_)) => Some(End::Close),
+                // The response that ended the connection: send it, then
+                // half-close and drain.
+                Ok(ServerEvent::Closed) => {
+                    Some(send_and_linger(self.stream, self.conn, self.st, self.sh).await)
                 }
-                st.reset();
-                // The whole-response deadline, if any, from this wakeup.
-                let now = slot.slot.clock.stamp();
-                st.write_meter.start(now, s.response_timeout);
-                let outcome = {
-                    let mut ex = Exchange::new(conn, stream, st, sh);
-                    let fut = pin!(handler.handle(&mut ex));
-                    catch(fut).await
-                };
-                if outcome.is_none() {
-                    sh.counters.panicked();
-                }
-                let chosen = answer_chosen(conn, st, sh, &outcome);
-                report_mistake(conn, st, sh, &seen, &outcome, chosen);
-                let action = if st.switched || st.broken {
-                    None
-                } else {
-                    Some(conn.after_handler(chosen.outcome(&outcome), st.timed_out))
-                };
-                let mut end = match action {
-                    // The usual case, with no future of its own.
-                    Some(AfterHandler::Next) => None,
-                    _ => after_handler(stream, conn, st, sh, action, &outcome, &seen).await,
-                };
-                if sh.hooks.access_log.is_some() {
-                    if end.is_none() {
-                        // Written before it is logged (its bytes counted).
-                        if let Err(e) = flush_queued(stream, conn, st, sh).await {
-                            st.note_timeout(&e);
-                            end = Some(End::Close);
-                        }
-                    }
-                    let error = outcome.as_ref().and_then(|r| r.as_ref().err());
-                    let record = AccessRecord::new(st.peer, &seen.method, &seen.target)
-                        .with_status(conn.response_status())
-                        .with_bytes(st.write_meter.bytes())
-                        .with_duration(seen.started.elapsed())
-                        .with_error(error)
-                        .with_panicked(outcome.is_none());
-                    hooks::access_log(&sh.hooks, &record);
-                }
-                seen.clear();
-                if let Some(end) = end {
-                    return end;
-                }
+                Err(ConnError::Remote(e)) => Some(self.peer_error(e).await),
+                Err(ConnError::Local(_)) => Some(End::Close),
+                // An event this adapter does not know (`ServerEvent` is
+                // non_exhaustive): close rather than guess what it asks for.
+                Ok(_) => Some(End::Close),
+            };
+            if let Some(end) = end {
+                return end;
             }
-            // The rest of a body the handler did not read: the connection
-            // drains it (up to its bound) before the next request.
-            Ok(ServerEvent::Data(_) | ServerEvent::End(_)) => {}
-            Ok(ServerEvent::NeedInput) => {
-                if let Err(e) = flush_queued(stream, conn, st, sh).await {
-                    st.note_timeout(&e);
-                    return End::Close;
-                }
-                if eof {
-                    return End::Close;
-                }
-                let now = slot.slot.clock.stamp();
-                // The slot is marked before the stop is looked at: a
-                // shutdown after the mark wakes us, one before it is seen.
-                let step = reads
-                    .next_read(conn, requests == 0, now, &timeouts)
-                    .step(|state| slot.set_at(state, now), || sh.stopping());
-                let (deadline, stage) = match step {
-                    ReadStep::Read { until, stage } => (until, stage),
-                    ReadStep::Stopped => return End::Close,
-                    ReadStep::Other(NextRead::HeadTimedOut) => {
-                        let started = reads.head_started(&timeouts);
-                        return head_timed_out(stream, conn, st, sh, &mut date, &mut seen, started)
-                            .await;
-                    }
-                    ReadStep::Other(NextRead::Close) => {
-                        // The drain of an unread body ran out of time.
-                        st.timed_out_in = Some(Stage::Body);
-                        return End::Close;
-                    }
-                    // `Linger`, and any a later `conn` adds.
-                    _ => return End::Linger,
-                };
-                let wake = Some(&slot.slot.wake);
-                let wakeups = slot.slot.clock.wakeups();
-                let filled = if stage == Stage::Idle {
-                    let idle = Idle {
-                        clock: &slot.slot.clock,
-                        since: now,
-                        deadline,
-                        quick: &mut quick,
-                    };
-                    idle_fill(stream, conn, sh, &mut st.timer, idle, wake).await
-                } else {
-                    wire::fill(stream, conn, &mut st.timer, deadline, false, stage, wake).await
-                };
-                if slot.slot.clock.wakeups() != wakeups {
-                    // The task went back to the scheduler: a new turn.
-                    turn = 0;
-                }
-                match filled {
-                    // The first bytes of a request: its head deadline starts
-                    // at the first wait for the rest (above, `now` of the
-                    // next turn, microseconds later), so that a head that
-                    // came whole reads no clock.
-                    Ok(Filled::Bytes(_)) => {}
-                    Ok(Filled::Eof) => eof = true,
-                    Ok(Filled::Full) => return End::Close,
-                    Ok(Filled::Woken) if slot.slot.evicted() => {
-                        if stage == Stage::Idle && !last {
-                            // A request may be in the socket that the
-                            // reactor has not reported yet: look once more
-                            // after a turn; if one came, answer it, then close.
-                            tokio::task::yield_now().await;
-                            if let Some(n) = wire::fill_now(stream, conn) {
-                                last = true;
-                                reads.head_began(slot.slot.clock.stamp(), &timeouts);
-                                if n > 0 {
-                                    continue;
-                                }
-                            }
-                        }
-                        if stage != Stage::Head {
-                            return End::Close;
-                        }
-                        // Mid-head: tell the peer to come back later.
-                        date.refresh(conn, sh.date_secs());
-                        if conn.evicted_mid_head().is_err() {
-                            return End::Close;
-                        }
-                        let cause = ErrorCause::Evicted;
-                        return send_own_error(stream, conn, st, sh, &mut seen, cause).await;
-                    }
-                    // Shutdown (seen at the top when idle or draining), or a
-                    // stale wake.
-                    Ok(Filled::Woken) => {}
-                    Err(Error::Timeout(Stage::Head)) => {
-                        let started = reads.head_started(&timeouts);
-                        return head_timed_out(stream, conn, st, sh, &mut date, &mut seen, started)
-                            .await;
-                    }
-                    // The idle timeout, or the drain of an unread body.
-                    Err(e) => {
-                        st.note_timeout(&e);
-                        return End::Close;
-                    }
-                }
-            }
-            Ok(ServerEvent::Paused) => {
-                if conn.output().is_empty() {
-                    // Paused with nothing to send: the answer is incomplete.
-                    return End::Close;
-                }
-                if let Err(e) = flush_queued(stream, conn, st, sh).await {
-                    st.note_timeout(&e);
-                    return End::Close;
-                }
-            }
-            Ok(ServerEvent::Switched(_)) => return End::Close,
-            // The response that ended the connection: send it, then
-            // half-close and drain.
-            Ok(ServerEvent::Closed) => return send_and_linger(stream, conn, st, sh).await,
-            // A peer error: the error response conn queued (unless an
-            // answer was out already), sent likewise.
-            Err(ConnError::Remote(e)) => {
-                if conn.error_status().is_none() {
-                    return send_and_linger(stream, conn, st, sh).await;
-                }
-                if seen.method.is_empty() && sh.hooks.keeps_request() {
-                    // Before a whole head: from its first byte.
-                    seen.started = reads
-                        .head_started(&timeouts)
-                        .map_or_else(Instant::now, wire::instant);
-                }
-                let cause = ErrorCause::of_peer(conn, e);
-                return send_own_error(stream, conn, st, sh, &mut seen, cause).await;
-            }
-            Err(ConnError::Local(_)) => return End::Close,
-            // An event this adapter does not know (`ServerEvent` is
-            // non_exhaustive): close rather than guess what it asks for.
-            Ok(_) => return End::Close,
         }
+    }
+
+    /// A request's head is whole: begins it, runs the handler, carries
+    /// out what follows; `Some` ends the connection.
+    async fn request(&mut self) -> Option<End> {
+        let (sh, slot) = (self.sh, self.slot);
+        self.turn += 1;
+        if self.turn > TURN {
+            self.turn = 1;
+            if !take_turn(slot).await {
+                return Some(End::Close);
+            }
+        }
+        slot.set(SlotState::Handler);
+        slot.slot.body.reset();
+        let stopping = sh.stopping();
+        let begin = self
+            .conn
+            .begin_request(self.requests, stopping, &self.policy);
+        self.requests += 1;
+        match begin {
+            Ok(Begin::Handle) => {}
+            // `CONNECT` without tunnels: conn queued `501` and the
+            // connection is `Closed`.
+            Ok(_) => {
+                let (stream, conn, st, seen) = (
+                    &mut *self.stream,
+                    &mut *self.conn,
+                    &mut *self.st,
+                    &mut self.seen,
+                );
+                return Some(send_own_error(stream, conn, st, sh, seen, ErrorCause::Connect).await);
+            }
+            Err(_) => return Some(End::Close),
+        }
+        let (stream, conn, st, seen) = (
+            &mut *self.stream,
+            &mut *self.conn,
+            &mut *self.st,
+            &mut self.seen,
+        );
+        st.reset();
+        // The whole-response deadline, if any, from this wakeup.
+        st.write_meter
+            .start(slot.slot.clock.stamp(), sh.settings.response_timeout);
+        let outcome = {
+            let mut ex = Exchange::new(conn, stream, st, sh);
+            let fut = pin!(self.handler.handle(&mut ex));
+            catch(fut).await
+        };
+        if outcome.is_none() {
+            sh.counters.panicked();
+        }
+        let chosen = answer_chosen(conn, st, sh, &outcome);
+        report_mistake(conn, st, sh, seen, &outcome, chosen);
+        let action = if st.broken {
+            None
+        } else {
+            Some(conn.after_handler(chosen.outcome(&outcome), st.timed_out))
+        };
+        let mut end = match action {
+            // The usual case, with no future of its own.
+            Some(AfterHandler::Next) => None,
+            _ => after_handler(stream, conn, st, sh, action, &outcome, seen).await,
+        };
+        if sh.hooks.access_log.is_some() {
+            if end.is_none() {
+                // Written before it is logged (its bytes counted).
+                if let Err(e) = flush_queued(stream, conn, st, sh).await {
+                    st.note_timeout(&e);
+                    end = Some(End::Close);
+                }
+            }
+            let error = outcome.as_ref().and_then(|r| r.as_ref().err());
+            let record = AccessRecord::new(st.peer, &seen.method, &seen.target)
+                .with_status(conn.response_status())
+                .with_bytes(st.write_meter.bytes())
+                .with_duration(seen.started.elapsed())
+                .with_error(error)
+                .with_panicked(outcome.is_none());
+            hooks::access_log(&sh.hooks, &record);
+        }
+        seen.clear();
+        end
+    }
+
+    /// The connection needs input: sends what is queued, then reads until
+    /// the connection's own deadline (the task's one timer); `Some` ends
+    /// the connection.
+    async fn need_input(&mut self) -> Option<End> {
+        let (sh, slot) = (self.sh, self.slot);
+        if let Err(e) = flush_queued(self.stream, self.conn, self.st, sh).await {
+            self.st.note_timeout(&e);
+            return Some(End::Close);
+        }
+        if self.eof {
+            return Some(End::Close);
+        }
+        let now = slot.slot.clock.stamp();
+        // The slot is marked before the stop is looked at: a shutdown
+        // after the mark wakes us, one before it is seen.
+        let step = self
+            .conn
+            .next_read(now)
+            .step(|state| slot.set_at(state, now), || sh.stopping());
+        let (deadline, stage) = match step {
+            ReadStep::Read { until, stage } => (until, stage),
+            ReadStep::Stopped => return Some(End::Close),
+            ReadStep::Other(NextRead::Expired(e)) => return Some(self.expired(e).await),
+            // `Linger`, and any a later `conn` adds.
+            _ => return Some(End::Linger),
+        };
+        let wake = Some(&slot.slot.wake);
+        let wakeups = slot.slot.clock.wakeups();
+        let (stream, conn, st) = (&mut *self.stream, &mut *self.conn, &mut *self.st);
+        let filled = if stage == Stage::Idle {
+            let idle = Idle {
+                clock: &slot.slot.clock,
+                deadline,
+            };
+            idle_fill(stream, conn, sh, &mut st.timer, idle, wake).await
+        } else {
+            wire::fill(stream, conn, &mut st.timer, deadline, false, stage, wake).await
+        };
+        if slot.slot.clock.wakeups() != wakeups {
+            // The task went back to the scheduler: a new turn.
+            self.turn = 0;
+        }
+        match filled {
+            // The first bytes of a request: its head deadline starts at
+            // the first wait for the rest (`poll_timeout` of the next
+            // turn), so that a head that came whole reads no clock.
+            Ok(Filled::Bytes(_)) => None,
+            Ok(Filled::Eof) => {
+                self.eof = true;
+                None
+            }
+            Ok(Filled::Full) => Some(End::Close),
+            Ok(Filled::Woken) if slot.slot.evicted() => self.evicted().await,
+            // Shutdown (seen at the top when idle or draining), or a stale
+            // wake.
+            Ok(Filled::Woken) => None,
+            // The timer ran out at the connection's deadline: the
+            // connection carries out what expired.
+            Err(Error::Timeout(_)) => {
+                self.date.refresh(self.conn, sh.date_secs());
+                let at = slot.slot.clock.stamp().max(deadline);
+                let e = self.conn.handle_timeout(at)?;
+                Some(self.expired(e).await)
+            }
+            Err(e) => {
+                self.st.note_timeout(&e);
+                Some(End::Close)
+            }
+        }
+    }
+
+    /// The handler's answer waits for its output to leave: sends it.
+    async fn paused(&mut self) -> Option<End> {
+        if self.conn.output().is_empty() {
+            // Paused with nothing to send: the answer is incomplete.
+            return Some(End::Close);
+        }
+        let r = flush_queued(self.stream, self.conn, self.st, self.sh).await;
+        r.map_err(|e| self.st.note_timeout(&e))
+            .err()
+            .map(|()| End::Close)
+    }
+
+    /// The accept loop evicted the connection while it waited: the
+    /// connection says what follows ([`ServerConn::evict`]).
+    async fn evicted(&mut self) -> Option<End> {
+        self.date.refresh(self.conn, self.sh.date_secs());
+        let e = self.conn.evict();
+        if e.look_once {
+            // What had arrived may be in the socket with the reactor not
+            // having reported it yet: look after a turn; a request that
+            // came is answered (its answer the last), then the eviction
+            // closes.
+            tokio::task::yield_now().await;
+            let n = wire::fill_now(self.stream, self.conn).unwrap_or(0);
+            return (n == 0).then_some(End::Close);
+        }
+        Some(self.expired(e).await)
+    }
+
+    /// Carries out what a deadline that ran out (or an eviction) did to
+    /// the connection.
+    async fn expired(&mut self, e: Expiry) -> End {
+        if let Some(stage) = e.timed_out {
+            self.st.timed_out_in.get_or_insert(stage);
+        }
+        if !e.linger {
+            return End::Close;
+        }
+        // A response before a whole head: from its first byte.
+        if let Some(started) = self.conn.head_started() {
+            self.seen.started = wire::instant(started);
+        }
+        let cause = e.timed_out.map_or(ErrorCause::Evicted, ErrorCause::Timeout);
+        let (stream, conn, st, seen) = (
+            &mut *self.stream,
+            &mut *self.conn,
+            &mut *self.st,
+            &mut self.seen,
+        );
+        send_own_error(stream, conn, st, self.sh, seen, cause).await
+    }
+
+    /// A peer error: the error response conn queued (unless an answer was
+    /// out already), sent, then half-close and drain.
+    async fn peer_error(&mut self, e: RemoteError) -> End {
+        let (stream, conn, st, seen) = (
+            &mut *self.stream,
+            &mut *self.conn,
+            &mut *self.st,
+            &mut self.seen,
+        );
+        if conn.error_status().is_none() {
+            return send_and_linger(stream, conn, st, self.sh).await;
+        }
+        if seen.method.is_empty() && self.sh.hooks.keeps_request() {
+            // Before a whole head: from its first byte.
+            let clock = &self.slot.slot.clock;
+            seen.started = conn
+                .head_started()
+                .map_or_else(|| clock.now(), wire::instant);
+        }
+        let cause = ErrorCause::of_peer(conn, e);
+        send_own_error(stream, conn, st, self.sh, seen, cause).await
     }
 }
 
@@ -447,33 +521,20 @@ async fn serve<H: Handler>(
 /// holds it for as long as it is idle.
 const SCRATCH: usize = 16;
 
-/// How long an idle connection whose peer came back quickly last time keeps
-/// its buffers before it lends them: a peer sending its next request right
-/// after an answer (a benchmark, a pipeline that waits for each answer, a
-/// proxy's reused connection) is read straight into the connection's
-/// buffers, without lending them and taking them back for each request.
-/// One tick of the runtime's timer; a peer slower than that has its
-/// connection lend at once, as before.
-const IDLE_GRACE: Duration = Duration::from_millis(1);
-
 /// One idle wait, as [`idle_fill`] sees it.
 struct Idle<'a> {
     /// The connection's clock (one reading per wakeup).
     clock: &'a WakeClock,
-    /// When the wait began.
-    since: Timestamp,
     /// When the idle timeout ends it.
     deadline: Timestamp,
-    /// The peer came back within [`IDLE_GRACE`] last time: hold the
-    /// buffers for that long first. Updated for the next wait.
-    quick: &'a mut bool,
 }
 
 /// Waits for the next request on an idle connection as [`wire::fill`] does,
 /// with the connection's buffers lent to the server's pool meanwhile, so
-/// that an idle keep-alive connection holds its state alone. A peer that
-/// came back quickly last time gets [`IDLE_GRACE`] with the buffers held
-/// (read straight into them); bytes already there (pipelined requests) are
+/// that an idle keep-alive connection holds its state alone, from when the
+/// core says ([`ServerConn::buffers_idle_at`]: a peer that came back
+/// quickly last time gets a grace with the buffers held, read straight
+/// into them); bytes already there (pipelined requests) are
 /// read with the buffers held; otherwise the first bytes land in a small
 /// scratch buffer, the connection takes buffers from the pool (or new
 /// ones), and the rest is read at once.
@@ -486,13 +547,17 @@ async fn idle_fill(
     wake: Option<&Bell>,
 ) -> Result<Filled, Error> {
     let deadline = idle.deadline;
-    let grace = idle.since.saturating_add(IDLE_GRACE);
     if !conn.buffers_lent() {
-        if *idle.quick && grace < deadline {
-            match wire::fill(stream, conn, timer, grace, false, Stage::Idle, wake).await {
+        let now = idle.clock.stamp();
+        let lend_at = conn.buffers_idle_at().unwrap_or(now);
+        if now < lend_at && lend_at < deadline {
+            match wire::fill(stream, conn, timer, lend_at, false, Stage::Idle, wake).await {
                 // Not within the grace: lend the buffers, as below.
-                Err(Error::Timeout(Stage::Idle)) => *idle.quick = false,
-                r => return r,
+                Err(Error::Timeout(Stage::Idle)) => {}
+                r => {
+                    conn.idle_ended(idle.clock.stamp());
+                    return r;
+                }
             }
         } else if let Some(n) = wire::fill_now(stream, conn) {
             return Ok(if n == 0 {
@@ -501,8 +566,11 @@ async fn idle_fill(
                 Filled::Bytes(n)
             });
         }
+        // Buffers that grew are freed rather than pooled (the core's rule).
+        let kept = conn.buffers_kept();
         match conn.take_buffers() {
-            Some(lent) => sh.buffers.put(lent),
+            Some(lent) if kept => sh.buffers.put(lent),
+            Some(_) => {}
             None => {
                 return wire::fill(stream, conn, timer, deadline, false, Stage::Idle, wake).await
             }
@@ -513,7 +581,7 @@ async fn idle_fill(
     match r {
         Ok(Scratched::Bytes(n)) => {
             // This wakeup's reading: the peer came back within the grace?
-            *idle.quick = idle.clock.stamp() <= grace;
+            conn.idle_ended(idle.clock.stamp());
             restore(conn, sh);
             let taken = conn.recv(&scratch[..n]);
             debug_assert_eq!(taken, n, "a restored idle connection takes a whole scratch");
@@ -545,35 +613,10 @@ fn restore(conn: &mut ServerConn, sh: &Shared) {
     }
 }
 
-/// The head deadline passed mid-head: conn queues `408` with
-/// `Connection: close`; send it and linger.
-async fn head_timed_out(
-    stream: &mut dyn Transport,
-    conn: &mut ServerConn,
-    st: &mut Cycle,
-    sh: &Shared,
-    date: &mut DateClock,
-    seen: &mut Seen,
-    started: Option<http_net_conn::Timestamp>,
-) -> End {
-    st.timed_out_in = Some(Stage::Head);
-    date.refresh(conn, sh.date_secs());
-    match conn.time_out() {
-        Ok(()) => {
-            if let Some(started) = started {
-                seen.started = wire::instant(started);
-            }
-            let cause = ErrorCause::Timeout(Stage::Head);
-            send_own_error(stream, conn, st, sh, seen, cause).await
-        }
-        Err(_) => End::Close,
-    }
-}
-
 /// Finishes what the handler left (`outcome` is `None` after a panic),
 /// from where the connection says the answer stands (`action`, asked of
-/// [`ServerConn::after_handler`] by the caller; `None` when the handler
-/// took the connection over or its stream broke); `Some` ends the
+/// [`ServerConn::after_handler`] by the caller; `None` when its stream
+/// broke); `Some` ends the
 /// connection. Whatever the handler queued (through [`Exchange`] or
 /// [`Exchange::conn`]) is sent: at once when the connection ends here,
 /// otherwise before the next read.
@@ -586,7 +629,7 @@ async fn after_handler(
     outcome: &Option<Result<(), HandlerError>>,
     seen: &Seen,
 ) -> Option<End> {
-    // `None`: the handler took the connection over, or its stream broke.
+    // `None`: its stream broke.
     let Some(action) = action else {
         return Some(End::Close);
     };
@@ -596,7 +639,7 @@ async fn after_handler(
             // An error response the connection queued (its own, or the
             // 500/408 for no answer) takes the hook's body.
             if sh.hooks.error_body.is_some() {
-                let cause = error_cause(conn, st, outcome);
+                let cause = ErrorCause::after_handler(conn, outcome, st.timed_out);
                 hooks::error_body(&sh.hooks, conn, cause, &seen.method, &seen.target);
             }
             Some(send_and_linger(stream, conn, st, sh).await)
@@ -615,12 +658,6 @@ async fn after_handler(
     }
 }
 
-/// The handler's error as this adapter's [`Error`], when it is one (or the
-/// core's, which this adapter's wraps).
-fn adapter_error(e: &HandlerError) -> Option<&Error> {
-    e.downcast_ref::<Error>()
-}
-
 /// The connection's refusal of one of the handler's commands, when this
 /// adapter's error (which wraps the core's) is the one the handler returned.
 fn local_of(e: &Error) -> Option<http_net_conn::LocalError> {
@@ -632,15 +669,14 @@ fn local_of(e: &Error) -> Option<http_net_conn::LocalError> {
 
 /// Sends the answer the handler's error chose, if any (the core's rule,
 /// [`ServerConn::answer_chosen`], with the server's hooks; a hook that
-/// panics chooses nothing). A stream that broke or was taken over is not
-/// answered.
+/// panics chooses nothing). A stream that broke is not answered.
 fn answer_chosen(
     conn: &mut ServerConn,
     st: &Cycle,
     sh: &Shared,
     outcome: &Option<Result<(), HandlerError>>,
 ) -> ChosenAnswer {
-    if st.switched || st.broken {
+    if st.broken {
         return ChosenAnswer::NotChosen;
     }
     let hooks = &sh.hooks;
@@ -670,37 +706,8 @@ fn report_mistake(
     if let Some((m, request)) =
         Mistake::of_handler(conn, outcome, chosen, timed_out, local_of, kept)
     {
-        let now = wire::stamp(Instant::now());
+        let now = wire::stamp(crate::timer::read_clock());
         hooks::deliver(sh.hooks.mistake_sink(&sh.mistakes, m, now, request), &m);
-    }
-}
-
-/// Why the connection queued the error response that follows a handler
-/// (asked after [`ServerConn::after_handler`]), as the error-body hook sees
-/// it: by its status, and the handler's error for a body the peer broke.
-fn error_cause<'e>(
-    conn: &ServerConn,
-    st: &Cycle,
-    outcome: &'e Option<Result<(), HandlerError>>,
-) -> ErrorCause<'e> {
-    let error = outcome.as_ref().and_then(|r| r.as_ref().err());
-    let peer = error.and_then(adapter_error).and_then(|e| match e {
-        Error::Protocol(ConnError::Remote(r)) => Some(*r),
-        _ => None,
-    });
-    match (conn.error_status(), peer, error) {
-        (Some(413), _, _) => {
-            ErrorCause::OverLimit(Limit::BodyBudget(conn.body_budget().unwrap_or(0)))
-        }
-        (Some(408), _, _) => ErrorCause::Timeout(Stage::Body),
-        (Some(500), _, Some(e)) if !st.timed_out => ErrorCause::Handler(e),
-        (Some(500), _, None) if outcome.is_none() => ErrorCause::Panic,
-        (Some(500), _, None) => ErrorCause::NoAnswer,
-        (_, Some(r), _) => ErrorCause::of_peer(conn, r),
-        // A body the peer broke, whose error the handler did not return:
-        // the handler's own error, or no answer from it.
-        (_, None, Some(e)) => ErrorCause::Handler(e),
-        (_, None, None) => ErrorCause::NoAnswer,
     }
 }
 
@@ -732,13 +739,7 @@ async fn send_until_owed(
         if out.is_empty() {
             break;
         }
-        let until = wire::deadline(
-            &st.write_meter,
-            wire::stamp(Instant::now()),
-            b.stall,
-            b.rate,
-        )
-        .0;
+        let until = wire::deadline(&st.write_meter, st.now(), b.stall, b.rate).0;
         match wire::bounded(wire::instant(until), stream.write(out)).await {
             Some(Ok(n)) if n > 0 => {
                 st.write_meter.add(n as u64);
@@ -750,13 +751,7 @@ async fn send_until_owed(
         }
     }
     if wrote {
-        let until = wire::deadline(
-            &st.write_meter,
-            wire::stamp(Instant::now()),
-            b.stall,
-            b.rate,
-        )
-        .0;
+        let until = wire::deadline(&st.write_meter, st.now(), b.stall, b.rate).0;
         let _ = wire::bounded(wire::instant(until), stream.flush()).await;
     }
 }
@@ -765,6 +760,7 @@ async fn send_until_owed(
 mod tests {
     use super::*;
     use crate::shared::Settings;
+    use http_net_conn::driver::IDLE_GRACE;
     use http_net_conn::{Config, Placement, PreparedResponse};
 
     use tokio::io::{AsyncWriteExt, DuplexStream};
@@ -802,14 +798,20 @@ mod tests {
         )
     }
 
-    /// An idle wait starting now, until `deadline`.
-    fn idle_wait<'a>(clock: &'a WakeClock, deadline: Timestamp, quick: &'a mut bool) -> Idle<'a> {
-        Idle {
-            clock,
-            since: wire::stamp(Instant::now()),
-            deadline,
-            quick,
+    /// An idle wait of `conn` starting now, until `deadline`, its peer
+    /// quick to come back last time or not.
+    fn idle_wait<'a>(
+        clock: &'a WakeClock,
+        deadline: Timestamp,
+        conn: &mut ServerConn,
+        quick: bool,
+    ) -> Idle<'a> {
+        let now = clock.stamp();
+        let _ = conn.poll_timeout(now);
+        if !quick {
+            conn.idle_ended(now.saturating_add(std::time::Duration::from_secs(1)));
         }
+        Idle { clock, deadline }
     }
 
     /// Polls `fut` once: whether it is still pending.
@@ -818,13 +820,67 @@ mod tests {
         poll_fn(|cx| Poll::Ready(fut.as_mut().poll(cx).is_pending())).await
     }
 
+    /// A handler that answers `ok`.
+    struct Ok2;
+
+    impl Handler for Ok2 {
+        async fn handle(&self, ex: &mut Exchange<'_>) -> Result<(), HandlerError> {
+            ex.respond_with(200, &[], b"ok").await?;
+            Ok(())
+        }
+    }
+
+    /// Serves `requests` sent in one write (then the peer's end of
+    /// stream) on a connection of its own: the clock readings its task
+    /// took, and its wakeups.
+    fn readings_serving(requests: &[u8]) -> (u64, u32) {
+        let mut result = (0, 0);
+        run(async {
+            let shared = Arc::new(Shared::new(
+                Settings::DEFAULT,
+                crate::hooks::Hooks::default(),
+            ));
+            let slot = Arc::new(crate::slot::Slot::new(0, Timestamp::from_nanos(0)));
+            let guard = SlotGuard {
+                shared,
+                slot: Arc::clone(&slot),
+            };
+            let (server, mut client) = tokio::io::duplex(1 << 16);
+            client.write_all(requests).await.unwrap();
+            client.shutdown().await.unwrap();
+            let before = crate::timer::READINGS.with(std::cell::Cell::get);
+            super::run(server, None, guard, Arc::new(Ok2)).await;
+            let after = crate::timer::READINGS.with(std::cell::Cell::get);
+            result = (after - before, slot.clock.wakeups());
+        });
+        result
+    }
+
+    #[test]
+    fn a_pipelined_request_answered_in_its_wakeup_reads_no_clock() {
+        let one = b"GET / HTTP/1.1\r\nHost: a\r\n\r\n";
+        let (alone, wakeups) = readings_serving(one);
+        assert!(alone >= 1, "the wait for the peer reads the clock");
+        assert!(
+            alone <= u64::from(wakeups),
+            "{alone} readings, {wakeups} wakeups"
+        );
+        let three = [&one[..], one, one].concat();
+        let (pipelined, wakeups) = readings_serving(&three);
+        assert_eq!(pipelined, alone, "two more requests, no more readings");
+        assert!(
+            pipelined <= u64::from(wakeups),
+            "{pipelined} readings, {wakeups} wakeups"
+        );
+    }
+
     #[test]
     fn a_peer_back_within_the_grace_is_read_without_lending() {
         run(async {
             let (sh, mut server, mut client, mut conn, deadline) = idle_on_duplex();
-            let (mut timer, clock, mut quick) = (Timer::default(), WakeClock::default(), true);
+            let (mut timer, clock) = (Timer::default(), WakeClock::default());
             let filled = {
-                let idle = idle_wait(&clock, deadline, &mut quick);
+                let idle = idle_wait(&clock, deadline, &mut conn, true);
                 let wait = idle_fill(&mut server, &mut conn, &sh, &mut timer, idle, None);
                 let mut wait = pin!(wait);
                 assert!(pending(wait.as_mut()).await);
@@ -836,7 +892,8 @@ mod tests {
                 wait.await.unwrap()
             };
             assert_eq!(filled, Filled::Bytes(27));
-            assert!(quick, "still quick");
+            let grace = clock.stamp().saturating_add(IDLE_GRACE);
+            assert_eq!(conn.buffers_idle_at(), Some(grace), "still quick");
             assert_eq!(sh.buffers.len(), 0, "never lent");
             assert!(!conn.buffers_lent());
         });
@@ -846,9 +903,9 @@ mod tests {
     fn a_peer_slower_than_the_grace_gets_its_buffers_lent_then_lends_at_once() {
         run(async {
             let (sh, mut server, mut client, mut conn, deadline) = idle_on_duplex();
-            let (mut timer, clock, mut quick) = (Timer::default(), WakeClock::default(), true);
+            let (mut timer, clock) = (Timer::default(), WakeClock::default());
             let filled = {
-                let idle = idle_wait(&clock, deadline, &mut quick);
+                let idle = idle_wait(&clock, deadline, &mut conn, true);
                 let wait = idle_fill(&mut server, &mut conn, &sh, &mut timer, idle, None);
                 let mut wait = pin!(wait);
                 assert!(pending(wait.as_mut()).await);
@@ -866,11 +923,16 @@ mod tests {
                     .write_all(b"GET / HTTP/1.1\r\nHost: a\r\n\r\n")
                     .await
                     .unwrap();
-                wait.await.unwrap()
+                // The wakeup that brings the bytes reads the clock anew.
+                let since = clock.stamp();
+                clock.forget();
+                (wait.await.unwrap(), since)
             };
+            let (filled, since) = filled;
             assert_eq!(filled, Filled::Bytes(27));
-            assert!(
-                !quick,
+            assert_eq!(
+                conn.buffers_idle_at(),
+                Some(since),
                 "came back after the grace: the next wait lends at once"
             );
             assert_eq!(sh.buffers.len(), 0, "taken back to read");
@@ -892,8 +954,8 @@ mod tests {
             let (sh, mut server, mut client, mut conn, deadline) = idle_on_duplex();
             let req = b"GET /a-target-longer-than-the-scratch HTTP/1.1\r\nHost: a\r\n\r\n";
             let filled = {
-                let (mut timer, clock, mut quick) = (Timer::default(), WakeClock::default(), false);
-                let idle = idle_wait(&clock, deadline, &mut quick);
+                let (mut timer, clock) = (Timer::default(), WakeClock::default());
+                let idle = idle_wait(&clock, deadline, &mut conn, false);
                 let wait = idle_fill(&mut server, &mut conn, &sh, &mut timer, idle, None);
                 let mut wait = pin!(wait);
                 // Nothing sent yet: the wait is pending, the buffers in the pool.
@@ -915,6 +977,40 @@ mod tests {
     }
 
     #[test]
+    fn an_idle_connection_whose_output_grew_frees_its_buffers_rather_than_pool_them() {
+        run(async {
+            let (sh, mut server, _client, _, deadline) = idle_on_duplex();
+            let mut conn = ServerConn::new(Config::DEFAULT);
+            // A peer pipelining requests without reading the answers:
+            // answered until the output's high water pauses the connection.
+            let req = b"GET / HTTP/1.1\r\nHost: a\r\n\r\n";
+            let ok = PreparedResponse::new(200, &[]).unwrap();
+            'feed: for _ in 0..1000 {
+                assert_eq!(conn.recv(req), req.len());
+                loop {
+                    match conn.poll_event() {
+                        Ok(ServerEvent::Request(_)) => {
+                            let _ = conn.responder().respond(&ok, &[b'x'; 1000]);
+                        }
+                        Ok(ServerEvent::NeedInput) => break,
+                        _ => break 'feed,
+                    }
+                }
+            }
+            let n = conn.output().len();
+            conn.consume_output(n);
+            assert!(matches!(conn.poll_event(), Ok(ServerEvent::NeedInput)));
+            assert!(!conn.buffers_kept(), "the output grew");
+            let (mut timer, clock) = (Timer::default(), WakeClock::default());
+            let idle = idle_wait(&clock, deadline, &mut conn, false);
+            let wait = idle_fill(&mut server, &mut conn, &sh, &mut timer, idle, None);
+            assert!(pending(pin!(wait)).await);
+            assert!(conn.buffers_lent(), "given up while idle");
+            assert_eq!(sh.buffers.len(), 0, "freed, not pooled");
+        });
+    }
+
+    #[test]
     fn a_pipelined_request_already_there_is_read_without_lending() {
         run(async {
             let (sh, mut server, mut client, mut conn, deadline) = idle_on_duplex();
@@ -922,8 +1018,8 @@ mod tests {
                 .write_all(b"GET / HTTP/1.1\r\nHost: a\r\n\r\n")
                 .await
                 .unwrap();
-            let (mut timer, clock, mut quick) = (Timer::default(), WakeClock::default(), false);
-            let idle = idle_wait(&clock, deadline, &mut quick);
+            let (mut timer, clock) = (Timer::default(), WakeClock::default());
+            let idle = idle_wait(&clock, deadline, &mut conn, false);
             let filled = idle_fill(&mut server, &mut conn, &sh, &mut timer, idle, None).await;
             assert_eq!(filled.unwrap(), Filled::Bytes(27));
             assert_eq!(sh.buffers.len(), 0);

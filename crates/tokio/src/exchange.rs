@@ -12,7 +12,6 @@ use http_net_conn::{
     Placement, PreparedResponse, RemoteError, ServerConn, ServerEvent, COPY_LIMIT,
 };
 use tokio::io::{AsyncRead, AsyncWrite, ReadBuf};
-use tokio::time::Instant;
 
 use crate::error::{Error, Limit, Stage};
 use crate::lend::{Hold, Lent};
@@ -81,7 +80,7 @@ impl Cycle {
     pub(crate) fn now(&self) -> Timestamp {
         match &self.slot {
             Some(slot) => slot.clock.stamp(),
-            None => wire::stamp(Instant::now()),
+            None => wire::stamp(crate::timer::read_clock()),
         }
     }
 

@@ -26,6 +26,20 @@ pub(crate) fn stamp(t: Instant) -> Timestamp {
     Timestamp::after_epoch(t.saturating_duration_since(epoch()))
 }
 
+/// Reads the monotonic clock: every reading on a connection's path goes
+/// through here (and is counted in this crate's tests).
+pub(crate) fn read_clock() -> Instant {
+    #[cfg(test)]
+    READINGS.with(|r| r.set(r.get() + 1));
+    Instant::now()
+}
+
+#[cfg(test)]
+thread_local! {
+    /// The clock readings [`read_clock`] took on this thread.
+    pub(crate) static READINGS: std::cell::Cell<u64> = const { std::cell::Cell::new(0) };
+}
+
 /// The instant the core's `t` stands for (see [`stamp`]).
 pub(crate) fn instant(t: Timestamp) -> Instant {
     epoch() + t.since_epoch()
@@ -60,7 +74,7 @@ impl WakeClock {
     pub(crate) fn stamp(&self) -> Timestamp {
         match self.nanos.load(Ordering::Relaxed) {
             0 => {
-                let t = stamp(Instant::now());
+                let t = stamp(read_clock());
                 let n = t.as_nanos().saturating_add(1);
                 self.nanos.store(n, Ordering::Relaxed);
                 t
@@ -190,7 +204,7 @@ impl Timer {
                 (Some(until), _) => until,
                 (None, Some(d)) => *at.insert(d()),
                 // `at` is set at the first poll that reaches here.
-                (None, None) => stamp(Instant::now()),
+                (None, None) => stamp(read_clock()),
             };
             self.poll_until(until, cx).map(|()| None)
         })

@@ -287,7 +287,7 @@ pub(crate) async fn flush_with(
     slot: Option<&Slot>,
 ) -> Result<(), Error> {
     // The time of this wakeup (the clock, for a stream with no slot).
-    let now = || slot.map_or_else(|| stamp(Instant::now()), |s| s.clock.stamp());
+    let now = || slot.map_or_else(|| stamp(crate::timer::read_clock()), |s| s.clock.stamp());
     let mut wrote = false;
     // Fast path: what is queued leaves in one write the stream takes at
     // once, and the flush is ready too (the general twin is the loop below,

@@ -63,6 +63,10 @@ pub struct ServerConn {
     out: Output,
     /// The connection's own error response, while it is wholly unsent.
     error_tail: Option<ErrorTail>,
+    /// The deadlines of the waits between handlers (`waits.rs`).
+    pub(super) deadlines: super::deadlines::Deadlines,
+    /// The peer's error that failed the connection, if one did.
+    peer_error: Option<RemoteError>,
 }
 
 impl ServerConn {
@@ -76,6 +80,8 @@ impl ServerConn {
             ex: RequestState::new(config),
             out: Output::new(2 * COPY_LIMIT),
             error_tail: None,
+            deadlines: super::deadlines::Deadlines::new(),
+            peer_error: None,
         }
     }
 
@@ -100,6 +106,8 @@ impl ServerConn {
         self.ex = RequestState::new(self.ex.config);
         self.out.reset();
         self.error_tail = None;
+        self.deadlines.reset();
+        self.peer_error = None;
     }
 
     /// Lends the connection's buffers out (to a pool) while it is idle
@@ -471,6 +479,7 @@ impl ServerConn {
             self.error_tail = Some(tail);
         }
         self.ex.fail();
+        self.peer_error = Some(e);
         if unanswered {
             // The connection's error response is the answer.
             self.ex.closed_answer = AnswerState::Complete;
@@ -531,6 +540,16 @@ impl ServerConn {
     /// still rewrite. `None` otherwise (no error response, or part of it
     /// already consumed from the output).
     pub fn error_status(&self) -> Option<u16> {
+        self.error_tail_status()
+    }
+
+    /// The peer's error that failed the connection (a malformed head or
+    /// body, a body over its budget), if one did.
+    pub fn peer_error(&self) -> Option<RemoteError> {
+        self.peer_error
+    }
+
+    fn error_tail_status(&self) -> Option<u16> {
         let tail = self.error_tail?;
         self.out
             .unsent_tail(tail.start, tail.len)

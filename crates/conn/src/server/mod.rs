@@ -2,6 +2,7 @@
 //! the [`Responder`]), bytes out.
 
 mod conn;
+mod deadlines;
 mod owned;
 mod policy;
 mod reject;
@@ -11,6 +12,7 @@ mod view;
 mod waits;
 
 pub use conn::ServerConn;
+pub use deadlines::{ReadTimeouts, IDLE_GRACE};
 pub use owned::OwnedRequestHead;
 pub use policy::{AfterHandler, Begin, HandlerOutcome, RequestPolicy};
 pub use reject::{
@@ -18,4 +20,4 @@ pub use reject::{
 };
 pub use responder::Responder;
 pub use view::{AnswerState, Phase, RequestView, ServerEvent};
-pub use waits::{NextRead, ReadDeadlines, ReadTimeouts};
+pub use waits::{Expiry, NextRead};

@@ -3,6 +3,7 @@
 //! every adapter (which only moves the bytes the answer says).
 
 use super::ServerConn;
+use crate::state::SRead;
 use crate::{AnswerState, LocalError, Method};
 
 /// How an adapter's handler ended, as the adapter saw it.
@@ -81,9 +82,9 @@ impl ServerConn {
     /// The policy at the start of a request (after a
     /// [`ServerEvent::Request`](crate::ServerEvent::Request)), for an
     /// adapter that had `served` requests on this connection before it and
-    /// is `stopping` (a graceful stop, or an eviction that left this request
-    /// as the last): `CONNECT` without tunnels is refused with `501`; the
-    /// request that reaches `max_requests`, or any during a stop, is the
+    /// is `stopping` (a graceful stop): `CONNECT` without tunnels is
+    /// refused with `501`; the request that reaches `max_requests`, or any
+    /// during a stop or after an eviction ([`ServerConn::evict`]), is the
     /// connection's last (`Connection: close` on its answer).
     ///
     /// ```
@@ -102,12 +103,14 @@ impl ServerConn {
         stopping: bool,
         policy: &RequestPolicy,
     ) -> Result<Begin, LocalError> {
+        self.deadlines.request_started();
         if self.ex.req.method == Method::Connect && !policy.tunnels {
             self.reject(501)?;
             return Ok(Begin::Refused);
         }
         let count = served.saturating_add(1);
-        if stopping || (policy.max_requests != 0 && count >= policy.max_requests) {
+        let evicted = self.deadlines.evicted();
+        if stopping || evicted || (policy.max_requests != 0 && count >= policy.max_requests) {
             self.close_after_response();
         }
         Ok(Begin::Handle)
@@ -129,8 +132,9 @@ impl ServerConn {
     ///   [`AfterHandler::CloseAfterOutput`] when a body read timed out (the
     ///   peer's fault, not the application's);
     /// - a `101` or a `2xx` to `CONNECT`: [`AfterHandler::CloseAfterOutput`]
-    ///   (an adapter that handed the stream to the handler closes it
-    ///   itself).
+    ///   when the handler did not take the stream over, [`AfterHandler::Close`]
+    ///   once it did ([`ServerEvent::Switched`](crate::ServerEvent::Switched)
+    ///   was polled), whatever it returned.
     ///
     /// ```
     /// use http_net_conn::{Config, ServerConn, ServerEvent};
@@ -144,6 +148,12 @@ impl ServerConn {
     /// assert!(conn.output().starts_with(b"HTTP/1.1 500 "));
     /// ```
     pub fn after_handler(&mut self, outcome: HandlerOutcome, body_timed_out: bool) -> AfterHandler {
+        // The handler took the stream over (it polled `Switched`): the
+        // connection has nothing more to send, whatever the handler
+        // returned.
+        if self.ex.read == SRead::Switched {
+            return AfterHandler::Close;
+        }
         if self.failed() {
             return AfterHandler::Linger;
         }

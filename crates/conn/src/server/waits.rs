@@ -1,49 +1,46 @@
-//! The waits between handlers: which deadline bounds the next read of a
-//! server connection (idle keep-alive, the whole head, the drain of an
-//! unread body), decided here for every adapter from the connection's
-//! phase and the time the adapter read.
+//! The server connection's deadlines between handlers (idle keep-alive,
+//! the whole head, the drain of an unread body), owned by the connection:
+//! the adapter asks [`ServerConn::poll_timeout`] when it is about to wait
+//! and calls [`ServerConn::handle_timeout`] when its wait bound ran out;
+//! what an expiry does (a `408` queued, a close, the stage it counts in)
+//! is decided here for every adapter.
 
-use core::time::Duration;
-
+use super::deadlines::{ReadTimeouts, IDLE_GRACE};
 use super::ServerConn;
 use crate::driver::SlotState;
 use crate::{Phase, Stage, Timestamp};
 
-/// The timeouts of the waits between handlers (the shared server settings'
-/// names and defaults).
+/// What a deadline that ran out (or an eviction) did to the connection
+/// ([`ServerConn::handle_timeout`], [`ServerConn::evict`]): what the
+/// adapter carries out, and the stage a timeout counts in.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct ReadTimeouts {
-    /// An idle keep-alive connection, with no byte of its next request:
-    /// closed without a response (default 30 s).
-    pub idle: Duration,
-    /// The whole request head, from the first wait for its rest: `408`
-    /// (default 10 s).
-    pub head: Duration,
-    /// The drain of a body the handler left unread, in all, however it
-    /// trickles: closed (default 30 s, the body timeout).
-    pub body: Duration,
+pub struct Expiry {
+    /// The wait that ended: [`Stage::Idle`], [`Stage::Head`] or
+    /// [`Stage::Body`] (the drain of an unread body).
+    pub stage: Stage,
+    /// The connection queued a response (`408` for a head that ran out,
+    /// `503` with `Retry-After` for one evicted): send it, half-close and
+    /// linger. Otherwise close at once, sending nothing more.
+    pub linger: bool,
+    /// The stage whose timeout this is, for the server's counters; `None`
+    /// for an eviction (counted as one).
+    pub timed_out: Option<Stage>,
+    /// An eviction between requests: read once more, without waiting,
+    /// what had arrived before it (a request on its way is answered, as
+    /// the connection's last), then close. Asked again, the eviction
+    /// closes.
+    pub look_once: bool,
 }
 
-impl ReadTimeouts {
-    /// 30 s idle, 10 s for a head, 30 s for a drain.
-    pub const DEFAULT: ReadTimeouts = ReadTimeouts {
-        idle: Duration::from_secs(30),
-        head: Duration::from_secs(10),
-        body: Duration::from_secs(30),
-    };
-}
-
-/// What the adapter does before its next read ([`ReadDeadlines::next_read`]).
+/// What the adapter does before its next read ([`ServerConn::next_read`]).
 #[non_exhaustive]
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum NextRead {
     /// Read, waiting at most until `until`; the connection's slot shows
-    /// `slot`, and a wait that reaches `until` is a timeout of `stage`
-    /// ([`Stage::Idle`]: close quietly; [`Stage::Head`]: `408`, see
-    /// [`NextRead::HeadTimedOut`]; [`Stage::Body`]: close; [`Stage::Setup`],
-    /// a connection's setup from
-    /// [`ServerSettings::setup_wait`](crate::ServerSettings::setup_wait):
-    /// close quietly).
+    /// `slot`. A wait that reaches `until` calls
+    /// [`ServerConn::handle_timeout`] ([`Stage::Setup`], a connection's
+    /// setup from [`ServerSettings::setup_wait`](crate::ServerSettings::setup_wait),
+    /// has no connection yet: close quietly).
     ///
     /// When `stop_closes`, a graceful stop closes the connection instead
     /// (idle and draining ones): mark the slot first, then look at the
@@ -59,130 +56,242 @@ pub enum NextRead {
         /// A graceful stop closes the connection rather than wait.
         stop_closes: bool,
     },
-    /// The whole-head deadline has passed: queue `408`
-    /// ([`ServerConn::time_out`]), send it, linger.
-    HeadTimedOut,
-    /// Close without a response: a drain past its deadline.
-    Close,
+    /// A deadline had run out already: carry the [`Expiry`] out.
+    Expired(Expiry),
     /// Nothing more to read for a request: send the output, half-close,
     /// drain the peer's input for a bounded time, close (the phases
     /// `Draining`, `Closed` and `Switched`, and any a later version adds).
     Linger,
 }
 
-/// The deadlines of a server connection's reads between handlers, kept
-/// across the reads of one request: the whole head's (from the first wait
-/// for its rest, so that a head that arrives whole costs no clock reading)
-/// and the drain's.
-///
-/// ```
-/// use core::time::Duration;
-/// use http_net_conn::{Config, ServerConn, Stage, Timestamp};
-/// use http_net_conn::driver::{NextRead, ReadDeadlines, ReadTimeouts, SlotState};
-///
-/// let mut conn = ServerConn::new(Config::DEFAULT);
-/// let mut d = ReadDeadlines::new();
-/// let t = ReadTimeouts::DEFAULT;
-/// let now = Timestamp::from_nanos(0);
-/// // A new connection: fresh, under the idle timeout.
-/// assert_eq!(
-///     d.next_read(&conn, true, now, &t),
-///     NextRead::Wait {
-///         until: now.saturating_add(t.idle),
-///         stage: Stage::Idle,
-///         slot: SlotState::Fresh,
-///         stop_closes: true,
-///     },
-/// );
-/// // Part of a head: the head deadline, from this wait on.
-/// let _ = conn.recv(b"GET / HT");
-/// let _ = conn.poll_event();
-/// let later = now.saturating_add(Duration::from_secs(11));
-/// assert!(matches!(d.next_read(&conn, true, now, &t), NextRead::Wait { stage: Stage::Head, .. }));
-/// assert_eq!(d.next_read(&conn, true, later, &t), NextRead::HeadTimedOut);
-/// ```
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub struct ReadDeadlines {
-    head: Option<Timestamp>,
-    drain: Option<Timestamp>,
-}
+impl ServerConn {
+    /// Sets the timeouts of the waits between handlers (kept across
+    /// [`reset`](ServerConn::reset); [`ReadTimeouts::DEFAULT`] until set).
+    pub fn set_timeouts(&mut self, timeouts: ReadTimeouts) {
+        self.deadlines.timeouts = timeouts;
+    }
 
-impl ReadDeadlines {
-    /// No deadline yet.
-    pub const fn new() -> ReadDeadlines {
-        ReadDeadlines {
-            head: None,
-            drain: None,
+    /// The deadline of the wait the adapter is about to begin at `now`,
+    /// started now if none runs for the connection's phase: the idle
+    /// timeout from the first wait of an idle connection, the whole head's
+    /// from the first wait for its rest, the drain's from the first wait
+    /// for an unread body. `None`: the connection reads no more for a
+    /// request (send the output and linger).
+    ///
+    /// Call it only when about to wait (after input that did not complete
+    /// a request): a head that arrives whole never asks, and so reads no
+    /// clock. Asked again during the same wait (a stale wakeup), it
+    /// answers the same deadline.
+    ///
+    /// ```
+    /// use core::time::Duration;
+    /// use http_net_conn::{Config, ServerConn, ServerEvent, Timestamp};
+    ///
+    /// let mut conn = ServerConn::new(Config::DEFAULT);
+    /// let t0 = Timestamp::from_nanos(0);
+    /// let secs = |s| t0.saturating_add(Duration::from_secs(s));
+    /// assert_eq!(conn.poll_timeout(t0), Some(secs(30))); // idle
+    /// assert_eq!(conn.poll_timeout(secs(5)), Some(secs(30))); // the same wait
+    /// let _ = conn.recv(b"GET / HT");
+    /// assert!(matches!(conn.poll_event(), Ok(ServerEvent::NeedInput)));
+    /// assert_eq!(conn.poll_timeout(secs(6)), Some(secs(16))); // the head's
+    /// assert_eq!(conn.handle_timeout(secs(15)), None);
+    /// let expired = conn.handle_timeout(secs(16)).unwrap();
+    /// assert!(expired.linger);
+    /// assert!(conn.output().starts_with(b"HTTP/1.1 408 "));
+    /// ```
+    pub fn poll_timeout(&mut self, now: Timestamp) -> Option<Timestamp> {
+        let phase = self.phase();
+        let d = &mut self.deadlines;
+        let t = d.timeouts;
+        let (slot, length) = match phase {
+            Phase::Idle => (&mut d.idle, t.idle),
+            Phase::Head => (&mut d.head, t.head),
+            Phase::Body | Phase::Responding => (&mut d.drain, t.body),
+            _ => return None,
+        };
+        Some(*slot.get_or_insert(now.saturating_add(length)))
+    }
+
+    /// Carries out what a deadline that has run out at `now` does: an idle
+    /// connection or the drain of an unread body closes; a head that ran
+    /// out has `408` queued (with `Connection: close`, RFC 9110 §15.5.9)
+    /// to send before a linger. `None` while no deadline of the
+    /// connection's phase has passed (a wait bound that fired early: wait
+    /// again, to [`poll_timeout`](ServerConn::poll_timeout)'s answer).
+    pub fn handle_timeout(&mut self, now: Timestamp) -> Option<Expiry> {
+        let d = &self.deadlines;
+        let (deadline, stage) = match self.phase() {
+            Phase::Idle => (d.idle, Stage::Idle),
+            Phase::Head => (d.head, Stage::Head),
+            Phase::Body | Phase::Responding => (d.drain, Stage::Body),
+            _ => return None,
+        };
+        if deadline? > now {
+            return None;
+        }
+        let linger = stage == Stage::Head && self.time_out().is_ok();
+        Some(Expiry {
+            stage,
+            linger,
+            timed_out: Some(stage),
+            look_once: false,
+        })
+    }
+
+    /// The server evicted this connection (at its connection limit) while
+    /// it waited for input: mid-head it has `503` with `Retry-After`
+    /// queued ([`evicted_mid_head`](ServerConn::evicted_mid_head)) to send
+    /// before a linger; while draining it closes. Between requests it
+    /// reads once more, without waiting, what had arrived
+    /// ([`Expiry::look_once`]): a request already sent is answered, with
+    /// `Connection: close` ([`begin_request`](ServerConn::begin_request)),
+    /// and the eviction asked again closes. One rule for every adapter.
+    ///
+    /// ```
+    /// use http_net_conn::{Config, ServerConn};
+    ///
+    /// let mut conn = ServerConn::new(Config::DEFAULT);
+    /// assert!(conn.evict().look_once); // idle: one more look
+    /// assert!(!conn.evict().look_once); // nothing came: close
+    /// ```
+    pub fn evict(&mut self) -> Expiry {
+        let phase = self.phase();
+        let first = !core::mem::replace(&mut self.deadlines.evicted, true);
+        let stage = match phase {
+            Phase::Idle => Stage::Idle,
+            Phase::Head => Stage::Head,
+            _ => Stage::Body,
+        };
+        Expiry {
+            stage,
+            linger: phase == Phase::Head && self.evicted_mid_head().is_ok(),
+            timed_out: None,
+            look_once: phase == Phase::Idle && first,
         }
     }
 
-    /// A request's head is complete: its deadlines are spent.
-    pub fn request_started(&mut self) {
-        *self = ReadDeadlines::new();
+    /// When the connection, idle and waiting for its peer since the start
+    /// of its idle deadline ([`poll_timeout`](ServerConn::poll_timeout)),
+    /// gives its buffers up ([`take_buffers`](ServerConn::take_buffers), to
+    /// a pool that lends them to others): [`IDLE_GRACE`] after that start
+    /// when its peer came back within the grace last time, at once
+    /// otherwise (asked during an idle wait). `None` before the idle wait's
+    /// first [`poll_timeout`](ServerConn::poll_timeout). One rule for every
+    /// adapter; an adapter with no pool (a thread per connection) keeps
+    /// them.
+    ///
+    /// ```
+    /// use core::time::Duration;
+    /// use http_net_conn::{Config, ServerConn, Timestamp};
+    /// use http_net_conn::driver::IDLE_GRACE;
+    ///
+    /// let mut conn = ServerConn::new(Config::DEFAULT);
+    /// let t0 = Timestamp::from_nanos(0);
+    /// assert_eq!(conn.buffers_idle_at(), None);
+    /// let _ = conn.poll_timeout(t0);
+    /// assert_eq!(conn.buffers_idle_at(), Some(t0.saturating_add(IDLE_GRACE)));
+    /// // The peer came back later than the grace: next time, at once.
+    /// conn.idle_ended(t0.saturating_add(Duration::from_secs(1)));
+    /// assert_eq!(conn.buffers_idle_at(), Some(t0));
+    /// ```
+    pub fn buffers_idle_at(&self) -> Option<Timestamp> {
+        let since = self.idle_since()?;
+        Some(if self.deadlines.quick {
+            since.saturating_add(IDLE_GRACE)
+        } else {
+            since
+        })
     }
 
-    /// Starts the head deadline at `now` if none runs (a head's first bytes
-    /// seen by other means, such as a last look after an eviction).
-    pub fn head_began(&mut self, now: Timestamp, t: &ReadTimeouts) {
-        self.head.get_or_insert(now.saturating_add(t.head));
+    /// The idle peer's first bytes came at `now` (the reading of the
+    /// wakeup that brought them): whether within [`IDLE_GRACE`] of the
+    /// wait's start decides when the next idle wait gives its buffers up.
+    pub fn idle_ended(&mut self, now: Timestamp) {
+        if let Some(since) = self.idle_since() {
+            self.deadlines.quick = now <= since.saturating_add(IDLE_GRACE);
+        }
+    }
+
+    /// When the current idle wait began (kept until the request its peer
+    /// sends begins).
+    fn idle_since(&self) -> Option<Timestamp> {
+        let idle = u64::try_from(self.deadlines.timeouts.idle.as_nanos()).unwrap_or(u64::MAX);
+        let until = self.deadlines.idle?;
+        Some(Timestamp::from_nanos(until.as_nanos().saturating_sub(idle)))
+    }
+
+    /// Whether the buffers this connection holds are worth keeping for
+    /// reuse (by a pool, or by its thread's next connection) once it is
+    /// idle or closed: no larger than a new connection's. The output
+    /// buffer grows past its high water under a peer that pipelines
+    /// requests without reading; kept, that memory would stay resident.
+    ///
+    /// ```
+    /// use http_net_conn::{Config, ServerConn};
+    ///
+    /// assert!(ServerConn::new(Config::DEFAULT).buffers_kept());
+    /// ```
+    pub fn buffers_kept(&self) -> bool {
+        self.allocated_bytes() <= crate::Buffers::fresh_bytes(self.config())
     }
 
     /// When the current head's deadline started (its first wait for the
-    /// rest), if one runs.
-    pub fn head_started(&self, t: &ReadTimeouts) -> Option<Timestamp> {
-        self.head
-            .map(|d| Timestamp::from_nanos(d.as_nanos().saturating_sub(t.head.as_nanos() as u64)))
+    /// rest), if one runs: where a request refused before a whole head
+    /// began, for the access log.
+    pub fn head_started(&self) -> Option<Timestamp> {
+        let head = self.deadlines.timeouts.head.as_nanos();
+        self.deadlines.head.map(|d| {
+            let head = u64::try_from(head).unwrap_or(u64::MAX);
+            Timestamp::from_nanos(d.as_nanos().saturating_sub(head))
+        })
     }
 
-    /// The wait before the next read of `conn` at `now`: `fresh` while the
-    /// connection has not had a request yet.
-    pub fn next_read(
-        &mut self,
-        conn: &ServerConn,
-        fresh: bool,
-        now: Timestamp,
-        t: &ReadTimeouts,
-    ) -> NextRead {
-        match conn.phase() {
-            Phase::Idle => NextRead::Wait {
-                until: now.saturating_add(t.idle),
-                stage: Stage::Idle,
-                // Before its first request a connection is new, not idle
-                // keep-alive: its request may be on its way.
-                slot: if fresh {
-                    SlotState::Fresh
-                } else {
-                    SlotState::Idle
-                },
-                stop_closes: true,
-            },
-            Phase::Head => {
-                let until = *self.head.get_or_insert(now.saturating_add(t.head));
-                if until <= now {
-                    return NextRead::HeadTimedOut;
-                }
-                NextRead::Wait {
-                    until,
-                    stage: Stage::Head,
-                    slot: SlotState::Head,
-                    stop_closes: false,
-                }
-            }
-            // The rest of a body the handler left unread: drained within one
-            // body timeout in all, however it trickles.
-            Phase::Body | Phase::Responding => {
-                let until = *self.drain.get_or_insert(now.saturating_add(t.body));
-                if until <= now {
-                    return NextRead::Close;
-                }
-                NextRead::Wait {
-                    until,
-                    stage: Stage::Body,
-                    slot: SlotState::Drain,
-                    stop_closes: true,
-                }
-            }
-            _ => NextRead::Linger,
+    /// The wait before the next read at `now`, for an adapter's driver:
+    /// [`poll_timeout`](ServerConn::poll_timeout) and
+    /// [`handle_timeout`](ServerConn::handle_timeout) at once, with what the
+    /// connection's slot shows while it waits and whether a graceful stop
+    /// closes it.
+    ///
+    /// ```
+    /// use core::time::Duration;
+    /// use http_net_conn::{Config, ServerConn, Stage, Timestamp};
+    /// use http_net_conn::driver::{NextRead, SlotState};
+    ///
+    /// let mut conn = ServerConn::new(Config::DEFAULT);
+    /// let now = Timestamp::from_nanos(0);
+    /// assert_eq!(
+    ///     conn.next_read(now),
+    ///     NextRead::Wait {
+    ///         until: now.saturating_add(Duration::from_secs(30)),
+    ///         stage: Stage::Idle,
+    ///         slot: SlotState::Fresh,
+    ///         stop_closes: true,
+    ///     },
+    /// );
+    /// ```
+    pub fn next_read(&mut self, now: Timestamp) -> NextRead {
+        let Some(until) = self.poll_timeout(now) else {
+            return NextRead::Linger;
+        };
+        if let Some(expired) = self.handle_timeout(now) {
+            return NextRead::Expired(expired);
+        }
+        let (stage, slot, stop_closes) = match self.phase() {
+            // Before its first request a connection is new, not idle
+            // keep-alive: its request may be on its way.
+            Phase::Idle if !self.deadlines.begun => (Stage::Idle, SlotState::Fresh, true),
+            Phase::Idle => (Stage::Idle, SlotState::Idle, true),
+            Phase::Head => (Stage::Head, SlotState::Head, false),
+            // The rest of a body the handler left unread: drained within
+            // one body timeout in all, however it trickles.
+            _ => (Stage::Body, SlotState::Drain, true),
+        };
+        NextRead::Wait {
+            until,
+            stage,
+            slot,
+            stop_closes,
         }
     }
 }

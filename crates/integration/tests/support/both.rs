@@ -94,6 +94,8 @@ pub enum Do {
     Upgrade,
     /// `200` to a `CONNECT`, then reads 5 raw bytes and writes them back.
     Tunnel,
+    /// As [`Do::Upgrade`], then returns an error (after the switch).
+    UpgradeFail,
     /// A `200` whose body of this many `x` the connection leaves to the
     /// caller, written with `send_placed`.
     Placed(usize),
@@ -523,8 +525,8 @@ fn run_std(ex: &mut http_net_std::Exchange<'_>, what: Do) -> Result<(), http_net
             }
             ex.respond_with(200, &[], b"done")
         }
-        Do::Upgrade | Do::Tunnel => {
-            if let Do::Upgrade = what {
+        Do::Upgrade | Do::Tunnel | Do::UpgradeFail => {
+            if let Do::Upgrade | Do::UpgradeFail = what {
                 let fields: &[(&[u8], &[u8])] =
                     &[(b"Upgrade", b"echo"), (b"Connection", b"upgrade")];
                 ex.send_head(101, fields, BodyLength::Empty)?;
@@ -536,6 +538,9 @@ fn run_std(ex: &mut http_net_std::Exchange<'_>, what: Do) -> Result<(), http_net
             up.read_exact(&mut b)?;
             up.write_all(&b)?;
             up.flush()?;
+            if let Do::UpgradeFail = what {
+                return Err(http_net_std::Error::NotSwitched);
+            }
             Ok(())
         }
         Do::Placed(n) => {
@@ -704,8 +709,8 @@ async fn run_tokio(
             }
             ex.respond_with(200, &[], b"done").await
         }
-        Do::Upgrade | Do::Tunnel => {
-            if let Do::Upgrade = what {
+        Do::Upgrade | Do::Tunnel | Do::UpgradeFail => {
+            if let Do::Upgrade | Do::UpgradeFail = what {
                 let fields: &[(&[u8], &[u8])] =
                     &[(b"Upgrade", b"echo"), (b"Connection", b"upgrade")];
                 ex.send_head(101, fields, BodyLength::Empty)?;
@@ -717,6 +722,9 @@ async fn run_tokio(
             up.read_exact(&mut b).await?;
             up.write_all(&b).await?;
             up.flush().await?;
+            if let Do::UpgradeFail = what {
+                return Err(http_net_tokio::Error::NotSwitched);
+            }
             Ok(())
         }
         Do::Placed(n) => {
