@@ -878,6 +878,9 @@ both! {
         let mut idle = connect(srv.addr);
         assert_eq!(ask(&mut idle, GET).status, 200);
         srv.counted(|c| c.current == 1);
+        // The connection shows itself idle once its answer has left, just
+        // after the peer may have read it: the newcomer comes after that.
+        thread::sleep(Duration::from_millis(100));
         assert_eq!(ask(&mut connect(srv.addr), GET).status, 200);
         assert!(closed(&mut idle), "the idle connection stays open");
         let c = srv.counted(|c| c.evicted.idle == 1);
