@@ -10,7 +10,7 @@
 use std::io::{self, Write};
 
 use http_net_rustls::ServerTls;
-use http_net_tokio::{Exchange, Handler, HandlerError, Server};
+use http_net_tokio::{Exchange, Handler, HandlerError, Server, ServerOptions};
 
 struct Hello;
 

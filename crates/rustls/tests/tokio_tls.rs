@@ -11,7 +11,7 @@ use std::time::Duration;
 
 use http_net_rustls::rustls::{self, pki_types::ServerName};
 use http_net_rustls::{ClientTls, ServerTls, TlsFailure};
-use http_net_tokio::{Client, Server};
+use http_net_tokio::{Client, Server, ServerOptions};
 use support::*;
 
 fn start(b: http_net_tokio::ServerBuilder, tls: ServerTls, status: u16) -> TokioServer {

@@ -395,10 +395,17 @@ impl Serve<'_> {
     fn request(&mut self) -> Option<End> {
         // The reading after the read that brought this request, for the
         // requests pipelined behind it too: none reads the clock anew.
-        let now = *self.read_at.get_or_insert_with(wire::read_clock);
+        let now = match self.read_at {
+            // The read that brought it refreshed the date at this reading.
+            Some(now) => now,
+            None => {
+                let now = wire::read_clock();
+                // Error responses the connection writes carry it too.
+                refresh_date(self.conn, self.shared, &mut self.date, now);
+                *self.read_at.insert(now)
+            }
+        };
         self.st.reset(now);
-        // Error responses the connection writes carry it too.
-        refresh_date(self.conn, self.shared, &mut self.date, now);
         let stopping = self.shared.stopping.load(Ordering::SeqCst);
         let begin = self
             .conn

@@ -18,6 +18,7 @@
 #[path = "support/app.rs"]
 mod app;
 
+use http_net_tokio::ServerOptions;
 use std::io::Write;
 use std::process::exit;
 

@@ -8,6 +8,7 @@
 
 mod support;
 
+use http_net_tokio::ServerOptions;
 use std::alloc::{GlobalAlloc, Layout, System};
 use std::io::{Read, Write};
 use std::sync::atomic::{AtomicU64, Ordering};

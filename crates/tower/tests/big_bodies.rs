@@ -10,6 +10,7 @@ mod support;
 
 use std::io::{Read, Write};
 
+use http_net_tokio::ServerOptions;
 use http_net_tower::ServiceHandler;
 use support::{connect, parse, start};
 

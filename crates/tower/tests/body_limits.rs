@@ -7,6 +7,7 @@
 
 mod support;
 
+use http_net_tokio::ServerOptions;
 use std::io::Write;
 use std::net::SocketAddr;
 use std::sync::{Arc, Mutex};

@@ -10,6 +10,7 @@ mod support;
 
 use std::net::SocketAddr;
 
+use http_net_tokio::ServerOptions;
 use http_net_tower::{PeerAddr, ServiceHandler};
 use support::{exchange, parse_one, start, Resp};
 

@@ -5,6 +5,7 @@
 
 mod support;
 
+use http_net_tokio::ServerOptions;
 use std::io::Write;
 use std::net::TcpStream;
 use std::sync::atomic::{AtomicBool, Ordering};

@@ -274,8 +274,13 @@ impl ServerConn {
         let Some(until) = self.poll_timeout(now) else {
             return NextRead::Linger;
         };
-        if let Some(expired) = self.handle_timeout(now) {
-            return NextRead::Expired(expired);
+        // `until` is the phase's deadline `handle_timeout` looks at: asked
+        // only once it has passed (a wait that begins in time, the common
+        // case, costs no second look).
+        if until <= now {
+            if let Some(expired) = self.handle_timeout(now) {
+                return NextRead::Expired(expired);
+            }
         }
         let (stage, slot, stop_closes) = match self.phase() {
             // Before its first request a connection is new, not idle
