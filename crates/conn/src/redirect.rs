@@ -155,9 +155,11 @@ impl<'a> Origin<'a> {
     }
     /// Whether `other` is the same origin.
     pub fn same(&self, other: &Origin<'_>) -> bool {
+        // Fast path: the same bytes (a pooled origin keeps the caller's
+        // spelling); general twin: `eq_ignore_ascii_case`.
         self.https == other.https
             && self.port == other.port
-            && self.host.eq_ignore_ascii_case(other.host)
+            && (self.host == other.host || self.host.eq_ignore_ascii_case(other.host))
     }
 }
 

@@ -917,7 +917,10 @@ impl<C: Connector> RequestWriter<C> {
             .as_ref()
             .is_some_and(|p| p.conn.expect_state() == ExpectState::Waiting);
         if len != BodyLength::Empty && waiting {
-            self.await_continue().await?;
+            // Waits for `100 Continue` (at most the `expect_wait`, the
+            // connection's deadline); a final response that comes instead
+            // is kept in `early`.
+            self.read_until(true).await?;
         }
         match body {
             RequestBody::Bytes(b) if !b.is_empty() && !self.body_sent => {
@@ -941,13 +944,6 @@ impl<C: Connector> RequestWriter<C> {
         self.end(&[]).await
     }
 
-    /// Waits for `100 Continue` (at most the `expect_wait`, the
-    /// connection's deadline); a final response that comes instead is kept
-    /// in `early`.
-    async fn await_continue(&mut self) -> Result<(), Error> {
-        self.read_until(true).await
-    }
-
     /// Ends the body and reads the response head into `head`, unless it
     /// holds the early one.
     async fn end(&mut self, trailers: &[FieldPair<'_>]) -> Result<(), Error> {
@@ -959,7 +955,7 @@ impl<C: Connector> RequestWriter<C> {
         if self.early {
             return Ok(());
         }
-        self.read_head().await
+        self.read_until(false).await
     }
 
     /// The response with the head read.
@@ -1091,13 +1087,8 @@ impl<C: Connector> RequestWriter<C> {
     /// After a failed write: reads, within the read timeout, a response the
     /// server sent before it stopped reading.
     async fn read_early(&mut self) -> bool {
-        self.early = self.read_head().await.is_ok();
+        self.early = self.read_until(false).await.is_ok();
         self.early
-    }
-
-    /// Reads the response head into `head` (interim responses skipped).
-    async fn read_head(&mut self) -> Result<(), Error> {
-        self.read_until(false).await
     }
 
     /// Reads the final response head into `head`, skipping informational
@@ -1123,12 +1114,21 @@ impl<C: Connector> RequestWriter<C> {
                     return Ok(());
                 }
                 HeadStep::NeedInput => {
-                    let now = wire::stamp(Instant::now());
-                    let own = now.saturating_add(s.read_timeout);
-                    let end = p.conn.poll_timeout(now).map_or(own, |at| at.min(own));
-                    let per = end.saturating_duration_since(now);
                     let d = p.conn.request_deadline();
-                    match fill(p, &self.clock, per, Stage::Head, d).await {
+                    // Fast path: no `100 Continue` window, so the request's
+                    // deadline, which `poll_fill` keeps, is the connection's only
+                    // one and no clock is read; general twin: `poll_timeout`.
+                    let per = if p.conn.expect_state() == ExpectState::Waiting {
+                        let now = wire::stamp(Instant::now());
+                        let own = now.saturating_add(s.read_timeout);
+                        let end = p.conn.poll_timeout(now).map_or(own, |at| at.min(own));
+                        end.saturating_duration_since(now)
+                    } else {
+                        s.read_timeout
+                    };
+                    let (clock, mut end) = (&self.clock, None);
+                    let read = poll_fn(|cx| poll_fill(p, clock, per, Stage::Head, d, &mut end, cx));
+                    match read.await {
                         Ok(0) if !p.conn.response_started() => return Err(Error::ConnectionClosed),
                         Ok(_) => {}
                         Err(Error::Timeout(stage)) => {
@@ -1178,23 +1178,11 @@ fn poll_write_or_read<S: Transport>(
     }
 }
 
-/// Reads once, straight into the connection's spare buffer, waiting at
-/// most `per` (within the request's deadline; the clock is read and the
-/// connection's timer polled only when the read must wait); the count (0
-/// at end of stream, and `recv_eof` is called).
-async fn fill<S: Transport>(
-    p: &mut Pooled<S>,
-    clock: &WakeClock,
-    per: Duration,
-    stage: Stage,
-    request_deadline: RequestDeadline,
-) -> Result<usize, Error> {
-    let mut end = None;
-    poll_fn(|cx| poll_fill(p, clock, per, stage, request_deadline, &mut end, cx)).await
-}
-
-/// One poll of [`fill`], for a caller that is itself polled (the
-/// response's `AsyncRead`): `end` keeps the wait's end across polls.
+/// One poll of a read, straight into the connection's spare buffer,
+/// waiting at most `per` (within the request's deadline; the clock is read
+/// and the connection's timer polled only when the read must wait): the
+/// count (0 at end of stream, and `recv_eof` is called). `end` keeps the
+/// wait's end across polls.
 fn poll_fill<S: Transport>(
     p: &mut Pooled<S>,
     clock: &WakeClock,

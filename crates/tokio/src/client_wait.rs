@@ -11,7 +11,7 @@
 //! [`RequestDeadline::wait`]). What is the client's own: the runtime a
 //! pooled connection's timer belongs to, checked when a task takes it.
 
-use std::future::poll_fn;
+use std::future::{poll_fn, Future};
 use std::task::{Context, Poll};
 use std::time::Duration;
 
@@ -59,15 +59,15 @@ fn current_runtime() -> Option<tokio::runtime::Id> {
 /// began, within the request's deadline (`None`). A ready `io` reads no
 /// clock and touches no timer; a wait reads the clock once (unless this
 /// wakeup's time is known) and polls the connection's timer.
-pub(crate) async fn wait<T>(
-    timer: &mut ConnTimer,
-    clock: &WakeClock,
+pub(crate) fn wait<'a, T>(
+    timer: &'a mut ConnTimer,
+    clock: &'a WakeClock,
     per: Duration,
     request_deadline: RequestDeadline,
-    mut io: impl FnMut(&mut Context<'_>) -> Poll<T>,
-) -> Option<T> {
+    mut io: impl FnMut(&mut Context<'_>) -> Poll<T> + 'a,
+) -> impl Future<Output = Option<T>> + 'a {
     let mut end: Option<Timestamp> = None;
-    poll_fn(|cx| poll_wait(timer, clock, per, request_deadline, &mut end, cx, &mut io)).await
+    poll_fn(move |cx| poll_wait(timer, clock, per, request_deadline, &mut end, cx, &mut io))
 }
 
 /// One poll of [`wait`], for a caller that is itself polled (an
