@@ -101,7 +101,12 @@ impl ServerConn {
     /// assert!(conn.output().starts_with(b"HTTP/1.1 408 "));
     /// ```
     pub fn poll_timeout(&mut self, now: Timestamp) -> Option<Timestamp> {
-        let phase = self.phase();
+        self.poll_timeout_in(self.phase(), now)
+    }
+
+    /// [`poll_timeout`](ServerConn::poll_timeout) in `phase` (the
+    /// connection's, computed once by the caller).
+    fn poll_timeout_in(&mut self, phase: Phase, now: Timestamp) -> Option<Timestamp> {
         let d = &mut self.deadlines;
         let t = d.timeouts;
         let (slot, length) = match phase {
@@ -271,7 +276,9 @@ impl ServerConn {
     /// );
     /// ```
     pub fn next_read(&mut self, now: Timestamp) -> NextRead {
-        let Some(until) = self.poll_timeout(now) else {
+        // The phase once for both questions (`poll_timeout` asks it anew).
+        let phase = self.phase();
+        let Some(until) = self.poll_timeout_in(phase, now) else {
             return NextRead::Linger;
         };
         // `until` is the phase's deadline `handle_timeout` looks at: asked
@@ -282,7 +289,7 @@ impl ServerConn {
                 return NextRead::Expired(expired);
             }
         }
-        let (stage, slot, stop_closes) = match self.phase() {
+        let (stage, slot, stop_closes) = match phase {
             // Before its first request a connection is new, not idle
             // keep-alive: its request may be on its way.
             Phase::Idle if !self.deadlines.begun => (Stage::Idle, SlotState::Fresh, true),
