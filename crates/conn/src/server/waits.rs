@@ -110,7 +110,10 @@ impl ServerConn {
         let d = &mut self.deadlines;
         let t = d.timeouts;
         let (slot, length) = match phase {
-            Phase::Idle => (&mut d.idle, t.idle),
+            Phase::Idle => {
+                d.idle_since.get_or_insert(now);
+                (&mut d.idle, t.idle)
+            }
             Phase::Head => (&mut d.head, t.head),
             Phase::Body | Phase::Responding => (&mut d.drain, t.body),
             _ => return None,
@@ -221,9 +224,7 @@ impl ServerConn {
     /// When the current idle wait began (kept until the request its peer
     /// sends begins).
     fn idle_since(&self) -> Option<Timestamp> {
-        let idle = u64::try_from(self.deadlines.timeouts.idle.as_nanos()).unwrap_or(u64::MAX);
-        let until = self.deadlines.idle?;
-        Some(Timestamp::from_nanos(until.as_nanos().saturating_sub(idle)))
+        self.deadlines.idle_since
     }
 
     /// Whether the buffers this connection holds are worth keeping for
