@@ -265,7 +265,44 @@ impl<H: Handler> Serve<'_, H> {
                 // connection drains it (up to its bound) before the next
                 // request.
                 Ok(ServerEvent::Data(_) | ServerEvent::End(_)) => None,
-                Ok(ServerEvent::NeedInput) => self.need_input().await,
+                // The connection needs input: sends what is queued, then
+                // reads until the connection's own deadline (the task's one
+                // timer). Awaited here, not in a method of its own: a read
+                // costs no future of its own on the way.
+                Ok(ServerEvent::NeedInput) => 'read: {
+                    if let Err(e) = flush_queued(self.stream, self.conn, self.st, self.sh).await {
+                        self.st.note_timeout(&e);
+                        break 'read Some(End::Close);
+                    }
+                    if self.eof {
+                        break 'read Some(End::Close);
+                    }
+                    let (deadline, stage) = match self.next_wait() {
+                        Ok(wait) => wait,
+                        Err(Ok(end)) => break 'read Some(end),
+                        Err(Err(e)) => break 'read Some(self.expired(e).await),
+                    };
+                    let (sh, slot) = (self.sh, self.slot);
+                    let wake = Some(&slot.slot.wake);
+                    let wakeups = slot.slot.clock.wakeups();
+                    let (stream, conn, st) = (&mut *self.stream, &mut *self.conn, &mut *self.st);
+                    let filled = if stage == Stage::Idle {
+                        let clock = &slot.slot.clock;
+                        let idle = Idle { clock, deadline };
+                        idle_fill(stream, conn, sh, &mut st.timer, idle, wake).await
+                    } else {
+                        wire::fill(stream, conn, &mut st.timer, deadline, false, stage, wake).await
+                    };
+                    if slot.slot.clock.wakeups() != wakeups {
+                        // The task went back to the scheduler: a new turn.
+                        self.turn = 0;
+                    }
+                    match self.filled(filled, deadline) {
+                        Ok(end) => end,
+                        Err(Some(e)) => Some(self.expired(e).await),
+                        Err(None) => self.evicted().await,
+                    }
+                }
                 Ok(ServerEvent::Paused) => self.paused().await,
                 Ok(ServerEvent::Switched(_)) => Some(End::Close),
                 // The response that ended the connection: send it, then
@@ -369,47 +406,6 @@ impl<H: Handler> Serve<'_, H> {
         end
     }
 
-    /// The connection needs input: sends what is queued, then reads until
-    /// the connection's own deadline (the task's one timer); `Some` ends
-    /// the connection. Its read is awaited here and its parts are plain
-    /// calls, so that a read costs no future of its own on the way.
-    async fn need_input(&mut self) -> Option<End> {
-        if let Err(e) = flush_queued(self.stream, self.conn, self.st, self.sh).await {
-            self.st.note_timeout(&e);
-            return Some(End::Close);
-        }
-        if self.eof {
-            return Some(End::Close);
-        }
-        let (deadline, stage) = match self.next_wait() {
-            Ok(wait) => wait,
-            Err(Ok(end)) => return Some(end),
-            Err(Err(e)) => return Some(self.expired(e).await),
-        };
-        let (sh, slot) = (self.sh, self.slot);
-        let wake = Some(&slot.slot.wake);
-        let wakeups = slot.slot.clock.wakeups();
-        let (stream, conn, st) = (&mut *self.stream, &mut *self.conn, &mut *self.st);
-        let filled = if stage == Stage::Idle {
-            let idle = Idle {
-                clock: &slot.slot.clock,
-                deadline,
-            };
-            idle_fill(stream, conn, sh, &mut st.timer, idle, wake).await
-        } else {
-            wire::fill(stream, conn, &mut st.timer, deadline, false, stage, wake).await
-        };
-        if slot.slot.clock.wakeups() != wakeups {
-            // The task went back to the scheduler: a new turn.
-            self.turn = 0;
-        }
-        match self.filled(filled, deadline) {
-            Ok(end) => end,
-            Err(Some(e)) => Some(self.expired(e).await),
-            Err(None) => self.evicted().await,
-        }
-    }
-
     /// The wait before the next read, from the connection's deadlines: its
     /// end and stage, or how the connection ends (`Err(Err)`: an expiry to
     /// carry out).
@@ -431,9 +427,9 @@ impl<H: Handler> Serve<'_, H> {
         }
     }
 
-    /// What a read brought: `Ok` as [`need_input`](Serve::need_input)
-    /// answers, `Err(Some)` an expiry to carry out, `Err(None)` an
-    /// eviction seen while it waited.
+    /// What a read brought: `Ok(Some)` ends the connection, `Err(Some)` is
+    /// an expiry to carry out, `Err(None)` an eviction seen while it
+    /// waited.
     fn filled(
         &mut self,
         filled: Result<Filled, Error>,
@@ -459,7 +455,9 @@ impl<H: Handler> Serve<'_, H> {
             Err(Error::Timeout(_)) => {
                 self.date.refresh(self.conn, self.sh.date_secs());
                 let at = self.slot.slot.clock.stamp().max(deadline);
-                self.conn.handle_timeout(at).map_or(Ok(None), |e| Err(Some(e)))
+                self.conn
+                    .handle_timeout(at)
+                    .map_or(Ok(None), |e| Err(Some(e)))
             }
             Err(e) => {
                 self.st.note_timeout(&e);
