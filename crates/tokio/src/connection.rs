@@ -701,7 +701,9 @@ fn answer_chosen(
     sh: &Shared,
     outcome: &Option<Result<(), HandlerError>>,
 ) -> ChosenAnswer {
-    if st.broken {
+    // A handler that returned `Ok` chose nothing (the general rule:
+    // `ServerConn::answer_chosen`), asked without a `catch_unwind`.
+    if st.broken || matches!(outcome, Some(Ok(()))) {
         return ChosenAnswer::NotChosen;
     }
     let hooks = &sh.hooks;
