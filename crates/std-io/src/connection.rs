@@ -483,7 +483,8 @@ impl Serve<'_> {
             // `Linger`, and any a later `conn` adds.
             _ => return Some(End::Linger),
         };
-        let timeout = wire::instant(until).saturating_duration_since(now);
+        // From the stamped reading (`wire::instant(until) - now` in `Instant`s).
+        let timeout = until.saturating_duration_since(stamped);
         match wire::fill(stream, conn, Some(timeout), &mut st.read_timeout, stage) {
             Ok(Filled::Bytes(_)) => {
                 // Error responses the connection writes carry it too; the

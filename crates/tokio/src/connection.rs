@@ -265,7 +265,44 @@ impl<H: Handler> Serve<'_, H> {
                 // connection drains it (up to its bound) before the next
                 // request.
                 Ok(ServerEvent::Data(_) | ServerEvent::End(_)) => None,
-                Ok(ServerEvent::NeedInput) => self.need_input().await,
+                // The connection needs input: sends what is queued, then
+                // reads until the connection's own deadline (the task's one
+                // timer). Awaited here, not in a method of its own: a read
+                // costs no future of its own on the way.
+                Ok(ServerEvent::NeedInput) => 'read: {
+                    if let Err(e) = flush_queued(self.stream, self.conn, self.st, self.sh).await {
+                        self.st.note_timeout(&e);
+                        break 'read Some(End::Close);
+                    }
+                    if self.eof {
+                        break 'read Some(End::Close);
+                    }
+                    let (deadline, stage) = match self.next_wait() {
+                        Ok(wait) => wait,
+                        Err(Ok(end)) => break 'read Some(end),
+                        Err(Err(e)) => break 'read Some(self.expired(e).await),
+                    };
+                    let (sh, slot) = (self.sh, self.slot);
+                    let wake = Some(&slot.slot.wake);
+                    let wakeups = slot.slot.clock.wakeups();
+                    let (stream, conn, st) = (&mut *self.stream, &mut *self.conn, &mut *self.st);
+                    let filled = if stage == Stage::Idle {
+                        let clock = &slot.slot.clock;
+                        let idle = Idle { clock, deadline };
+                        idle_fill(stream, conn, sh, &mut st.timer, idle, wake).await
+                    } else {
+                        wire::fill(stream, conn, &mut st.timer, deadline, false, stage, wake).await
+                    };
+                    if slot.slot.clock.wakeups() != wakeups {
+                        // The task went back to the scheduler: a new turn.
+                        self.turn = 0;
+                    }
+                    match self.filled(filled, deadline) {
+                        Ok(end) => end,
+                        Err(Some(e)) => Some(self.expired(e).await),
+                        Err(None) => self.evicted().await,
+                    }
+                }
                 Ok(ServerEvent::Paused) => self.paused().await,
                 Ok(ServerEvent::Switched(_)) => Some(End::Close),
                 // The response that ended the connection: send it, then
@@ -369,18 +406,11 @@ impl<H: Handler> Serve<'_, H> {
         end
     }
 
-    /// The connection needs input: sends what is queued, then reads until
-    /// the connection's own deadline (the task's one timer); `Some` ends
-    /// the connection.
-    async fn need_input(&mut self) -> Option<End> {
+    /// The wait before the next read, from the connection's deadlines: its
+    /// end and stage, or how the connection ends (`Err(Err)`: an expiry to
+    /// carry out).
+    fn next_wait(&mut self) -> Result<(Timestamp, Stage), Result<End, Expiry>> {
         let (sh, slot) = (self.sh, self.slot);
-        if let Err(e) = flush_queued(self.stream, self.conn, self.st, sh).await {
-            self.st.note_timeout(&e);
-            return Some(End::Close);
-        }
-        if self.eof {
-            return Some(End::Close);
-        }
         let now = slot.slot.clock.stamp();
         // The slot is marked before the stop is looked at: a shutdown
         // after the mark wakes us, one before it is seen.
@@ -388,58 +418,53 @@ impl<H: Handler> Serve<'_, H> {
             .conn
             .next_read(now)
             .step(|state| slot.set_at(state, now), || sh.stopping());
-        let (deadline, stage) = match step {
-            ReadStep::Read { until, stage } => (until, stage),
-            ReadStep::Stopped => return Some(End::Close),
-            ReadStep::Other(NextRead::Expired(e)) => return Some(self.expired(e).await),
+        match step {
+            ReadStep::Read { until, stage } => Ok((until, stage)),
+            ReadStep::Stopped => Err(Ok(End::Close)),
+            ReadStep::Other(NextRead::Expired(e)) => Err(Err(e)),
             // `Linger`, and any a later `conn` adds.
-            _ => return Some(End::Linger),
-        };
-        let wake = Some(&slot.slot.wake);
-        let wakeups = slot.slot.clock.wakeups();
-        let (stream, conn, st) = (&mut *self.stream, &mut *self.conn, &mut *self.st);
-        let filled = if stage == Stage::Idle {
-            let idle = Idle {
-                clock: &slot.slot.clock,
-                deadline,
-            };
-            idle_fill(stream, conn, sh, &mut st.timer, idle, wake).await
-        } else {
-            wire::fill(stream, conn, &mut st.timer, deadline, false, stage, wake).await
-        };
-        if slot.slot.clock.wakeups() != wakeups {
-            // The task went back to the scheduler: a new turn.
-            self.turn = 0;
+            _ => Err(Ok(End::Linger)),
         }
+    }
+
+    /// What a read brought: `Ok(Some)` ends the connection, `Err(Some)` is
+    /// an expiry to carry out, `Err(None)` an eviction seen while it
+    /// waited.
+    fn filled(
+        &mut self,
+        filled: Result<Filled, Error>,
+        deadline: Timestamp,
+    ) -> Result<Option<End>, Option<Expiry>> {
         match filled {
             // The first bytes of a request: its head deadline starts at
             // the first wait for the rest (`poll_timeout` of the next
             // turn), so that a head that came whole reads no clock.
-            Ok(Filled::Bytes(_)) => None,
+            Ok(Filled::Bytes(_)) => Ok(None),
             Ok(Filled::Eof) => {
                 self.eof = true;
-                None
+                Ok(None)
             }
-            Ok(Filled::Full) => Some(End::Close),
-            Ok(Filled::Woken) if slot.slot.evicted() => self.evicted().await,
+            Ok(Filled::Full) => Ok(Some(End::Close)),
+            Ok(Filled::Woken) if self.slot.slot.evicted() => Err(None),
             // Shutdown (seen at the top when idle or draining), or a stale
             // wake.
-            Ok(Filled::Woken) => None,
+            Ok(Filled::Woken) => Ok(None),
             // The timer ran out at the connection's deadline: the
-            // connection carries out what expired.
+            // connection carries out what expired (`None`: not yet, go
+            // round).
             Err(Error::Timeout(_)) => {
-                self.date.refresh(self.conn, sh.date_secs());
-                let at = slot.slot.clock.stamp().max(deadline);
-                let e = self.conn.handle_timeout(at)?;
-                Some(self.expired(e).await)
+                self.date.refresh(self.conn, self.sh.date_secs());
+                let at = self.slot.slot.clock.stamp().max(deadline);
+                self.conn
+                    .handle_timeout(at)
+                    .map_or(Ok(None), |e| Err(Some(e)))
             }
             Err(e) => {
                 self.st.note_timeout(&e);
-                Some(End::Close)
+                Ok(Some(End::Close))
             }
         }
     }
-
     /// The handler's answer waits for its output to leave: sends it.
     async fn paused(&mut self) -> Option<End> {
         if self.conn.output().is_empty() {
@@ -676,7 +701,9 @@ fn answer_chosen(
     sh: &Shared,
     outcome: &Option<Result<(), HandlerError>>,
 ) -> ChosenAnswer {
-    if st.broken {
+    // A handler that returned `Ok` chose nothing (the general rule:
+    // `ServerConn::answer_chosen`), asked without a `catch_unwind`.
+    if st.broken || matches!(outcome, Some(Ok(()))) {
         return ChosenAnswer::NotChosen;
     }
     let hooks = &sh.hooks;

@@ -46,6 +46,9 @@ pub const IDLE_GRACE: Duration = Duration::from_millis(1);
 pub(crate) struct Deadlines {
     pub(crate) timeouts: ReadTimeouts,
     pub(crate) idle: Option<Timestamp>,
+    /// When the idle wait began (the start of `idle`), kept rather than
+    /// computed back from `idle` and its timeout on each ask.
+    pub(crate) idle_since: Option<Timestamp>,
     pub(crate) head: Option<Timestamp>,
     pub(crate) drain: Option<Timestamp>,
     /// A request has begun on this connection (it is no longer fresh).
@@ -63,6 +66,7 @@ impl Deadlines {
         Deadlines {
             timeouts: ReadTimeouts::DEFAULT,
             idle: None,
+            idle_since: None,
             head: None,
             drain: None,
             begun: false,

@@ -101,11 +101,19 @@ impl ServerConn {
     /// assert!(conn.output().starts_with(b"HTTP/1.1 408 "));
     /// ```
     pub fn poll_timeout(&mut self, now: Timestamp) -> Option<Timestamp> {
-        let phase = self.phase();
+        self.poll_timeout_in(self.phase(), now)
+    }
+
+    /// [`poll_timeout`](ServerConn::poll_timeout) in `phase` (the
+    /// connection's, computed once by the caller).
+    fn poll_timeout_in(&mut self, phase: Phase, now: Timestamp) -> Option<Timestamp> {
         let d = &mut self.deadlines;
         let t = d.timeouts;
         let (slot, length) = match phase {
-            Phase::Idle => (&mut d.idle, t.idle),
+            Phase::Idle => {
+                d.idle_since.get_or_insert(now);
+                (&mut d.idle, t.idle)
+            }
             Phase::Head => (&mut d.head, t.head),
             Phase::Body | Phase::Responding => (&mut d.drain, t.body),
             _ => return None,
@@ -216,9 +224,7 @@ impl ServerConn {
     /// When the current idle wait began (kept until the request its peer
     /// sends begins).
     fn idle_since(&self) -> Option<Timestamp> {
-        let idle = u64::try_from(self.deadlines.timeouts.idle.as_nanos()).unwrap_or(u64::MAX);
-        let until = self.deadlines.idle?;
-        Some(Timestamp::from_nanos(until.as_nanos().saturating_sub(idle)))
+        self.deadlines.idle_since
     }
 
     /// Whether the buffers this connection holds are worth keeping for
@@ -271,7 +277,9 @@ impl ServerConn {
     /// );
     /// ```
     pub fn next_read(&mut self, now: Timestamp) -> NextRead {
-        let Some(until) = self.poll_timeout(now) else {
+        // The phase once for both questions (`poll_timeout` asks it anew).
+        let phase = self.phase();
+        let Some(until) = self.poll_timeout_in(phase, now) else {
             return NextRead::Linger;
         };
         // `until` is the phase's deadline `handle_timeout` looks at: asked
@@ -282,7 +290,7 @@ impl ServerConn {
                 return NextRead::Expired(expired);
             }
         }
-        let (stage, slot, stop_closes) = match self.phase() {
+        let (stage, slot, stop_closes) = match phase {
             // Before its first request a connection is new, not idle
             // keep-alive: its request may be on its way.
             Phase::Idle if !self.deadlines.begun => (Stage::Idle, SlotState::Fresh, true),
