@@ -11,7 +11,7 @@ use std::time::{Duration, Instant};
 use http_net_conn::driver::{Answered, BodyStep, HeadStep, IdlePool, PoolEntry, RequestPlan};
 use http_net_conn::framing::Error as FramingError;
 use http_net_conn::{
-    expects_continue, request_fields, BodyLength, ClientConn, ClientHead, ClientTimeout, Config,
+    expects_continue, request_fields, BodyLength, ClientConn, ClientHead, Config,
     Error as ConnError, ExpectState, Failure, FieldPair, Origin, Placement, Redirects, RemoteError,
     RequestDeadline,
 };
@@ -338,10 +338,11 @@ fn bound(
     Ok((left, by_deadline))
 }
 
-/// Reads once into `conn`, within `per` and the connection's deadlines
-/// (`ClientConn::poll_timeout`); a read that timed out is the expiry the
-/// core reports (`handle_timeout`): the request's deadline, the end of
-/// the wait for `100` (`Ok(None)`), or the read's own timeout at `stage`.
+/// Reads once into `conn`, waiting until the connection's bound
+/// (`ClientConn::wait_until`: `per`, the `100` window, the request's
+/// deadline); a read that timed out is the core's answer
+/// (`ClientConn::timed_out`): the wait for `100` ended (`Ok(None)`), or the
+/// timeout of its stage.
 fn fill(
     stream: &mut dyn Transport,
     conn: &mut ClientConn,
@@ -350,19 +351,16 @@ fn fill(
     stage: Stage,
 ) -> Result<Option<Filled>, Error> {
     let now = wire::stamp(Instant::now());
-    let own = now.saturating_add(per);
-    let end = conn.poll_timeout(now).map_or(own, |at| at.min(own));
-    let t = end.saturating_duration_since(now);
+    let t = conn.wait_until(now, per).saturating_duration_since(now);
     let read = if t.is_zero() {
         Err(Error::Timeout(stage))
     } else {
         wire::fill(stream, conn, Some(t), &mut io.read, stage)
     };
     match read {
-        Err(Error::Timeout(_)) => match conn.handle_timeout(wire::stamp(Instant::now())) {
-            Some(ClientTimeout::Continue) => Ok(None),
-            Some(ClientTimeout::Deadline) => Err(Error::Timeout(Stage::Deadline)),
-            _ => Err(Error::Timeout(stage)),
+        Err(Error::Timeout(_)) => match conn.timed_out(wire::stamp(Instant::now()), stage) {
+            None => Ok(None),
+            Some(stage) => Err(Error::Timeout(stage)),
         },
         r => r.map(Some),
     }
@@ -746,7 +744,7 @@ impl InFlight<'_> {
             }
             loop {
                 match self.p.conn.poll_head(&mut self.head) {
-                    Ok(HeadStep::Interim) => {}
+                    Ok(HeadStep::Continue) => {}
                     Ok(HeadStep::Final) => return Ok(true),
                     Ok(HeadStep::NeedInput) => break,
                     Ok(_) => return Err(Error::ConnectionClosed),
@@ -756,28 +754,25 @@ impl InFlight<'_> {
         }
     }
 
-    /// Reads the final response head into `head`, skipping informational
-    /// ones (`true`); with `for_100`, returns `false` once `100` came or
-    /// its wait ended (the connection's deadline).
+    /// Reads the final response head into `head` (`true`); with `for_100`,
+    /// returns `false` once `100` came or its wait ended (the connection's
+    /// deadline).
     fn read_until(&mut self, for_100: bool) -> Result<bool, Error> {
         loop {
             match self.p.conn.poll_head(&mut self.head) {
-                Ok(HeadStep::Interim) => {
-                    if for_100 && self.p.conn.expect_state() == ExpectState::Continue {
-                        return Ok(false);
-                    }
-                }
+                Ok(HeadStep::Continue) if for_100 => return Ok(false),
+                Ok(HeadStep::Continue) => {}
                 Ok(HeadStep::Final) => return Ok(true),
                 Ok(HeadStep::NeedInput) => {
                     let p = &mut *self.p;
                     let per = self.s.read_timeout;
                     match fill(&mut *p.stream, &mut p.conn, per, self.io, Stage::Head)? {
-                        None => return Ok(false),
+                        None if for_100 => return Ok(false),
                         Some(Filled::Eof) if !p.conn.response_started() => {
                             return Err(Error::ConnectionClosed)
                         }
-                        Some(Filled::Bytes(_) | Filled::Eof) => {}
                         Some(Filled::Full) => return Err(Error::BodyUnavailable),
+                        _ => {}
                     }
                 }
                 Ok(_) => return Err(Error::ConnectionClosed),

@@ -21,8 +21,8 @@ use http_net_conn::driver::{
 use http_net_conn::framing::Error as FramingError;
 use http_net_conn::{
     expects_continue, request_fields, request_fields_into, request_length, BodyLength, ClientConn,
-    ClientHead, ClientTimeout, Config, Error as ConnError, ExpectState, Failure, FieldPair, Origin,
-    Placement, Redirects, RemoteError, RequestDeadline, Timestamp, UrlError,
+    ClientHead, Config, Error as ConnError, ExpectState, Failure, FieldPair, Origin, Placement,
+    Redirects, RemoteError, RequestDeadline, Timestamp, UrlError,
 };
 use tokio::io::{AsyncRead, AsyncReadExt, AsyncWrite, ReadBuf};
 use tokio::net::TcpStream;
@@ -996,13 +996,10 @@ impl<C: Connector> RequestWriter<C> {
                 timer,
                 ..
             } = &mut **p;
-            let step = wait(
-                timer,
-                &self.clock,
-                s.write_timeout,
-                request_deadline,
-                |cx| poll_write_or_read(stream, conn, body, cx),
-            )
+            let until = |now| request_deadline.wait(now, s.write_timeout).0;
+            let step = wait(timer, &self.clock, until, |cx| {
+                poll_write_or_read(stream, conn, body, cx)
+            })
             .await;
             match step {
                 None => return Err(timed_out(Stage::Write, request_deadline)),
@@ -1039,13 +1036,10 @@ impl<C: Connector> RequestWriter<C> {
         };
         let request_deadline = p.conn.request_deadline();
         let Pooled { stream, timer, .. } = &mut **p;
-        let flushed = wait(
-            timer,
-            &self.clock,
-            s.write_timeout,
-            request_deadline,
-            |cx| Pin::new(&mut *stream).poll_flush(cx),
-        )
+        let until = |now| request_deadline.wait(now, s.write_timeout).0;
+        let flushed = wait(timer, &self.clock, until, |cx| {
+            Pin::new(&mut *stream).poll_flush(cx)
+        })
         .await;
         match flushed {
             None => Err(timed_out(Stage::Write, request_deadline)),
@@ -1074,7 +1068,7 @@ impl<C: Connector> RequestWriter<C> {
                 .poll_head(&mut self.head)
                 .map_err(|e| local(e, &config))?
             {
-                HeadStep::Interim => {}
+                HeadStep::Continue => {}
                 HeadStep::Final => {
                     self.early = true;
                     return Ok(true);
@@ -1091,10 +1085,10 @@ impl<C: Connector> RequestWriter<C> {
         self.early
     }
 
-    /// Reads the final response head into `head`, skipping informational
-    /// ones; with `for_100`, returns once `100` came or its wait ended (the
-    /// connection's deadline, `ClientConn::poll_timeout`), a final
-    /// response that came instead kept as `early`.
+    /// Reads the final response head into `head`; with `for_100`, returns
+    /// once `100` came or its wait ended (the connection's bound,
+    /// `ClientConn::wait_until`), a final response that came instead kept
+    /// as `early`.
     async fn read_until(&mut self, for_100: bool) -> Result<(), Error> {
         let s = self.client.s;
         let p = self.p.as_mut().ok_or(Error::BodyUnavailable)?;
@@ -1104,43 +1098,21 @@ impl<C: Connector> RequestWriter<C> {
                 .poll_head(&mut self.head)
                 .map_err(|e| local(e, &s.conn))?
             {
-                HeadStep::Interim => {
-                    if for_100 && p.conn.expect_state() == ExpectState::Continue {
-                        return Ok(());
-                    }
-                }
+                HeadStep::Continue if for_100 => return Ok(()),
+                HeadStep::Continue => {}
                 HeadStep::Final => {
                     self.early = for_100;
                     return Ok(());
                 }
                 HeadStep::NeedInput => {
-                    let d = p.conn.request_deadline();
-                    // Fast path: no `100 Continue` window, so the request's
-                    // deadline, which `poll_fill` keeps, is the connection's only
-                    // one and no clock is read; general twin: `poll_timeout`.
-                    let per = if p.conn.expect_state() == ExpectState::Waiting {
-                        let now = wire::stamp(Instant::now());
-                        let own = now.saturating_add(s.read_timeout);
-                        let end = p.conn.poll_timeout(now).map_or(own, |at| at.min(own));
-                        end.saturating_duration_since(now)
-                    } else {
-                        s.read_timeout
-                    };
-                    let (clock, mut end) = (&self.clock, None);
-                    let read = poll_fn(|cx| poll_fill(p, clock, per, Stage::Head, d, &mut end, cx));
-                    match read.await {
-                        Ok(0) if !p.conn.response_started() => return Err(Error::ConnectionClosed),
-                        Ok(_) => {}
-                        Err(Error::Timeout(stage)) => {
-                            return match p.conn.handle_timeout(wire::stamp(Instant::now())) {
-                                Some(ClientTimeout::Continue) => Ok(()),
-                                Some(ClientTimeout::Deadline) => {
-                                    Err(Error::Timeout(Stage::Deadline))
-                                }
-                                _ => Err(Error::Timeout(stage)),
-                            };
+                    let (clock, per, mut end) = (&self.clock, s.read_timeout, None);
+                    let read = poll_fn(|cx| poll_fill(p, clock, per, Stage::Head, &mut end, cx));
+                    match read.await? {
+                        None if for_100 => return Ok(()),
+                        Some(0) if !p.conn.response_started() => {
+                            return Err(Error::ConnectionClosed)
                         }
-                        Err(e) => return Err(e),
+                        _ => {}
                     }
                 }
                 _ => return Err(Error::ConnectionClosed),
@@ -1179,19 +1151,19 @@ fn poll_write_or_read<S: Transport>(
 }
 
 /// One poll of a read, straight into the connection's spare buffer,
-/// waiting at most `per` (within the request's deadline; the clock is read
-/// and the connection's timer polled only when the read must wait): the
-/// count (0 at end of stream, and `recv_eof` is called). `end` keeps the
-/// wait's end across polls.
+/// waiting until the connection's bound (`ClientConn::wait_until`, `per`
+/// the read timeout; the clock is read and the connection's timer polled
+/// only when the read must wait): the count (0 at end of stream, and
+/// `recv_eof` is called), or `None` when the wait for `100` ended (the
+/// core's `ClientConn::timed_out`). `end` keeps the wait's end across polls.
 fn poll_fill<S: Transport>(
     p: &mut Pooled<S>,
     clock: &WakeClock,
     per: Duration,
     stage: Stage,
-    request_deadline: RequestDeadline,
     end: &mut Option<Timestamp>,
     cx: &mut Context<'_>,
-) -> Poll<Result<usize, Error>> {
+) -> Poll<Result<Option<usize>, Error>> {
     let Pooled {
         stream,
         conn,
@@ -1202,27 +1174,27 @@ fn poll_fill<S: Transport>(
     if spare.is_empty() {
         return Poll::Ready(Err(Error::BodyUnavailable));
     }
-    let read = poll_wait(timer, clock, per, request_deadline, end, cx, |cx| {
-        let mut rb = ReadBuf::new(spare);
-        match Pin::new(&mut *stream).poll_read(cx, &mut rb) {
-            Poll::Ready(Ok(())) => Poll::Ready(Ok(rb.filled().len())),
-            Poll::Ready(Err(e)) => Poll::Ready(Err(e)),
-            Poll::Pending => Poll::Pending,
-        }
-    });
-    let Poll::Ready(read) = read else {
+    let mut rb = ReadBuf::new(spare);
+    let ready = Pin::new(&mut *stream)
+        .poll_read(cx, &mut rb)
+        .map_ok(|()| rb.filled().len());
+    let until = |now| conn.wait_until(now, per);
+    let Poll::Ready(read) = poll_wait(timer, clock, end, cx, ready, until) else {
         return Poll::Pending;
     };
     Poll::Ready(match read {
-        None => Err(timed_out(stage, request_deadline)),
+        None => match conn.timed_out(clock.stamp(), stage) {
+            None => Ok(None),
+            Some(stage) => Err(Error::Timeout(stage)),
+        },
         Some(Err(e)) => Err(Error::Io(e)),
         Some(Ok(0)) => {
             conn.recv_eof();
-            Ok(0)
+            Ok(Some(0))
         }
         Some(Ok(n)) => {
             conn.commit(n);
-            Ok(n)
+            Ok(Some(n))
         }
     })
 }
@@ -1330,9 +1302,8 @@ impl<C: Connector> ClientResponse<C> {
                     }
                 }
                 Ok(BodyStep::NeedInput) => {
-                    let (per, at) = (s.read_timeout, p.conn.request_deadline());
-                    let filled =
-                        poll_fill(p, &self.clock, per, Stage::Body, at, &mut self.wait, cx);
+                    let per = s.read_timeout;
+                    let filled = poll_fill(p, &self.clock, per, Stage::Body, &mut self.wait, cx);
                     match filled {
                         Poll::Pending => return Poll::Pending,
                         Poll::Ready(Ok(_)) => {}

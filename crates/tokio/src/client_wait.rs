@@ -7,15 +7,13 @@
 //! end (re-armed) instead of timing the wait out ([`Timer::poll_until`]).
 //! So a keep-alive connection's requests register no timer while the
 //! timeouts stay the same (`read_timeout` and `write_timeout` from when a
-//! wait began, within the request's deadline: the core's
-//! [`RequestDeadline::wait`]). What is the client's own: the runtime a
+//! wait began, within the connection's bound: the core's
+//! `ClientConn::wait_until` for a read). What is the client's own: the runtime a
 //! pooled connection's timer belongs to, checked when a task takes it.
 
+use http_net_conn::Timestamp;
 use std::future::{poll_fn, Future};
 use std::task::{Context, Poll};
-use std::time::Duration;
-
-use http_net_conn::{RequestDeadline, Timestamp};
 
 use crate::timer::{Timer, WakeClock};
 
@@ -55,39 +53,41 @@ fn current_runtime() -> Option<tokio::runtime::Id> {
     tokio::runtime::Handle::try_current().ok().map(|h| h.id())
 }
 
-/// Polls `io` until it is ready (`Some`), or until `per` after the wait
-/// began, within the request's deadline (`None`). A ready `io` reads no
+/// Polls `io` until it is ready (`Some`), or until the end `until` gives
+/// for a wait that begins at its argument (`None`). A ready `io` reads no
 /// clock and touches no timer; a wait reads the clock once (unless this
 /// wakeup's time is known) and polls the connection's timer.
 pub(crate) fn wait<'a, T>(
     timer: &'a mut ConnTimer,
     clock: &'a WakeClock,
-    per: Duration,
-    request_deadline: RequestDeadline,
+    until: impl Fn(Timestamp) -> Timestamp + 'a,
     mut io: impl FnMut(&mut Context<'_>) -> Poll<T> + 'a,
 ) -> impl Future<Output = Option<T>> + 'a {
     let mut end: Option<Timestamp> = None;
-    poll_fn(move |cx| poll_wait(timer, clock, per, request_deadline, &mut end, cx, &mut io))
+    poll_fn(move |cx| {
+        let ready = io(cx);
+        poll_wait(timer, clock, &mut end, cx, ready, &until)
+    })
 }
 
-/// One poll of [`wait`], for a caller that is itself polled (an
-/// `AsyncRead`): `end` keeps the wait's end across polls (`None` before
-/// the first poll that had to wait, and again once the wait is over).
+/// One poll of [`wait`] whose I/O was polled already (`ready`), for a
+/// caller that is itself polled (an `AsyncRead`): `end` keeps the wait's
+/// end across polls (`None` before the first poll that had to wait, and
+/// again once the wait is over).
 pub(crate) fn poll_wait<T>(
     timer: &mut ConnTimer,
     clock: &WakeClock,
-    per: Duration,
-    request_deadline: RequestDeadline,
     end: &mut Option<Timestamp>,
     cx: &mut Context<'_>,
-    io: impl FnOnce(&mut Context<'_>) -> Poll<T>,
+    ready: Poll<T>,
+    until: impl FnOnce(Timestamp) -> Timestamp,
 ) -> Poll<Option<T>> {
-    if let Poll::Ready(v) = io(cx) {
+    if let Poll::Ready(v) = ready {
         *end = None;
         return Poll::Ready(Some(v));
     }
     let at = *end.get_or_insert_with(|| {
-        let at = request_deadline.wait(clock.stamp(), per).0;
+        let at = until(clock.stamp());
         // The task waits now: the next wakeup reads the clock again.
         clock.forget();
         at

@@ -6,6 +6,7 @@ use alloc::vec::Vec;
 
 use http_net_head::Version;
 
+use super::attempt::ExpectState;
 use super::conn::ClientConn;
 use super::view::{ClientEvent, ResponseView};
 use crate::owned_fields::OwnedFields;
@@ -17,9 +18,10 @@ use crate::Error;
 pub enum HeadStep {
     /// More input is needed.
     NeedInput,
-    /// An informational (1xx) response came: a `100` when
-    /// [`ClientConn::expect_state`] is now `Continue`.
-    Interim,
+    /// A `100` ended the wait for it ([`ClientConn::expect_state`] is now
+    /// `Continue`): send the body (RFC 9110 §10.1.1). Other informational
+    /// responses are skipped.
+    Continue,
     /// The final response head, copied into the caller's [`ClientHead`].
     Final,
     /// Nothing more comes on the connection: it closed before a final
@@ -45,20 +47,28 @@ pub enum BodyStep<'a> {
 }
 
 impl ClientConn {
-    /// Reads events toward the final response head: copied into `head`
-    /// (with [`reused`](ClientConn::reused)) when it came.
+    /// Reads events toward the final response head, skipping
+    /// informational ones: copied into `head` (with
+    /// [`reused`](ClientConn::reused)) when it came.
     pub fn poll_head(&mut self, head: &mut ClientHead) -> Result<HeadStep, Error> {
-        Ok(match self.poll_event()? {
-            ClientEvent::Informational(_) => HeadStep::Interim,
-            ClientEvent::Response(view) => {
-                head.fill(&view);
-                // The connection's answer once this head is read.
-                head.reused = self.reused;
-                HeadStep::Final
+        loop {
+            let waiting = self.expect == ExpectState::Waiting;
+            let step = match self.poll_event()? {
+                ClientEvent::Informational(_) => HeadStep::Continue,
+                ClientEvent::Response(view) => {
+                    head.fill(&view);
+                    // The connection's answer once this head is read.
+                    head.reused = self.reused;
+                    HeadStep::Final
+                }
+                ClientEvent::NeedInput => HeadStep::NeedInput,
+                _ => HeadStep::Closed,
+            };
+            let ended_wait = waiting && self.expect == ExpectState::Continue;
+            if step != HeadStep::Continue || ended_wait {
+                return Ok(step);
             }
-            ClientEvent::NeedInput => HeadStep::NeedInput,
-            _ => HeadStep::Closed,
-        })
+        }
     }
 
     /// Reads an event of the response body: bytes, a need for input, or
@@ -213,7 +223,7 @@ mod tests {
         let n = conn.output().len();
         conn.consume_output(n);
         let _ = conn.recv(response);
-        while conn.poll_head(head).unwrap() == HeadStep::Interim {}
+        while conn.poll_head(head).unwrap() == HeadStep::Continue {}
         let mut body = Vec::new();
         loop {
             match conn.poll_body(head).unwrap() {

@@ -11,6 +11,7 @@ use super::attempt::{Deadlines, ExpectState};
 use super::conn::ClientConn;
 use crate::state::CloseWhy;
 use crate::time::{RequestDeadline, Timestamp, Window};
+use crate::Stage;
 
 /// What a deadline of a client connection did when it passed, as
 /// [`ClientConn::handle_timeout`] reports it.
@@ -92,6 +93,30 @@ impl ClientConn {
         None
     }
 
+    /// The end of a wait for the response (its head or body) the adapter
+    /// begins at `now`, of at most `per` (its read timeout): no later than
+    /// the connection's earliest deadline
+    /// ([`poll_timeout`](ClientConn::poll_timeout)). The one bound both
+    /// clients wait with; when it passes with no input, ask
+    /// [`timed_out`](ClientConn::timed_out).
+    pub fn wait_until(&mut self, now: Timestamp, per: Duration) -> Timestamp {
+        let own = now.saturating_add(per);
+        self.poll_timeout(now).map_or(own, |at| at.min(own))
+    }
+
+    /// After a wait at `stage` that passed at `now` with no input: `None`
+    /// when it was the wait for `100` that ended (send the body, RFC 9110
+    /// §10.1.1), else the stage of the timeout to report:
+    /// [`Stage::Deadline`] once the whole request's deadline passed (the
+    /// connection is then closed), `stage` otherwise.
+    pub fn timed_out(&mut self, now: Timestamp, stage: Stage) -> Option<Stage> {
+        match self.handle_timeout(now) {
+            Some(ClientTimeout::Continue) => None,
+            Some(ClientTimeout::Deadline) => Some(Stage::Deadline),
+            None => Some(stage),
+        }
+    }
+
     /// The whole-request deadline [`arm`](ClientConn::arm) set.
     pub fn request_deadline(&self) -> RequestDeadline {
         self.clock.request
@@ -145,5 +170,22 @@ mod tests {
         assert_eq!(c.poll_timeout(at(10)), Some(at(100)));
         assert_eq!(c.handle_timeout(at(100)), Some(ClientTimeout::Deadline));
         assert!(c.should_close());
+    }
+
+    #[test]
+    fn one_wait_bound_and_one_answer_for_every_read() {
+        let mut c = ClientConn::new(Config::DEFAULT);
+        let d = RequestDeadline::new(at(0), Some(Duration::from_millis(1000)));
+        c.arm(d, Duration::from_millis(300));
+        let f: &[(&[u8], &[u8])] = &[(b"Host", b"a"), (b"Expect", b"100-continue")];
+        c.send_request(b"PUT", b"/", f, BodyLength::Known(1))
+            .unwrap();
+        // The read timeout, the `100` window and the deadline: the earliest.
+        assert_eq!(c.wait_until(at(0), Duration::from_millis(100)), at(100));
+        assert_eq!(c.wait_until(at(0), Duration::from_secs(5)), at(300));
+        assert_eq!(c.timed_out(at(100), Stage::Head), Some(Stage::Head));
+        assert_eq!(c.timed_out(at(300), Stage::Head), None, "send the body");
+        assert_eq!(c.wait_until(at(300), Duration::from_secs(5)), at(1000));
+        assert_eq!(c.timed_out(at(1000), Stage::Body), Some(Stage::Deadline));
     }
 }
