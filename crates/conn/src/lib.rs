@@ -117,7 +117,7 @@ pub use client::{
     ClientConn, ClientEvent, ClientHead, ClientTimeout, ExpectState, Failure, ResponseView, Retry,
     MAX_PIPELINED,
 };
-pub use client_settings::ClientSettings;
+pub use client_settings::{ClientOptions, ClientSettings};
 pub use codings_text::UnsupportedCodings;
 pub use config::{Config, ConfigOverrides};
 #[cfg(target_has_atomic = "64")]

@@ -5,6 +5,7 @@
 //! a `Read` takes any length). Prints `STATUS BYTES` and exits 0 on a `2xx`,
 //! 1 on another status or an error.
 
+use http_net::conn::ClientOptions;
 use std::fs::File;
 use std::io::{self, BufWriter, Write};
 use std::time::Duration;

@@ -8,6 +8,7 @@
 //! decodes only `chunked`); exits 2 on usage, connection
 //! errors and timeouts.
 
+use http_net::conn::ClientOptions;
 use std::io::{Read, Write};
 use std::process::exit;
 use std::time::Duration;

@@ -7,6 +7,7 @@
 //! upstream that cannot be reached gives `502`. Prints `listening on
 //! http://ADDR`.
 
+use http_net::conn::ClientOptions;
 use http_net::conn::ServerOptions;
 use std::io::{self, Read, Write};
 

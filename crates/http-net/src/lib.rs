@@ -289,13 +289,14 @@ pub mod conn {
         expects_continue, form_decode, imf_fixdate, location, percent_decode, query_pairs,
         request_fields, request_fields_into, request_length, target_path, target_query,
         AccessRecord, AnswerState, BodyLength, Buffers, ClientConn, ClientEvent, ClientHead,
-        ClientSettings, ClientTimeout, Config, ConfigOverrides, Counters, Error, ErrorBody,
-        ErrorCause, ErrorResponse, ExpectState, Failure, FieldPair, HandlerError, Hop, Limit,
-        LocalError, Mistake, MistakeReport, Origin, OwnedFields, OwnedRequestHead, PercentError,
-        Phase, Placement, PreparedResponse, QueryPairs, Rate, Redirect, RedirectError, Redirects,
-        RemoteError, RequestBody, RequestDeadline, RequestView, Responder, ResponseView, Retry,
-        ServerConn, ServerEvent, ServerOptions, ServerSettings, Stage, Timestamp, Trailers,
-        UnsupportedCodings, Url, UrlError, WithStatus, COPY_LIMIT, MAX_PIPELINED,
+        ClientOptions, ClientSettings, ClientTimeout, Config, ConfigOverrides, Counters, Error,
+        ErrorBody, ErrorCause, ErrorResponse, ExpectState, Failure, FieldPair, HandlerError, Hop,
+        Limit, LocalError, Mistake, MistakeReport, Origin, OwnedFields, OwnedRequestHead,
+        PercentError, Phase, Placement, PreparedResponse, QueryPairs, Rate, Redirect,
+        RedirectError, Redirects, RemoteError, RequestBody, RequestDeadline, RequestView,
+        Responder, ResponseView, Retry, ServerConn, ServerEvent, ServerOptions, ServerSettings,
+        Stage, Timestamp, Trailers, UnsupportedCodings, Url, UrlError, WithStatus, COPY_LIMIT,
+        MAX_PIPELINED,
     };
     #[doc(inline)]
     pub use http_net_conn::{AccessLogFn, ErrorBodyFn, ErrorStatusFn, MistakeLogFn};

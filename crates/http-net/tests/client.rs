@@ -4,6 +4,7 @@
 
 mod support;
 
+use http_net::conn::ClientOptions;
 use std::io::{self, Read, Write};
 use std::net::TcpListener;
 use std::thread;

@@ -4,6 +4,7 @@
 
 mod support;
 
+use http_net::conn::ClientOptions;
 use http_net::conn::ServerOptions;
 use std::io::{Read, Write};
 use std::thread;

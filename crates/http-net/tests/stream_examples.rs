@@ -11,6 +11,7 @@ mod download;
 #[path = "../examples/proxy.rs"]
 mod proxy;
 
+use http_net::conn::ClientOptions;
 use http_net::conn::ServerOptions;
 use std::io::{self, Read};
 

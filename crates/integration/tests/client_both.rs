@@ -11,6 +11,7 @@
 //! The origins are raw `std::net` threads that script each answer, so both
 //! clients meet the same bytes.
 
+use http_net_conn::ClientOptions;
 use std::io::{Read, Write};
 use std::net::{SocketAddr, TcpListener, TcpStream};
 use std::sync::{Arc, Mutex};

@@ -4,6 +4,7 @@
 //! past the read timeout, yet the request ends at its deadline with
 //! `Error::Timeout(Stage::Deadline)`, in the head and in the body.
 
+use http_net_conn::ClientOptions;
 use std::io::{Read, Write};
 use std::net::{SocketAddr, TcpListener};
 use std::thread;

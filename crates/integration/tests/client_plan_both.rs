@@ -12,6 +12,7 @@
 
 mod support;
 
+use http_net_conn::ClientOptions;
 use std::io::Write;
 use std::net::{SocketAddr, TcpListener};
 use std::sync::{Arc, Mutex};

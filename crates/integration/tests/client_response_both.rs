@@ -17,6 +17,7 @@
 
 mod support;
 
+use http_net_conn::ClientOptions;
 use std::io::{self, Write};
 use std::net::{SocketAddr, TcpListener, TcpStream};
 use std::thread::{self, JoinHandle};

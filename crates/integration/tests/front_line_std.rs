@@ -10,6 +10,7 @@
 mod front_line;
 mod support;
 
+use http_net_std::ClientOptions;
 use http_net_std::ServerOptions;
 use std::io::{Read, Write};
 use std::net::TcpListener;

@@ -10,6 +10,7 @@
 mod front_line;
 mod support;
 
+use http_net_tokio::ClientOptions;
 use http_net_tokio::ServerOptions;
 use std::time::Duration;
 

@@ -11,6 +11,7 @@
 
 mod support;
 
+use http_net_std::ClientOptions;
 use http_net_std::ServerOptions;
 use std::net::TcpListener;
 use std::sync::{Arc, OnceLock};

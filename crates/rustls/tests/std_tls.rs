@@ -4,6 +4,7 @@
 
 mod support;
 
+use http_net_std::ClientOptions;
 use http_net_std::ServerOptions;
 use std::io::{Read, Write};
 use std::net::TcpStream;

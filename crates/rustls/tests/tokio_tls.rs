@@ -5,6 +5,7 @@
 
 mod support;
 
+use http_net_tokio::ClientOptions;
 use std::io::{Read, Write};
 use std::net::TcpStream;
 use std::time::Duration;

@@ -11,8 +11,8 @@ use std::time::{Duration, Instant};
 use http_net_conn::driver::{Answered, BodyStep, HeadStep, IdlePool, PoolEntry, RequestPlan};
 use http_net_conn::framing::Error as FramingError;
 use http_net_conn::{
-    expects_continue, request_fields, BodyLength, ClientConn, ClientHead, Config,
-    Error as ConnError, ExpectState, Failure, FieldPair, Origin, Placement, Redirects, RemoteError,
+    expects_continue, request_fields, BodyLength, ClientConn, ClientHead, ClientOptions, Config,
+    Error as ConnError, ExpectState, Failure, FieldPair, Origin, Placement, RemoteError,
     RequestDeadline,
 };
 
@@ -74,10 +74,13 @@ type ClientSettings = http_net_conn::ClientSettings;
 /// [`ClientResponse::body_to_vec`]'s limit).
 pub const CLIENT_CONFIG: Config = http_net_conn::ClientSettings::DEFAULT.conn;
 
-/// Configures a [`Client`].
+/// Configures a [`Client`]: the setters both clients share are
+/// [`ClientOptions`]'s, the [`connector`](ClientBuilder::connector) is the
+/// blocking client's own.
 ///
 /// ```
 /// # mod http_net { pub mod blocking { pub use http_net_std::*; } pub use http_net_std::http_net_conn as conn; }
+/// use http_net::blocking::ClientOptions;
 /// use std::time::Duration;
 /// let client = http_net::blocking::Client::builder()
 ///     .connect_timeout(Duration::from_secs(2))
@@ -102,111 +105,15 @@ impl std::fmt::Debug for ClientBuilder {
     }
 }
 
+/// The setters the two clients share are [`ClientOptions`]'s (bring it
+/// into scope: `use http_net_std::ClientOptions;`).
+impl ClientOptions for ClientBuilder {
+    fn settings_mut(&mut self) -> &mut ClientSettings {
+        &mut self.s
+    }
+}
+
 impl ClientBuilder {
-    /// Head and body limits and buffer sizes (see [`http_net_conn::Config`];
-    /// default [`CLIENT_CONFIG`]: the head limits of [`Config::DEFAULT`]
-    /// and no response-body budget). A body budget of `0` is none (a body of
-    /// any size is streamed). A response body over a budget set here is
-    /// [`Error::OverLimit`]`(`[`Limit::BodyBudget`]`)`, the caller's limit,
-    /// not the peer's fault; a head over the head limits is
-    /// [`Error::Protocol`] naming the limit.
-    pub fn conn_config(mut self, config: Config) -> Self {
-        self.s.conn = config;
-        self
-    }
-    /// The longest wait for a connection to open (default 10 s); past it,
-    /// [`Error::Timeout`]`(`[`Stage::Connect`]`)`. `Duration::ZERO` fails
-    /// every connect at once.
-    pub fn connect_timeout(mut self, t: Duration) -> Self {
-        self.s.connect_timeout = t;
-        self
-    }
-    /// The longest wait for the next bytes of a response (default 30 s);
-    /// past it, [`Error::Timeout`] with the stage read ([`Stage::Head`],
-    /// [`Stage::Body`]). `Duration::ZERO` fails every read that must wait.
-    pub fn read_timeout(mut self, t: Duration) -> Self {
-        self.s.read_timeout = t;
-        self
-    }
-    /// The longest wait for a write to make progress (default 30 s); past it,
-    /// [`Error::Timeout`]`(`[`Stage::Write`]`)`. `Duration::ZERO` fails the
-    /// first write that must wait.
-    pub fn write_timeout(mut self, t: Duration) -> Self {
-        self.s.write_timeout = t;
-        self
-    }
-    /// A deadline for the whole request, from the call until the last byte
-    /// of the response body (default none): connecting, sending, every
-    /// redirect hop, reading the head and the body. Past it, the call or the
-    /// body read fails with [`Error::Timeout`]`(`[`Stage::Deadline`]`)`,
-    /// however steadily the server trickles bytes. `Duration::ZERO` fails
-    /// every request at once.
-    pub fn request_timeout(mut self, t: Duration) -> Self {
-        self.s.request_timeout = Some(t);
-        self
-    }
-    /// Sends `Expect: 100-continue` with a request body larger than
-    /// `threshold` bytes or of unknown length (default 1 MiB, as curl;
-    /// `None` never sends it; `Some(0)` sends it with any body). The body
-    /// then waits for `100 Continue`, for at most
-    /// [`expect_wait`](ClientBuilder::expect_wait), and is not sent at all
-    /// if the server answers first (a `417` or `413`, say): that final
-    /// response is returned (RFC 9110 §10.1.1).
-    pub fn expect_continue(mut self, threshold: Option<u64>) -> Self {
-        self.s.expect_threshold = threshold;
-        self
-    }
-    /// How long a request with `Expect: 100-continue` waits for `100`
-    /// before sending its body anyway (default 1 s, RFC 9110 §10.1.1);
-    /// `Duration::ZERO` sends it at once. Running out is not an error.
-    pub fn expect_wait(mut self, t: Duration) -> Self {
-        self.s.expect_wait = t;
-        self
-    }
-    /// Whether a response body that still carries transfer codings is
-    /// handed out (default: no). The client decodes `chunked` only; a
-    /// response whose `Transfer-Encoding` does not end in `chunked` (for
-    /// example `gzip`, read until close, RFC 9112 §6.3) is by default
-    /// [`Error::UnsupportedTransferCoding`] naming the codings. With this on,
-    /// the body is the coded bytes and
-    /// [`ClientResponse::transfer_codings`](http_net_conn::ClientHead::transfer_codings) lists the codings, for a caller
-    /// that decodes them.
-    pub fn accept_transfer_codings(mut self, on: bool) -> Self {
-        self.s.accept_transfer_codings = on;
-        self
-    }
-    /// Turns the front-line profile on or off (default off), for a client
-    /// that forwards what it receives (a proxy's upstream side), where a
-    /// response some parser reads differently is itself the risk. With it
-    /// on, a response is an error (`Error::Protocol` with the head or
-    /// framing rule, and the connection is not reused) for: a
-    /// `Content-Length` with leading zeros, whitespace around the digits
-    /// other than one SP before them, a list, a second line or an
-    /// obs-fold; a framing, routing, credential or content-handling field
-    /// in the trailers; a `101` without `Upgrade` or with one that is not
-    /// a list of protocols. Each form's reason is at
-    /// [`http_net_conn::head::HeadLimits::with_front_line`]. An obs-fold
-    /// elsewhere is still replaced with SP (RFC 9112 §5.2);
-    /// [`http_net_conn::head::ObsFold::Reject`] in the configuration's
-    /// response options rejects it. It sets the profile in the connection
-    /// configuration whether [`conn_config`](ClientBuilder::conn_config)
-    /// comes before or after it.
-    ///
-    /// ```
-    /// let client = http_net_std::Client::builder().front_line(true).build();
-    /// # let _ = client;
-    /// ```
-    pub fn front_line(mut self, on: bool) -> Self {
-        self.s.overrides = self.s.overrides.with_front_line(on);
-        self
-    }
-    /// Which redirects are followed (default: none; see [`Redirects`]):
-    /// [`Redirects::follow`]`(n)` follows up to `n` hops (`0`: none), one
-    /// more is [`Error::Redirect`]`(`[`RedirectError::TooMany`](http_net_conn::RedirectError::TooMany)`)`.
-    pub fn redirects(mut self, policy: Redirects) -> Self {
-        self.s.redirects = policy;
-        self
-    }
     /// Opens `https://` connections with `connect(host, port)`, which
     /// returns any [`Transport`] (a TLS stream over a `TcpStream`, with the
     /// timeouts delegated to the socket). Without a connector an `https://`
@@ -220,23 +127,6 @@ impl ClientBuilder {
         self.connector = Some(Arc::new(move |host: &str, port: u16| {
             connect(host, port).map(|t| Box::new(t) as Box<dyn Transport>)
         }));
-        self
-    }
-    /// Idle connections kept per origin for reuse (default 4; 0 keeps
-    /// none; 256 at most across all origins). A connection goes back to
-    /// the pool when its response body has been read to its end and the
-    /// connection may carry another request (the core's
-    /// [`ClientConn::reusable`]); a connection over the limit is closed
-    /// then, not an error. A response that came over a pooled connection
-    /// says so ([`ClientResponse::reused`](http_net_conn::ClientHead::reused)).
-    pub fn max_idle_per_host(mut self, n: usize) -> Self {
-        self.s.max_idle_per_host = n;
-        self
-    }
-    /// How long an idle connection is kept (default 30 s); an older one is
-    /// closed, not reused. `Duration::ZERO` reuses none.
-    pub fn idle_ttl(mut self, t: Duration) -> Self {
-        self.s.idle_ttl = t;
         self
     }
     /// The client.

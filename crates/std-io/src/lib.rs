@@ -159,8 +159,8 @@ pub use exchange::{Body, BodyWriter, Exchange, PairedBody, PairedWriter, Upgrade
 pub use handler::Handler;
 pub use hooks::{AccessRecord, ErrorBody, ErrorCause, ErrorResponse};
 pub use http_net_conn::imf_fixdate;
+pub use http_net_conn::{ClientOptions, RedirectError, Redirects, ServerOptions};
 pub use http_net_conn::{Counters, HandlerError, StageCounts, WithStatus};
-pub use http_net_conn::{RedirectError, Redirects, ServerOptions};
 pub use server::{Server, ServerBuilder, ServerHandle};
 pub use setup::{NoSetup, Setup};
 pub use transport::{Interrupter, Listener, Transport};

@@ -2,6 +2,7 @@
 //! responses, close-delimited and chunked bodies, HEAD, connection reuse
 //! across a server that closes, and the errors that name what was wrong.
 
+use http_net_std::ClientOptions;
 use std::io::{Read, Write};
 use std::net::TcpListener;
 use std::thread::{self, JoinHandle};

@@ -4,6 +4,7 @@
 //! reused connection fails. Each test names the requirements it proves
 //! (`docs/CONFORMANCE.md`).
 
+use http_net_std::ClientOptions;
 use std::io::{Read, Write};
 use std::net::{TcpListener, TcpStream};
 use std::thread;

@@ -21,8 +21,8 @@ use http_net_conn::driver::{
 use http_net_conn::framing::Error as FramingError;
 use http_net_conn::{
     expects_continue, request_fields, request_fields_into, request_length, BodyLength, ClientConn,
-    ClientHead, Config, Error as ConnError, ExpectState, Failure, FieldPair, Origin, Placement,
-    Redirects, RemoteError, RequestDeadline, Timestamp, UrlError,
+    ClientHead, ClientOptions, Config, Error as ConnError, ExpectState, Failure, FieldPair, Origin,
+    Placement, RemoteError, RequestDeadline, Timestamp, UrlError,
 };
 use tokio::io::{AsyncRead, AsyncReadExt, AsyncWrite, ReadBuf};
 use tokio::net::TcpStream;
@@ -97,14 +97,17 @@ pub const CLIENT_CONFIG: Config = ClientSettings::DEFAULT.conn;
 ///
 /// The defaults: the connection configuration [`CLIENT_CONFIG`] (no
 /// response-body budget: a body of any size is streamed; set one with
-/// [`conn_config`](ClientBuilder::conn_config), and a body over it is
+/// [`conn_config`](ClientOptions::conn_config), and a body over it is
 /// [`Error::OverLimit`], the caller's limit, not the peer's fault),
 /// connecting within 10 s, each read and write within 30 s, no
 /// whole-request deadline, `Expect: 100-continue` above 1 MiB waiting 1 s
 /// for `100`, no redirects followed, 4 idle connections kept per origin
-/// for 30 s. The same settings, names and defaults as the blocking client's.
+/// for 30 s. The setters are [`ClientOptions`]'s, the blocking client's
+/// too (the same settings, names and defaults); the connector is the
+/// builder's own.
 ///
 /// ```
+/// use http_net_tokio::ClientOptions;
 /// use std::time::Duration;
 /// let client = http_net_tokio::Client::builder()
 ///     .connect_timeout(Duration::from_secs(2))
@@ -119,125 +122,15 @@ pub struct ClientBuilder {
     s: ClientSettings,
 }
 
-impl ClientBuilder {
-    setters! {
-        /// Head and body limits and buffer sizes (see
-        /// [`Config`](http_net_conn::Config); default
-        /// [`CLIENT_CONFIG`](crate::CLIENT_CONFIG): the head limits of
-        /// `Config::DEFAULT` and no response-body budget). A body budget of
-        /// `0` is none (a body of any size is streamed). A response body over
-        /// a budget set here is
-        /// [`Error::OverLimit`](crate::Error::OverLimit)`(`[`Limit::BodyBudget`](crate::Limit::BodyBudget)`)`,
-        /// the caller's limit, not the peer's fault; a head over the head
-        /// limits is [`Error::Protocol`](crate::Error::Protocol) naming the limit.
-        ///
-        /// ```
-        /// use http_net_tokio::http_net_conn::BodyLimits;
-        /// // At most 64 MiB of response body.
-        /// let config = http_net_tokio::CLIENT_CONFIG
-        ///     .with_body_limits(BodyLimits::DEFAULT.with_body_budget(64 << 20));
-        /// let client = http_net_tokio::Client::builder().conn_config(config).build();
-        /// # let _ = client;
-        /// ```
-        conn_config(config: Config) => conn = config;
-        /// The longest wait for a connection to open (default 10 s); past it,
-        /// [`Error::Timeout`](crate::Error::Timeout)`(`[`Stage::Connect`](crate::Stage::Connect)`)`.
-        /// `Duration::ZERO` fails every connect at once.
-        connect_timeout(t: Duration) => connect_timeout = t;
-        /// The longest wait for the next bytes of a response (default 30 s);
-        /// past it, [`Error::Timeout`](crate::Error::Timeout) with the stage
-        /// read (`Stage::Head`, `Stage::Body`). `Duration::ZERO` fails every
-        /// read that must wait.
-        read_timeout(t: Duration) => read_timeout = t;
-        /// The longest wait for a write to make progress (default 30 s); past
-        /// it, [`Error::Timeout`](crate::Error::Timeout)`(`[`Stage::Write`](crate::Stage::Write)`)`.
-        /// `Duration::ZERO` fails the first write that must wait.
-        write_timeout(t: Duration) => write_timeout = t;
-        /// A deadline for the whole request, from the call until the last
-        /// byte of the response body (default none): connecting, sending,
-        /// every redirect hop, reading the head and the body. Past it, the
-        /// call or the body read fails with
-        /// [`Error::Timeout`](crate::Error::Timeout)`(`[`Stage::Deadline`](crate::Stage::Deadline)`)`,
-        /// however steadily the server trickles bytes. `Duration::ZERO` fails
-        /// every request at once.
-        request_timeout(t: Duration) => request_timeout = Some(t);
-        /// Sends `Expect: 100-continue` with a request body larger than
-        /// `threshold` bytes or of unknown length (default 1 MiB, as curl;
-        /// `None` never sends it; `Some(0)` sends it with any body). The body
-        /// then waits for `100 Continue`, for at most
-        /// [`expect_wait`](ClientBuilder::expect_wait), and is not sent at all
-        /// if the server answers first (a `417` or `413`, say): that final
-        /// response is returned (RFC 9110 §10.1.1).
-        expect_continue(threshold: Option<u64>) => expect_threshold = threshold;
-        /// How long a request with `Expect: 100-continue` waits for `100`
-        /// before sending its body anyway (default 1 s, RFC 9110 §10.1.1);
-        /// `Duration::ZERO` sends it at once. Running out is not an error.
-        expect_wait(t: Duration) => expect_wait = t;
-        /// Which redirects [`Client::get`] and [`Client::request`] follow
-        /// (default: none; see [`Redirects`](http_net_conn::Redirects), the
-        /// core's policy): `Redirects::follow(n)` follows up to `n` hops
-        /// (`0`: none), one more is
-        /// [`Error::Redirect`](crate::Error::Redirect)`(`[`RedirectError::TooMany`](http_net_conn::RedirectError::TooMany)`)`.
-        /// [`Client::send_to`] and [`Client::start`] follow none.
-        ///
-        /// ```
-        /// use http_net_tokio::http_net_conn::Redirects;
-        /// let client = http_net_tokio::Client::builder().redirects(Redirects::follow(5)).build();
-        /// # let _ = client;
-        /// ```
-        redirects(policy: Redirects) => redirects = policy;
-        /// Idle connections kept per origin for reuse (default 4; 0 keeps
-        /// none; 256 at most across all origins). A connection goes back to
-        /// the pool when its response body has been read to its end and the
-        /// connection may carry another request (the core's
-        /// [`ClientConn::reusable`](http_net_conn::ClientConn::reusable)); a
-        /// connection over the limit is closed then, not an error. A
-        /// response that came over a pooled connection says so
-        /// ([`ClientResponse::reused`](http_net_conn::ClientHead::reused)).
-        max_idle_per_host(n: usize) => max_idle_per_host = n;
-        /// How long an idle connection is kept (default 30 s); an older one is
-        /// closed, not reused. `Duration::ZERO` reuses none.
-        idle_ttl(t: Duration) => idle_ttl = t;
-        /// Whether a response body that still carries transfer codings is
-        /// handed out (default: no). The client decodes `chunked` only; a
-        /// response whose `Transfer-Encoding` does not end in `chunked` (for
-        /// example `gzip`, read until close, RFC 9112 §6.3) is by default
-        /// [`Error::UnsupportedTransferCoding`](crate::Error::UnsupportedTransferCoding)
-        /// naming the codings, from [`Client::request`], [`Client::send_to`] or
-        /// [`RequestWriter::finish`]. With this on, the body
-        /// is the coded bytes and [`ClientResponse::transfer_codings`](http_net_conn::ClientHead::transfer_codings) lists the
-        /// codings, for a caller that decodes them.
-        ///
-        /// ```
-        /// let client = http_net_tokio::Client::builder()
-        ///     .accept_transfer_codings(true)
-        ///     .build();
-        /// # let _ = client;
-        /// ```
-        accept_transfer_codings(on: bool) => accept_transfer_codings = on;
-        /// Turns the front-line profile on or off (default off), for a client
-        /// that forwards what it receives (a proxy's upstream side), where a
-        /// response some parser reads differently is itself the risk. With it
-        /// on, a response is an error (`Error::Protocol` with the head or
-        /// framing rule, and the connection is not reused) for: a
-        /// `Content-Length` with leading zeros, whitespace around the digits
-        /// other than one SP before them, a list, a second line or an
-        /// obs-fold; a framing, routing, credential or content-handling field
-        /// in the trailers; a `101` without `Upgrade` or with one that is not
-        /// a list of protocols. Each form's reason is at
-        /// [`http_net_conn::head::HeadLimits::with_front_line`]. An obs-fold
-        /// elsewhere is still replaced with SP (RFC 9112 §5.2);
-        /// [`http_net_conn::head::ObsFold::Reject`] in the configuration's
-        /// response options rejects it. It sets the profile in the connection
-        /// configuration whether [`conn_config`](ClientBuilder::conn_config)
-        /// comes before or after it.
-        ///
-        /// ```
-        /// let client = http_net_tokio::Client::builder().front_line(true).build();
-        /// # let _ = client;
-        /// ```
-        front_line(on: bool) => overrides.with_front_line(on);
+/// The setters the two clients share are [`ClientOptions`]'s (bring it
+/// into scope: `use http_net_tokio::ClientOptions;`).
+impl ClientOptions for ClientBuilder {
+    fn settings_mut(&mut self) -> &mut ClientSettings {
+        &mut self.s
     }
+}
+
+impl ClientBuilder {
     /// The client, over plain TCP.
     pub fn build(self) -> Client {
         self.connector(TcpConnector)

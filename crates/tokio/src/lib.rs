@@ -108,9 +108,6 @@
 #![deny(missing_docs)]
 #![warn(missing_debug_implementations)]
 
-#[macro_use]
-mod setters;
-
 mod client;
 mod client_wait;
 mod connection;
@@ -135,8 +132,8 @@ pub use error::{Error, Limit, Stage};
 pub use exchange::{Body, BodyWriter, Exchange, Upgraded};
 pub use handler::Handler;
 pub use http_net_conn::{
-    AccessRecord, Counters, ErrorBody, ErrorCause, ErrorResponse, HandlerError, Mistake,
-    ServerOptions, StageCounts, WithStatus,
+    AccessRecord, ClientOptions, Counters, ErrorBody, ErrorCause, ErrorResponse, HandlerError,
+    Mistake, ServerOptions, StageCounts, WithStatus,
 };
 pub use server::{Listener, Server, ServerBuilder, ServerHandle};
 pub use setup::{NoSetup, Setup};

@@ -4,6 +4,7 @@
 
 mod common;
 
+use http_net_tokio::ClientOptions;
 use http_net_tokio::ServerOptions;
 use std::time::Duration;
 

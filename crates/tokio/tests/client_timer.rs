@@ -2,6 +2,7 @@
 //! connection, is re-armed when it fired for an earlier wait, moved when a
 //! wait must end sooner, and never polled from another runtime than its own.
 
+use http_net_tokio::ClientOptions;
 use std::io::{Read, Write};
 use std::net::TcpListener;
 use std::time::{Duration, Instant};
