@@ -224,6 +224,33 @@ async fn read_and_request_deadlines() {
     t.abort();
 }
 
+/// A streamed request that asks for `100` and ends without a body byte:
+/// the wait for `100` running out while the response head is awaited
+/// keeps reading (it ended the request with no head before: status 0).
+#[tokio::test]
+async fn the_continue_window_ending_while_the_head_is_awaited_keeps_reading() {
+    let answer = &b"HTTP/1.1 204 No Content\r\n\r\n"[..];
+    let (port, t) = scripted(vec![(300, answer)]).await;
+    let client = Client::builder()
+        .expect_wait(Duration::from_millis(50))
+        .build();
+    let expect: &[(&[u8], &[u8])] = &[(b"Expect", b"100-continue")];
+    let req = client
+        .start(
+            "127.0.0.1",
+            port,
+            b"POST",
+            b"/",
+            expect,
+            BodyLength::Streamed,
+        )
+        .await
+        .unwrap();
+    let resp = req.finish(&[]).await.unwrap();
+    assert_eq!(resp.status(), 204);
+    t.abort();
+}
+
 #[tokio::test]
 async fn malformed_and_truncated_responses_are_errors() {
     for reply in [
