@@ -24,7 +24,7 @@ use http_net_conn::{
     ClientHead, ClientOptions, Config, Error as ConnError, ExpectState, Failure, FieldPair, Origin,
     Placement, RemoteError, RequestDeadline, Timestamp, UrlError,
 };
-use tokio::io::{AsyncRead, AsyncReadExt, AsyncWrite, ReadBuf};
+use tokio::io::{AsyncRead, AsyncReadExt, ReadBuf};
 use tokio::net::TcpStream;
 use tokio::time::Instant;
 
@@ -730,6 +730,8 @@ fn still_open<S: Transport>(p: &mut Pooled<S>) -> bool {
 enum Step {
     Wrote(usize),
     Read(usize),
+    /// All written, and the stream flushed.
+    Flushed,
 }
 
 /// A request being sent ([`Client::start`]): write its body, then
@@ -870,17 +872,12 @@ impl<C: Connector> RequestWriter<C> {
     }
 
     /// Writes the connection's output and then `body`, reading the response
-    /// side whenever the write must wait.
+    /// side whenever the write must wait, and flushes the stream.
     async fn push(&mut self, mut body: &[u8]) -> Result<(), Error> {
         let s = self.client.s;
         loop {
-            let Some(p) = self.p.as_mut() else {
-                return Err(Error::BodyUnavailable);
-            };
+            let p = self.p.as_mut().ok_or(Error::BodyUnavailable)?;
             let out_len = p.conn.output().len();
-            if out_len == 0 && body.is_empty() {
-                break;
-            }
             // The clock is read only when the write must wait.
             let request_deadline = p.conn.request_deadline();
             let Pooled {
@@ -896,21 +893,21 @@ impl<C: Connector> RequestWriter<C> {
             .await;
             match step {
                 None => return Err(timed_out(Stage::Write, request_deadline)),
+                // The server may have answered and closed (a stream that
+                // buffers, TLS, sends at the flush): read what it sent.
                 Some(Err(e)) => {
-                    // The server may have answered and closed: read what it sent.
-                    if self.read_early().await {
-                        return Ok(());
-                    }
-                    return Err(Error::Io(e));
+                    self.early = self.read_until(false).await.is_ok();
+                    return if self.early {
+                        Ok(())
+                    } else {
+                        Err(Error::Io(e))
+                    };
                 }
+                Some(Ok(Step::Flushed)) => return Ok(()),
                 Some(Ok(Step::Wrote(0))) => return Err(Error::Io(io::ErrorKind::WriteZero.into())),
                 Some(Ok(Step::Wrote(n))) => {
-                    if n <= out_len {
-                        conn.consume_output(n);
-                    } else {
-                        conn.consume_output(out_len);
-                        body = body.get(n - out_len..).unwrap_or(&[]);
-                    }
+                    conn.consume_output(n.min(out_len));
+                    body = body.get(n.saturating_sub(out_len)..).unwrap_or(&[]);
                 }
                 Some(Ok(Step::Read(n))) => {
                     if n == 0 {
@@ -922,28 +919,6 @@ impl<C: Connector> RequestWriter<C> {
                         return Ok(());
                     }
                 }
-            }
-        }
-        let Some(p) = self.p.as_mut() else {
-            return Ok(());
-        };
-        let request_deadline = p.conn.request_deadline();
-        let Pooled { stream, timer, .. } = &mut **p;
-        let until = |now| request_deadline.wait(now, s.write_timeout).0;
-        let flushed = wait(timer, &self.clock, until, |cx| {
-            Pin::new(&mut *stream).poll_flush(cx)
-        })
-        .await;
-        match flushed {
-            None => Err(timed_out(Stage::Write, request_deadline)),
-            Some(Ok(())) => Ok(()),
-            // A stream that buffers (TLS) sends here: as after a failed
-            // write, the server may have answered and closed.
-            Some(Err(e)) => {
-                if self.read_early().await {
-                    return Ok(());
-                }
-                Err(Error::Io(e))
             }
         }
     }
@@ -969,13 +944,6 @@ impl<C: Connector> RequestWriter<C> {
                 _ => return Ok(false),
             }
         }
-    }
-
-    /// After a failed write: reads, within the read timeout, a response the
-    /// server sent before it stopped reading.
-    async fn read_early(&mut self) -> bool {
-        self.early = self.read_until(false).await.is_ok();
-        self.early
     }
 
     /// Reads the final response head into `head`; with `for_100`, returns
@@ -1016,12 +984,18 @@ impl<C: Connector> RequestWriter<C> {
 
 /// One poll of a write of the output and `body`; when it must wait, one
 /// poll of a read into the connection (so an early response is seen).
+/// With nothing left to write, one poll of the stream's flush.
 fn poll_write_or_read<S: Transport>(
     stream: &mut S,
     conn: &mut ClientConn,
     body: &[u8],
     cx: &mut Context<'_>,
 ) -> Poll<io::Result<Step>> {
+    if conn.output().is_empty() && body.is_empty() {
+        return Pin::new(&mut *stream)
+            .poll_flush(cx)
+            .map_ok(|()| Step::Flushed);
+    }
     let w = if conn.output().is_empty() {
         Pin::new(&mut *stream).poll_write(cx, body)
     } else {
