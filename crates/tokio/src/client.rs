@@ -8,6 +8,7 @@
 //! response-body budget by default ([`CLIENT_CONFIG`]); a limit the caller
 //! sets is [`Error::OverLimit`], never the peer's fault.
 
+use std::borrow::Cow;
 use std::future::{poll_fn, Future};
 use std::io::{self, IoSlice};
 use std::pin::Pin;
@@ -361,16 +362,7 @@ impl<C: Connector> Client<C> {
             let len = body.length(plan.method());
             let expect = expects_continue(self.inner.s.expect_threshold, len, fields);
             let mut inline = [EMPTY_FIELD; INLINE_FIELDS];
-            let heap: Vec<FieldPair<'_>>;
-            let authority = u.authority().as_bytes();
-            // Fast path: on the stack; general twin: `request_fields`' `Vec`.
-            let all = match request_fields_into(authority, fields, expect, &mut inline) {
-                Some(all) => all,
-                None => {
-                    heap = request_fields(authority, fields, expect);
-                    &heap
-                }
-            };
+            let all = head_fields(u.authority().as_bytes(), fields, expect, &mut inline);
             let first: &[u8] = match &*body {
                 RequestBody::Bytes(b) => b,
                 _ => &[],
@@ -379,7 +371,7 @@ impl<C: Connector> Client<C> {
                 origin: Origin::new(u.is_https(), u.host(), u.port()),
                 method: plan.method(),
                 target: &target,
-                fields: all,
+                fields: &all,
                 body: len,
                 first,
             };
@@ -422,20 +414,12 @@ impl<C: Connector> Client<C> {
         let mut plan = RequestPlan::new(&self.inner.s, clock.stamp());
         let authority = HostValue::new(host, port);
         let mut inline = [EMPTY_FIELD; INLINE_FIELDS];
-        let heap: Vec<FieldPair<'_>>;
-        // Fast path: on the stack; general twin: `request_fields`' `Vec`.
-        let all = match request_fields_into(authority.as_bytes(), fields, false, &mut inline) {
-            Some(all) => all,
-            None => {
-                heap = request_fields(authority.as_bytes(), fields, false);
-                &heap
-            }
-        };
+        let all = head_fields(authority.as_bytes(), fields, false, &mut inline);
         let out = Outgoing {
             origin: Origin::new(false, host, port),
             method,
             target,
-            fields: all,
+            fields: &all,
             body: request_length(method, Some(body.len() as u64)),
             first: body,
         };
@@ -611,6 +595,21 @@ const INLINE_FIELDS: usize = 8;
 
 /// An unused slot of the fields on the stack.
 const EMPTY_FIELD: FieldPair<'static> = (b"", b"");
+
+/// A request's fields (`Host` from `authority`, the caller's `fields`,
+/// `Expect` when `expect`). Fast path: on the stack, in `inline`; general
+/// twin: `request_fields`' `Vec`.
+fn head_fields<'a, 'o>(
+    authority: &'a [u8],
+    fields: &[FieldPair<'a>],
+    expect: bool,
+    inline: &'o mut [FieldPair<'a>; INLINE_FIELDS],
+) -> Cow<'o, [FieldPair<'a>]> {
+    match request_fields_into(authority, fields, expect, inline) {
+        Some(all) => Cow::Borrowed(all),
+        None => Cow::Owned(request_fields(authority, fields, expect)),
+    }
+}
 
 /// Bytes of `host:port` written on the stack.
 const HOST_INLINE: usize = 64;
