@@ -5,7 +5,7 @@
 //! needs none of it, and the facade (`http_net::conn`) re-exports none of it.
 
 pub use crate::client::{
-    Answered, BodyStep, HeadStep, IdlePool, PoolEntry, RequestPlan, MAX_IDLE_TOTAL,
+    Answered, BodyStep, HeadStep, IdlePool, PoolEntry, RequestPlan, SendStep, MAX_IDLE_TOTAL,
 };
 #[cfg(target_has_atomic = "64")]
 pub use crate::counters::LiveCounters;

@@ -8,12 +8,13 @@ use std::net::{TcpStream, ToSocketAddrs};
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
-use http_net_conn::driver::{Answered, BodyStep, HeadStep, IdlePool, PoolEntry, RequestPlan};
+use http_net_conn::driver::{
+    Answered, BodyStep, HeadStep, IdlePool, PoolEntry, RequestPlan, SendStep,
+};
 use http_net_conn::framing::Error as FramingError;
 use http_net_conn::{
     expects_continue, request_fields, BodyLength, ClientConn, ClientHead, ClientOptions, Config,
-    Error as ConnError, ExpectState, Failure, FieldPair, Origin, Placement, RemoteError,
-    RequestDeadline,
+    Error as ConnError, Failure, FieldPair, Origin, Placement, RemoteError, RequestDeadline,
 };
 
 use crate::body_reader::{BodyReader, BodySource, Step};
@@ -468,8 +469,10 @@ struct InFlight<'a> {
 }
 
 impl InFlight<'_> {
-    /// The response head (whether the whole request was sent, and so
-    /// whether the connection may be reused, is the connection's to say).
+    /// The response head: the connection's steps
+    /// (`ClientConn::send_step`) carried out until it came (whether the
+    /// whole request was sent, and so whether the connection may be
+    /// reused, is the connection's to say).
     fn run(
         mut self,
         method: &[u8],
@@ -479,71 +482,66 @@ impl InFlight<'_> {
         body: &mut RequestBody<'_>,
     ) -> Result<ClientHead, Error> {
         self.p.conn.send_request(method, target, fields, len)?;
-        let answered = self.write_watched(&[])?
-            || (len != BodyLength::Empty
-                && (self.p.conn.expect_state() == ExpectState::Waiting
-                    && self.read_until(true)?
-                    || self.send_body(body)?));
-        if !answered && !self.read_until(false)? {
-            return Err(Error::ConnectionClosed);
+        let (mut sent, mut buf) = (0, Vec::new());
+        loop {
+            match self.p.conn.send_step() {
+                SendStep::Write => self.write_watched(&[])?,
+                SendStep::Read => self.read_head()?,
+                SendStep::Body => self.send_more(body, &mut sent, &mut buf)?,
+                _ => return Ok(self.head),
+            }
         }
-        Ok(self.head)
     }
 
-    /// Sends the body and ends it; `true`: a final response came first.
-    fn send_body(&mut self, body: &mut RequestBody<'_>) -> Result<bool, Error> {
-        match body {
+    /// Hands the body's next bytes to the connection (at most
+    /// [`SEND_CHUNK`]; `sent` of them went already), or ends the body.
+    fn send_more(
+        &mut self,
+        body: &mut RequestBody<'_>,
+        sent: &mut usize,
+        buf: &mut Vec<u8>,
+    ) -> Result<(), Error> {
+        let chunk = match body {
             RequestBody::Bytes(b) => {
-                for chunk in b.chunks(SEND_CHUNK) {
-                    if self.send_chunk(chunk)? {
-                        return Ok(true);
-                    }
-                }
+                let rest = b.get(*sent..).unwrap_or_default();
+                &rest[..rest.len().min(SEND_CHUNK)]
             }
             RequestBody::Reader { reader, .. } => {
-                let mut buf = vec![0u8; SEND_CHUNK];
+                buf.resize(SEND_CHUNK, 0);
                 loop {
-                    let n = match reader.read(&mut buf) {
-                        Ok(0) => break,
-                        Ok(n) => n,
-                        Err(e) if e.kind() == io::ErrorKind::Interrupted => continue,
+                    match reader.read(buf) {
+                        Ok(n) => break &buf[..n],
+                        Err(e) if e.kind() == io::ErrorKind::Interrupted => {}
                         Err(e) => return Err(Error::Io(e)),
-                    };
-                    if self.send_chunk(&buf[..n])? {
-                        return Ok(true);
                     }
                 }
             }
             // `Empty`: nothing to send (conn's enum is `#[non_exhaustive]`;
             // a new kind comes with its arm here).
-            _ => {}
+            _ => &[],
+        };
+        *sent += chunk.len();
+        if chunk.is_empty() {
+            return Ok(self.p.conn.send_end(&[])?);
         }
-        self.p.conn.send_end(&[])?;
-        self.write_watched(&[])
-    }
-
-    fn send_chunk(&mut self, chunk: &[u8]) -> Result<bool, Error> {
         match self.p.conn.send_data(chunk)? {
             Placement::AfterOutput => self.write_watched(chunk),
-            Placement::Queued => self.write_watched(&[]),
+            Placement::Queued => Ok(()),
         }
     }
 
     /// Writes the connection's output and then `extra`, looking for an
     /// early final response before each write and whenever a write stalls;
     /// a write that fails (the server closed after answering) ends in the
-    /// response being read. `true`: a final response came first.
-    fn write_watched(&mut self, mut extra: &[u8]) -> Result<bool, Error> {
+    /// response being read.
+    fn write_watched(&mut self, mut extra: &[u8]) -> Result<(), Error> {
         let mut stalled = Duration::ZERO;
         let mut force = false;
         loop {
             // All written: a response from now on answers a whole request.
             let out_len = self.p.conn.output().len();
-            if out_len == 0 && extra.is_empty() {
-                return Ok(false);
-            }
-            if self.watch(force)? {
-                return Ok(true);
+            if out_len == 0 && extra.is_empty() || self.watch(force)? {
+                return Ok(());
             }
             force = false;
             let deadline = self.p.conn.request_deadline();
@@ -583,13 +581,7 @@ impl InFlight<'_> {
                     force = true;
                 }
                 // The server may have answered and closed: read its answer.
-                Err(e) => {
-                    return self
-                        .read_until(false)
-                        .ok()
-                        .filter(|a| *a)
-                        .ok_or(Error::Io(e))
-                }
+                Err(e) => return self.read_answer().map_err(|_| Error::Io(e)),
             }
         }
     }
@@ -627,7 +619,7 @@ impl InFlight<'_> {
                 Ok(Filled::Eof) if !self.p.conn.response_started() => {
                     return Err(Error::ConnectionClosed)
                 }
-                Ok(Filled::Eof) => return self.read_until(false),
+                Ok(Filled::Eof) => return self.read_answer().map(|()| true),
                 Ok(Filled::Full) => return Err(Error::BodyUnavailable),
                 Err(Error::Timeout(_)) => return Ok(false),
                 Err(e) => return Err(e),
@@ -644,31 +636,36 @@ impl InFlight<'_> {
         }
     }
 
-    /// Reads the final response head into `head` (`true`); with `for_100`,
-    /// returns `false` once `100` came or its wait ended (the connection's
-    /// deadline).
-    fn read_until(&mut self, for_100: bool) -> Result<bool, Error> {
-        loop {
-            match self.p.conn.poll_head(&mut self.head) {
-                Ok(HeadStep::Continue) if for_100 => return Ok(false),
-                Ok(HeadStep::Continue) => {}
-                Ok(HeadStep::Final) => return Ok(true),
-                Ok(HeadStep::NeedInput) => {
-                    let p = &mut *self.p;
-                    let per = self.s.read_timeout;
-                    match fill(&mut *p.stream, &mut p.conn, per, self.io, Stage::Head)? {
-                        None if for_100 => return Ok(false),
-                        Some(Filled::Eof) if !p.conn.response_started() => {
-                            return Err(Error::ConnectionClosed)
-                        }
-                        Some(Filled::Full) => return Err(Error::BodyUnavailable),
-                        _ => {}
-                    }
-                }
-                Ok(_) => return Err(Error::ConnectionClosed),
-                Err(e) => return Err(local(e, &self.s.conn)),
-            }
+    /// Reads toward the response head once: what came is `poll_head`'s
+    /// (a `100`, the final head), else more input, waited for within the
+    /// connection's bound (`fill`).
+    fn read_head(&mut self) -> Result<(), Error> {
+        let step = self.p.conn.poll_head(&mut self.head);
+        match step.map_err(|e| local(e, &self.s.conn))? {
+            HeadStep::NeedInput => {}
+            HeadStep::Closed => return Err(Error::ConnectionClosed),
+            _ => return Ok(()),
         }
+        let p = &mut *self.p;
+        match fill(
+            &mut *p.stream,
+            &mut p.conn,
+            self.s.read_timeout,
+            self.io,
+            Stage::Head,
+        )? {
+            Some(Filled::Eof) if !p.conn.response_started() => Err(Error::ConnectionClosed),
+            Some(Filled::Full) => Err(Error::BodyUnavailable),
+            _ => Ok(()),
+        }
+    }
+
+    /// Reads until the final response head came.
+    fn read_answer(&mut self) -> Result<(), Error> {
+        while self.p.conn.send_step() != SendStep::Answered {
+            self.read_head()?;
+        }
+        Ok(())
     }
 }
 

@@ -26,6 +26,9 @@ pub(super) struct Attempt {
     /// Body bytes were handed to the connection (`send_data`): the
     /// caller's reader, if any, was read from.
     pub(super) body_taken: bool,
+    /// [`poll_head`](crate::ClientConn::poll_head) handed out its final
+    /// response head.
+    pub(super) answered: bool,
 }
 
 /// Where a request's `Expect: 100-continue` stands (RFC 9110 §10.1.1), as

@@ -59,6 +59,7 @@ impl ClientConn {
                     head.fill(&view);
                     // The connection's answer once this head is read.
                     head.reused = self.reused;
+                    self.attempt.answered = true;
                     HeadStep::Final
                 }
                 ClientEvent::NeedInput => HeadStep::NeedInput,

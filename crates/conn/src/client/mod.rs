@@ -19,5 +19,6 @@ pub use conn::{ClientConn, MAX_PIPELINED};
 pub use head::{BodyStep, ClientHead, HeadStep};
 pub use plan::{Answered, RequestPlan};
 pub use pool::{IdlePool, PoolEntry, MAX_IDLE_TOTAL};
+pub use send::SendStep;
 pub use timeout::ClientTimeout;
 pub use view::{ClientEvent, ResponseView};

@@ -89,6 +89,7 @@ impl ClientConn {
             refused_unsolicited: false,
             heard: false,
             body_taken: false,
+            answered: false,
         };
         // RFC 9110 §10.1.1: the expectation means something with content only.
         let expects = body != BodyLength::Empty
@@ -145,6 +146,72 @@ impl ClientConn {
                 Err(e) => Err(e.into()),
             },
             _ => Err(LocalError::WrongState.into()),
+        }
+    }
+}
+
+/// What an adapter does next for the latest request, until its response
+/// head, as [`ClientConn::send_step`] says: the request's lifecycle on one
+/// connection, decided here once for both clients (the adapter carries each
+/// step out with its own I/O and asks again).
+///
+/// ```
+/// use http_net_conn::driver::{HeadStep, SendStep};
+/// use http_net_conn::{BodyLength, ClientConn, ClientHead, Config};
+///
+/// let mut conn = ClientConn::new(Config::DEFAULT);
+/// let fields: &[(&[u8], &[u8])] = &[(b"Host", b"a"), (b"Expect", b"100-continue")];
+/// conn.send_request(b"PUT", b"/f", fields, BodyLength::Known(2)).unwrap();
+/// assert_eq!(conn.send_step(), SendStep::Write);
+/// let n = conn.output().len();
+/// conn.consume_output(n);
+/// assert_eq!(conn.send_step(), SendStep::Read); // the wait for `100`
+/// let _ = conn.recv(b"HTTP/1.1 100 Continue\r\n\r\n");
+/// let mut head = ClientHead::default();
+/// assert_eq!(conn.poll_head(&mut head), Ok(HeadStep::Continue));
+/// assert_eq!(conn.send_step(), SendStep::Body);
+/// let _ = conn.send_data(b"hi").unwrap();
+/// conn.send_end(&[]).unwrap();
+/// assert_eq!(conn.send_step(), SendStep::Write);
+/// let n = conn.output().len();
+/// conn.consume_output(n);
+/// assert_eq!(conn.send_step(), SendStep::Read); // the response head
+/// let _ = conn.recv(b"HTTP/1.1 201 Created\r\nContent-Length: 0\r\n\r\n");
+/// assert_eq!(conn.poll_head(&mut head), Ok(HeadStep::Final));
+/// assert_eq!(conn.send_step(), SendStep::Answered);
+/// ```
+#[non_exhaustive]
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum SendStep {
+    /// Write [`output`](ClientConn::output) (and after it the bytes a
+    /// [`send_data`](ClientConn::send_data) left to the caller), reading
+    /// the response side and asking [`poll_head`](ClientConn::poll_head)
+    /// whenever the write must wait: a final response may come early.
+    Write,
+    /// Read, until [`wait_until`](ClientConn::wait_until), and ask
+    /// [`poll_head`](ClientConn::poll_head): the request waits for `100
+    /// Continue` before its body (RFC 9110 §10.1.1), or for its response.
+    Read,
+    /// Hand the next body bytes to [`send_data`](ClientConn::send_data),
+    /// or end the body with [`send_end`](ClientConn::send_end).
+    Body,
+    /// [`poll_head`](ClientConn::poll_head) handed out the final response
+    /// head, early (the body not all sent: nothing more is) or after the
+    /// whole request.
+    Answered,
+}
+
+impl ClientConn {
+    /// The next step of the latest request ([`SendStep`]).
+    pub fn send_step(&self) -> SendStep {
+        if self.attempt.answered {
+            SendStep::Answered
+        } else if !self.out.is_empty() {
+            SendStep::Write
+        } else if self.write == CWrite::Body && self.expect != ExpectState::Waiting {
+            SendStep::Body
+        } else {
+            SendStep::Read
         }
     }
 }
