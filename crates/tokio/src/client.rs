@@ -17,7 +17,7 @@ use std::task::{Context, Poll, Waker};
 use std::time::Duration;
 
 use http_net_conn::driver::{
-    Answered, BodyStep, HeadStep, IdlePool, PoolEntry, RequestPlan, MAX_IDLE_TOTAL,
+    Answered, BodyStep, HeadStep, IdlePool, PoolEntry, RequestPlan, SendStep, MAX_IDLE_TOTAL,
 };
 use http_net_conn::framing::Error as FramingError;
 use http_net_conn::{
@@ -481,10 +481,11 @@ impl<C: Connector> Client<C> {
             Ok(req) => req,
             Err(e) => return Err(failed(e, None, false)),
         };
-        if let Err(e) = req.send_head(out).await {
-            return Err(failed(e, Some(req), body.replayable()));
-        }
-        match req.send_source(body, out.body).await {
+        let sent = match req.send_head(out).await {
+            Ok(()) => req.drive(body).await,
+            Err(e) => Err(e),
+        };
+        match sent {
             Ok(()) => req.respond().map_err(|e| failed(e, None, false)),
             Err(e) => Err(failed(e, Some(req), body.replayable())),
         }
@@ -525,8 +526,7 @@ impl<C: Connector> Client<C> {
             p: Some(p),
             client: Arc::clone(&self.inner),
             head,
-            early: false,
-            body_sent: false,
+            sent: 0,
             clock: std::mem::take(clock),
         })
     }
@@ -742,11 +742,9 @@ pub struct RequestWriter<C: Connector = TcpConnector> {
     client: Arc<Inner<C>>,
     /// The response head, once read (the buffers of a dropped one before).
     head: ClientHead,
-    /// Whether `head` holds a final response that came before the request
-    /// body was all sent.
-    early: bool,
-    /// Whether the body's bytes went out with the head (`send_head`).
-    body_sent: bool,
+    /// The bytes of a [`RequestBody::Bytes`] body sent so far (with the
+    /// head, or by `send_more`).
+    sent: usize,
     /// The time of this wakeup, within one call.
     clock: WakeClock,
 }
@@ -755,7 +753,7 @@ impl<C: Connector> RequestWriter<C> {
     /// Sends body bytes; [`Progress::Answered`] when the server's final
     /// response arrived first (nothing more is sent).
     pub async fn write(&mut self, data: &[u8]) -> Result<Progress, Error> {
-        if self.early {
+        if self.answered() {
             return Ok(Progress::Answered);
         }
         let p = self.p.as_mut().ok_or(Error::BodyUnavailable)?;
@@ -766,7 +764,7 @@ impl<C: Connector> RequestWriter<C> {
             Placement::Queued if p.conn.output().len() >= 16 * 1024 => self.push(&[]).await?,
             Placement::Queued => {}
         }
-        Ok(if self.early {
+        Ok(if self.answered() {
             Progress::Answered
         } else {
             Progress::Sent
@@ -778,8 +776,19 @@ impl<C: Connector> RequestWriter<C> {
     /// final response that arrived early.
     pub async fn finish(mut self, trailers: &[FieldPair<'_>]) -> Result<ClientResponse<C>, Error> {
         self.clock.forget();
-        self.end(trailers).await?;
+        if !self.answered() {
+            let p = self.p.as_mut().ok_or(Error::BodyUnavailable)?;
+            p.conn.send_end(trailers)?;
+        }
+        self.drive(&mut RequestBody::Empty).await?;
         self.respond()
+    }
+
+    /// Whether the final response head came (early, or after the whole
+    /// request): `SendStep::Answered`.
+    fn answered(&self) -> bool {
+        let step = self.p.as_ref().map(|p| p.conn.send_step());
+        step == Some(SendStep::Answered)
     }
 
     /// Sends the request head, with the body's bytes when `out` holds them
@@ -790,66 +799,56 @@ impl<C: Connector> RequestWriter<C> {
         p.conn
             .send_request(out.method, out.target, out.fields, out.body)?;
         let mut after: &[u8] = &[];
-        self.body_sent = !out.first.is_empty() && p.conn.expect_state() != ExpectState::Waiting;
-        if self.body_sent && p.conn.send_data(out.first)? == Placement::AfterOutput {
-            after = out.first;
+        if !out.first.is_empty() && p.conn.expect_state() != ExpectState::Waiting {
+            self.sent = out.first.len();
+            if p.conn.send_data(out.first)? == Placement::AfterOutput {
+                after = out.first;
+            }
         }
         self.push(after).await
     }
 
-    /// Sends `body` (its length `len`, as the head said) after `100
-    /// Continue` or the `expect_wait` when the head asked for it, and ends
-    /// it: the response head, or the final response that came first (the
-    /// body then not sent, or not all of it).
-    async fn send_source(
-        &mut self,
-        body: &mut RequestBody<'_>,
-        len: BodyLength,
-    ) -> Result<(), Error> {
-        let waiting = self
-            .p
-            .as_ref()
-            .is_some_and(|p| p.conn.expect_state() == ExpectState::Waiting);
-        if len != BodyLength::Empty && waiting {
-            // Waits for `100 Continue` (at most the `expect_wait`, the
-            // connection's deadline); a final response that comes instead
-            // is kept in `early`.
-            self.read_until(true).await?;
-        }
-        match body {
-            RequestBody::Bytes(b) if !b.is_empty() && !self.body_sent => {
-                self.write(b).await?;
+    /// Carries out the connection's steps (`ClientConn::send_step`) until
+    /// the response head came, the body's bytes taken from `body`.
+    async fn drive(&mut self, body: &mut RequestBody<'_>) -> Result<(), Error> {
+        let mut buf = Vec::new();
+        loop {
+            let p = self.p.as_mut().ok_or(Error::BodyUnavailable)?;
+            match p.conn.send_step() {
+                SendStep::Write => self.push(&[]).await?,
+                SendStep::Read => self.read_head().await?,
+                SendStep::Body => self.send_more(body, &mut buf).await?,
+                _ => return Ok(()),
             }
-            RequestBody::Reader { reader, .. } => {
-                let mut buf = vec![0u8; SEND_CHUNK];
-                while !self.early {
-                    let n = reader.read(&mut buf).await.map_err(Error::Io)?;
-                    self.clock.forget();
-                    if n == 0 {
-                        break;
-                    }
-                    self.write(&buf[..n]).await?;
-                }
-            }
-            // `Empty` or no bytes: nothing to send (conn's enum is
-            // `#[non_exhaustive]`; a new kind comes with its arm here).
-            _ => {}
         }
-        self.end(&[]).await
     }
 
-    /// Ends the body and reads the response head into `head`, unless it
-    /// holds the early one.
-    async fn end(&mut self, trailers: &[FieldPair<'_>]) -> Result<(), Error> {
-        if !self.early {
+    /// Hands the body's next bytes to the connection (the rest of a
+    /// `Bytes` body, or what one read of a `Reader` gave), or ends the
+    /// body.
+    async fn send_more(
+        &mut self,
+        body: &mut RequestBody<'_>,
+        buf: &mut Vec<u8>,
+    ) -> Result<(), Error> {
+        let chunk = match body {
+            RequestBody::Bytes(b) => b.get(self.sent..).unwrap_or_default(),
+            RequestBody::Reader { reader, .. } => {
+                buf.resize(SEND_CHUNK, 0);
+                let n = reader.read(buf).await.map_err(Error::Io)?;
+                self.clock.forget();
+                &buf[..n]
+            }
+            // `Empty`: nothing to send (conn's enum is `#[non_exhaustive]`;
+            // a new kind comes with its arm here).
+            _ => &[],
+        };
+        self.sent += chunk.len();
+        if chunk.is_empty() {
             let p = self.p.as_mut().ok_or(Error::BodyUnavailable)?;
-            p.conn.send_end(trailers)?;
-            self.push(&[]).await?;
+            return Ok(p.conn.send_end(&[])?);
         }
-        if self.early {
-            return Ok(());
-        }
-        self.read_until(false).await
+        self.write(chunk).await.map(drop)
     }
 
     /// The response with the head read.
@@ -894,14 +893,7 @@ impl<C: Connector> RequestWriter<C> {
                 None => return Err(timed_out(Stage::Write, request_deadline)),
                 // The server may have answered and closed (a stream that
                 // buffers, TLS, sends at the flush): read what it sent.
-                Some(Err(e)) => {
-                    self.early = self.read_until(false).await.is_ok();
-                    return if self.early {
-                        Ok(())
-                    } else {
-                        Err(Error::Io(e))
-                    };
-                }
+                Some(Err(e)) => return self.read_answer().await.map_err(|_| Error::Io(e)),
                 Some(Ok(Step::Flushed)) => return Ok(()),
                 Some(Ok(Step::Wrote(0))) => return Err(Error::Io(io::ErrorKind::WriteZero.into())),
                 Some(Ok(Step::Wrote(n))) => {
@@ -922,8 +914,8 @@ impl<C: Connector> RequestWriter<C> {
         }
     }
 
-    /// Whether the bytes read so far hold a final response (kept in `head`,
-    /// and `early` set).
+    /// Whether the bytes read so far hold a final response (kept in
+    /// `head`).
     fn check_early(&mut self) -> Result<bool, Error> {
         let Some(p) = self.p.as_mut() else {
             return Ok(false);
@@ -936,48 +928,38 @@ impl<C: Connector> RequestWriter<C> {
                 .map_err(|e| local(e, &config))?
             {
                 HeadStep::Continue => {}
-                HeadStep::Final => {
-                    self.early = true;
-                    return Ok(true);
-                }
+                HeadStep::Final => return Ok(true),
                 _ => return Ok(false),
             }
         }
     }
 
-    /// Reads the final response head into `head`; with `for_100`, returns
-    /// once `100` came or its wait ended (the connection's bound,
-    /// `ClientConn::wait_until`), a final response that came instead kept
-    /// as `early`.
-    async fn read_until(&mut self, for_100: bool) -> Result<(), Error> {
+    /// Reads toward the response head once: what came is `poll_head`'s (a
+    /// `100`, the final head), else more input, waited for within the
+    /// connection's bound (`poll_fill`).
+    async fn read_head(&mut self) -> Result<(), Error> {
         let s = self.client.s;
         let p = self.p.as_mut().ok_or(Error::BodyUnavailable)?;
-        loop {
-            match p
-                .conn
-                .poll_head(&mut self.head)
-                .map_err(|e| local(e, &s.conn))?
-            {
-                HeadStep::Continue if for_100 => return Ok(()),
-                HeadStep::Continue => {}
-                HeadStep::Final => {
-                    self.early = for_100;
-                    return Ok(());
-                }
-                HeadStep::NeedInput => {
-                    let (clock, per, mut end) = (&self.clock, s.read_timeout, None);
-                    let read = poll_fn(|cx| poll_fill(p, clock, per, Stage::Head, &mut end, cx));
-                    match read.await? {
-                        None if for_100 => return Ok(()),
-                        Some(0) if !p.conn.response_started() => {
-                            return Err(Error::ConnectionClosed)
-                        }
-                        _ => {}
-                    }
-                }
-                _ => return Err(Error::ConnectionClosed),
-            }
+        let step = p.conn.poll_head(&mut self.head);
+        match step.map_err(|e| local(e, &s.conn))? {
+            HeadStep::NeedInput => {}
+            HeadStep::Closed => return Err(Error::ConnectionClosed),
+            _ => return Ok(()),
         }
+        let (clock, per, mut end) = (&self.clock, s.read_timeout, None);
+        let read = poll_fn(|cx| poll_fill(p, clock, per, Stage::Head, &mut end, cx)).await?;
+        if read == Some(0) && !p.conn.response_started() {
+            return Err(Error::ConnectionClosed);
+        }
+        Ok(())
+    }
+
+    /// Reads until the final response head came.
+    async fn read_answer(&mut self) -> Result<(), Error> {
+        while !self.answered() {
+            self.read_head().await?;
+        }
+        Ok(())
     }
 }
 
@@ -1285,7 +1267,7 @@ impl<C: Connector> std::fmt::Debug for Client<C> {
 impl<C: Connector> std::fmt::Debug for RequestWriter<C> {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("RequestWriter")
-            .field("answered_early", &self.early)
+            .field("answered", &self.answered())
             .field(
                 "sent",
                 &self.p.as_ref().is_some_and(|p| p.conn.request_sent()),
