@@ -586,9 +586,10 @@ impl InFlight<'_> {
         }
     }
 
-    /// Whether a final response waits on the connection, read without
-    /// blocking for long; informational responses are skipped, a partial
-    /// head is kept in the connection for the next look.
+    /// Whether a response (a `100` or the final head) waits on the
+    /// connection, read without blocking for long; other informational
+    /// responses are skipped, a partial head is kept in the connection for
+    /// the next look.
     fn watch(&mut self, force: bool) -> Result<bool, Error> {
         let ready = match self.p.stream.input_ready() {
             Ok(Some(r)) => r,
@@ -624,14 +625,12 @@ impl InFlight<'_> {
                 Err(Error::Timeout(_)) => return Ok(false),
                 Err(e) => return Err(e),
             }
-            loop {
-                match self.p.conn.poll_head(&mut self.head) {
-                    Ok(HeadStep::Continue) => {}
-                    Ok(HeadStep::Final) => return Ok(true),
-                    Ok(HeadStep::NeedInput) => break,
-                    Ok(_) => return Err(Error::ConnectionClosed),
-                    Err(e) => return Err(local(e, &self.s.conn)),
-                }
+            // A `100` or a final head: the connection's next step says.
+            match self.p.conn.poll_head(&mut self.head) {
+                Ok(HeadStep::NeedInput) => {}
+                Ok(HeadStep::Closed) => return Err(Error::ConnectionClosed),
+                Ok(_) => return Ok(true),
+                Err(e) => return Err(local(e, &self.s.conn)),
             }
         }
     }

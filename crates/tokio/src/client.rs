@@ -379,7 +379,7 @@ impl<C: Connector> Client<C> {
                 Ok(resp) => return Ok(resp),
                 Err(f) => f,
             };
-            if !plan.failed(f.conn(), failure(&f.e), f.replayable) {
+            if !plan.failed(f.conn(), failure(&f.e), body.replayable()) {
                 return Err(f.e);
             }
         }
@@ -429,7 +429,7 @@ impl<C: Connector> Client<C> {
                 Ok(resp) => return Ok(resp),
                 Err(f) => f,
             };
-            if !plan.failed(f.conn(), failure(&f.e), f.replayable) {
+            if !plan.failed(f.conn(), failure(&f.e), source.replayable()) {
                 return Err(f.e);
             }
         }
@@ -476,18 +476,18 @@ impl<C: Connector> Client<C> {
         body: &mut RequestBody<'_>,
         clock: &mut WakeClock,
     ) -> Result<ClientResponse<C>, Failed<C>> {
-        let failed = |e, req, replayable| Failed { e, req, replayable };
+        let failed = |e, req| Failed { e, req };
         let mut req = match self.open(out.origin, plan, clock).await {
             Ok(req) => req,
-            Err(e) => return Err(failed(e, None, false)),
+            Err(e) => return Err(failed(e, None)),
         };
         let sent = match req.send_head(out).await {
             Ok(()) => req.drive(body).await,
             Err(e) => Err(e),
         };
         match sent {
-            Ok(()) => req.respond().map_err(|e| failed(e, None, false)),
-            Err(e) => Err(failed(e, Some(req), body.replayable())),
+            Ok(()) => req.respond().map_err(|e| failed(e, None)),
+            Err(e) => Err(failed(e, Some(req))),
         }
     }
 
@@ -575,12 +575,11 @@ struct Outgoing<'r> {
     first: &'r [u8],
 }
 
-/// How an attempt failed: the error, the request on its connection (none
-/// when no connection was had), and whether its body could be sent again.
+/// How an attempt failed: the error, and the request on its connection
+/// (none when no connection was had, or the response head came).
 struct Failed<C: Connector> {
     e: Error,
     req: Option<RequestWriter<C>>,
-    replayable: bool,
 }
 
 impl<C: Connector> Failed<C> {
@@ -906,30 +905,16 @@ impl<C: Connector> RequestWriter<C> {
                     } else {
                         conn.commit(n);
                     }
-                    if self.check_early()? {
+                    // A final response that came early ends the writing.
+                    let head = &mut self.head;
+                    let config = s.conn;
+                    while conn.poll_head(head).map_err(|e| local(e, &config))? == HeadStep::Continue
+                    {
+                    }
+                    if conn.send_step() == SendStep::Answered {
                         return Ok(());
                     }
                 }
-            }
-        }
-    }
-
-    /// Whether the bytes read so far hold a final response (kept in
-    /// `head`).
-    fn check_early(&mut self) -> Result<bool, Error> {
-        let Some(p) = self.p.as_mut() else {
-            return Ok(false);
-        };
-        let config = self.client.s.conn;
-        loop {
-            match p
-                .conn
-                .poll_head(&mut self.head)
-                .map_err(|e| local(e, &config))?
-            {
-                HeadStep::Continue => {}
-                HeadStep::Final => return Ok(true),
-                _ => return Ok(false),
             }
         }
     }
