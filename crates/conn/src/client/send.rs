@@ -206,7 +206,9 @@ impl ClientConn {
     pub fn send_step(&self) -> SendStep {
         if self.attempt.answered {
             SendStep::Answered
-        } else if !self.out.is_empty() {
+        } else if !self.out.pending().is_empty() {
+            // `output()`: a chunk's end still due is written with the next
+            // bytes or the end, not on its own.
             SendStep::Write
         } else if self.write == CWrite::Body && self.expect != ExpectState::Waiting {
             SendStep::Body
