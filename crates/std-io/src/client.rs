@@ -314,7 +314,7 @@ impl Client {
     /// because the server closed after answering, ends the upload and that
     /// response is returned. The connection is then not reused, since the
     /// request was cut short. Above the
-    /// [`expect_continue`](ClientBuilder::expect_continue) threshold the
+    /// [`expect_continue`](ClientOptions::expect_continue) threshold the
     /// body waits for `100 Continue` first.
     ///
     /// An idle connection to the same origin is reused when there is one;
@@ -327,7 +327,8 @@ impl Client {
     /// [`ClientResponse::reused`](http_net_conn::ClientHead::reused) says whether the response came over a
     /// pooled connection (false after such a retry: its connection is new).
     ///
-    /// Redirects are followed as the [`Redirects`] policy decides (each hop
+    /// Redirects are followed as the
+    /// [`Redirects`](http_net_conn::Redirects) policy decides (each hop
     /// takes a pooled connection or opens one, as a request does).
     pub fn send(
         &self,

@@ -64,7 +64,7 @@
 //! returned rather than lost in a failed write; above 1 MiB it sends
 //! `Expect: 100-continue` and waits up to 1 s for `100` (RFC 9110
 //! §10.1.1). Connecting, each read and each write have timeouts, and
-//! [`ClientBuilder::request_timeout`] bounds the whole request. Redirects are
+//! [`ClientOptions::request_timeout`] bounds the whole request. Redirects are
 //! followed only when asked ([`Redirects`], RFC 9110 §15.4). A malformed
 //! or unsafe response is an [`Error::Protocol`] naming the rule it broke.
 //!

@@ -295,12 +295,12 @@ impl<C: Connector> Client<C> {
     ///
     /// The URL is `http://` (or `https://` with a [`Connector`] that opens
     /// TLS); the path and query are sent as the target, a fragment never.
-    /// Above the [`expect_continue`](ClientBuilder::expect_continue)
+    /// Above the [`expect_continue`](ClientOptions::expect_continue)
     /// threshold the body waits for `100 Continue` first. While the body
     /// is sent, a final response that arrives before it is done (a `413`,
     /// a `417`, or a `200` from a server that did not read the body) ends
     /// the upload and is returned; the connection is then not reused.
-    /// Redirects are followed as the [`redirects`](ClientBuilder::redirects)
+    /// Redirects are followed as the [`redirects`](ClientOptions::redirects)
     /// policy decides; reuse and retry are [`Client::send_to`]'s.
     ///
     /// ```

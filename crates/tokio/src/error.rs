@@ -16,7 +16,7 @@ pub use http_net_conn::Stage;
 /// [`ClientResponse::body_to_vec`](crate::ClientResponse::body_to_vec)
 /// limit ([`Limit::BodyToVec`]), or the body budget in force
 /// ([`Limit::BodyBudget`]: a client's
-/// [`ClientBuilder::conn_config`](crate::ClientBuilder::conn_config), a
+/// [`ClientBuilder::conn_config`](crate::ClientOptions::conn_config), a
 /// server's [`ServerBuilder::max_body_bytes`](crate::ServerOptions::max_body_bytes)).
 pub use http_net_conn::Limit;
 
@@ -50,7 +50,7 @@ pub enum Error {
     /// The response body still carries these transfer codings (a
     /// `Transfer-Encoding` that does not end in `chunked`, RFC 9112 §6.1),
     /// which the client does not decode.
-    /// [`ClientBuilder::accept_transfer_codings`](crate::ClientBuilder::accept_transfer_codings)
+    /// [`ClientBuilder::accept_transfer_codings`](crate::ClientOptions::accept_transfer_codings)
     /// hands such a body out.
     UnsupportedTransferCoding(Vec<Vec<u8>>),
     /// A body is larger than a limit the local side set (not the peer's
