@@ -256,3 +256,33 @@ fn framing(
         BodyLength::Streamed => (BodyEncoder::Chunked, None),
     })
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::{ClientHead, Config, COPY_LIMIT};
+
+    #[test]
+    fn a_chunk_end_still_due_is_no_write() {
+        let mut c = ClientConn::new(Config::DEFAULT);
+        c.send_request(b"PUT", b"/", &[(b"Host", b"a")], BodyLength::Streamed)
+            .unwrap();
+        let big = [b'x'; COPY_LIMIT + 1];
+        assert_eq!(c.send_data(&big).unwrap(), Placement::AfterOutput);
+        assert_eq!(c.send_step(), SendStep::Write);
+        // The output, then the caller's bytes right after it.
+        let n = c.output().len();
+        c.consume_output(n);
+        // The chunk's CRLF waits for the next bytes or the end: send them.
+        assert_eq!(c.send_step(), SendStep::Body);
+        c.send_end(&[]).unwrap();
+        assert_eq!(c.send_step(), SendStep::Write);
+        let n = c.output().len();
+        c.consume_output(n);
+        assert_eq!(c.send_step(), SendStep::Read);
+        let _ = c.recv(b"HTTP/1.1 204 No Content\r\n\r\n");
+        let mut head = ClientHead::default();
+        assert_eq!(c.poll_head(&mut head), Ok(crate::client::HeadStep::Final));
+        assert_eq!(c.send_step(), SendStep::Answered);
+    }
+}
