@@ -22,6 +22,7 @@ pub use crate::evict::{
 pub use crate::handler_end::ChosenAnswer;
 #[cfg(target_has_atomic = "ptr")]
 pub use crate::hooks::{MistakeSink, ServerHooks};
+pub use crate::io_buffers::IoBuffers;
 pub use crate::leftover::Leftover;
 #[cfg(target_has_atomic = "64")]
 pub use crate::mistake::MistakeGate;
@@ -30,7 +31,8 @@ pub use crate::read_step::ReadStep;
 pub use crate::redirect::REDIRECT_BODY_DRAIN;
 pub use crate::server::{
     write_busy_response, write_error_response, write_error_response_with_body, AfterHandler, Begin,
-    Expiry, HandlerOutcome, NextRead, ReadTimeouts, RequestPolicy, BUSY_RETRY_AFTER, IDLE_GRACE,
+    Expiry, HandlerOutcome, NextRead, ReadTimeouts, RequestPolicy, Spent, Transfer,
+    BUSY_RETRY_AFTER, IDLE_GRACE,
 };
 pub use crate::setup_rate::{SetupRate, SetupRates};
 pub use crate::time::{Linger, Window};

@@ -11,6 +11,7 @@ use std::time::{Duration, Instant};
 
 use http_net_conn::driver::{
     AfterHandler, Begin, ChosenAnswer, Expiry, NextRead, ReadStep, RequestPolicy, SlotState,
+    Transfer,
 };
 use http_net_conn::{
     Config, Error as ConnError, HandlerError, LocalError, Mistake, RemoteError, ServerConn,
@@ -219,7 +220,7 @@ pub(crate) fn run_on(
     handler: &dyn Handler,
     kept: &mut KeptConn,
 ) {
-    let mut st = Cycle::new(settings, peer);
+    let mut st = Cycle::new(peer);
     // Writes wait in slices of at most a second (see `wire::write_paced`).
     let slice = settings
         .write_timeout
@@ -237,6 +238,7 @@ pub(crate) fn run_on(
     let conn = kept.get(settings.conn);
     conn.set_wipe(settings.wipe);
     conn.set_timeouts(settings.read_timeouts());
+    conn.set_paces(&settings.core);
     let end = Serve {
         stream: &mut guarded,
         conn,
@@ -307,7 +309,7 @@ fn access_log(
     if let Some(hook) = &shared.hooks.access_log {
         let record = AccessRecord::new(st.peer, &st.method, &st.target)
             .with_status(conn.response_status())
-            .with_bytes(st.write.bytes())
+            .with_bytes(conn.transfer(Transfer::Response).bytes())
             .with_duration(st.started.elapsed())
             .with_error(error)
             .with_panicked(panicked);
@@ -405,7 +407,7 @@ impl Serve<'_> {
                 *self.read_at.insert(now)
             }
         };
-        self.st.reset(now);
+        self.st.reset(self.conn, now);
         let stopping = self.shared.stopping.load(Ordering::SeqCst);
         let begin = self
             .conn
@@ -474,7 +476,7 @@ impl Serve<'_> {
                 if stage == Stage::Idle {
                     // What is written next (a `408`, a `400`) is a
                     // response of its own.
-                    st.write.restart();
+                    conn.restart_transfers();
                 }
                 (until, stage)
             }
@@ -546,7 +548,7 @@ impl Serve<'_> {
                 .conn
                 .head_started()
                 .map_or_else(wire::read_clock, wire::instant);
-            self.st.write.restart();
+            self.conn.restart_transfers();
         }
         let cause = ErrorCause::of_peer(self.conn, e);
         self.send_own_error(cause)

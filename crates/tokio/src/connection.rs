@@ -7,9 +7,11 @@ use std::panic::{catch_unwind, AssertUnwindSafe};
 use std::pin::{pin, Pin};
 use std::sync::Arc;
 use std::task::Poll;
+use std::time::Duration;
 
 use http_net_conn::driver::{
-    AfterHandler, Begin, ChosenAnswer, Expiry, NextRead, ReadStep, RequestPolicy, SlotState,
+    AfterHandler, Begin, ChosenAnswer, Expiry, NextRead, ReadStep, RequestPolicy, SlotState, Spent,
+    Transfer,
 };
 use http_net_conn::{
     AccessRecord, Error as ConnError, ErrorCause, HandlerError, Mistake, RemoteError, ServerConn,
@@ -26,7 +28,10 @@ use crate::hooks;
 use crate::shared::{Shared, SlotGuard};
 use crate::slot::Bell;
 use crate::timer::{self, Timer, WakeClock};
-use crate::wire::{self, Filled, Scratched, Transport, WriteBounds};
+use crate::wire::{self, Filled, Scratched, Transport};
+
+/// What an idle wait's deadline is: a timeout of [`Stage::Idle`].
+const IDLE: Spent = wire::timeout(Stage::Idle);
 
 /// How a connection ends.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -142,11 +147,11 @@ async fn send_own_error(
 ) -> End {
     let own = &sh.hooks;
     if !own.keeps_request() {
-        return send_and_linger(stream, conn, st, sh).await;
+        return send_and_linger(stream, conn, st).await;
     }
     hooks::error_body(own, conn, cause, &seen.method, &seen.target);
     let queued = conn.output().len() as u64;
-    let end = send_and_linger(stream, conn, st, sh).await;
+    let end = send_and_linger(stream, conn, st).await;
     let sent = if end == End::Linger { queued } else { 0 };
     log_own_response(sh, conn, st, seen, sent);
     end
@@ -172,27 +177,13 @@ fn flush_queued<'a>(
     stream: &'a mut dyn Transport,
     conn: &'a mut ServerConn,
     st: &'a mut Cycle,
-    sh: &Shared,
 ) -> impl Future<Output = Result<(), Error>> + 'a {
-    wire::flush_with(
-        stream,
-        conn,
-        &[],
-        &mut st.write_meter,
-        &mut st.timer,
-        WriteBounds::of(&sh.settings),
-        st.slot.as_deref(),
-    )
+    wire::flush_with(stream, conn, &[], &mut st.timer, st.slot.as_deref())
 }
 
 /// Sends what the connection queued (an error response), then lingers.
-async fn send_and_linger(
-    stream: &mut dyn Transport,
-    conn: &mut ServerConn,
-    st: &mut Cycle,
-    sh: &Shared,
-) -> End {
-    match flush_queued(stream, conn, st, sh).await {
+async fn send_and_linger(stream: &mut dyn Transport, conn: &mut ServerConn, st: &mut Cycle) -> End {
+    match flush_queued(stream, conn, st).await {
         Ok(()) => End::Linger,
         Err(e) => {
             st.note_timeout(&e);
@@ -227,6 +218,7 @@ async fn serve<H: Handler>(
     handler: &H,
 ) -> End {
     conn.set_timeouts(sh.settings.read_timeouts());
+    conn.set_paces(&sh.settings);
     let mut serve = Serve {
         stream,
         conn,
@@ -270,7 +262,7 @@ impl<H: Handler> Serve<'_, H> {
                 // timer). Awaited here, not in a method of its own: a read
                 // costs no future of its own on the way.
                 Ok(ServerEvent::NeedInput) => 'read: {
-                    if let Err(e) = flush_queued(self.stream, self.conn, self.st, self.sh).await {
+                    if let Err(e) = flush_queued(self.stream, self.conn, self.st).await {
                         self.st.note_timeout(&e);
                         break 'read Some(End::Close);
                     }
@@ -291,7 +283,15 @@ impl<H: Handler> Serve<'_, H> {
                         let idle = Idle { clock, deadline };
                         idle_fill(stream, conn, sh, &mut st.timer, idle, wake).await
                     } else {
-                        wire::fill(stream, conn, &mut st.timer, deadline, false, stage, wake).await
+                        wire::fill(
+                            stream,
+                            conn,
+                            &mut st.timer,
+                            deadline,
+                            wire::timeout(stage),
+                            wake,
+                        )
+                        .await
                     };
                     if slot.slot.clock.wakeups() != wakeups {
                         // The task went back to the scheduler: a new turn.
@@ -308,7 +308,7 @@ impl<H: Handler> Serve<'_, H> {
                 // The response that ended the connection: send it, then
                 // half-close and drain.
                 Ok(ServerEvent::Closed) => {
-                    Some(send_and_linger(self.stream, self.conn, self.st, self.sh).await)
+                    Some(send_and_linger(self.stream, self.conn, self.st).await)
                 }
                 Err(ConnError::Remote(e)) => Some(self.peer_error(e).await),
                 Err(ConnError::Local(_)) => Some(End::Close),
@@ -363,8 +363,7 @@ impl<H: Handler> Serve<'_, H> {
         );
         st.reset();
         // The whole-response deadline, if any, from this wakeup.
-        st.write_meter
-            .start(slot.slot.clock.stamp(), sh.settings.response_timeout);
+        conn.start_transfers(|| slot.slot.clock.stamp());
         let outcome = {
             let mut ex = Exchange::new(conn, stream, st, sh);
             let fut = pin!(self.handler.handle(&mut ex));
@@ -388,7 +387,7 @@ impl<H: Handler> Serve<'_, H> {
         if sh.hooks.access_log.is_some() {
             if end.is_none() {
                 // Written before it is logged (its bytes counted).
-                if let Err(e) = flush_queued(stream, conn, st, sh).await {
+                if let Err(e) = flush_queued(stream, conn, st).await {
                     st.note_timeout(&e);
                     end = Some(End::Close);
                 }
@@ -396,7 +395,7 @@ impl<H: Handler> Serve<'_, H> {
             let error = outcome.as_ref().and_then(|r| r.as_ref().err());
             let record = AccessRecord::new(st.peer, &seen.method, &seen.target)
                 .with_status(conn.response_status())
-                .with_bytes(st.write_meter.bytes())
+                .with_bytes(conn.transfer(Transfer::Response).bytes())
                 .with_duration(seen.started.elapsed())
                 .with_error(error)
                 .with_panicked(outcome.is_none());
@@ -471,7 +470,7 @@ impl<H: Handler> Serve<'_, H> {
             // Paused with nothing to send: the answer is incomplete.
             return Some(End::Close);
         }
-        let r = flush_queued(self.stream, self.conn, self.st, self.sh).await;
+        let r = flush_queued(self.stream, self.conn, self.st).await;
         r.map_err(|e| self.st.note_timeout(&e))
             .err()
             .map(|()| End::Close)
@@ -527,7 +526,7 @@ impl<H: Handler> Serve<'_, H> {
             &mut self.seen,
         );
         if conn.error_status().is_none() {
-            return send_and_linger(stream, conn, st, self.sh).await;
+            return send_and_linger(stream, conn, st).await;
         }
         if seen.method.is_empty() && self.sh.hooks.keeps_request() {
             // Before a whole head: from its first byte.
@@ -576,7 +575,7 @@ async fn idle_fill(
         let now = idle.clock.stamp();
         let lend_at = conn.buffers_idle_at().unwrap_or(now);
         if now < lend_at && lend_at < deadline {
-            match wire::fill(stream, conn, timer, lend_at, false, Stage::Idle, wake).await {
+            match wire::fill(stream, conn, timer, lend_at, IDLE, wake).await {
                 // Not within the grace: lend the buffers, as below.
                 Err(Error::Timeout(Stage::Idle)) => {}
                 r => {
@@ -596,9 +595,7 @@ async fn idle_fill(
         match conn.take_buffers() {
             Some(lent) if kept => sh.buffers.put(lent),
             Some(_) => {}
-            None => {
-                return wire::fill(stream, conn, timer, deadline, false, Stage::Idle, wake).await
-            }
+            None => return wire::fill(stream, conn, timer, deadline, IDLE, wake).await,
         }
     }
     let mut scratch = [0u8; SCRATCH];
@@ -667,15 +664,15 @@ async fn after_handler(
                 let cause = ErrorCause::after_handler(conn, outcome, st.timed_out);
                 hooks::error_body(&sh.hooks, conn, cause, &seen.method, &seen.target);
             }
-            Some(send_and_linger(stream, conn, st, sh).await)
+            Some(send_and_linger(stream, conn, st).await)
         }
         AfterHandler::Truncated => {
             sh.counters.unsent_body();
-            send_due(stream, conn, st, sh).await;
+            send_due(stream, conn, st).await;
             Some(End::Close)
         }
         AfterHandler::CloseAfterOutput => {
-            send_due(stream, conn, st, sh).await;
+            send_due(stream, conn, st).await;
             Some(End::Close)
         }
         // `Close`, and any action a later `conn` adds.
@@ -740,11 +737,11 @@ fn report_mistake(
 
 /// Sends the output due before the connection closes: up to a body the
 /// handler owes (nothing past it), or all that is queued.
-async fn send_due(stream: &mut dyn Transport, conn: &mut ServerConn, st: &mut Cycle, sh: &Shared) {
+async fn send_due(stream: &mut dyn Transport, conn: &mut ServerConn, st: &mut Cycle) {
     if conn.body_owed().is_some() {
-        send_until_owed(stream, conn, st, sh).await;
+        send_until_owed(stream, conn, st).await;
     } else {
-        let _ = flush_queued(stream, conn, st, sh).await;
+        let _ = flush_queued(stream, conn, st).await;
     }
 }
 
@@ -753,23 +750,18 @@ async fn send_due(stream: &mut dyn Transport, conn: &mut ServerConn, st: &mut Cy
 /// after the missing bytes): each write bounded by the write timeout and
 /// counted in the response's meter. A failed or timed-out write ends it;
 /// the connection closes either way.
-async fn send_until_owed(
-    stream: &mut dyn Transport,
-    conn: &mut ServerConn,
-    st: &mut Cycle,
-    sh: &Shared,
-) {
-    let b = WriteBounds::of(&sh.settings);
+async fn send_until_owed(stream: &mut dyn Transport, conn: &mut ServerConn, st: &mut Cycle) {
     let mut wrote = false;
     while conn.body_owed().is_some() {
         let out = conn.output();
         if out.is_empty() {
             break;
         }
-        let until = wire::deadline(&st.write_meter, st.now(), b.stall, b.rate).0;
+        let now = st.now();
+        let until = conn.transfer_until(Transfer::Response, now, now).0;
         match wire::bounded(wire::instant(until), stream.write(out)).await {
             Some(Ok(n)) if n > 0 => {
-                st.write_meter.add(n as u64);
+                conn.transfer_moved(Transfer::Response, Duration::ZERO, n as u64);
                 conn.consume_output(n);
                 wrote = true;
             }
@@ -778,7 +770,8 @@ async fn send_until_owed(
         }
     }
     if wrote {
-        let until = wire::deadline(&st.write_meter, st.now(), b.stall, b.rate).0;
+        let now = st.now();
+        let until = conn.transfer_until(Transfer::Response, now, now).0;
         let _ = wire::bounded(wire::instant(until), stream.flush()).await;
     }
 }

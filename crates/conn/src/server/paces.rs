@@ -1,0 +1,179 @@
+//! The paces of a request's two transfers, owned by the server connection:
+//! the request body the handler reads (the body timeout as a stall, the
+//! minimum body rate) and the responses it writes (the write timeout, the
+//! minimum response rate, the whole-response deadline). The adapter asks
+//! [`ServerConn::transfer_until`] when a read or a write must wait, and
+//! tells [`ServerConn::transfer_moved`] what the wait moved; what a spent
+//! pace is (its stage, a timeout or a rate too slow) is decided here for
+//! every adapter.
+
+use core::time::Duration;
+
+use super::ServerConn;
+use crate::driver::{Bound, Meter};
+use crate::{Rate, ServerSettings, Stage, Timestamp};
+
+/// One of the two transfers of a request a server connection paces.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Transfer {
+    /// The request body, read by the handler: bounded by the body timeout
+    /// (no byte for that long) and the minimum body rate; spent in
+    /// [`Stage::Body`].
+    Body,
+    /// The responses, written: bounded by the write timeout (no byte taken
+    /// for that long), the minimum response rate and the whole-response
+    /// deadline; spent in [`Stage::Write`].
+    Response,
+}
+
+/// What a transfer's wait that reached its deadline
+/// ([`ServerConn::transfer_until`]) is: the stage it counts in (for the
+/// server's counters and the adapter's error), and whether the minimum rate
+/// ended it (`TooSlow`) rather than a stall or the whole deadline
+/// (`Timeout`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Spent {
+    /// [`Stage::Body`] or [`Stage::Write`].
+    pub stage: Stage,
+    /// The minimum rate ended the wait.
+    pub too_slow: bool,
+}
+
+/// A transfer's bounds and its meter.
+#[derive(Clone, Copy, Debug)]
+struct Pace {
+    meter: Meter,
+    stall: Duration,
+    rate: Rate,
+}
+
+/// The paces of the current request's transfers, and the whole-response
+/// deadline's length (the bounds are kept across requests and peers).
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct Paces {
+    body: Pace,
+    response: Pace,
+    whole: Option<Duration>,
+}
+
+impl Paces {
+    pub(crate) const fn new() -> Paces {
+        let s = ServerSettings::DEFAULT;
+        Paces {
+            body: Pace {
+                meter: Meter::new(),
+                stall: s.body_timeout,
+                rate: s.min_body_rate,
+            },
+            response: Pace {
+                meter: Meter::new(),
+                stall: s.write_timeout,
+                rate: s.min_response_rate,
+            },
+            whole: s.response_timeout,
+        }
+    }
+
+    /// A new request (or peer): both meters afresh, with no whole deadline.
+    pub(crate) fn restart(&mut self) {
+        self.body.meter.restart(None);
+        self.response.meter.restart(None);
+    }
+
+    fn get(&self, t: Transfer) -> &Pace {
+        match t {
+            Transfer::Body => &self.body,
+            Transfer::Response => &self.response,
+        }
+    }
+}
+
+impl ServerConn {
+    /// Sets the bounds of the request body's and the responses' transfers
+    /// from `s` (its `body_timeout`, `min_body_rate`, `write_timeout`,
+    /// `min_response_rate` and `response_timeout`); kept across
+    /// [`reset`](ServerConn::reset). The shared defaults until set.
+    pub fn set_paces(&mut self, s: &ServerSettings) {
+        let p = &mut self.paces;
+        (p.body.stall, p.body.rate) = (s.body_timeout, s.min_body_rate);
+        (p.response.stall, p.response.rate) = (s.write_timeout, s.min_response_rate);
+        p.whole = s.response_timeout;
+    }
+
+    /// Counts both transfers afresh, with no whole deadline (a response
+    /// of the connection's own, before a request).
+    pub fn restart_transfers(&mut self) {
+        self.paces.restart();
+    }
+
+    /// A request's transfers begin: counted afresh, the whole-response
+    /// deadline (if one is set) from `now`. `now` is asked only when a
+    /// whole deadline is set, so a server without one reads no clock here.
+    pub fn start_transfers(&mut self, now: impl FnOnce() -> Timestamp) {
+        self.paces.restart();
+        if let Some(whole) = self.paces.whole {
+            self.paces.response.meter.start(now(), Some(whole));
+        }
+    }
+
+    /// When a wait of transfer `t` that begins at `now` must end, with the
+    /// transfer's last progress at `progress` (`now` for a wait that begins
+    /// right after one; earlier for a retry within one write): the stall
+    /// timeout after the progress, the minimum rate (the waiting its bytes
+    /// earned, less what it waited), or the whole deadline, whichever is
+    /// first; and what reaching it is ([`Spent`]). One rule for every
+    /// adapter (the core's [`Meter::deadline`]).
+    ///
+    /// ```
+    /// use core::time::Duration;
+    /// use http_net_conn::{Config, ServerConn, Stage, Timestamp};
+    /// use http_net_conn::driver::{Spent, Transfer};
+    ///
+    /// let conn = ServerConn::new(Config::DEFAULT);
+    /// let t0 = Timestamp::from_nanos(0);
+    /// // Nothing read: the minimum rate's grace (10 s) comes before the
+    /// // body timeout (30 s).
+    /// let (until, spent) = conn.transfer_until(Transfer::Body, t0, t0);
+    /// assert_eq!(until, t0.saturating_add(Duration::from_secs(10)));
+    /// assert_eq!(spent, Spent { stage: Stage::Body, too_slow: true });
+    /// ```
+    pub fn transfer_until(
+        &self,
+        t: Transfer,
+        now: Timestamp,
+        progress: Timestamp,
+    ) -> (Timestamp, Spent) {
+        let p = self.paces.get(t);
+        let (at, bound) = p.meter.deadline(now, progress, p.stall, p.rate);
+        let stage = match t {
+            Transfer::Body => Stage::Body,
+            Transfer::Response => Stage::Write,
+        };
+        let too_slow = bound == Bound::Rate;
+        (at, Spent { stage, too_slow })
+    }
+
+    /// Counts what one read or write of transfer `t` moved (`bytes`) and
+    /// how long it waited on the peer for it (`waited`: zero for one that
+    /// did not wait, or bytes sent past the output).
+    pub fn transfer_moved(&mut self, t: Transfer, waited: Duration, bytes: u64) {
+        let m = match t {
+            Transfer::Body => &mut self.paces.body.meter,
+            Transfer::Response => &mut self.paces.response.meter,
+        };
+        m.waited(waited);
+        m.add(bytes);
+    }
+
+    /// Transfer `t`'s meter: the bytes it moved, the time it waited, the
+    /// whole deadline of the responses.
+    pub fn transfer(&self, t: Transfer) -> &Meter {
+        &self.paces.get(t).meter
+    }
+
+    /// The stall timeout of transfer `t` (the body timeout, the write
+    /// timeout).
+    pub fn transfer_stall(&self, t: Transfer) -> Duration {
+        self.paces.get(t).stall
+    }
+}
