@@ -10,12 +10,11 @@ use std::task::Poll;
 use std::time::Duration;
 
 use http_net_conn::driver::{
-    AfterHandler, Begin, ChosenAnswer, Expiry, NextRead, ReadStep, RequestPolicy, SlotState, Spent,
+    AfterHandler, Begin, Expiry, HandlerEnd, NextRead, ReadStep, RequestPolicy, SlotState, Spent,
     Transfer,
 };
 use http_net_conn::{
-    AccessRecord, Error as ConnError, ErrorCause, HandlerError, Mistake, RemoteError, ServerConn,
-    ServerEvent, Timestamp,
+    AccessRecord, Error as ConnError, ErrorCause, RemoteError, ServerConn, ServerEvent, Timestamp,
 };
 use tokio::io::AsyncWriteExt;
 use tokio::time::Instant;
@@ -149,7 +148,8 @@ async fn send_own_error(
     if !own.keeps_request() {
         return send_and_linger(stream, conn, st).await;
     }
-    hooks::error_body(own, conn, cause, &seen.method, &seen.target);
+    let kept = (seen.method.as_str(), &seen.target[..]);
+    own.set_error_body(conn, cause, kept, hooks::catch);
     let queued = conn.output().len() as u64;
     let end = send_and_linger(stream, conn, st).await;
     let sent = if end == End::Linger { queued } else { 0 };
@@ -372,17 +372,22 @@ impl<H: Handler> Serve<'_, H> {
         if outcome.is_none() {
             sh.counters.panicked();
         }
-        let chosen = answer_chosen(conn, st, sh, &outcome);
-        report_mistake(conn, st, sh, seen, &outcome, chosen);
-        let action = if st.broken {
-            None
-        } else {
-            Some(conn.after_handler(chosen.outcome(&outcome), st.timed_out))
+        let h = HandlerEnd {
+            end: &outcome,
+            body_timed_out: st.timed_out,
+            broken: st.broken,
+            kept: (!seen.method.is_empty()).then(|| (seen.method.as_str(), &seen.target[..])),
+            local_of,
         };
-        let mut end = match action {
+        let now = || wire::stamp(crate::timer::read_clock());
+        let (next, mistake) = sh
+            .hooks
+            .handler_end(conn, h, &sh.mistakes, now, hooks::catch);
+        hooks::deliver(mistake);
+        let mut end = match next {
             // The usual case, with no future of its own.
-            Some(AfterHandler::Next) => None,
-            _ => after_handler(stream, conn, st, sh, action, &outcome, seen).await,
+            AfterHandler::Next => None,
+            _ => after_handler(stream, conn, st, sh, next).await,
         };
         if sh.hooks.access_log.is_some() {
             if end.is_none() {
@@ -635,37 +640,21 @@ fn restore(conn: &mut ServerConn, sh: &Shared) {
     }
 }
 
-/// Finishes what the handler left (`outcome` is `None` after a panic),
-/// from where the connection says the answer stands (`action`, asked of
-/// [`ServerConn::after_handler`] by the caller; `None` when its stream
-/// broke); `Some` ends the
-/// connection. Whatever the handler queued (through [`Exchange`] or
-/// [`Exchange::conn`]) is sent: at once when the connection ends here,
-/// otherwise before the next read.
+/// Carries out what follows the handler, as the core decided it
+/// ([`ServerHooks::handler_end`](http_net_conn::driver::ServerHooks::handler_end));
+/// `Some` ends the connection. Whatever the handler queued (through
+/// [`Exchange`] or [`Exchange::conn`]) is sent: at once when the
+/// connection ends here, otherwise before the next read.
 async fn after_handler(
     stream: &mut dyn Transport,
     conn: &mut ServerConn,
     st: &mut Cycle,
     sh: &Shared,
-    action: Option<AfterHandler>,
-    outcome: &Option<Result<(), HandlerError>>,
-    seen: &Seen,
+    next: AfterHandler,
 ) -> Option<End> {
-    // `None`: its stream broke.
-    let Some(action) = action else {
-        return Some(End::Close);
-    };
-    match action {
+    match next {
         AfterHandler::Next => None,
-        AfterHandler::Linger => {
-            // An error response the connection queued (its own, or the
-            // 500/408 for no answer) takes the hook's body.
-            if sh.hooks.error_body.is_some() {
-                let cause = ErrorCause::after_handler(conn, outcome, st.timed_out);
-                hooks::error_body(&sh.hooks, conn, cause, &seen.method, &seen.target);
-            }
-            Some(send_and_linger(stream, conn, st).await)
-        }
+        AfterHandler::Linger => Some(send_and_linger(stream, conn, st).await),
         AfterHandler::Truncated => {
             sh.counters.unsent_body();
             send_due(stream, conn, st).await;
@@ -686,52 +675,6 @@ fn local_of(e: &Error) -> Option<http_net_conn::LocalError> {
     match e {
         Error::Protocol(ConnError::Local(l)) => Some(*l),
         _ => None,
-    }
-}
-
-/// Sends the answer the handler's error chose, if any (the core's rule,
-/// [`ServerConn::answer_chosen`], with the server's hooks; a hook that
-/// panics chooses nothing). A stream that broke is not answered.
-fn answer_chosen(
-    conn: &mut ServerConn,
-    st: &Cycle,
-    sh: &Shared,
-    outcome: &Option<Result<(), HandlerError>>,
-) -> ChosenAnswer {
-    // A handler that returned `Ok` chose nothing (the general rule:
-    // `ServerConn::answer_chosen`), asked without a `catch_unwind`.
-    if st.broken || matches!(outcome, Some(Ok(()))) {
-        return ChosenAnswer::NotChosen;
-    }
-    let hooks = &sh.hooks;
-    catch_unwind(AssertUnwindSafe(|| {
-        hooks.answer_chosen(conn, outcome, st.timed_out)
-    }))
-    .unwrap_or(ChosenAnswer::NotChosen)
-}
-
-/// Reports the application's mistake, if the handler's end shows one (the
-/// core's rule, [`Mistake::of_handler`]); asked before the connection
-/// answers for the handler. A connection whose stream broke is not asked:
-/// its answer was cut by the peer or the network.
-fn report_mistake(
-    conn: &ServerConn,
-    st: &Cycle,
-    sh: &Shared,
-    seen: &Seen,
-    outcome: &Option<Result<(), HandlerError>>,
-    chosen: ChosenAnswer,
-) {
-    if st.broken || !sh.hooks.report_mistakes {
-        return;
-    }
-    let kept = (!seen.method.is_empty()).then(|| (seen.method.as_str(), &seen.target[..]));
-    let timed_out = st.timed_out;
-    if let Some((m, request)) =
-        Mistake::of_handler(conn, outcome, chosen, timed_out, local_of, kept)
-    {
-        let now = wire::stamp(crate::timer::read_clock());
-        hooks::deliver(sh.hooks.mistake_sink(&sh.mistakes, m, now, request), &m);
     }
 }
 
@@ -781,7 +724,7 @@ mod tests {
     use super::*;
     use crate::shared::Settings;
     use http_net_conn::driver::IDLE_GRACE;
-    use http_net_conn::{Config, Placement, PreparedResponse};
+    use http_net_conn::{Config, HandlerError, Placement, PreparedResponse};
 
     use tokio::io::{AsyncWriteExt, DuplexStream};
 

@@ -83,7 +83,7 @@ impl ServerConn {
             out: Output::new(2 * COPY_LIMIT),
             error_tail: None,
             deadlines: super::deadlines::Deadlines::new(),
-            paces: super::paces::Paces::new(),
+            paces: super::paces::Paces::of(&crate::ServerSettings::DEFAULT),
             peer_error: None,
         }
     }

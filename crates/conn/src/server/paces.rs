@@ -39,51 +39,31 @@ pub struct Spent {
     pub too_slow: bool,
 }
 
-/// A transfer's bounds and its meter.
-#[derive(Clone, Copy, Debug)]
-struct Pace {
-    meter: Meter,
-    stall: Duration,
-    rate: Rate,
-}
-
-/// The paces of the current request's transfers, and the whole-response
+/// The paces of the current request's transfers (each one's meter, stall
+/// timeout and minimum rate, by [`Transfer`]), and the whole-response
 /// deadline's length (the bounds are kept across requests and peers).
 #[derive(Clone, Copy, Debug)]
 pub(crate) struct Paces {
-    body: Pace,
-    response: Pace,
+    paces: [(Meter, Duration, Rate); 2],
     whole: Option<Duration>,
 }
 
 impl Paces {
-    pub(crate) const fn new() -> Paces {
-        let s = ServerSettings::DEFAULT;
+    /// The bounds `s` sets, nothing counted.
+    pub(crate) fn of(s: &ServerSettings) -> Paces {
         Paces {
-            body: Pace {
-                meter: Meter::new(),
-                stall: s.body_timeout,
-                rate: s.min_body_rate,
-            },
-            response: Pace {
-                meter: Meter::new(),
-                stall: s.write_timeout,
-                rate: s.min_response_rate,
-            },
+            paces: [
+                (Meter::new(), s.body_timeout, s.min_body_rate),
+                (Meter::new(), s.write_timeout, s.min_response_rate),
+            ],
             whole: s.response_timeout,
         }
     }
 
     /// A new request (or peer): both meters afresh, with no whole deadline.
     pub(crate) fn restart(&mut self) {
-        self.body.meter.restart(None);
-        self.response.meter.restart(None);
-    }
-
-    fn get(&self, t: Transfer) -> &Pace {
-        match t {
-            Transfer::Body => &self.body,
-            Transfer::Response => &self.response,
+        for (meter, ..) in &mut self.paces {
+            meter.restart(None);
         }
     }
 }
@@ -94,10 +74,7 @@ impl ServerConn {
     /// `min_response_rate` and `response_timeout`); kept across
     /// [`reset`](ServerConn::reset). The shared defaults until set.
     pub fn set_paces(&mut self, s: &ServerSettings) {
-        let p = &mut self.paces;
-        (p.body.stall, p.body.rate) = (s.body_timeout, s.min_body_rate);
-        (p.response.stall, p.response.rate) = (s.write_timeout, s.min_response_rate);
-        p.whole = s.response_timeout;
+        self.paces = Paces::of(s);
     }
 
     /// Counts both transfers afresh, with no whole deadline (a response
@@ -112,7 +89,7 @@ impl ServerConn {
     pub fn start_transfers(&mut self, now: impl FnOnce() -> Timestamp) {
         self.paces.restart();
         if let Some(whole) = self.paces.whole {
-            self.paces.response.meter.start(now(), Some(whole));
+            self.paces.paces[1].0.start(now(), Some(whole));
         }
     }
 
@@ -143,12 +120,9 @@ impl ServerConn {
         now: Timestamp,
         progress: Timestamp,
     ) -> (Timestamp, Spent) {
-        let p = self.paces.get(t);
-        let (at, bound) = p.meter.deadline(now, progress, p.stall, p.rate);
-        let stage = match t {
-            Transfer::Body => Stage::Body,
-            Transfer::Response => Stage::Write,
-        };
+        let (meter, stall, rate) = self.paces.paces[t as usize];
+        let (at, bound) = meter.deadline(now, progress, stall, rate);
+        let stage = [Stage::Body, Stage::Write][t as usize];
         let too_slow = bound == Bound::Rate;
         (at, Spent { stage, too_slow })
     }
@@ -157,10 +131,7 @@ impl ServerConn {
     /// how long it waited on the peer for it (`waited`: zero for one that
     /// did not wait, or bytes sent past the output).
     pub fn transfer_moved(&mut self, t: Transfer, waited: Duration, bytes: u64) {
-        let m = match t {
-            Transfer::Body => &mut self.paces.body.meter,
-            Transfer::Response => &mut self.paces.response.meter,
-        };
+        let m = &mut self.paces.paces[t as usize].0;
         m.waited(waited);
         m.add(bytes);
     }
@@ -168,12 +139,12 @@ impl ServerConn {
     /// Transfer `t`'s meter: the bytes it moved, the time it waited, the
     /// whole deadline of the responses.
     pub fn transfer(&self, t: Transfer) -> &Meter {
-        &self.paces.get(t).meter
+        &self.paces.paces[t as usize].0
     }
 
     /// The stall timeout of transfer `t` (the body timeout, the write
     /// timeout).
     pub fn transfer_stall(&self, t: Transfer) -> Duration {
-        self.paces.get(t).stall
+        self.paces.paces[t as usize].1
     }
 }
