@@ -272,7 +272,7 @@ fn send_and_linger(
     st: &mut Cycle,
     slot: &Slot,
 ) -> End {
-    if st.flush(stream, conn, &slot.write).is_ok() {
+    if st.flush(stream, conn, slot).is_ok() {
         End::Linger
     } else {
         End::Close
@@ -343,7 +343,7 @@ impl Serve<'_> {
                 Ok(ServerEvent::Paused) => {
                     let (stream, conn, st) = (&mut *self.stream, &mut *self.conn, &mut *self.st);
                     // Paused with nothing to send: the answer is incomplete.
-                    (conn.output().is_empty() || st.flush(stream, conn, &self.slot.write).is_err())
+                    (conn.output().is_empty() || st.flush(stream, conn, self.slot).is_err())
                         .then_some(End::Close)
                 }
                 Ok(ServerEvent::Switched(_)) => Some(End::Close),
@@ -424,7 +424,7 @@ impl Serve<'_> {
         if shared.hooks.keeps_request() {
             if end.is_none() && shared.hooks.access_log.is_some() {
                 // Written before it is logged (its bytes counted).
-                let _ = st.flush(stream, conn, &slot.write);
+                let _ = st.flush(stream, conn, slot);
             }
             let error = outcome.as_ref().and_then(|r| r.as_ref().err());
             access_log(shared, conn, st, error, outcome.is_none());
@@ -441,7 +441,7 @@ impl Serve<'_> {
         // Only a write of this flush may stand for the time now.
         st.write.take_last_write();
         self.read_at = None;
-        if st.flush(stream, conn, &slot.write).is_err() || self.eof {
+        if st.flush(stream, conn, slot).is_err() || self.eof {
             return Some(End::Close);
         }
         let now = st.write.take_last_write().unwrap_or_else(wire::read_clock);
@@ -588,11 +588,11 @@ fn after_handler(
         AfterHandler::Linger => Some(send_and_linger(stream, conn, st, slot)),
         AfterHandler::Truncated => {
             shared.counters.unsent_body();
-            let _ = st.flush_due(stream, conn, &slot.write);
+            let _ = st.flush_due(stream, conn, slot);
             Some(End::Close)
         }
         AfterHandler::CloseAfterOutput => {
-            let _ = st.flush_due(stream, conn, &slot.write);
+            let _ = st.flush_due(stream, conn, slot);
             Some(End::Close)
         }
         // `Close`, and any action a later `conn` adds.

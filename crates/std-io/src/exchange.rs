@@ -89,9 +89,9 @@ impl Cycle {
         &mut self,
         stream: &mut dyn Transport,
         conn: &mut ServerConn,
-        gauge: &Gauge,
+        slot: &Slot,
     ) -> Result<(), Error> {
-        self.write_out(stream, conn, gauge, false)
+        self.write_out(stream, conn, slot, false)
     }
 
     /// Writes the output due before the connection closes: up to a body
@@ -100,21 +100,21 @@ impl Cycle {
         &mut self,
         stream: &mut dyn Transport,
         conn: &mut ServerConn,
-        gauge: &Gauge,
+        slot: &Slot,
     ) -> Result<(), Error> {
-        self.write_out(stream, conn, gauge, true)
+        self.write_out(stream, conn, slot, true)
     }
 
     fn write_out(
         &mut self,
         stream: &mut dyn Transport,
         conn: &mut ServerConn,
-        gauge: &Gauge,
+        slot: &Slot,
         stop_at_owed: bool,
     ) -> Result<(), Error> {
         let mut pace = Paced {
             slices: &mut self.write,
-            gauge: Some(gauge),
+            gauge: Some(slot.write_gauge()),
         };
         let r = if stop_at_owed {
             wire::flush_until_owed(stream, conn, &mut pace)
@@ -249,7 +249,7 @@ impl<'a> Exchange<'a> {
             conn: self.conn,
             stream: self.stream,
             st: self.st,
-            gauge: &self.slot.body,
+            gauge: self.slot.body_gauge(),
         }
     }
 
@@ -398,7 +398,7 @@ impl<'a> Exchange<'a> {
 
     /// Writes everything queued to the peer now.
     pub fn flush(&mut self) -> Result<(), Error> {
-        let r = self.st.flush(self.stream, self.conn, &self.slot.write);
+        let r = self.st.flush(self.stream, self.conn, self.slot);
         self.note(r)
     }
 
@@ -479,14 +479,14 @@ impl<'a> Exchange<'a> {
             Placement::AfterOutput => {
                 let mut pace = Paced {
                     slices: &mut self.st.write,
-                    gauge: Some(&self.slot.write),
+                    gauge: Some(self.slot.write_gauge()),
                 };
                 let r = wire::flush_paced(self.stream, self.conn, body, &mut pace);
                 self.st.note_write(&r);
                 r
             }
             Placement::Queued if self.conn.output().len() >= FLUSH_AT => {
-                self.st.flush(self.stream, self.conn, &self.slot.write)
+                self.st.flush(self.stream, self.conn, self.slot)
             }
             Placement::Queued => Ok(()),
         };
@@ -506,7 +506,7 @@ pub struct Body<'a> {
     conn: &'a mut ServerConn,
     stream: &'a mut dyn Transport,
     st: &'a mut Cycle,
-    gauge: &'a Gauge,
+    gauge: Gauge<'a>,
 }
 
 /// An exchange lent to a body and a writer at once: each read and write
@@ -607,7 +607,7 @@ impl Body<'_> {
 struct ServerBody<'s> {
     conn: &'s mut ServerConn,
     stream: &'s mut dyn Transport,
-    gauge: &'s Gauge,
+    gauge: Gauge<'s>,
     write: Paced<'s>,
     read_timeout: &'s mut Option<Option<Duration>>,
     timed_out: &'s mut bool,

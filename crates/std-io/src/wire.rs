@@ -1,11 +1,10 @@
 //! Moving bytes between a [`Transport`] and a connection's buffers.
 
 use std::io::{self, IoSlice};
-use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::OnceLock;
 use std::time::{Duration, Instant};
 
-use http_net_conn::driver::{Flow, FlowGauge, IoBuffers, Linger, Spent, Transfer};
+use http_net_conn::driver::{FlowGauge, IoBuffers, Linger, SlotCell, Spent, Transfer};
 use http_net_conn::{ServerConn, Timestamp};
 
 use crate::error::{is_timeout, Error, Stage};
@@ -76,68 +75,23 @@ impl WriteSlices {
     }
 }
 
-/// What a connection's pace shows to the accept loop, which picks the
-/// connection making least progress when it must free a slot: the core's
-/// [`FlowGauge`] (bytes, time spent waiting, when the current wait and
-/// stall began), stamped from this server's epoch, and whether the
-/// connection was evicted.
-#[derive(Debug)]
-pub(crate) struct Gauge {
-    pub(crate) epoch: Instant,
-    progress: FlowGauge,
-    /// The connection was evicted: a timeout is final, not waited out.
-    ended: AtomicBool,
-}
-
-impl Gauge {
-    pub(crate) fn new(epoch: Instant) -> Gauge {
-        Gauge {
-            epoch,
-            progress: FlowGauge::new(),
-            ended: AtomicBool::new(false),
-        }
-    }
-
-    /// `t` as the core's time input, from this gauge's epoch.
-    pub(crate) fn stamp(&self, t: Instant) -> Timestamp {
-        Timestamp::after_epoch(t.saturating_duration_since(self.epoch))
-    }
-
-    pub(crate) fn reset(&self) {
-        self.progress.reset();
-    }
-
-    /// Marks the connection evicted (see [`Gauge::ended`]).
-    pub(crate) fn end_now(&self) {
-        self.ended.store(true, Ordering::SeqCst);
-    }
-
-    /// Whether the connection was evicted; a new connection clears it.
-    pub(crate) fn ended(&self) -> &AtomicBool {
-        &self.ended
-    }
-
-    /// A wait begins at `now`, a stamp from this gauge's epoch.
-    fn begin(&self, now: Timestamp) {
-        self.progress.begin(now);
-    }
-
-    fn end(&self, bytes: u64, busy: Duration) {
-        self.progress.end(bytes, busy);
-    }
-
-    /// The progress as eviction weighs it ([`Flow`]), seen at `now` (one
-    /// clock reading for every slot).
-    pub(crate) fn flow(&self, now: Timestamp) -> Flow {
-        self.progress.flow(now)
-    }
+/// What one flow of a server connection (its request body, or its
+/// responses) shows to the accept loop, which picks the connection making
+/// least progress when it must free a slot: the core's [`FlowGauge`]
+/// (bytes, time spent waiting, when the current wait and stall began),
+/// stamped from the process-wide [`epoch`]; and the slot's cell, which
+/// says whether the connection was evicted (a timeout is then final).
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct Gauge<'a> {
+    pub(crate) flow: &'a FlowGauge,
+    pub(crate) cell: &'a SlotCell,
 }
 
 /// A connection's [`WriteSlices`] and, on the server, the [`Gauge`] its
 /// responses show themselves on.
 pub(crate) struct Paced<'a> {
     pub(crate) slices: &'a mut WriteSlices,
-    pub(crate) gauge: Option<&'a Gauge>,
+    pub(crate) gauge: Option<Gauge<'a>>,
 }
 
 /// The error for a pace spent ([`Spent`], the core's ruling):
@@ -152,8 +106,8 @@ pub(crate) fn spent(s: Spent) -> Error {
 }
 
 /// Whether the accept loop evicted the connection (a timeout is then final).
-fn evicted(gauge: Option<&Gauge>) -> bool {
-    gauge.is_some_and(|g| g.ended.load(Ordering::SeqCst))
+fn evicted(gauge: Option<Gauge<'_>>) -> bool {
+    gauge.is_some_and(|g| g.cell.evicted().is_some())
 }
 
 /// One write of the connection's output and then `body` (vectored, the
@@ -173,7 +127,7 @@ fn write_paced(
     let (until, spent_as) = conn.transfer_until(Transfer::Response, stamped, stamped);
     let until = instant(until);
     if let Some(g) = pace.gauge {
-        g.begin(stamped);
+        g.flow.begin(stamped);
     }
     let mut now = start;
     let r = loop {
@@ -210,7 +164,7 @@ fn write_paced(
     conn.transfer_moved(Transfer::Response, now - start, n as u64);
     if let Some(g) = pace.gauge {
         let m = conn.transfer(Transfer::Response);
-        g.end(m.bytes(), m.time_waited());
+        g.flow.end(m.bytes(), m.time_waited());
     }
     r
 }
@@ -265,7 +219,7 @@ pub(crate) fn flush_until_owed(
 pub(crate) fn fill_paced(
     stream: &mut dyn Transport,
     conn: &mut ServerConn,
-    gauge: Option<&Gauge>,
+    gauge: Option<Gauge<'_>>,
     current: &mut Option<Option<Duration>>,
 ) -> Result<Filled, Error> {
     let start = read_clock();
@@ -273,7 +227,7 @@ pub(crate) fn fill_paced(
     let (until, spent_as) = conn.transfer_until(Transfer::Body, stamped, stamped);
     let until = instant(until);
     if let Some(g) = gauge {
-        g.begin(stamped);
+        g.flow.begin(stamped);
     }
     let mut now = start;
     let r = loop {
@@ -302,7 +256,7 @@ pub(crate) fn fill_paced(
     conn.transfer_moved(Transfer::Body, now - start, n as u64);
     if let Some(g) = gauge {
         let m = conn.transfer(Transfer::Body);
-        g.end(m.bytes(), m.time_waited());
+        g.flow.end(m.bytes(), m.time_waited());
     }
     r
 }
