@@ -130,3 +130,29 @@ fn a_response_wait_ends_by_stall_rate_or_whole_deadline() {
     c.restart_transfers();
     assert_eq!(c.transfer(Transfer::Response).until(), None);
 }
+
+/// The stage a connection timed out in is the core's, for the server's
+/// counters: the first deadline or pace that ran out (a head's through
+/// `handle_timeout`, a transfer's through `transfer_spent`), none for a
+/// wakeup before the deadline, and none again for the next peer.
+#[test]
+fn the_first_timeout_is_the_connections() {
+    let mut c = conn(|_| {});
+    assert_eq!(c.timed_out_in(), None);
+    let _ = c.recv(b"GET / HT");
+    assert!(matches!(
+        c.poll_event(),
+        Ok(http_net_conn::ServerEvent::NeedInput)
+    ));
+    let until = c.poll_timeout(at(0)).unwrap();
+    assert_eq!(c.handle_timeout(at(1)), None);
+    assert_eq!(c.timed_out_in(), None, "not yet");
+    assert!(c.handle_timeout(until).is_some());
+    assert_eq!(c.timed_out_in(), Some(Stage::Head));
+    assert_eq!(c.transfer_spent(SLOW_WRITE), SLOW_WRITE);
+    assert_eq!(c.timed_out_in(), Some(Stage::Head), "the first counts");
+    c.reset();
+    assert_eq!(c.timed_out_in(), None);
+    let _ = c.transfer_spent(STALL_BODY);
+    assert_eq!(c.timed_out_in(), Some(Stage::Body));
+}

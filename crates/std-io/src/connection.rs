@@ -253,7 +253,7 @@ pub(crate) fn run_on(
     .run();
     shared
         .counters
-        .ended(st.timed_out_in, slot.evicted().is_some());
+        .ended(conn.timed_out_in(), slot.evicted().is_some());
     // Closed: the slot goes to the next connection while this one drains,
     // and buffers that grew are freed before the drain.
     shared.release(slot);
@@ -504,9 +504,6 @@ impl Serve<'_> {
     /// Carries out what a deadline that ran out (or an eviction) did to
     /// the connection.
     fn expired(&mut self, e: Expiry) -> End {
-        if let Some(stage) = e.timed_out {
-            self.st.timed_out_in = Some(stage);
-        }
         if !e.linger {
             return End::Close;
         }
@@ -568,9 +565,6 @@ fn after_handler(
     shared: &Shared,
     outcome: &Option<Result<(), HandlerError>>,
 ) -> Option<End> {
-    if st.timed_out {
-        st.timed_out_in = Some(Stage::Body);
-    }
     let h = HandlerEnd {
         end: outcome,
         body_timed_out: st.timed_out,

@@ -14,7 +14,7 @@ use http_net_conn::{
 };
 
 use crate::body_reader::{BodyReader, BodySource, Step};
-use crate::error::{Error, Limit, Stage};
+use crate::error::{Error, Limit};
 use crate::lock::lock;
 use crate::shared::Shared;
 use crate::slot::Slot;
@@ -49,8 +49,6 @@ pub(crate) struct Cycle {
     pub(crate) read_timeout: Option<Option<Duration>>,
     /// The responses' write slices (their pace is the connection's).
     pub(crate) write: WriteSlices,
-    /// The phase a timeout or minimum rate ended the connection in.
-    pub(crate) timed_out_in: Option<Stage>,
     pub(crate) peer: Option<SocketAddr>,
 }
 
@@ -68,7 +66,6 @@ impl Cycle {
             broken: false,
             read_timeout: None,
             write: WriteSlices::default(),
-            timed_out_in: None,
             peer,
         }
     }
@@ -116,18 +113,10 @@ impl Cycle {
             slices: &mut self.write,
             gauge: Some(slot.write_gauge()),
         };
-        let r = if stop_at_owed {
+        if stop_at_owed {
             wire::flush_until_owed(stream, conn, &mut pace)
         } else {
             wire::flush_paced(stream, conn, &[], &mut pace)
-        };
-        self.note_write(&r);
-        r
-    }
-
-    fn note_write(&mut self, r: &Result<(), Error>) {
-        if let Err(Error::Timeout(Stage::Write) | Error::TooSlow(Stage::Write)) = r {
-            self.timed_out_in = Some(Stage::Write);
         }
     }
 }
@@ -481,9 +470,7 @@ impl<'a> Exchange<'a> {
                     slices: &mut self.st.write,
                     gauge: Some(self.slot.write_gauge()),
                 };
-                let r = wire::flush_paced(self.stream, self.conn, body, &mut pace);
-                self.st.note_write(&r);
-                r
+                wire::flush_paced(self.stream, self.conn, body, &mut pace)
             }
             Placement::Queued if self.conn.output().len() >= FLUSH_AT => {
                 self.st.flush(self.stream, self.conn, self.slot)

@@ -133,7 +133,7 @@ fn write_paced(
     let r = loop {
         let budget = until.saturating_duration_since(now);
         if budget.is_zero() {
-            break Err(spent(spent_as));
+            break Err(spent(conn.transfer_spent(spent_as)));
         }
         let t = budget.min(WRITE_SLICE).max(Duration::from_millis(1));
         if pace.slices.timeout_set != Some(t) {
@@ -233,7 +233,7 @@ pub(crate) fn fill_paced(
     let r = loop {
         let budget = until.saturating_duration_since(now);
         if budget.is_zero() {
-            break Err(spent(spent_as));
+            break Err(spent(conn.transfer_spent(spent_as)));
         }
         let t = if budget >= Duration::from_secs(1) {
             Duration::from_secs(budget.as_secs())

@@ -55,7 +55,9 @@ pub(crate) async fn run<S: Transport, H: Handler>(
         let mut conn = shared.conns.take(s.conn, s.wipe);
         let mut st = Cycle::new(peer, Arc::clone(&slot.slot));
         let end = serve(&mut stream, &mut conn, &mut st, &shared, &slot, &*handler).await;
-        shared.counters.ended(st.timed_out_in, slot.slot.evicted());
+        shared
+            .counters
+            .ended(conn.timed_out_in(), slot.slot.evicted());
         // Its state machine and buffers serve the next connection, unless
         // they grew (the core's rule).
         if conn.buffers_kept() {
@@ -185,10 +187,7 @@ fn flush_queued<'a>(
 async fn send_and_linger(stream: &mut dyn Transport, conn: &mut ServerConn, st: &mut Cycle) -> End {
     match flush_queued(stream, conn, st).await {
         Ok(()) => End::Linger,
-        Err(e) => {
-            st.note_timeout(&e);
-            End::Close
-        }
+        Err(_) => End::Close,
     }
 }
 
@@ -262,8 +261,7 @@ impl<H: Handler> Serve<'_, H> {
                 // timer). Awaited here, not in a method of its own: a read
                 // costs no future of its own on the way.
                 Ok(ServerEvent::NeedInput) => 'read: {
-                    if let Err(e) = flush_queued(self.stream, self.conn, self.st).await {
-                        self.st.note_timeout(&e);
+                    if flush_queued(self.stream, self.conn, self.st).await.is_err() {
                         break 'read Some(End::Close);
                     }
                     if self.eof {
@@ -392,8 +390,7 @@ impl<H: Handler> Serve<'_, H> {
         if sh.hooks.access_log.is_some() {
             if end.is_none() {
                 // Written before it is logged (its bytes counted).
-                if let Err(e) = flush_queued(stream, conn, st).await {
-                    st.note_timeout(&e);
+                if flush_queued(stream, conn, st).await.is_err() {
                     end = Some(End::Close);
                 }
             }
@@ -463,10 +460,7 @@ impl<H: Handler> Serve<'_, H> {
                     .handle_timeout(at)
                     .map_or(Ok(None), |e| Err(Some(e)))
             }
-            Err(e) => {
-                self.st.note_timeout(&e);
-                Ok(Some(End::Close))
-            }
+            Err(_) => Ok(Some(End::Close)),
         }
     }
     /// The handler's answer waits for its output to leave: sends it.
@@ -476,9 +470,7 @@ impl<H: Handler> Serve<'_, H> {
             return Some(End::Close);
         }
         let r = flush_queued(self.stream, self.conn, self.st).await;
-        r.map_err(|e| self.st.note_timeout(&e))
-            .err()
-            .map(|()| End::Close)
+        r.err().map(|_| End::Close)
     }
 
     /// The accept loop evicted the connection while it waited: the
@@ -501,9 +493,6 @@ impl<H: Handler> Serve<'_, H> {
     /// Carries out what a deadline that ran out (or an eviction) did to
     /// the connection.
     async fn expired(&mut self, e: Expiry) -> End {
-        if let Some(stage) = e.timed_out {
-            self.st.timed_out_in.get_or_insert(stage);
-        }
         if !e.linger {
             return End::Close;
         }

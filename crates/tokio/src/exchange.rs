@@ -13,7 +13,7 @@ use http_net_conn::{
 };
 use tokio::io::{AsyncRead, AsyncWrite, ReadBuf};
 
-use crate::error::{Error, Limit, Stage};
+use crate::error::{Error, Limit};
 use crate::lend::{Hold, Lent};
 use crate::shared::Shared;
 use crate::slot::Slot;
@@ -45,9 +45,6 @@ pub(crate) struct Cycle {
     pub(crate) broken: bool,
     /// The handler took the connection over (101 / CONNECT).
     pub(crate) switched: bool,
-    /// The stage whose deadline or rate closed the connection, counted once
-    /// when it ends ([`Counters::timed_out`](http_net_conn::Counters::timed_out)).
-    pub(crate) timed_out_in: Option<Stage>,
     pub(crate) peer: Option<SocketAddr>,
     /// The connection's place in the server's registry (writes waiting on
     /// the peer mark it, and can be evicted).
@@ -57,14 +54,6 @@ pub(crate) struct Cycle {
 }
 
 impl Cycle {
-    /// Notes the stage a timeout error ran out in (the first one of the
-    /// connection: the one that closes it).
-    pub(crate) fn note_timeout(&mut self, e: &Error) {
-        if let Error::Timeout(stage) | Error::TooSlow(stage) = e {
-            self.timed_out_in.get_or_insert(*stage);
-        }
-    }
-
     pub(crate) fn new(peer: Option<SocketAddr>, slot: Arc<Slot>) -> Cycle {
         Cycle {
             peer,
@@ -393,7 +382,6 @@ impl<'a> Exchange<'a> {
         );
         if let Err(e) = r.await {
             st.broken = true;
-            st.note_timeout(&e);
             return Err(e);
         }
         let now = st.now();
@@ -433,10 +421,9 @@ impl<'a> Exchange<'a> {
         match r {
             Ok(Filled::Bytes(_) | Filled::Eof | Filled::Woken) => Ok(()),
             Ok(Filled::Full) => Err(Error::BodyUnavailable),
-            Err(e @ (Error::Timeout(_) | Error::TooSlow(_))) => {
+            Err(Error::Timeout(_) | Error::TooSlow(_)) => {
                 st.timed_out = true;
-                st.note_timeout(&e);
-                Err(e)
+                Err(wire::spent(self.conn.transfer_spent(at_deadline)))
             }
             Err(e) => {
                 st.broken = true;
@@ -623,10 +610,7 @@ impl<'a> Exchange<'a> {
             st.slot.as_deref(),
         );
         let r = r.await;
-        if let Err(e) = &r {
-            self.st.broken = true;
-            self.st.note_timeout(e);
-        }
+        self.st.broken |= r.is_err();
         r
     }
 }

@@ -308,7 +308,7 @@ pub(crate) async fn flush_with(
         // made, however ready the peer.
         if let Some(until) = conn.transfer(RESPONSE).until() {
             if until <= now() {
-                return Err(Error::Timeout(Stage::Write));
+                return Err(spent(conn.transfer_spent(timeout(Stage::Write))));
             }
         }
         // Otherwise the clock is read only when the write must wait (the
@@ -350,7 +350,7 @@ pub(crate) async fn flush_with(
             Some(Ok(n)) if n > 0 => n,
             None => {
                 conn.transfer_moved(RESPONSE, waited, 0);
-                return Err(spent(at_deadline));
+                return Err(spent(conn.transfer_spent(at_deadline)));
             }
             Some(Ok(_)) => return Err(Error::Io(io::ErrorKind::WriteZero.into())),
             Some(Err(e)) if e.kind() == io::ErrorKind::Interrupted => {
@@ -375,7 +375,7 @@ pub(crate) async fn flush_with(
             c.transfer_until(RESPONSE, now, now).0
         };
         match timer.bounded_by(until, stream.flush()).await {
-            None => return Err(Error::Timeout(Stage::Write)),
+            None => return Err(spent(conn.transfer_spent(timeout(Stage::Write)))),
             Some(Err(e)) => return Err(Error::Io(e)),
             Some(Ok(())) => {}
         }

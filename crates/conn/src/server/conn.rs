@@ -110,7 +110,7 @@ impl ServerConn {
         self.out.reset();
         self.error_tail = None;
         self.deadlines.reset();
-        self.paces.restart();
+        self.paces.new_peer();
         self.peer_error = None;
     }
 

@@ -46,6 +46,8 @@ pub struct Spent {
 pub(crate) struct Paces {
     paces: [(Meter, Duration, Rate); 2],
     whole: Option<Duration>,
+    /// The stage whose deadline or rate ran out first on this connection.
+    timed_out: Option<Stage>,
 }
 
 impl Paces {
@@ -57,7 +59,19 @@ impl Paces {
                 (Meter::new(), s.write_timeout, s.min_response_rate),
             ],
             whole: s.response_timeout,
+            timed_out: None,
         }
+    }
+
+    /// A new peer: nothing counted, no timeout seen.
+    pub(crate) fn new_peer(&mut self) {
+        self.restart();
+        self.timed_out = None;
+    }
+
+    /// A deadline or rate of `stage` ran out (the first one is kept).
+    pub(crate) fn timed_out(&mut self, stage: Stage) {
+        self.timed_out.get_or_insert(stage);
     }
 
     /// A new request (or peer): both meters afresh, with no whole deadline.
@@ -134,6 +148,26 @@ impl ServerConn {
         let m = &mut self.paces.paces[t as usize].0;
         m.waited(waited);
         m.add(bytes);
+    }
+
+    /// A transfer's wait reached the deadline
+    /// [`transfer_until`](ServerConn::transfer_until) gave it: notes its
+    /// stage as one the connection timed out in
+    /// ([`timed_out_in`](ServerConn::timed_out_in)), and gives `s` back
+    /// for the adapter's error.
+    pub fn transfer_spent(&mut self, s: Spent) -> Spent {
+        self.paces.timed_out(s.stage);
+        s
+    }
+
+    /// The stage whose deadline or minimum rate ran out first on this
+    /// connection, for the server's counters (`Counters::ended`): a head,
+    /// idle or drain deadline ([`handle_timeout`](ServerConn::handle_timeout)),
+    /// a body read's or a response write's pace
+    /// ([`transfer_spent`](ServerConn::transfer_spent)). One rule for every
+    /// adapter: the first one counts.
+    pub fn timed_out_in(&self) -> Option<Stage> {
+        self.paces.timed_out
     }
 
     /// Transfer `t`'s meter: the bytes it moved, the time it waited, the
