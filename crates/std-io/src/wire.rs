@@ -204,7 +204,7 @@ pub(crate) fn flush_until_owed(
     let owed = conn.body_owed().is_some();
     // Reaching the barrier lifts it: what follows belongs after the
     // missing bytes.
-    while !conn.output().is_empty() && !(owed && conn.body_owed().is_none()) {
+    while !(conn.output().is_empty() || owed && conn.body_owed().is_none()) {
         let n = write_paced(stream, conn, pace, &[])?;
         conn.consume_output(n);
     }
