@@ -125,11 +125,13 @@ fn write_paced(
     let start = read_clock();
     let stamped = stamp(start);
     let (until, spent_as) = conn.transfer_until(Transfer::Response, stamped, stamped);
-    let until = instant(until);
     if let Some(g) = pace.gauge {
         g.flow.begin(stamped);
     }
-    let mut now = start;
+    // The first try's time is the call's start (in the core's time, so
+    // that a write that goes at once costs no conversion); a retry's is
+    // the end of the try before it.
+    let (mut now, mut after) = (stamped, start);
     let r = loop {
         let budget = until.saturating_duration_since(now);
         if budget.is_zero() {
@@ -148,7 +150,7 @@ fn write_paced(
             (false, true) => stream.write(out),
             _ => stream.write_vectored(&[IoSlice::new(out), IoSlice::new(body)]),
         };
-        now = read_clock();
+        after = read_clock();
         match r {
             Ok(0) => break Err(Error::Io(io::ErrorKind::WriteZero.into())),
             Ok(n) => break Ok(n),
@@ -158,10 +160,12 @@ fn write_paced(
             Err(e) if is_timeout(&e) => {}
             Err(e) => break Err(Error::Io(e)),
         }
+        now = stamp(after);
     };
-    pace.slices.last_write = Some(now);
+    pace.slices.last_write = Some(after);
     let n = *r.as_ref().unwrap_or(&0);
-    conn.transfer_moved(Transfer::Response, now - start, n as u64);
+    let waited = after.saturating_duration_since(start);
+    conn.transfer_moved(Transfer::Response, waited, n as u64);
     if let Some(g) = pace.gauge {
         let m = conn.transfer(Transfer::Response);
         g.flow.end(m.bytes(), m.time_waited());
@@ -225,11 +229,10 @@ pub(crate) fn fill_paced(
     let start = read_clock();
     let stamped = stamp(start);
     let (until, spent_as) = conn.transfer_until(Transfer::Body, stamped, stamped);
-    let until = instant(until);
     if let Some(g) = gauge {
         g.flow.begin(stamped);
     }
-    let mut now = start;
+    let (mut now, mut after) = (stamped, start);
     let r = loop {
         let budget = until.saturating_duration_since(now);
         if budget.is_zero() {
@@ -241,7 +244,8 @@ pub(crate) fn fill_paced(
             budget
         };
         let r = fill(stream, conn, Some(t), current, Stage::Body);
-        now = read_clock();
+        after = read_clock();
+        now = stamp(after);
         match r {
             Err(Error::Timeout(_)) if !evicted(gauge) => {}
             // The accept loop evicted it (and shut its reading side).
@@ -253,7 +257,8 @@ pub(crate) fn fill_paced(
         Ok(Filled::Bytes(n)) => n,
         _ => 0,
     };
-    conn.transfer_moved(Transfer::Body, now - start, n as u64);
+    let waited = after.saturating_duration_since(start);
+    conn.transfer_moved(Transfer::Body, waited, n as u64);
     if let Some(g) = gauge {
         let m = conn.transfer(Transfer::Body);
         g.flow.end(m.bytes(), m.time_waited());

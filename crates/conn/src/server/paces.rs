@@ -146,7 +146,11 @@ impl ServerConn {
     /// did not wait, or bytes sent past the output).
     pub fn transfer_moved(&mut self, t: Transfer, waited: Duration, bytes: u64) {
         let m = &mut self.paces.paces[t as usize].0;
-        m.waited(waited);
+        // A write that went at once waited for nothing (the per-request
+        // path: no `Duration` sum for it).
+        if !waited.is_zero() {
+            m.waited(waited);
+        }
         m.add(bytes);
     }
 
