@@ -171,9 +171,9 @@ fn catch<F: Future>(mut fut: Pin<&mut F>) -> impl Future<Output = Option<F::Outp
     )
 }
 
-/// Sends what the connection queued, within the server's write bounds,
-/// through the cycle's meter and slot (a write waiting on the peer can be
-/// evicted). A plain function returning `flush_with`'s future, not an
+/// Sends what the connection queued, within the responses' pace (the
+/// connection's), watched through the cycle's slot (a write waiting on the
+/// peer can be evicted). A plain function returning `flush_with`'s future, not an
 /// `async fn`: no state machine of its own on the per-request path.
 fn flush_queued<'a>(
     stream: &'a mut dyn Transport,
@@ -679,8 +679,8 @@ async fn send_due(stream: &mut dyn Transport, conn: &mut ServerConn, st: &mut Cy
 
 /// Sends the output queued before a body the handler left unsent
 /// ([`ServerConn::body_owed`]), and nothing past it (what follows belongs
-/// after the missing bytes): each write bounded by the write timeout and
-/// counted in the response's meter. A failed or timed-out write ends it;
+/// after the missing bytes): each write bounded by the responses' pace
+/// and counted in it (the connection's). A failed or timed-out write ends it;
 /// the connection closes either way.
 async fn send_until_owed(stream: &mut dyn Transport, conn: &mut ServerConn, st: &mut Cycle) {
     let mut wrote = false;
