@@ -13,7 +13,8 @@ use super::ServerConn;
 use crate::driver::{Bound, Meter};
 use crate::{Rate, ServerSettings, Stage, Timestamp};
 
-/// One of the two transfers of a request a server connection paces.
+/// One of the two transfers of a request a server connection paces (in
+/// this order, which indexes the connection's paces).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Transfer {
     /// The request body, read by the handler: bounded by the body timeout
