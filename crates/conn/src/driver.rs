@@ -19,9 +19,10 @@ pub use crate::evict::{
     pick_eviction, rank, EvictPolicy, Flow, Rank, SlotState, Summary, REFUSING_AT_ONCE,
     YOUNG_RESPONSE_STALL_MS,
 };
-pub use crate::handler_end::ChosenAnswer;
+pub use crate::handler_end::{Catch, ChosenAnswer, HandlerEnd};
 #[cfg(target_has_atomic = "ptr")]
 pub use crate::hooks::{MistakeSink, ServerHooks};
+pub use crate::io_buffers::IoBuffers;
 pub use crate::leftover::Leftover;
 #[cfg(target_has_atomic = "64")]
 pub use crate::mistake::MistakeGate;
@@ -30,7 +31,8 @@ pub use crate::read_step::ReadStep;
 pub use crate::redirect::REDIRECT_BODY_DRAIN;
 pub use crate::server::{
     write_busy_response, write_error_response, write_error_response_with_body, AfterHandler, Begin,
-    Expiry, HandlerOutcome, NextRead, ReadTimeouts, RequestPolicy, BUSY_RETRY_AFTER, IDLE_GRACE,
+    Expiry, HandlerOutcome, NextRead, ReadTimeouts, RequestPolicy, Spent, Transfer,
+    BUSY_RETRY_AFTER, IDLE_GRACE,
 };
 pub use crate::setup_rate::{SetupRate, SetupRates};
 pub use crate::time::{Linger, Window};

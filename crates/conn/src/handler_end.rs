@@ -70,6 +70,99 @@ impl crate::driver::ServerHooks {
     }
 }
 
+/// What an adapter knows of its handler's end, for
+/// [`ServerHooks::handler_end`](crate::driver::ServerHooks::handler_end).
+#[derive(Debug)]
+pub struct HandlerEnd<'a, E> {
+    /// How the handler ended (`None`: it panicked).
+    pub end: &'a Option<Result<(), HandlerError>>,
+    /// One of its body reads timed out (or was evicted): the peer's doing.
+    pub body_timed_out: bool,
+    /// Its stream broke: the peer or the network cut the answer, nothing
+    /// more is sent and no mistake is asked for.
+    pub broken: bool,
+    /// The request's method and target the adapter kept for the hooks
+    /// (a request answered whole is gone from the connection).
+    pub kept: Option<MethodTarget<'a>>,
+    /// Finds the core's refusal in the adapter's own error `E`.
+    pub local_of: fn(&E) -> Option<LocalError>,
+}
+
+/// Runs a hook inside the adapter's panic containment: `false` when it
+/// panicked (the core runs no hook itself outside one).
+pub type Catch = fn(&mut dyn FnMut()) -> bool;
+
+#[cfg(target_has_atomic = "64")]
+impl crate::driver::ServerHooks {
+    /// A handler's end, decided once for every adapter: the answer its
+    /// error chose ([`answer_chosen`](crate::driver::ServerHooks::answer_chosen),
+    /// not asked when it returned `Ok`), the mistake it shows
+    /// ([`Mistake::of_handler`], asked only when reports are on; `now`
+    /// read only when there is one), what follows it
+    /// ([`ServerConn::after_handler`]; [`AfterHandler::Close`](crate::driver::AfterHandler::Close)
+    /// when its stream broke), and the `error_body` hook's body for an
+    /// error response the connection queued for it. Each hook runs inside
+    /// `catch`. The adapter reports the mistake returned (calls the hook
+    /// or writes the line), then carries out what follows.
+    pub fn handler_end<E: StdError + 'static>(
+        &self,
+        conn: &mut ServerConn,
+        h: HandlerEnd<'_, E>,
+        gate: &crate::driver::MistakeGate,
+        now: impl FnOnce() -> crate::Timestamp,
+        catch: Catch,
+    ) -> (
+        crate::driver::AfterHandler,
+        Option<(Mistake, crate::driver::MistakeSink<'_>)>,
+    ) {
+        if h.broken {
+            return (crate::driver::AfterHandler::Close, None);
+        }
+        let timed_out = h.body_timed_out;
+        let mut chosen = ChosenAnswer::NotChosen;
+        // A handler that returned `Ok` chose nothing (no containment).
+        if !matches!(h.end, Some(Ok(()))) {
+            catch(&mut || chosen = self.answer_chosen(conn, h.end, timed_out));
+        }
+        let mistake = if self.report_mistakes {
+            Mistake::of_handler(conn, h.end, chosen, timed_out, h.local_of, h.kept)
+                .and_then(|(m, req)| Some((m, self.mistake_sink(gate, m, now(), req)?)))
+        } else {
+            None
+        };
+        let next = conn.after_handler(chosen.outcome(h.end), timed_out);
+        if next == crate::driver::AfterHandler::Linger && self.error_body.is_some() {
+            // An error response the connection queued (its own, or the
+            // 500/408 for no answer) takes the hook's body.
+            let cause = ErrorCause::after_handler(conn, h.end, timed_out);
+            self.set_error_body(conn, cause, h.kept.unwrap_or(("", b"")), catch);
+        }
+        (next, mistake)
+    }
+
+    /// Gives the error response `conn` queued the `error_body` hook's body
+    /// for `cause` (the request's method and target as `kept`), when a hook
+    /// is set and gives one; a hook that panics (inside `catch`) leaves the
+    /// server's own text.
+    pub fn set_error_body(
+        &self,
+        conn: &mut ServerConn,
+        cause: ErrorCause<'_>,
+        (method, target): MethodTarget<'_>,
+        catch: Catch,
+    ) {
+        let (Some(status), Some(hook)) = (conn.error_status(), &self.error_body) else {
+            return;
+        };
+        let response = ErrorResponse::new(status, cause, method, target);
+        let mut body = None;
+        catch(&mut || body = hook(&response));
+        if let Some(body) = body {
+            let _ = conn.set_error_body(&body.content_type, &body.body);
+        }
+    }
+}
+
 /// The content type of the text a chosen answer carries when the
 /// `error_body` hook gives none.
 const TEXT: &[u8] = b"text/plain; charset=utf-8";

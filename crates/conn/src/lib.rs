@@ -89,6 +89,7 @@ mod fields;
 mod handler_end;
 mod hooks;
 mod inbuf;
+mod io_buffers;
 mod leftover;
 mod mistake;
 mod outgoing;

@@ -149,10 +149,12 @@ fn reset_keeps_the_buffers_lent() {
 #[test]
 fn what_an_idle_connection_keeps_while_lent_is_small() {
     // The connection's own state, without its buffers (792 bytes on x86-64
-    // when this was written).
+    // when this was written; 992 before the request's two transfer paces,
+    // 184 bytes of meters and bounds, moved in from the adapters'
+    // per-connection state: 1,176).
     let size = std::mem::size_of::<ServerConn>();
     println!("size_of::<ServerConn>() = {size}");
-    assert!(size < 1024, "{size}");
+    assert!(size <= 1184, "{size}");
 }
 
 #[test]

@@ -768,6 +768,41 @@ both! {
     }
 }
 
+both! {
+    /// The request body's and the responses' paces are the connection's
+    /// (`ServerConn::transfer_until`), the same for both servers: a body
+    /// that stalls with no minimum rate is answered `408` and counted in
+    /// the body stage; a response the peer does not read, bounded by the
+    /// minimum response rate alone (the write timeout far off), is cut and
+    /// counted in the write stage.
+    fn the_transfers_paces_are_the_connections(a) {
+        let short = Duration::from_millis(300);
+        let set = Settings {
+            body_timeout: Some(short),
+            min_body_rate: Some((0, Duration::ZERO)),
+            ..Settings::default()
+        };
+        let srv = counting(a, set, Do::Echo);
+        let r = raw(srv.addr, b"POST / HTTP/1.1\r\nHost: a\r\nContent-Length: 100\r\n\r\nx");
+        assert!(r.starts_with("HTTP/1.1 408 "), "{r}");
+        let c = srv.counted(|c| c.timed_out.body == 1);
+        assert_eq!(c.timed_out, only(|t| t.body = 1), "{c:?}");
+        srv.stop();
+        let set = Settings {
+            write_timeout: Some(Duration::from_secs(30)),
+            min_response_rate: Some((1 << 30, short)),
+            ..Settings::default()
+        };
+        let srv = counting(a, set, Do::Placed(64 << 20));
+        let s = connect(srv.addr);
+        (&s).write_all(GET).unwrap();
+        let c = srv.counted(|c| c.timed_out.write == 1);
+        assert_eq!(c.timed_out, only(|t| t.write = 1), "{c:?}");
+        drop(s);
+        srv.stop();
+    }
+}
+
 /// Stage counts with only what `set` sets.
 fn only(set: impl FnOnce(&mut http_net_conn::StageCounts)) -> http_net_conn::StageCounts {
     let mut t = http_net_conn::StageCounts::default();

@@ -10,18 +10,17 @@ use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use http_net_conn::driver::{
-    AfterHandler, Begin, ChosenAnswer, Expiry, NextRead, ReadStep, RequestPolicy, SlotState,
+    AfterHandler, Begin, Expiry, HandlerEnd, NextRead, ReadStep, RequestPolicy, SlotState, Transfer,
 };
 use http_net_conn::{
-    Config, Error as ConnError, HandlerError, LocalError, Mistake, RemoteError, ServerConn,
-    ServerEvent,
+    Config, Error as ConnError, HandlerError, LocalError, RemoteError, ServerConn, ServerEvent,
 };
 
 use crate::date::DateClock;
 use crate::error::{Error, Stage};
 use crate::exchange::{Cycle, Exchange};
 use crate::handler::Handler;
-use crate::hooks::{AccessRecord, ErrorCause, ErrorResponse};
+use crate::hooks::{self, AccessRecord, ErrorCause};
 use crate::lock::read;
 use crate::settings::Settings;
 use crate::shared::Shared;
@@ -219,7 +218,7 @@ pub(crate) fn run_on(
     handler: &dyn Handler,
     kept: &mut KeptConn,
 ) {
-    let mut st = Cycle::new(settings, peer);
+    let mut st = Cycle::new(peer);
     // Writes wait in slices of at most a second (see `wire::write_paced`).
     let slice = settings
         .write_timeout
@@ -237,6 +236,7 @@ pub(crate) fn run_on(
     let conn = kept.get(settings.conn);
     conn.set_wipe(settings.wipe);
     conn.set_timeouts(settings.read_timeouts());
+    conn.set_paces(&settings.core);
     let end = Serve {
         stream: &mut guarded,
         conn,
@@ -253,7 +253,7 @@ pub(crate) fn run_on(
     .run();
     shared
         .counters
-        .ended(st.timed_out_in, slot.evicted().is_some());
+        .ended(conn.timed_out_in(), slot.evicted().is_some());
     // Closed: the slot goes to the next connection while this one drains,
     // and buffers that grew are freed before the drain.
     shared.release(slot);
@@ -272,26 +272,10 @@ fn send_and_linger(
     st: &mut Cycle,
     slot: &Slot,
 ) -> End {
-    if st.flush(stream, conn, &slot.write).is_ok() {
+    if st.flush(stream, conn, slot).is_ok() {
         End::Linger
     } else {
         End::Close
-    }
-}
-
-/// Gives the error response the connection queued the hook's body (when a
-/// hook is set and supplies one), and notes its status for the log.
-fn error_body(conn: &mut ServerConn, shared: &Shared, st: &mut Cycle, cause: ErrorCause<'_>) {
-    let Some(status) = conn.error_status() else {
-        return;
-    };
-    let Some(hook) = &shared.hooks.error_body else {
-        return;
-    };
-    let response = ErrorResponse::new(status, cause, &st.method, &st.target);
-    // A hook that panics leaves the server's own text.
-    if let Ok(Some(body)) = catch_unwind(AssertUnwindSafe(|| hook(&response))) {
-        let _ = conn.set_error_body(&body.content_type, &body.body);
     }
 }
 
@@ -307,7 +291,7 @@ fn access_log(
     if let Some(hook) = &shared.hooks.access_log {
         let record = AccessRecord::new(st.peer, &st.method, &st.target)
             .with_status(conn.response_status())
-            .with_bytes(st.write.bytes())
+            .with_bytes(conn.transfer(Transfer::Response).bytes())
             .with_duration(st.started.elapsed())
             .with_error(error)
             .with_panicked(panicked);
@@ -359,7 +343,7 @@ impl Serve<'_> {
                 Ok(ServerEvent::Paused) => {
                     let (stream, conn, st) = (&mut *self.stream, &mut *self.conn, &mut *self.st);
                     // Paused with nothing to send: the answer is incomplete.
-                    (conn.output().is_empty() || st.flush(stream, conn, &self.slot.write).is_err())
+                    (conn.output().is_empty() || st.flush(stream, conn, self.slot).is_err())
                         .then_some(End::Close)
                 }
                 Ok(ServerEvent::Switched(_)) => Some(End::Close),
@@ -384,7 +368,8 @@ impl Serve<'_> {
     /// error-body hook's body for `cause`, then lingers; the access log is
     /// told.
     fn send_own_error(&mut self, cause: ErrorCause<'_>) -> End {
-        error_body(self.conn, self.shared, self.st, cause);
+        let kept = (self.st.method.as_str(), &self.st.target[..]);
+        (self.shared.hooks).set_error_body(self.conn, cause, kept, hooks::catch);
         let end = self.send_and_linger();
         access_log(self.shared, self.conn, self.st, None, false);
         end
@@ -405,7 +390,7 @@ impl Serve<'_> {
                 *self.read_at.insert(now)
             }
         };
-        self.st.reset(now);
+        self.st.reset(self.conn, now);
         let stopping = self.shared.stopping.load(Ordering::SeqCst);
         let begin = self
             .conn
@@ -435,13 +420,11 @@ impl Serve<'_> {
         if outcome.is_none() {
             shared.counters.panicked();
         }
-        let chosen = answer_chosen(conn, st, shared, &outcome);
-        mistake(conn, st, shared, &outcome, chosen);
-        let end = after_handler(stream, conn, st, slot, shared, &outcome, chosen);
+        let end = after_handler(stream, conn, st, slot, shared, &outcome);
         if shared.hooks.keeps_request() {
             if end.is_none() && shared.hooks.access_log.is_some() {
                 // Written before it is logged (its bytes counted).
-                let _ = st.flush(stream, conn, &slot.write);
+                let _ = st.flush(stream, conn, slot);
             }
             let error = outcome.as_ref().and_then(|r| r.as_ref().err());
             access_log(shared, conn, st, error, outcome.is_none());
@@ -458,7 +441,7 @@ impl Serve<'_> {
         // Only a write of this flush may stand for the time now.
         st.write.take_last_write();
         self.read_at = None;
-        if st.flush(stream, conn, &slot.write).is_err() || self.eof {
+        if st.flush(stream, conn, slot).is_err() || self.eof {
             return Some(End::Close);
         }
         let now = st.write.take_last_write().unwrap_or_else(wire::read_clock);
@@ -474,7 +457,7 @@ impl Serve<'_> {
                 if stage == Stage::Idle {
                     // What is written next (a `408`, a `400`) is a
                     // response of its own.
-                    st.write.restart();
+                    conn.restart_transfers();
                 }
                 (until, stage)
             }
@@ -521,9 +504,6 @@ impl Serve<'_> {
     /// Carries out what a deadline that ran out (or an eviction) did to
     /// the connection.
     fn expired(&mut self, e: Expiry) -> End {
-        if let Some(stage) = e.timed_out {
-            self.st.timed_out_in = Some(stage);
-        }
         if !e.linger {
             return End::Close;
         }
@@ -546,7 +526,7 @@ impl Serve<'_> {
                 .conn
                 .head_started()
                 .map_or_else(wire::read_clock, wire::instant);
-            self.st.write.restart();
+            self.conn.restart_transfers();
         }
         let cause = ErrorCause::of_peer(self.conn, e);
         self.send_own_error(cause)
@@ -571,56 +551,12 @@ fn local_of(e: &Error) -> Option<LocalError> {
     }
 }
 
-/// Sends the answer the handler's error chose, if any (the core's rule,
-/// [`ServerConn::answer_chosen`], with the server's hooks; a hook that
-/// panics chooses nothing). A stream that broke is not answered.
-fn answer_chosen(
-    conn: &mut ServerConn,
-    st: &Cycle,
-    shared: &Shared,
-    outcome: &Option<Result<(), HandlerError>>,
-) -> ChosenAnswer {
-    if st.broken {
-        return ChosenAnswer::NotChosen;
-    }
-    let hooks = &shared.hooks;
-    catch_unwind(AssertUnwindSafe(|| {
-        hooks.answer_chosen(conn, outcome, st.timed_out)
-    }))
-    .unwrap_or(ChosenAnswer::NotChosen)
-}
-
-/// Reports the application's mistake in the handler that just returned
-/// (the core's rule, [`Mistake::of_handler`]), before the connection
-/// answers for the handler: the request is still known then. A stream that
-/// broke is not asked: the peer or the network cut the answer.
-fn mistake(
-    conn: &ServerConn,
-    st: &Cycle,
-    shared: &Shared,
-    outcome: &Option<Result<(), HandlerError>>,
-    chosen: ChosenAnswer,
-) {
-    if st.broken || !shared.hooks.report_mistakes {
-        return;
-    }
-    // Answered whole, the request is gone from the connection: the copy
-    // the hooks keep, if any.
-    let kept = (!st.method.is_empty()).then(|| (st.method.as_str(), &st.target[..]));
-    let timed_out = st.timed_out;
-    if let Some((m, request)) =
-        Mistake::of_handler(conn, outcome, chosen, timed_out, local_of, kept)
-    {
-        let now = wire::stamp(wire::read_clock());
-        let sink = shared.hooks.mistake_sink(&shared.mistakes, m, now, request);
-        crate::hooks::deliver(sink, &m);
-    }
-}
-
-/// Finishes what the handler left, from where the connection says the
-/// answer stands; `Some` ends the connection. Whatever the handler queued
-/// (through [`Exchange`] or [`Exchange::conn`]) is sent: at once when the
-/// connection ends here, otherwise before the next read.
+/// Finishes what the handler left (`outcome` is `None` after a panic), as
+/// the core decides it ([`ServerHooks::handler_end`](http_net_conn::driver::ServerHooks::handler_end):
+/// the chosen answer, the mistake, reported here, and what follows); `Some`
+/// ends the connection. Whatever the handler queued (through [`Exchange`]
+/// or [`Exchange::conn`]) is sent: at once when the connection ends here,
+/// otherwise before the next read.
 fn after_handler(
     stream: &mut dyn Transport,
     conn: &mut ServerConn,
@@ -628,32 +564,29 @@ fn after_handler(
     slot: &Slot,
     shared: &Shared,
     outcome: &Option<Result<(), HandlerError>>,
-    chosen: ChosenAnswer,
 ) -> Option<End> {
-    if st.timed_out {
-        st.timed_out_in = Some(Stage::Body);
-    }
-    if st.broken {
-        return Some(End::Close);
-    }
-    match conn.after_handler(chosen.outcome(outcome), st.timed_out) {
+    let h = HandlerEnd {
+        end: outcome,
+        body_timed_out: st.timed_out,
+        broken: st.broken,
+        // Answered whole, the request is gone from the connection: the
+        // copy the hooks keep, if any.
+        kept: (!st.method.is_empty()).then(|| (st.method.as_str(), &st.target[..])),
+        local_of,
+    };
+    let now = || wire::stamp(wire::read_clock());
+    let (next, mistake) = (shared.hooks).handler_end(conn, h, &shared.mistakes, now, hooks::catch);
+    hooks::deliver(mistake);
+    match next {
         AfterHandler::Next => None,
-        AfterHandler::Linger => {
-            // An error response the connection queued (its own, or the
-            // 500/408 for no answer) takes the hook's body.
-            if shared.hooks.error_body.is_some() {
-                let why = ErrorCause::after_handler(conn, outcome, st.timed_out);
-                error_body(conn, shared, st, why);
-            }
-            Some(send_and_linger(stream, conn, st, slot))
-        }
+        AfterHandler::Linger => Some(send_and_linger(stream, conn, st, slot)),
         AfterHandler::Truncated => {
             shared.counters.unsent_body();
-            let _ = st.flush_due(stream, conn, &slot.write);
+            let _ = st.flush_due(stream, conn, slot);
             Some(End::Close)
         }
         AfterHandler::CloseAfterOutput => {
-            let _ = st.flush_due(stream, conn, &slot.write);
+            let _ = st.flush_due(stream, conn, slot);
             Some(End::Close)
         }
         // `Close`, and any action a later `conn` adds.

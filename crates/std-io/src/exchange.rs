@@ -6,6 +6,7 @@ use std::sync::atomic::Ordering;
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
+use http_net_conn::driver::Transfer;
 use http_net_conn::framing::Error as FramingError;
 use http_net_conn::{
     AnswerState, BodyLength, Error as ConnError, FieldPair, OwnedFields, OwnedRequestHead,
@@ -13,13 +14,12 @@ use http_net_conn::{
 };
 
 use crate::body_reader::{BodyReader, BodySource, Step};
-use crate::error::{Error, Limit, Stage};
+use crate::error::{Error, Limit};
 use crate::lock::lock;
-use crate::settings::Settings;
 use crate::shared::Shared;
 use crate::slot::Slot;
 use crate::transport::Transport;
-use crate::wire::{self, Filled, Gauge, Pace, Paced};
+use crate::wire::{self, Filled, Gauge, Paced, WriteSlices};
 
 /// Output is written as soon as this much is queued (smaller answers wait
 /// until the connection next reads, so pipelined answers leave together).
@@ -47,19 +47,13 @@ pub(crate) struct Cycle {
     /// Writing to or reading from the stream failed: close without more.
     pub(crate) broken: bool,
     pub(crate) read_timeout: Option<Option<Duration>>,
-    /// The pace of the request body (stall timeout, minimum rate).
-    pub(crate) body: Pace,
-    /// The pace of the responses (stall timeout, minimum rate, deadline).
-    pub(crate) write: Pace,
-    /// The whole-response deadline, from the request head.
-    response_timeout: Option<Duration>,
-    /// The phase a timeout or minimum rate ended the connection in.
-    pub(crate) timed_out_in: Option<Stage>,
+    /// The responses' write slices (their pace is the connection's).
+    pub(crate) write: WriteSlices,
     pub(crate) peer: Option<SocketAddr>,
 }
 
 impl Cycle {
-    pub(crate) fn new(settings: &Settings, peer: Option<SocketAddr>) -> Cycle {
+    pub(crate) fn new(peer: Option<SocketAddr>) -> Cycle {
         Cycle {
             reader: BodyReader::default(),
             trailers: OwnedFields::new(),
@@ -71,23 +65,20 @@ impl Cycle {
             timed_out: false,
             broken: false,
             read_timeout: None,
-            body: Pace::new(settings.body_timeout, settings.min_body_rate),
-            write: Pace::new(settings.write_timeout, settings.min_response_rate),
-            response_timeout: settings.response_timeout,
-            timed_out_in: None,
+            write: WriteSlices::default(),
             peer,
         }
     }
 
-    /// A new request: its body and response are paced afresh.
-    pub(crate) fn reset(&mut self, now: Instant) {
+    /// A new request, begun at `now`: its body and responses are paced
+    /// afresh, by the connection.
+    pub(crate) fn reset(&mut self, conn: &mut ServerConn, now: Instant) {
         self.reader.clear();
         self.trailers.clear();
         self.over_limit = None;
         self.started = now;
         self.timed_out = false;
-        self.body.restart();
-        self.write.start(now, self.response_timeout);
+        conn.start_transfers(|| wire::stamp(now));
     }
 
     /// Writes the connection's output within the responses' pace.
@@ -95,9 +86,9 @@ impl Cycle {
         &mut self,
         stream: &mut dyn Transport,
         conn: &mut ServerConn,
-        gauge: &Gauge,
+        slot: &Slot,
     ) -> Result<(), Error> {
-        self.write_out(stream, conn, gauge, false)
+        self.write_out(stream, conn, slot, false)
     }
 
     /// Writes the output due before the connection closes: up to a body
@@ -106,34 +97,26 @@ impl Cycle {
         &mut self,
         stream: &mut dyn Transport,
         conn: &mut ServerConn,
-        gauge: &Gauge,
+        slot: &Slot,
     ) -> Result<(), Error> {
-        self.write_out(stream, conn, gauge, true)
+        self.write_out(stream, conn, slot, true)
     }
 
     fn write_out(
         &mut self,
         stream: &mut dyn Transport,
         conn: &mut ServerConn,
-        gauge: &Gauge,
+        slot: &Slot,
         stop_at_owed: bool,
     ) -> Result<(), Error> {
         let mut pace = Paced {
-            meter: &mut self.write,
-            gauge: Some(gauge),
+            slices: &mut self.write,
+            gauge: Some(slot.write_gauge()),
         };
-        let r = if stop_at_owed {
+        if stop_at_owed {
             wire::flush_until_owed(stream, conn, &mut pace)
         } else {
-            wire::flush_paced(stream, conn, &mut pace)
-        };
-        self.note_write(&r);
-        r
-    }
-
-    fn note_write(&mut self, r: &Result<(), Error>) {
-        if let Err(Error::Timeout(Stage::Write) | Error::TooSlow(Stage::Write)) = r {
-            self.timed_out_in = Some(Stage::Write);
+            wire::flush_paced(stream, conn, &[], &mut pace)
         }
     }
 }
@@ -255,7 +238,7 @@ impl<'a> Exchange<'a> {
             conn: self.conn,
             stream: self.stream,
             st: self.st,
-            gauge: &self.slot.body,
+            gauge: self.slot.body_gauge(),
         }
     }
 
@@ -404,7 +387,7 @@ impl<'a> Exchange<'a> {
 
     /// Writes everything queued to the peer now.
     pub fn flush(&mut self) -> Result<(), Error> {
-        let r = self.st.flush(self.stream, self.conn, &self.slot.write);
+        let r = self.st.flush(self.stream, self.conn, self.slot);
         self.note(r)
     }
 
@@ -424,7 +407,7 @@ impl<'a> Exchange<'a> {
     pub fn upgrade(&mut self) -> Result<Upgraded<'_>, Error> {
         self.flush()?;
         // The new protocol's writes wait up to the write stall timeout each.
-        let stall = self.st.write.stall();
+        let stall = self.conn.transfer_stall(Transfer::Response);
         self.stream
             .set_write_timeout(Some(stall))
             .map_err(Error::Io)?;
@@ -484,15 +467,13 @@ impl<'a> Exchange<'a> {
         let r = match placement {
             Placement::AfterOutput => {
                 let mut pace = Paced {
-                    meter: &mut self.st.write,
-                    gauge: Some(&self.slot.write),
+                    slices: &mut self.st.write,
+                    gauge: Some(self.slot.write_gauge()),
                 };
-                let r = wire::flush_with_paced(self.stream, self.conn, body, &mut pace);
-                self.st.note_write(&r);
-                r
+                wire::flush_paced(self.stream, self.conn, body, &mut pace)
             }
             Placement::Queued if self.conn.output().len() >= FLUSH_AT => {
-                self.st.flush(self.stream, self.conn, &self.slot.write)
+                self.st.flush(self.stream, self.conn, self.slot)
             }
             Placement::Queued => Ok(()),
         };
@@ -512,7 +493,7 @@ pub struct Body<'a> {
     conn: &'a mut ServerConn,
     stream: &'a mut dyn Transport,
     st: &'a mut Cycle,
-    gauge: &'a Gauge,
+    gauge: Gauge<'a>,
 }
 
 /// An exchange lent to a body and a writer at once: each read and write
@@ -568,7 +549,6 @@ impl Body<'_> {
             timed_out,
             broken,
             read_timeout,
-            body,
             write,
             ..
         } = &mut *self.st;
@@ -595,12 +575,9 @@ impl Body<'_> {
         let mut src = ServerBody {
             conn: self.conn,
             stream: self.stream,
-            pace: Paced {
-                meter: body,
-                gauge: Some(self.gauge),
-            },
+            gauge: self.gauge,
             write: Paced {
-                meter: write,
+                slices: write,
                 gauge: None,
             },
             read_timeout,
@@ -617,7 +594,7 @@ impl Body<'_> {
 struct ServerBody<'s> {
     conn: &'s mut ServerConn,
     stream: &'s mut dyn Transport,
-    pace: Paced<'s>,
+    gauge: Gauge<'s>,
     write: Paced<'s>,
     read_timeout: &'s mut Option<Option<Duration>>,
     timed_out: &'s mut bool,
@@ -642,17 +619,12 @@ impl BodySource for ServerBody<'_> {
 
     fn fill(&mut self) -> Result<(), Error> {
         // A `100 Continue` (or other output) goes out before we wait.
-        if let Err(e) = wire::flush_paced(self.stream, self.conn, &mut self.write) {
+        if let Err(e) = wire::flush_paced(self.stream, self.conn, &[], &mut self.write) {
             *self.broken = true;
             return Err(e);
         }
-        let r = wire::fill_paced(
-            self.stream,
-            self.conn,
-            &mut self.pace,
-            self.read_timeout,
-            Stage::Body,
-        );
+        let gauge = Some(self.gauge);
+        let r = wire::fill_paced(self.stream, self.conn, gauge, self.read_timeout);
         match r {
             Ok(Filled::Bytes(_) | Filled::Eof) => Ok(()),
             Ok(Filled::Full) => Err(Error::BodyUnavailable),

@@ -21,10 +21,18 @@ pub use http_net_conn::{AccessRecord, ErrorBody, ErrorCause, ErrorResponse};
 /// ([`ServerHooks::mistake_sink`](http_net_conn::driver::ServerHooks::mistake_sink)):
 /// calls the hook (containing its panic) or writes the line to stderr at
 /// once (a failed write is not the server's concern, and must not panic).
-pub(crate) fn deliver(sink: Option<MistakeSink<'_>>, m: &Mistake) {
-    match sink {
-        Some(MistakeSink::Hook(hook)) => drop(catch_unwind(AssertUnwindSafe(|| hook(m)))),
-        Some(MistakeSink::Line(line)) => drop(std::io::stderr().lock().write_all(line.as_bytes())),
+pub(crate) fn deliver(mistake: Option<(Mistake, MistakeSink<'_>)>) {
+    match mistake {
+        Some((m, MistakeSink::Hook(hook))) => drop(catch(&mut || hook(&m))),
+        Some((_, MistakeSink::Line(line))) => {
+            drop(std::io::stderr().lock().write_all(line.as_bytes()));
+        }
         None => {}
     }
+}
+
+/// Runs a hook, containing its panic: `false` when it panicked (the
+/// core's [`Catch`](http_net_conn::driver::Catch)).
+pub(crate) fn catch(hook: &mut dyn FnMut()) -> bool {
+    catch_unwind(AssertUnwindSafe(hook)).is_ok()
 }

@@ -113,10 +113,8 @@ impl Shared {
                 s.id = id;
                 s.interrupter = interrupter;
                 s.cell.reset(now);
-                for g in [&s.body, &s.write] {
-                    g.reset();
-                    g.ended().store(false, Ordering::SeqCst);
-                }
+                s.body.reset();
+                s.write.reset();
             }
             Arc::clone(&slot)
         });

@@ -13,6 +13,7 @@ use http_net_conn::{Stage, Timestamp};
 use crate::lock::read;
 use crate::transport::Interrupter;
 use crate::wire::{self, Gauge};
+use http_net_conn::driver::FlowGauge;
 
 /// One open connection, as the accept loop and the shutdown see it.
 pub(crate) struct Slot {
@@ -20,9 +21,9 @@ pub(crate) struct Slot {
     pub(crate) id: u64,
     pub(crate) cell: SlotCell,
     /// The request body's progress while the handler reads it.
-    pub(crate) body: Gauge,
+    pub(crate) body: FlowGauge,
     /// The responses' progress.
-    pub(crate) write: Gauge,
+    pub(crate) write: FlowGauge,
     /// How another thread ends the connection's blocked I/O: a TCP
     /// connection's own socket, shared here (one descriptor per
     /// connection), or the interrupter of another stream type.
@@ -51,8 +52,8 @@ impl Slot {
         Slot {
             id: 0,
             cell: SlotCell::new(wire::stamp(epoch)),
-            body: Gauge::new(epoch),
-            write: Gauge::new(epoch),
+            body: FlowGauge::new(),
+            write: FlowGauge::new(),
             tcp: RwLock::new(None),
             interrupter: None,
         }
@@ -65,7 +66,7 @@ impl Slot {
 
     /// Enters `state` at `now` (a state it is in already keeps its start).
     pub(crate) fn enter(&self, state: SlotState, now: Instant) {
-        self.cell.enter(state, Some(self.body.stamp(now)));
+        self.cell.enter(state, Some(wire::stamp(now)));
     }
 
     /// The stage the endpoint evicted the connection in.
@@ -73,12 +74,26 @@ impl Slot {
         self.cell.evicted()
     }
 
-    /// Carries out the endpoint's eviction: a timeout is final, and the
-    /// blocked read ends (the connection's thread answers a head `503`, a
+    /// The request body's gauge, with this slot's cell.
+    pub(crate) fn body_gauge(&self) -> Gauge<'_> {
+        Gauge {
+            flow: &self.body,
+            cell: &self.cell,
+        }
+    }
+
+    /// The responses' gauge, with this slot's cell.
+    pub(crate) fn write_gauge(&self) -> Gauge<'_> {
+        Gauge {
+            flow: &self.write,
+            cell: &self.cell,
+        }
+    }
+
+    /// Carries out the endpoint's eviction (marked in the cell, so that a
+    /// timeout is final): the blocked read ends (the connection's thread answers a head `503`, a
     /// body `408`), or all I/O for a response (cut).
     pub(crate) fn evict(&self, stage: Stage) {
-        self.body.end_now();
-        self.write.end_now();
         self.interrupt(stage == Stage::Write);
     }
 

@@ -7,13 +7,14 @@ use std::panic::{catch_unwind, AssertUnwindSafe};
 use std::pin::{pin, Pin};
 use std::sync::Arc;
 use std::task::Poll;
+use std::time::Duration;
 
 use http_net_conn::driver::{
-    AfterHandler, Begin, ChosenAnswer, Expiry, NextRead, ReadStep, RequestPolicy, SlotState,
+    AfterHandler, Begin, Expiry, HandlerEnd, NextRead, ReadStep, RequestPolicy, SlotState, Spent,
+    Transfer,
 };
 use http_net_conn::{
-    AccessRecord, Error as ConnError, ErrorCause, HandlerError, Mistake, RemoteError, ServerConn,
-    ServerEvent, Timestamp,
+    AccessRecord, Error as ConnError, ErrorCause, RemoteError, ServerConn, ServerEvent, Timestamp,
 };
 use tokio::io::AsyncWriteExt;
 use tokio::time::Instant;
@@ -26,7 +27,10 @@ use crate::hooks;
 use crate::shared::{Shared, SlotGuard};
 use crate::slot::Bell;
 use crate::timer::{self, Timer, WakeClock};
-use crate::wire::{self, Filled, Scratched, Transport, WriteBounds};
+use crate::wire::{self, Filled, Scratched, Transport};
+
+/// What an idle wait's deadline is: a timeout of [`Stage::Idle`].
+const IDLE: Spent = wire::timeout(Stage::Idle);
 
 /// How a connection ends.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -51,7 +55,9 @@ pub(crate) async fn run<S: Transport, H: Handler>(
         let mut conn = shared.conns.take(s.conn, s.wipe);
         let mut st = Cycle::new(peer, Arc::clone(&slot.slot));
         let end = serve(&mut stream, &mut conn, &mut st, &shared, &slot, &*handler).await;
-        shared.counters.ended(st.timed_out_in, slot.slot.evicted());
+        shared
+            .counters
+            .ended(conn.timed_out_in(), slot.slot.evicted());
         // Its state machine and buffers serve the next connection, unless
         // they grew (the core's rule).
         if conn.buffers_kept() {
@@ -142,11 +148,12 @@ async fn send_own_error(
 ) -> End {
     let own = &sh.hooks;
     if !own.keeps_request() {
-        return send_and_linger(stream, conn, st, sh).await;
+        return send_and_linger(stream, conn, st).await;
     }
-    hooks::error_body(own, conn, cause, &seen.method, &seen.target);
+    let kept = (seen.method.as_str(), &seen.target[..]);
+    own.set_error_body(conn, cause, kept, hooks::catch);
     let queued = conn.output().len() as u64;
-    let end = send_and_linger(stream, conn, st, sh).await;
+    let end = send_and_linger(stream, conn, st).await;
     let sent = if end == End::Linger { queued } else { 0 };
     log_own_response(sh, conn, st, seen, sent);
     end
@@ -164,40 +171,23 @@ fn catch<F: Future>(mut fut: Pin<&mut F>) -> impl Future<Output = Option<F::Outp
     )
 }
 
-/// Sends what the connection queued, within the server's write bounds,
-/// through the cycle's meter and slot (a write waiting on the peer can be
-/// evicted). A plain function returning `flush_with`'s future, not an
+/// Sends what the connection queued, within the responses' pace (the
+/// connection's), watched through the cycle's slot (a write waiting on the
+/// peer can be evicted). A plain function returning `flush_with`'s future, not an
 /// `async fn`: no state machine of its own on the per-request path.
 fn flush_queued<'a>(
     stream: &'a mut dyn Transport,
     conn: &'a mut ServerConn,
     st: &'a mut Cycle,
-    sh: &Shared,
 ) -> impl Future<Output = Result<(), Error>> + 'a {
-    wire::flush_with(
-        stream,
-        conn,
-        &[],
-        &mut st.write_meter,
-        &mut st.timer,
-        WriteBounds::of(&sh.settings),
-        st.slot.as_deref(),
-    )
+    wire::flush_with(stream, conn, &[], &mut st.timer, st.slot.as_deref())
 }
 
 /// Sends what the connection queued (an error response), then lingers.
-async fn send_and_linger(
-    stream: &mut dyn Transport,
-    conn: &mut ServerConn,
-    st: &mut Cycle,
-    sh: &Shared,
-) -> End {
-    match flush_queued(stream, conn, st, sh).await {
+async fn send_and_linger(stream: &mut dyn Transport, conn: &mut ServerConn, st: &mut Cycle) -> End {
+    match flush_queued(stream, conn, st).await {
         Ok(()) => End::Linger,
-        Err(e) => {
-            st.note_timeout(&e);
-            End::Close
-        }
+        Err(_) => End::Close,
     }
 }
 
@@ -227,6 +217,7 @@ async fn serve<H: Handler>(
     handler: &H,
 ) -> End {
     conn.set_timeouts(sh.settings.read_timeouts());
+    conn.set_paces(&sh.settings);
     let mut serve = Serve {
         stream,
         conn,
@@ -270,8 +261,7 @@ impl<H: Handler> Serve<'_, H> {
                 // timer). Awaited here, not in a method of its own: a read
                 // costs no future of its own on the way.
                 Ok(ServerEvent::NeedInput) => 'read: {
-                    if let Err(e) = flush_queued(self.stream, self.conn, self.st, self.sh).await {
-                        self.st.note_timeout(&e);
+                    if flush_queued(self.stream, self.conn, self.st).await.is_err() {
                         break 'read Some(End::Close);
                     }
                     if self.eof {
@@ -291,7 +281,15 @@ impl<H: Handler> Serve<'_, H> {
                         let idle = Idle { clock, deadline };
                         idle_fill(stream, conn, sh, &mut st.timer, idle, wake).await
                     } else {
-                        wire::fill(stream, conn, &mut st.timer, deadline, false, stage, wake).await
+                        wire::fill(
+                            stream,
+                            conn,
+                            &mut st.timer,
+                            deadline,
+                            wire::timeout(stage),
+                            wake,
+                        )
+                        .await
                     };
                     if slot.slot.clock.wakeups() != wakeups {
                         // The task went back to the scheduler: a new turn.
@@ -308,7 +306,7 @@ impl<H: Handler> Serve<'_, H> {
                 // The response that ended the connection: send it, then
                 // half-close and drain.
                 Ok(ServerEvent::Closed) => {
-                    Some(send_and_linger(self.stream, self.conn, self.st, self.sh).await)
+                    Some(send_and_linger(self.stream, self.conn, self.st).await)
                 }
                 Err(ConnError::Remote(e)) => Some(self.peer_error(e).await),
                 Err(ConnError::Local(_)) => Some(End::Close),
@@ -363,8 +361,7 @@ impl<H: Handler> Serve<'_, H> {
         );
         st.reset();
         // The whole-response deadline, if any, from this wakeup.
-        st.write_meter
-            .start(slot.slot.clock.stamp(), sh.settings.response_timeout);
+        conn.start_transfers(|| slot.slot.clock.stamp());
         let outcome = {
             let mut ex = Exchange::new(conn, stream, st, sh);
             let fut = pin!(self.handler.handle(&mut ex));
@@ -373,30 +370,34 @@ impl<H: Handler> Serve<'_, H> {
         if outcome.is_none() {
             sh.counters.panicked();
         }
-        let chosen = answer_chosen(conn, st, sh, &outcome);
-        report_mistake(conn, st, sh, seen, &outcome, chosen);
-        let action = if st.broken {
-            None
-        } else {
-            Some(conn.after_handler(chosen.outcome(&outcome), st.timed_out))
+        let h = HandlerEnd {
+            end: &outcome,
+            body_timed_out: st.timed_out,
+            broken: st.broken,
+            kept: (!seen.method.is_empty()).then(|| (seen.method.as_str(), &seen.target[..])),
+            local_of,
         };
-        let mut end = match action {
+        let now = || wire::stamp(crate::timer::read_clock());
+        let (next, mistake) = sh
+            .hooks
+            .handler_end(conn, h, &sh.mistakes, now, hooks::catch);
+        hooks::deliver(mistake);
+        let mut end = match next {
             // The usual case, with no future of its own.
-            Some(AfterHandler::Next) => None,
-            _ => after_handler(stream, conn, st, sh, action, &outcome, seen).await,
+            AfterHandler::Next => None,
+            _ => after_handler(stream, conn, st, sh, next).await,
         };
         if sh.hooks.access_log.is_some() {
             if end.is_none() {
                 // Written before it is logged (its bytes counted).
-                if let Err(e) = flush_queued(stream, conn, st, sh).await {
-                    st.note_timeout(&e);
+                if flush_queued(stream, conn, st).await.is_err() {
                     end = Some(End::Close);
                 }
             }
             let error = outcome.as_ref().and_then(|r| r.as_ref().err());
             let record = AccessRecord::new(st.peer, &seen.method, &seen.target)
                 .with_status(conn.response_status())
-                .with_bytes(st.write_meter.bytes())
+                .with_bytes(conn.transfer(Transfer::Response).bytes())
                 .with_duration(seen.started.elapsed())
                 .with_error(error)
                 .with_panicked(outcome.is_none());
@@ -459,10 +460,7 @@ impl<H: Handler> Serve<'_, H> {
                     .handle_timeout(at)
                     .map_or(Ok(None), |e| Err(Some(e)))
             }
-            Err(e) => {
-                self.st.note_timeout(&e);
-                Ok(Some(End::Close))
-            }
+            Err(_) => Ok(Some(End::Close)),
         }
     }
     /// The handler's answer waits for its output to leave: sends it.
@@ -471,10 +469,8 @@ impl<H: Handler> Serve<'_, H> {
             // Paused with nothing to send: the answer is incomplete.
             return Some(End::Close);
         }
-        let r = flush_queued(self.stream, self.conn, self.st, self.sh).await;
-        r.map_err(|e| self.st.note_timeout(&e))
-            .err()
-            .map(|()| End::Close)
+        let r = flush_queued(self.stream, self.conn, self.st).await;
+        r.err().map(|_| End::Close)
     }
 
     /// The accept loop evicted the connection while it waited: the
@@ -497,9 +493,6 @@ impl<H: Handler> Serve<'_, H> {
     /// Carries out what a deadline that ran out (or an eviction) did to
     /// the connection.
     async fn expired(&mut self, e: Expiry) -> End {
-        if let Some(stage) = e.timed_out {
-            self.st.timed_out_in.get_or_insert(stage);
-        }
         if !e.linger {
             return End::Close;
         }
@@ -527,7 +520,7 @@ impl<H: Handler> Serve<'_, H> {
             &mut self.seen,
         );
         if conn.error_status().is_none() {
-            return send_and_linger(stream, conn, st, self.sh).await;
+            return send_and_linger(stream, conn, st).await;
         }
         if seen.method.is_empty() && self.sh.hooks.keeps_request() {
             // Before a whole head: from its first byte.
@@ -576,7 +569,7 @@ async fn idle_fill(
         let now = idle.clock.stamp();
         let lend_at = conn.buffers_idle_at().unwrap_or(now);
         if now < lend_at && lend_at < deadline {
-            match wire::fill(stream, conn, timer, lend_at, false, Stage::Idle, wake).await {
+            match wire::fill(stream, conn, timer, lend_at, IDLE, wake).await {
                 // Not within the grace: lend the buffers, as below.
                 Err(Error::Timeout(Stage::Idle)) => {}
                 r => {
@@ -596,9 +589,7 @@ async fn idle_fill(
         match conn.take_buffers() {
             Some(lent) if kept => sh.buffers.put(lent),
             Some(_) => {}
-            None => {
-                return wire::fill(stream, conn, timer, deadline, false, Stage::Idle, wake).await
-            }
+            None => return wire::fill(stream, conn, timer, deadline, IDLE, wake).await,
         }
     }
     let mut scratch = [0u8; SCRATCH];
@@ -638,44 +629,28 @@ fn restore(conn: &mut ServerConn, sh: &Shared) {
     }
 }
 
-/// Finishes what the handler left (`outcome` is `None` after a panic),
-/// from where the connection says the answer stands (`action`, asked of
-/// [`ServerConn::after_handler`] by the caller; `None` when its stream
-/// broke); `Some` ends the
-/// connection. Whatever the handler queued (through [`Exchange`] or
-/// [`Exchange::conn`]) is sent: at once when the connection ends here,
-/// otherwise before the next read.
+/// Carries out what follows the handler, as the core decided it
+/// ([`ServerHooks::handler_end`](http_net_conn::driver::ServerHooks::handler_end));
+/// `Some` ends the connection. Whatever the handler queued (through
+/// [`Exchange`] or [`Exchange::conn`]) is sent: at once when the
+/// connection ends here, otherwise before the next read.
 async fn after_handler(
     stream: &mut dyn Transport,
     conn: &mut ServerConn,
     st: &mut Cycle,
     sh: &Shared,
-    action: Option<AfterHandler>,
-    outcome: &Option<Result<(), HandlerError>>,
-    seen: &Seen,
+    next: AfterHandler,
 ) -> Option<End> {
-    // `None`: its stream broke.
-    let Some(action) = action else {
-        return Some(End::Close);
-    };
-    match action {
+    match next {
         AfterHandler::Next => None,
-        AfterHandler::Linger => {
-            // An error response the connection queued (its own, or the
-            // 500/408 for no answer) takes the hook's body.
-            if sh.hooks.error_body.is_some() {
-                let cause = ErrorCause::after_handler(conn, outcome, st.timed_out);
-                hooks::error_body(&sh.hooks, conn, cause, &seen.method, &seen.target);
-            }
-            Some(send_and_linger(stream, conn, st, sh).await)
-        }
+        AfterHandler::Linger => Some(send_and_linger(stream, conn, st).await),
         AfterHandler::Truncated => {
             sh.counters.unsent_body();
-            send_due(stream, conn, st, sh).await;
+            send_due(stream, conn, st).await;
             Some(End::Close)
         }
         AfterHandler::CloseAfterOutput => {
-            send_due(stream, conn, st, sh).await;
+            send_due(stream, conn, st).await;
             Some(End::Close)
         }
         // `Close`, and any action a later `conn` adds.
@@ -692,84 +667,33 @@ fn local_of(e: &Error) -> Option<http_net_conn::LocalError> {
     }
 }
 
-/// Sends the answer the handler's error chose, if any (the core's rule,
-/// [`ServerConn::answer_chosen`], with the server's hooks; a hook that
-/// panics chooses nothing). A stream that broke is not answered.
-fn answer_chosen(
-    conn: &mut ServerConn,
-    st: &Cycle,
-    sh: &Shared,
-    outcome: &Option<Result<(), HandlerError>>,
-) -> ChosenAnswer {
-    // A handler that returned `Ok` chose nothing (the general rule:
-    // `ServerConn::answer_chosen`), asked without a `catch_unwind`.
-    if st.broken || matches!(outcome, Some(Ok(()))) {
-        return ChosenAnswer::NotChosen;
-    }
-    let hooks = &sh.hooks;
-    catch_unwind(AssertUnwindSafe(|| {
-        hooks.answer_chosen(conn, outcome, st.timed_out)
-    }))
-    .unwrap_or(ChosenAnswer::NotChosen)
-}
-
-/// Reports the application's mistake, if the handler's end shows one (the
-/// core's rule, [`Mistake::of_handler`]); asked before the connection
-/// answers for the handler. A connection whose stream broke is not asked:
-/// its answer was cut by the peer or the network.
-fn report_mistake(
-    conn: &ServerConn,
-    st: &Cycle,
-    sh: &Shared,
-    seen: &Seen,
-    outcome: &Option<Result<(), HandlerError>>,
-    chosen: ChosenAnswer,
-) {
-    if st.broken || !sh.hooks.report_mistakes {
-        return;
-    }
-    let kept = (!seen.method.is_empty()).then(|| (seen.method.as_str(), &seen.target[..]));
-    let timed_out = st.timed_out;
-    if let Some((m, request)) =
-        Mistake::of_handler(conn, outcome, chosen, timed_out, local_of, kept)
-    {
-        let now = wire::stamp(crate::timer::read_clock());
-        hooks::deliver(sh.hooks.mistake_sink(&sh.mistakes, m, now, request), &m);
-    }
-}
-
 /// Sends the output due before the connection closes: up to a body the
 /// handler owes (nothing past it), or all that is queued.
-async fn send_due(stream: &mut dyn Transport, conn: &mut ServerConn, st: &mut Cycle, sh: &Shared) {
+async fn send_due(stream: &mut dyn Transport, conn: &mut ServerConn, st: &mut Cycle) {
     if conn.body_owed().is_some() {
-        send_until_owed(stream, conn, st, sh).await;
+        send_until_owed(stream, conn, st).await;
     } else {
-        let _ = flush_queued(stream, conn, st, sh).await;
+        let _ = flush_queued(stream, conn, st).await;
     }
 }
 
 /// Sends the output queued before a body the handler left unsent
 /// ([`ServerConn::body_owed`]), and nothing past it (what follows belongs
-/// after the missing bytes): each write bounded by the write timeout and
-/// counted in the response's meter. A failed or timed-out write ends it;
+/// after the missing bytes): each write bounded by the responses' pace
+/// and counted in it (the connection's). A failed or timed-out write ends it;
 /// the connection closes either way.
-async fn send_until_owed(
-    stream: &mut dyn Transport,
-    conn: &mut ServerConn,
-    st: &mut Cycle,
-    sh: &Shared,
-) {
-    let b = WriteBounds::of(&sh.settings);
+async fn send_until_owed(stream: &mut dyn Transport, conn: &mut ServerConn, st: &mut Cycle) {
     let mut wrote = false;
     while conn.body_owed().is_some() {
         let out = conn.output();
         if out.is_empty() {
             break;
         }
-        let until = wire::deadline(&st.write_meter, st.now(), b.stall, b.rate).0;
+        let now = st.now();
+        let until = conn.transfer_until(Transfer::Response, now, now).0;
         match wire::bounded(wire::instant(until), stream.write(out)).await {
             Some(Ok(n)) if n > 0 => {
-                st.write_meter.add(n as u64);
+                conn.transfer_moved(Transfer::Response, Duration::ZERO, n as u64);
                 conn.consume_output(n);
                 wrote = true;
             }
@@ -778,7 +702,8 @@ async fn send_until_owed(
         }
     }
     if wrote {
-        let until = wire::deadline(&st.write_meter, st.now(), b.stall, b.rate).0;
+        let now = st.now();
+        let until = conn.transfer_until(Transfer::Response, now, now).0;
         let _ = wire::bounded(wire::instant(until), stream.flush()).await;
     }
 }
@@ -788,7 +713,7 @@ mod tests {
     use super::*;
     use crate::shared::Settings;
     use http_net_conn::driver::IDLE_GRACE;
-    use http_net_conn::{Config, Placement, PreparedResponse};
+    use http_net_conn::{Config, HandlerError, Placement, PreparedResponse};
 
     use tokio::io::{AsyncWriteExt, DuplexStream};
 

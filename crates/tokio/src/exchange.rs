@@ -13,15 +13,15 @@ use http_net_conn::{
 };
 use tokio::io::{AsyncRead, AsyncWrite, ReadBuf};
 
-use crate::error::{Error, Limit, Stage};
+use crate::error::{Error, Limit};
 use crate::lend::{Hold, Lent};
 use crate::shared::Shared;
 use crate::slot::Slot;
-use http_net_conn::driver::Meter;
+use http_net_conn::driver::Transfer;
 use http_net_conn::Timestamp;
 
 use crate::timer::Timer;
-use crate::wire::{self, Filled, Transport, WriteBounds};
+use crate::wire::{self, Filled, Transport};
 
 /// Output is written as soon as this much is queued (smaller answers wait
 /// until the connection next reads, so pipelined answers leave together).
@@ -45,11 +45,6 @@ pub(crate) struct Cycle {
     pub(crate) broken: bool,
     /// The handler took the connection over (101 / CONNECT).
     pub(crate) switched: bool,
-    /// The stage whose deadline or rate closed the connection, counted once
-    /// when it ends ([`Counters::timed_out`](http_net_conn::Counters::timed_out)).
-    pub(crate) timed_out_in: Option<Stage>,
-    pub(crate) read_meter: Meter,
-    pub(crate) write_meter: Meter,
     pub(crate) peer: Option<SocketAddr>,
     /// The connection's place in the server's registry (writes waiting on
     /// the peer mark it, and can be evicted).
@@ -59,14 +54,6 @@ pub(crate) struct Cycle {
 }
 
 impl Cycle {
-    /// Notes the stage a timeout error ran out in (the first one of the
-    /// connection: the one that closes it).
-    pub(crate) fn note_timeout(&mut self, e: &Error) {
-        if let Error::Timeout(stage) | Error::TooSlow(stage) = e {
-            self.timed_out_in.get_or_insert(*stage);
-        }
-    }
-
     pub(crate) fn new(peer: Option<SocketAddr>, slot: Arc<Slot>) -> Cycle {
         Cycle {
             peer,
@@ -90,8 +77,6 @@ impl Cycle {
         self.trailers.clear();
         self.over_limit = None;
         self.timed_out = false;
-        self.read_meter.restart(None);
-        self.write_meter.restart(None);
     }
 }
 
@@ -388,25 +373,19 @@ impl<'a> Exchange<'a> {
     /// until the connection is evicted.
     async fn body_wait(&mut self) -> Result<(), Error> {
         let st = &mut *self.st;
-        let s = &self.shared.settings;
-        let bounds = WriteBounds::of(s);
         let r = wire::flush_with(
             self.stream,
             self.conn,
             &[],
-            &mut st.write_meter,
             &mut st.timer,
-            bounds,
             st.slot.as_deref(),
         );
         if let Err(e) = r.await {
             st.broken = true;
-            st.note_timeout(&e);
             return Err(e);
         }
         let now = st.now();
-        let (deadline, by_rate) =
-            wire::deadline(&st.read_meter, now, s.body_timeout, s.min_body_rate);
+        let (deadline, at_deadline) = self.conn.transfer_until(Transfer::Body, now, now);
         // The body's progress, shown to eviction; an eviction ends the wait.
         let slot = st.slot.as_deref();
         if let Some(slot) = slot {
@@ -418,20 +397,20 @@ impl<'a> Exchange<'a> {
             self.conn,
             &mut st.timer,
             deadline,
-            by_rate,
-            Stage::Body,
+            at_deadline,
             wake,
         );
         let r = r.await;
         // After a wait, the time of the wakeup that ended it.
-        st.read_meter
-            .waited(st.now().saturating_duration_since(now));
-        if let Ok(Filled::Bytes(n)) = r {
-            st.read_meter.add(n as u64);
-        }
+        let n = match r {
+            Ok(Filled::Bytes(n)) => n as u64,
+            _ => 0,
+        };
+        let waited = st.now().saturating_duration_since(now);
+        self.conn.transfer_moved(Transfer::Body, waited, n);
         if let Some(slot) = slot {
-            slot.body
-                .end(st.read_meter.bytes(), st.read_meter.time_waited());
+            let m = self.conn.transfer(Transfer::Body);
+            slot.body.end(m.bytes(), m.time_waited());
             if slot.evicted() {
                 // Made way for a newcomer: `408`, as a body that timed out
                 // (the std server's answer).
@@ -442,10 +421,9 @@ impl<'a> Exchange<'a> {
         match r {
             Ok(Filled::Bytes(_) | Filled::Eof | Filled::Woken) => Ok(()),
             Ok(Filled::Full) => Err(Error::BodyUnavailable),
-            Err(e @ (Error::Timeout(_) | Error::TooSlow(_))) => {
+            Err(Error::Timeout(_) | Error::TooSlow(_)) => {
                 st.timed_out = true;
-                st.note_timeout(&e);
-                Err(e)
+                Err(wire::spent(self.conn.transfer_spent(at_deadline)))
             }
             Err(e) => {
                 st.broken = true;
@@ -623,21 +601,16 @@ impl<'a> Exchange<'a> {
     }
 
     async fn write_out(&mut self, body: &[u8]) -> Result<(), Error> {
-        let bounds = WriteBounds::of(&self.shared.settings);
+        let st = &mut *self.st;
         let r = wire::flush_with(
             self.stream,
             self.conn,
             body,
-            &mut self.st.write_meter,
-            &mut self.st.timer,
-            bounds,
-            self.st.slot.as_deref(),
-        )
-        .await;
-        if let Err(e) = &r {
-            self.st.broken = true;
-            self.st.note_timeout(e);
-        }
+            &mut st.timer,
+            st.slot.as_deref(),
+        );
+        let r = r.await;
+        self.st.broken |= r.is_err();
         r
     }
 }

@@ -13,30 +13,11 @@ use std::panic::{catch_unwind, AssertUnwindSafe};
 use std::sync::{Arc, Mutex};
 
 use http_net_conn::driver::{write_busy_response, MistakeSink};
-use http_net_conn::{AccessRecord, ErrorCause, ErrorResponse, Mistake, ServerConn};
+use http_net_conn::{AccessRecord, ErrorCause, ErrorResponse, Mistake};
 
 /// The hooks a server was built with: the core's, the same in both
 /// adapters.
 pub(crate) use http_net_conn::driver::ServerHooks as Hooks;
-
-/// Gives the error response `conn` queued the hook's body for `cause`,
-/// when a hook is set and supplies one (a hook that panics, or a body the
-/// connection refuses, leaves the server's own text).
-pub(crate) fn error_body(
-    hooks: &Hooks,
-    conn: &mut ServerConn,
-    cause: ErrorCause<'_>,
-    method: &str,
-    target: &[u8],
-) {
-    let (Some(status), Some(hook)) = (conn.error_status(), &hooks.error_body) else {
-        return;
-    };
-    let response = ErrorResponse::new(status, cause, method, target);
-    if let Ok(Some(body)) = catch_unwind(AssertUnwindSafe(|| hook(&response))) {
-        let _ = conn.set_error_body(&body.content_type, &body.body);
-    }
-}
 
 /// Tells the access-log hook (when set) of one request.
 pub(crate) fn access_log(hooks: &Hooks, record: &AccessRecord<'_>) {
@@ -49,12 +30,20 @@ pub(crate) fn access_log(hooks: &Hooks, record: &AccessRecord<'_>) {
 /// ([`ServerHooks::mistake_sink`](http_net_conn::driver::ServerHooks::mistake_sink)):
 /// calls the hook (containing its panic) or writes the line to stderr at
 /// once (a failed write is not the server's concern, and must not panic).
-pub(crate) fn deliver(sink: Option<MistakeSink<'_>>, m: &Mistake) {
-    match sink {
-        Some(MistakeSink::Hook(hook)) => drop(catch_unwind(AssertUnwindSafe(|| hook(m)))),
-        Some(MistakeSink::Line(line)) => drop(std::io::stderr().lock().write_all(line.as_bytes())),
+pub(crate) fn deliver(mistake: Option<(Mistake, MistakeSink<'_>)>) {
+    match mistake {
+        Some((m, MistakeSink::Hook(hook))) => drop(catch(&mut || hook(&m))),
+        Some((_, MistakeSink::Line(line))) => {
+            drop(std::io::stderr().lock().write_all(line.as_bytes()));
+        }
         None => {}
     }
+}
+
+/// Runs a hook, containing its panic: `false` when it panicked (the
+/// core's [`Catch`](http_net_conn::driver::Catch)).
+pub(crate) fn catch(hook: &mut dyn FnMut()) -> bool {
+    catch_unwind(AssertUnwindSafe(hook)).is_ok()
 }
 
 /// The `503` beyond the connection limit, made once per second (the `Date`

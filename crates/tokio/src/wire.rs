@@ -8,8 +8,8 @@ use std::pin::{pin, Pin};
 use std::task::{Context, Poll};
 use std::time::Duration;
 
-use http_net_conn::driver::{Bound, Linger, Meter};
-use http_net_conn::{Rate, ServerConn, ServerSettings, Timestamp};
+use http_net_conn::driver::{Linger, Spent, Transfer};
+use http_net_conn::{ServerConn, Timestamp};
 use tokio::io::{AsyncRead, AsyncReadExt, AsyncWrite, AsyncWriteExt, ReadBuf};
 use tokio::time::{timeout_at, Instant};
 
@@ -79,33 +79,22 @@ pub(crate) async fn first<A: Future, B: Future>(a: A, b: B) -> First<A::Output, 
 
 pub(crate) use crate::timer::{instant, stamp};
 
-/// When a wait starting `now` must end for `meter`, with the stall timeout
-/// counted from `now`, and whether the minimum rate is what ends it (the
-/// core's [`Meter::deadline`]).
-pub(crate) fn deadline(
-    meter: &Meter,
-    now: Timestamp,
-    stall: Duration,
-    rate: Rate,
-) -> (Timestamp, bool) {
-    let (at, bound) = meter.deadline(now, now, stall, rate);
-    (at, bound == Bound::Rate)
+/// The error for a wait that reached its deadline, as the core rules it
+/// ([`Spent`]): [`Error::TooSlow`] when the minimum rate bounded it,
+/// [`Error::Timeout`] otherwise.
+pub(crate) fn spent(s: Spent) -> Error {
+    if s.too_slow {
+        Error::TooSlow(s.stage)
+    } else {
+        Error::Timeout(s.stage)
+    }
 }
 
-/// What bounds the writes of one connection.
-#[derive(Clone, Copy, Debug)]
-pub(crate) struct WriteBounds {
-    pub(crate) stall: Duration,
-    pub(crate) rate: Rate,
-}
-
-impl WriteBounds {
-    /// The server's write timeout and minimum response rate.
-    pub(crate) fn of(s: &ServerSettings) -> WriteBounds {
-        WriteBounds {
-            stall: s.write_timeout,
-            rate: s.min_response_rate,
-        }
+/// A deadline that is a plain timeout of `stage` (no rate bounds it).
+pub(crate) const fn timeout(stage: Stage) -> Spent {
+    Spent {
+        stage,
+        too_slow: false,
     }
 }
 
@@ -161,16 +150,14 @@ fn poll_bounded_read(
     }
 }
 
-/// Reads once from the stream into the connection, until `deadline`
-/// (`Err(Timeout(stage))`, or `TooSlow(stage)` when `rate_bound`), or until
-/// `wake` rings.
+/// Reads once from the stream into the connection, until `deadline` (the
+/// error for `at_deadline`, see [`spent`]), or until `wake` rings.
 pub(crate) async fn fill(
     stream: &mut (dyn Transport + '_),
     conn: &mut ServerConn,
     timer: &mut Timer,
     deadline: Timestamp,
-    rate_bound: bool,
-    stage: Stage,
+    at_deadline: Spent,
     wake: Option<&Bell>,
 ) -> Result<Filled, Error> {
     let spare = conn.spare_mut();
@@ -180,8 +167,7 @@ pub(crate) async fn fill(
     let end = poll_fn(|cx| poll_bounded_read(stream, spare, timer, deadline, wake, cx)).await;
     match end {
         ReadEnd::Woken => Ok(Filled::Woken),
-        ReadEnd::TimedOut if rate_bound => Err(Error::TooSlow(stage)),
-        ReadEnd::TimedOut => Err(Error::Timeout(stage)),
+        ReadEnd::TimedOut => Err(spent(at_deadline)),
         ReadEnd::Read(Ok(0)) => {
             conn.recv_eof();
             Ok(Filled::Eof)
@@ -275,24 +261,24 @@ async fn watched<F: Future>(fut: F, slot: &Slot) -> Option<F::Output> {
 
 /// Writes the connection's whole output and then `body` (a body left to the
 /// caller: `Placement::AfterOutput`), with vectored writes, each bounded by
-/// the stall timeout and the minimum rate; then flushes the stream. With a
-/// `slot`, a write waiting on the peer can be evicted ([`watched`]).
+/// the responses' pace (the core's [`ServerConn::transfer_until`], asked
+/// only when a write must wait); then flushes the stream. With a `slot`, a
+/// write waiting on the peer can be evicted ([`watched`]).
 pub(crate) async fn flush_with(
     stream: &mut (dyn Transport + '_),
     conn: &mut ServerConn,
     mut body: &[u8],
-    meter: &mut Meter,
     timer: &mut Timer,
-    bounds: WriteBounds,
     slot: Option<&Slot>,
 ) -> Result<(), Error> {
+    const RESPONSE: Transfer = Transfer::Response;
     // The time of this wakeup (the clock, for a stream with no slot).
     let now = || slot.map_or_else(|| stamp(crate::timer::read_clock()), |s| s.clock.stamp());
     let mut wrote = false;
     // Fast path: what is queued leaves in one write the stream takes at
     // once, and the flush is ready too (the general twin is the loop below,
     // which takes over from wherever this stops).
-    if body.is_empty() && meter.until().is_none() && !conn.output().is_empty() {
+    if body.is_empty() && conn.transfer(RESPONSE).until().is_none() && !conn.output().is_empty() {
         let first = poll_fn(|cx| {
             Poll::Ready(match Pin::new(&mut *stream).poll_write(cx, conn.output()) {
                 Poll::Ready(Ok(n)) => n,
@@ -302,7 +288,7 @@ pub(crate) async fn flush_with(
         .await;
         if first > 0 {
             wrote = true;
-            meter.add(first as u64);
+            conn.transfer_moved(RESPONSE, Duration::ZERO, first as u64);
             conn.consume_output(first);
             if conn.output().is_empty() {
                 let flushed = poll_fn(|cx| Poll::Ready(Pin::new(&mut *stream).poll_flush(cx)));
@@ -320,22 +306,23 @@ pub(crate) async fn flush_with(
         // A whole-response deadline (`response_timeout`, an option, off by
         // default) is checked before every write: past it no write is
         // made, however ready the peer.
-        if let Some(until) = meter.until() {
+        if let Some(until) = conn.transfer(RESPONSE).until() {
             if until <= now() {
-                return Err(Error::Timeout(Stage::Write));
+                return Err(spent(conn.transfer_spent(timeout(Stage::Write))));
             }
         }
         // Otherwise the clock is read only when the write must wait (the
-        // first poll was not ready): when it started waiting, and whether
-        // the rate bounds it. A write ready at once waited for nothing.
-        let mut waiting: Option<(Timestamp, bool)> = None;
+        // first poll was not ready): when it started waiting, and what its
+        // deadline is. A write ready at once waited for nothing.
+        let mut waiting: Option<(Timestamp, Spent)> = None;
+        let c = &*conn;
         let deadline = || {
             let now = now();
-            let (at, by_rate) = deadline(meter, now, bounds.stall, bounds.rate);
-            waiting = Some((now, by_rate));
+            let (at, spent) = c.transfer_until(RESPONSE, now, now);
+            waiting = Some((now, spent));
             at
         };
-        let bufs = [IoSlice::new(conn.output()), IoSlice::new(body)];
+        let bufs = [IoSlice::new(c.output()), IoSlice::new(body)];
         let write = async {
             if out_len == 0 {
                 timer.bounded_by(deadline, stream.write(body)).await
@@ -354,24 +341,26 @@ pub(crate) async fn flush_with(
             },
             None => write.await,
         };
-        let by_rate = match waiting {
-            Some((since, by_rate)) => {
-                // The write waited: `now` is the wakeup that ended it.
-                meter.waited(now().saturating_duration_since(since));
-                by_rate
-            }
-            None => false,
+        // A write that waited: `now` is the wakeup that ended it.
+        let (waited, at_deadline) = match waiting {
+            Some((since, s)) => (now().saturating_duration_since(since), s),
+            None => (Duration::ZERO, timeout(Stage::Write)),
         };
         let n = match r {
-            None if by_rate => return Err(Error::TooSlow(Stage::Write)),
-            None => return Err(Error::Timeout(Stage::Write)),
-            Some(Ok(0)) => return Err(Error::Io(io::ErrorKind::WriteZero.into())),
-            Some(Ok(n)) => n,
-            Some(Err(e)) if e.kind() == io::ErrorKind::Interrupted => continue,
+            Some(Ok(n)) if n > 0 => n,
+            None => {
+                conn.transfer_moved(RESPONSE, waited, 0);
+                return Err(spent(conn.transfer_spent(at_deadline)));
+            }
+            Some(Ok(_)) => return Err(Error::Io(io::ErrorKind::WriteZero.into())),
+            Some(Err(e)) if e.kind() == io::ErrorKind::Interrupted => {
+                conn.transfer_moved(RESPONSE, waited, 0);
+                continue;
+            }
             Some(Err(e)) => return Err(Error::Io(e)),
         };
         wrote = true;
-        meter.add(n as u64);
+        conn.transfer_moved(RESPONSE, waited, n as u64);
         if n <= out_len {
             conn.consume_output(n);
         } else {
@@ -380,9 +369,13 @@ pub(crate) async fn flush_with(
         }
     }
     if wrote {
-        let until = || deadline(meter, now(), bounds.stall, bounds.rate).0;
+        let c = &*conn;
+        let until = || {
+            let now = now();
+            c.transfer_until(RESPONSE, now, now).0
+        };
         match timer.bounded_by(until, stream.flush()).await {
-            None => return Err(Error::Timeout(Stage::Write)),
+            None => return Err(spent(conn.transfer_spent(timeout(Stage::Write)))),
             Some(Err(e)) => return Err(Error::Io(e)),
             Some(Ok(())) => {}
         }

@@ -65,6 +65,8 @@ pub struct ServerConn {
     error_tail: Option<ErrorTail>,
     /// The deadlines of the waits between handlers (`waits.rs`).
     pub(super) deadlines: super::deadlines::Deadlines,
+    /// The paces of the request's body and responses (`paces.rs`).
+    pub(super) paces: super::paces::Paces,
     /// The peer's error that failed the connection, if one did.
     peer_error: Option<RemoteError>,
 }
@@ -81,6 +83,7 @@ impl ServerConn {
             out: Output::new(2 * COPY_LIMIT),
             error_tail: None,
             deadlines: super::deadlines::Deadlines::new(),
+            paces: super::paces::Paces::of(&crate::ServerSettings::DEFAULT),
             peer_error: None,
         }
     }
@@ -107,6 +110,7 @@ impl ServerConn {
         self.out.reset();
         self.error_tail = None;
         self.deadlines.reset();
+        self.paces.new_peer();
         self.peer_error = None;
     }
 

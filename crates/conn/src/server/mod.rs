@@ -4,6 +4,7 @@
 mod conn;
 mod deadlines;
 mod owned;
+mod paces;
 mod policy;
 mod reject;
 mod request_state;
@@ -14,6 +15,7 @@ mod waits;
 pub use conn::ServerConn;
 pub use deadlines::{ReadTimeouts, IDLE_GRACE};
 pub use owned::OwnedRequestHead;
+pub use paces::{Spent, Transfer};
 pub use policy::{AfterHandler, Begin, HandlerOutcome, RequestPolicy};
 pub use reject::{
     write_busy_response, write_error_response, write_error_response_with_body, BUSY_RETRY_AFTER,

@@ -138,6 +138,7 @@ impl ServerConn {
         if deadline? > now {
             return None;
         }
+        self.paces.timed_out(stage);
         let linger = stage == Stage::Head && self.time_out().is_ok();
         Some(Expiry {
             stage,
