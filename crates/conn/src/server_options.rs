@@ -58,17 +58,15 @@ pub trait ServerOptions: Sized {
     /// not wait in the backlog). Each open connection holds a thread (the
     /// blocking server) or a task (the async server, whose runtime's own
     /// builder sets its worker threads).
-    fn max_connections(mut self, n: usize) -> Self {
-        self.settings_mut().max_connections = n.max(1);
-        self
+    fn max_connections(self, n: usize) -> Self {
+        set(self, |s| s.max_connections = n.max(1))
     }
     /// The most connections one peer address may hold at once (default `0`:
     /// no such cap). Connections beyond it are answered `503` with
     /// `Retry-After` ([`ErrorCause::Busy`](crate::ErrorCause::Busy)) and
     /// closed, whatever the free slots.
-    fn max_connections_per_peer(mut self, n: usize) -> Self {
-        self.settings_mut().max_connections_per_peer = n;
-        self
+    fn max_connections_per_peer(self, n: usize) -> Self {
+        set(self, |s| s.max_connections_per_peer = n)
     }
     /// The open-file limit the connection limit is fitted into (default:
     /// the process's, read from `/proc/self/limits` when serving starts,
@@ -78,9 +76,8 @@ pub trait ServerOptions: Sized {
     /// the connection limit is lowered to what it holds (with a warning on
     /// stderr), so that clients beyond it get `503` rather than a server
     /// out of descriptors.
-    fn open_file_limit(mut self, files: u64) -> Self {
-        self.settings_mut().open_file_limit = Some(files);
-        self
+    fn open_file_limit(self, files: u64) -> Self {
+        set(self, |s| s.open_file_limit = Some(files))
     }
     /// How eviction at the connection limit orders stalled connections
     /// (default 1 s; `0`: every stalled connection counts as old enough,
@@ -100,9 +97,8 @@ pub trait ServerOptions: Sized {
     /// after 200 ms without a byte taken. Only handlers moving data at
     /// their rate are never evicted; when they hold every slot, the
     /// newcomer gets `503`.
-    fn eviction_grace(mut self, t: Duration) -> Self {
-        self.settings_mut().eviction_grace = t;
-        self
+    fn eviction_grace(self, t: Duration) -> Self {
+        set(self, |s| s.eviction_grace = t)
     }
     /// Requests served on one connection before it is closed (default
     /// 1,000, as nginx's `keepalive_requests`; `0`: no limit); the last
@@ -110,9 +106,8 @@ pub trait ServerOptions: Sized {
     /// connection). It bounds how long a peer that pipelines requests and
     /// never reads its responses (their bytes go to the kernel's socket
     /// buffers until those fill) keeps its slot.
-    fn max_requests_per_connection(mut self, n: u64) -> Self {
-        self.settings_mut().max_requests = n;
-        self
+    fn max_requests_per_connection(self, n: u64) -> Self {
+        set(self, |s| s.max_requests = n)
     }
     /// The connection limits (head and body limits, buffers): see
     /// [`Config`]. The default is [`Config::DEFAULT`] with an output high
@@ -126,9 +121,8 @@ pub trait ServerOptions: Sized {
     /// goes over them; its body budget (8 MiB by default, `0`: none) is
     /// [`max_body_bytes`](ServerOptions::max_body_bytes)'s, which replaces
     /// it whether it comes before or after.
-    fn conn_config(mut self, config: Config) -> Self {
-        self.settings_mut().conn = config;
-        self
+    fn conn_config(self, config: Config) -> Self {
+        set(self, |s| s.conn = config)
     }
     /// The largest request body, in bytes (default 8 MiB: the body budget
     /// of [`Config::DEFAULT`]; `0`: no limit); it replaces the body budget
@@ -142,10 +136,8 @@ pub trait ServerOptions: Sized {
     /// [`ErrorCause::OverLimit`](crate::ErrorCause::OverLimit)`(`[`Limit::BodyBudget`](crate::Limit::BodyBudget)`)`.
     /// A handler can lower it for its request with the adapter's
     /// `Exchange::limit_body`.
-    fn max_body_bytes(mut self, n: u64) -> Self {
-        let s = self.settings_mut();
-        s.overrides = s.overrides.with_body_budget(n);
-        self
+    fn max_body_bytes(self, n: u64) -> Self {
+        set(self, |s| s.overrides = s.overrides.with_body_budget(n))
     }
     /// Supplies the body of the error responses the server writes itself
     /// (`400`, `408`, `413`, `414`, `417`, `431`, `500`, `501`, `505`..., and
@@ -167,11 +159,10 @@ pub trait ServerOptions: Sized {
     /// `Connection: close` is added (but to a `408`), and the connection is
     /// kept as after any answer.
     fn error_body(
-        mut self,
+        self,
         hook: impl Fn(&ErrorResponse<'_>) -> Option<ErrorBody> + Send + Sync + 'static,
     ) -> Self {
-        self.hooks_mut().error_body = Some(Arc::new(hook));
-        self
+        set_hook(self, |h| h.error_body = Some(Arc::new(hook)))
     }
     /// Chooses the status of a handler's error that carries none
     /// ([`HandlerError::status`] is `None`): the place for an application's
@@ -182,11 +173,10 @@ pub trait ServerOptions: Sized {
     /// application's mistake reported. The hook runs on the connection's
     /// thread or task; one that panics chooses nothing.
     fn error_status(
-        mut self,
+        self,
         hook: impl Fn(&HandlerError) -> Option<u16> + Send + Sync + 'static,
     ) -> Self {
-        self.hooks_mut().error_status = Some(Arc::new(hook));
-        self
+        set_hook(self, |h| h.error_status = Some(Arc::new(hook)))
     }
     /// Calls `hook` once per request, on the connection's thread or task,
     /// when its response is written (or the connection ended without one):
@@ -197,9 +187,8 @@ pub trait ServerOptions: Sized {
     /// too, with an empty method and target. With a hook set, each response
     /// is written before the next request is read (pipelined responses no
     /// longer leave together). A hook that panics is contained.
-    fn access_log(mut self, hook: impl Fn(&AccessRecord<'_>) + Send + Sync + 'static) -> Self {
-        self.hooks_mut().access_log = Some(Arc::new(hook));
-        self
+    fn access_log(self, hook: impl Fn(&AccessRecord<'_>) + Send + Sync + 'static) -> Self {
+        set_hook(self, |h| h.access_log = Some(Arc::new(hook)))
     }
     /// Where the application's mistakes go ([`Mistake`]): a command the
     /// connection refused and the handler returned (a field name with a
@@ -215,9 +204,8 @@ pub trait ServerOptions: Sized {
     /// (answering properly after it) is no mistake; nor is a `413`, `408` or
     /// `400` the peer caused. The hook runs on the connection's thread or
     /// task; one that panics is contained.
-    fn mistake_log(mut self, hook: impl Fn(&Mistake) + Send + Sync + 'static) -> Self {
-        self.hooks_mut().mistake_log = Some(Arc::new(hook));
-        self
+    fn mistake_log(self, hook: impl Fn(&Mistake) + Send + Sync + 'static) -> Self {
+        set_hook(self, |h| h.mistake_log = Some(Arc::new(hook)))
     }
     /// The deadline of a connection's setup phase, before its first HTTP
     /// byte (default 10 s, the head's): for a server made with the adapter's
@@ -228,9 +216,8 @@ pub trait ServerOptions: Sized {
     /// While it sets up, a connection ranks for eviction as a partial
     /// request head, and a graceful stop closes it. A plain listener has no
     /// setup phase.
-    fn setup_timeout(mut self, t: Duration) -> Self {
-        self.settings_mut().setup_timeout = t;
-        self
+    fn setup_timeout(self, t: Duration) -> Self {
+        set(self, |s| s.setup_timeout = t)
     }
     /// The setups (TLS handshakes: a key exchange and a signature each)
     /// one peer address may start, for a server made with the adapter's
@@ -241,35 +228,33 @@ pub trait ServerOptions: Sized {
     /// counted as refused; so one peer's flood of ClientHellos costs the
     /// server at most that many key exchanges a second, and other peers are
     /// served. A plain listener has no setup phase and no such limit.
-    fn setup_rate_per_peer(mut self, per_sec: u32, burst: u32) -> Self {
-        self.settings_mut().setup_rate_per_peer = SetupRate { per_sec, burst };
-        self
+    fn setup_rate_per_peer(self, per_sec: u32, burst: u32) -> Self {
+        set(self, |s| {
+            s.setup_rate_per_peer = SetupRate { per_sec, burst }
+        })
     }
     /// Whether the application's mistakes are reported (default `true`):
     /// `false` silences both the stderr line and the
     /// [`mistake_log`](ServerOptions::mistake_log) hook. What the peer is
     /// sent does not change.
-    fn report_mistakes(mut self, on: bool) -> Self {
-        self.hooks_mut().report_mistakes = on;
-        self
+    fn report_mistakes(self, on: bool) -> Self {
+        set_hook(self, |h| h.report_mistakes = on)
     }
     /// How long a keep-alive connection may sit idle between requests
     /// (default 30 s); then it is closed without a response (no error: a
     /// peer's next request goes on a new connection). `0` is no wait (a
     /// read waits 1 ms at most): a connection closes after each response
     /// unless the next request has already arrived.
-    fn idle_timeout(mut self, t: Duration) -> Self {
-        self.settings_mut().idle_timeout = t;
-        self
+    fn idle_timeout(self, t: Duration) -> Self {
+        set(self, |s| s.idle_timeout = t)
     }
     /// The whole-head deadline, counted from a request's first byte
     /// (default 10 s): a head not complete by then gets `408 Request
     /// Timeout` ([`ErrorCause::Timeout`](crate::ErrorCause::Timeout)`(Stage::Head)`)
     /// and the connection closes (slowloris). `0` is no wait (1 ms at
     /// most): only a head that arrives whole in the first read is served.
-    fn head_timeout(mut self, t: Duration) -> Self {
-        self.settings_mut().head_timeout = t;
-        self
+    fn head_timeout(self, t: Duration) -> Self {
+        set(self, |s| s.head_timeout = t)
     }
     /// The body stall timeout: the longest wait for the next bytes of a
     /// request body (default 30 s); the body read then fails with the
@@ -278,9 +263,8 @@ pub trait ServerOptions: Sized {
     /// left unread. `0` is no wait (1 ms at most): only body bytes already
     /// on their way are read. See also
     /// [`min_body_rate`](ServerOptions::min_body_rate).
-    fn body_timeout(mut self, t: Duration) -> Self {
-        self.settings_mut().body_timeout = t;
-        self
+    fn body_timeout(self, t: Duration) -> Self {
+        set(self, |s| s.body_timeout = t)
     }
     /// The write stall timeout (default 30 s): a peer that takes no byte of
     /// a response for this long, counted from the last byte it took, is
@@ -288,9 +272,8 @@ pub trait ServerOptions: Sized {
     /// `Error::Timeout(Stage::Write)`; the response is cut, no status can
     /// follow). `0` waits 1 ms at most for each write. See also
     /// [`min_response_rate`](ServerOptions::min_response_rate).
-    fn write_timeout(mut self, t: Duration) -> Self {
-        self.settings_mut().write_timeout = t;
-        self
+    fn write_timeout(self, t: Duration) -> Self {
+        set(self, |s| s.write_timeout = t)
     }
     /// The minimum data rate of a request body (default 240 bytes/s after a
     /// grace of 10 s; `0` bytes/s: none): counted over the time the handler
@@ -298,12 +281,13 @@ pub trait ServerOptions: Sized {
     /// slower than this on average, once the grace has passed, fails the
     /// read with the adapter's `Error::TooSlow(Stage::Body)` and, if nothing
     /// was sent, `408` is answered.
-    fn min_body_rate(mut self, bytes_per_sec: u64, grace: Duration) -> Self {
-        self.settings_mut().min_body_rate = Rate {
-            bytes_per_sec,
-            grace,
-        };
-        self
+    fn min_body_rate(self, bytes_per_sec: u64, grace: Duration) -> Self {
+        set(self, |s| {
+            s.min_body_rate = Rate {
+                bytes_per_sec,
+                grace,
+            }
+        })
     }
     /// The minimum data rate of a response (default 240 bytes/s after a
     /// grace of 10 s; `0` bytes/s: none): counted over the time spent
@@ -311,12 +295,13 @@ pub trait ServerOptions: Sized {
     /// slower than this on average, once the grace has passed, is
     /// disconnected (the handler's write fails with the adapter's
     /// `Error::TooSlow(Stage::Write)`; the response is cut).
-    fn min_response_rate(mut self, bytes_per_sec: u64, grace: Duration) -> Self {
-        self.settings_mut().min_response_rate = Rate {
-            bytes_per_sec,
-            grace,
-        };
-        self
+    fn min_response_rate(self, bytes_per_sec: u64, grace: Duration) -> Self {
+        set(self, |s| {
+            s.min_response_rate = Rate {
+                bytes_per_sec,
+                grace,
+            }
+        })
     }
     /// A deadline for writing a whole response, counted from its request's
     /// head (default: none, so that a large download to a slow but honest
@@ -325,9 +310,8 @@ pub trait ServerOptions: Sized {
     /// write fails with the adapter's `Error::Timeout(Stage::Write)`, no
     /// status can follow). `Some(0)`: every response with a body left to
     /// write is cut.
-    fn response_timeout(mut self, t: Option<Duration>) -> Self {
-        self.settings_mut().response_timeout = t;
-        self
+    fn response_timeout(self, t: Option<Duration>) -> Self {
+        set(self, |s| s.response_timeout = t)
     }
     /// After an error response or a close: how long, and how many bytes at
     /// most, the peer's input is drained after half-closing (default 2 s,
@@ -345,18 +329,16 @@ pub trait ServerOptions: Sized {
     /// (default 30 s); then the remaining connections are cut (their
     /// responses end where they stood; no status is sent). `0`: they are
     /// cut at once.
-    fn shutdown_timeout(mut self, t: Duration) -> Self {
-        self.settings_mut().shutdown_timeout = t;
-        self
+    fn shutdown_timeout(self, t: Duration) -> Self {
+        set(self, |s| s.shutdown_timeout = t)
     }
     /// Whether `CONNECT` requests reach the handler (default: no, they are
     /// answered `501` and the connection closes: RFC 9110 §9.3.6 makes
     /// `CONNECT` a proxy's method, and an origin server has no tunnel to
     /// open). With tunnels on, the handler gets every `CONNECT`; it answers
     /// `2xx` and takes the stream with the adapter's `Exchange::upgrade`.
-    fn tunnels(mut self, on: bool) -> Self {
-        self.settings_mut().tunnels = on;
-        self
+    fn tunnels(self, on: bool) -> Self {
+        set(self, |s| s.tunnels = on)
     }
     /// The `Server` field written in every response (default: none): the
     /// handler's answers (unless their fields carry a `Server` of their
@@ -392,14 +374,23 @@ pub trait ServerOptions: Sized {
     /// [`HeadLimits::with_front_line`](crate::head::HeadLimits::with_front_line).
     /// It sets the profile in the connection configuration whether
     /// [`conn_config`](ServerOptions::conn_config) comes before or after it.
-    fn front_line(mut self, on: bool) -> Self {
-        let s = self.settings_mut();
-        s.overrides = s.overrides.with_front_line(on);
-        self
+    fn front_line(self, on: bool) -> Self {
+        set(self, |s| s.overrides = s.overrides.with_front_line(on))
     }
     /// Zero consumed input and sent output of every connection.
-    fn wipe_buffers(mut self, wipe: bool) -> Self {
-        self.settings_mut().wipe = wipe;
-        self
+    fn wipe_buffers(self, wipe: bool) -> Self {
+        set(self, |s| s.wipe = wipe)
     }
+}
+
+/// Sets the builder's settings with `f`: the body of a settings setter.
+fn set<B: ServerOptions>(mut builder: B, f: impl FnOnce(&mut ServerSettings)) -> B {
+    f(builder.settings_mut());
+    builder
+}
+
+/// Sets the builder's hooks with `f`: the body of a hook setter.
+fn set_hook<B: ServerOptions>(mut builder: B, f: impl FnOnce(&mut ServerHooks)) -> B {
+    f(builder.hooks_mut());
+    builder
 }
