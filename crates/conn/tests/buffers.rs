@@ -151,10 +151,12 @@ fn what_an_idle_connection_keeps_while_lent_is_small() {
     // The connection's own state, without its buffers (792 bytes on x86-64
     // when this was written; 992 before the request's two transfer paces,
     // 184 bytes of meters and bounds, moved in from the adapters'
-    // per-connection state: 1,176).
+    // per-connection state: 1,176). `cargo test --workspace` turns on
+    // head's test-only `count-work` (the parser's work counter), 24 bytes
+    // more: 1,200.
     let size = std::mem::size_of::<ServerConn>();
     println!("size_of::<ServerConn>() = {size}");
-    assert!(size <= 1184, "{size}");
+    assert!(size <= 1200, "{size}");
 }
 
 #[test]
