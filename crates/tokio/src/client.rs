@@ -22,9 +22,9 @@ use http_net_conn::driver::{
 };
 use http_net_conn::framing::Error as FramingError;
 use http_net_conn::{
-    expects_continue, request_fields, request_length, BodyLength, ClientConn, ClientHead,
-    ClientOptions, Config, Error as ConnError, ExpectState, Failure, FieldPair, Origin, Placement,
-    RemoteError, RequestDeadline, Timestamp, UrlError,
+    expects_continue, request_length, BodyLength, ClientConn, ClientHead, ClientOptions, Config,
+    Error as ConnError, ExpectState, Failure, FieldPair, Origin, Placement, RemoteError,
+    RequestDeadline, Timestamp, UrlError,
 };
 use tokio::io::{AsyncRead, AsyncReadExt, ReadBuf};
 use tokio::net::TcpStream;
@@ -404,9 +404,10 @@ impl<C: Connector> Client<C> {
         // expiry and the first wait's end.
         let mut clock = WakeClock::default();
         let mut plan = RequestPlan::new(&self.inner.s, clock.stamp());
-        let authority = HostValue::new(host, port);
+        let mut buf = [0; HOST_INLINE];
+        let authority = host_value(host, port, &mut buf);
         let mut inline = [(&b""[..], &b""[..]); INLINE_FIELDS];
-        let all = head_fields(authority.as_bytes(), fields, false, &mut inline);
+        let all = head_fields(&authority, fields, false, &mut inline);
         let out = Outgoing {
             origin: Origin::new(false, host, port),
             method,
@@ -444,8 +445,10 @@ impl<C: Connector> Client<C> {
     ) -> Result<RequestWriter<C>, Error> {
         let mut clock = WakeClock::default();
         let plan = RequestPlan::new(&self.inner.s, clock.stamp());
-        let authority = HostValue::new(host, port);
-        let all = request_fields(authority.as_bytes(), fields, false);
+        let mut buf = [0; HOST_INLINE];
+        let authority = host_value(host, port, &mut buf);
+        let mut inline = [(&b""[..], &b""[..]); INLINE_FIELDS];
+        let all = head_fields(&authority, fields, false, &mut inline);
         let out = Outgoing {
             origin: Origin::new(false, host, port),
             method,
@@ -583,67 +586,40 @@ impl<C: Connector> Failed<C> {
 /// Bytes of `host:port` written on the stack.
 const HOST_INLINE: usize = 64;
 
-/// `host:port` for the `Host` field (an IPv6 literal in brackets), on the
-/// stack when it fits in [`HOST_INLINE`] bytes. Fast path: `inline`;
-/// general twin: `long`, the `String` `format!` writes.
-struct HostValue {
-    inline: [u8; HOST_INLINE],
-    len: usize,
-    long: String,
-}
-
-impl HostValue {
-    fn new(host: &str, port: u16) -> HostValue {
-        let v6 = host.contains(':');
-        let mut v = HostValue {
-            inline: [0; HOST_INLINE],
-            len: 0,
-            long: String::new(),
-        };
-        // At most 5 digits of port, a colon and two brackets.
-        if host.len() + 8 > HOST_INLINE {
-            v.long = if v6 {
-                format!("[{host}]:{port}")
-            } else {
-                format!("{host}:{port}")
-            };
-            return v;
-        }
-        if v6 {
-            v.push(b"[");
-        }
-        v.push(host.as_bytes());
-        v.push(if v6 { b"]:" } else { b":" });
-        let mut digits = [0u8; 5];
-        let mut i = digits.len();
-        let mut n = port;
-        loop {
-            i -= 1;
-            digits[i] = b'0' + (n % 10) as u8;
-            n /= 10;
-            if n == 0 {
-                break;
-            }
-        }
-        v.push(&digits[i..]);
-        v
-    }
-
-    fn push(&mut self, bytes: &[u8]) {
-        let end = self.len + bytes.len();
-        if let Some(dst) = self.inline.get_mut(self.len..end) {
-            dst.copy_from_slice(bytes);
-            self.len = end;
+/// `host:port` for the `Host` field (an IPv6 literal in brackets). Fast
+/// path: on the stack, in `buf`, when it fits; general twin: the parts
+/// joined in a `Vec`.
+fn host_value<'a>(host: &'a str, port: u16, buf: &'a mut [u8; HOST_INLINE]) -> Cow<'a, [u8]> {
+    let (open, close) = match host.contains(':') {
+        true => (&b"["[..], &b"]:"[..]),
+        false => (&b""[..], &b":"[..]),
+    };
+    let (mut digits, mut i, mut n) = ([0u8; 5], 5, port);
+    loop {
+        i -= 1;
+        digits[i] = b'0' + (n % 10) as u8;
+        n /= 10;
+        if n == 0 {
+            break;
         }
     }
-
-    fn as_bytes(&self) -> &[u8] {
-        if self.long.is_empty() {
-            self.inline.get(..self.len).unwrap_or_default()
-        } else {
-            self.long.as_bytes()
-        }
+    let parts = [
+        open,
+        host.as_bytes(),
+        close,
+        digits.get(i..).unwrap_or_default(),
+    ];
+    let len = parts.iter().map(|p| p.len()).sum();
+    let Some(out) = buf.get_mut(..len) else {
+        return Cow::Owned(parts.concat());
+    };
+    let mut rest = &mut *out;
+    for p in parts {
+        let (head, tail) = rest.split_at_mut(p.len());
+        head.copy_from_slice(p);
+        rest = tail;
     }
+    Cow::Borrowed(out)
 }
 
 /// The timeout of a wait at `stage`: [`Stage::Deadline`] when the
@@ -1225,5 +1201,29 @@ impl<C: Connector> std::fmt::Debug for RequestWriter<C> {
                 &self.p.as_ref().is_some_and(|p| p.conn.request_sent()),
             )
             .finish_non_exhaustive()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_host_value_is_host_colon_port_on_the_stack_when_it_fits() {
+        let mut buf = [0; HOST_INLINE];
+        let v = host_value("a.example", 8080, &mut buf);
+        assert!(matches!(v, Cow::Borrowed(b"a.example:8080")));
+        let v = host_value("::1", 0, &mut buf);
+        assert!(matches!(v, Cow::Borrowed(b"[::1]:0")));
+        let v = host_value("1.2.3.4", 65535, &mut buf);
+        assert!(matches!(v, Cow::Borrowed(b"1.2.3.4:65535")));
+        let long = "h".repeat(HOST_INLINE);
+        let v = host_value(&long, 80, &mut buf);
+        assert_eq!(*v, *format!("{long}:80").as_bytes());
+        assert!(matches!(v, Cow::Owned(_)));
+        let fits = "h".repeat(HOST_INLINE - 3);
+        let v = host_value(&fits, 80, &mut buf);
+        assert_eq!(*v, *format!("{fits}:80").as_bytes());
+        assert!(matches!(v, Cow::Borrowed(_)));
     }
 }
