@@ -26,6 +26,7 @@ pub use crate::io_buffers::IoBuffers;
 pub use crate::leftover::Leftover;
 #[cfg(target_has_atomic = "64")]
 pub use crate::mistake::MistakeGate;
+pub use crate::outgoing::{head_fields, INLINE_FIELDS};
 pub use crate::pace::{Bound, Meter};
 pub use crate::read_step::ReadStep;
 pub use crate::redirect::REDIRECT_BODY_DRAIN;

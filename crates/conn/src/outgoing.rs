@@ -3,6 +3,7 @@
 //! (`Host`, `Expect: 100-continue`). The redirect chase is the request
 //! plan's (`client/plan.rs`).
 
+use alloc::borrow::Cow;
 use alloc::vec::Vec;
 
 use http_net_head::Method;
@@ -108,4 +109,31 @@ pub fn request_fields_into<'a, 'o>(
         n += 1;
     }
     out.get(..n)
+}
+
+/// The fields [`head_fields`] writes on the stack: the `Host` field, the
+/// caller's and `Expect`; more take a `Vec`.
+pub const INLINE_FIELDS: usize = 8;
+
+/// A request's fields ([`request_fields`]: `Host` from `authority`, the
+/// caller's `fields`, `Expect` when `expect`), as both clients write a
+/// head from. Fast path: on the stack, in `inline`
+/// ([`request_fields_into`]); general twin: [`request_fields`]' `Vec`.
+///
+/// ```
+/// use http_net_conn::driver::{head_fields, INLINE_FIELDS};
+/// let mut inline = [(&b""[..], &b""[..]); INLINE_FIELDS];
+/// let f = head_fields(b"a", &[(b"X", b"1")], false, &mut inline);
+/// assert_eq!(*f, [(&b"Host"[..], &b"a"[..]), (b"X", b"1")]);
+/// ```
+pub fn head_fields<'a, 'o>(
+    authority: &'a [u8],
+    fields: &[FieldPair<'a>],
+    expect: bool,
+    inline: &'o mut [FieldPair<'a>; INLINE_FIELDS],
+) -> Cow<'o, [FieldPair<'a>]> {
+    match request_fields_into(authority, fields, expect, inline) {
+        Some(all) => Cow::Borrowed(all),
+        None => Cow::Owned(request_fields(authority, fields, expect)),
+    }
 }

@@ -3,10 +3,9 @@
 //! `Location` reference resolved against them (RFC 3986 §5.2). Both client
 //! adapters parse with this one type.
 
-use alloc::borrow::ToOwned;
+use alloc::borrow::{Cow, ToOwned};
 use alloc::format;
 use alloc::string::String;
-use alloc::vec::Vec;
 use core::fmt;
 
 use http_net_framing::syntax::decimal;
@@ -181,17 +180,27 @@ impl<'a> Url<'a> {
     pub fn authority(&self) -> &'a str {
         self.authority
     }
-    /// The path and query (without the `/` that [`Url::write_target`] adds
+    /// The path and query (without the `/` that [`Url::origin_target`] adds
     /// when the URL's path is empty).
     pub fn target(&self) -> &'a str {
         self.target
     }
     /// The origin-form request target: the path and query, `/` first.
-    pub fn write_target(&self, out: &mut Vec<u8>) {
-        if self.target_needs_slash {
-            out.push(b'/');
+    /// Fast path: borrowed from the URL (a path present, or none and no
+    /// query: `/`); general twin: a `/` and a bare query, copied.
+    ///
+    /// ```
+    /// let t = |u| http_net_conn::Url::parse(u).unwrap().origin_target().into_owned();
+    /// assert_eq!(t("http://a/p?q"), b"/p?q");
+    /// assert_eq!(t("http://a"), b"/");
+    /// assert_eq!(t("http://a?q"), b"/?q");
+    /// ```
+    pub fn origin_target(&self) -> Cow<'a, [u8]> {
+        match (self.target_needs_slash, self.target) {
+            (false, t) => Cow::Borrowed(t.as_bytes()),
+            (true, "") => Cow::Borrowed(b"/"),
+            (true, t) => Cow::Owned([b"/", t.as_bytes()].concat()),
         }
-        out.extend_from_slice(self.target.as_bytes());
     }
 }
 
@@ -282,9 +291,8 @@ mod tests {
     use super::*;
 
     fn target_of(u: &str) -> String {
-        let mut v = Vec::new();
-        Url::parse(u).unwrap().write_target(&mut v);
-        String::from_utf8(v).unwrap()
+        let t = Url::parse(u).unwrap().origin_target().into_owned();
+        String::from_utf8(t).unwrap()
     }
 
     #[test]
@@ -332,8 +340,7 @@ mod tests {
             let u = Url::parse(url).unwrap();
             assert_eq!((u.host(), u.authority()), (host, authority), "{url:?}");
             assert!(valid_host(u.authority().as_bytes()), "{url:?}");
-            let mut t = Vec::new();
-            u.write_target(&mut t);
+            let t = u.origin_target();
             assert!(check_target(Method::Get, &t).is_ok(), "{url:?}");
         }
         // IPvFuture is a valid host, but names no address to connect to.

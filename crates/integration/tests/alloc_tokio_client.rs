@@ -4,7 +4,8 @@
 //! futures, its pool and the I/O and time drivers all run there), while a
 //! peer on another thread answers over one keep-alive connection: after a
 //! warm-up, a thousand more requests (GETs, POSTs with a small body, one
-//! with a field of the caller's) allocate nothing on the client.
+//! with a field of the caller's, GETs to a URL) allocate nothing on the
+//! client.
 
 #[path = "support/counting.rs"]
 mod counting;
@@ -47,9 +48,14 @@ fn peer(l: TcpListener) {
     }
 }
 
-async fn traffic(client: &http_net_tokio::Client, port: u16, rounds: usize, buf: &mut [u8]) {
+async fn traffic(
+    client: &http_net_tokio::Client,
+    (port, url): (u16, &str),
+    rounds: usize,
+    buf: &mut [u8],
+) {
     for i in 0..rounds {
-        let mut resp = match i % 3 {
+        let mut resp = match i % 4 {
             0 => {
                 client
                     .send_to("127.0.0.1", port, b"GET", b"/a", &[], b"")
@@ -58,6 +64,11 @@ async fn traffic(client: &http_net_tokio::Client, port: u16, rounds: usize, buf:
             1 => {
                 client
                     .send_to("127.0.0.1", port, b"POST", b"/in", &[], b"hello")
+                    .await
+            }
+            2 => {
+                client
+                    .request(b"GET", url, &[(b"Accept", b"*/*")], b"")
                     .await
             }
             _ => {
@@ -98,13 +109,14 @@ fn steady_state_requests_allocate_nothing_on_the_client() {
         .unwrap();
     let (before, during) = rt.block_on(async {
         let client = http_net_tokio::Client::new();
+        let url = format!("http://127.0.0.1:{port}/u?x=1");
         let mut buf = vec![0u8; 4096];
         // Warm-up: the connection, its buffers, the pool's entry.
         let start = thread_count();
-        traffic(&client, port, 300, &mut buf).await;
+        traffic(&client, (port, &url), 300, &mut buf).await;
         let before = thread_count() - start;
         let mark = thread_count();
-        traffic(&client, port, 1000, &mut buf).await;
+        traffic(&client, (port, &url), 1000, &mut buf).await;
         let during = thread_count() - mark;
         (before, during)
     });

@@ -3,17 +3,19 @@
 //! from any `Read`, the response body as `std::io::Read`, early responses
 //! watched for while a body is sent, deadlines and opt-in redirects.
 
+use std::borrow::Cow;
 use std::io::{self, IoSlice, Read};
 use std::net::{TcpStream, ToSocketAddrs};
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
 use http_net_conn::driver::{
-    Answered, BodyStep, HeadStep, IdlePool, PoolEntry, RequestPlan, SendStep,
+    head_fields, Answered, BodyStep, HeadStep, IdlePool, PoolEntry, RequestPlan, SendStep,
+    INLINE_FIELDS,
 };
 use http_net_conn::framing::Error as FramingError;
 use http_net_conn::{
-    expects_continue, request_fields, BodyLength, ClientConn, ClientHead, ClientOptions, Config,
+    expects_continue, BodyLength, ClientConn, ClientHead, ClientOptions, Config,
     Error as ConnError, Failure, FieldPair, Origin, Placement, RemoteError, RequestDeadline,
 };
 
@@ -339,7 +341,7 @@ impl Client {
     ) -> Result<ClientResponse, Error> {
         let now = wire::stamp(Instant::now());
         let mut plan = RequestPlan::chase(&self.s, now, method, url)?;
-        let mut own: Vec<FieldPair<'_>> = fields.to_vec();
+        let mut own = Cow::Borrowed(fields);
         loop {
             let mut resp = self.send_once(&mut plan, &own, &mut body)?;
             let location = resp.field(b"location");
@@ -354,7 +356,7 @@ impl Client {
     /// a new one, sent again on a new one when the plan says so.
     fn send_once(
         &self,
-        plan: &mut RequestPlan,
+        plan: &mut RequestPlan<'_>,
         fields: &[FieldPair<'_>],
         body: &mut RequestBody<'_>,
     ) -> Result<ClientResponse, Error> {
@@ -363,17 +365,21 @@ impl Client {
             if u.is_https() && self.connector.is_none() {
                 return Err(Error::Url(UrlError::HttpsWithoutConnector));
             }
-            let mut target = Vec::with_capacity(u.target().len() + 1);
-            u.write_target(&mut target);
+            let target = u.origin_target();
             let len = body.length(plan.method());
             let expect = expects_continue(self.s.expect_threshold, len, fields);
-            let all = request_fields(u.authority().as_bytes(), fields, expect);
+            let mut inline = [(&b""[..], &b""[..]); INLINE_FIELDS];
+            let all = head_fields(u.authority().as_bytes(), fields, expect, &mut inline);
             let origin = Origin::new(u.is_https(), u.host(), u.port());
-            let pooled = if plan.reuse() {
-                let now = wire::stamp(Instant::now());
-                lock(&self.idle).take(origin, now, |p| still_open(&mut *p.stream))
-            } else {
-                None
+            let (pooled, head) = {
+                let mut g = lock(&self.idle);
+                let pooled = match plan.reuse() {
+                    true => g.take(origin, wire::stamp(Instant::now()), |p| {
+                        still_open(&mut *p.stream)
+                    }),
+                    false => None,
+                };
+                (pooled, g.head())
             };
             let mut p = match pooled {
                 Some(p) => p,
@@ -385,7 +391,7 @@ impl Client {
                 s: &self.s,
                 p: &mut p,
                 io: &mut io,
-                head: ClientHead::default(),
+                head,
             }
             .run(plan.method(), &target, &all, len, body);
             match sent {
@@ -834,6 +840,13 @@ impl BodySource for ClientBody<'_> {
             Some(Filled::Bytes(_) | Filled::Eof) | None => Ok(()),
             Some(Filled::Full) => Err(Error::BodyUnavailable),
         }
+    }
+}
+
+impl Drop for ClientResponse {
+    fn drop(&mut self) {
+        // The head's buffers serve the next response.
+        lock(&self.body.idle).keep_head(std::mem::take(&mut self.head));
     }
 }
 

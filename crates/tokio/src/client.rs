@@ -17,13 +17,14 @@ use std::task::{Context, Poll, Waker};
 use std::time::Duration;
 
 use http_net_conn::driver::{
-    Answered, BodyStep, HeadStep, IdlePool, PoolEntry, RequestPlan, SendStep, MAX_IDLE_TOTAL,
+    head_fields, Answered, BodyStep, HeadStep, IdlePool, PoolEntry, RequestPlan, SendStep,
+    INLINE_FIELDS,
 };
 use http_net_conn::framing::Error as FramingError;
 use http_net_conn::{
-    expects_continue, request_fields, request_fields_into, request_length, BodyLength, ClientConn,
-    ClientHead, ClientOptions, Config, Error as ConnError, ExpectState, Failure, FieldPair, Origin,
-    Placement, RemoteError, RequestDeadline, Timestamp, UrlError,
+    expects_continue, request_length, BodyLength, ClientConn, ClientHead, ClientOptions, Config,
+    Error as ConnError, ExpectState, Failure, FieldPair, Origin, Placement, RemoteError,
+    RequestDeadline, Timestamp, UrlError,
 };
 use tokio::io::{AsyncRead, AsyncReadExt, ReadBuf};
 use tokio::net::TcpStream;
@@ -143,10 +144,7 @@ impl ClientBuilder {
             inner: Arc::new(Inner {
                 s: self.s,
                 connector,
-                idle: Mutex::new(Pool {
-                    conns: IdlePool::new(&self.s),
-                    heads: Vec::new(),
-                }),
+                idle: Mutex::new(IdlePool::new(&self.s)),
             }),
         }
     }
@@ -177,14 +175,9 @@ impl<S> PoolEntry for Box<Pooled<S>> {
     }
 }
 
-/// The idle connections (the core's rules, [`IdlePool`]), and the memory
-/// of the response heads dropped.
-struct Pool<S> {
-    conns: IdlePool<Box<Pooled<S>>>,
-    /// The heads of dropped responses, their buffers reused by the next
-    /// responses (at most [`MAX_IDLE_TOTAL`]).
-    heads: Vec<ClientHead>,
-}
+/// The idle connections and the heads of dropped responses (the core's
+/// rules, [`IdlePool`]).
+type Pool<S> = IdlePool<Box<Pooled<S>>>;
 
 struct Inner<C: Connector> {
     s: ClientSettings,
@@ -332,7 +325,7 @@ impl<C: Connector> Client<C> {
         let mut body = body.into();
         let mut clock = WakeClock::default();
         let mut plan = RequestPlan::chase(&self.inner.s, clock.stamp(), method, url)?;
-        let mut own: Vec<FieldPair<'_>> = fields.to_vec();
+        let mut own = Cow::Borrowed(fields);
         loop {
             let mut resp = self
                 .send_url(&mut plan, &own, &mut body, &mut clock)
@@ -349,7 +342,7 @@ impl<C: Connector> Client<C> {
     /// a new one, sent again on a new one when the plan says so.
     async fn send_url(
         &self,
-        plan: &mut RequestPlan,
+        plan: &mut RequestPlan<'_>,
         fields: &[FieldPair<'_>],
         body: &mut RequestBody<'_>,
         clock: &mut WakeClock,
@@ -357,11 +350,10 @@ impl<C: Connector> Client<C> {
         clock.forget();
         loop {
             let u = plan.url()?;
-            let mut target = Vec::with_capacity(u.target().len() + 1);
-            u.write_target(&mut target);
+            let target = u.origin_target();
             let len = body.length(plan.method());
             let expect = expects_continue(self.inner.s.expect_threshold, len, fields);
-            let mut inline = [EMPTY_FIELD; INLINE_FIELDS];
+            let mut inline = [(&b""[..], &b""[..]); INLINE_FIELDS];
             let all = head_fields(u.authority().as_bytes(), fields, expect, &mut inline);
             let first: &[u8] = match &*body {
                 RequestBody::Bytes(b) => b,
@@ -412,9 +404,10 @@ impl<C: Connector> Client<C> {
         // expiry and the first wait's end.
         let mut clock = WakeClock::default();
         let mut plan = RequestPlan::new(&self.inner.s, clock.stamp());
-        let authority = HostValue::new(host, port);
-        let mut inline = [EMPTY_FIELD; INLINE_FIELDS];
-        let all = head_fields(authority.as_bytes(), fields, false, &mut inline);
+        let mut buf = [0; HOST_INLINE];
+        let authority = host_value(host, port, &mut buf);
+        let mut inline = [(&b""[..], &b""[..]); INLINE_FIELDS];
+        let all = head_fields(&authority, fields, false, &mut inline);
         let out = Outgoing {
             origin: Origin::new(false, host, port),
             method,
@@ -452,8 +445,10 @@ impl<C: Connector> Client<C> {
     ) -> Result<RequestWriter<C>, Error> {
         let mut clock = WakeClock::default();
         let plan = RequestPlan::new(&self.inner.s, clock.stamp());
-        let authority = HostValue::new(host, port);
-        let all = request_fields(authority.as_bytes(), fields, false);
+        let mut buf = [0; HOST_INLINE];
+        let authority = host_value(host, port, &mut buf);
+        let mut inline = [(&b""[..], &b""[..]); INLINE_FIELDS];
+        let all = head_fields(&authority, fields, false, &mut inline);
         let out = Outgoing {
             origin: Origin::new(false, host, port),
             method,
@@ -472,7 +467,7 @@ impl<C: Connector> Client<C> {
     async fn attempt(
         &self,
         out: &Outgoing<'_>,
-        plan: &RequestPlan,
+        plan: &RequestPlan<'_>,
         body: &mut RequestBody<'_>,
         clock: &mut WakeClock,
     ) -> Result<ClientResponse<C>, Failed<C>> {
@@ -497,15 +492,15 @@ impl<C: Connector> Client<C> {
     async fn open(
         &self,
         origin: Origin<'_>,
-        plan: &RequestPlan,
+        plan: &RequestPlan<'_>,
         clock: &mut WakeClock,
     ) -> Result<RequestWriter<C>, Error> {
         let (pooled, head) = {
             let mut g = lock(&self.inner.idle);
-            let head = g.heads.pop().unwrap_or_default();
+            let head = g.head();
             let pooled = match plan.reuse() {
                 // One clock read for every connection looked at (this wakeup's).
-                true => g.conns.take(origin, clock.stamp(), |p| still_open(p)),
+                true => g.take(origin, clock.stamp(), |p| still_open(p)),
                 false => None,
             };
             (pooled, head)
@@ -588,92 +583,43 @@ impl<C: Connector> Failed<C> {
     }
 }
 
-/// The fields a request's head is written from on the stack (the `Host`
-/// field, the caller's and `Expect`); more take a `Vec`.
-const INLINE_FIELDS: usize = 8;
-
-/// An unused slot of the fields on the stack.
-const EMPTY_FIELD: FieldPair<'static> = (b"", b"");
-
-/// A request's fields (`Host` from `authority`, the caller's `fields`,
-/// `Expect` when `expect`). Fast path: on the stack, in `inline`; general
-/// twin: `request_fields`' `Vec`.
-fn head_fields<'a, 'o>(
-    authority: &'a [u8],
-    fields: &[FieldPair<'a>],
-    expect: bool,
-    inline: &'o mut [FieldPair<'a>; INLINE_FIELDS],
-) -> Cow<'o, [FieldPair<'a>]> {
-    match request_fields_into(authority, fields, expect, inline) {
-        Some(all) => Cow::Borrowed(all),
-        None => Cow::Owned(request_fields(authority, fields, expect)),
-    }
-}
-
 /// Bytes of `host:port` written on the stack.
 const HOST_INLINE: usize = 64;
 
-/// `host:port` for the `Host` field (an IPv6 literal in brackets), on the
-/// stack when it fits in [`HOST_INLINE`] bytes. Fast path: `inline`;
-/// general twin: `long`, the `String` `format!` writes.
-struct HostValue {
-    inline: [u8; HOST_INLINE],
-    len: usize,
-    long: String,
-}
-
-impl HostValue {
-    fn new(host: &str, port: u16) -> HostValue {
-        let v6 = host.contains(':');
-        let mut v = HostValue {
-            inline: [0; HOST_INLINE],
-            len: 0,
-            long: String::new(),
-        };
-        // At most 5 digits of port, a colon and two brackets.
-        if host.len() + 8 > HOST_INLINE {
-            v.long = if v6 {
-                format!("[{host}]:{port}")
-            } else {
-                format!("{host}:{port}")
-            };
-            return v;
-        }
-        if v6 {
-            v.push(b"[");
-        }
-        v.push(host.as_bytes());
-        v.push(if v6 { b"]:" } else { b":" });
-        let mut digits = [0u8; 5];
-        let mut i = digits.len();
-        let mut n = port;
-        loop {
-            i -= 1;
-            digits[i] = b'0' + (n % 10) as u8;
-            n /= 10;
-            if n == 0 {
-                break;
-            }
-        }
-        v.push(&digits[i..]);
-        v
-    }
-
-    fn push(&mut self, bytes: &[u8]) {
-        let end = self.len + bytes.len();
-        if let Some(dst) = self.inline.get_mut(self.len..end) {
-            dst.copy_from_slice(bytes);
-            self.len = end;
+/// `host:port` for the `Host` field (an IPv6 literal in brackets). Fast
+/// path: on the stack, in `buf`, when it fits; general twin: the parts
+/// joined in a `Vec`.
+fn host_value<'a>(host: &'a str, port: u16, buf: &'a mut [u8; HOST_INLINE]) -> Cow<'a, [u8]> {
+    let (open, close) = match host.contains(':') {
+        true => (&b"["[..], &b"]:"[..]),
+        false => (&b""[..], &b":"[..]),
+    };
+    let (mut digits, mut i, mut n) = ([0u8; 5], 5, port);
+    loop {
+        i -= 1;
+        digits[i] = b'0' + (n % 10) as u8;
+        n /= 10;
+        if n == 0 {
+            break;
         }
     }
-
-    fn as_bytes(&self) -> &[u8] {
-        if self.long.is_empty() {
-            self.inline.get(..self.len).unwrap_or_default()
-        } else {
-            self.long.as_bytes()
-        }
+    let parts = [
+        open,
+        host.as_bytes(),
+        close,
+        digits.get(i..).unwrap_or_default(),
+    ];
+    let len = parts.iter().map(|p| p.len()).sum();
+    let Some(out) = buf.get_mut(..len) else {
+        return Cow::Owned(parts.concat());
+    };
+    let mut rest = &mut *out;
+    for p in parts {
+        let (head, tail) = rest.split_at_mut(p.len());
+        head.copy_from_slice(p);
+        rest = tail;
     }
+    Cow::Borrowed(out)
 }
 
 /// The timeout of a wait at `stage`: [`Stage::Deadline`] when the
@@ -1200,7 +1146,7 @@ impl<C: Connector> ClientResponse<C> {
     fn give_back(&mut self) {
         if let Some(p) = self.p.take() {
             let now = self.clock.stamp();
-            lock(&self.client.idle).conns.give_back(p, now);
+            lock(&self.client.idle).give_back(p, now);
         }
     }
 }
@@ -1234,10 +1180,7 @@ impl<C: Connector> AsyncRead for ClientResponse<C> {
 impl<C: Connector> Drop for ClientResponse<C> {
     fn drop(&mut self) {
         // The head's buffers serve the next response.
-        let mut g = lock(&self.client.idle);
-        if g.heads.len() < MAX_IDLE_TOTAL {
-            g.heads.push(std::mem::take(&mut self.head));
-        }
+        lock(&self.client.idle).keep_head(std::mem::take(&mut self.head));
     }
 }
 
@@ -1258,5 +1201,29 @@ impl<C: Connector> std::fmt::Debug for RequestWriter<C> {
                 &self.p.as_ref().is_some_and(|p| p.conn.request_sent()),
             )
             .finish_non_exhaustive()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_host_value_is_host_colon_port_on_the_stack_when_it_fits() {
+        let mut buf = [0; HOST_INLINE];
+        let v = host_value("a.example", 8080, &mut buf);
+        assert!(matches!(v, Cow::Borrowed(b"a.example:8080")));
+        let v = host_value("::1", 0, &mut buf);
+        assert!(matches!(v, Cow::Borrowed(b"[::1]:0")));
+        let v = host_value("1.2.3.4", 65535, &mut buf);
+        assert!(matches!(v, Cow::Borrowed(b"1.2.3.4:65535")));
+        let long = "h".repeat(HOST_INLINE);
+        let v = host_value(&long, 80, &mut buf);
+        assert_eq!(*v, *format!("{long}:80").as_bytes());
+        assert!(matches!(v, Cow::Owned(_)));
+        let fits = "h".repeat(HOST_INLINE - 3);
+        let v = host_value(&fits, 80, &mut buf);
+        assert_eq!(*v, *format!("{fits}:80").as_bytes());
+        assert!(matches!(v, Cow::Borrowed(_)));
     }
 }

@@ -6,8 +6,7 @@
 //! carries each step out with its own I/O; the decisions are made here
 //! once.
 
-use alloc::string::String;
-use alloc::vec::Vec;
+use alloc::borrow::Cow;
 use core::time::Duration;
 
 use super::attempt::Failure;
@@ -46,7 +45,7 @@ pub enum Answered {
 /// let now = Timestamp::from_nanos(0);
 /// let mut plan = RequestPlan::chase(&s, now, b"GET", "http://a.example/old")?;
 /// let mut body: RequestBody<'_, [u8]> = RequestBody::Empty;
-/// let mut fields = Vec::new();
+/// let mut fields = std::borrow::Cow::Borrowed(&[][..]);
 /// assert!(plan.reuse()); // the first attempt may take a pooled connection
 /// // It failed on a new connection: the caller's error, not sent again.
 /// let mut conn = ClientConn::new(Config::DEFAULT);
@@ -60,10 +59,10 @@ pub enum Answered {
 /// # Ok::<(), Box<dyn core::error::Error>>(())
 /// ```
 #[derive(Clone, Debug)]
-pub struct RequestPlan {
+pub struct RequestPlan<'u> {
     /// The redirect chase of a request to a URL (none for one to a host
     /// and port, which follows no redirect).
-    chase: Option<Chase>,
+    chase: Option<Chase<'u>>,
     request: RequestDeadline,
     expect_wait: Duration,
     /// The current hop was sent again already: the next attempt goes out
@@ -73,20 +72,22 @@ pub struct RequestPlan {
 
 /// A URL request's redirect chase: the method and URL to send now, the
 /// first origin (credentials stay with it, RFC 9110 §15.4), and the hops
-/// followed, for [`Redirects::decide`].
+/// followed, for [`Redirects::decide`]. The caller's method and URL are
+/// borrowed until a redirect replaces them (a request that follows none
+/// allocates nothing for its plan).
 #[derive(Clone, Debug)]
-struct Chase {
+struct Chase<'u> {
     policy: Redirects,
-    method: Vec<u8>,
-    url: String,
-    first: (bool, String, u16),
+    method: Cow<'u, [u8]>,
+    url: Cow<'u, str>,
+    first: Origin<'u>,
     followed: usize,
 }
 
-impl RequestPlan {
+impl<'u> RequestPlan<'u> {
     /// The plan of a request to a host and port started at `now`: no
     /// redirect followed.
-    pub fn new(s: &ClientSettings, now: Timestamp) -> RequestPlan {
+    pub fn new(s: &ClientSettings, now: Timestamp) -> RequestPlan<'u> {
         RequestPlan {
             chase: None,
             request: RequestDeadline::new(now, s.request_timeout),
@@ -100,16 +101,16 @@ impl RequestPlan {
     pub fn chase(
         s: &ClientSettings,
         now: Timestamp,
-        method: &[u8],
-        url: &str,
-    ) -> Result<RequestPlan, UrlError> {
+        method: &'u [u8],
+        url: &'u str,
+    ) -> Result<RequestPlan<'u>, UrlError> {
         let first = Url::parse(url)?;
         let mut plan = RequestPlan::new(s, now);
         plan.chase = Some(Chase {
             policy: s.redirects,
-            method: method.to_vec(),
-            url: String::from(url),
-            first: (first.is_https(), String::from(first.host()), first.port()),
+            method: Cow::Borrowed(method),
+            url: Cow::Borrowed(url),
+            first: first.origin(),
             followed: 0,
         });
         Ok(plan)
@@ -169,12 +170,12 @@ impl RequestPlan {
     /// The [`RedirectError`] when it may not be followed: past the hop
     /// limit, a downgrade to `http`, a body that cannot be sent again, a
     /// `Location` that is missing or no `http` or `https` URL.
-    pub fn answered<R: ?Sized>(
+    pub fn answered<'f, R: ?Sized>(
         &mut self,
         status: u16,
         location_value: Option<&[u8]>,
         body: &mut RequestBody<'_, R>,
-        fields: &mut Vec<FieldPair<'_>>,
+        fields: &mut Cow<'_, [FieldPair<'f>]>,
     ) -> Result<Answered, RedirectError> {
         let Some(c) = self.chase.as_mut().filter(|c| c.policy.follows(status)) else {
             return Ok(Answered::Done);
@@ -186,18 +187,20 @@ impl RequestPlan {
             status,
             method: &c.method,
             followed: c.followed,
-            first: Origin::new(c.first.0, &c.first.1, c.first.2),
+            first: c.first,
             from: here.origin(),
             to: there.origin(),
             replayable: body.replayable(),
         })?;
-        c.method = hop.method(&c.method).to_vec();
+        c.method = Cow::Owned(hop.method(&c.method).to_vec());
         c.followed += 1;
-        c.url = next;
+        c.url = Cow::Owned(next);
         if !hop.keeps_body() {
             *body = RequestBody::Empty;
         }
-        fields.retain(|(n, _)| hop.keeps_field(n));
+        if fields.iter().any(|(n, _)| !hop.keeps_field(n)) {
+            fields.to_mut().retain(|(n, _)| hop.keeps_field(n));
+        }
         self.retried = false;
         Ok(Answered::Redirect {
             drain: REDIRECT_BODY_DRAIN,
@@ -259,7 +262,10 @@ mod tests {
         };
         let mut plan = RequestPlan::chase(&s, t0(), b"POST", "http://a/form").unwrap();
         let mut body: RequestBody<'_, [u8]> = RequestBody::Bytes(b"x");
-        let mut fields: Vec<FieldPair<'_>> = alloc::vec![(b"Authorization", b"t"), (b"X", b"y")];
+        let mut fields: Cow<'_, [FieldPair<'_>]> = Cow::Owned(alloc::vec![
+            (&b"Authorization"[..], &b"t"[..]),
+            (b"X", b"y")
+        ]);
         assert!(plan.failed(Some(&closed_under(b"GET")), Failure::Closed, true));
         let next = plan
             .answered(303, Some(b"http://b/done"), &mut body, &mut fields)
@@ -273,7 +279,7 @@ mod tests {
         assert_eq!(plan.method(), b"GET");
         assert_eq!(plan.url().unwrap().host(), "b");
         assert!(matches!(body, RequestBody::Empty), "a 303 drops the body");
-        assert_eq!(fields, [(&b"X"[..], &b"y"[..])], "credentials stay behind");
+        assert_eq!(*fields, [(&b"X"[..], &b"y"[..])], "credentials stay behind");
         assert!(plan.reuse(), "a new hop may take a pooled connection");
         assert_eq!(
             plan.answered(404, None, &mut body, &mut fields),
@@ -281,7 +287,7 @@ mod tests {
         );
     }
 
-    fn chase(method: &[u8], url: &str) -> RequestPlan {
+    fn chase<'u>(method: &'u [u8], url: &'u str) -> RequestPlan<'u> {
         let s = ClientSettings {
             redirects: Redirects::follow(5),
             ..ClientSettings::DEFAULT
@@ -293,7 +299,7 @@ mod tests {
     fn a_chase_keeps_the_first_origin_for_credentials() {
         let mut c = chase(b"GET", "http://a/1");
         let mut body: RequestBody<'_, [u8]> = RequestBody::Empty;
-        let auth = || alloc::vec![(&b"authorization"[..], &b"t"[..])];
+        let auth = || Cow::Owned(alloc::vec![(&b"authorization"[..], &b"t"[..])]);
         // Away and back: on the first origin again, credentials go along.
         let mut away = auth();
         c.answered(302, Some(b"http://b/2"), &mut body, &mut away)
@@ -309,7 +315,7 @@ mod tests {
     #[test]
     fn a_chase_refuses_what_the_policy_refuses() {
         let mut c = chase(b"PUT", "https://a/");
-        let mut none = Vec::new();
+        let mut none = Cow::Borrowed(&[][..]);
         let mut reader: &[u8] = b"x";
         let mut streamed: RequestBody<'_, &[u8]> = RequestBody::Reader {
             reader: &mut reader,
@@ -348,7 +354,7 @@ mod tests {
         };
         let mut plan = RequestPlan::new(&s, t0());
         let mut body: RequestBody<'_, [u8]> = RequestBody::Empty;
-        let next = plan.answered(302, Some(b"/x"), &mut body, &mut Vec::new());
+        let next = plan.answered(302, Some(b"/x"), &mut body, &mut Cow::Borrowed(&[][..]));
         assert_eq!(next, Ok(Answered::Done));
         assert_eq!(plan.url().err(), Some(UrlError::MissingHost));
     }

@@ -11,6 +11,7 @@ use alloc::vec::Vec;
 use core::time::Duration;
 
 use super::conn::ClientConn;
+use super::head::ClientHead;
 use crate::client_settings::ClientSettings;
 use crate::redirect::Origin;
 use crate::time::{Timestamp, Window};
@@ -82,6 +83,9 @@ pub struct IdlePool<T> {
     origins: Vec<IdleOrigin<T>>,
     per_origin: usize,
     life: Duration,
+    /// The heads of dropped responses, their buffers reused by the next
+    /// responses (at most [`MAX_IDLE_TOTAL`]).
+    heads: Vec<ClientHead>,
 }
 
 impl<T: PoolEntry> IdlePool<T> {
@@ -93,6 +97,21 @@ impl<T: PoolEntry> IdlePool<T> {
             origins: Vec::new(),
             per_origin: s.max_idle_per_host,
             life: s.idle_ttl,
+            heads: Vec::new(),
+        }
+    }
+
+    /// A head for the next response: a dropped response's, its buffers
+    /// kept ([`keep_head`](IdlePool::keep_head)), or a new one.
+    pub fn head(&mut self) -> ClientHead {
+        self.heads.pop().unwrap_or_default()
+    }
+
+    /// Keeps the head of a response dropped, for [`head`](IdlePool::head)
+    /// (at most [`MAX_IDLE_TOTAL`]).
+    pub fn keep_head(&mut self, head: ClientHead) {
+        if self.heads.len() < MAX_IDLE_TOTAL {
+            self.heads.push(head);
         }
     }
 
