@@ -444,10 +444,12 @@ impl Serve<'_> {
         if st.flush(stream, conn, slot).is_err() || self.eof {
             return Some(End::Close);
         }
-        let now = st.write.take_last_write().unwrap_or_else(wire::read_clock);
+        let (now, stamped) = st.write.take_last_write().unwrap_or_else(|| {
+            let now = wire::read_clock();
+            (now, wire::stamp(now))
+        });
         // A response the connection queues on a deadline carries it.
         refresh_date(conn, self.shared, &mut self.date, now);
-        let stamped = wire::stamp(now);
         let step = conn.next_read(stamped).step(
             |state| slot.enter_stamped(state, stamped),
             || self.shared.stopping.load(Ordering::SeqCst),
