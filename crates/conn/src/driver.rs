@@ -20,6 +20,8 @@ pub use crate::evict::{
     YOUNG_RESPONSE_STALL_MS,
 };
 pub use crate::handler_end::{Catch, ChosenAnswer, HandlerEnd};
+#[cfg(target_has_atomic = "64")]
+pub use crate::hooks::KeptRequest;
 #[cfg(target_has_atomic = "ptr")]
 pub use crate::hooks::{MistakeSink, ServerHooks};
 pub use crate::io_buffers::IoBuffers;
