@@ -95,13 +95,6 @@ async fn take_turn(slot: &SlotGuard) -> bool {
     !slot.slot.evicted()
 }
 
-/// Tells the access log of a response the connection wrote itself before
-/// (or instead of) a handler: `bytes` were sent for it.
-fn log_own_response(sh: &Shared, conn: &ServerConn, seen: &mut KeptRequest, bytes: u64) {
-    let now = || wire::stamp(crate::timer::read_clock());
-    (sh.hooks).access_log(conn, seen, bytes, None, now, hooks::catch);
-}
-
 /// Sends the error response the connection queued itself, with the
 /// error-body hook's body for `cause`, then lingers; the access log is told.
 async fn send_own_error(
@@ -120,8 +113,10 @@ async fn send_own_error(
     own.set_error_body(conn, cause, kept, hooks::catch);
     let queued = conn.output().len() as u64;
     let end = send_and_linger(stream, conn, st).await;
+    // The access log is told of it, with the bytes sent for it.
     let sent = if end == End::Linger { queued } else { 0 };
-    log_own_response(sh, conn, seen, sent);
+    let now = || wire::stamp(crate::timer::read_clock());
+    own.access_log(conn, seen, sent, None, now, hooks::catch);
     end
 }
 
