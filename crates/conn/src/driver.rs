@@ -19,6 +19,8 @@ pub use crate::evict::{
     pick_eviction, rank, EvictPolicy, Flow, Rank, SlotState, Summary, REFUSING_AT_ONCE,
     YOUNG_RESPONSE_STALL_MS,
 };
+#[cfg(target_has_atomic = "64")]
+pub use crate::handler_end::KeptRequest;
 pub use crate::handler_end::{Catch, ChosenAnswer, HandlerEnd};
 #[cfg(target_has_atomic = "ptr")]
 pub use crate::hooks::{MistakeSink, ServerHooks};

@@ -5,15 +5,18 @@
 //! keep only what differs: their own error type, and how they report.
 
 use alloc::format;
+use alloc::string::String;
 use alloc::vec::Vec;
 use core::error::Error as StdError;
+use core::net::SocketAddr;
 
 use crate::driver::HandlerOutcome;
 use crate::framing::Error as FramingError;
 use crate::status::reason;
 use crate::{
-    AnswerState, BodyLength, Error, ErrorBody, ErrorCause, ErrorResponse, FieldPair, HandlerError,
-    Limit, LocalError, Mistake, RemoteError, ServerConn, Stage, COPY_LIMIT,
+    AccessRecord, AnswerState, BodyLength, Error, ErrorBody, ErrorCause, ErrorResponse, FieldPair,
+    HandlerError, Limit, LocalError, Mistake, RemoteError, ServerConn, Stage, Timestamp,
+    COPY_LIMIT,
 };
 
 /// What became of the answer a handler's error chose
@@ -160,6 +163,115 @@ impl crate::driver::ServerHooks {
         if let Some(body) = body {
             let _ = conn.set_error_body(&body.content_type, &body.body);
         }
+    }
+
+    /// Tells the access-log hook, when one is set, of the request `kept`
+    /// holds (then forgets it): `conn`'s response status, `bytes` written
+    /// for it, the time since it began (`now` is asked only when the hook
+    /// is set), and the handler's `end` (`None`: a response of the
+    /// connection's own; `Some(None)`: the handler panicked). The hook runs
+    /// inside the adapter's containment (`catch`). With no hook this reads
+    /// no clock and builds no record.
+    #[cfg(target_has_atomic = "64")]
+    pub fn access_log(
+        &self,
+        conn: &ServerConn,
+        kept: &mut KeptRequest,
+        bytes: u64,
+        end: Option<&Option<Result<(), HandlerError>>>,
+        now: impl FnOnce() -> Timestamp,
+        catch: Catch,
+    ) {
+        if let Some(hook) = &self.access_log {
+            let record = AccessRecord::new(kept.peer, &kept.method, &kept.target)
+                .with_status(conn.response_status())
+                .with_bytes(bytes)
+                .with_duration(now().saturating_duration_since(kept.started))
+                .with_error(end.and_then(|e| e.as_ref()?.as_ref().err()))
+                .with_panicked(matches!(end, Some(None)));
+            catch(&mut || hook(&record));
+        }
+        kept.forget();
+    }
+}
+
+/// The request a server's hooks see after the connection let it go (a
+/// request answered whole is gone from it): its method and target, copied
+/// only when a hook asks for them
+/// ([`ServerHooks::keeps_request`](crate::driver::ServerHooks::keeps_request)),
+/// the peer, and when the request began. One per connection, reused by its
+/// requests: no allocation once its buffers have grown.
+///
+/// ```
+/// use http_net_conn::driver::{KeptRequest, ServerHooks};
+/// use http_net_conn::{Config, ServerConn, ServerEvent, Timestamp};
+///
+/// let hooks = ServerHooks {
+///     access_log: Some(std::sync::Arc::new(|r| assert_eq!(r.target(), b"/a"))),
+///     ..ServerHooks::default()
+/// };
+/// let mut kept = KeptRequest::new(None);
+/// let mut conn = ServerConn::new(Config::DEFAULT);
+/// let _ = conn.recv(b"GET /a HTTP/1.1\r\nHost: a\r\n\r\n");
+/// if let Ok(ServerEvent::Request(view)) = conn.poll_event() {
+///     kept.keep(&hooks, &view);
+/// }
+/// assert_eq!(kept.get(), Some(("GET", &b"/a"[..])));
+/// let t = Timestamp::from_nanos(0);
+/// hooks.access_log(&conn, &mut kept, 0, None, || t, |f| {
+///     f();
+///     true
+/// });
+/// assert_eq!(kept.get(), None); // told, then forgotten
+/// ```
+#[cfg(target_has_atomic = "64")]
+#[derive(Debug)]
+pub struct KeptRequest {
+    peer: Option<SocketAddr>,
+    method: String,
+    target: Vec<u8>,
+    started: Timestamp,
+}
+
+#[cfg(target_has_atomic = "64")]
+impl KeptRequest {
+    /// Nothing kept yet, on a connection from `peer`.
+    pub fn new(peer: Option<SocketAddr>) -> KeptRequest {
+        KeptRequest {
+            peer,
+            method: String::new(),
+            target: Vec::new(),
+            started: Timestamp::from_nanos(0),
+        }
+    }
+
+    /// Copies the method and target of the request `view`, when `hooks`
+    /// keep them (nothing is copied, or even looked at, otherwise).
+    #[inline]
+    pub fn keep(&mut self, hooks: &crate::driver::ServerHooks, view: &crate::RequestView<'_>) {
+        if hooks.keeps_request() {
+            self.method.clear();
+            self.method.push_str(view.method_str());
+            self.target.clear();
+            self.target.extend_from_slice(view.target());
+        }
+    }
+
+    /// The request began at `at` (the access record's duration counts from
+    /// it).
+    pub fn set_started(&mut self, at: Timestamp) {
+        self.started = at;
+    }
+
+    /// The method and target kept, when a request is.
+    pub fn get(&self) -> Option<(&str, &[u8])> {
+        (!self.method.is_empty()).then(|| (self.method.as_str(), &self.target[..]))
+    }
+
+    /// Forgets the request (a later error before a whole head has none).
+    pub fn forget(&mut self) {
+        self.method.clear();
+        self.target.clear();
     }
 }
 
@@ -454,6 +566,65 @@ impl ErrorCause<'_> {
 mod tests {
     use super::*;
     use crate::{BodyLimits, Config, Error, ServerEvent};
+    use alloc::sync::Arc;
+
+    fn run(f: &mut dyn FnMut()) -> bool {
+        f();
+        true
+    }
+
+    /// Keeps the request `head` on a new connection, with `hooks`.
+    fn keep_of(
+        hooks: &crate::driver::ServerHooks,
+        head: &[u8],
+    ) -> (crate::ServerConn, KeptRequest) {
+        let mut conn = crate::ServerConn::new(crate::Config::DEFAULT);
+        let mut kept = KeptRequest::new(None);
+        let _ = conn.recv(head);
+        if let Ok(crate::ServerEvent::Request(view)) = conn.poll_event() {
+            kept.keep(hooks, &view);
+        }
+        (conn, kept)
+    }
+
+    #[test]
+    fn the_access_record_costs_nothing_without_its_hook() {
+        let head = b"GET /a HTTP/1.1\r\nHost: a\r\n\r\n";
+        // No hook keeps the request: nothing copied.
+        let (_, kept) = keep_of(&crate::driver::ServerHooks::default(), head);
+        assert_eq!(kept.get(), None);
+        // No access log: the clock is not asked.
+        let hooks = crate::driver::ServerHooks {
+            error_body: Some(Arc::new(|_| None)),
+            ..crate::driver::ServerHooks::default()
+        };
+        let (conn, mut kept) = keep_of(&hooks, head);
+        assert_eq!(kept.get(), Some(("GET", &b"/a"[..])));
+        let now = || -> Timestamp { panic!("the clock was read") };
+        hooks.access_log(&conn, &mut kept, 0, None, now, run);
+        assert_eq!(kept.get(), None);
+    }
+
+    #[test]
+    fn the_access_record_says_what_became_of_the_request() {
+        use core::sync::atomic::{AtomicU64, Ordering};
+        static SEEN: AtomicU64 = AtomicU64::new(0);
+        let hooks = crate::driver::ServerHooks {
+            access_log: Some(Arc::new(|r| {
+                assert_eq!((r.method(), r.target()), ("PUT", &b"/b"[..]));
+                assert!(r.panicked() && r.error().is_none());
+                let ms = u64::try_from(r.duration().as_millis()).unwrap_or(0);
+                SEEN.store(r.bytes() * 1000 + ms, Ordering::SeqCst);
+            })),
+            ..crate::driver::ServerHooks::default()
+        };
+        let (conn, mut kept) = keep_of(&hooks, b"PUT /b HTTP/1.1\r\nHost: a\r\n\r\n");
+        kept.set_started(Timestamp::from_nanos(1_000_000));
+        let now = || Timestamp::from_nanos(8_000_000);
+        hooks.access_log(&conn, &mut kept, 5, Some(&None), now, run);
+        assert_eq!(SEEN.load(Ordering::SeqCst), 5_007);
+        assert_eq!(kept.get(), None);
+    }
 
     #[test]
     fn a_status_chosen_after_the_answer_began_is_not_used() {

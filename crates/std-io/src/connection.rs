@@ -20,7 +20,7 @@ use crate::date::DateClock;
 use crate::error::{Error, Stage};
 use crate::exchange::{Cycle, Exchange};
 use crate::handler::Handler;
-use crate::hooks::{self, AccessRecord, ErrorCause};
+use crate::hooks::{self, ErrorCause};
 use crate::lock::read;
 use crate::settings::Settings;
 use crate::shared::Shared;
@@ -280,25 +280,16 @@ fn send_and_linger(
 }
 
 /// Tells the access-log hook (when set) of the request `st` holds, then
-/// forgets its method and target (a later head-time error has none).
+/// forgets it (the core's [`ServerHooks::access_log`](http_net_conn::driver::ServerHooks::access_log)).
 fn access_log(
     shared: &Shared,
     conn: &ServerConn,
     st: &mut Cycle,
-    error: Option<&HandlerError>,
-    panicked: bool,
+    end: Option<&Option<Result<(), HandlerError>>>,
 ) {
-    if let Some(hook) = &shared.hooks.access_log {
-        let record = AccessRecord::new(st.peer, &st.method, &st.target)
-            .with_status(conn.response_status())
-            .with_bytes(conn.transfer(Transfer::Response).bytes())
-            .with_duration(st.started.elapsed())
-            .with_error(error)
-            .with_panicked(panicked);
-        let _ = catch_unwind(AssertUnwindSafe(|| hook(&record)));
-    }
-    st.method.clear();
-    st.target.clear();
+    let bytes = conn.transfer(Transfer::Response).bytes();
+    let now = || wire::stamp(wire::read_clock());
+    (shared.hooks).access_log(conn, &mut st.kept, bytes, end, now, hooks::catch);
 }
 
 /// One connection's serve loop and what it carries: the stream, the
@@ -327,12 +318,7 @@ impl Serve<'_> {
                 // The request's expectation, framing and persistence are the
                 // connection's: the handler and `after_handler` ask it.
                 Ok(ServerEvent::Request(view)) => {
-                    if self.shared.hooks.keeps_request() {
-                        self.st.method.clear();
-                        self.st.method.push_str(view.method_str());
-                        self.st.target.clear();
-                        self.st.target.extend_from_slice(view.target());
-                    }
+                    self.st.kept.keep(&self.shared.hooks, &view);
                     self.request()
                 }
                 // The rest of a body the handler did not read: the
@@ -368,10 +354,10 @@ impl Serve<'_> {
     /// error-body hook's body for `cause`, then lingers; the access log is
     /// told.
     fn send_own_error(&mut self, cause: ErrorCause<'_>) -> End {
-        let kept = (self.st.method.as_str(), &self.st.target[..]);
+        let kept = self.st.kept.get().unwrap_or(("", b""));
         (self.shared.hooks).set_error_body(self.conn, cause, kept, hooks::catch);
         let end = self.send_and_linger();
-        access_log(self.shared, self.conn, self.st, None, false);
+        access_log(self.shared, self.conn, self.st, None);
         end
     }
 
@@ -391,6 +377,9 @@ impl Serve<'_> {
             }
         };
         self.st.reset(self.conn, now);
+        if self.shared.hooks.keeps_request() {
+            self.st.kept.set_started(wire::stamp(now));
+        }
         let stopping = self.shared.stopping.load(Ordering::SeqCst);
         let begin = self
             .conn
@@ -426,8 +415,7 @@ impl Serve<'_> {
                 // Written before it is logged (its bytes counted).
                 let _ = st.flush(stream, conn, slot);
             }
-            let error = outcome.as_ref().and_then(|r| r.as_ref().err());
-            access_log(shared, conn, st, error, outcome.is_none());
+            access_log(shared, conn, st, Some(&outcome));
         }
         end
     }
@@ -444,10 +432,12 @@ impl Serve<'_> {
         if st.flush(stream, conn, slot).is_err() || self.eof {
             return Some(End::Close);
         }
-        let now = st.write.take_last_write().unwrap_or_else(wire::read_clock);
+        let (now, stamped) = st.write.take_last_write().unwrap_or_else(|| {
+            let now = wire::read_clock();
+            (now, wire::stamp(now))
+        });
         // A response the connection queues on a deadline carries it.
         refresh_date(conn, self.shared, &mut self.date, now);
-        let stamped = wire::stamp(now);
         let step = conn.next_read(stamped).step(
             |state| slot.enter_stamped(state, stamped),
             || self.shared.stopping.load(Ordering::SeqCst),
@@ -509,7 +499,7 @@ impl Serve<'_> {
         }
         // A response before a whole head: from its first byte.
         if let Some(started) = self.conn.head_started() {
-            self.st.started = wire::instant(started);
+            self.st.kept.set_started(started);
         }
         self.send_own_error(e.timed_out.map_or(ErrorCause::Evicted, ErrorCause::Timeout))
     }
@@ -520,12 +510,11 @@ impl Serve<'_> {
         if self.conn.error_status().is_none() {
             return self.send_and_linger();
         }
-        if self.st.method.is_empty() {
+        if self.st.kept.get().is_none() {
             // Before a whole head: from its first byte.
-            self.st.started = self
-                .conn
-                .head_started()
-                .map_or_else(wire::read_clock, wire::instant);
+            let started = self.conn.head_started();
+            let now = || wire::stamp(wire::read_clock());
+            self.st.kept.set_started(started.unwrap_or_else(now));
             self.conn.restart_transfers();
         }
         let cause = ErrorCause::of_peer(self.conn, e);
@@ -571,7 +560,7 @@ fn after_handler(
         broken: st.broken,
         // Answered whole, the request is gone from the connection: the
         // copy the hooks keep, if any.
-        kept: (!st.method.is_empty()).then(|| (st.method.as_str(), &st.target[..])),
+        kept: st.kept.get(),
         local_of,
     };
     let now = || wire::stamp(wire::read_clock());

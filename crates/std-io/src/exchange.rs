@@ -6,7 +6,7 @@ use std::sync::atomic::Ordering;
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
-use http_net_conn::driver::Transfer;
+use http_net_conn::driver::{KeptRequest, Transfer};
 use http_net_conn::framing::Error as FramingError;
 use http_net_conn::{
     AnswerState, BodyLength, Error as ConnError, FieldPair, OwnedFields, OwnedRequestHead,
@@ -39,9 +39,7 @@ pub(crate) struct Cycle {
     pub(crate) over_limit: Option<Limit>,
     /// The request's method and target, kept for the hooks (only when a
     /// hook is set), and when it started.
-    pub(crate) method: String,
-    pub(crate) target: Vec<u8>,
-    pub(crate) started: Instant,
+    pub(crate) kept: KeptRequest,
     /// Reading the body timed out.
     pub(crate) timed_out: bool,
     /// Writing to or reading from the stream failed: close without more.
@@ -58,10 +56,7 @@ impl Cycle {
             reader: BodyReader::default(),
             trailers: OwnedFields::new(),
             over_limit: None,
-            method: String::new(),
-            target: Vec::new(),
-            // Set when a request begins; no clock reading for it here.
-            started: wire::instant(http_net_conn::Timestamp::from_nanos(0)),
+            kept: KeptRequest::new(peer),
             timed_out: false,
             broken: false,
             read_timeout: None,
@@ -76,7 +71,6 @@ impl Cycle {
         self.reader.clear();
         self.trailers.clear();
         self.over_limit = None;
-        self.started = now;
         self.timed_out = false;
         conn.start_transfers(|| wire::stamp(now));
     }

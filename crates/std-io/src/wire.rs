@@ -57,15 +57,17 @@ pub(crate) fn epoch() -> Instant {
 pub(crate) struct WriteSlices {
     /// The write timeout last set on the stream.
     timeout_set: Option<Duration>,
-    /// The clock reading at the end of the last write, until taken.
-    last_write: Option<Instant>,
+    /// The clock reading at the end of the last write and its stamp,
+    /// until taken.
+    last_write: Option<(Instant, Timestamp)>,
 }
 
 impl WriteSlices {
     /// The clock reading taken when the last write since the previous call
     /// ended, if a write was made since (the reader's `now`, so that the
-    /// clock is not read twice in a row).
-    pub(crate) fn take_last_write(&mut self) -> Option<Instant> {
+    /// clock is not read twice in a row), with its stamp (not worked out
+    /// twice either).
+    pub(crate) fn take_last_write(&mut self) -> Option<(Instant, Timestamp)> {
         self.last_write.take()
     }
 
@@ -128,9 +130,9 @@ fn write_paced(
     if let Some(g) = pace.gauge {
         g.flow.begin(stamped);
     }
-    // The first try's time is the call's start (in the core's time, so
-    // that a write that goes at once costs no conversion); a retry's is
-    // the end of the try before it.
+    // The first try's time is the call's start; a retry's is the end of
+    // the try before it (both in the core's time: each reading is stamped
+    // once, and the end's stamp also serves the reader after the flush).
     let (mut now, mut after) = (stamped, start);
     let r = loop {
         let budget = until.saturating_duration_since(now);
@@ -151,6 +153,7 @@ fn write_paced(
             _ => stream.write_vectored(&[IoSlice::new(out), IoSlice::new(body)]),
         };
         after = read_clock();
+        now = stamp(after);
         match r {
             Ok(0) => break Err(Error::Io(io::ErrorKind::WriteZero.into())),
             Ok(n) => break Ok(n),
@@ -160,11 +163,11 @@ fn write_paced(
             Err(e) if is_timeout(&e) => {}
             Err(e) => break Err(Error::Io(e)),
         }
-        now = stamp(after);
     };
-    pace.slices.last_write = Some(after);
+    pace.slices.last_write = Some((after, now));
     let n = *r.as_ref().unwrap_or(&0);
-    let waited = after.saturating_duration_since(start);
+    // In stamps: the end's stamp serves the reader too (one conversion).
+    let waited = now.saturating_duration_since(stamped);
     conn.transfer_moved(Transfer::Response, waited, n as u64);
     if let Some(g) = pace.gauge {
         let m = conn.transfer(Transfer::Response);

@@ -10,14 +10,13 @@ use std::task::Poll;
 use std::time::Duration;
 
 use http_net_conn::driver::{
-    AfterHandler, Begin, Expiry, HandlerEnd, NextRead, ReadStep, RequestPolicy, SlotState, Spent,
-    Transfer,
+    AfterHandler, Begin, Expiry, HandlerEnd, KeptRequest, NextRead, ReadStep, RequestPolicy,
+    SlotState, Spent, Transfer,
 };
 use http_net_conn::{
-    AccessRecord, Error as ConnError, ErrorCause, RemoteError, ServerConn, ServerEvent, Timestamp,
+    Error as ConnError, ErrorCause, RemoteError, ServerConn, ServerEvent, Timestamp,
 };
 use tokio::io::AsyncWriteExt;
-use tokio::time::Instant;
 
 use crate::date::DateClock;
 use crate::error::{Error, Stage};
@@ -96,46 +95,6 @@ async fn take_turn(slot: &SlotGuard) -> bool {
     !slot.slot.evicted()
 }
 
-/// The request a hook is told of: its method and target, kept only when a
-/// hook needs them ([`Hooks::any`](crate::hooks::Hooks::any)), and when it
-/// began.
-#[derive(Debug)]
-struct Seen {
-    method: String,
-    target: Vec<u8>,
-    /// The whole head (or, for a request refused before one, its first
-    /// byte).
-    started: Instant,
-}
-
-impl Seen {
-    fn new() -> Seen {
-        Seen {
-            method: String::new(),
-            target: Vec::new(),
-            // Set when a request begins; no clock reading for it here.
-            started: crate::timer::epoch(),
-        }
-    }
-
-    /// Forgets the request (a later error before a whole head has none).
-    fn clear(&mut self) {
-        self.method.clear();
-        self.target.clear();
-    }
-}
-
-/// Tells the access log of a response the connection wrote itself before
-/// (or instead of) a handler: `bytes` were sent for it.
-fn log_own_response(sh: &Shared, conn: &ServerConn, st: &Cycle, seen: &mut Seen, bytes: u64) {
-    let record = AccessRecord::new(st.peer, &seen.method, &seen.target)
-        .with_status(conn.response_status())
-        .with_bytes(bytes)
-        .with_duration(seen.started.elapsed());
-    hooks::access_log(&sh.hooks, &record);
-    seen.clear();
-}
-
 /// Sends the error response the connection queued itself, with the
 /// error-body hook's body for `cause`, then lingers; the access log is told.
 async fn send_own_error(
@@ -143,19 +102,21 @@ async fn send_own_error(
     conn: &mut ServerConn,
     st: &mut Cycle,
     sh: &Shared,
-    seen: &mut Seen,
+    seen: &mut KeptRequest,
     cause: ErrorCause<'_>,
 ) -> End {
     let own = &sh.hooks;
     if !own.keeps_request() {
         return send_and_linger(stream, conn, st).await;
     }
-    let kept = (seen.method.as_str(), &seen.target[..]);
+    let kept = seen.get().unwrap_or(("", b""));
     own.set_error_body(conn, cause, kept, hooks::catch);
     let queued = conn.output().len() as u64;
     let end = send_and_linger(stream, conn, st).await;
+    // The access log is told of it, with the bytes sent for it.
     let sent = if end == End::Linger { queued } else { 0 };
-    log_own_response(sh, conn, st, seen, sent);
+    let now = || wire::stamp(crate::timer::read_clock());
+    own.access_log(conn, seen, sent, None, now, hooks::catch);
     end
 }
 
@@ -203,7 +164,7 @@ struct Serve<'a, H> {
     requests: u64,
     policy: RequestPolicy,
     eof: bool,
-    seen: Seen,
+    seen: KeptRequest,
     /// Requests served since the task last waited on its peer or yielded.
     turn: u32,
 }
@@ -218,6 +179,7 @@ async fn serve<H: Handler>(
 ) -> End {
     conn.set_timeouts(sh.settings.read_timeouts());
     conn.set_paces(&sh.settings);
+    let seen = KeptRequest::new(st.peer);
     let mut serve = Serve {
         stream,
         conn,
@@ -229,7 +191,7 @@ async fn serve<H: Handler>(
         requests: 0,
         policy: sh.settings.request_policy(),
         eof: false,
-        seen: Seen::new(),
+        seen,
         turn: 0,
     };
     serve.run().await
@@ -243,12 +205,8 @@ impl<H: Handler> Serve<'_, H> {
             let end = match self.conn.poll_event() {
                 Ok(ServerEvent::Request(view)) => {
                     if self.sh.hooks.keeps_request() {
-                        let seen = &mut self.seen;
-                        seen.method.clear();
-                        seen.method.push_str(view.method_str());
-                        seen.target.clear();
-                        seen.target.extend_from_slice(view.target());
-                        seen.started = self.slot.slot.clock.now();
+                        self.seen.keep(&self.sh.hooks, &view);
+                        self.seen.set_started(self.slot.slot.clock.stamp());
                     }
                     self.request().await
                 }
@@ -374,7 +332,7 @@ impl<H: Handler> Serve<'_, H> {
             end: &outcome,
             body_timed_out: st.timed_out,
             broken: st.broken,
-            kept: (!seen.method.is_empty()).then(|| (seen.method.as_str(), &seen.target[..])),
+            kept: seen.get(),
             local_of,
         };
         let now = || wire::stamp(crate::timer::read_clock());
@@ -387,23 +345,15 @@ impl<H: Handler> Serve<'_, H> {
             AfterHandler::Next => None,
             _ => after_handler(stream, conn, st, sh, next).await,
         };
-        if sh.hooks.access_log.is_some() {
-            if end.is_none() {
-                // Written before it is logged (its bytes counted).
-                if flush_queued(stream, conn, st).await.is_err() {
-                    end = Some(End::Close);
-                }
-            }
-            let error = outcome.as_ref().and_then(|r| r.as_ref().err());
-            let record = AccessRecord::new(st.peer, &seen.method, &seen.target)
-                .with_status(conn.response_status())
-                .with_bytes(conn.transfer(Transfer::Response).bytes())
-                .with_duration(seen.started.elapsed())
-                .with_error(error)
-                .with_panicked(outcome.is_none());
-            hooks::access_log(&sh.hooks, &record);
+        // Written before it is logged (its bytes counted).
+        if sh.hooks.access_log.is_some()
+            && end.is_none()
+            && flush_queued(stream, conn, st).await.is_err()
+        {
+            end = Some(End::Close);
         }
-        seen.clear();
+        let bytes = conn.transfer(Transfer::Response).bytes();
+        (sh.hooks).access_log(conn, seen, bytes, Some(&outcome), now, hooks::catch);
         end
     }
 
@@ -498,7 +448,7 @@ impl<H: Handler> Serve<'_, H> {
         }
         // A response before a whole head: from its first byte.
         if let Some(started) = self.conn.head_started() {
-            self.seen.started = wire::instant(started);
+            self.seen.set_started(started);
         }
         let cause = e.timed_out.map_or(ErrorCause::Evicted, ErrorCause::Timeout);
         let (stream, conn, st, seen) = (
@@ -522,12 +472,10 @@ impl<H: Handler> Serve<'_, H> {
         if conn.error_status().is_none() {
             return send_and_linger(stream, conn, st).await;
         }
-        if seen.method.is_empty() && self.sh.hooks.keeps_request() {
+        if seen.get().is_none() && self.sh.hooks.keeps_request() {
             // Before a whole head: from its first byte.
             let clock = &self.slot.slot.clock;
-            seen.started = conn
-                .head_started()
-                .map_or_else(|| clock.now(), wire::instant);
+            seen.set_started(conn.head_started().unwrap_or_else(|| clock.stamp()));
         }
         let cause = ErrorCause::of_peer(conn, e);
         send_own_error(stream, conn, st, self.sh, seen, cause).await
@@ -739,8 +687,8 @@ mod tests {
     /// the server end, and a read deadline 5 s away.
     fn idle_on_duplex() -> (Shared, DuplexStream, DuplexStream, ServerConn, Timestamp) {
         let (server, client) = tokio::io::duplex(4096);
-        let deadline =
-            wire::stamp(Instant::now()).saturating_add(std::time::Duration::from_secs(5));
+        let deadline = wire::stamp(tokio::time::Instant::now())
+            .saturating_add(std::time::Duration::from_secs(5));
         (
             Shared::new(Settings::DEFAULT, crate::hooks::Hooks::default()),
             server,

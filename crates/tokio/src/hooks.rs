@@ -13,18 +13,11 @@ use std::panic::{catch_unwind, AssertUnwindSafe};
 use std::sync::{Arc, Mutex};
 
 use http_net_conn::driver::{write_busy_response, MistakeSink};
-use http_net_conn::{AccessRecord, ErrorCause, ErrorResponse, Mistake};
+use http_net_conn::{ErrorCause, ErrorResponse, Mistake};
 
 /// The hooks a server was built with: the core's, the same in both
 /// adapters.
 pub(crate) use http_net_conn::driver::ServerHooks as Hooks;
-
-/// Tells the access-log hook (when set) of one request.
-pub(crate) fn access_log(hooks: &Hooks, record: &AccessRecord<'_>) {
-    if let Some(hook) = &hooks.access_log {
-        let _ = catch_unwind(AssertUnwindSafe(|| hook(record)));
-    }
-}
 
 /// Delivers a mistake where the core says it goes, if it is reported
 /// ([`ServerHooks::mistake_sink`](http_net_conn::driver::ServerHooks::mistake_sink)):

@@ -83,11 +83,6 @@ impl WakeClock {
         }
     }
 
-    /// The time of this wakeup.
-    pub(crate) fn now(&self) -> Instant {
-        instant(self.stamp())
-    }
-
     /// A new poll of the task: the next use reads the clock.
     pub(crate) fn forget(&self) {
         self.nanos.store(0, Ordering::Relaxed);
