@@ -6,10 +6,8 @@
 
 use core::time::Duration;
 
-use crate::driver::{
-    EvictPolicy, Linger, NextRead, ReadTimeouts, RequestPolicy, SetupRate, SlotState, Window,
-};
-use crate::{Config, ConfigOverrides, Stage, Timestamp};
+use crate::driver::{EvictPolicy, Linger, ReadTimeouts, SetupRate, Window};
+use crate::{Config, ConfigOverrides, Timestamp};
 
 /// A minimum data rate: after `grace` spent waiting on the peer, at least
 /// `bytes_per_sec` for every second waited (0 bytes/s: none), as Kestrel's
@@ -153,14 +151,6 @@ impl ServerSettings {
         }
     }
 
-    /// What starts a request ([`ServerConn::begin_request`](crate::ServerConn::begin_request)).
-    pub const fn request_policy(&self) -> RequestPolicy {
-        RequestPolicy {
-            max_requests: self.max_requests,
-            tunnels: self.tunnels,
-        }
-    }
-
     /// What eviction weighs ([`pick_eviction`](crate::driver::pick_eviction)).
     pub fn evict_policy(&self) -> EvictPolicy {
         EvictPolicy {
@@ -217,42 +207,6 @@ impl ServerSettings {
         Linger::start(now, self.drain_time, self.drain_bytes)
     }
 
-    /// The wait of a connection's setup phase (a TLS handshake, before its
-    /// first HTTP byte) for a connection admitted to a slot at `now`: it
-    /// must be done by [`setup_timeout`](ServerSettings::setup_timeout)
-    /// after `now`, whatever the peer sends meanwhile (one deadline for the
-    /// whole setup, as for a request head, not one per read). Its slot
-    /// shows [`SlotState::Setup`], which eviction ranks as a partial head
-    /// ([`rank`](crate::driver::rank)); a wait that reaches the deadline is a
-    /// timeout of [`Stage::Setup`] (close, no response: there is no HTTP
-    /// yet to answer in), and a graceful stop closes it (no request is in
-    /// flight). An adapter passes it to [`NextRead::step`], as it does
-    /// the waits between requests.
-    ///
-    /// ```
-    /// use core::time::Duration;
-    /// use http_net_conn::{ServerSettings, Stage, Timestamp};
-    /// use http_net_conn::driver::{NextRead, ReadStep, SlotState};
-    ///
-    /// let s = ServerSettings { setup_timeout: Duration::from_secs(5), ..ServerSettings::DEFAULT };
-    /// let admitted = Timestamp::from_nanos(1_000);
-    /// let until = admitted.saturating_add(Duration::from_secs(5));
-    /// let mut shown = None;
-    /// let step = s.setup_wait(admitted).step(|state| shown = Some(state), || false);
-    /// assert_eq!(step, ReadStep::Read { until, stage: Stage::Setup });
-    /// assert_eq!(shown, Some(SlotState::Setup));
-    /// // A graceful stop closes a connection still in its setup.
-    /// assert_eq!(s.setup_wait(admitted).step(|_| {}, || true), ReadStep::Stopped);
-    /// ```
-    pub fn setup_wait(&self, now: Timestamp) -> NextRead {
-        NextRead::Wait {
-            until: now.saturating_add(self.setup_timeout),
-            stage: Stage::Setup,
-            slot: SlotState::Setup,
-            stop_closes: true,
-        }
-    }
-
     /// The graceful stop that begins at `now`: requests in flight have
     /// until its end ([`shutdown_timeout`](ServerSettings::shutdown_timeout)).
     pub fn stop_window(&self, now: Timestamp) -> Window {
@@ -269,6 +223,8 @@ impl Default for ServerSettings {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::driver::{NextRead, SlotState};
+    use crate::Stage;
 
     fn at(ms: u64) -> Timestamp {
         Timestamp::from_nanos(ms * 1_000_000)

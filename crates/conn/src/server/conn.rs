@@ -66,7 +66,7 @@ pub struct ServerConn {
     /// The deadlines of the waits between handlers (`waits.rs`).
     pub(super) deadlines: super::deadlines::Deadlines,
     /// The paces of the request's body and responses (`paces.rs`).
-    pub(super) paces: super::paces::Paces,
+    pub(super) paces: super::meters::Paces,
     /// The peer's error that failed the connection, if one did.
     peer_error: Option<RemoteError>,
 }
@@ -83,7 +83,7 @@ impl ServerConn {
             out: Output::new(2 * COPY_LIMIT),
             error_tail: None,
             deadlines: super::deadlines::Deadlines::new(),
-            paces: super::paces::Paces::of(&crate::ServerSettings::DEFAULT),
+            paces: super::meters::Paces::of(&crate::ServerSettings::DEFAULT),
             peer_error: None,
         }
     }

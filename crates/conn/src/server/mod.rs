@@ -3,6 +3,7 @@
 
 mod conn;
 mod deadlines;
+mod meters;
 mod owned;
 mod paces;
 mod policy;
@@ -14,8 +15,8 @@ mod waits;
 
 pub use conn::ServerConn;
 pub use deadlines::{ReadTimeouts, IDLE_GRACE};
+pub use meters::{Spent, Transfer};
 pub use owned::OwnedRequestHead;
-pub use paces::{Spent, Transfer};
 pub use policy::{AfterHandler, Begin, HandlerOutcome, RequestPolicy};
 pub use reject::{
     write_busy_response, write_error_response, write_error_response_with_body, BUSY_RETRY_AFTER,

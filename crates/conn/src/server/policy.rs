@@ -4,7 +4,7 @@
 
 use super::ServerConn;
 use crate::state::SRead;
-use crate::{AnswerState, LocalError, Method};
+use crate::{AnswerState, LocalError, Method, ServerSettings};
 
 /// How an adapter's handler ended, as the adapter saw it.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -179,6 +179,16 @@ impl ServerConn {
             // Cut short by a body read that timed out; a 101 or 2xx to
             // CONNECT not taken over.
             _ => AfterHandler::CloseAfterOutput,
+        }
+    }
+}
+
+impl ServerSettings {
+    /// What starts a request ([`ServerConn::begin_request`](crate::ServerConn::begin_request)).
+    pub const fn request_policy(&self) -> RequestPolicy {
+        RequestPolicy {
+            max_requests: self.max_requests,
+            tunnels: self.tunnels,
         }
     }
 }

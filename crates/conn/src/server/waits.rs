@@ -8,7 +8,7 @@
 use super::deadlines::{ReadTimeouts, IDLE_GRACE};
 use super::ServerConn;
 use crate::driver::SlotState;
-use crate::{Phase, Stage, Timestamp};
+use crate::{Phase, ServerSettings, Stage, Timestamp};
 
 /// What a deadline that ran out (or an eviction) did to the connection
 /// ([`ServerConn::handle_timeout`], [`ServerConn::evict`]): what the
@@ -306,6 +306,44 @@ impl ServerConn {
             stage,
             slot,
             stop_closes,
+        }
+    }
+}
+
+impl ServerSettings {
+    /// The wait of a connection's setup phase (a TLS handshake, before its
+    /// first HTTP byte) for a connection admitted to a slot at `now`: it
+    /// must be done by [`setup_timeout`](ServerSettings::setup_timeout)
+    /// after `now`, whatever the peer sends meanwhile (one deadline for the
+    /// whole setup, as for a request head, not one per read). Its slot
+    /// shows [`SlotState::Setup`], which eviction ranks as a partial head
+    /// ([`rank`](crate::driver::rank)); a wait that reaches the deadline is a
+    /// timeout of [`Stage::Setup`] (close, no response: there is no HTTP
+    /// yet to answer in), and a graceful stop closes it (no request is in
+    /// flight). An adapter passes it to [`NextRead::step`], as it does
+    /// the waits between requests.
+    ///
+    /// ```
+    /// use core::time::Duration;
+    /// use http_net_conn::{ServerSettings, Stage, Timestamp};
+    /// use http_net_conn::driver::{NextRead, ReadStep, SlotState};
+    ///
+    /// let s = ServerSettings { setup_timeout: Duration::from_secs(5), ..ServerSettings::DEFAULT };
+    /// let admitted = Timestamp::from_nanos(1_000);
+    /// let until = admitted.saturating_add(Duration::from_secs(5));
+    /// let mut shown = None;
+    /// let step = s.setup_wait(admitted).step(|state| shown = Some(state), || false);
+    /// assert_eq!(step, ReadStep::Read { until, stage: Stage::Setup });
+    /// assert_eq!(shown, Some(SlotState::Setup));
+    /// // A graceful stop closes a connection still in its setup.
+    /// assert_eq!(s.setup_wait(admitted).step(|_| {}, || true), ReadStep::Stopped);
+    /// ```
+    pub fn setup_wait(&self, now: Timestamp) -> NextRead {
+        NextRead::Wait {
+            until: now.saturating_add(self.setup_timeout),
+            stage: Stage::Setup,
+            slot: SlotState::Setup,
+            stop_closes: true,
         }
     }
 }
