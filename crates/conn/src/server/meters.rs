@@ -22,7 +22,7 @@ pub enum Transfer {
 }
 
 /// What a transfer's wait that reached its deadline
-/// ([`ServerConn::transfer_until`]) is: the stage it counts in (for the
+/// ([`ServerConn::transfer_until`](crate::ServerConn::transfer_until)) is: the stage it counts in (for the
 /// server's counters and the adapter's error), and whether the minimum rate
 /// ended it (`TooSlow`) rather than a stall or the whole deadline
 /// (`Timeout`).
