@@ -87,35 +87,30 @@ impl Chan {
 
     /// Hands the body a data frame.
     pub(crate) fn data(&self, bytes: Bytes) {
-        let mut g = self.lock();
-        g.ready = Some(bytes);
-        g.wanted = false;
-        wake(g);
+        self.answer(|g| g.ready = Some(bytes));
     }
 
     /// Ends the body with `trailers` (empty: none).
     pub(crate) fn end(&self, trailers: HeaderMap) {
-        let mut g = self.lock();
-        g.end = End::Trailers(trailers);
-        g.wanted = false;
-        wake(g);
+        self.answer(|g| g.end = End::Trailers(trailers));
     }
 
     /// Ends the body with `error`.
     pub(crate) fn fail(&self, error: Error) {
-        let mut g = self.lock();
-        g.end = End::Failed(error);
-        g.wanted = false;
-        wake(g);
+        self.answer(|g| g.end = End::Failed(error));
     }
-}
 
-/// Wakes the body's reader, after the lock is let go.
-fn wake(mut g: MutexGuard<'_, Inner>) {
-    let w = g.body_waker.take();
-    drop(g);
-    if let Some(w) = w {
-        w.wake();
+    /// Answers the body's ask with `set`, and wakes its reader after the
+    /// lock is let go.
+    fn answer(&self, set: impl FnOnce(&mut Inner)) {
+        let mut g = self.lock();
+        set(&mut g);
+        g.wanted = false;
+        let w = g.body_waker.take();
+        drop(g);
+        if let Some(w) = w {
+            w.wake();
+        }
     }
 }
 
@@ -158,15 +153,16 @@ impl Body {
         }
     }
 
-    /// A body read through `chan`, of `length` bytes when declared.
-    pub(crate) fn streamed(chan: Arc<Chan>, length: Option<u64>) -> Body {
-        Body {
-            chan: Some(chan),
-            hint: match length {
-                Some(n) => SizeHint::with_exact(n),
-                None => SizeHint::default(),
-            },
-        }
+    /// A body read through a new channel, of `length` bytes when
+    /// declared; the channel is the handler's end.
+    pub(crate) fn streamed(length: Option<u64>) -> (Body, Option<Arc<Chan>>) {
+        let chan = Arc::new(Chan::default());
+        let hint = length.map_or_else(SizeHint::default, SizeHint::with_exact);
+        let body = Body {
+            chan: Some(Arc::clone(&chan)),
+            hint,
+        };
+        (body, Some(chan))
     }
 }
 
@@ -270,8 +266,8 @@ mod tests {
     #[test]
     fn a_body_asks_then_gets_its_frames_then_its_trailers() {
         run(async {
-            let chan = Arc::new(Chan::default());
-            let mut body = Body::streamed(Arc::clone(&chan), None);
+            let (mut body, chan) = Body::streamed(None);
+            let chan = chan.unwrap();
             let mut body = Pin::new(&mut body);
             assert!(!chan.wanted());
             let first = poll_fn(|cx| Poll::Ready(body.as_mut().poll_frame(cx).is_pending())).await;
@@ -294,8 +290,8 @@ mod tests {
     #[test]
     fn a_failed_body_yields_its_error_once_then_ends() {
         run(async {
-            let chan = Arc::new(Chan::default());
-            let mut body = Body::streamed(Arc::clone(&chan), Some(10));
+            let (mut body, chan) = Body::streamed(Some(10));
+            let chan = chan.unwrap();
             assert_eq!(body.size_hint().exact(), Some(10));
             chan.fail(Error::Target);
             let mut body = Pin::new(&mut body);

@@ -195,14 +195,8 @@ pub(crate) fn build(
         http10,
     };
     let (body, chan) = match view.body_kind() {
-        BodyKind::Length(n) if n > 0 => {
-            let chan = Arc::new(Chan::default());
-            (Body::streamed(Arc::clone(&chan), Some(n)), Some(chan))
-        }
-        BodyKind::Chunked => {
-            let chan = Arc::new(Chan::default());
-            (Body::streamed(Arc::clone(&chan), None), Some(chan))
-        }
+        BodyKind::Length(n) if n > 0 => Body::streamed(Some(n)),
+        BodyKind::Chunked => Body::streamed(None),
         _ => (Body::empty(), None),
     };
     let mut request = Request::new(body);

@@ -145,10 +145,10 @@ where
     B: HttpBody,
     B::Error: Into<BoxError>,
 {
-    let built = match ex.request() {
-        Some(view) => request::build(&view, ex.peer_addr(), keep_head),
-        None => return Ok(()),
+    let Some(view) = ex.request() else {
+        return Ok(());
     };
+    let built = request::build(&view, ex.peer_addr(), keep_head);
     let Built {
         mut request,
         chan,
@@ -162,13 +162,11 @@ where
             return Ok(ex.respond_with(400, &[], b"").await?);
         }
     };
-    let pending = if facts.may_switch {
+    let pending = facts.may_switch.then(|| {
         let (p, on) = upgrade::pending();
         request.extensions_mut().insert(on);
-        Some(p)
-    } else {
-        None
-    };
+        p
+    });
     poll_fn(|cx| svc.poll_ready(cx))
         .await
         .map_err(|e| Error::Service(e.into()))?;
@@ -179,49 +177,61 @@ where
     let response = match &chan {
         // The usual GET: nothing to read while the service runs.
         None => call.await.map_err(|e| Error::Service(e.into()))?,
-        Some(chan) => {
-            let call = async move { call.await.map_err(Into::<BoxError>::into) };
-            until_done(ex, chan, &mut rd, call)
-                .await
+        Some(_) => {
+            let mut call = pin!(call);
+            let app = |cx: &mut Context<'_>| call.as_mut().poll(cx).map(|r| r.map_err(Into::into));
+            drive(ex, chan.as_ref(), &mut rd, false, app)
+                .await?
                 .map_err(Error::Service)?
         }
     };
     respond(ex, chan.as_ref(), &mut rd, facts, pending, response).await
 }
 
-/// Runs the service's future to its end, reading a frame of the request
-/// body from the connection each time the body asks for one.
-async fn until_done<F: Future>(
+/// Polls `app` (the service's future, or the response body for its next
+/// frame) to its end; while it waits, reads a frame of the request body
+/// from the connection each time the body asks for one and, with `flush`,
+/// writes out what is queued (a stream of small events is not held back
+/// until 16 KiB have gathered).
+async fn drive<T>(
     ex: &mut Exchange<'_>,
-    chan: &Chan,
+    chan: Option<&Arc<Chan>>,
     rd: &mut Reading,
-    fut: F,
-) -> F::Output {
-    let mut fut = pin!(fut);
+    flush: bool,
+    mut app: impl FnMut(&mut Context<'_>) -> Poll<T>,
+) -> Result<T, http_net_tokio::Error> {
     let mut out = None;
     loop {
-        if out.is_none() {
-            poll_fn(|cx| {
-                if let Poll::Ready(v) = fut.as_mut().poll(cx) {
-                    out = Some(v);
-                    return Poll::Ready(());
-                }
-                chan.poll_wanted(cx)
-            })
-            .await;
-        }
-        if let Some(v) = out.take() {
-            return v;
-        }
-        // The service runs on while the frame is read.
-        let app = |cx: &mut Context<'_>| {
+        let (mut wanted, mut flushing) = (false, false);
+        poll_fn(|cx| {
+            if let Poll::Ready(v) = app(cx) {
+                out = Some(v);
+            } else if chan.is_some_and(|c| c.poll_wanted(cx).is_ready()) {
+                wanted = true;
+            } else if flush && !ex.conn().output().is_empty() {
+                flushing = true;
+            } else {
+                return Poll::Pending;
+            }
+            Poll::Ready(())
+        })
+        .await;
+        // `app` runs on while the frame is read or the output written.
+        let step = |cx: &mut Context<'_>| {
             if out.is_none() {
-                if let Poll::Ready(v) = fut.as_mut().poll(cx) {
+                if let Poll::Ready(v) = app(cx) {
                     out = Some(v);
                 }
             }
         };
-        feed(ex, chan, rd, app).await;
+        match chan {
+            Some(chan) if wanted => feed(ex, chan, rd, step).await,
+            _ if flushing => flush_while(ex, step).await?,
+            _ => {}
+        }
+        if let Some(v) = out.take() {
+            return Ok(v);
+        }
     }
 }
 
@@ -456,11 +466,7 @@ fn decide<'a, 'h>(
     // hint) and is left out. Any other length is refused.
     let zero = (status < 200 || status == 204) && framing.length == Some(Ok(0));
     if zero {
-        framing = Framing {
-            lengths: 0,
-            length: None,
-            ..framing
-        };
+        (framing.lengths, framing.length) = (0, None);
     }
     let length = body_length(framing, hint, status, facts)?;
     // A sole, well-formed `Content-Length` on a response that carries one
@@ -474,14 +480,12 @@ fn decide<'a, 'h>(
             && status != 304
             && framing.lengths == 1);
     let fields = g.fields();
-    Ok((
-        length,
-        if skip {
-            without_lengths(fields)
-        } else {
-            fields
-        },
-    ))
+    let fields = if skip {
+        without_lengths(fields)
+    } else {
+        fields
+    };
+    Ok((length, fields))
 }
 
 /// The response body's first frame, when the fast path of [`respond`]
@@ -543,11 +547,7 @@ where
         // command (a 200 of axum's `Full` body, the usual answer). Polled
         // once; a body not ready takes the general path, its waker set.
         // The error boxed at once (it need not be `Send`).
-        let polled = poll_fn(|cx| {
-            let p = body.as_mut().poll_frame(cx);
-            Poll::Ready(p.map(|f| f.map(|r| r.map_err(Into::<BoxError>::into))))
-        })
-        .await;
+        let polled = poll_fn(|cx| Poll::Ready(poll_boxed(body.as_mut(), cx))).await;
         match polled {
             Poll::Ready(Some(Ok(frame))) => match frame.into_data() {
                 Ok(data)
@@ -620,7 +620,7 @@ where
 {
     loop {
         let polled = match std::mem::replace(&mut first, First::Nothing) {
-            First::Nothing => next_frame(ex, chan, rd, body.as_mut()).await?,
+            First::Nothing => drive(ex, chan, rd, true, |cx| poll_boxed(body.as_mut(), cx)).await?,
             First::Frame(frame) => Some(Ok(frame)),
             First::End => None,
         };
@@ -658,59 +658,17 @@ where
     }
 }
 
-/// The next frame of the response body, reading the request body for it
-/// when it asks, and writing out what is queued before waiting on it.
-async fn next_frame<B>(
-    ex: &mut Exchange<'_>,
-    chan: Option<&Arc<Chan>>,
-    rd: &mut Reading,
-    mut body: Pin<&mut B>,
-) -> Result<Option<Result<Frame<B::Data>, BoxError>>, http_net_tokio::Error>
+/// The response body's next frame, its error boxed (it need not be `Send`).
+fn poll_boxed<B>(
+    body: Pin<&mut B>,
+    cx: &mut Context<'_>,
+) -> Poll<Option<Result<Frame<B::Data>, BoxError>>>
 where
     B: HttpBody,
     B::Error: Into<BoxError>,
 {
-    let mut out = None;
-    loop {
-        let mut wanted = false;
-        let mut flush = false;
-        poll_fn(|cx| {
-            if let Poll::Ready(f) = body.as_mut().poll_frame(cx) {
-                out = Some(f.map(|r| r.map_err(Into::into)));
-                return Poll::Ready(());
-            }
-            if chan.is_some_and(|c| c.poll_wanted(cx).is_ready()) {
-                wanted = true;
-                return Poll::Ready(());
-            }
-            if !ex.conn().output().is_empty() {
-                // The body waits: what is queued leaves now, not when 16
-                // KiB have gathered (a stream of small events).
-                flush = true;
-                return Poll::Ready(());
-            }
-            Poll::Pending
-        })
-        .await;
-        if let Some(f) = out.take() {
-            return Ok(f);
-        }
-        let app = |cx: &mut Context<'_>| {
-            if out.is_none() {
-                if let Poll::Ready(f) = body.as_mut().poll_frame(cx) {
-                    out = Some(f.map(|r| r.map_err(Into::into)));
-                }
-            }
-        };
-        if let (true, Some(chan)) = (wanted, chan) {
-            feed(ex, chan, rd, app).await;
-        } else if flush {
-            flush_while(ex, app).await?;
-        }
-        if let Some(f) = out.take() {
-            return Ok(f);
-        }
-    }
+    body.poll_frame(cx)
+        .map(|f| f.map(|r| r.map_err(Into::into)))
 }
 
 /// Writes out what is queued, polling `app` meanwhile.
