@@ -8,11 +8,10 @@ use std::path::Path;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
-use rustls::pki_types::pem::PemObject;
-use rustls::pki_types::{CertificateDer, ServerName};
+use rustls::pki_types::ServerName;
 use rustls::{ClientConfig, ClientConnection, RootCertStore};
 
-use crate::config::{provider, ConfigError, HTTP_1_1};
+use crate::config::{pem_certs, provider, ConfigError, HTTP_1_1};
 use crate::failure::{tls_error, TlsFailure};
 use crate::stream::TlsStream;
 
@@ -38,7 +37,8 @@ use crate::stream::TlsStream;
 #[derive(Clone)]
 pub struct ClientTls {
     config: Arc<ClientConfig>,
-    handshake_timeout: Duration,
+    /// The deadline of each handshake, connecting included.
+    pub(crate) handshake_timeout: Duration,
 }
 
 impl fmt::Debug for ClientTls {
@@ -64,17 +64,9 @@ impl ClientTls {
     /// A client trusting the certificates in the PEM file `ca` alone. An
     /// error names the file ([`ConfigError`]).
     pub fn from_pem_file(ca: impl AsRef<Path>) -> Result<ClientTls, ConfigError> {
-        let ca = ca.as_ref();
         let mut roots = RootCertStore::empty();
-        for cert in CertificateDer::pem_file_iter(ca).map_err(ConfigError::of_file(ca))? {
-            roots
-                .add(cert.map_err(ConfigError::of_file(ca))?)
-                .map_err(ConfigError::Tls)?;
-        }
-        if roots.is_empty() {
-            return Err(ConfigError::NoCertificate {
-                path: ca.to_path_buf(),
-            });
+        for cert in pem_certs(ca.as_ref())? {
+            roots.add(cert).map_err(ConfigError::Tls)?;
         }
         Ok(ClientTls::with_roots(roots))
     }
@@ -83,12 +75,9 @@ impl ClientTls {
     pub fn with_roots(roots: RootCertStore) -> ClientTls {
         // The safe default versions are always supported by the provider
         // this crate builds with; the fallback keeps this infallible.
-        let builder = match ClientConfig::builder_with_provider(provider())
+        let builder = ClientConfig::builder_with_provider(provider())
             .with_safe_default_protocol_versions()
-        {
-            Ok(b) => b,
-            Err(_) => ClientConfig::builder(),
-        };
+            .unwrap_or_else(|_| ClientConfig::builder());
         ClientTls::with_config(builder.with_root_certificates(roots).with_no_client_auth())
     }
 
@@ -107,12 +96,6 @@ impl ClientTls {
     pub fn handshake_timeout(mut self, t: Duration) -> ClientTls {
         self.handshake_timeout = t;
         self
-    }
-
-    /// The handshake deadline.
-    #[cfg(feature = "tokio")]
-    pub(crate) fn handshake_timeout_value(&self) -> Duration {
-        self.handshake_timeout
     }
 
     /// The rustls configuration.
@@ -141,12 +124,7 @@ impl ClientTls {
                 return Err(TlsFailure::HandshakeTimeout.into_io());
             }
             match TcpStream::connect_timeout(&addr, left) {
-                Ok(sock) => {
-                    let _ = sock.set_nodelay(true);
-                    let mut stream = TlsStream::new(conn, sock);
-                    stream.handshake(until)?;
-                    return Ok(stream);
-                }
+                Ok(sock) => return TlsStream::handshake(conn, sock, until),
                 Err(e) => last = Some(e),
             }
         }

@@ -7,7 +7,8 @@ use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
 use rustls::crypto::CryptoProvider;
-use rustls::pki_types::pem;
+use rustls::pki_types::pem::{self, PemObject};
+use rustls::pki_types::CertificateDer;
 
 /// The ALPN name of HTTP/1.1 (RFC 7301 §6): the one protocol both sides
 /// offer.
@@ -20,6 +21,20 @@ pub(crate) fn provider() -> Arc<CryptoProvider> {
         Some(p) => Arc::clone(p),
         None => Arc::new(rustls::crypto::aws_lc_rs::default_provider()),
     }
+}
+
+/// The certificates in the PEM file `path`, in order; none is
+/// [`ConfigError::NoCertificate`].
+pub(crate) fn pem_certs(path: &Path) -> Result<Vec<CertificateDer<'static>>, ConfigError> {
+    let certs = CertificateDer::pem_file_iter(path)
+        .map_err(ConfigError::of_file(path))?
+        .collect::<Result<Vec<_>, _>>()
+        .map_err(ConfigError::of_file(path))?;
+    if certs.is_empty() {
+        let path = path.to_path_buf();
+        return Err(ConfigError::NoCertificate { path });
+    }
+    Ok(certs)
 }
 
 /// Why a TLS configuration could not be made from files. Each error of a

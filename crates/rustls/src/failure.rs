@@ -154,15 +154,8 @@ pub(crate) fn tls_error(e: rustls::Error) -> io::Error {
 /// An I/O error from rustls' own I/O (its `complete_io`), with a TLS
 /// error inside it classified.
 pub(crate) fn classify_io(e: io::Error) -> io::Error {
-    if TlsFailure::of(&e).is_some() {
-        return e;
-    }
-    let kind = e.kind();
-    match e.into_inner() {
-        Some(inner) => match inner.downcast::<rustls::Error>() {
-            Ok(tls) => tls_error(*tls),
-            Err(other) => io::Error::new(kind, other),
-        },
-        None => io::Error::from(kind),
+    match e.get_ref().and_then(|i| i.downcast_ref::<rustls::Error>()) {
+        Some(tls) => tls_error(tls.clone()),
+        None => e,
     }
 }

@@ -9,10 +9,10 @@ use std::sync::Arc;
 use std::time::Instant;
 
 use rustls::pki_types::pem::{self, PemObject};
-use rustls::pki_types::{CertificateDer, PrivateKeyDer};
+use rustls::pki_types::PrivateKeyDer;
 use rustls::{ServerConfig, ServerConnection};
 
-use crate::config::{provider, ConfigError, HTTP_1_1};
+use crate::config::{pem_certs, provider, ConfigError, HTTP_1_1};
 use crate::failure::tls_error;
 use crate::stream::TlsStream;
 
@@ -63,16 +63,7 @@ impl ServerTls {
         cert: impl AsRef<Path>,
         key: impl AsRef<Path>,
     ) -> Result<ServerTls, ConfigError> {
-        let (cert, key) = (cert.as_ref(), key.as_ref());
-        let certs = CertificateDer::pem_file_iter(cert)
-            .map_err(ConfigError::of_file(cert))?
-            .collect::<Result<Vec<_>, _>>()
-            .map_err(ConfigError::of_file(cert))?;
-        if certs.is_empty() {
-            return Err(ConfigError::NoCertificate {
-                path: cert.to_path_buf(),
-            });
-        }
+        let (certs, key) = (pem_certs(cert.as_ref())?, key.as_ref());
         let key = PrivateKeyDer::from_pem_file(key).map_err(|e| match e {
             pem::Error::NoItemsFound => ConfigError::NoPrivateKey {
                 path: key.to_path_buf(),
@@ -109,10 +100,7 @@ impl http_net_std::Setup<TcpStream> for ServerTls {
     /// `until`; a failure is a [`TlsFailure`](crate::TlsFailure) inside the
     /// I/O error.
     fn setup(&self, raw: TcpStream, until: Instant) -> io::Result<TlsStream> {
-        let _ = raw.set_nodelay(true);
         let conn = ServerConnection::new(Arc::clone(&self.config)).map_err(tls_error)?;
-        let mut stream = TlsStream::new(conn, raw);
-        stream.handshake(until)?;
-        Ok(stream)
+        TlsStream::handshake(conn, raw, until)
     }
 }

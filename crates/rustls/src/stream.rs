@@ -57,36 +57,36 @@ impl TlsStream {
         &self.sock
     }
 
-    /// Runs the handshake to its end by `until`: each read and write
-    /// bounded by the time left; past it, [`TlsFailure::HandshakeTimeout`].
-    pub(crate) fn handshake(&mut self, until: Instant) -> io::Result<()> {
-        while self.conn.is_handshaking() {
+    /// A stream over `sock` (`TCP_NODELAY` set) for `conn`, its handshake
+    /// run to its end by `until`: each read and write bounded by the time
+    /// left; past it, [`TlsFailure::HandshakeTimeout`].
+    pub(crate) fn handshake(
+        conn: impl Into<Connection>,
+        sock: TcpStream,
+        until: Instant,
+    ) -> io::Result<TlsStream> {
+        let _ = sock.set_nodelay(true);
+        let mut s = TlsStream::new(conn, sock);
+        while s.conn.is_handshaking() {
             let left = until.saturating_duration_since(Instant::now());
             if left.is_zero() {
                 return Err(TlsFailure::HandshakeTimeout.into_io());
             }
-            self.sock.set_read_timeout(Some(left))?;
-            self.sock.set_write_timeout(Some(left))?;
-            match self.conn.complete_io(&mut self.sock) {
-                Ok(_) => {}
-                Err(e)
-                    if matches!(
-                        e.kind(),
-                        io::ErrorKind::WouldBlock | io::ErrorKind::TimedOut
-                    ) =>
-                {
-                    return Err(TlsFailure::HandshakeTimeout.into_io())
-                }
-                Err(e) => {
-                    // The alert rustls queued for its error, if it can go.
-                    let _ = self.send_queued();
-                    return Err(classify_io(e));
-                }
+            s.sock.set_read_timeout(Some(left))?;
+            s.sock.set_write_timeout(Some(left))?;
+            let Err(e) = s.conn.complete_io(&mut s.sock) else {
+                continue;
+            };
+            if let io::ErrorKind::WouldBlock | io::ErrorKind::TimedOut = e.kind() {
+                return Err(TlsFailure::HandshakeTimeout.into_io());
             }
+            // The alert rustls queued for its error, if it can go.
+            let _ = s.send_queued();
+            return Err(classify_io(e));
         }
-        self.sock.set_read_timeout(None)?;
-        self.sock.set_write_timeout(None)?;
-        Ok(())
+        s.sock.set_read_timeout(None)?;
+        s.sock.set_write_timeout(None)?;
+        Ok(s)
     }
 
     /// Writes what rustls queued, until it is all out or the socket fails.
@@ -104,20 +104,24 @@ impl TlsStream {
 
     /// Reads what the socket has into rustls (one read) and processes it.
     fn read_records(&mut self) -> io::Result<()> {
-        match self.conn.read_tls(&mut self.sock) {
-            Ok(0) => {
-                self.eof = true;
-                Ok(())
-            }
-            Ok(_) => {
-                if let Err(e) = self.conn.process_new_packets() {
-                    let _ = self.send_queued();
-                    return Err(tls_error(e));
-                }
-                Ok(())
-            }
-            Err(e) => Err(e),
+        if self.conn.read_tls(&mut self.sock)? == 0 {
+            self.eof = true;
+        } else if let Err(e) = self.conn.process_new_packets() {
+            let _ = self.send_queued();
+            return Err(tls_error(e));
         }
+        Ok(())
+    }
+
+    /// Whether rustls holds neither plaintext nor a close, and would take
+    /// more records to tell (a record that fails to process: no, the next
+    /// read reports it).
+    fn wants_records(&mut self) -> bool {
+        let state = match self.conn.process_new_packets() {
+            Ok(state) => state,
+            Err(_) => return false,
+        };
+        state.plaintext_bytes_to_read() == 0 && !state.peer_has_closed() && self.conn.wants_read()
     }
 }
 
@@ -147,9 +151,7 @@ impl Read for TlsStream {
             }
             // Queued records (a key update's answer) leave when they can; a
             // failure to send them must not hide what the peer sent.
-            if self.conn.wants_write() {
-                let _ = self.send_queued();
-            }
+            let _ = self.send_queued();
             self.read_records()?;
         }
     }
@@ -162,12 +164,10 @@ impl Write for TlsStream {
         self.send_queued()?;
         let n = self.conn.writer().write(buf)?;
         // Sent now if it can be; otherwise by the next write or flush.
-        if let Err(e) = self.send_queued() {
-            if n == 0 {
-                return Err(e);
-            }
+        match self.send_queued() {
+            Err(e) if n == 0 => Err(e),
+            _ => Ok(n),
         }
-        Ok(n)
     }
 
     fn flush(&mut self) -> io::Result<()> {
@@ -205,9 +205,7 @@ impl Transport for TlsStream {
     /// neither). A record that fails to process is ready (the next read
     /// reports it).
     fn input_ready(&mut self) -> io::Result<Option<bool>> {
-        if self.conn.wants_write() {
-            let _ = self.send_queued();
-        }
+        let _ = self.send_queued();
         if self.eof || !self.conn.wants_read() {
             // A close seen, or plaintext waiting (rustls wants no more
             // records until it is read: its plaintext buffer is full).
@@ -215,8 +213,8 @@ impl Transport for TlsStream {
         }
         self.sock.set_nonblocking(true)?;
         let ready = loop {
-            if let Some(ready) = self.plaintext_or_close() {
-                break Ok(ready);
+            if !self.wants_records() {
+                break Ok(true);
             }
             match self.read_records() {
                 Ok(()) if self.eof => break Ok(true),
@@ -229,21 +227,6 @@ impl Transport for TlsStream {
         };
         self.sock.set_nonblocking(false)?;
         ready.map(Some)
-    }
-}
-
-impl TlsStream {
-    /// `Some(true)` when plaintext or a close waits in rustls; `None` when
-    /// it would take more records to tell.
-    fn plaintext_or_close(&mut self) -> Option<bool> {
-        match self.conn.process_new_packets() {
-            Ok(state) if state.plaintext_bytes_to_read() > 0 || state.peer_has_closed() => {
-                Some(true)
-            }
-            Ok(_) if !self.conn.wants_read() => Some(true),
-            Ok(_) => None,
-            Err(_) => Some(true),
-        }
     }
 }
 

@@ -32,6 +32,7 @@ use std::task::{Context, Poll};
 
 use ::tokio::io::{AsyncRead, AsyncWrite, ReadBuf};
 use ::tokio::net::TcpStream;
+use http_net_tokio::{Connector, TcpConnector};
 
 use crate::client::ClientTls;
 use crate::failure::{classify_io, TlsFailure};
@@ -66,28 +67,19 @@ impl io::Write for TryWrite<'_> {
 impl Drop for TlsStream {
     /// `close_notify` (RFC 8446 §6.1) unless sent already.
     fn drop(&mut self) {
-        fn close<D>(sock: &TcpStream, conn: &mut rustls::ConnectionCommon<D>) {
-            conn.send_close_notify();
-            while conn.wants_write() {
-                match conn.write_tls(&mut TryWrite(sock)) {
-                    Ok(n) if n > 0 => {}
-                    _ => break,
-                }
+        fn close<C, D>((sock, conn): (&mut TcpStream, &mut C))
+        where
+            C: std::ops::DerefMut<Target = rustls::ConnectionCommon<D>>,
+        {
+            if conn.is_handshaking() {
+                return;
             }
+            conn.send_close_notify();
+            while conn.wants_write() && conn.write_tls(&mut TryWrite(sock)).is_ok_and(|n| n > 0) {}
         }
         match &mut self.0 {
-            tokio_rustls::TlsStream::Server(s) => {
-                let (sock, conn) = s.get_mut();
-                if !conn.is_handshaking() {
-                    close(sock, conn);
-                }
-            }
-            tokio_rustls::TlsStream::Client(s) => {
-                let (sock, conn) = s.get_mut();
-                if !conn.is_handshaking() {
-                    close(sock, conn);
-                }
-            }
+            tokio_rustls::TlsStream::Server(s) => close(s.get_mut()),
+            tokio_rustls::TlsStream::Client(s) => close(s.get_mut()),
         }
     }
 }
@@ -135,10 +127,9 @@ impl http_net_tokio::Setup<TcpStream> for ServerTls {
     async fn setup(&self, raw: TcpStream) -> io::Result<TlsStream> {
         let _ = raw.set_nodelay(true);
         let acceptor = tokio_rustls::TlsAcceptor::from(Arc::clone(self.config()));
-        match acceptor.accept(raw).await {
-            Ok(s) => Ok(TlsStream(tokio_rustls::TlsStream::Server(s))),
-            Err(e) => Err(classify_io(e)),
-        }
+        Ok(TlsStream(
+            acceptor.accept(raw).await.map_err(classify_io)?.into(),
+        ))
     }
 }
 
@@ -213,35 +204,29 @@ impl ClientTls {
         let name = ClientTls::server_name(host)?;
         let connector = tokio_rustls::TlsConnector::from(Arc::clone(self.config()));
         let work = async {
-            let tcp = TcpStream::connect((host, port)).await?;
-            let _ = tcp.set_nodelay(true);
+            let tcp = TcpConnector.connect(host, port).await?;
             connector.connect(name, tcp).await.map_err(classify_io)
         };
-        match ::tokio::time::timeout(self.handshake_timeout_value(), work).await {
-            Ok(r) => Ok(TlsStream(tokio_rustls::TlsStream::Client(r?))),
+        match ::tokio::time::timeout(self.handshake_timeout, work).await {
+            Ok(r) => Ok(TlsStream(r?.into())),
             Err(_) => Err(TlsFailure::HandshakeTimeout.into_io()),
         }
     }
 }
 
-impl http_net_tokio::Connector for ClientTls {
+impl Connector for ClientTls {
     type Stream = MaybeTls;
     async fn connect(&self, host: &str, port: u16) -> io::Result<MaybeTls> {
-        let s = TcpStream::connect((host, port)).await?;
-        let _ = s.set_nodelay(true);
-        Ok(MaybeTls::Plain(s))
+        TcpConnector.connect(host, port).await.map(MaybeTls::Plain)
     }
     fn connect_https(
         &self,
         host: &str,
         port: u16,
     ) -> Option<impl std::future::Future<Output = io::Result<MaybeTls>> + Send> {
-        let host = host.to_owned();
-        let tls = self.clone();
         Some(async move {
-            tls.connect_async(&host, port)
-                .await
-                .map(|t| MaybeTls::Tls(Box::new(t)))
+            let tls = self.connect_async(host, port).await?;
+            Ok(MaybeTls::Tls(Box::new(tls)))
         })
     }
 }
