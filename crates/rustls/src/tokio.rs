@@ -1,6 +1,6 @@
 //! TLS for `http-net-tokio` (feature `tokio`): [`ServerTls`] as the async
 //! server's setup step, [`ClientTls`] as the async client's
-//! [`Connector`](http_net_tokio::Connector), over tokio-rustls.
+//! [`Connector`], over tokio-rustls.
 //!
 //! ```no_run
 //! use http_net_rustls::{ClientTls, ServerTls};
