@@ -6,9 +6,9 @@ use std::sync::atomic::Ordering;
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
-use http_net_conn::driver::{HandlerBody, KeptRequest, Transfer};
+use http_net_conn::driver::{HandlerBody, KeptRequest, Leftover, Transfer};
 use http_net_conn::{
-    BodyLength, FieldPair, OwnedRequestHead, Placement, PreparedResponse, ServerConn, ServerEvent,
+    BodyLength, FieldPair, OwnedRequestHead, Placement, PreparedResponse, ServerConn,
 };
 
 use crate::error::Error;
@@ -326,8 +326,7 @@ impl<'a> Exchange<'a> {
         body: BodyLength,
     ) -> Result<(), Error> {
         self.closing_check();
-        self.conn.responder().send_head(status, fields, body)?;
-        Ok(())
+        Ok(self.conn.responder().send_head(status, fields, body)?)
     }
 
     /// Sends body bytes. Large pieces go out at once with a vectored write
@@ -342,14 +341,13 @@ impl<'a> Exchange<'a> {
     /// (A no-op after a `101` or a `2xx` to `CONNECT`, which have no body:
     /// `conn` treats it so.)
     pub fn send_end(&mut self, trailers: &[FieldPair<'_>]) -> Result<(), Error> {
-        self.conn.responder().send_end(trailers)?;
-        Ok(())
+        Ok(self.conn.responder().send_end(trailers)?)
     }
 
     /// A `std::io::Write` over [`send_data`](Exchange::send_data), after
     /// [`send_head`](Exchange::send_head).
     pub fn body_writer(&mut self) -> BodyWriter<'_, 'a> {
-        BodyWriter { ex: self }
+        BodyWriter { exchange: self }
     }
 
     /// Writes everything queued to the peer now.
@@ -378,15 +376,10 @@ impl<'a> Exchange<'a> {
             .set_write_timeout(Some(stall))
             .map_err(Error::Io)?;
         self.st.write.timeout_was_set(Some(stall));
-        let buffered = match self.conn.poll_event() {
-            Ok(ServerEvent::Switched(bytes)) => bytes.to_vec(),
-            Ok(_) => return Err(Error::NotSwitched),
-            Err(e) => return Err(Error::Protocol(e)),
-        };
+        let buffered = self.conn.switched_input()?.ok_or(Error::NotSwitched)?;
         Ok(Upgraded {
             stream: self.stream,
             buffered,
-            pos: 0,
         })
     }
 
@@ -522,17 +515,18 @@ impl Read for Body<'_> {
 }
 
 /// A `std::io::Write` over [`Exchange::send_data`].
+#[derive(Debug)]
 pub struct BodyWriter<'b, 'a> {
-    ex: &'b mut Exchange<'a>,
+    exchange: &'b mut Exchange<'a>,
 }
 
 impl Write for BodyWriter<'_, '_> {
     fn write(&mut self, buf: &[u8]) -> io::Result<usize> {
-        self.ex.send_data(buf).map_err(Error::into_io)?;
+        self.exchange.send_data(buf).map_err(Error::into_io)?;
         Ok(buf.len())
     }
     fn flush(&mut self) -> io::Result<()> {
-        self.ex.flush().map_err(Error::into_io)
+        self.exchange.flush().map_err(Error::into_io)
     }
 }
 
@@ -567,14 +561,13 @@ impl Write for PairedWriter<'_> {
 /// the bytes that were already buffered first, then the stream's.
 pub struct Upgraded<'a> {
     stream: &'a mut dyn Transport,
-    buffered: Vec<u8>,
-    pos: usize,
+    buffered: Leftover,
 }
 
 impl Upgraded<'_> {
     /// The bytes that arrived after the request head, not yet read.
     pub fn buffered(&self) -> &[u8] {
-        &self.buffered[self.pos..]
+        self.buffered.rest()
     }
     /// The stream itself (e.g. to change its timeouts).
     pub fn stream(&mut self) -> &mut dyn Transport {
@@ -584,13 +577,10 @@ impl Upgraded<'_> {
 
 impl Read for Upgraded<'_> {
     fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
-        if self.pos < self.buffered.len() {
-            let n = (self.buffered.len() - self.pos).min(buf.len());
-            buf[..n].copy_from_slice(&self.buffered[self.pos..self.pos + n]);
-            self.pos += n;
-            return Ok(n);
+        match self.buffered.take(buf) {
+            0 => self.stream.read(buf),
+            n => Ok(n),
         }
-        self.stream.read(buf)
     }
 }
 
@@ -610,14 +600,6 @@ impl std::fmt::Debug for Body<'_> {
         f.debug_struct("Body")
             .field("phase", &self.conn.phase())
             .finish_non_exhaustive()
-    }
-}
-
-impl std::fmt::Debug for BodyWriter<'_, '_> {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.debug_struct("BodyWriter")
-            .field("exchange", &self.ex)
-            .finish()
     }
 }
 

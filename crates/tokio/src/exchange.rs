@@ -6,10 +6,10 @@ use std::pin::Pin;
 use std::sync::Arc;
 use std::task::{ready, Context, Poll};
 
-use http_net_conn::driver::{HandlerBody, Transfer};
+use http_net_conn::driver::{HandlerBody, Leftover, Transfer};
 use http_net_conn::{
-    BodyLength, FieldPair, OwnedRequestHead, Placement, PreparedResponse, ServerConn, ServerEvent,
-    Timestamp, COPY_LIMIT,
+    BodyLength, FieldPair, OwnedRequestHead, Placement, PreparedResponse, ServerConn, Timestamp,
+    COPY_LIMIT,
 };
 use tokio::io::{AsyncRead, AsyncWrite, ReadBuf};
 
@@ -410,8 +410,7 @@ impl<'a> Exchange<'a> {
         body: BodyLength,
     ) -> Result<(), Error> {
         self.closing_check();
-        self.conn.responder().send_head(status, fields, body)?;
-        Ok(())
+        Ok(self.conn.responder().send_head(status, fields, body)?)
     }
 
     /// Sends body bytes. Large pieces go out at once with a vectored write
@@ -425,8 +424,7 @@ impl<'a> Exchange<'a> {
     /// Ends the response, with trailers if it is chunked (a no-op after a
     /// `101` or a `2xx` to `CONNECT`, which have no body).
     pub fn send_end(&mut self, trailers: &[FieldPair<'_>]) -> Result<(), Error> {
-        self.conn.responder().send_end(trailers)?;
-        Ok(())
+        Ok(self.conn.responder().send_end(trailers)?)
     }
 
     /// Sends a body as the connection placed it, after a command given
@@ -495,15 +493,10 @@ impl<'a> Exchange<'a> {
     /// returns; no deadline of the server applies to the stream any more.
     pub async fn upgrade(&mut self) -> Result<Upgraded<'_>, Error> {
         self.flush().await?;
-        let buffered = match self.conn.poll_event() {
-            Ok(ServerEvent::Switched(bytes)) => bytes.to_vec(),
-            Ok(_) => return Err(Error::NotSwitched),
-            Err(e) => return Err(Error::Protocol(e)),
-        };
+        let buffered = self.conn.switched_input()?.ok_or(Error::NotSwitched)?;
         Ok(Upgraded {
             stream: &mut *self.stream,
             buffered,
-            pos: 0,
         })
     }
 
@@ -542,14 +535,13 @@ impl<'a> Exchange<'a> {
 /// to the stream.
 pub struct Upgraded<'a> {
     stream: &'a mut (dyn Transport + 'a),
-    buffered: Vec<u8>,
-    pos: usize,
+    buffered: Leftover,
 }
 
 impl Upgraded<'_> {
     /// The bytes that arrived after the request head, not yet read.
     pub fn buffered(&self) -> &[u8] {
-        self.buffered.get(self.pos..).unwrap_or(&[])
+        self.buffered.rest()
     }
 }
 
@@ -560,11 +552,9 @@ impl AsyncRead for Upgraded<'_> {
         buf: &mut ReadBuf<'_>,
     ) -> Poll<io::Result<()>> {
         let this = self.get_mut();
-        let left = this.buffered.get(this.pos..).unwrap_or(&[]);
-        if !left.is_empty() {
-            let n = left.len().min(buf.remaining());
-            buf.put_slice(&left[..n]);
-            this.pos += n;
+        if !this.buffered.rest().is_empty() {
+            let n = this.buffered.take(buf.initialize_unfilled());
+            buf.advance(n);
             return Poll::Ready(Ok(()));
         }
         Pin::new(&mut *this.stream).poll_read(cx, buf)

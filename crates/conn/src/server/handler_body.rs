@@ -68,8 +68,9 @@ impl HandlerBody {
             return Ok(Some(n));
         }
         match conn.answer_state() {
-            _ if conn.failed() || broken => return Err(BodyFail::BodyUnavailable),
-            AnswerState::Switched => return Err(BodyFail::BodyUnavailable),
+            s if conn.failed() || broken || s == AnswerState::Switched => {
+                return Err(BodyFail::BodyUnavailable)
+            }
             AnswerState::Complete => return Ok(Some(0)),
             _ if conn.continue_due() => conn
                 .responder()
@@ -107,6 +108,19 @@ impl ServerConn {
     /// body went over its budget, a protocol error otherwise.
     fn body_fail(&self, e: Error) -> BodyFail {
         self.over_limit().err().unwrap_or(BodyFail::Protocol(e))
+    }
+
+    /// After a `101` or a `2xx` to `CONNECT` was queued and the output sent:
+    /// the bytes that arrived after the request, for the new protocol (to
+    /// be read before the stream's); `None` when the connection was not
+    /// handed over.
+    pub fn switched_input(&mut self) -> Result<Option<Leftover>, Error> {
+        let mut input = Leftover::new();
+        match self.poll_event()? {
+            ServerEvent::Switched(bytes) => input.hand_out(bytes, &mut []),
+            _ => return Ok(None),
+        };
+        Ok(Some(input))
     }
 
     /// `BodyFail::OverLimit` with the budget in force once the body went
