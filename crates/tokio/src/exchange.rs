@@ -590,10 +590,8 @@ impl AsyncRead for Body<'_, '_> {
     ) -> Poll<io::Result<()>> {
         self.get_mut().hold.with(|lent| loop {
             let ex = ready!(lent.poll_back(cx)).map_err(Error::into_io)?;
-            match ex
-                .body_step(buf.initialize_unfilled())
-                .map_err(Error::into_io)?
-            {
+            let step = ex.body_step(buf.initialize_unfilled());
+            match step.map_err(Error::into_io)? {
                 Some(n) => {
                     buf.advance(n);
                     return Poll::Ready(Ok(()));
@@ -683,9 +681,7 @@ impl AsyncWrite for BodyWriter<'_, '_> {
             if !*ended {
                 let ex = ready!(lent.poll_back(cx)).map_err(Error::into_io)?;
                 *ended = true;
-                if let Err(e) = ex.send_end(&[]) {
-                    return Poll::Ready(Err(e.into_io()));
-                }
+                ex.send_end(&[]).map_err(Error::into_io)?;
             }
             poll_out(lent, cx)
         })
