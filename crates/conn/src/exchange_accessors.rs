@@ -9,7 +9,8 @@
 /// `method`, `method_str`, `is_head`, `target`, `path`, `query`,
 /// `query_pairs`, `field`, `peer_addr`, `conn`, `trailers` and `trailer`;
 /// its `Debug` (what the connection says about the exchange, not the
-/// stream or the shared state behind it); and the conversion of a
+/// stream or the shared state behind it) and `Upgraded`'s (how many bytes
+/// it holds); and the conversion of a
 /// [`BodyFail`](crate::driver::BodyFail) into the adapter's `Error` (which
 /// has the variants `OverLimit`, `BodyUnavailable` and `Protocol`). The
 /// adapter names its fields (the `&mut ServerConn`, the peer address, the
@@ -116,6 +117,14 @@ macro_rules! __exchange_accessors {
                 f.debug_struct("Exchange")
                     .field("phase", &self.$conn.phase())
                     .field("answer_state", &self.$conn.answer_state())
+                    .finish_non_exhaustive()
+            }
+        }
+
+        impl ::core::fmt::Debug for Upgraded<'_> {
+            fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
+                f.debug_struct("Upgraded")
+                    .field("buffered", &self.buffered().len())
                     .finish_non_exhaustive()
             }
         }

@@ -239,7 +239,9 @@ impl<'a> Exchange<'a> {
     /// }
     /// ```
     pub fn body_and_writer(&mut self) -> (PairedBody<'_>, PairedWriter<'_>) {
-        let lent: Arc<Mutex<dyn Lent + Send + '_>> = Arc::new(Mutex::new(self));
+        // The exchange reborrowed for the pair's lifetime.
+        let ex = Exchange::new(self.conn, self.stream, self.st, self.shared, self.slot);
+        let lent = Arc::new(Mutex::new(ex));
         (PairedBody(Arc::clone(&lent)), PairedWriter(lent))
     }
 
@@ -445,26 +447,6 @@ pub struct Body<'a> {
     gauge: Gauge<'a>,
 }
 
-/// An exchange lent to a body and a writer at once: each read and write
-/// locks it for its turn (one thread: the lock is never contended).
-trait Lent {
-    fn read(&mut self, buf: &mut [u8]) -> Result<usize, Error>;
-    fn send_data(&mut self, data: &[u8]) -> Result<(), Error>;
-    fn flush(&mut self) -> Result<(), Error>;
-}
-
-impl Lent for &mut Exchange<'_> {
-    fn read(&mut self, buf: &mut [u8]) -> Result<usize, Error> {
-        self.body().read_inner(buf)
-    }
-    fn send_data(&mut self, data: &[u8]) -> Result<(), Error> {
-        Exchange::send_data(self, data)
-    }
-    fn flush(&mut self) -> Result<(), Error> {
-        Exchange::flush(self)
-    }
-}
-
 impl Body<'_> {
     fn read_inner(&mut self, buf: &mut [u8]) -> Result<usize, Error> {
         loop {
@@ -533,17 +515,17 @@ impl Write for BodyWriter<'_, '_> {
 /// The request body of [`Exchange::body_and_writer`]: a [`Body`] that
 /// shares the exchange with a [`PairedWriter`] (a `std::io::Read`, read as
 /// [`Body`] reads). Unlike [`Body`] it holds the exchange until dropped.
-pub struct PairedBody<'b>(Arc<Mutex<dyn Lent + Send + 'b>>);
+pub struct PairedBody<'b>(Arc<Mutex<Exchange<'b>>>);
 
 /// The response body writer of [`Exchange::body_and_writer`]: a
 /// [`BodyWriter`] that shares the exchange with a [`PairedBody`] (a
 /// `std::io::Write` over [`Exchange::send_data`]). Unlike [`BodyWriter`] it
 /// holds the exchange until dropped.
-pub struct PairedWriter<'b>(Arc<Mutex<dyn Lent + Send + 'b>>);
+pub struct PairedWriter<'b>(Arc<Mutex<Exchange<'b>>>);
 
 impl Read for PairedBody<'_> {
     fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
-        lock(&self.0).read(buf).map_err(Error::into_io)
+        lock(&self.0).body().read_inner(buf).map_err(Error::into_io)
     }
 }
 
@@ -593,8 +575,9 @@ impl Write for Upgraded<'_> {
     }
 }
 
-// Debug for the borrowed handles (the exchange's is `conn`'s): what the
-// connection says about them, not the stream or the shared state behind it.
+// Debug for the borrowed handles (the exchange's and `Upgraded`'s are
+// `conn`'s): what the connection says about them, not the stream or the
+// shared state behind it.
 impl std::fmt::Debug for Body<'_> {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("Body")
@@ -612,13 +595,5 @@ impl std::fmt::Debug for PairedBody<'_> {
 impl std::fmt::Debug for PairedWriter<'_> {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("PairedWriter").finish_non_exhaustive()
-    }
-}
-
-impl std::fmt::Debug for Upgraded<'_> {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.debug_struct("Upgraded")
-            .field("buffered", &self.buffered().len())
-            .finish_non_exhaustive()
     }
 }

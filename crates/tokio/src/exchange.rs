@@ -688,16 +688,9 @@ impl AsyncWrite for BodyWriter<'_, '_> {
     }
 }
 
-// Debug for the borrowed handles (the exchange's is `conn`'s): what the
-// connection says about them, not the stream or the shared state behind it.
-impl std::fmt::Debug for Upgraded<'_> {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.debug_struct("Upgraded")
-            .field("buffered", &self.buffered().len())
-            .finish_non_exhaustive()
-    }
-}
-
+// Debug for the borrowed handles (the exchange's and `Upgraded`'s are
+// `conn`'s): what the connection says about them, not the stream or the
+// shared state behind it.
 impl std::fmt::Debug for Body<'_, '_> {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("Body").finish_non_exhaustive()
