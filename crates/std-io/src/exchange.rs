@@ -16,7 +16,7 @@ use crate::lock::lock;
 use crate::shared::Shared;
 use crate::slot::Slot;
 use crate::transport::Transport;
-use crate::wire::{self, Filled, Gauge, Paced, WriteSlices};
+use crate::wire::{self, Filled, Paced, WriteSlices};
 
 /// Output is written as soon as this much is queued (smaller answers wait
 /// until the connection next reads, so pipelined answers leave together).
@@ -208,12 +208,12 @@ impl<'a> Exchange<'a> {
     /// Read it before the response is
     /// complete: afterwards it reads as empty and the connection discards it.
     pub fn body(&mut self) -> Body<'_> {
-        Body {
-            conn: self.conn,
-            stream: self.stream,
-            st: self.st,
-            gauge: self.slot.body_gauge(),
-        }
+        Body(self.reborrow())
+    }
+
+    /// This exchange, reborrowed for a handle that lends it.
+    fn reborrow(&mut self) -> Exchange<'_> {
+        Exchange::new(self.conn, self.stream, self.st, self.shared, self.slot)
     }
 
     /// [`body`](Exchange::body) and [`body_writer`](Exchange::body_writer)
@@ -239,9 +239,7 @@ impl<'a> Exchange<'a> {
     /// }
     /// ```
     pub fn body_and_writer(&mut self) -> (PairedBody<'_>, PairedWriter<'_>) {
-        // The exchange reborrowed for the pair's lifetime.
-        let ex = Exchange::new(self.conn, self.stream, self.st, self.shared, self.slot);
-        let lent = Arc::new(Mutex::new(ex));
+        let lent = Arc::new(Mutex::new(self.reborrow()));
         (PairedBody(Arc::clone(&lent)), PairedWriter(lent))
     }
 
@@ -252,7 +250,7 @@ impl<'a> Exchange<'a> {
     /// it before reading the body. A declared length over the limit is
     /// refused at once, before `100 Continue`; a chunked body when its
     /// reads pass the limit. Either way the call or the read fails with
-    /// [`Error::OverLimit`]`(`[`Limit::BodyBudget`]`(max_bytes))` and the
+    /// [`Error::OverLimit`]`(`[`Limit::BodyBudget`](crate::Limit::BodyBudget)`(max_bytes))` and the
     /// server answers `413 Content Too Large` (if no answer has started) and
     /// closes the connection (RFC 9110 §15.5.14).
     ///
@@ -440,19 +438,15 @@ impl<'a> Exchange<'a> {
 }
 
 /// The request body as a `std::io::Read` (see [`Exchange::body`]).
-pub struct Body<'a> {
-    conn: &'a mut ServerConn,
-    stream: &'a mut dyn Transport,
-    st: &'a mut Cycle,
-    gauge: Gauge<'a>,
-}
+pub struct Body<'a>(Exchange<'a>);
 
-impl Body<'_> {
-    fn read_inner(&mut self, buf: &mut [u8]) -> Result<usize, Error> {
+impl Exchange<'_> {
+    /// Reads the request body (see [`Exchange::body`]).
+    fn read_body(&mut self, buf: &mut [u8]) -> Result<usize, Error> {
         loop {
             match self.st.body.read(self.conn, self.st.broken, buf)? {
                 Some(n) => return Ok(n),
-                None => self.fill()?,
+                None => self.fill_body()?,
             }
         }
     }
@@ -460,7 +454,7 @@ impl Body<'_> {
     /// Sends what is queued (a `100 Continue`), then reads more of the
     /// body, noting the I/O known (timed out, broken stream) in the
     /// connection loop's [`Cycle`].
-    fn fill(&mut self) -> Result<(), Error> {
+    fn fill_body(&mut self) -> Result<(), Error> {
         let st = &mut *self.st;
         let mut write = Paced {
             slices: &mut st.write,
@@ -470,7 +464,7 @@ impl Body<'_> {
             wire::fill_paced(
                 self.stream,
                 self.conn,
-                Some(self.gauge),
+                Some(self.slot.body_gauge()),
                 &mut st.read_timeout,
             )
         });
@@ -492,7 +486,7 @@ impl Body<'_> {
 
 impl Read for Body<'_> {
     fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
-        self.read_inner(buf).map_err(Error::into_io)
+        self.0.read_body(buf).map_err(Error::into_io)
     }
 }
 
@@ -525,7 +519,7 @@ pub struct PairedWriter<'b>(Arc<Mutex<Exchange<'b>>>);
 
 impl Read for PairedBody<'_> {
     fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
-        lock(&self.0).body().read_inner(buf).map_err(Error::into_io)
+        lock(&self.0).read_body(buf).map_err(Error::into_io)
     }
 }
 
@@ -581,7 +575,7 @@ impl Write for Upgraded<'_> {
 impl std::fmt::Debug for Body<'_> {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("Body")
-            .field("phase", &self.conn.phase())
+            .field("phase", &self.0.conn.phase())
             .finish_non_exhaustive()
     }
 }

@@ -164,7 +164,7 @@ impl<'a> Exchange<'a> {
     /// Call it before reading the body. A declared length over the limit is
     /// refused at once, before `100 Continue`; a chunked body when its
     /// reads pass the limit. Either way the call or the read fails with
-    /// [`Error::OverLimit`]`(`[`Limit::BodyBudget`]`(max_bytes))` and the
+    /// [`Error::OverLimit`]`(`[`Limit::BodyBudget`](crate::Limit::BodyBudget)`(max_bytes))` and the
     /// server answers `413 Content Too Large` (if no answer has started) and
     /// closes the connection (RFC 9110 §15.5.14).
     ///
