@@ -8,7 +8,7 @@ use std::time::{Duration, Instant};
 
 use http_net_conn::driver::{HandlerBody, KeptRequest, Leftover, Transfer};
 use http_net_conn::{
-    BodyLength, FieldPair, OwnedRequestHead, Placement, PreparedResponse, ServerConn,
+    BodyLength, FieldPair, OwnedRequestHead, Placement, PreparedResponse, Responder, ServerConn,
 };
 
 use crate::error::Error;
@@ -176,11 +176,13 @@ impl<'a> Exchange<'a> {
         }
     }
 
-    /// During a graceful shutdown, the response closes the connection.
-    fn closing_check(&mut self) {
+    /// The responder for a final answer (during a graceful shutdown, the
+    /// answer closes the connection).
+    fn answer(&mut self) -> Responder<'_> {
         if self.shared.stopping.load(Ordering::Relaxed) {
             self.conn.close_after_response();
         }
+        self.conn.responder()
     }
 
     /// An owned copy of the request head, which borrows nothing: keep it
@@ -298,8 +300,7 @@ impl<'a> Exchange<'a> {
 
     /// Answers with a prebuilt response and its whole body.
     pub fn respond(&mut self, response: &PreparedResponse, body: &[u8]) -> Result<(), Error> {
-        self.closing_check();
-        let placement = self.conn.responder().respond(response, body)?;
+        let placement = self.answer().respond(response, body)?;
         self.place(placement, body)
     }
 
@@ -310,8 +311,7 @@ impl<'a> Exchange<'a> {
         fields: &[FieldPair<'_>],
         body: &[u8],
     ) -> Result<(), Error> {
-        self.closing_check();
-        let placement = self.conn.responder().respond_with(status, fields, body)?;
+        let placement = self.answer().respond_with(status, fields, body)?;
         self.place(placement, body)
     }
 
@@ -325,8 +325,7 @@ impl<'a> Exchange<'a> {
         fields: &[FieldPair<'_>],
         body: BodyLength,
     ) -> Result<(), Error> {
-        self.closing_check();
-        Ok(self.conn.responder().send_head(status, fields, body)?)
+        Ok(self.answer().send_head(status, fields, body)?)
     }
 
     /// Sends body bytes. Large pieces go out at once with a vectored write

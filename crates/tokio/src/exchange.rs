@@ -8,8 +8,8 @@ use std::task::{ready, Context, Poll};
 
 use http_net_conn::driver::{HandlerBody, Leftover, Transfer};
 use http_net_conn::{
-    BodyLength, FieldPair, OwnedRequestHead, Placement, PreparedResponse, ServerConn, Timestamp,
-    COPY_LIMIT,
+    BodyLength, FieldPair, OwnedRequestHead, Placement, PreparedResponse, Responder, ServerConn,
+    Timestamp, COPY_LIMIT,
 };
 use tokio::io::{AsyncRead, AsyncWrite, ReadBuf};
 
@@ -380,8 +380,7 @@ impl<'a> Exchange<'a> {
 
     /// Answers with a prebuilt response and its whole body.
     pub async fn respond(&mut self, response: &PreparedResponse, body: &[u8]) -> Result<(), Error> {
-        self.closing_check();
-        let placement = self.conn.responder().respond(response, body)?;
+        let placement = self.answer().respond(response, body)?;
         self.place(placement, body).await
     }
 
@@ -392,8 +391,7 @@ impl<'a> Exchange<'a> {
         fields: &[FieldPair<'_>],
         body: &[u8],
     ) -> Result<(), Error> {
-        self.closing_check();
-        let placement = self.conn.responder().respond_with(status, fields, body)?;
+        let placement = self.answer().respond_with(status, fields, body)?;
         self.place(placement, body).await
     }
 
@@ -409,8 +407,7 @@ impl<'a> Exchange<'a> {
         fields: &[FieldPair<'_>],
         body: BodyLength,
     ) -> Result<(), Error> {
-        self.closing_check();
-        Ok(self.conn.responder().send_head(status, fields, body)?)
+        Ok(self.answer().send_head(status, fields, body)?)
     }
 
     /// Sends body bytes. Large pieces go out at once with a vectored write
@@ -500,11 +497,13 @@ impl<'a> Exchange<'a> {
         })
     }
 
-    /// During a graceful shutdown, the response closes the connection.
-    fn closing_check(&mut self) {
+    /// The responder for a final answer (during a graceful shutdown, the
+    /// answer closes the connection).
+    fn answer(&mut self) -> Responder<'_> {
         if self.shared.stopping() {
             self.conn.close_after_response();
         }
+        self.conn.responder()
     }
 
     async fn place(&mut self, placement: Placement, body: &[u8]) -> Result<(), Error> {
