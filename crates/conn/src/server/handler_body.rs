@@ -14,6 +14,28 @@ use crate::{Error, Limit, OwnedFields, RemoteError};
 /// adapter's per-connection state (allocated once, reused from request to
 /// request): the bytes a `Data` event surfaced that did not fit the
 /// caller's buffer, and the trailers once the body ended.
+///
+/// ```
+/// use http_net_conn::driver::{BodyFail, HandlerBody};
+/// use http_net_conn::{Config, Limit, ServerConn, ServerEvent};
+///
+/// let mut conn = ServerConn::new(Config::DEFAULT);
+/// conn.recv(b"POST / HTTP/1.1\r\nHost: a\r\nTransfer-Encoding: chunked\r\n\r\n");
+/// assert!(matches!(conn.poll_event(), Ok(ServerEvent::Request(_))));
+/// let mut body = HandlerBody::default();
+/// let mut buf = [0u8; 4];
+/// assert_eq!(body.read(&mut conn, false, &mut buf), Ok(None)); // input first
+/// conn.recv(b"6\r\nabcdef\r\n0\r\nT: 1\r\n\r\n");
+/// assert_eq!(body.read(&mut conn, false, &mut buf), Ok(Some(4)));
+/// assert_eq!(body.read(&mut conn, false, &mut buf), Ok(Some(2))); // kept
+/// assert_eq!(&buf[..2], b"ef");
+/// assert_eq!(body.read(&mut conn, false, &mut buf), Ok(Some(0))); // the end
+/// assert_eq!(body.trailers().get(b"t"), Some(&b"1"[..]));
+/// // A lower limit than what was read: the body is over it, now and after.
+/// let over = Err(BodyFail::OverLimit(Limit::BodyBudget(3)));
+/// assert_eq!(conn.limit_handler_body(3), over);
+/// assert_eq!(body.read(&mut conn, false, &mut buf).map(|_| ()), over);
+/// ```
 #[derive(Debug, Default)]
 pub struct HandlerBody {
     kept: Leftover,
