@@ -34,8 +34,8 @@ pub use crate::read_step::ReadStep;
 pub use crate::redirect::REDIRECT_BODY_DRAIN;
 pub use crate::server::{
     write_busy_response, write_error_response, write_error_response_with_body, AfterHandler, Begin,
-    Expiry, HandlerOutcome, NextRead, ReadTimeouts, RequestPolicy, Spent, Transfer,
-    BUSY_RETRY_AFTER, IDLE_GRACE,
+    BodyFail, Expiry, HandlerBody, HandlerOutcome, NextRead, ReadTimeouts, RequestPolicy, Spent,
+    Transfer, BUSY_RETRY_AFTER, IDLE_GRACE,
 };
 pub use crate::setup_rate::{SetupRate, SetupRates};
 pub use crate::time::{Linger, Window};

@@ -6,20 +6,17 @@ use std::sync::atomic::Ordering;
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
-use http_net_conn::driver::{KeptRequest, Transfer};
-use http_net_conn::framing::Error as FramingError;
+use http_net_conn::driver::{HandlerBody, KeptRequest, Leftover, Transfer};
 use http_net_conn::{
-    AnswerState, BodyLength, Error as ConnError, FieldPair, OwnedFields, OwnedRequestHead,
-    Placement, PreparedResponse, RemoteError, ServerConn, ServerEvent,
+    BodyLength, FieldPair, OwnedRequestHead, Placement, PreparedResponse, Responder, ServerConn,
 };
 
-use crate::body_reader::{BodyReader, BodySource, Step};
-use crate::error::{Error, Limit};
+use crate::error::Error;
 use crate::lock::lock;
 use crate::shared::Shared;
 use crate::slot::Slot;
 use crate::transport::Transport;
-use crate::wire::{self, Filled, Gauge, Paced, WriteSlices};
+use crate::wire::{self, Filled, Paced, WriteSlices};
 
 /// Output is written as soon as this much is queued (smaller answers wait
 /// until the connection next reads, so pipelined answers leave together).
@@ -31,12 +28,8 @@ const FLUSH_AT: usize = 16 * 1024;
 /// [`ServerConn::answer_state`]).
 #[derive(Debug)]
 pub(crate) struct Cycle {
-    /// Body bytes taken from the connection but not yet read by the handler.
-    reader: BodyReader,
-    /// The request's trailer fields, once its body was read to the end.
-    trailers: OwnedFields,
-    /// The body went over its budget: the error every later read returns.
-    pub(crate) over_limit: Option<Limit>,
+    /// What the handler's body reads keep (bytes, trailers).
+    body: HandlerBody,
     /// The request's method and target, kept for the hooks (only when a
     /// hook is set), and when it started.
     pub(crate) kept: KeptRequest,
@@ -53,9 +46,7 @@ pub(crate) struct Cycle {
 impl Cycle {
     pub(crate) fn new(peer: Option<SocketAddr>) -> Cycle {
         Cycle {
-            reader: BodyReader::default(),
-            trailers: OwnedFields::new(),
-            over_limit: None,
+            body: HandlerBody::default(),
             kept: KeptRequest::new(peer),
             timed_out: false,
             broken: false,
@@ -68,9 +59,7 @@ impl Cycle {
     /// A new request, begun at `now`: its body and responses are paced
     /// afresh, by the connection.
     pub(crate) fn reset(&mut self, conn: &mut ServerConn, now: Instant) {
-        self.reader.clear();
-        self.trailers.clear();
-        self.over_limit = None;
+        self.body.clear();
         self.timed_out = false;
         conn.start_transfers(|| wire::stamp(now));
     }
@@ -82,7 +71,7 @@ impl Cycle {
         conn: &mut ServerConn,
         slot: &Slot,
     ) -> Result<(), Error> {
-        self.write_out(stream, conn, slot, false)
+        wire::flush_paced(stream, conn, &[], &mut self.paced(slot))
     }
 
     /// Writes the output due before the connection closes: up to a body
@@ -93,24 +82,14 @@ impl Cycle {
         conn: &mut ServerConn,
         slot: &Slot,
     ) -> Result<(), Error> {
-        self.write_out(stream, conn, slot, true)
+        wire::flush_until_owed(stream, conn, &mut self.paced(slot))
     }
 
-    fn write_out(
-        &mut self,
-        stream: &mut dyn Transport,
-        conn: &mut ServerConn,
-        slot: &Slot,
-        stop_at_owed: bool,
-    ) -> Result<(), Error> {
-        let mut pace = Paced {
+    /// The responses' write slices, shown on the slot's write gauge.
+    fn paced<'s>(&'s mut self, slot: &'s Slot) -> Paced<'s> {
+        Paced {
             slices: &mut self.write,
             gauge: Some(slot.write_gauge()),
-        };
-        if stop_at_owed {
-            wire::flush_until_owed(stream, conn, &mut pace)
-        } else {
-            wire::flush_paced(stream, conn, &[], &mut pace)
         }
     }
 }
@@ -155,6 +134,31 @@ pub struct Exchange<'a> {
     slot: &'a Slot,
 }
 
+http_net_conn::__exchange_accessors! {
+    conn: conn,
+    peer: st.peer,
+    body: st.body,
+    /// ```
+    /// # mod http_net { pub mod blocking { pub use http_net_std::*; } pub use http_net_std::http_net_conn as conn; }
+    /// use http_net::conn::form_decode;
+    /// use http_net::blocking::{Error, Exchange};
+    ///
+    /// fn search(ex: &mut Exchange<'_>) -> Result<(), Error> {
+    ///     let mut q = Vec::new();
+    ///     for (key, value) in ex.query_pairs() {
+    ///         if key == b"q" {
+    ///             // `q=a+b%21` is `a b!`; a malformed escape is a 400.
+    ///             match form_decode(value) {
+    ///                 Ok(v) => q = v.into_owned(),
+    ///                 Err(_) => return ex.respond_with(400, &[], b"bad escape"),
+    ///             }
+    ///         }
+    ///     }
+    ///     ex.respond_with(200, &[], &q)
+    /// }
+    /// ```
+}
+
 impl<'a> Exchange<'a> {
     pub(crate) fn new(
         conn: &'a mut ServerConn,
@@ -172,11 +176,13 @@ impl<'a> Exchange<'a> {
         }
     }
 
-    /// During a graceful shutdown, the response closes the connection.
-    fn closing_check(&mut self) {
+    /// The responder for a final answer (during a graceful shutdown, the
+    /// answer closes the connection).
+    fn answer(&mut self) -> Responder<'_> {
         if self.shared.stopping.load(Ordering::Relaxed) {
             self.conn.close_after_response();
         }
+        self.conn.responder()
     }
 
     /// An owned copy of the request head, which borrows nothing: keep it
@@ -198,42 +204,18 @@ impl<'a> Exchange<'a> {
     pub fn request_head(&self) -> Option<OwnedRequestHead> {
         self.conn.request().map(|r| r.to_owned_head())
     }
-    http_net_conn::__exchange_accessors! {
-        conn: conn,
-        peer: st.peer,
-        trailers: st.trailers,
-        /// ```
-        /// # mod http_net { pub mod blocking { pub use http_net_std::*; } pub use http_net_std::http_net_conn as conn; }
-        /// use http_net::conn::form_decode;
-        /// use http_net::blocking::{Error, Exchange};
-        ///
-        /// fn search(ex: &mut Exchange<'_>) -> Result<(), Error> {
-        ///     let mut q = Vec::new();
-        ///     for (key, value) in ex.query_pairs() {
-        ///         if key == b"q" {
-        ///             // `q=a+b%21` is `a b!`; a malformed escape is a 400.
-        ///             match form_decode(value) {
-        ///                 Ok(v) => q = v.into_owned(),
-        ///                 Err(_) => return ex.respond_with(400, &[], b"bad escape"),
-        ///             }
-        ///         }
-        ///     }
-        ///     ex.respond_with(200, &[], &q)
-        /// }
-        /// ```
-    }
 
     /// The request body as a `std::io::Read` (end of stream at the end of the
     /// body; then the trailers are in [`trailers`](Exchange::trailers)).
     /// Read it before the response is
     /// complete: afterwards it reads as empty and the connection discards it.
     pub fn body(&mut self) -> Body<'_> {
-        Body {
-            conn: self.conn,
-            stream: self.stream,
-            st: self.st,
-            gauge: self.slot.body_gauge(),
-        }
+        Body(self.reborrow())
+    }
+
+    /// This exchange, reborrowed for a handle that lends it.
+    fn reborrow(&mut self) -> Exchange<'_> {
+        Exchange::new(self.conn, self.stream, self.st, self.shared, self.slot)
     }
 
     /// [`body`](Exchange::body) and [`body_writer`](Exchange::body_writer)
@@ -259,7 +241,7 @@ impl<'a> Exchange<'a> {
     /// }
     /// ```
     pub fn body_and_writer(&mut self) -> (PairedBody<'_>, PairedWriter<'_>) {
-        let lent: Arc<Mutex<dyn Lent + Send + '_>> = Arc::new(Mutex::new(self));
+        let lent = Arc::new(Mutex::new(self.reborrow()));
         (PairedBody(Arc::clone(&lent)), PairedWriter(lent))
     }
 
@@ -270,7 +252,7 @@ impl<'a> Exchange<'a> {
     /// it before reading the body. A declared length over the limit is
     /// refused at once, before `100 Continue`; a chunked body when its
     /// reads pass the limit. Either way the call or the read fails with
-    /// [`Error::OverLimit`]`(`[`Limit::BodyBudget`]`(max_bytes))` and the
+    /// [`Error::OverLimit`]`(`[`Limit::BodyBudget`](crate::Limit::BodyBudget)`(max_bytes))` and the
     /// server answers `413 Content Too Large` (if no answer has started) and
     /// closes the connection (RFC 9110 §15.5.14).
     ///
@@ -288,16 +270,9 @@ impl<'a> Exchange<'a> {
     /// }
     /// ```
     pub fn limit_body(&mut self, max_bytes: u64) -> Result<(), Error> {
-        if let Some(limit) = self.st.over_limit {
-            return Err(Error::OverLimit(limit));
-        }
         // The connection keeps the limit, counts the body against it and
         // queues the `413`.
-        match self.conn.limit_body(max_bytes) {
-            Ok(()) => Ok(()),
-            Err(ConnError::Remote(_)) => Err(over_limit(self.conn, self.st)),
-            Err(e) => Err(Error::Protocol(e)),
-        }
+        Ok(self.conn.limit_handler_body(max_bytes)?)
     }
 
     /// Sends `100 Continue` now, if it is still due
@@ -325,8 +300,7 @@ impl<'a> Exchange<'a> {
 
     /// Answers with a prebuilt response and its whole body.
     pub fn respond(&mut self, response: &PreparedResponse, body: &[u8]) -> Result<(), Error> {
-        self.closing_check();
-        let placement = self.conn.responder().respond(response, body)?;
+        let placement = self.answer().respond(response, body)?;
         self.place(placement, body)
     }
 
@@ -337,8 +311,7 @@ impl<'a> Exchange<'a> {
         fields: &[FieldPair<'_>],
         body: &[u8],
     ) -> Result<(), Error> {
-        self.closing_check();
-        let placement = self.conn.responder().respond_with(status, fields, body)?;
+        let placement = self.answer().respond_with(status, fields, body)?;
         self.place(placement, body)
     }
 
@@ -352,9 +325,7 @@ impl<'a> Exchange<'a> {
         fields: &[FieldPair<'_>],
         body: BodyLength,
     ) -> Result<(), Error> {
-        self.closing_check();
-        self.conn.responder().send_head(status, fields, body)?;
-        Ok(())
+        Ok(self.answer().send_head(status, fields, body)?)
     }
 
     /// Sends body bytes. Large pieces go out at once with a vectored write
@@ -369,20 +340,18 @@ impl<'a> Exchange<'a> {
     /// (A no-op after a `101` or a `2xx` to `CONNECT`, which have no body:
     /// `conn` treats it so.)
     pub fn send_end(&mut self, trailers: &[FieldPair<'_>]) -> Result<(), Error> {
-        self.conn.responder().send_end(trailers)?;
-        Ok(())
+        Ok(self.conn.responder().send_end(trailers)?)
     }
 
     /// A `std::io::Write` over [`send_data`](Exchange::send_data), after
     /// [`send_head`](Exchange::send_head).
     pub fn body_writer(&mut self) -> BodyWriter<'_, 'a> {
-        BodyWriter { ex: self }
+        BodyWriter { exchange: self }
     }
 
     /// Writes everything queued to the peer now.
     pub fn flush(&mut self) -> Result<(), Error> {
-        let r = self.st.flush(self.stream, self.conn, self.slot);
-        self.note(r)
+        self.place(Placement::AfterOutput, &[])
     }
 
     /// Closes the connection after this response (`Connection: close` is added).
@@ -406,15 +375,10 @@ impl<'a> Exchange<'a> {
             .set_write_timeout(Some(stall))
             .map_err(Error::Io)?;
         self.st.write.timeout_was_set(Some(stall));
-        let buffered = match self.conn.poll_event() {
-            Ok(ServerEvent::Switched(bytes)) => bytes.to_vec(),
-            Ok(_) => return Err(Error::NotSwitched),
-            Err(e) => return Err(Error::Protocol(e)),
-        };
+        let buffered = self.conn.switched_input()?.ok_or(Error::NotSwitched)?;
         Ok(Upgraded {
             stream: self.stream,
             buffered,
-            pos: 0,
         })
     }
 
@@ -457,178 +421,62 @@ impl<'a> Exchange<'a> {
         self.place(placement, body)
     }
 
+    /// Writes the output, then `body` (which the connection left to the
+    /// caller), or with a queued body the output once `FLUSH_AT` is queued;
+    /// a failed write breaks the connection.
     fn place(&mut self, placement: Placement, body: &[u8]) -> Result<(), Error> {
-        let r = match placement {
-            Placement::AfterOutput => {
-                let mut pace = Paced {
-                    slices: &mut self.st.write,
-                    gauge: Some(self.slot.write_gauge()),
-                };
-                wire::flush_paced(self.stream, self.conn, body, &mut pace)
-            }
-            Placement::Queued if self.conn.output().len() >= FLUSH_AT => {
-                self.st.flush(self.stream, self.conn, self.slot)
-            }
-            Placement::Queued => Ok(()),
+        let body = match placement {
+            Placement::AfterOutput => body,
+            Placement::Queued if self.conn.output().len() >= FLUSH_AT => &[],
+            Placement::Queued => return Ok(()),
         };
-        self.note(r)
-    }
-
-    fn note(&mut self, r: Result<(), Error>) -> Result<(), Error> {
-        if r.is_err() {
-            self.st.broken = true;
-        }
+        let r = wire::flush_paced(self.stream, self.conn, body, &mut self.st.paced(self.slot));
+        self.st.broken |= r.is_err();
         r
     }
 }
 
 /// The request body as a `std::io::Read` (see [`Exchange::body`]).
-pub struct Body<'a> {
-    conn: &'a mut ServerConn,
-    stream: &'a mut dyn Transport,
-    st: &'a mut Cycle,
-    gauge: Gauge<'a>,
-}
+pub struct Body<'a>(Exchange<'a>);
 
-/// An exchange lent to a body and a writer at once: each read and write
-/// locks it for its turn (one thread: the lock is never contended).
-trait Lent {
-    fn read(&mut self, buf: &mut [u8]) -> Result<usize, Error>;
-    fn send_data(&mut self, data: &[u8]) -> Result<(), Error>;
-    fn flush(&mut self) -> Result<(), Error>;
-}
-
-impl Lent for &mut Exchange<'_> {
-    fn read(&mut self, buf: &mut [u8]) -> Result<usize, Error> {
-        self.body().read_inner(buf)
-    }
-    fn send_data(&mut self, data: &[u8]) -> Result<(), Error> {
-        Exchange::send_data(self, data)
-    }
-    fn flush(&mut self) -> Result<(), Error> {
-        Exchange::flush(self)
-    }
-}
-
-/// The body went over its budget (the server's
-/// [`max_body_bytes`](crate::ServerOptions::max_body_bytes) or the
-/// request's [`Exchange::limit_body`]; the connection queued its `413` when
-/// no answer had started): the error this and each later read returns.
-fn over_limit(conn: &ServerConn, st: &mut Cycle) -> Error {
-    let limit = Limit::BodyBudget(conn.body_budget().unwrap_or(0));
-    st.over_limit = Some(limit);
-    Error::OverLimit(limit)
-}
-
-impl Body<'_> {
-    fn read_inner(&mut self, buf: &mut [u8]) -> Result<usize, Error> {
-        if let Some(limit) = self.st.over_limit {
-            return Err(Error::OverLimit(limit));
-        }
-        match self.read_raw(buf) {
-            Err(Error::Protocol(ConnError::Remote(e))) => {
-                if e == RemoteError::Framing(FramingError::BodyTooLarge) {
-                    return Err(over_limit(self.conn, self.st));
-                }
-                Err(Error::Protocol(ConnError::Remote(e)))
+impl Exchange<'_> {
+    /// Reads the request body (see [`Exchange::body`]).
+    fn read_body(&mut self, buf: &mut [u8]) -> Result<usize, Error> {
+        loop {
+            match self.st.body.read(self.conn, self.st.broken, buf)? {
+                Some(n) => return Ok(n),
+                None => self.fill_body()?,
             }
-            r => r,
         }
     }
 
-    fn read_raw(&mut self, buf: &mut [u8]) -> Result<usize, Error> {
-        let Cycle {
-            reader,
-            trailers,
-            timed_out,
-            broken,
-            read_timeout,
-            write,
-            ..
-        } = &mut *self.st;
-        let n = reader.take_pending(buf);
-        if n > 0 || buf.is_empty() {
-            return Ok(n);
-        }
-        if self.conn.failed() {
-            return Err(Error::BodyUnavailable);
-        }
-        if matches!(
-            self.conn.answer_state(),
-            AnswerState::Complete | AnswerState::Switched
-        ) {
-            // The connection discards what is left of the body.
-            return Ok(0);
-        }
-        if *broken {
-            return Err(Error::BodyUnavailable);
-        }
-        if self.conn.continue_due() {
-            self.conn.responder().send_continue()?;
-        }
-        let mut src = ServerBody {
-            conn: self.conn,
-            stream: self.stream,
-            gauge: self.gauge,
-            write: Paced {
-                slices: write,
-                gauge: None,
-            },
-            read_timeout,
-            timed_out,
-            broken,
-            trailers,
+    /// Sends what is queued (a `100 Continue`), then reads more of the
+    /// body, noting the I/O known (timed out, broken stream) in the
+    /// connection loop's [`Cycle`].
+    fn fill_body(&mut self) -> Result<(), Error> {
+        let st = &mut *self.st;
+        let mut write = Paced {
+            slices: &mut st.write,
+            gauge: None,
         };
-        reader.read_more(&mut src, buf)
-    }
-}
-
-/// The request body as the shared [`BodyReader`] reads it, noting the I/O
-/// known (timed out, broken stream) in the connection loop's [`Cycle`].
-struct ServerBody<'s> {
-    conn: &'s mut ServerConn,
-    stream: &'s mut dyn Transport,
-    gauge: Gauge<'s>,
-    write: Paced<'s>,
-    read_timeout: &'s mut Option<Option<Duration>>,
-    timed_out: &'s mut bool,
-    broken: &'s mut bool,
-    trailers: &'s mut OwnedFields,
-}
-
-impl BodySource for ServerBody<'_> {
-    fn step(&mut self) -> Step<'_> {
-        match self.conn.poll_event() {
-            Ok(ServerEvent::Data(d)) => Step::Data(d),
-            Ok(ServerEvent::NeedInput) => Step::NeedInput,
-            Ok(ServerEvent::End(t)) => {
-                self.trailers.extend(t.iter());
-                Step::End
-            }
-            // `Paused` on every read after the end.
-            Ok(_) => Step::End,
-            Err(e) => Step::Failed(Error::Protocol(e)),
-        }
-    }
-
-    fn fill(&mut self) -> Result<(), Error> {
-        // A `100 Continue` (or other output) goes out before we wait.
-        if let Err(e) = wire::flush_paced(self.stream, self.conn, &[], &mut self.write) {
-            *self.broken = true;
-            return Err(e);
-        }
-        let gauge = Some(self.gauge);
-        let r = wire::fill_paced(self.stream, self.conn, gauge, self.read_timeout);
+        let r = wire::flush_paced(self.stream, self.conn, &[], &mut write).and_then(|()| {
+            wire::fill_paced(
+                self.stream,
+                self.conn,
+                Some(self.slot.body_gauge()),
+                &mut st.read_timeout,
+            )
+        });
         match r {
             Ok(Filled::Bytes(_) | Filled::Eof) => Ok(()),
             Ok(Filled::Full) => Err(Error::BodyUnavailable),
             // Evicted: answered as a body that timed out (`408`).
             Err(e @ (Error::Timeout(_) | Error::TooSlow(_) | Error::Evicted)) => {
-                *self.timed_out = true;
+                st.timed_out = true;
                 Err(e)
             }
             Err(e) => {
-                *self.broken = true;
+                st.broken = true;
                 Err(e)
             }
         }
@@ -637,39 +485,40 @@ impl BodySource for ServerBody<'_> {
 
 impl Read for Body<'_> {
     fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
-        self.read_inner(buf).map_err(Error::into_io)
+        self.0.read_body(buf).map_err(Error::into_io)
     }
 }
 
 /// A `std::io::Write` over [`Exchange::send_data`].
+#[derive(Debug)]
 pub struct BodyWriter<'b, 'a> {
-    ex: &'b mut Exchange<'a>,
+    exchange: &'b mut Exchange<'a>,
 }
 
 impl Write for BodyWriter<'_, '_> {
     fn write(&mut self, buf: &[u8]) -> io::Result<usize> {
-        self.ex.send_data(buf).map_err(Error::into_io)?;
+        self.exchange.send_data(buf).map_err(Error::into_io)?;
         Ok(buf.len())
     }
     fn flush(&mut self) -> io::Result<()> {
-        self.ex.flush().map_err(Error::into_io)
+        self.exchange.flush().map_err(Error::into_io)
     }
 }
 
 /// The request body of [`Exchange::body_and_writer`]: a [`Body`] that
 /// shares the exchange with a [`PairedWriter`] (a `std::io::Read`, read as
 /// [`Body`] reads). Unlike [`Body`] it holds the exchange until dropped.
-pub struct PairedBody<'b>(Arc<Mutex<dyn Lent + Send + 'b>>);
+pub struct PairedBody<'b>(Arc<Mutex<Exchange<'b>>>);
 
 /// The response body writer of [`Exchange::body_and_writer`]: a
 /// [`BodyWriter`] that shares the exchange with a [`PairedBody`] (a
 /// `std::io::Write` over [`Exchange::send_data`]). Unlike [`BodyWriter`] it
 /// holds the exchange until dropped.
-pub struct PairedWriter<'b>(Arc<Mutex<dyn Lent + Send + 'b>>);
+pub struct PairedWriter<'b>(Arc<Mutex<Exchange<'b>>>);
 
 impl Read for PairedBody<'_> {
     fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
-        lock(&self.0).read(buf).map_err(Error::into_io)
+        lock(&self.0).read_body(buf).map_err(Error::into_io)
     }
 }
 
@@ -687,14 +536,13 @@ impl Write for PairedWriter<'_> {
 /// the bytes that were already buffered first, then the stream's.
 pub struct Upgraded<'a> {
     stream: &'a mut dyn Transport,
-    buffered: Vec<u8>,
-    pos: usize,
+    buffered: Leftover,
 }
 
 impl Upgraded<'_> {
     /// The bytes that arrived after the request head, not yet read.
     pub fn buffered(&self) -> &[u8] {
-        &self.buffered[self.pos..]
+        self.buffered.rest()
     }
     /// The stream itself (e.g. to change its timeouts).
     pub fn stream(&mut self) -> &mut dyn Transport {
@@ -704,13 +552,10 @@ impl Upgraded<'_> {
 
 impl Read for Upgraded<'_> {
     fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
-        if self.pos < self.buffered.len() {
-            let n = (self.buffered.len() - self.pos).min(buf.len());
-            buf[..n].copy_from_slice(&self.buffered[self.pos..self.pos + n]);
-            self.pos += n;
-            return Ok(n);
+        match self.buffered.take(buf) {
+            0 => self.stream.read(buf),
+            n => Ok(n),
         }
-        self.stream.read(buf)
     }
 }
 
@@ -723,30 +568,14 @@ impl Write for Upgraded<'_> {
     }
 }
 
-// Debug for the borrowed handles: what the connection says about the
-// exchange, not the stream or the shared state behind it.
-impl std::fmt::Debug for Exchange<'_> {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.debug_struct("Exchange")
-            .field("phase", &self.conn.phase())
-            .field("answer_state", &self.conn.answer_state())
-            .finish_non_exhaustive()
-    }
-}
-
+// Debug for the borrowed handles (the exchange's and `Upgraded`'s are
+// `conn`'s): what the connection says about them, not the stream or the
+// shared state behind it.
 impl std::fmt::Debug for Body<'_> {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("Body")
-            .field("phase", &self.conn.phase())
+            .field("phase", &self.0.conn.phase())
             .finish_non_exhaustive()
-    }
-}
-
-impl std::fmt::Debug for BodyWriter<'_, '_> {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.debug_struct("BodyWriter")
-            .field("exchange", &self.ex)
-            .finish()
     }
 }
 
@@ -759,13 +588,5 @@ impl std::fmt::Debug for PairedBody<'_> {
 impl std::fmt::Debug for PairedWriter<'_> {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("PairedWriter").finish_non_exhaustive()
-    }
-}
-
-impl std::fmt::Debug for Upgraded<'_> {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.debug_struct("Upgraded")
-            .field("buffered", &self.buffered().len())
-            .finish_non_exhaustive()
     }
 }

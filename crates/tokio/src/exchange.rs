@@ -4,21 +4,19 @@ use std::io;
 use std::net::SocketAddr;
 use std::pin::Pin;
 use std::sync::Arc;
-use std::task::{Context, Poll};
+use std::task::{ready, Context, Poll};
 
-use http_net_conn::framing::Error as FramingError;
+use http_net_conn::driver::{HandlerBody, Leftover, Transfer};
 use http_net_conn::{
-    AnswerState, BodyLength, Error as ConnError, FieldPair, OwnedFields, OwnedRequestHead,
-    Placement, PreparedResponse, RemoteError, ServerConn, ServerEvent, COPY_LIMIT,
+    BodyLength, FieldPair, OwnedRequestHead, Placement, PreparedResponse, Responder, ServerConn,
+    Timestamp, COPY_LIMIT,
 };
 use tokio::io::{AsyncRead, AsyncWrite, ReadBuf};
 
-use crate::error::{Error, Limit};
+use crate::error::Error;
 use crate::lend::{Hold, Lent};
 use crate::shared::Shared;
 use crate::slot::Slot;
-use http_net_conn::driver::Transfer;
-use http_net_conn::Timestamp;
 
 use crate::timer::Timer;
 use crate::wire::{self, Filled, Transport};
@@ -31,20 +29,12 @@ const FLUSH_AT: usize = 16 * 1024;
 /// handler calls (the protocol state is the `ServerConn`'s).
 #[derive(Debug, Default)]
 pub(crate) struct Cycle {
-    /// Body bytes taken from the connection but not yet given to the reader.
-    pending: http_net_conn::driver::Leftover,
-    /// The body reader saw the end of the body.
-    body_done: bool,
-    /// The request's trailer fields, once its body was read to the end.
-    trailers: OwnedFields,
-    /// The body went over its budget: the error every later read returns.
-    pub(crate) over_limit: Option<Limit>,
+    /// What the handler's body reads keep (bytes, trailers).
+    body: HandlerBody,
     /// Reading the body timed out or fell below the minimum rate.
     pub(crate) timed_out: bool,
     /// Writing to or reading from the stream failed: close without more.
     pub(crate) broken: bool,
-    /// The handler took the connection over (101 / CONNECT).
-    pub(crate) switched: bool,
     pub(crate) peer: Option<SocketAddr>,
     /// The connection's place in the server's registry (writes waiting on
     /// the peer mark it, and can be evicted).
@@ -72,10 +62,7 @@ impl Cycle {
     }
 
     pub(crate) fn reset(&mut self) {
-        self.pending.clear();
-        self.body_done = false;
-        self.trailers.clear();
-        self.over_limit = None;
+        self.body.clear();
         self.timed_out = false;
     }
 }
@@ -112,6 +99,30 @@ pub struct Exchange<'a> {
     shared: &'a Shared,
 }
 
+http_net_conn::__exchange_accessors! {
+    conn: conn,
+    peer: st.peer,
+    body: st.body,
+    /// ```
+    /// use http_net_tokio::http_net_conn::form_decode;
+    /// use http_net_tokio::{Error, Exchange};
+    ///
+    /// async fn search(ex: &mut Exchange<'_>) -> Result<(), Error> {
+    ///     let mut q = Vec::new();
+    ///     for (key, value) in ex.query_pairs() {
+    ///         if key == b"q" {
+    ///             // `q=a+b%21` is `a b!`; a malformed escape is a 400.
+    ///             match form_decode(value) {
+    ///                 Ok(v) => q = v.into_owned(),
+    ///                 Err(_) => return ex.respond_with(400, &[], b"bad escape").await,
+    ///             }
+    ///         }
+    ///     }
+    ///     ex.respond_with(200, &[], &q).await
+    /// }
+    /// ```
+}
+
 impl<'a> Exchange<'a> {
     pub(crate) fn new(
         conn: &'a mut ServerConn,
@@ -145,29 +156,6 @@ impl<'a> Exchange<'a> {
     pub fn request_head(&self) -> Option<OwnedRequestHead> {
         self.conn.request().map(|r| r.to_owned_head())
     }
-    http_net_conn::__exchange_accessors! {
-        conn: conn,
-        peer: st.peer,
-        trailers: st.trailers,
-        /// ```
-        /// use http_net_tokio::http_net_conn::form_decode;
-        /// use http_net_tokio::{Error, Exchange};
-        ///
-        /// async fn search(ex: &mut Exchange<'_>) -> Result<(), Error> {
-        ///     let mut q = Vec::new();
-        ///     for (key, value) in ex.query_pairs() {
-        ///         if key == b"q" {
-        ///             // `q=a+b%21` is `a b!`; a malformed escape is a 400.
-        ///             match form_decode(value) {
-        ///                 Ok(v) => q = v.into_owned(),
-        ///                 Err(_) => return ex.respond_with(400, &[], b"bad escape").await,
-        ///             }
-        ///         }
-        ///     }
-        ///     ex.respond_with(200, &[], &q).await
-        /// }
-        /// ```
-    }
 
     /// Lowers the body limit for this request to `max_bytes` (the server's
     /// [`max_body_bytes`](crate::ServerOptions::max_body_bytes) stays the
@@ -176,7 +164,7 @@ impl<'a> Exchange<'a> {
     /// Call it before reading the body. A declared length over the limit is
     /// refused at once, before `100 Continue`; a chunked body when its
     /// reads pass the limit. Either way the call or the read fails with
-    /// [`Error::OverLimit`]`(`[`Limit::BodyBudget`]`(max_bytes))` and the
+    /// [`Error::OverLimit`]`(`[`Limit::BodyBudget`](crate::Limit::BodyBudget)`(max_bytes))` and the
     /// server answers `413 Content Too Large` (if no answer has started) and
     /// closes the connection (RFC 9110 §15.5.14).
     ///
@@ -194,20 +182,9 @@ impl<'a> Exchange<'a> {
     /// }
     /// ```
     pub fn limit_body(&mut self, max_bytes: u64) -> Result<(), Error> {
-        if let Some(limit) = self.st.over_limit {
-            return Err(Error::OverLimit(limit));
-        }
         // The connection keeps the limit, counts the body against it and
         // queues the `413`.
-        match self.conn.limit_body(max_bytes) {
-            Ok(()) => Ok(()),
-            Err(ConnError::Remote(_)) => {
-                let limit = Limit::BodyBudget(self.conn.body_budget().unwrap_or(0));
-                self.st.over_limit = Some(limit);
-                Err(Error::OverLimit(limit))
-            }
-            Err(e) => Err(Error::Protocol(e)),
-        }
+        Ok(self.conn.limit_handler_body(max_bytes)?)
     }
 
     /// The request body as a `tokio::io::AsyncRead` (end of stream at the
@@ -321,69 +298,15 @@ impl<'a> Exchange<'a> {
     /// (0 at its end), `None` when the connection needs input first
     /// ([`body_wait`](Exchange::body_wait)).
     fn body_step(&mut self, buf: &mut [u8]) -> Result<Option<usize>, Error> {
-        let st = &mut *self.st;
-        if let Some(limit) = st.over_limit {
-            return Err(Error::OverLimit(limit));
-        }
-        let n = st.pending.take(buf);
-        if n > 0 {
-            return Ok(Some(n));
-        }
-        if st.body_done || buf.is_empty() || self.conn.answer_state() == AnswerState::Complete {
-            return Ok(Some(0));
-        }
-        if self.conn.failed() || st.broken || st.switched {
-            return Err(Error::BodyUnavailable);
-        }
-        if self.conn.continue_due() {
-            self.conn.responder().send_continue()?;
-        }
-        loop {
-            match self.conn.poll_event() {
-                Ok(ServerEvent::Data(d)) => {
-                    if d.is_empty() {
-                        continue;
-                    }
-                    return Ok(Some(st.pending.hand_out(d, buf)));
-                }
-                Ok(ServerEvent::NeedInput) => return Ok(None),
-                Ok(ServerEvent::End(t)) => {
-                    st.trailers.extend(t.iter());
-                    st.body_done = true;
-                    return Ok(Some(0));
-                }
-                Ok(_) => {
-                    st.body_done = true;
-                    return Ok(Some(0));
-                }
-                Err(ConnError::Remote(RemoteError::Framing(FramingError::BodyTooLarge))) => {
-                    // The connection queued its `413` (when no answer had
-                    // started); every later read fails alike.
-                    let limit = Limit::BodyBudget(self.conn.body_budget().unwrap_or(0));
-                    st.over_limit = Some(limit);
-                    return Err(Error::OverLimit(limit));
-                }
-                Err(e) => return Err(Error::Protocol(e)),
-            }
-        }
+        Ok(self.st.body.read(self.conn, self.st.broken, buf)?)
     }
 
     /// Sends what is queued (a `100 Continue`), then waits for the next
     /// body bytes within the body timeout and the minimum body rate, or
     /// until the connection is evicted.
     async fn body_wait(&mut self) -> Result<(), Error> {
+        self.write_out(&[]).await?;
         let st = &mut *self.st;
-        let r = wire::flush_with(
-            self.stream,
-            self.conn,
-            &[],
-            &mut st.timer,
-            st.slot.as_deref(),
-        );
-        if let Err(e) = r.await {
-            st.broken = true;
-            return Err(e);
-        }
         let now = st.now();
         let (deadline, at_deadline) = self.conn.transfer_until(Transfer::Body, now, now);
         // The body's progress, shown to eviction; an eviction ends the wait.
@@ -457,8 +380,7 @@ impl<'a> Exchange<'a> {
 
     /// Answers with a prebuilt response and its whole body.
     pub async fn respond(&mut self, response: &PreparedResponse, body: &[u8]) -> Result<(), Error> {
-        self.closing_check();
-        let placement = self.conn.responder().respond(response, body)?;
+        let placement = self.answer().respond(response, body)?;
         self.place(placement, body).await
     }
 
@@ -469,8 +391,7 @@ impl<'a> Exchange<'a> {
         fields: &[FieldPair<'_>],
         body: &[u8],
     ) -> Result<(), Error> {
-        self.closing_check();
-        let placement = self.conn.responder().respond_with(status, fields, body)?;
+        let placement = self.answer().respond_with(status, fields, body)?;
         self.place(placement, body).await
     }
 
@@ -486,9 +407,7 @@ impl<'a> Exchange<'a> {
         fields: &[FieldPair<'_>],
         body: BodyLength,
     ) -> Result<(), Error> {
-        self.closing_check();
-        self.conn.responder().send_head(status, fields, body)?;
-        Ok(())
+        Ok(self.answer().send_head(status, fields, body)?)
     }
 
     /// Sends body bytes. Large pieces go out at once with a vectored write
@@ -502,8 +421,7 @@ impl<'a> Exchange<'a> {
     /// Ends the response, with trailers if it is chunked (a no-op after a
     /// `101` or a `2xx` to `CONNECT`, which have no body).
     pub fn send_end(&mut self, trailers: &[FieldPair<'_>]) -> Result<(), Error> {
-        self.conn.responder().send_end(trailers)?;
-        Ok(())
+        Ok(self.conn.responder().send_end(trailers)?)
     }
 
     /// Sends a body as the connection placed it, after a command given
@@ -572,24 +490,20 @@ impl<'a> Exchange<'a> {
     /// returns; no deadline of the server applies to the stream any more.
     pub async fn upgrade(&mut self) -> Result<Upgraded<'_>, Error> {
         self.flush().await?;
-        let buffered = match self.conn.poll_event() {
-            Ok(ServerEvent::Switched(bytes)) => bytes.to_vec(),
-            Ok(_) => return Err(Error::NotSwitched),
-            Err(e) => return Err(Error::Protocol(e)),
-        };
-        self.st.switched = true;
+        let buffered = self.conn.switched_input()?.ok_or(Error::NotSwitched)?;
         Ok(Upgraded {
             stream: &mut *self.stream,
             buffered,
-            pos: 0,
         })
     }
 
-    /// During a graceful shutdown, the response closes the connection.
-    fn closing_check(&mut self) {
+    /// The responder for a final answer (during a graceful shutdown, the
+    /// answer closes the connection).
+    fn answer(&mut self) -> Responder<'_> {
         if self.shared.stopping() {
             self.conn.close_after_response();
         }
+        self.conn.responder()
     }
 
     async fn place(&mut self, placement: Placement, body: &[u8]) -> Result<(), Error> {
@@ -620,14 +534,13 @@ impl<'a> Exchange<'a> {
 /// to the stream.
 pub struct Upgraded<'a> {
     stream: &'a mut (dyn Transport + 'a),
-    buffered: Vec<u8>,
-    pos: usize,
+    buffered: Leftover,
 }
 
 impl Upgraded<'_> {
     /// The bytes that arrived after the request head, not yet read.
     pub fn buffered(&self) -> &[u8] {
-        self.buffered.get(self.pos..).unwrap_or(&[])
+        self.buffered.rest()
     }
 }
 
@@ -638,11 +551,9 @@ impl AsyncRead for Upgraded<'_> {
         buf: &mut ReadBuf<'_>,
     ) -> Poll<io::Result<()>> {
         let this = self.get_mut();
-        let left = this.buffered.get(this.pos..).unwrap_or(&[]);
-        if !left.is_empty() {
-            let n = left.len().min(buf.remaining());
-            buf.put_slice(&left[..n]);
-            this.pos += n;
+        if !this.buffered.rest().is_empty() {
+            let n = this.buffered.take(buf.initialize_unfilled());
+            buf.advance(n);
             return Poll::Ready(Ok(()));
         }
         Pin::new(&mut *this.stream).poll_read(cx, buf)
@@ -677,22 +588,18 @@ impl AsyncRead for Body<'_, '_> {
         buf: &mut ReadBuf<'_>,
     ) -> Poll<io::Result<()>> {
         self.get_mut().hold.with(|lent| loop {
-            let ex = match lent.poll_back(cx) {
-                Poll::Pending => return Poll::Pending,
-                Poll::Ready(Err(e)) => return Poll::Ready(Err(e.into_io())),
-                Poll::Ready(Ok(ex)) => ex,
-            };
-            match ex.body_step(buf.initialize_unfilled()) {
-                Ok(Some(n)) => {
+            let ex = ready!(lent.poll_back(cx)).map_err(Error::into_io)?;
+            let step = ex.body_step(buf.initialize_unfilled());
+            match step.map_err(Error::into_io)? {
+                Some(n) => {
                     buf.advance(n);
                     return Poll::Ready(Ok(()));
                 }
                 // Lent to the wait, polled at the top of the loop.
-                Ok(None) => lent.start(|ex| async move {
+                None => lent.start(|ex| async move {
                     let r = ex.body_wait().await;
                     (ex, r)
                 }),
-                Err(e) => return Poll::Ready(Err(e.into_io())),
             }
         })
     }
@@ -708,11 +615,7 @@ pub struct BodyWriter<'b, 'a> {
 
 /// Finishes the step in flight, then writes out what is queued.
 fn poll_out(lent: &mut Lent<'_, Exchange<'_>>, cx: &mut Context<'_>) -> Poll<io::Result<()>> {
-    let ex = match lent.poll_back(cx) {
-        Poll::Pending => return Poll::Pending,
-        Poll::Ready(Err(e)) => return Poll::Ready(Err(e.into_io())),
-        Poll::Ready(Ok(ex)) => ex,
-    };
+    let ex = ready!(lent.poll_back(cx)).map_err(Error::into_io)?;
     if ex.conn.output().is_empty() {
         return Poll::Ready(Ok(()));
     }
@@ -732,11 +635,7 @@ impl AsyncWrite for BodyWriter<'_, '_> {
     ) -> Poll<io::Result<usize>> {
         let mut flushed = false;
         self.get_mut().hold.with(|lent| loop {
-            let ex = match lent.poll_back(cx) {
-                Poll::Pending => return Poll::Pending,
-                Poll::Ready(Err(e)) => return Poll::Ready(Err(e.into_io())),
-                Poll::Ready(Ok(ex)) => ex,
-            };
+            let ex = ready!(lent.poll_back(cx)).map_err(Error::into_io)?;
             if buf.is_empty() {
                 return Poll::Ready(Ok(0));
             }
@@ -779,40 +678,18 @@ impl AsyncWrite for BodyWriter<'_, '_> {
         let ended = &mut this.ended;
         this.hold.with(|lent| {
             if !*ended {
-                let ex = match lent.poll_back(cx) {
-                    Poll::Pending => return Poll::Pending,
-                    Poll::Ready(Err(e)) => return Poll::Ready(Err(e.into_io())),
-                    Poll::Ready(Ok(ex)) => ex,
-                };
+                let ex = ready!(lent.poll_back(cx)).map_err(Error::into_io)?;
                 *ended = true;
-                if let Err(e) = ex.send_end(&[]) {
-                    return Poll::Ready(Err(e.into_io()));
-                }
+                ex.send_end(&[]).map_err(Error::into_io)?;
             }
             poll_out(lent, cx)
         })
     }
 }
 
-// Debug for the borrowed handles: what the connection says about the
-// exchange, not the stream or the shared state behind it.
-impl std::fmt::Debug for Exchange<'_> {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.debug_struct("Exchange")
-            .field("phase", &self.conn.phase())
-            .field("answer_state", &self.conn.answer_state())
-            .finish_non_exhaustive()
-    }
-}
-
-impl std::fmt::Debug for Upgraded<'_> {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.debug_struct("Upgraded")
-            .field("buffered", &self.buffered().len())
-            .finish_non_exhaustive()
-    }
-}
-
+// Debug for the borrowed handles (the exchange's and `Upgraded`'s are
+// `conn`'s): what the connection says about them, not the stream or the
+// shared state behind it.
 impl std::fmt::Debug for Body<'_, '_> {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("Body").finish_non_exhaustive()

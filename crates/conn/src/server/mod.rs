@@ -3,6 +3,7 @@
 
 mod conn;
 mod deadlines;
+mod handler_body;
 mod meters;
 mod owned;
 mod paces;
@@ -15,6 +16,7 @@ mod waits;
 
 pub use conn::ServerConn;
 pub use deadlines::{ReadTimeouts, IDLE_GRACE};
+pub use handler_body::{BodyFail, HandlerBody};
 pub use meters::{Spent, Transfer};
 pub use owned::OwnedRequestHead;
 pub use policy::{AfterHandler, Begin, HandlerOutcome, RequestPolicy};
