@@ -10,17 +10,18 @@ use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use http_net_conn::driver::{
-    AfterHandler, Begin, Expiry, HandlerEnd, NextRead, ReadStep, RequestPolicy, SlotState, Transfer,
+    AfterHandler, Begin, HandlerEnd, NextRead, OwnError, ReadStep, RequestPolicy, SlotState,
+    Transfer,
 };
 use http_net_conn::{
-    Config, Error as ConnError, HandlerError, LocalError, RemoteError, ServerConn, ServerEvent,
+    Config, Error as ConnError, HandlerError, LocalError, ServerConn, ServerEvent,
 };
 
 use crate::date::DateClock;
 use crate::error::{Error, Stage};
 use crate::exchange::{Cycle, Exchange};
 use crate::handler::Handler;
-use crate::hooks::{self, ErrorCause};
+use crate::hooks;
 use crate::lock::read;
 use crate::settings::Settings;
 use crate::shared::Shared;
@@ -334,7 +335,7 @@ impl Serve<'_> {
                 }
                 Ok(ServerEvent::Switched(_)) => Some(End::Close),
                 Ok(ServerEvent::Closed) => Some(self.send_and_linger()),
-                Err(ConnError::Remote(e)) => Some(self.peer_error(e)),
+                Err(ConnError::Remote(e)) => Some(self.own_error(OwnError::Peer(e))),
                 Err(ConnError::Local(_)) => Some(End::Close),
                 // An event this adapter does not know (`ServerEvent` is
                 // non_exhaustive): close rather than guess what it asks for.
@@ -350,14 +351,19 @@ impl Serve<'_> {
         send_and_linger(self.stream, self.conn, self.st, self.slot)
     }
 
-    /// Sends the error response the connection queued itself, with the
-    /// error-body hook's body for `cause`, then lingers; the access log is
-    /// told.
-    fn send_own_error(&mut self, cause: ErrorCause<'_>) -> End {
-        let kept = self.st.kept.get().unwrap_or(("", b""));
-        (self.shared.hooks).set_error_body(self.conn, cause, kept, hooks::catch);
+    /// Sends the error response the connection queued itself for `why`
+    /// (as the core readies it: [`ServerHooks::own_error`](http_net_conn::driver::ServerHooks::own_error)),
+    /// then lingers; the access log is told.
+    fn own_error(&mut self, why: OwnError) -> End {
+        let now = || wire::stamp(wire::read_clock());
+        let own = &self.shared.hooks;
+        let Some(told) = own.own_error(self.conn, &mut self.st.kept, why, now, hooks::catch) else {
+            return End::Close;
+        };
         let end = self.send_and_linger();
-        access_log(self.shared, self.conn, self.st, None);
+        if told {
+            access_log(self.shared, self.conn, self.st, None);
+        }
         end
     }
 
@@ -388,7 +394,7 @@ impl Serve<'_> {
         match begin {
             Ok(Begin::Handle) => {}
             // `CONNECT` without tunnels: conn queued `501`.
-            Ok(_) => return Some(self.send_own_error(ErrorCause::Connect)),
+            Ok(_) => return Some(self.own_error(OwnError::Connect)),
             Err(_) => return Some(End::Close),
         }
         let (stream, conn, st, shared, slot) = (
@@ -452,7 +458,9 @@ impl Serve<'_> {
                 (until, stage)
             }
             ReadStep::Stopped => return Some(End::Close),
-            ReadStep::Other(NextRead::Expired(e)) => return Some(self.expired(e)),
+            ReadStep::Other(NextRead::Expired(e)) => {
+                return Some(self.own_error(OwnError::Expired(e)))
+            }
             // `Linger`, and any a later `conn` adds.
             _ => return Some(End::Linger),
         };
@@ -476,7 +484,7 @@ impl Serve<'_> {
                     // had arrived, without waiting.
                     return None;
                 }
-                return Some(self.expired(e));
+                return Some(self.own_error(OwnError::Expired(e)));
             }
             // The socket's timeout ran out at the connection's deadline:
             // the connection carries out what expired.
@@ -484,41 +492,11 @@ impl Serve<'_> {
                 let now = wire::read_clock();
                 refresh_date(conn, self.shared, &mut self.date, now);
                 let e = conn.handle_timeout(wire::stamp(now).max(until))?;
-                return Some(self.expired(e));
+                return Some(self.own_error(OwnError::Expired(e)));
             }
             Err(_) => return Some(End::Close),
         }
         None
-    }
-
-    /// Carries out what a deadline that ran out (or an eviction) did to
-    /// the connection.
-    fn expired(&mut self, e: Expiry) -> End {
-        if !e.linger {
-            return End::Close;
-        }
-        // A response before a whole head: from its first byte.
-        if let Some(started) = self.conn.head_started() {
-            self.st.kept.set_started(started);
-        }
-        self.send_own_error(e.timed_out.map_or(ErrorCause::Evicted, ErrorCause::Timeout))
-    }
-
-    /// A peer error: the error response is queued (unless an answer was
-    /// out already): send it, then half-close and drain.
-    fn peer_error(&mut self, e: RemoteError) -> End {
-        if self.conn.error_status().is_none() {
-            return self.send_and_linger();
-        }
-        if self.st.kept.get().is_none() {
-            // Before a whole head: from its first byte.
-            let started = self.conn.head_started();
-            let now = || wire::stamp(wire::read_clock());
-            self.st.kept.set_started(started.unwrap_or_else(now));
-            self.conn.restart_transfers();
-        }
-        let cause = ErrorCause::of_peer(self.conn, e);
-        self.send_own_error(cause)
     }
 }
 

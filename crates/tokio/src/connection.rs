@@ -10,12 +10,10 @@ use std::task::Poll;
 use std::time::Duration;
 
 use http_net_conn::driver::{
-    AfterHandler, Begin, Expiry, HandlerEnd, KeptRequest, NextRead, ReadStep, RequestPolicy,
-    SlotState, Spent, Transfer,
+    AfterHandler, Begin, Expiry, HandlerEnd, KeptRequest, NextRead, OwnError, ReadStep,
+    RequestPolicy, SlotState, Spent, Transfer,
 };
-use http_net_conn::{
-    Error as ConnError, ErrorCause, RemoteError, ServerConn, ServerEvent, Timestamp,
-};
+use http_net_conn::{Error as ConnError, ServerConn, ServerEvent, Timestamp};
 use tokio::io::AsyncWriteExt;
 
 use crate::date::DateClock;
@@ -93,31 +91,6 @@ async fn take_turn(slot: &SlotGuard) -> bool {
     slot.set(SlotState::Idle);
     tokio::task::yield_now().await;
     !slot.slot.evicted()
-}
-
-/// Sends the error response the connection queued itself, with the
-/// error-body hook's body for `cause`, then lingers; the access log is told.
-async fn send_own_error(
-    stream: &mut dyn Transport,
-    conn: &mut ServerConn,
-    st: &mut Cycle,
-    sh: &Shared,
-    seen: &mut KeptRequest,
-    cause: ErrorCause<'_>,
-) -> End {
-    let own = &sh.hooks;
-    if !own.keeps_request() {
-        return send_and_linger(stream, conn, st).await;
-    }
-    let kept = seen.get().unwrap_or(("", b""));
-    own.set_error_body(conn, cause, kept, hooks::catch);
-    let queued = conn.output().len() as u64;
-    let end = send_and_linger(stream, conn, st).await;
-    // The access log is told of it, with the bytes sent for it.
-    let sent = if end == End::Linger { queued } else { 0 };
-    let now = || wire::stamp(crate::timer::read_clock());
-    own.access_log(conn, seen, sent, None, now, hooks::catch);
-    end
 }
 
 /// Polls the handler's future (pinned where the connection's loop made
@@ -228,7 +201,9 @@ impl<H: Handler> Serve<'_, H> {
                     let (deadline, stage) = match self.next_wait() {
                         Ok(wait) => wait,
                         Err(Ok(end)) => break 'read Some(end),
-                        Err(Err(e)) => break 'read Some(self.expired(e).await),
+                        Err(Err(e)) => {
+                            break 'read Some(self.own_error(OwnError::Expired(e)).await)
+                        }
                     };
                     let (sh, slot) = (self.sh, self.slot);
                     let wake = Some(&slot.slot.wake);
@@ -255,7 +230,7 @@ impl<H: Handler> Serve<'_, H> {
                     }
                     match self.filled(filled, deadline) {
                         Ok(end) => end,
-                        Err(Some(e)) => Some(self.expired(e).await),
+                        Err(Some(e)) => Some(self.own_error(OwnError::Expired(e)).await),
                         Err(None) => self.evicted().await,
                     }
                 }
@@ -266,7 +241,7 @@ impl<H: Handler> Serve<'_, H> {
                 Ok(ServerEvent::Closed) => {
                     Some(send_and_linger(self.stream, self.conn, self.st).await)
                 }
-                Err(ConnError::Remote(e)) => Some(self.peer_error(e).await),
+                Err(ConnError::Remote(e)) => Some(self.own_error(OwnError::Peer(e)).await),
                 Err(ConnError::Local(_)) => Some(End::Close),
                 // An event this adapter does not know (`ServerEvent` is
                 // non_exhaustive): close rather than guess what it asks for.
@@ -300,15 +275,7 @@ impl<H: Handler> Serve<'_, H> {
             Ok(Begin::Handle) => {}
             // `CONNECT` without tunnels: conn queued `501` and the
             // connection is `Closed`.
-            Ok(_) => {
-                let (stream, conn, st, seen) = (
-                    &mut *self.stream,
-                    &mut *self.conn,
-                    &mut *self.st,
-                    &mut self.seen,
-                );
-                return Some(send_own_error(stream, conn, st, sh, seen, ErrorCause::Connect).await);
-            }
+            Ok(_) => return Some(self.own_error(OwnError::Connect).await),
             Err(_) => return Some(End::Close),
         }
         let (stream, conn, st, seen) = (
@@ -437,48 +404,32 @@ impl<H: Handler> Serve<'_, H> {
             let n = wire::fill_now(self.stream, self.conn).unwrap_or(0);
             return (n == 0).then_some(End::Close);
         }
-        Some(self.expired(e).await)
+        Some(self.own_error(OwnError::Expired(e)).await)
     }
 
-    /// Carries out what a deadline that ran out (or an eviction) did to
-    /// the connection.
-    async fn expired(&mut self, e: Expiry) -> End {
-        if !e.linger {
+    /// Sends the error response the connection queued itself for `why`
+    /// (as the core readies it: [`ServerHooks::own_error`](http_net_conn::driver::ServerHooks::own_error)),
+    /// then lingers; the access log is told, with the bytes sent for it.
+    async fn own_error(&mut self, why: OwnError) -> End {
+        let (stream, conn, st, own) = (
+            &mut *self.stream,
+            &mut *self.conn,
+            &mut *self.st,
+            &self.sh.hooks,
+        );
+        let clock = &self.slot.slot.clock;
+        let Some(told) = own.own_error(conn, &mut self.seen, why, || clock.stamp(), hooks::catch)
+        else {
             return End::Close;
+        };
+        let queued = conn.output().len() as u64;
+        let end = send_and_linger(stream, conn, st).await;
+        if told {
+            let sent = if end == End::Linger { queued } else { 0 };
+            let now = || wire::stamp(crate::timer::read_clock());
+            own.access_log(conn, &mut self.seen, sent, None, now, hooks::catch);
         }
-        // A response before a whole head: from its first byte.
-        if let Some(started) = self.conn.head_started() {
-            self.seen.set_started(started);
-        }
-        let cause = e.timed_out.map_or(ErrorCause::Evicted, ErrorCause::Timeout);
-        let (stream, conn, st, seen) = (
-            &mut *self.stream,
-            &mut *self.conn,
-            &mut *self.st,
-            &mut self.seen,
-        );
-        send_own_error(stream, conn, st, self.sh, seen, cause).await
-    }
-
-    /// A peer error: the error response conn queued (unless an answer was
-    /// out already), sent, then half-close and drain.
-    async fn peer_error(&mut self, e: RemoteError) -> End {
-        let (stream, conn, st, seen) = (
-            &mut *self.stream,
-            &mut *self.conn,
-            &mut *self.st,
-            &mut self.seen,
-        );
-        if conn.error_status().is_none() {
-            return send_and_linger(stream, conn, st).await;
-        }
-        if seen.get().is_none() && self.sh.hooks.keeps_request() {
-            // Before a whole head: from its first byte.
-            let clock = &self.slot.slot.clock;
-            seen.set_started(conn.head_started().unwrap_or_else(|| clock.stamp()));
-        }
-        let cause = ErrorCause::of_peer(conn, e);
-        send_own_error(stream, conn, st, self.sh, seen, cause).await
+        end
     }
 }
 
