@@ -266,20 +266,6 @@ pub(crate) fn run_on(
     }
 }
 
-/// Sends what the connection queued (an error response), then lingers.
-fn send_and_linger(
-    stream: &mut dyn Transport,
-    conn: &mut ServerConn,
-    st: &mut Cycle,
-    slot: &Slot,
-) -> End {
-    if st.flush(stream, conn, slot).is_ok() {
-        End::Linger
-    } else {
-        End::Close
-    }
-}
-
 /// Tells the access-log hook (when set) of the request `st` holds, then
 /// forgets it (the core's [`ServerHooks::access_log`](http_net_conn::driver::ServerHooks::access_log)).
 fn access_log(
@@ -347,8 +333,12 @@ impl Serve<'_> {
         }
     }
 
+    /// Sends what the connection queued (an error response), then lingers.
     fn send_and_linger(&mut self) -> End {
-        send_and_linger(self.stream, self.conn, self.st, self.slot)
+        match self.st.flush(self.stream, self.conn, self.slot) {
+            Ok(()) => End::Linger,
+            Err(_) => End::Close,
+        }
     }
 
     /// Sends the error response the connection queued itself for `why`
@@ -415,8 +405,9 @@ impl Serve<'_> {
         if outcome.is_none() {
             shared.counters.panicked();
         }
-        let end = after_handler(stream, conn, st, slot, shared, &outcome);
+        let end = self.after_handler(&outcome);
         if shared.hooks.keeps_request() {
+            let (stream, conn, st) = (&mut *self.stream, &mut *self.conn, &mut *self.st);
             if end.is_none() && shared.hooks.access_log.is_some() {
                 // Written before it is logged (its bytes counted).
                 let _ = st.flush(stream, conn, slot);
@@ -498,6 +489,50 @@ impl Serve<'_> {
         }
         None
     }
+
+    /// Finishes what the handler left (`outcome` is `None` after a panic), as
+    /// the core decides it ([`ServerHooks::handler_end`](http_net_conn::driver::ServerHooks::handler_end):
+    /// the chosen answer, the mistake, reported here, and what follows); `Some`
+    /// ends the connection. Whatever the handler queued (through [`Exchange`]
+    /// or [`Exchange::conn`]) is sent: at once when the connection ends here,
+    /// otherwise before the next read.
+    fn after_handler(&mut self, outcome: &Option<Result<(), HandlerError>>) -> Option<End> {
+        let (stream, conn, st, slot, shared) = (
+            &mut *self.stream,
+            &mut *self.conn,
+            &mut *self.st,
+            self.slot,
+            self.shared,
+        );
+        let h = HandlerEnd {
+            end: outcome,
+            body_timed_out: st.timed_out,
+            broken: st.broken,
+            // Answered whole, the request is gone from the connection: the
+            // copy the hooks keep, if any.
+            kept: st.kept.get(),
+            local_of,
+        };
+        let now = || wire::stamp(wire::read_clock());
+        let (next, mistake) =
+            (shared.hooks).handler_end(conn, h, &shared.mistakes, now, hooks::catch);
+        hooks::deliver(mistake);
+        match next {
+            AfterHandler::Next => None,
+            AfterHandler::Linger => Some(self.send_and_linger()),
+            AfterHandler::Truncated => {
+                shared.counters.unsent_body();
+                let _ = st.flush_due(stream, conn, slot);
+                Some(End::Close)
+            }
+            AfterHandler::CloseAfterOutput => {
+                let _ = st.flush_due(stream, conn, slot);
+                Some(End::Close)
+            }
+            // `Close`, and any action a later `conn` adds.
+            _ => Some(End::Close),
+        }
+    }
 }
 
 /// Gives the connection the shared `Date` value when the second changed
@@ -515,49 +550,6 @@ fn local_of(e: &Error) -> Option<LocalError> {
     match e {
         Error::Protocol(ConnError::Local(l)) => Some(*l),
         _ => None,
-    }
-}
-
-/// Finishes what the handler left (`outcome` is `None` after a panic), as
-/// the core decides it ([`ServerHooks::handler_end`](http_net_conn::driver::ServerHooks::handler_end):
-/// the chosen answer, the mistake, reported here, and what follows); `Some`
-/// ends the connection. Whatever the handler queued (through [`Exchange`]
-/// or [`Exchange::conn`]) is sent: at once when the connection ends here,
-/// otherwise before the next read.
-fn after_handler(
-    stream: &mut dyn Transport,
-    conn: &mut ServerConn,
-    st: &mut Cycle,
-    slot: &Slot,
-    shared: &Shared,
-    outcome: &Option<Result<(), HandlerError>>,
-) -> Option<End> {
-    let h = HandlerEnd {
-        end: outcome,
-        body_timed_out: st.timed_out,
-        broken: st.broken,
-        // Answered whole, the request is gone from the connection: the
-        // copy the hooks keep, if any.
-        kept: st.kept.get(),
-        local_of,
-    };
-    let now = || wire::stamp(wire::read_clock());
-    let (next, mistake) = (shared.hooks).handler_end(conn, h, &shared.mistakes, now, hooks::catch);
-    hooks::deliver(mistake);
-    match next {
-        AfterHandler::Next => None,
-        AfterHandler::Linger => Some(send_and_linger(stream, conn, st, slot)),
-        AfterHandler::Truncated => {
-            shared.counters.unsent_body();
-            let _ = st.flush_due(stream, conn, slot);
-            Some(End::Close)
-        }
-        AfterHandler::CloseAfterOutput => {
-            let _ = st.flush_due(stream, conn, slot);
-            Some(End::Close)
-        }
-        // `Close`, and any action a later `conn` adds.
-        _ => Some(End::Close),
     }
 }
 

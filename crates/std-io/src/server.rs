@@ -212,14 +212,7 @@ impl ServerBuilder {
     /// Serves connections from a listener of your own (e.g. one that hands
     /// out TLS streams).
     pub fn listener<L: Listener>(self, listener: L) -> Server<L> {
-        let mut settings = self.s;
-        settings.conn = settings.overrides.apply(settings.conn);
-        Server {
-            listener,
-            settings,
-            shared: Arc::new(Shared::new(&settings, self.hooks)),
-            setup: None,
-        }
+        self.serving(listener, None)
     }
     /// Serves connections from `listener` whose streams need a setup step
     /// before their first HTTP byte (a TLS handshake: the
@@ -236,17 +229,18 @@ impl ServerBuilder {
         listener: L,
         setup: U,
     ) -> Server<L, U> {
-        let Server {
-            listener,
-            settings,
-            shared,
-            ..
-        } = self.listener(listener);
+        self.serving(listener, Some(Arc::new(setup)))
+    }
+    /// The server on `listener`, with `setup` when it has one.
+    fn serving<L: Listener, U>(self, listener: L, setup: Option<Arc<U>>) -> Server<L, U> {
+        let mut settings = self.s;
+        settings.conn = settings.overrides.apply(settings.conn);
+        let shared = Arc::new(Shared::new(&settings, self.hooks));
         Server {
             listener,
             settings,
             shared,
-            setup: Some(Arc::new(setup)),
+            setup,
         }
     }
 }

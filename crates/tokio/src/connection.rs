@@ -51,7 +51,24 @@ pub(crate) async fn run<S: Transport, H: Handler>(
         let s = &shared.settings;
         let mut conn = shared.conns.take(s.conn, s.wipe);
         let mut st = Cycle::new(peer, Arc::clone(&slot.slot));
-        let end = serve(&mut stream, &mut conn, &mut st, &shared, &slot, &*handler).await;
+        conn.set_timeouts(s.read_timeouts());
+        conn.set_paces(s);
+        let end = Serve {
+            stream: &mut stream,
+            conn: &mut conn,
+            st: &mut st,
+            sh: &shared,
+            slot: &slot,
+            handler: &*handler,
+            date: DateClock::default(),
+            requests: 0,
+            policy: s.request_policy(),
+            eof: false,
+            seen: KeptRequest::new(peer),
+            turn: 0,
+        }
+        .run()
+        .await;
         shared
             .counters
             .ended(conn.timed_out_in(), slot.slot.evicted());
@@ -95,7 +112,9 @@ async fn take_turn(slot: &SlotGuard) -> bool {
 
 /// Polls the handler's future (pinned where the connection's loop made
 /// it: not moved into a future of its own), turning a panic into `None`.
-fn catch<F: Future>(mut fut: Pin<&mut F>) -> impl Future<Output = Option<F::Output>> + '_ {
+pub(crate) fn catch<F: Future + ?Sized>(
+    mut fut: Pin<&mut F>,
+) -> impl Future<Output = Option<F::Output>> + '_ {
     poll_fn(
         move |cx| match catch_unwind(AssertUnwindSafe(|| fut.as_mut().poll(cx))) {
             Ok(Poll::Ready(v)) => Poll::Ready(Some(v)),
@@ -140,34 +159,6 @@ struct Serve<'a, H> {
     seen: KeptRequest,
     /// Requests served since the task last waited on its peer or yielded.
     turn: u32,
-}
-
-async fn serve<H: Handler>(
-    stream: &mut dyn Transport,
-    conn: &mut ServerConn,
-    st: &mut Cycle,
-    sh: &Shared,
-    slot: &SlotGuard,
-    handler: &H,
-) -> End {
-    conn.set_timeouts(sh.settings.read_timeouts());
-    conn.set_paces(&sh.settings);
-    let seen = KeptRequest::new(st.peer);
-    let mut serve = Serve {
-        stream,
-        conn,
-        st,
-        sh,
-        slot,
-        handler,
-        date: DateClock::default(),
-        requests: 0,
-        policy: sh.settings.request_policy(),
-        eof: false,
-        seen,
-        turn: 0,
-    };
-    serve.run().await
 }
 
 impl<H: Handler> Serve<'_, H> {
@@ -543,13 +534,17 @@ async fn after_handler(
     match next {
         AfterHandler::Next => None,
         AfterHandler::Linger => Some(send_and_linger(stream, conn, st).await),
-        AfterHandler::Truncated => {
-            sh.counters.unsent_body();
-            send_due(stream, conn, st).await;
-            Some(End::Close)
-        }
-        AfterHandler::CloseAfterOutput => {
-            send_due(stream, conn, st).await;
+        // The output due before the close: up to a body the handler owes
+        // (nothing past it), or all that is queued.
+        AfterHandler::Truncated | AfterHandler::CloseAfterOutput => {
+            if next == AfterHandler::Truncated {
+                sh.counters.unsent_body();
+            }
+            if conn.body_owed().is_some() {
+                send_until_owed(stream, conn, st).await;
+            } else {
+                let _ = flush_queued(stream, conn, st).await;
+            }
             Some(End::Close)
         }
         // `Close`, and any action a later `conn` adds.
@@ -563,16 +558,6 @@ fn local_of(e: &Error) -> Option<http_net_conn::LocalError> {
     match e {
         Error::Protocol(ConnError::Local(l)) => Some(*l),
         _ => None,
-    }
-}
-
-/// Sends the output due before the connection closes: up to a body the
-/// handler owes (nothing past it), or all that is queued.
-async fn send_due(stream: &mut dyn Transport, conn: &mut ServerConn, st: &mut Cycle) {
-    if conn.body_owed().is_some() {
-        send_until_owed(stream, conn, st).await;
-    } else {
-        let _ = flush_queued(stream, conn, st).await;
     }
 }
 

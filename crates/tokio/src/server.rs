@@ -4,7 +4,6 @@
 use std::future::{poll_fn, Future};
 use std::io;
 use std::net::SocketAddr;
-use std::panic::{catch_unwind, AssertUnwindSafe};
 use std::pin::{pin, Pin};
 use std::sync::atomic::Ordering;
 use std::sync::Arc;
@@ -199,13 +198,7 @@ impl ServerBuilder {
     /// Serves connections from a listener of your own (e.g. one that hands
     /// out TLS streams), or a `TcpListener` made elsewhere.
     pub fn listener<L: Listener>(self, listener: L) -> Server<L> {
-        let mut settings = self.s;
-        settings.conn = settings.overrides.apply(settings.conn);
-        Server {
-            listener,
-            shared: Arc::new(Shared::new(settings, self.hooks)),
-            setup: None,
-        }
+        self.serving(listener, None)
     }
     /// Serves connections from `listener` whose streams need a setup step
     /// before their first HTTP byte (a TLS handshake: the
@@ -222,13 +215,17 @@ impl ServerBuilder {
         listener: L,
         setup: U,
     ) -> Server<L, U> {
-        let Server {
-            listener, shared, ..
-        } = self.listener(listener);
+        self.serving(listener, Some(Arc::new(setup)))
+    }
+    /// The server on `listener`, with `setup` when it has one.
+    fn serving<L: Listener, U>(self, listener: L, setup: Option<Arc<U>>) -> Server<L, U> {
+        let mut settings = self.s;
+        settings.conn = settings.overrides.apply(settings.conn);
+        let shared = Arc::new(Shared::new(settings, self.hooks));
         Server {
             listener,
             shared,
-            setup: Some(Arc::new(setup)),
+            setup,
         }
     }
 }
@@ -385,16 +382,11 @@ type Connection = Pin<Box<dyn Future<Output = ()> + Send>>;
 /// of milliseconds); the general twin is spawning it straight away. A panic
 /// outside the handler (which has its own guard) ends that connection only.
 async fn first_turn(mut conn: Connection, tasks: &mut JoinSet<()>) {
-    let done = poll_fn(|cx| {
-        Poll::Ready(
-            match catch_unwind(AssertUnwindSafe(|| conn.as_mut().poll(cx))) {
-                Ok(Poll::Pending) => false,
-                Ok(Poll::Ready(())) | Err(_) => true,
-            },
-        )
-    })
-    .await;
-    if !done {
+    // Pending after its turn (`None`); done or panicked (`Some`).
+    if wire::poll_once(pin!(connection::catch(conn.as_mut())))
+        .await
+        .is_none()
+    {
         tasks.spawn(conn);
     }
 }
