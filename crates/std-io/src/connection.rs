@@ -43,15 +43,8 @@ enum End {
 /// connection, buffers kept unless they grew) and its slot.
 #[derive(Default)]
 pub(crate) struct Warm {
-    conn: KeptConn,
-    slot: Option<Arc<Slot>>,
-}
-
-impl Warm {
-    /// Its connection and its slot, apart.
-    pub(crate) fn parts(&mut self) -> (&mut KeptConn, &mut Option<Arc<Slot>>) {
-        (&mut self.conn, &mut self.slot)
-    }
+    pub(crate) conn: KeptConn,
+    pub(crate) slot: Option<Arc<Slot>>,
 }
 
 /// A pool thread's `ServerConn`.
@@ -396,7 +389,7 @@ impl Serve<'_> {
         );
         slot.body.reset();
         slot.write.reset();
-        slot.enter(SlotState::Handler, now);
+        slot.enter(SlotState::Handler, wire::stamp(now));
         let handler = self.handler;
         let outcome = catch_unwind(AssertUnwindSafe(|| {
             handler.handle(&mut Exchange::new(conn, stream, st, shared, slot))
@@ -436,7 +429,7 @@ impl Serve<'_> {
         // A response the connection queues on a deadline carries it.
         refresh_date(conn, self.shared, &mut self.date, now);
         let step = conn.next_read(stamped).step(
-            |state| slot.enter_stamped(state, stamped),
+            |state| slot.enter(state, stamped),
             || self.shared.stopping.load(Ordering::SeqCst),
         );
         let (until, stage) = match step {

@@ -18,10 +18,10 @@ use crate::pool::{transient_accept_error, Pool, Work};
 use crate::reject;
 use crate::settings::Settings;
 use crate::setup::{NoSetup, Setup};
-use crate::shared::{open_files, Shared};
+use crate::shared::Shared;
 use crate::transport::Listener;
 use crate::wire::stamp;
-use http_net_conn::driver::{Answer, Endpoint, Linger, Refusal};
+use http_net_conn::driver::{open_file_limit, Answer, Endpoint, Linger, Refusal};
 use http_net_conn::{Counters, ServerOptions};
 
 /// Configures a [`Server`]; [`ServerBuilder::bind`] or
@@ -409,7 +409,10 @@ impl<L: Listener, U: Setup<L::Stream>> Server<L, U> {
 /// open-file limit (read once, here), and whether it has a setup step;
 /// its connection limit, lowered (with a warning) to fit the open files.
 fn start_endpoint(shared: &Shared, settings: &Settings, setup: bool) -> usize {
-    let endpoint = Endpoint::new(settings, open_files(), setup);
+    // The process's open-file limit, where `/proc/self/limits` gives one.
+    let limits = std::fs::read_to_string("/proc/self/limits").ok();
+    let open_files = limits.as_deref().and_then(open_file_limit);
+    let endpoint = Endpoint::new(settings, open_files, setup);
     if let Some(lowered) = endpoint.lowered() {
         eprintln!("http-net: {lowered}");
     }

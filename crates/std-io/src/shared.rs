@@ -141,11 +141,3 @@ impl Shared {
         self.stopping.load(Ordering::SeqCst)
     }
 }
-
-/// The process's open-file limit, from `/proc/self/limits` where there is
-/// one (`None`: unknown or unlimited): the endpoint fits the connection
-/// limit into it.
-pub(crate) fn open_files() -> Option<u64> {
-    let text = std::fs::read_to_string("/proc/self/limits").ok()?;
-    http_net_conn::driver::open_file_limit(&text)
-}

@@ -49,7 +49,9 @@ pub(crate) async fn run<S: Transport, H: Handler>(
     let own = Arc::clone(&slot.slot);
     let conn_task = pin!(async {
         let s = &shared.settings;
-        let mut conn = shared.conns.take(s.conn, s.wipe);
+        let mut conn = shared
+            .conns
+            .take(*shared.config.get().unwrap_or(&s.conn), s.wipe);
         let mut st = Cycle::new(peer, Arc::clone(&slot.slot));
         conn.set_timeouts(s.read_timeouts());
         conn.set_paces(s);

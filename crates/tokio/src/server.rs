@@ -10,7 +10,7 @@ use std::sync::Arc;
 use std::task::Poll;
 use std::time::Duration;
 
-use http_net_conn::driver::{Answer, Endpoint, Linger, Refusal};
+use http_net_conn::driver::{open_file_limit, Answer, Endpoint, Linger, Refusal};
 use http_net_conn::imf_fixdate;
 use tokio::net::{TcpListener, TcpStream, ToSocketAddrs};
 use tokio::task::JoinSet;
@@ -20,7 +20,7 @@ use crate::connection;
 use crate::handler::Handler;
 use crate::hooks::Hooks;
 use crate::setup::{NoSetup, Setup};
-use crate::shared::{lock, open_files, Settings, Shared, SlotGuard};
+use crate::shared::{lock, Settings, Shared, SlotGuard};
 use crate::slot::Slot;
 use crate::timer;
 use crate::wire::{self, Transport};
@@ -297,7 +297,7 @@ impl<L: Listener, U: Setup<L::Stream>> Server<L, U> {
             setup,
         } = self;
         // The handler's say on the body budget (`Handler::limits_request_bodies`).
-        shared.settings.fix_for(handler.limits_request_bodies());
+        let _ = (shared.config).set(shared.settings.conn_for(handler.limits_request_bodies()));
         start_endpoint(&shared, setup.is_some());
         let mut listener = Some(listener);
         let handler = Arc::new(handler);
@@ -395,7 +395,10 @@ async fn first_turn(mut conn: Connection, tasks: &mut JoinSet<()>) {
 /// open-file limit (read once, here), and whether it has a setup step;
 /// its connection limit lowered (with a warning) to fit the open files.
 fn start_endpoint(shared: &Shared, setup: bool) {
-    let endpoint = Endpoint::new(&shared.settings, open_files(), setup);
+    // The process's open-file limit, where `/proc/self/limits` gives one.
+    let limits = std::fs::read_to_string("/proc/self/limits").ok();
+    let open_files = limits.as_deref().and_then(open_file_limit);
+    let endpoint = Endpoint::new(&shared.settings, open_files, setup);
     if let Some(lowered) = endpoint.lowered() {
         eprintln!("http-net: {lowered}");
     }
