@@ -24,7 +24,7 @@ use crate::hooks;
 use crate::shared::{Shared, SlotGuard};
 use crate::slot::Bell;
 use crate::timer::{self, Timer, WakeClock};
-use crate::wire::{self, Filled, Scratched, Transport};
+use crate::wire::{self, Filled, Transport};
 
 /// What an idle wait's deadline is: a timeout of [`Stage::Idle`].
 const IDLE: Spent = wire::timeout(Stage::Idle);
@@ -227,7 +227,11 @@ impl<H: Handler> Serve<'_, H> {
                         Err(None) => self.evicted().await,
                     }
                 }
-                Ok(ServerEvent::Paused) => self.paused().await,
+                // The handler's answer waits for its output to leave: sent
+                // (paused with nothing to send, the answer is incomplete).
+                Ok(ServerEvent::Paused) => (self.conn.output().is_empty()
+                    || flush_queued(self.stream, self.conn, self.st).await.is_err())
+                .then_some(End::Close),
                 Ok(ServerEvent::Switched(_)) => Some(End::Close),
                 // The response that ended the connection: send it, then
                 // half-close and drain.
@@ -373,16 +377,6 @@ impl<H: Handler> Serve<'_, H> {
             Err(_) => Ok(Some(End::Close)),
         }
     }
-    /// The handler's answer waits for its output to leave: sends it.
-    async fn paused(&mut self) -> Option<End> {
-        if self.conn.output().is_empty() {
-            // Paused with nothing to send: the answer is incomplete.
-            return Some(End::Close);
-        }
-        let r = flush_queued(self.stream, self.conn, self.st).await;
-        r.err().map(|_| End::Close)
-    }
-
     /// The accept loop evicted the connection while it waited: the
     /// connection says what follows ([`ServerConn::evict`]).
     async fn evicted(&mut self) -> Option<End> {
@@ -487,7 +481,7 @@ async fn idle_fill(
     let mut scratch = [0u8; SCRATCH];
     let r = wire::read_scratch(stream, &mut scratch, timer, deadline, Stage::Idle, wake).await;
     match r {
-        Ok(Scratched::Bytes(n)) => {
+        Ok(Filled::Bytes(n)) => {
             // This wakeup's reading: the peer came back within the grace?
             conn.idle_ended(idle.clock.stamp());
             restore(conn, sh);
@@ -496,18 +490,18 @@ async fn idle_fill(
             let more = wire::fill_now(stream, conn).unwrap_or(0);
             Ok(Filled::Bytes(n + more))
         }
-        Ok(Scratched::Eof) => {
+        Ok(Filled::Eof) => {
             conn.recv_eof();
             Ok(Filled::Eof)
         }
-        Ok(Scratched::Woken) => {
+        Ok(Filled::Woken) => {
             // An eviction looks once more for a request, a shutdown or a
             // stale wake goes round again: both with buffers.
             restore(conn, sh);
             Ok(Filled::Woken)
         }
         // The connection closes: it needs no buffers.
-        Err(e) => Err(e),
+        r => r,
     }
 }
 

@@ -292,28 +292,26 @@ impl<L: Listener, U: Setup<L::Stream>> Server<L, U> {
     /// the shutdown timeout, cuts what remains, and returns.
     pub async fn serve<H: Handler>(self, handler: H) -> io::Result<()> {
         let Server {
-            listener,
+            mut listener,
             shared,
             setup,
         } = self;
         // The handler's say on the body budget (`Handler::limits_request_bodies`).
         let _ = (shared.config).set(shared.settings.conn_for(handler.limits_request_bodies()));
         start_endpoint(&shared, setup.is_some());
-        let mut listener = Some(listener);
         let handler = Arc::new(handler);
         let mut tasks = JoinSet::new();
-        let mut result = Ok(());
         // The `Date` clock: the wall clock read at each second's start.
         shared.tick_date();
         let mut tick = pin!(tokio::time::sleep(crate::date::until_next_second()));
-        while let Some(l) = listener.as_mut() {
+        let result = loop {
             if shared.stopping() {
-                break;
+                break Ok(());
             }
             // The shutdown signal first, then the clock, then finished tasks
             // are reaped, then the next connection.
             let mut stop = pin!(shared.stop.notified());
-            let mut accept = pin!(l.accept());
+            let mut accept = pin!(listener.accept());
             let next = poll_fn(|cx| {
                 if stop.as_mut().poll(cx).is_ready() {
                     return Poll::Ready(None);
@@ -330,30 +328,23 @@ impl<L: Listener, U: Setup<L::Stream>> Server<L, U> {
                 accept.as_mut().poll(cx).map(|r| Some(Some(r)))
             })
             .await;
-            let accepted = match next {
-                None => break,
-                Some(None) => continue,
-                Some(Some(r)) => r,
-            };
-            match accepted {
-                Ok((stream, peer)) => {
+            match next {
+                None => break Ok(()),
+                Some(None) => {}
+                Some(Some(Ok((stream, peer)))) => {
                     let setup = setup.as_ref();
                     if let Some(conn) = admit(&shared, &handler, &mut tasks, stream, peer, setup) {
                         first_turn(conn, &mut tasks).await;
                     }
                 }
-                Err(e) if transient_accept_error(&e) => {
-                    // Out of descriptors, an aborted handshake: wait a little.
+                // Out of descriptors, an aborted handshake: wait a little.
+                Some(Some(Err(e))) if transient_accept_error(&e) => {
                     tokio::time::sleep(Duration::from_millis(10)).await;
                 }
-                Err(e) => {
-                    result = Err(e);
-                    break;
-                }
+                Some(Some(Err(e))) => break Err(e),
             }
-        }
+        };
         // Stop accepting: the kernel refuses new connections from now on.
-        listener = None;
         drop(listener);
         shared.stopping.store(true, Ordering::SeqCst);
         shared.wake_idle();
