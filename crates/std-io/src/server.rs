@@ -444,41 +444,34 @@ fn accept_loop<L: Listener>(
         if shared.stopping() {
             return Ok(());
         }
-        let e = match listener.accept() {
-            Ok(_) if shared.stopping() => return Ok(()),
-            Ok((stream, peer)) => {
-                let (ip, now) = (peer.map(|p| p.ip()), stamp(Instant::now()));
-                let answer = lock(&shared.endpoint).offer(ip, now, &shared.counters);
-                match answer {
-                    Answer::Refuse(_) => {
-                        refuse(stream, answer);
-                        continue;
-                    }
-                    Answer::Evict { ref victim, stage } => victim.evict(stage),
-                    Answer::Accept => {}
-                }
-                if let Err((stream, _)) = pool.submit((stream, peer)) {
-                    let answer = lock(&shared.endpoint).withdraw(ip, now, &shared.counters);
-                    refuse(stream, answer);
-                }
-                continue;
-            }
-            Err(e) => e,
-        };
+        let accepted = listener.accept();
         if shared.stopping() {
             return Ok(());
         }
-        if descriptors::exhausted(&e) && reserve.release() {
+        match accepted {
+            Ok((stream, peer)) => {
+                let (ip, now) = (peer.map(|p| p.ip()), stamp(Instant::now()));
+                let answer = lock(&shared.endpoint).offer(ip, now, &shared.counters);
+                if let Answer::Evict { ref victim, stage } = answer {
+                    victim.evict(stage);
+                }
+                if let Answer::Refuse(_) = answer {
+                    refuse(stream, answer);
+                } else if let Err((stream, _)) = pool.submit((stream, peer)) {
+                    let answer = lock(&shared.endpoint).withdraw(ip, now, &shared.counters);
+                    refuse(stream, answer);
+                }
+            }
             // Out of descriptors: with the reserve's, take the peer out of
             // the backlog and answer it at once.
-            if let Ok((stream, _)) = listener.accept() {
-                let refusal = lock(&shared.endpoint).exhausted(&shared.counters);
-                refuse(stream, Answer::Refuse(refusal));
+            Err(e) if descriptors::exhausted(&e) && reserve.release() => {
+                if let Ok((stream, _)) = listener.accept() {
+                    let refusal = lock(&shared.endpoint).exhausted(&shared.counters);
+                    refuse(stream, Answer::Refuse(refusal));
+                }
             }
-        } else if !transient_accept_error(&e) {
-            return Err(e);
-        } else {
-            thread::sleep(Duration::from_millis(10));
+            Err(e) if !transient_accept_error(&e) => return Err(e),
+            Err(_) => thread::sleep(Duration::from_millis(10)),
         }
     }
 }

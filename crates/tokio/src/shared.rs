@@ -6,7 +6,7 @@
 
 use std::net::IpAddr;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
-use std::sync::{Arc, Mutex, MutexGuard, OnceLock};
+use std::sync::{Arc, Mutex, MutexGuard, OnceLock, PoisonError};
 
 use http_net_conn::driver::{Endpoint, LiveCounters, MistakeGate, SlotState};
 use http_net_conn::{Buffers, Config, ServerConn, ServerSettings};
@@ -94,7 +94,7 @@ impl BufferPool {
     /// Keeps `b` for the next connection that reads, or drops it when the
     /// pool is full.
     pub(crate) fn put(&self, b: Buffers) {
-        let mut free = self.free.lock().unwrap_or_else(|p| p.into_inner());
+        let mut free = lock(&self.free);
         if free.len() < self.max {
             free.push(b);
         }
@@ -102,14 +102,14 @@ impl BufferPool {
 
     /// Buffers from the pool, or new ones for `config` when it is empty.
     pub(crate) fn take(&self, config: &Config) -> Buffers {
-        let b = self.free.lock().unwrap_or_else(|p| p.into_inner()).pop();
+        let b = lock(&self.free).pop();
         b.unwrap_or_else(|| Buffers::new(config))
     }
 
     /// How many buffers the pool holds now.
     #[cfg(test)]
     pub(crate) fn len(&self) -> usize {
-        self.free.lock().unwrap_or_else(|p| p.into_inner()).len()
+        lock(&self.free).len()
     }
 }
 
@@ -209,8 +209,5 @@ impl Shared {
 }
 
 pub(crate) fn lock<T>(m: &Mutex<T>) -> MutexGuard<'_, T> {
-    match m.lock() {
-        Ok(g) => g,
-        Err(p) => p.into_inner(),
-    }
+    m.lock().unwrap_or_else(PoisonError::into_inner)
 }
