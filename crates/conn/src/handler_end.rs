@@ -206,6 +206,25 @@ impl crate::driver::ServerHooks {
         Some(true)
     }
 
+    /// The `503` beyond the connection limit, in `msg` (cleared first:
+    /// [`write_busy_response`](crate::driver::write_busy_response)), with
+    /// the `error_body` hook's body when it gives one the writer accepts;
+    /// the hook runs inside `catch` (one that panics leaves the server's
+    /// own text).
+    pub fn busy_response(
+        &self,
+        msg: &mut Vec<u8>,
+        date: &[u8; 29],
+        server: Option<&[u8]>,
+        catch: Catch,
+    ) {
+        let mut body = None;
+        if let Some(hook) = &self.error_body {
+            catch(&mut || body = hook(&ErrorResponse::new(503, ErrorCause::Busy, "", b"")));
+        }
+        crate::driver::write_busy_response(msg, date, server, body.as_ref());
+    }
+
     /// Tells the access-log hook, when one is set, of the request `kept`
     /// holds (then forgets it): `conn`'s response status, `bytes` written
     /// for it, the time since it began (`now` is asked only when the hook

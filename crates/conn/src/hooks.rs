@@ -393,25 +393,6 @@ impl ServerHooks {
         self.error_body.is_some() || self.access_log.is_some()
     }
 
-    /// The `503` beyond the connection limit, in `msg` (cleared first:
-    /// [`write_busy_response`](crate::driver::write_busy_response)), with
-    /// the `error_body` hook's body when it gives one the writer accepts;
-    /// the hook runs inside `catch` (one that panics leaves the server's
-    /// own text).
-    pub fn busy_response(
-        &self,
-        msg: &mut Vec<u8>,
-        date: &[u8; 29],
-        server: Option<&[u8]>,
-        catch: crate::driver::Catch,
-    ) {
-        let mut body = None;
-        if let Some(hook) = &self.error_body {
-            catch(&mut || body = hook(&ErrorResponse::new(503, ErrorCause::Busy, "", b"")));
-        }
-        crate::driver::write_busy_response(msg, date, server, body.as_ref());
-    }
-
     /// Whether the mistake `m`, made at `now`, is reported (to
     /// [`mistake_log`](ServerHooks::mistake_log), or else on stderr):
     /// reports are on and the server's `gate` lets it through, once a
