@@ -21,7 +21,7 @@ pub use crate::evict::{
 };
 #[cfg(target_has_atomic = "64")]
 pub use crate::handler_end::KeptRequest;
-pub use crate::handler_end::{Catch, ChosenAnswer, HandlerEnd};
+pub use crate::handler_end::{Catch, ChosenAnswer, HandlerEnd, OwnError};
 #[cfg(target_has_atomic = "ptr")]
 pub use crate::hooks::{MistakeSink, ServerHooks};
 pub use crate::io_buffers::IoBuffers;

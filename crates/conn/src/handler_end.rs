@@ -165,6 +165,66 @@ impl crate::driver::ServerHooks {
         }
     }
 
+    /// Readies the error response the connection queued of its own for
+    /// `why`, decided once for every adapter: `None` when the connection
+    /// closes at once (an expiry that queued nothing); `Some(false)` when
+    /// it is sent as it is, untold (an answer was out already); otherwise
+    /// (`Some(true)`) with the `error_body` hook's body (inside `catch`),
+    /// the request's start in `kept` when a hook keeps it (for a response
+    /// before a whole head: its first byte, or `now`), and the transfers counted afresh for a
+    /// response before a request; the adapter sends it, lingers, then
+    /// tells [`access_log`](crate::driver::ServerHooks::access_log).
+    pub fn own_error(
+        &self,
+        conn: &mut ServerConn,
+        kept: &mut KeptRequest,
+        why: OwnError,
+        now: impl FnOnce() -> Timestamp,
+        catch: Catch,
+    ) -> Option<bool> {
+        let cause = match why {
+            OwnError::Expired(e) if !e.linger => return None,
+            OwnError::Expired(e) => {
+                if let Some(started) = conn.head_started() {
+                    kept.set_started(started);
+                }
+                e.timed_out.map_or(ErrorCause::Evicted, ErrorCause::Timeout)
+            }
+            OwnError::Peer(_) if conn.error_status().is_none() => return Some(false),
+            OwnError::Peer(e) => {
+                if kept.get().is_none() {
+                    if self.keeps_request() {
+                        kept.set_started(conn.head_started().unwrap_or_else(now));
+                    }
+                    conn.restart_transfers();
+                }
+                ErrorCause::of_peer(conn, e)
+            }
+            OwnError::Connect => ErrorCause::Connect,
+        };
+        self.set_error_body(conn, cause, kept.get().unwrap_or(("", b"")), catch);
+        Some(true)
+    }
+
+    /// The `503` beyond the connection limit, in `msg` (cleared first:
+    /// [`write_busy_response`](crate::driver::write_busy_response)), with
+    /// the `error_body` hook's body when it gives one the writer accepts;
+    /// the hook runs inside `catch` (one that panics leaves the server's
+    /// own text).
+    pub fn busy_response(
+        &self,
+        msg: &mut Vec<u8>,
+        date: &[u8; 29],
+        server: Option<&[u8]>,
+        catch: Catch,
+    ) {
+        let mut body = None;
+        if let Some(hook) = &self.error_body {
+            catch(&mut || body = hook(&ErrorResponse::new(503, ErrorCause::Busy, "", b"")));
+        }
+        crate::driver::write_busy_response(msg, date, server, body.as_ref());
+    }
+
     /// Tells the access-log hook, when one is set, of the request `kept`
     /// holds (then forgets it): `conn`'s response status, `bytes` written
     /// for it, the time since it began (`now` is asked only when the hook
@@ -193,6 +253,19 @@ impl crate::driver::ServerHooks {
         }
         kept.forget();
     }
+}
+
+/// Why a server connection sends an error response of its own
+/// ([`ServerHooks::own_error`](crate::driver::ServerHooks::own_error)).
+#[non_exhaustive]
+#[derive(Clone, Copy, Debug)]
+pub enum OwnError {
+    /// A deadline ran out, or the connection was evicted.
+    Expired(crate::driver::Expiry),
+    /// The peer broke a rule.
+    Peer(RemoteError),
+    /// A `CONNECT` with tunnels off (`501`).
+    Connect,
 }
 
 /// The request a server's hooks see after the connection let it go (a

@@ -537,6 +537,26 @@ mod tests {
     }
 
     #[test]
+    fn every_state_is_a_row_and_every_event_a_column() {
+        let tables = render::all();
+        // Server read: 6 states, 7 events; the others likewise.
+        for (t, rows, cols) in [
+            (&tables[0], 6, 7),
+            (&tables[1], 6, 8),
+            (&tables[2], 3, 4),
+            (&tables[3], 4, 5),
+        ] {
+            let lines: alloc::vec::Vec<&str> = t.lines().collect();
+            assert_eq!(lines.len(), rows + 2, "{t}");
+            assert!(
+                lines.iter().all(|l| l.matches('|').count() == cols + 2),
+                "{t}"
+            );
+        }
+        assert!(tables[0].contains("| **Idle** | Body |"));
+    }
+
+    #[test]
     fn every_client_cell() {
         let ws = [CWrite::Idle, CWrite::Body, CWrite::Closed];
         let wes = [
@@ -678,25 +698,5 @@ pub(crate) mod render {
                 client_read,
             ),
         ]
-    }
-
-    #[test]
-    fn every_state_is_a_row_and_every_event_a_column() {
-        let tables = all();
-        // Server read: 6 states, 7 events; the others likewise.
-        for (t, rows, cols) in [
-            (&tables[0], 6, 7),
-            (&tables[1], 6, 8),
-            (&tables[2], 3, 4),
-            (&tables[3], 4, 5),
-        ] {
-            let lines: alloc::vec::Vec<&str> = t.lines().collect();
-            assert_eq!(lines.len(), rows + 2, "{t}");
-            assert!(
-                lines.iter().all(|l| l.matches('|').count() == cols + 2),
-                "{t}"
-            );
-        }
-        assert!(tables[0].contains("| **Idle** | Body |"));
     }
 }

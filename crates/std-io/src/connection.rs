@@ -10,17 +10,18 @@ use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use http_net_conn::driver::{
-    AfterHandler, Begin, Expiry, HandlerEnd, NextRead, ReadStep, RequestPolicy, SlotState, Transfer,
+    AfterHandler, Begin, HandlerEnd, NextRead, OwnError, ReadStep, RequestPolicy, SlotState,
+    Transfer,
 };
 use http_net_conn::{
-    Config, Error as ConnError, HandlerError, LocalError, RemoteError, ServerConn, ServerEvent,
+    Config, Error as ConnError, HandlerError, LocalError, ServerConn, ServerEvent,
 };
 
 use crate::date::DateClock;
 use crate::error::{Error, Stage};
 use crate::exchange::{Cycle, Exchange};
 use crate::handler::Handler;
-use crate::hooks::{self, ErrorCause};
+use crate::hooks;
 use crate::lock::read;
 use crate::settings::Settings;
 use crate::shared::Shared;
@@ -42,15 +43,8 @@ enum End {
 /// connection, buffers kept unless they grew) and its slot.
 #[derive(Default)]
 pub(crate) struct Warm {
-    conn: KeptConn,
-    slot: Option<Arc<Slot>>,
-}
-
-impl Warm {
-    /// Its connection and its slot, apart.
-    pub(crate) fn parts(&mut self) -> (&mut KeptConn, &mut Option<Arc<Slot>>) {
-        (&mut self.conn, &mut self.slot)
-    }
+    pub(crate) conn: KeptConn,
+    pub(crate) slot: Option<Arc<Slot>>,
 }
 
 /// A pool thread's `ServerConn`.
@@ -265,20 +259,6 @@ pub(crate) fn run_on(
     }
 }
 
-/// Sends what the connection queued (an error response), then lingers.
-fn send_and_linger(
-    stream: &mut dyn Transport,
-    conn: &mut ServerConn,
-    st: &mut Cycle,
-    slot: &Slot,
-) -> End {
-    if st.flush(stream, conn, slot).is_ok() {
-        End::Linger
-    } else {
-        End::Close
-    }
-}
-
 /// Tells the access-log hook (when set) of the request `st` holds, then
 /// forgets it (the core's [`ServerHooks::access_log`](http_net_conn::driver::ServerHooks::access_log)).
 fn access_log(
@@ -334,7 +314,7 @@ impl Serve<'_> {
                 }
                 Ok(ServerEvent::Switched(_)) => Some(End::Close),
                 Ok(ServerEvent::Closed) => Some(self.send_and_linger()),
-                Err(ConnError::Remote(e)) => Some(self.peer_error(e)),
+                Err(ConnError::Remote(e)) => Some(self.own_error(OwnError::Peer(e))),
                 Err(ConnError::Local(_)) => Some(End::Close),
                 // An event this adapter does not know (`ServerEvent` is
                 // non_exhaustive): close rather than guess what it asks for.
@@ -346,18 +326,27 @@ impl Serve<'_> {
         }
     }
 
+    /// Sends what the connection queued (an error response), then lingers.
     fn send_and_linger(&mut self) -> End {
-        send_and_linger(self.stream, self.conn, self.st, self.slot)
+        match self.st.flush(self.stream, self.conn, self.slot) {
+            Ok(()) => End::Linger,
+            Err(_) => End::Close,
+        }
     }
 
-    /// Sends the error response the connection queued itself, with the
-    /// error-body hook's body for `cause`, then lingers; the access log is
-    /// told.
-    fn send_own_error(&mut self, cause: ErrorCause<'_>) -> End {
-        let kept = self.st.kept.get().unwrap_or(("", b""));
-        (self.shared.hooks).set_error_body(self.conn, cause, kept, hooks::catch);
+    /// Sends the error response the connection queued itself for `why`
+    /// (as the core readies it: [`ServerHooks::own_error`](http_net_conn::driver::ServerHooks::own_error)),
+    /// then lingers; the access log is told.
+    fn own_error(&mut self, why: OwnError) -> End {
+        let now = || wire::stamp(wire::read_clock());
+        let own = &self.shared.hooks;
+        let Some(told) = own.own_error(self.conn, &mut self.st.kept, why, now, hooks::catch) else {
+            return End::Close;
+        };
         let end = self.send_and_linger();
-        access_log(self.shared, self.conn, self.st, None);
+        if told {
+            access_log(self.shared, self.conn, self.st, None);
+        }
         end
     }
 
@@ -388,7 +377,7 @@ impl Serve<'_> {
         match begin {
             Ok(Begin::Handle) => {}
             // `CONNECT` without tunnels: conn queued `501`.
-            Ok(_) => return Some(self.send_own_error(ErrorCause::Connect)),
+            Ok(_) => return Some(self.own_error(OwnError::Connect)),
             Err(_) => return Some(End::Close),
         }
         let (stream, conn, st, shared, slot) = (
@@ -400,7 +389,7 @@ impl Serve<'_> {
         );
         slot.body.reset();
         slot.write.reset();
-        slot.enter(SlotState::Handler, now);
+        slot.enter(SlotState::Handler, wire::stamp(now));
         let handler = self.handler;
         let outcome = catch_unwind(AssertUnwindSafe(|| {
             handler.handle(&mut Exchange::new(conn, stream, st, shared, slot))
@@ -409,8 +398,9 @@ impl Serve<'_> {
         if outcome.is_none() {
             shared.counters.panicked();
         }
-        let end = after_handler(stream, conn, st, slot, shared, &outcome);
+        let end = self.after_handler(&outcome);
         if shared.hooks.keeps_request() {
+            let (stream, conn, st) = (&mut *self.stream, &mut *self.conn, &mut *self.st);
             if end.is_none() && shared.hooks.access_log.is_some() {
                 // Written before it is logged (its bytes counted).
                 let _ = st.flush(stream, conn, slot);
@@ -439,7 +429,7 @@ impl Serve<'_> {
         // A response the connection queues on a deadline carries it.
         refresh_date(conn, self.shared, &mut self.date, now);
         let step = conn.next_read(stamped).step(
-            |state| slot.enter_stamped(state, stamped),
+            |state| slot.enter(state, stamped),
             || self.shared.stopping.load(Ordering::SeqCst),
         );
         let (until, stage) = match step {
@@ -452,7 +442,9 @@ impl Serve<'_> {
                 (until, stage)
             }
             ReadStep::Stopped => return Some(End::Close),
-            ReadStep::Other(NextRead::Expired(e)) => return Some(self.expired(e)),
+            ReadStep::Other(NextRead::Expired(e)) => {
+                return Some(self.own_error(OwnError::Expired(e)))
+            }
             // `Linger`, and any a later `conn` adds.
             _ => return Some(End::Linger),
         };
@@ -476,7 +468,7 @@ impl Serve<'_> {
                     // had arrived, without waiting.
                     return None;
                 }
-                return Some(self.expired(e));
+                return Some(self.own_error(OwnError::Expired(e)));
             }
             // The socket's timeout ran out at the connection's deadline:
             // the connection carries out what expired.
@@ -484,41 +476,55 @@ impl Serve<'_> {
                 let now = wire::read_clock();
                 refresh_date(conn, self.shared, &mut self.date, now);
                 let e = conn.handle_timeout(wire::stamp(now).max(until))?;
-                return Some(self.expired(e));
+                return Some(self.own_error(OwnError::Expired(e)));
             }
             Err(_) => return Some(End::Close),
         }
         None
     }
 
-    /// Carries out what a deadline that ran out (or an eviction) did to
-    /// the connection.
-    fn expired(&mut self, e: Expiry) -> End {
-        if !e.linger {
-            return End::Close;
+    /// Finishes what the handler left (`outcome` is `None` after a panic), as
+    /// the core decides it ([`ServerHooks::handler_end`](http_net_conn::driver::ServerHooks::handler_end):
+    /// the chosen answer, the mistake, reported here, and what follows); `Some`
+    /// ends the connection. Whatever the handler queued (through [`Exchange`]
+    /// or [`Exchange::conn`]) is sent: at once when the connection ends here,
+    /// otherwise before the next read.
+    fn after_handler(&mut self, outcome: &Option<Result<(), HandlerError>>) -> Option<End> {
+        let (stream, conn, st, slot, shared) = (
+            &mut *self.stream,
+            &mut *self.conn,
+            &mut *self.st,
+            self.slot,
+            self.shared,
+        );
+        let h = HandlerEnd {
+            end: outcome,
+            body_timed_out: st.timed_out,
+            broken: st.broken,
+            // Answered whole, the request is gone from the connection: the
+            // copy the hooks keep, if any.
+            kept: st.kept.get(),
+            local_of,
+        };
+        let now = || wire::stamp(wire::read_clock());
+        let (next, mistake) =
+            (shared.hooks).handler_end(conn, h, &shared.mistakes, now, hooks::catch);
+        hooks::deliver(mistake);
+        match next {
+            AfterHandler::Next => None,
+            AfterHandler::Linger => Some(self.send_and_linger()),
+            AfterHandler::Truncated => {
+                shared.counters.unsent_body();
+                let _ = st.flush_due(stream, conn, slot);
+                Some(End::Close)
+            }
+            AfterHandler::CloseAfterOutput => {
+                let _ = st.flush_due(stream, conn, slot);
+                Some(End::Close)
+            }
+            // `Close`, and any action a later `conn` adds.
+            _ => Some(End::Close),
         }
-        // A response before a whole head: from its first byte.
-        if let Some(started) = self.conn.head_started() {
-            self.st.kept.set_started(started);
-        }
-        self.send_own_error(e.timed_out.map_or(ErrorCause::Evicted, ErrorCause::Timeout))
-    }
-
-    /// A peer error: the error response is queued (unless an answer was
-    /// out already): send it, then half-close and drain.
-    fn peer_error(&mut self, e: RemoteError) -> End {
-        if self.conn.error_status().is_none() {
-            return self.send_and_linger();
-        }
-        if self.st.kept.get().is_none() {
-            // Before a whole head: from its first byte.
-            let started = self.conn.head_started();
-            let now = || wire::stamp(wire::read_clock());
-            self.st.kept.set_started(started.unwrap_or_else(now));
-            self.conn.restart_transfers();
-        }
-        let cause = ErrorCause::of_peer(self.conn, e);
-        self.send_own_error(cause)
     }
 }
 
@@ -537,49 +543,6 @@ fn local_of(e: &Error) -> Option<LocalError> {
     match e {
         Error::Protocol(ConnError::Local(l)) => Some(*l),
         _ => None,
-    }
-}
-
-/// Finishes what the handler left (`outcome` is `None` after a panic), as
-/// the core decides it ([`ServerHooks::handler_end`](http_net_conn::driver::ServerHooks::handler_end):
-/// the chosen answer, the mistake, reported here, and what follows); `Some`
-/// ends the connection. Whatever the handler queued (through [`Exchange`]
-/// or [`Exchange::conn`]) is sent: at once when the connection ends here,
-/// otherwise before the next read.
-fn after_handler(
-    stream: &mut dyn Transport,
-    conn: &mut ServerConn,
-    st: &mut Cycle,
-    slot: &Slot,
-    shared: &Shared,
-    outcome: &Option<Result<(), HandlerError>>,
-) -> Option<End> {
-    let h = HandlerEnd {
-        end: outcome,
-        body_timed_out: st.timed_out,
-        broken: st.broken,
-        // Answered whole, the request is gone from the connection: the
-        // copy the hooks keep, if any.
-        kept: st.kept.get(),
-        local_of,
-    };
-    let now = || wire::stamp(wire::read_clock());
-    let (next, mistake) = (shared.hooks).handler_end(conn, h, &shared.mistakes, now, hooks::catch);
-    hooks::deliver(mistake);
-    match next {
-        AfterHandler::Next => None,
-        AfterHandler::Linger => Some(send_and_linger(stream, conn, st, slot)),
-        AfterHandler::Truncated => {
-            shared.counters.unsent_body();
-            let _ = st.flush_due(stream, conn, slot);
-            Some(End::Close)
-        }
-        AfterHandler::CloseAfterOutput => {
-            let _ = st.flush_due(stream, conn, slot);
-            Some(End::Close)
-        }
-        // `Close`, and any action a later `conn` adds.
-        _ => Some(End::Close),
     }
 }
 

@@ -10,10 +10,9 @@ use std::panic::{catch_unwind, AssertUnwindSafe};
 use http_net_conn::driver::MistakeSink;
 use http_net_conn::Mistake;
 
-pub(crate) use http_net_conn::driver::ServerHooks as Hooks;
 /// The hooks a server was built with: the core's, the same in both
 /// adapters.
-pub(crate) use http_net_conn::ErrorBodyFn;
+pub(crate) use http_net_conn::driver::ServerHooks as Hooks;
 /// The data the hooks see, defined once in the core for both adapters.
 pub use http_net_conn::{AccessRecord, ErrorBody, ErrorCause, ErrorResponse};
 

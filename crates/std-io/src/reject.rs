@@ -12,13 +12,11 @@ use std::sync::mpsc::{Receiver, RecvTimeoutError};
 use std::thread;
 use std::time::{Duration, Instant};
 
-use std::panic::{catch_unwind, AssertUnwindSafe};
-
-use http_net_conn::driver::{write_busy_response, Linger, REFUSING_AT_ONCE};
+use http_net_conn::driver::{Linger, REFUSING_AT_ONCE};
 use http_net_conn::Timestamp;
 
 use crate::date::now_secs;
-use crate::hooks::{ErrorBodyFn, ErrorCause, ErrorResponse};
+use crate::hooks::catch;
 use crate::lock::lock;
 use crate::shared::Shared;
 use crate::transport::Transport;
@@ -79,8 +77,7 @@ pub(crate) fn reject_loop<S: Transport>(
         while let Some((stream, linger)) = next {
             let now = now_secs();
             if now != second {
-                let hook = shared.hooks.error_body.as_deref();
-                busy_response(&mut msg, &shared.date.get(now), server, hook);
+                (shared.hooks).busy_response(&mut msg, &shared.date.get(now), server, catch);
                 second = now;
             }
             match answer(stream, &msg) {
@@ -119,8 +116,7 @@ fn answer<S: Transport>(mut stream: S, msg: &[u8]) -> Option<S> {
 /// (without a wait), and closes it (`Refusal::AtOnce`).
 pub(crate) fn answer_now<S: Transport>(stream: S, shared: &Shared, server: Option<&[u8]>) {
     let mut msg = Vec::new();
-    let hook = shared.hooks.error_body.as_deref();
-    busy_response(&mut msg, &shared.date.get(now_secs()), server, hook);
+    (shared.hooks).busy_response(&mut msg, &shared.date.get(now_secs()), server, catch);
     if let Some(stream) = answer(stream, &msg) {
         let linger = Linger::after_refusal(stamp(Instant::now()));
         drain(
@@ -145,28 +141,15 @@ fn drain<S: Transport>(r: &mut Refused<S>, scratch: &mut [u8], now: Timestamp) -
     }
 }
 
-/// The `503` beyond the connection limit, in `msg` (cleared first): the
-/// connection's own error-response bytes, with the error-body hook's body
-/// when it gives one (asked once per second, as the `Date` changes).
-fn busy_response(
-    msg: &mut Vec<u8>,
-    date: &[u8; 29],
-    server: Option<&[u8]>,
-    hook: Option<&ErrorBodyFn>,
-) {
-    let busy = ErrorResponse::new(503, ErrorCause::Busy, "", b"");
-    // A hook that panics leaves the server's own text.
-    let body = hook.and_then(|hook| {
-        catch_unwind(AssertUnwindSafe(|| hook(&busy)))
-            .ok()
-            .flatten()
-    });
-    write_busy_response(msg, date, server, body.as_ref());
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::hooks::Hooks;
+
+    /// The `503`'s bytes with no error-body hook.
+    fn busy_response(msg: &mut Vec<u8>, date: &[u8; 29], server: Option<&[u8]>) {
+        Hooks::default().busy_response(msg, date, server, catch);
+    }
 
     fn text(msg: &[u8]) -> String {
         String::from_utf8_lossy(msg).into_owned()
@@ -176,7 +159,7 @@ mod tests {
     fn busy_response_bytes() {
         let date = b"Sun, 06 Nov 1994 08:49:37 GMT";
         let mut msg = b"left over".to_vec();
-        busy_response(&mut msg, date, Some(b"http-net"), None);
+        busy_response(&mut msg, date, Some(b"http-net"));
         let got = text(&msg);
         assert!(
             got.starts_with("HTTP/1.1 503 Service Unavailable\r\n"),
@@ -195,7 +178,7 @@ mod tests {
             head.contains(&format!("\r\nContent-Length: {}\r\n", body.len())),
             "{got}"
         );
-        busy_response(&mut msg, date, None, None);
+        busy_response(&mut msg, date, None);
         assert!(!text(&msg).contains("Server:"), "{}", text(&msg));
         assert!(text(&msg).starts_with("HTTP/1.1 503 Service Unavailable\r\n"));
     }

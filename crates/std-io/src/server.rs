@@ -18,10 +18,10 @@ use crate::pool::{transient_accept_error, Pool, Work};
 use crate::reject;
 use crate::settings::Settings;
 use crate::setup::{NoSetup, Setup};
-use crate::shared::{open_files, Shared};
+use crate::shared::Shared;
 use crate::transport::Listener;
 use crate::wire::stamp;
-use http_net_conn::driver::{Answer, Endpoint, Linger, Refusal};
+use http_net_conn::driver::{open_file_limit, Answer, Endpoint, Linger, Refusal};
 use http_net_conn::{Counters, ServerOptions};
 
 /// Configures a [`Server`]; [`ServerBuilder::bind`] or
@@ -212,14 +212,7 @@ impl ServerBuilder {
     /// Serves connections from a listener of your own (e.g. one that hands
     /// out TLS streams).
     pub fn listener<L: Listener>(self, listener: L) -> Server<L> {
-        let mut settings = self.s;
-        settings.conn = settings.overrides.apply(settings.conn);
-        Server {
-            listener,
-            settings,
-            shared: Arc::new(Shared::new(&settings, self.hooks)),
-            setup: None,
-        }
+        self.serving(listener, None)
     }
     /// Serves connections from `listener` whose streams need a setup step
     /// before their first HTTP byte (a TLS handshake: the
@@ -236,17 +229,18 @@ impl ServerBuilder {
         listener: L,
         setup: U,
     ) -> Server<L, U> {
-        let Server {
-            listener,
-            settings,
-            shared,
-            ..
-        } = self.listener(listener);
+        self.serving(listener, Some(Arc::new(setup)))
+    }
+    /// The server on `listener`, with `setup` when it has one.
+    fn serving<L: Listener, U>(self, listener: L, setup: Option<Arc<U>>) -> Server<L, U> {
+        let mut settings = self.s;
+        settings.conn = settings.overrides.apply(settings.conn);
+        let shared = Arc::new(Shared::new(&settings, self.hooks));
         Server {
             listener,
             settings,
             shared,
-            setup: Some(Arc::new(setup)),
+            setup,
         }
     }
 }
@@ -415,7 +409,10 @@ impl<L: Listener, U: Setup<L::Stream>> Server<L, U> {
 /// open-file limit (read once, here), and whether it has a setup step;
 /// its connection limit, lowered (with a warning) to fit the open files.
 fn start_endpoint(shared: &Shared, settings: &Settings, setup: bool) -> usize {
-    let endpoint = Endpoint::new(settings, open_files(), setup);
+    // The process's open-file limit, where `/proc/self/limits` gives one.
+    let limits = std::fs::read_to_string("/proc/self/limits").ok();
+    let open_files = limits.as_deref().and_then(open_file_limit);
+    let endpoint = Endpoint::new(settings, open_files, setup);
     if let Some(lowered) = endpoint.lowered() {
         eprintln!("http-net: {lowered}");
     }
@@ -447,41 +444,34 @@ fn accept_loop<L: Listener>(
         if shared.stopping() {
             return Ok(());
         }
-        let e = match listener.accept() {
-            Ok(_) if shared.stopping() => return Ok(()),
-            Ok((stream, peer)) => {
-                let (ip, now) = (peer.map(|p| p.ip()), stamp(Instant::now()));
-                let answer = lock(&shared.endpoint).offer(ip, now, &shared.counters);
-                match answer {
-                    Answer::Refuse(_) => {
-                        refuse(stream, answer);
-                        continue;
-                    }
-                    Answer::Evict { ref victim, stage } => victim.evict(stage),
-                    Answer::Accept => {}
-                }
-                if let Err((stream, _)) = pool.submit((stream, peer)) {
-                    let answer = lock(&shared.endpoint).withdraw(ip, now, &shared.counters);
-                    refuse(stream, answer);
-                }
-                continue;
-            }
-            Err(e) => e,
-        };
+        let accepted = listener.accept();
         if shared.stopping() {
             return Ok(());
         }
-        if descriptors::exhausted(&e) && reserve.release() {
+        match accepted {
+            Ok((stream, peer)) => {
+                let (ip, now) = (peer.map(|p| p.ip()), stamp(Instant::now()));
+                let answer = lock(&shared.endpoint).offer(ip, now, &shared.counters);
+                if let Answer::Evict { ref victim, stage } = answer {
+                    victim.evict(stage);
+                }
+                if let Answer::Refuse(_) = answer {
+                    refuse(stream, answer);
+                } else if let Err((stream, _)) = pool.submit((stream, peer)) {
+                    let answer = lock(&shared.endpoint).withdraw(ip, now, &shared.counters);
+                    refuse(stream, answer);
+                }
+            }
             // Out of descriptors: with the reserve's, take the peer out of
             // the backlog and answer it at once.
-            if let Ok((stream, _)) = listener.accept() {
-                let refusal = lock(&shared.endpoint).exhausted(&shared.counters);
-                refuse(stream, Answer::Refuse(refusal));
+            Err(e) if descriptors::exhausted(&e) && reserve.release() => {
+                if let Ok((stream, _)) = listener.accept() {
+                    let refusal = lock(&shared.endpoint).exhausted(&shared.counters);
+                    refuse(stream, Answer::Refuse(refusal));
+                }
             }
-        } else if !transient_accept_error(&e) {
-            return Err(e);
-        } else {
-            thread::sleep(Duration::from_millis(10));
+            Err(e) if !transient_accept_error(&e) => return Err(e),
+            Err(_) => thread::sleep(Duration::from_millis(10)),
         }
     }
 }

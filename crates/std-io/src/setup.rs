@@ -123,14 +123,14 @@ pub(crate) fn run<S: Transport + 'static, U: Setup<S>>(
     setup: &U,
 ) {
     let (raw, peer) = accepted;
-    let (conn, home) = warm.parts();
+    let Warm { conn, slot: home } = warm;
     let slot = shared.register(
         Handle::Interrupter(raw.interrupter()),
         peer.map(|p| p.ip()),
         home,
     );
-    let now = Instant::now();
-    let step = settings.setup_wait(wire::stamp(now)).step(
+    let now = wire::stamp(Instant::now());
+    let step = settings.setup_wait(now).step(
         |state| slot.enter(state, now),
         || shared.stopping.load(Ordering::SeqCst),
     );

@@ -5,7 +5,7 @@
 
 use std::net::{IpAddr, SocketAddr};
 use std::sync::atomic::{AtomicBool, Ordering};
-use std::sync::{Arc, Mutex};
+use std::sync::{Arc, Mutex, PoisonError};
 
 use http_net_conn::driver::{Endpoint, LiveCounters, MistakeGate, SlotState};
 
@@ -41,10 +41,7 @@ impl Drop for SlotGuard<'_> {
         if let Some(slot) = Arc::get_mut(&mut self.slot) {
             slot.interrupter = None;
             // Closes a TCP connection's socket.
-            match slot.tcp.get_mut() {
-                Ok(t) => *t = None,
-                Err(p) => *p.into_inner() = None,
-            }
+            *slot.tcp.get_mut().unwrap_or_else(PoisonError::into_inner) = None;
             *self.home = Some(Arc::clone(&self.slot));
         }
     }
@@ -106,10 +103,7 @@ impl Shared {
         let mut ep = lock(&self.endpoint);
         ep.open(peer, |id| {
             if let Some(s) = Arc::get_mut(&mut slot) {
-                match s.tcp.get_mut() {
-                    Ok(t) => *t = tcp,
-                    Err(p) => *p.into_inner() = tcp,
-                }
+                *s.tcp.get_mut().unwrap_or_else(PoisonError::into_inner) = tcp;
                 s.id = id;
                 s.interrupter = interrupter;
                 s.cell.reset(now);
@@ -140,12 +134,4 @@ impl Shared {
     pub(crate) fn stopping(&self) -> bool {
         self.stopping.load(Ordering::SeqCst)
     }
-}
-
-/// The process's open-file limit, from `/proc/self/limits` where there is
-/// one (`None`: unknown or unlimited): the endpoint fits the connection
-/// limit into it.
-pub(crate) fn open_files() -> Option<u64> {
-    let text = std::fs::read_to_string("/proc/self/limits").ok()?;
-    http_net_conn::driver::open_file_limit(&text)
 }

@@ -5,7 +5,6 @@
 
 use std::net::{Shutdown, TcpStream};
 use std::sync::RwLock;
-use std::time::Instant;
 
 use http_net_conn::driver::{Flow, Published, SlotCell, SlotState};
 use http_net_conn::{Stage, Timestamp};
@@ -59,14 +58,10 @@ impl Slot {
         }
     }
 
-    /// [`Slot::enter`] at `now`, a stamp from [`crate::wire::stamp`].
-    pub(crate) fn enter_stamped(&self, state: SlotState, now: Timestamp) {
+    /// Enters `state` at `now`, a stamp from [`crate::wire::stamp`] (a
+    /// state it is in already keeps its start).
+    pub(crate) fn enter(&self, state: SlotState, now: Timestamp) {
         self.cell.enter(state, Some(now));
-    }
-
-    /// Enters `state` at `now` (a state it is in already keeps its start).
-    pub(crate) fn enter(&self, state: SlotState, now: Instant) {
-        self.cell.enter(state, Some(wire::stamp(now)));
     }
 
     /// The stage the endpoint evicted the connection in.

@@ -10,12 +10,10 @@ use std::task::Poll;
 use std::time::Duration;
 
 use http_net_conn::driver::{
-    AfterHandler, Begin, Expiry, HandlerEnd, KeptRequest, NextRead, ReadStep, RequestPolicy,
-    SlotState, Spent, Transfer,
+    AfterHandler, Begin, Expiry, HandlerEnd, KeptRequest, NextRead, OwnError, ReadStep,
+    RequestPolicy, SlotState, Spent, Transfer,
 };
-use http_net_conn::{
-    Error as ConnError, ErrorCause, RemoteError, ServerConn, ServerEvent, Timestamp,
-};
+use http_net_conn::{Error as ConnError, ServerConn, ServerEvent, Timestamp};
 use tokio::io::AsyncWriteExt;
 
 use crate::date::DateClock;
@@ -26,7 +24,7 @@ use crate::hooks;
 use crate::shared::{Shared, SlotGuard};
 use crate::slot::Bell;
 use crate::timer::{self, Timer, WakeClock};
-use crate::wire::{self, Filled, Scratched, Transport};
+use crate::wire::{self, Filled, Transport};
 
 /// What an idle wait's deadline is: a timeout of [`Stage::Idle`].
 const IDLE: Spent = wire::timeout(Stage::Idle);
@@ -51,9 +49,28 @@ pub(crate) async fn run<S: Transport, H: Handler>(
     let own = Arc::clone(&slot.slot);
     let conn_task = pin!(async {
         let s = &shared.settings;
-        let mut conn = shared.conns.take(s.conn, s.wipe);
+        let mut conn = shared
+            .conns
+            .take(*shared.config.get().unwrap_or(&s.conn), s.wipe);
         let mut st = Cycle::new(peer, Arc::clone(&slot.slot));
-        let end = serve(&mut stream, &mut conn, &mut st, &shared, &slot, &*handler).await;
+        conn.set_timeouts(s.read_timeouts());
+        conn.set_paces(s);
+        let end = Serve {
+            stream: &mut stream,
+            conn: &mut conn,
+            st: &mut st,
+            sh: &shared,
+            slot: &slot,
+            handler: &*handler,
+            date: DateClock::default(),
+            requests: 0,
+            policy: s.request_policy(),
+            eof: false,
+            seen: KeptRequest::new(peer),
+            turn: 0,
+        }
+        .run()
+        .await;
         shared
             .counters
             .ended(conn.timed_out_in(), slot.slot.evicted());
@@ -95,34 +112,11 @@ async fn take_turn(slot: &SlotGuard) -> bool {
     !slot.slot.evicted()
 }
 
-/// Sends the error response the connection queued itself, with the
-/// error-body hook's body for `cause`, then lingers; the access log is told.
-async fn send_own_error(
-    stream: &mut dyn Transport,
-    conn: &mut ServerConn,
-    st: &mut Cycle,
-    sh: &Shared,
-    seen: &mut KeptRequest,
-    cause: ErrorCause<'_>,
-) -> End {
-    let own = &sh.hooks;
-    if !own.keeps_request() {
-        return send_and_linger(stream, conn, st).await;
-    }
-    let kept = seen.get().unwrap_or(("", b""));
-    own.set_error_body(conn, cause, kept, hooks::catch);
-    let queued = conn.output().len() as u64;
-    let end = send_and_linger(stream, conn, st).await;
-    // The access log is told of it, with the bytes sent for it.
-    let sent = if end == End::Linger { queued } else { 0 };
-    let now = || wire::stamp(crate::timer::read_clock());
-    own.access_log(conn, seen, sent, None, now, hooks::catch);
-    end
-}
-
 /// Polls the handler's future (pinned where the connection's loop made
 /// it: not moved into a future of its own), turning a panic into `None`.
-fn catch<F: Future>(mut fut: Pin<&mut F>) -> impl Future<Output = Option<F::Output>> + '_ {
+pub(crate) fn catch<F: Future + ?Sized>(
+    mut fut: Pin<&mut F>,
+) -> impl Future<Output = Option<F::Output>> + '_ {
     poll_fn(
         move |cx| match catch_unwind(AssertUnwindSafe(|| fut.as_mut().poll(cx))) {
             Ok(Poll::Ready(v)) => Poll::Ready(Some(v)),
@@ -169,34 +163,6 @@ struct Serve<'a, H> {
     turn: u32,
 }
 
-async fn serve<H: Handler>(
-    stream: &mut dyn Transport,
-    conn: &mut ServerConn,
-    st: &mut Cycle,
-    sh: &Shared,
-    slot: &SlotGuard,
-    handler: &H,
-) -> End {
-    conn.set_timeouts(sh.settings.read_timeouts());
-    conn.set_paces(&sh.settings);
-    let seen = KeptRequest::new(st.peer);
-    let mut serve = Serve {
-        stream,
-        conn,
-        st,
-        sh,
-        slot,
-        handler,
-        date: DateClock::default(),
-        requests: 0,
-        policy: sh.settings.request_policy(),
-        eof: false,
-        seen,
-        turn: 0,
-    };
-    serve.run().await
-}
-
 impl<H: Handler> Serve<'_, H> {
     /// The loop: what the connection's next event asks, until it ends.
     async fn run(&mut self) -> End {
@@ -228,7 +194,9 @@ impl<H: Handler> Serve<'_, H> {
                     let (deadline, stage) = match self.next_wait() {
                         Ok(wait) => wait,
                         Err(Ok(end)) => break 'read Some(end),
-                        Err(Err(e)) => break 'read Some(self.expired(e).await),
+                        Err(Err(e)) => {
+                            break 'read Some(self.own_error(OwnError::Expired(e)).await)
+                        }
                     };
                     let (sh, slot) = (self.sh, self.slot);
                     let wake = Some(&slot.slot.wake);
@@ -255,18 +223,22 @@ impl<H: Handler> Serve<'_, H> {
                     }
                     match self.filled(filled, deadline) {
                         Ok(end) => end,
-                        Err(Some(e)) => Some(self.expired(e).await),
+                        Err(Some(e)) => Some(self.own_error(OwnError::Expired(e)).await),
                         Err(None) => self.evicted().await,
                     }
                 }
-                Ok(ServerEvent::Paused) => self.paused().await,
+                // The handler's answer waits for its output to leave: sent
+                // (paused with nothing to send, the answer is incomplete).
+                Ok(ServerEvent::Paused) => (self.conn.output().is_empty()
+                    || flush_queued(self.stream, self.conn, self.st).await.is_err())
+                .then_some(End::Close),
                 Ok(ServerEvent::Switched(_)) => Some(End::Close),
                 // The response that ended the connection: send it, then
                 // half-close and drain.
                 Ok(ServerEvent::Closed) => {
                     Some(send_and_linger(self.stream, self.conn, self.st).await)
                 }
-                Err(ConnError::Remote(e)) => Some(self.peer_error(e).await),
+                Err(ConnError::Remote(e)) => Some(self.own_error(OwnError::Peer(e)).await),
                 Err(ConnError::Local(_)) => Some(End::Close),
                 // An event this adapter does not know (`ServerEvent` is
                 // non_exhaustive): close rather than guess what it asks for.
@@ -300,15 +272,7 @@ impl<H: Handler> Serve<'_, H> {
             Ok(Begin::Handle) => {}
             // `CONNECT` without tunnels: conn queued `501` and the
             // connection is `Closed`.
-            Ok(_) => {
-                let (stream, conn, st, seen) = (
-                    &mut *self.stream,
-                    &mut *self.conn,
-                    &mut *self.st,
-                    &mut self.seen,
-                );
-                return Some(send_own_error(stream, conn, st, sh, seen, ErrorCause::Connect).await);
-            }
+            Ok(_) => return Some(self.own_error(OwnError::Connect).await),
             Err(_) => return Some(End::Close),
         }
         let (stream, conn, st, seen) = (
@@ -413,16 +377,6 @@ impl<H: Handler> Serve<'_, H> {
             Err(_) => Ok(Some(End::Close)),
         }
     }
-    /// The handler's answer waits for its output to leave: sends it.
-    async fn paused(&mut self) -> Option<End> {
-        if self.conn.output().is_empty() {
-            // Paused with nothing to send: the answer is incomplete.
-            return Some(End::Close);
-        }
-        let r = flush_queued(self.stream, self.conn, self.st).await;
-        r.err().map(|_| End::Close)
-    }
-
     /// The accept loop evicted the connection while it waited: the
     /// connection says what follows ([`ServerConn::evict`]).
     async fn evicted(&mut self) -> Option<End> {
@@ -437,48 +391,32 @@ impl<H: Handler> Serve<'_, H> {
             let n = wire::fill_now(self.stream, self.conn).unwrap_or(0);
             return (n == 0).then_some(End::Close);
         }
-        Some(self.expired(e).await)
+        Some(self.own_error(OwnError::Expired(e)).await)
     }
 
-    /// Carries out what a deadline that ran out (or an eviction) did to
-    /// the connection.
-    async fn expired(&mut self, e: Expiry) -> End {
-        if !e.linger {
+    /// Sends the error response the connection queued itself for `why`
+    /// (as the core readies it: [`ServerHooks::own_error`](http_net_conn::driver::ServerHooks::own_error)),
+    /// then lingers; the access log is told, with the bytes sent for it.
+    async fn own_error(&mut self, why: OwnError) -> End {
+        let (stream, conn, st, own) = (
+            &mut *self.stream,
+            &mut *self.conn,
+            &mut *self.st,
+            &self.sh.hooks,
+        );
+        let clock = &self.slot.slot.clock;
+        let Some(told) = own.own_error(conn, &mut self.seen, why, || clock.stamp(), hooks::catch)
+        else {
             return End::Close;
+        };
+        let queued = conn.output().len() as u64;
+        let end = send_and_linger(stream, conn, st).await;
+        if told {
+            let sent = if end == End::Linger { queued } else { 0 };
+            let now = || wire::stamp(crate::timer::read_clock());
+            own.access_log(conn, &mut self.seen, sent, None, now, hooks::catch);
         }
-        // A response before a whole head: from its first byte.
-        if let Some(started) = self.conn.head_started() {
-            self.seen.set_started(started);
-        }
-        let cause = e.timed_out.map_or(ErrorCause::Evicted, ErrorCause::Timeout);
-        let (stream, conn, st, seen) = (
-            &mut *self.stream,
-            &mut *self.conn,
-            &mut *self.st,
-            &mut self.seen,
-        );
-        send_own_error(stream, conn, st, self.sh, seen, cause).await
-    }
-
-    /// A peer error: the error response conn queued (unless an answer was
-    /// out already), sent, then half-close and drain.
-    async fn peer_error(&mut self, e: RemoteError) -> End {
-        let (stream, conn, st, seen) = (
-            &mut *self.stream,
-            &mut *self.conn,
-            &mut *self.st,
-            &mut self.seen,
-        );
-        if conn.error_status().is_none() {
-            return send_and_linger(stream, conn, st).await;
-        }
-        if seen.get().is_none() && self.sh.hooks.keeps_request() {
-            // Before a whole head: from its first byte.
-            let clock = &self.slot.slot.clock;
-            seen.set_started(conn.head_started().unwrap_or_else(|| clock.stamp()));
-        }
-        let cause = ErrorCause::of_peer(conn, e);
-        send_own_error(stream, conn, st, self.sh, seen, cause).await
+        end
     }
 }
 
@@ -543,7 +481,7 @@ async fn idle_fill(
     let mut scratch = [0u8; SCRATCH];
     let r = wire::read_scratch(stream, &mut scratch, timer, deadline, Stage::Idle, wake).await;
     match r {
-        Ok(Scratched::Bytes(n)) => {
+        Ok(Filled::Bytes(n)) => {
             // This wakeup's reading: the peer came back within the grace?
             conn.idle_ended(idle.clock.stamp());
             restore(conn, sh);
@@ -552,18 +490,18 @@ async fn idle_fill(
             let more = wire::fill_now(stream, conn).unwrap_or(0);
             Ok(Filled::Bytes(n + more))
         }
-        Ok(Scratched::Eof) => {
+        Ok(Filled::Eof) => {
             conn.recv_eof();
             Ok(Filled::Eof)
         }
-        Ok(Scratched::Woken) => {
+        Ok(Filled::Woken) => {
             // An eviction looks once more for a request, a shutdown or a
             // stale wake goes round again: both with buffers.
             restore(conn, sh);
             Ok(Filled::Woken)
         }
         // The connection closes: it needs no buffers.
-        Err(e) => Err(e),
+        r => r,
     }
 }
 
@@ -592,13 +530,17 @@ async fn after_handler(
     match next {
         AfterHandler::Next => None,
         AfterHandler::Linger => Some(send_and_linger(stream, conn, st).await),
-        AfterHandler::Truncated => {
-            sh.counters.unsent_body();
-            send_due(stream, conn, st).await;
-            Some(End::Close)
-        }
-        AfterHandler::CloseAfterOutput => {
-            send_due(stream, conn, st).await;
+        // The output due before the close: up to a body the handler owes
+        // (nothing past it), or all that is queued.
+        AfterHandler::Truncated | AfterHandler::CloseAfterOutput => {
+            if next == AfterHandler::Truncated {
+                sh.counters.unsent_body();
+            }
+            if conn.body_owed().is_some() {
+                send_until_owed(stream, conn, st).await;
+            } else {
+                let _ = flush_queued(stream, conn, st).await;
+            }
             Some(End::Close)
         }
         // `Close`, and any action a later `conn` adds.
@@ -612,16 +554,6 @@ fn local_of(e: &Error) -> Option<http_net_conn::LocalError> {
     match e {
         Error::Protocol(ConnError::Local(l)) => Some(*l),
         _ => None,
-    }
-}
-
-/// Sends the output due before the connection closes: up to a body the
-/// handler owes (nothing past it), or all that is queued.
-async fn send_due(stream: &mut dyn Transport, conn: &mut ServerConn, st: &mut Cycle) {
-    if conn.body_owed().is_some() {
-        send_until_owed(stream, conn, st).await;
-    } else {
-        let _ = flush_queued(stream, conn, st).await;
     }
 }
 

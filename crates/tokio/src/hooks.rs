@@ -12,8 +12,8 @@ use std::io::Write;
 use std::panic::{catch_unwind, AssertUnwindSafe};
 use std::sync::{Arc, Mutex};
 
-use http_net_conn::driver::{write_busy_response, MistakeSink};
-use http_net_conn::{ErrorCause, ErrorResponse, Mistake};
+use http_net_conn::driver::MistakeSink;
+use http_net_conn::Mistake;
 
 /// The hooks a server was built with: the core's, the same in both
 /// adapters.
@@ -64,25 +64,12 @@ impl BusyAnswer {
                 return Arc::clone(bytes);
             }
         }
-        let bytes: Arc<[u8]> = busy_response(&date(), server, hooks).into();
+        let mut msg = Vec::new();
+        hooks.busy_response(&mut msg, &date(), server, catch);
+        let bytes: Arc<[u8]> = msg.into();
         *cached = Some((now, Arc::clone(&bytes)));
         bytes
     }
-}
-
-/// The `503` bytes: the connection's own error response, with the
-/// error-body hook's body when it gives one the writer accepts (a hook
-/// that panics leaves the server's own text).
-fn busy_response(date: &[u8; 29], server: Option<&[u8]>, hooks: &Hooks) -> Vec<u8> {
-    let busy = ErrorResponse::new(503, ErrorCause::Busy, "", b"");
-    let body = hooks.error_body.as_ref().and_then(|hook| {
-        catch_unwind(AssertUnwindSafe(|| hook(&busy)))
-            .ok()
-            .flatten()
-    });
-    let mut msg = Vec::new();
-    write_busy_response(&mut msg, date, server, body.as_ref());
-    msg
 }
 
 impl fmt::Debug for BusyAnswer {
@@ -94,7 +81,7 @@ impl fmt::Debug for BusyAnswer {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use http_net_conn::{ErrorBody, LocalError, MistakeReport};
+    use http_net_conn::{ErrorBody, ErrorCause, ErrorResponse, LocalError, MistakeReport};
 
     #[test]
     fn the_default_line_names_the_mistake_and_the_request() {

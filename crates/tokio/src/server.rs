@@ -4,14 +4,13 @@
 use std::future::{poll_fn, Future};
 use std::io;
 use std::net::SocketAddr;
-use std::panic::{catch_unwind, AssertUnwindSafe};
 use std::pin::{pin, Pin};
 use std::sync::atomic::Ordering;
 use std::sync::Arc;
 use std::task::Poll;
 use std::time::Duration;
 
-use http_net_conn::driver::{Answer, Endpoint, Linger, Refusal};
+use http_net_conn::driver::{open_file_limit, Answer, Endpoint, Linger, Refusal};
 use http_net_conn::imf_fixdate;
 use tokio::net::{TcpListener, TcpStream, ToSocketAddrs};
 use tokio::task::JoinSet;
@@ -21,7 +20,7 @@ use crate::connection;
 use crate::handler::Handler;
 use crate::hooks::Hooks;
 use crate::setup::{NoSetup, Setup};
-use crate::shared::{lock, open_files, Settings, Shared, SlotGuard};
+use crate::shared::{lock, Settings, Shared, SlotGuard};
 use crate::slot::Slot;
 use crate::timer;
 use crate::wire::{self, Transport};
@@ -199,13 +198,7 @@ impl ServerBuilder {
     /// Serves connections from a listener of your own (e.g. one that hands
     /// out TLS streams), or a `TcpListener` made elsewhere.
     pub fn listener<L: Listener>(self, listener: L) -> Server<L> {
-        let mut settings = self.s;
-        settings.conn = settings.overrides.apply(settings.conn);
-        Server {
-            listener,
-            shared: Arc::new(Shared::new(settings, self.hooks)),
-            setup: None,
-        }
+        self.serving(listener, None)
     }
     /// Serves connections from `listener` whose streams need a setup step
     /// before their first HTTP byte (a TLS handshake: the
@@ -222,13 +215,17 @@ impl ServerBuilder {
         listener: L,
         setup: U,
     ) -> Server<L, U> {
-        let Server {
-            listener, shared, ..
-        } = self.listener(listener);
+        self.serving(listener, Some(Arc::new(setup)))
+    }
+    /// The server on `listener`, with `setup` when it has one.
+    fn serving<L: Listener, U>(self, listener: L, setup: Option<Arc<U>>) -> Server<L, U> {
+        let mut settings = self.s;
+        settings.conn = settings.overrides.apply(settings.conn);
+        let shared = Arc::new(Shared::new(settings, self.hooks));
         Server {
             listener,
             shared,
-            setup: Some(Arc::new(setup)),
+            setup,
         }
     }
 }
@@ -295,28 +292,26 @@ impl<L: Listener, U: Setup<L::Stream>> Server<L, U> {
     /// the shutdown timeout, cuts what remains, and returns.
     pub async fn serve<H: Handler>(self, handler: H) -> io::Result<()> {
         let Server {
-            listener,
+            mut listener,
             shared,
             setup,
         } = self;
         // The handler's say on the body budget (`Handler::limits_request_bodies`).
-        shared.settings.fix_for(handler.limits_request_bodies());
+        let _ = (shared.config).set(shared.settings.conn_for(handler.limits_request_bodies()));
         start_endpoint(&shared, setup.is_some());
-        let mut listener = Some(listener);
         let handler = Arc::new(handler);
         let mut tasks = JoinSet::new();
-        let mut result = Ok(());
         // The `Date` clock: the wall clock read at each second's start.
         shared.tick_date();
         let mut tick = pin!(tokio::time::sleep(crate::date::until_next_second()));
-        while let Some(l) = listener.as_mut() {
+        let result = loop {
             if shared.stopping() {
-                break;
+                break Ok(());
             }
             // The shutdown signal first, then the clock, then finished tasks
             // are reaped, then the next connection.
             let mut stop = pin!(shared.stop.notified());
-            let mut accept = pin!(l.accept());
+            let mut accept = pin!(listener.accept());
             let next = poll_fn(|cx| {
                 if stop.as_mut().poll(cx).is_ready() {
                     return Poll::Ready(None);
@@ -333,30 +328,23 @@ impl<L: Listener, U: Setup<L::Stream>> Server<L, U> {
                 accept.as_mut().poll(cx).map(|r| Some(Some(r)))
             })
             .await;
-            let accepted = match next {
-                None => break,
-                Some(None) => continue,
-                Some(Some(r)) => r,
-            };
-            match accepted {
-                Ok((stream, peer)) => {
+            match next {
+                None => break Ok(()),
+                Some(None) => {}
+                Some(Some(Ok((stream, peer)))) => {
                     let setup = setup.as_ref();
                     if let Some(conn) = admit(&shared, &handler, &mut tasks, stream, peer, setup) {
                         first_turn(conn, &mut tasks).await;
                     }
                 }
-                Err(e) if transient_accept_error(&e) => {
-                    // Out of descriptors, an aborted handshake: wait a little.
+                // Out of descriptors, an aborted handshake: wait a little.
+                Some(Some(Err(e))) if transient_accept_error(&e) => {
                     tokio::time::sleep(Duration::from_millis(10)).await;
                 }
-                Err(e) => {
-                    result = Err(e);
-                    break;
-                }
+                Some(Some(Err(e))) => break Err(e),
             }
-        }
+        };
         // Stop accepting: the kernel refuses new connections from now on.
-        listener = None;
         drop(listener);
         shared.stopping.store(true, Ordering::SeqCst);
         shared.wake_idle();
@@ -385,16 +373,11 @@ type Connection = Pin<Box<dyn Future<Output = ()> + Send>>;
 /// of milliseconds); the general twin is spawning it straight away. A panic
 /// outside the handler (which has its own guard) ends that connection only.
 async fn first_turn(mut conn: Connection, tasks: &mut JoinSet<()>) {
-    let done = poll_fn(|cx| {
-        Poll::Ready(
-            match catch_unwind(AssertUnwindSafe(|| conn.as_mut().poll(cx))) {
-                Ok(Poll::Pending) => false,
-                Ok(Poll::Ready(())) | Err(_) => true,
-            },
-        )
-    })
-    .await;
-    if !done {
+    // Pending after its turn (`None`); done or panicked (`Some`).
+    if wire::poll_once(pin!(connection::catch(conn.as_mut())))
+        .await
+        .is_none()
+    {
         tasks.spawn(conn);
     }
 }
@@ -403,7 +386,10 @@ async fn first_turn(mut conn: Connection, tasks: &mut JoinSet<()>) {
 /// open-file limit (read once, here), and whether it has a setup step;
 /// its connection limit lowered (with a warning) to fit the open files.
 fn start_endpoint(shared: &Shared, setup: bool) {
-    let endpoint = Endpoint::new(&shared.settings, open_files(), setup);
+    // The process's open-file limit, where `/proc/self/limits` gives one.
+    let limits = std::fs::read_to_string("/proc/self/limits").ok();
+    let open_files = limits.as_deref().and_then(open_file_limit);
+    let endpoint = Endpoint::new(&shared.settings, open_files, setup);
     if let Some(lowered) = endpoint.lowered() {
         eprintln!("http-net: {lowered}");
     }

@@ -4,12 +4,11 @@
 //! ([`ServerSettings::setup_wait`](http_net_conn::ServerSettings::setup_wait)).
 
 use crate::error::Stage;
-use std::future::{poll_fn, Future};
+use std::future::Future;
 use std::io;
 use std::net::SocketAddr;
 use std::pin::pin;
 use std::sync::Arc;
-use std::task::Poll;
 
 use http_net_conn::driver::ReadStep;
 use tokio::time::Instant;
@@ -17,7 +16,7 @@ use tokio::time::Instant;
 use crate::connection;
 use crate::handler::Handler;
 use crate::shared::SlotGuard;
-use crate::wire::{self, Transport};
+use crate::wire::{self, First, Transport};
 
 /// Turns the stream a [`Listener`](crate::Listener) accepted (`Raw`) into
 /// the stream HTTP runs over: a TLS handshake, say. The server runs it on
@@ -99,13 +98,6 @@ impl<S: Transport + 'static> Setup<S> for NoSetup {
     }
 }
 
-/// How the setup's wait ended.
-enum Ended<T> {
-    Done(T),
-    Deadline,
-    Woken,
-}
-
 /// Serves one admitted connection whose stream needs `setup` first, in
 /// its slot (showing the setup phase while the step runs), then as any
 /// other connection.
@@ -134,31 +126,19 @@ pub(crate) async fn run<S, U, H>(
     let ReadStep::Read { until, .. } = step else {
         return;
     };
-    let mut deadline = pin!(tokio::time::sleep_until(wire::instant(until)));
     let mut fut = pin!(setup.setup(raw));
     let r = loop {
-        let ended = poll_fn(|cx| {
-            if let Poll::Ready(r) = fut.as_mut().poll(cx) {
-                return Poll::Ready(Ended::Done(r));
-            }
-            if deadline.as_mut().poll(cx).is_ready() {
-                return Poll::Ready(Ended::Deadline);
-            }
-            if slot.slot.wake.poll_rang(cx).is_ready() {
-                return Poll::Ready(Ended::Woken);
-            }
-            Poll::Pending
-        })
-        .await;
-        match ended {
-            Ended::Done(r) => break r,
-            Ended::Deadline => {
+        let step = wire::first(fut.as_mut(), slot.slot.wake.rang());
+        match wire::bounded(wire::instant(until), step).await {
+            Some(First::A(r)) => break r,
+            None => {
                 shared.counters.timed_out(Stage::Setup);
                 return;
             }
             // Evicted (counted then), or a graceful stop.
-            Ended::Woken if slot.slot.evicted() || shared.stopping() => return,
-            Ended::Woken => {}
+            Some(First::B(())) if slot.slot.evicted() || shared.stopping() => return,
+            // A stale wake.
+            Some(First::B(())) => {}
         }
     };
     match r {

@@ -5,9 +5,8 @@
 //! exchange that use it.
 
 use std::net::IpAddr;
-use std::ops::Deref;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
-use std::sync::{Arc, Mutex, MutexGuard, OnceLock};
+use std::sync::{Arc, Mutex, MutexGuard, OnceLock, PoisonError};
 
 use http_net_conn::driver::{Endpoint, LiveCounters, MistakeGate, SlotState};
 use http_net_conn::{Buffers, Config, ServerConn, ServerSettings};
@@ -22,48 +21,17 @@ use crate::slot::Slot;
 /// adapter adds none.
 pub(crate) type Settings = ServerSettings;
 
-/// The settings as the builder made them, then as the server runs them:
-/// [`Server::serve`](crate::Server::serve) fixes them once for its handler
-/// ([`ServerSettings::conn_for`]: a handler that limits request bodies
-/// itself gets no default body budget) before its first connection, and
-/// every reader sees those from then on. Reads go through `Deref`.
-pub(crate) struct RunSettings {
-    built: Settings,
-    run: OnceLock<Settings>,
-}
-
-impl RunSettings {
-    /// Fixes the settings for `handler_limits_bodies` (once: a later call
-    /// changes nothing).
-    pub(crate) fn fix_for(&self, handler_limits_bodies: bool) {
-        let mut run = self.built;
-        run.conn = run.conn_for(handler_limits_bodies);
-        let _ = self.run.set(run);
-    }
-}
-
-impl Deref for RunSettings {
-    type Target = Settings;
-    fn deref(&self) -> &Settings {
-        self.run.get().unwrap_or(&self.built)
-    }
-}
-
 /// The connection's place in the endpoint; removes it when the task ends.
 pub(crate) struct SlotGuard {
     pub(crate) shared: Arc<Shared>,
     pub(crate) slot: Arc<Slot>,
 }
 
-impl SlotGuard {
-    /// Records what the connection is doing (only a change moves `since`).
-    pub(crate) fn set(&self, state: SlotState) {
-        self.slot.set(state);
-    }
-
-    /// [`Slot::set_at`].
-    pub(crate) fn set_at(&self, state: SlotState, now: http_net_conn::Timestamp) {
-        self.slot.set_at(state, now);
+/// The slot's own methods ([`Slot::set`], [`Slot::set_at`]).
+impl std::ops::Deref for SlotGuard {
+    type Target = Slot;
+    fn deref(&self) -> &Slot {
+        &self.slot
     }
 }
 
@@ -75,7 +43,12 @@ impl Drop for SlotGuard {
 
 /// State shared by the accept loop, the connections and the handles.
 pub(crate) struct Shared {
-    pub(crate) settings: RunSettings,
+    pub(crate) settings: Settings,
+    /// The connections' configuration, fixed by
+    /// [`Server::serve`](crate::Server::serve) once for its handler before
+    /// its first connection ([`ServerSettings::conn_for`]: a handler that
+    /// limits request bodies itself gets no default body budget).
+    pub(crate) config: OnceLock<Config>,
     pub(crate) stopping: AtomicBool,
     pub(crate) stop: Notify,
     pub(crate) endpoint: Mutex<Endpoint<IpAddr, Arc<Slot>>>,
@@ -121,7 +94,7 @@ impl BufferPool {
     /// Keeps `b` for the next connection that reads, or drops it when the
     /// pool is full.
     pub(crate) fn put(&self, b: Buffers) {
-        let mut free = self.free.lock().unwrap_or_else(|p| p.into_inner());
+        let mut free = lock(&self.free);
         if free.len() < self.max {
             free.push(b);
         }
@@ -129,14 +102,14 @@ impl BufferPool {
 
     /// Buffers from the pool, or new ones for `config` when it is empty.
     pub(crate) fn take(&self, config: &Config) -> Buffers {
-        let b = self.free.lock().unwrap_or_else(|p| p.into_inner()).pop();
+        let b = lock(&self.free).pop();
         b.unwrap_or_else(|| Buffers::new(config))
     }
 
     /// How many buffers the pool holds now.
     #[cfg(test)]
     pub(crate) fn len(&self) -> usize {
-        self.free.lock().unwrap_or_else(|p| p.into_inner()).len()
+        lock(&self.free).len()
     }
 }
 
@@ -190,10 +163,8 @@ impl Shared {
     pub(crate) fn new(settings: Settings, hooks: Hooks) -> Shared {
         let pool = settings.max_connections.min(POOL_MAX);
         Shared {
-            settings: RunSettings {
-                built: settings,
-                run: OnceLock::new(),
-            },
+            settings,
+            config: OnceLock::new(),
             stopping: AtomicBool::new(false),
             stop: Notify::new(),
             endpoint: Mutex::new(Endpoint::new(&settings, None, false)),
@@ -237,17 +208,6 @@ impl Shared {
     }
 }
 
-/// The process's open-file limit, from `/proc/self/limits` where there is
-/// one (`None`: unknown or unlimited): the endpoint fits the connection
-/// limit into it.
-pub(crate) fn open_files() -> Option<u64> {
-    let text = std::fs::read_to_string("/proc/self/limits").ok()?;
-    http_net_conn::driver::open_file_limit(&text)
-}
-
 pub(crate) fn lock<T>(m: &Mutex<T>) -> MutexGuard<'_, T> {
-    match m.lock() {
-        Ok(g) => g,
-        Err(p) => p.into_inner(),
-    }
+    m.lock().unwrap_or_else(PoisonError::into_inner)
 }

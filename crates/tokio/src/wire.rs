@@ -180,21 +180,10 @@ pub(crate) async fn fill(
     }
 }
 
-/// What the stream sent into a connection whose buffers are lent.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub(crate) enum Scratched {
-    /// This many bytes were read into the scratch buffer.
-    Bytes(usize),
-    /// The peer closed its side.
-    Eof,
-    /// `wake` rang before any byte arrived (shutdown, eviction).
-    Woken,
-}
-
 /// Reads once from the stream into `scratch` (a small buffer of the task's
 /// own, while the connection's buffers are lent), until `deadline`
 /// (`Err(Timeout(stage))`) or until `wake` rings: the idle twin of
-/// [`fill`].
+/// [`fill`], which commits nothing (`Eof`: the peer closed its side).
 pub(crate) async fn read_scratch(
     stream: &mut (dyn Transport + '_),
     scratch: &mut [u8],
@@ -202,13 +191,13 @@ pub(crate) async fn read_scratch(
     deadline: Timestamp,
     stage: Stage,
     wake: Option<&Bell>,
-) -> Result<Scratched, Error> {
+) -> Result<Filled, Error> {
     let end = poll_fn(|cx| poll_bounded_read(stream, scratch, timer, deadline, wake, cx)).await;
     match end {
-        ReadEnd::Woken => Ok(Scratched::Woken),
+        ReadEnd::Woken => Ok(Filled::Woken),
         ReadEnd::TimedOut => Err(Error::Timeout(stage)),
-        ReadEnd::Read(Ok(0)) => Ok(Scratched::Eof),
-        ReadEnd::Read(Ok(n)) => Ok(Scratched::Bytes(n)),
+        ReadEnd::Read(Ok(0)) => Ok(Filled::Eof),
+        ReadEnd::Read(Ok(n)) => Ok(Filled::Bytes(n)),
         ReadEnd::Read(Err(e)) => Err(Error::Io(e)),
     }
 }
