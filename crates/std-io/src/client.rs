@@ -346,7 +346,9 @@ impl Client {
             let mut resp = self.send_once(&mut plan, &own, &mut body)?;
             let location = resp.field(b"location");
             match plan.answered(resp.status(), location, &mut body, &mut own)? {
-                Answered::Redirect { drain } => resp.drain(drain),
+                // Its body read and dropped (at most `drain` bytes), so
+                // that a short body's connection can be reused.
+                Answered::Redirect { drain } => drop(resp.body_to_vec(drain)),
                 _ => return Ok(resp),
             }
         }
@@ -370,17 +372,9 @@ impl Client {
             let expect = expects_continue(self.s.expect_threshold, len, fields);
             let mut inline = [(&b""[..], &b""[..]); INLINE_FIELDS];
             let all = head_fields(u.authority().as_bytes(), fields, expect, &mut inline);
-            let origin = Origin::new(u.is_https(), u.host(), u.port());
-            let (pooled, head) = {
-                let mut g = lock(&self.idle);
-                let pooled = match plan.reuse() {
-                    true => g.take(origin, wire::stamp(Instant::now()), |p| {
-                        still_open(&mut *p.stream)
-                    }),
-                    false => None,
-                };
-                (pooled, g.head())
-            };
+            let now = wire::stamp(Instant::now());
+            let (pooled, head) =
+                lock(&self.idle).checkout(plan.reuse(), u.origin(), now, |p| still_open(p));
             let mut p = match pooled {
                 Some(p) => p,
                 None => self.connect(&u, plan.deadline())?,
@@ -687,8 +681,8 @@ fn failure(e: &Error) -> Failure {
 
 /// Whether an idle connection is still open (no end of stream, and no
 /// bytes the server sent unasked, waiting).
-fn still_open(s: &mut dyn Transport) -> bool {
-    matches!(s.input_ready(), Ok(Some(false) | None))
+fn still_open(p: &mut Pooled) -> bool {
+    matches!(p.stream.input_ready(), Ok(Some(false) | None))
 }
 
 struct BodyState {
@@ -783,19 +777,6 @@ impl ClientResponse {
                 return Err(Error::OverLimit(Limit::BodyToVec(limit)));
             }
             out.extend_from_slice(&chunk[..n]);
-        }
-    }
-
-    /// Reads and drops at most `max` body bytes (a redirect's body), so
-    /// that a short body's connection can be reused; errors end it.
-    fn drain(&mut self, max: usize) {
-        let mut sink = [0u8; 4096];
-        let mut left = max;
-        while left > 0 {
-            match self.read_body(&mut sink) {
-                Ok(0) | Err(_) => break,
-                Ok(n) => left = left.saturating_sub(n),
-            }
         }
     }
 }

@@ -24,7 +24,7 @@ use http_net_conn::framing::Error as FramingError;
 use http_net_conn::{
     expects_continue, request_length, BodyLength, ClientConn, ClientHead, ClientOptions, Config,
     Error as ConnError, ExpectState, Failure, FieldPair, Origin, Placement, RemoteError,
-    RequestDeadline, Timestamp, UrlError,
+    RequestDeadline, Retry, Timestamp, UrlError,
 };
 use tokio::io::{AsyncRead, AsyncReadExt, ReadBuf};
 use tokio::net::TcpStream;
@@ -332,7 +332,9 @@ impl<C: Connector> Client<C> {
                 .await?;
             let location = resp.field(b"location");
             match plan.answered(resp.status(), location, &mut body, &mut own)? {
-                Answered::Redirect { drain } => resp.drain(drain).await,
+                // Its body read and dropped (at most `drain` bytes), so
+                // that a short body's connection can be reused.
+                Answered::Redirect { drain } => drop(resp.body_to_vec(drain).await),
                 _ => return Ok(resp),
             }
         }
@@ -367,12 +369,10 @@ impl<C: Connector> Client<C> {
                 body: len,
                 first,
             };
-            let f = match self.attempt(&out, plan, body, clock).await {
+            match self.attempt(&out, plan, body, clock).await {
+                Err((e, retry)) if !plan.again(retry) => return Err(e),
+                Err(_) => {}
                 Ok(resp) => return Ok(resp),
-                Err(f) => f,
-            };
-            if !plan.failed(f.conn(), failure(&f.e), body.replayable()) {
-                return Err(f.e);
             }
         }
     }
@@ -404,26 +404,18 @@ impl<C: Connector> Client<C> {
         // expiry and the first wait's end.
         let mut clock = WakeClock::default();
         let mut plan = RequestPlan::new(&self.inner.s, clock.stamp());
-        let mut buf = [0; HOST_INLINE];
-        let authority = host_value(host, port, &mut buf);
-        let mut inline = [(&b""[..], &b""[..]); INLINE_FIELDS];
+        let origin = Origin::new(false, host, port);
+        let (mut buf, mut inline) = ([0; 64], [(&b""[..], &b""[..]); INLINE_FIELDS]);
+        let authority = origin.authority(&mut buf);
         let all = head_fields(&authority, fields, false, &mut inline);
-        let out = Outgoing {
-            origin: Origin::new(false, host, port),
-            method,
-            target,
-            fields: &all,
-            body: request_length(method, Some(body.len() as u64)),
-            first: body,
-        };
+        let len = request_length(method, Some(body.len() as u64));
+        let out = Outgoing::new(origin, method, target, &all, len, body);
         loop {
             let source = &mut RequestBody::Bytes(body);
-            let f = match self.attempt(&out, &plan, source, &mut clock).await {
+            match self.attempt(&out, &plan, source, &mut clock).await {
+                Err((e, retry)) if !plan.again(retry) => return Err(e),
+                Err(_) => {}
                 Ok(resp) => return Ok(resp),
-                Err(f) => f,
-            };
-            if !plan.failed(f.conn(), failure(&f.e), source.replayable()) {
-                return Err(f.e);
             }
         }
     }
@@ -445,45 +437,38 @@ impl<C: Connector> Client<C> {
     ) -> Result<RequestWriter<C>, Error> {
         let mut clock = WakeClock::default();
         let plan = RequestPlan::new(&self.inner.s, clock.stamp());
-        let mut buf = [0; HOST_INLINE];
-        let authority = host_value(host, port, &mut buf);
-        let mut inline = [(&b""[..], &b""[..]); INLINE_FIELDS];
+        let origin = Origin::new(false, host, port);
+        let (mut buf, mut inline) = ([0; 64], [(&b""[..], &b""[..]); INLINE_FIELDS]);
+        let authority = origin.authority(&mut buf);
         let all = head_fields(&authority, fields, false, &mut inline);
-        let out = Outgoing {
-            origin: Origin::new(false, host, port),
-            method,
-            target,
-            fields: &all,
-            body,
-            first: &[],
-        };
+        let out = Outgoing::new(origin, method, target, &all, body, &[]);
         let mut req = self.open(out.origin, &plan, &mut clock).await?;
         req.send_head(&out).await?;
         Ok(req)
     }
 
-    /// One attempt of `out` (its body from `body`): the response, or how
-    /// it failed, for the plan's retry rule.
+    /// One attempt of `out` (its body from `body`): the response, or the
+    /// error and the connection's retry rule's answer, for the plan
+    /// ([`RequestPlan::again`]).
     async fn attempt(
         &self,
         out: &Outgoing<'_>,
         plan: &RequestPlan<'_>,
         body: &mut RequestBody<'_>,
         clock: &mut WakeClock,
-    ) -> Result<ClientResponse<C>, Failed<C>> {
-        let failed = |e, req| Failed { e, req };
-        let mut req = match self.open(out.origin, plan, clock).await {
-            Ok(req) => req,
-            Err(e) => return Err(failed(e, None)),
-        };
+    ) -> Result<ClientResponse<C>, (Error, Retry)> {
+        let no = |e| (e, Retry::No);
+        let mut req = self.open(out.origin, plan, clock).await.map_err(no)?;
         let sent = match req.send_head(out).await {
             Ok(()) => req.drive(body).await,
             Err(e) => Err(e),
         };
-        match sent {
-            Ok(()) => req.respond().map_err(|e| failed(e, None)),
-            Err(e) => Err(failed(e, Some(req))),
-        }
+        let Err(e) = sent else {
+            return req.respond().map_err(no);
+        };
+        let conn = req.p.as_ref().map(|p| &p.conn);
+        let retry = conn.map_or(Retry::No, |c| c.retry(failure(&e), body.replayable()));
+        Err((e, retry))
     }
 
     /// A pooled connection to `origin` (when the plan reuses) or a new one,
@@ -495,16 +480,9 @@ impl<C: Connector> Client<C> {
         plan: &RequestPlan<'_>,
         clock: &mut WakeClock,
     ) -> Result<RequestWriter<C>, Error> {
-        let (pooled, head) = {
-            let mut g = lock(&self.inner.idle);
-            let head = g.head();
-            let pooled = match plan.reuse() {
-                // One clock read for every connection looked at (this wakeup's).
-                true => g.take(origin, clock.stamp(), |p| still_open(p)),
-                false => None,
-            };
-            (pooled, head)
-        };
+        // One clock read for every connection looked at (this wakeup's).
+        let (pooled, head) =
+            lock(&self.inner.idle).checkout(plan.reuse(), origin, clock.stamp(), |p| still_open(p));
         let mut p = match pooled {
             Some(mut p) => {
                 p.timer.check_runtime();
@@ -570,56 +548,24 @@ struct Outgoing<'r> {
     first: &'r [u8],
 }
 
-/// How an attempt failed: the error, and the request on its connection
-/// (none when no connection was had, or the response head came).
-struct Failed<C: Connector> {
-    e: Error,
-    req: Option<RequestWriter<C>>,
-}
-
-impl<C: Connector> Failed<C> {
-    fn conn(&self) -> Option<&ClientConn> {
-        self.req.as_ref()?.p.as_ref().map(|p| &p.conn)
-    }
-}
-
-/// Bytes of `host:port` written on the stack.
-const HOST_INLINE: usize = 64;
-
-/// `host:port` for the `Host` field (an IPv6 literal in brackets). Fast
-/// path: on the stack, in `buf`, when it fits; general twin: the parts
-/// joined in a `Vec`.
-fn host_value<'a>(host: &'a str, port: u16, buf: &'a mut [u8; HOST_INLINE]) -> Cow<'a, [u8]> {
-    let (open, close) = match host.contains(':') {
-        true => (&b"["[..], &b"]:"[..]),
-        false => (&b""[..], &b":"[..]),
-    };
-    let (mut digits, mut i, mut n) = ([0u8; 5], 5, port);
-    loop {
-        i -= 1;
-        digits[i] = b'0' + (n % 10) as u8;
-        n /= 10;
-        if n == 0 {
-            break;
+impl<'r> Outgoing<'r> {
+    fn new(
+        origin: Origin<'r>,
+        method: &'r [u8],
+        target: &'r [u8],
+        fields: &'r [FieldPair<'r>],
+        body: BodyLength,
+        first: &'r [u8],
+    ) -> Outgoing<'r> {
+        Outgoing {
+            origin,
+            method,
+            target,
+            fields,
+            body,
+            first,
         }
     }
-    let parts = [
-        open,
-        host.as_bytes(),
-        close,
-        digits.get(i..).unwrap_or_default(),
-    ];
-    let len = parts.iter().map(|p| p.len()).sum();
-    let Some(out) = buf.get_mut(..len) else {
-        return Cow::Owned(parts.concat());
-    };
-    let mut rest = &mut *out;
-    for p in parts {
-        let (head, tail) = rest.split_at_mut(p.len());
-        head.copy_from_slice(p);
-        rest = tail;
-    }
-    Cow::Borrowed(out)
 }
 
 /// The timeout of a wait at `stage`: [`Stage::Deadline`] when the
@@ -1127,19 +1073,6 @@ impl<C: Connector> ClientResponse<C> {
         }
     }
 
-    /// Reads and drops at most `max` body bytes (a redirect's body), so
-    /// that a short body's connection can be reused; errors end it.
-    async fn drain(&mut self, max: usize) {
-        let mut sink = [0u8; 4096];
-        let mut left = max;
-        while left > 0 {
-            match self.read_body(&mut sink).await {
-                Ok(0) | Err(_) => break,
-                Ok(n) => left = left.saturating_sub(n),
-            }
-        }
-    }
-
     /// Gives the connection back to the pool, which keeps it when the
     /// core's rules allow (`IdlePool::give_back`; one clock read, this
     /// wakeup's, for its return and the expiry of all).
@@ -1201,29 +1134,5 @@ impl<C: Connector> std::fmt::Debug for RequestWriter<C> {
                 &self.p.as_ref().is_some_and(|p| p.conn.request_sent()),
             )
             .finish_non_exhaustive()
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn the_host_value_is_host_colon_port_on_the_stack_when_it_fits() {
-        let mut buf = [0; HOST_INLINE];
-        let v = host_value("a.example", 8080, &mut buf);
-        assert!(matches!(v, Cow::Borrowed(b"a.example:8080")));
-        let v = host_value("::1", 0, &mut buf);
-        assert!(matches!(v, Cow::Borrowed(b"[::1]:0")));
-        let v = host_value("1.2.3.4", 65535, &mut buf);
-        assert!(matches!(v, Cow::Borrowed(b"1.2.3.4:65535")));
-        let long = "h".repeat(HOST_INLINE);
-        let v = host_value(&long, 80, &mut buf);
-        assert_eq!(*v, *format!("{long}:80").as_bytes());
-        assert!(matches!(v, Cow::Owned(_)));
-        let fits = "h".repeat(HOST_INLINE - 3);
-        let v = host_value(&fits, 80, &mut buf);
-        assert_eq!(*v, *format!("{fits}:80").as_bytes());
-        assert!(matches!(v, Cow::Borrowed(_)));
     }
 }
