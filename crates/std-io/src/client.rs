@@ -343,35 +343,15 @@ impl Client {
         let mut plan = RequestPlan::chase(&self.s, now, method, url)?;
         let mut own = Cow::Borrowed(fields);
         loop {
-            let mut resp = self.send_once(&mut plan, &own, &mut body)?;
-            let location = resp.field(b"location");
-            match plan.answered(resp.status(), location, &mut body, &mut own)? {
-                // Its body read and dropped (at most `drain` bytes), so
-                // that a short body's connection can be reused.
-                Answered::Redirect { drain } => drop(resp.body_to_vec(drain)),
-                _ => return Ok(resp),
-            }
-        }
-    }
-
-    /// One hop of the plan and its response head: a pooled connection or
-    /// a new one, sent again on a new one when the plan says so.
-    fn send_once(
-        &self,
-        plan: &mut RequestPlan<'_>,
-        fields: &[FieldPair<'_>],
-        body: &mut RequestBody<'_>,
-    ) -> Result<ClientResponse, Error> {
-        loop {
             let u = plan.url()?;
             if u.is_https() && self.connector.is_none() {
                 return Err(Error::Url(UrlError::HttpsWithoutConnector));
             }
             let target = u.origin_target();
             let len = body.length(plan.method());
-            let expect = expects_continue(self.s.expect_threshold, len, fields);
+            let expect = expects_continue(self.s.expect_threshold, len, &own);
             let mut inline = [(&b""[..], &b""[..]); INLINE_FIELDS];
-            let all = head_fields(u.authority().as_bytes(), fields, expect, &mut inline);
+            let all = head_fields(u.authority().as_bytes(), &own, expect, &mut inline);
             let now = wire::stamp(Instant::now());
             let (pooled, head) =
                 lock(&self.idle).checkout(plan.reuse(), u.origin(), now, |p| still_open(p));
@@ -387,26 +367,32 @@ impl Client {
                 io: &mut io,
                 head,
             }
-            .run(plan.method(), &target, &all, len, body);
-            match sent {
-                Ok(mut head) => {
-                    if let Some(c) = head.refused_codings(self.s.accept_transfer_codings) {
-                        return Err(Error::UnsupportedTransferCoding(c));
-                    }
-                    return Ok(ClientResponse {
-                        head,
-                        body: BodyState {
-                            pooled: Some(p),
-                            done: false,
-                            reader: BodyReader::default(),
-                            io,
-                            idle: Arc::clone(&self.idle),
-                            s: Arc::clone(&self.s),
-                        },
-                    });
-                }
-                Err(e) if plan.failed(Some(&p.conn), failure(&e), body.replayable()) => {}
+            .run(plan.method(), &target, &all, len, &mut body);
+            let mut head = match sent {
+                Ok(head) => head,
+                Err(e) if plan.failed(Some(&p.conn), failure(&e), body.replayable()) => continue,
                 Err(e) => return Err(e),
+            };
+            if let Some(c) = head.refused_codings(self.s.accept_transfer_codings) {
+                return Err(Error::UnsupportedTransferCoding(c));
+            }
+            let mut resp = ClientResponse {
+                head,
+                body: BodyState {
+                    pooled: Some(p),
+                    done: false,
+                    reader: BodyReader::default(),
+                    io,
+                    idle: Arc::clone(&self.idle),
+                    s: Arc::clone(&self.s),
+                },
+            };
+            let location = resp.field(b"location");
+            match plan.answered(resp.status(), location, &mut body, &mut own)? {
+                // Its body read and dropped (at most `drain` bytes), so
+                // that a short body's connection can be reused.
+                Answered::Redirect { drain } => drop(resp.body_to_vec(drain)),
+                _ => return Ok(resp),
             }
         }
     }

@@ -327,52 +327,24 @@ impl<C: Connector> Client<C> {
         let mut plan = RequestPlan::chase(&self.inner.s, clock.stamp(), method, url)?;
         let mut own = Cow::Borrowed(fields);
         loop {
-            let mut resp = self
-                .send_url(&mut plan, &own, &mut body, &mut clock)
-                .await?;
+            let u = plan.url()?;
+            let target = u.origin_target();
+            let len = body.length(plan.method());
+            let expect = expects_continue(self.inner.s.expect_threshold, len, &own);
+            let mut inline = [(&b""[..], &b""[..]); INLINE_FIELDS];
+            let all = head_fields(u.authority().as_bytes(), &own, expect, &mut inline);
+            let head = (plan.method(), &*target, &*all, len);
+            let mut resp = match self.attempt(u.origin(), head, &plan, &mut body, &mut clock).await {
+                Err((e, retry)) if !plan.again(retry) => return Err(e),
+                Err(_) => continue,
+                Ok(resp) => resp,
+            };
             let location = resp.field(b"location");
             match plan.answered(resp.status(), location, &mut body, &mut own)? {
                 // Its body read and dropped (at most `drain` bytes), so
                 // that a short body's connection can be reused.
                 Answered::Redirect { drain } => drop(resp.body_to_vec(drain).await),
                 _ => return Ok(resp),
-            }
-        }
-    }
-
-    /// One hop of the plan and its response head: a pooled connection or
-    /// a new one, sent again on a new one when the plan says so.
-    async fn send_url(
-        &self,
-        plan: &mut RequestPlan<'_>,
-        fields: &[FieldPair<'_>],
-        body: &mut RequestBody<'_>,
-        clock: &mut WakeClock,
-    ) -> Result<ClientResponse<C>, Error> {
-        clock.forget();
-        loop {
-            let u = plan.url()?;
-            let target = u.origin_target();
-            let len = body.length(plan.method());
-            let expect = expects_continue(self.inner.s.expect_threshold, len, fields);
-            let mut inline = [(&b""[..], &b""[..]); INLINE_FIELDS];
-            let all = head_fields(u.authority().as_bytes(), fields, expect, &mut inline);
-            let first: &[u8] = match &*body {
-                RequestBody::Bytes(b) => b,
-                _ => &[],
-            };
-            let out = Outgoing {
-                origin: Origin::new(u.is_https(), u.host(), u.port()),
-                method: plan.method(),
-                target: &target,
-                fields: &all,
-                body: len,
-                first,
-            };
-            match self.attempt(&out, plan, body, clock).await {
-                Err((e, retry)) if !plan.again(retry) => return Err(e),
-                Err(_) => {}
-                Ok(resp) => return Ok(resp),
             }
         }
     }
@@ -408,11 +380,10 @@ impl<C: Connector> Client<C> {
         let (mut buf, mut inline) = ([0; 64], [(&b""[..], &b""[..]); INLINE_FIELDS]);
         let authority = origin.authority(&mut buf);
         let all = head_fields(&authority, fields, false, &mut inline);
-        let len = request_length(method, Some(body.len() as u64));
-        let out = Outgoing::new(origin, method, target, &all, len, body);
+        let head = (method, target, &*all, request_length(method, Some(body.len() as u64)));
         loop {
             let source = &mut RequestBody::Bytes(body);
-            match self.attempt(&out, &plan, source, &mut clock).await {
+            match self.attempt(origin, head, &plan, source, &mut clock).await {
                 Err((e, retry)) if !plan.again(retry) => return Err(e),
                 Err(_) => {}
                 Ok(resp) => return Ok(resp),
@@ -441,25 +412,29 @@ impl<C: Connector> Client<C> {
         let (mut buf, mut inline) = ([0; 64], [(&b""[..], &b""[..]); INLINE_FIELDS]);
         let authority = origin.authority(&mut buf);
         let all = head_fields(&authority, fields, false, &mut inline);
-        let out = Outgoing::new(origin, method, target, &all, body, &[]);
-        let mut req = self.open(out.origin, &plan, &mut clock).await?;
-        req.send_head(&out).await?;
+        let mut req = self.open(origin, &plan, &mut clock).await?;
+        req.send_head((method, target, &all, body), &[]).await?;
         Ok(req)
     }
 
-    /// One attempt of `out` (its body from `body`): the response, or the
-    /// error and the connection's retry rule's answer, for the plan
-    /// ([`RequestPlan::again`]).
+    /// One attempt of `head` to `origin` (its body from `body`): the
+    /// response, or the error and the connection's retry rule's answer,
+    /// for the plan ([`RequestPlan::again`]).
     async fn attempt(
         &self,
-        out: &Outgoing<'_>,
+        origin: Origin<'_>,
+        head: Head<'_>,
         plan: &RequestPlan<'_>,
         body: &mut RequestBody<'_>,
         clock: &mut WakeClock,
     ) -> Result<ClientResponse<C>, (Error, Retry)> {
         let no = |e| (e, Retry::No);
-        let mut req = self.open(out.origin, plan, clock).await.map_err(no)?;
-        let sent = match req.send_head(out).await {
+        let mut req = self.open(origin, plan, clock).await.map_err(no)?;
+        let first: &[u8] = match &*body {
+            RequestBody::Bytes(b) => b,
+            _ => &[],
+        };
+        let sent = match req.send_head(head, first).await {
             Ok(()) => req.drive(body).await,
             Err(e) => Err(e),
         };
@@ -534,39 +509,9 @@ impl<C: Connector> Client<C> {
     }
 }
 
-/// One request's head as an attempt sends it.
-struct Outgoing<'r> {
-    origin: Origin<'r>,
-    method: &'r [u8],
-    target: &'r [u8],
-    /// The fields, complete (`Host`, the caller's, `Expect`).
-    fields: &'r [FieldPair<'r>],
-    body: BodyLength,
-    /// The body's bytes when the caller holds them all, sent with the head
-    /// (one write for the head and a small body) unless the request waits
-    /// for `100 Continue`.
-    first: &'r [u8],
-}
-
-impl<'r> Outgoing<'r> {
-    fn new(
-        origin: Origin<'r>,
-        method: &'r [u8],
-        target: &'r [u8],
-        fields: &'r [FieldPair<'r>],
-        body: BodyLength,
-        first: &'r [u8],
-    ) -> Outgoing<'r> {
-        Outgoing {
-            origin,
-            method,
-            target,
-            fields,
-            body,
-            first,
-        }
-    }
-}
+/// A request's head as an attempt sends it: the method, the target, the
+/// fields (complete: `Host`, the caller's, `Expect`) and the body's length.
+type Head<'r> = (&'r [u8], &'r [u8], &'r [FieldPair<'r>], BodyLength);
 
 /// The timeout of a wait at `stage`: [`Stage::Deadline`] when the
 /// whole-request deadline (`request_timeout`) has passed, which bounded it
@@ -682,18 +627,19 @@ impl<C: Connector> RequestWriter<C> {
         step == Some(SendStep::Answered)
     }
 
-    /// Sends the request head, with the body's bytes when `out` holds them
-    /// and the request does not wait for `100 Continue`: copied after the
-    /// head when small, else written after it in the same (vectored) write.
-    async fn send_head(&mut self, out: &Outgoing<'_>) -> Result<(), Error> {
+    /// Sends the request head, with `first`, the body's bytes when the
+    /// caller holds them all, unless the request waits for `100 Continue`:
+    /// copied after the head when small, else written after it in the
+    /// same (vectored) write.
+    async fn send_head(&mut self, head: Head<'_>, first: &[u8]) -> Result<(), Error> {
         let p = self.p.as_mut().ok_or(Error::BodyUnavailable)?;
-        p.conn
-            .send_request(out.method, out.target, out.fields, out.body)?;
+        let (method, target, fields, len) = head;
+        p.conn.send_request(method, target, fields, len)?;
         let mut after: &[u8] = &[];
-        if !out.first.is_empty() && p.conn.expect_state() != ExpectState::Waiting {
-            self.sent = out.first.len();
-            if p.conn.send_data(out.first)? == Placement::AfterOutput {
-                after = out.first;
+        if !first.is_empty() && p.conn.expect_state() != ExpectState::Waiting {
+            self.sent = first.len();
+            if p.conn.send_data(first)? == Placement::AfterOutput {
+                after = first;
             }
         }
         self.push(after).await
