@@ -13,10 +13,9 @@ use http_net_conn::driver::{
     head_fields, Answered, BodyStep, HeadStep, IdlePool, PoolEntry, RequestPlan, SendStep,
     INLINE_FIELDS,
 };
-use http_net_conn::framing::Error as FramingError;
 use http_net_conn::{
-    expects_continue, BodyLength, ClientConn, ClientHead, ClientOptions, Config,
-    Error as ConnError, Failure, FieldPair, Origin, Placement, RemoteError, RequestDeadline,
+    expects_continue, BodyLength, ClientConn, ClientHead, ClientOptions, Config, FieldPair, Origin,
+    Placement, RequestDeadline,
 };
 
 use crate::body_reader::{BodyReader, BodySource, Step};
@@ -259,16 +258,7 @@ fn fill(
     }
 }
 
-/// A connection error as the client reports it: a body over the budget the
-/// caller configured is a local limit, not the server's fault.
-fn local(e: ConnError, conn: &Config) -> Error {
-    match e {
-        ConnError::Remote(RemoteError::Framing(FramingError::BodyTooLarge)) => {
-            Error::OverLimit(Limit::BodyBudget(conn.body_limits().body_budget()))
-        }
-        e => Error::Protocol(e),
-    }
-}
+http_net_conn::__client_error_fns!(Error);
 
 impl Client {
     /// A client with the default settings.
@@ -652,16 +642,6 @@ impl InFlight<'_> {
             self.read_head()?;
         }
         Ok(())
-    }
-}
-
-/// How a request failed, as the connection's retry rule asks: the
-/// connection ended under it (an end of stream, or an I/O error on it: a
-/// reset, a broken pipe) or something else (a timeout, a protocol error).
-fn failure(e: &Error) -> Failure {
-    match e {
-        Error::ConnectionClosed | Error::Io(_) => Failure::Closed,
-        _ => Failure::Other,
     }
 }
 

@@ -12,7 +12,7 @@ use std::borrow::Cow;
 use std::future::{poll_fn, Future};
 use std::io::{self, IoSlice};
 use std::pin::Pin;
-use std::sync::{Arc, Mutex, MutexGuard};
+use std::sync::{Arc, Mutex};
 use std::task::{Context, Poll, Waker};
 use std::time::Duration;
 
@@ -20,11 +20,9 @@ use http_net_conn::driver::{
     head_fields, Answered, BodyStep, HeadStep, IdlePool, PoolEntry, RequestPlan, SendStep,
     INLINE_FIELDS,
 };
-use http_net_conn::framing::Error as FramingError;
 use http_net_conn::{
     expects_continue, request_length, BodyLength, ClientConn, ClientHead, ClientOptions, Config,
-    Error as ConnError, ExpectState, Failure, FieldPair, Origin, Placement, RemoteError,
-    RequestDeadline, Retry, Timestamp, UrlError,
+    ExpectState, FieldPair, Origin, Placement, RequestDeadline, Retry, Timestamp, UrlError,
 };
 use tokio::io::{AsyncRead, AsyncReadExt, ReadBuf};
 use tokio::net::TcpStream;
@@ -32,6 +30,7 @@ use tokio::time::Instant;
 
 use crate::client_wait::{poll_wait, wait, ConnTimer};
 use crate::error::{Error, Limit, Stage};
+use crate::shared::lock;
 use crate::timer::WakeClock;
 use crate::wire::{self, bounded, Transport};
 
@@ -185,13 +184,6 @@ struct Inner<C: Connector> {
     idle: Mutex<Pool<C::Stream>>,
 }
 
-fn lock<T>(m: &Mutex<T>) -> MutexGuard<'_, T> {
-    match m.lock() {
-        Ok(g) => g,
-        Err(p) => p.into_inner(),
-    }
-}
-
 /// An async HTTP/1.1 client. Cloning it shares its pool of idle
 /// connections.
 ///
@@ -334,7 +326,10 @@ impl<C: Connector> Client<C> {
             let mut inline = [(&b""[..], &b""[..]); INLINE_FIELDS];
             let all = head_fields(u.authority().as_bytes(), &own, expect, &mut inline);
             let head = (plan.method(), &*target, &*all, len);
-            let mut resp = match self.attempt(u.origin(), head, &plan, &mut body, &mut clock).await {
+            let mut resp = match self
+                .attempt(u.origin(), head, &plan, &mut body, &mut clock)
+                .await
+            {
                 Err((e, retry)) if !plan.again(retry) => return Err(e),
                 Err(_) => continue,
                 Ok(resp) => resp,
@@ -380,7 +375,12 @@ impl<C: Connector> Client<C> {
         let (mut buf, mut inline) = ([0; 64], [(&b""[..], &b""[..]); INLINE_FIELDS]);
         let authority = origin.authority(&mut buf);
         let all = head_fields(&authority, fields, false, &mut inline);
-        let head = (method, target, &*all, request_length(method, Some(body.len() as u64)));
+        let head = (
+            method,
+            target,
+            &*all,
+            request_length(method, Some(body.len() as u64)),
+        );
         loop {
             let source = &mut RequestBody::Bytes(body);
             match self.attempt(origin, head, &plan, source, &mut clock).await {
@@ -526,26 +526,7 @@ fn wait_end(per: Duration, request_deadline: RequestDeadline) -> Instant {
     wire::instant(request_deadline.wait(wire::stamp(Instant::now()), per).0)
 }
 
-/// A connection error as the client reports it: a body over the budget the
-/// caller configured is a local limit, not the server's fault.
-fn local(e: ConnError, conn: &Config) -> Error {
-    match e {
-        ConnError::Remote(RemoteError::Framing(FramingError::BodyTooLarge)) => {
-            Error::OverLimit(Limit::BodyBudget(conn.body_limits().body_budget()))
-        }
-        e => Error::Protocol(e),
-    }
-}
-
-/// How a request failed, as the connection's retry rule asks: the
-/// connection ended under it (an end of stream, or an I/O error on it: a
-/// reset, a broken pipe) or something else (a timeout, a protocol error).
-fn failure(e: &Error) -> Failure {
-    match e {
-        Error::ConnectionClosed | Error::Io(_) => Failure::Closed,
-        _ => Failure::Other,
-    }
-}
+http_net_conn::__client_error_fns!(Error);
 
 /// Whether an idle connection is still open: one poll of a read with a
 /// waker that does nothing; pending means open and silent. Bytes the

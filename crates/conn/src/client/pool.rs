@@ -155,7 +155,11 @@ impl<T: PoolEntry> IdlePool<T> {
         now: Timestamp,
         open: impl FnMut(&mut T) -> bool,
     ) -> (Option<T>, ClientHead) {
-        let pooled = if reuse { self.take(origin, now, open) } else { None };
+        let pooled = if reuse {
+            self.take(origin, now, open)
+        } else {
+            None
+        };
         (pooled, self.head())
     }
 
