@@ -1,7 +1,8 @@
-//! The buffered-body reader the server's [`Body`](crate::Body) and the
-//! client's [`ClientResponse`](crate::ClientResponse) share: it pulls body
-//! pieces from a connection, reads more input when the connection needs it, and keeps what
-//! did not fit the caller's buffer for the next read.
+//! The buffered-body reader of the server's [`Body`](crate::Body) (the
+//! client's [`ClientResponse`](crate::ClientResponse) reads with the core's
+//! `ClientConn::body_into`): it pulls body pieces from a connection, reads
+//! more input when the connection needs it, and keeps what did not fit the
+//! caller's buffer for the next read.
 
 use http_net_conn::driver::Leftover;
 
@@ -11,9 +12,6 @@ use crate::error::Error;
 pub(crate) enum Step<'a> {
     /// Body bytes (possibly none).
     Data(&'a [u8]),
-    /// An event that is not part of the body (e.g. a client's informational
-    /// response): ask again.
-    Again,
     /// The connection needs input: [`BodySource::fill`].
     NeedInput,
     /// The body is over.
@@ -63,7 +61,6 @@ impl BodyReader {
                         return Ok(n);
                     }
                 }
-                Step::Again => {}
                 Step::NeedInput => src.fill()?,
                 Step::End => return Ok(0),
                 Step::Failed(e) => return Err(e),
@@ -93,7 +90,6 @@ mod tests {
                 return Step::End;
             }
             match self.pieces.remove(0) {
-                b"!" => Step::Again,
                 b"fail" => Step::Failed(Error::BodyUnavailable),
                 p => Step::Data(p),
             }
@@ -123,13 +119,13 @@ mod tests {
     #[test]
     fn what_does_not_fit_is_kept_for_the_next_read() {
         let mut src = Pieces {
-            pieces: vec![b"hello ", b"", b"!", b"world"],
+            pieces: vec![b"hello ", b"", b"world"],
             waiting: true,
             fills: 0,
         };
         let mut reader = BodyReader::default();
         assert_eq!(read_all(&mut reader, &mut src, 4).unwrap(), b"hello world");
-        assert_eq!(src.fills, 5);
+        assert_eq!(src.fills, 4);
     }
 
     #[test]

@@ -10,7 +10,7 @@ use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
 use http_net_conn::driver::{
-    head_fields, Answered, BodyStep, HeadStep, IdlePool, PoolEntry, RequestPlan, SendStep,
+    head_fields, Answered, HeadStep, IdlePool, Leftover, PoolEntry, RequestPlan, SendStep,
     INLINE_FIELDS,
 };
 use http_net_conn::{
@@ -18,7 +18,6 @@ use http_net_conn::{
     Placement, RequestDeadline,
 };
 
-use crate::body_reader::{BodyReader, BodySource, Step};
 use crate::error::{is_timeout, Error, Limit, Stage};
 use crate::lock::lock;
 
@@ -371,7 +370,7 @@ impl Client {
                 body: BodyState {
                     pooled: Some(p),
                     done: false,
-                    reader: BodyReader::default(),
+                    kept: Leftover::new(),
                     io,
                     idle: Arc::clone(&self.idle),
                     s: Arc::clone(&self.s),
@@ -654,7 +653,7 @@ fn still_open(p: &mut Pooled) -> bool {
 struct BodyState {
     pooled: Option<Pooled>,
     done: bool,
-    reader: BodyReader,
+    kept: Leftover,
     io: Io,
     idle: Pool,
     s: Arc<ClientSettings>,
@@ -699,22 +698,32 @@ impl ClientResponse {
     /// response as a `Read` gives the same bytes, its errors wrapped in
     /// `std::io::Error`).
     pub fn read_body(&mut self, buf: &mut [u8]) -> Result<usize, Error> {
-        let n = self.body.reader.take_pending(buf);
         let b = &mut self.body;
+        let n = b.kept.take(buf);
         if n > 0 || buf.is_empty() || b.done {
             return Ok(n);
         }
         let Some(p) = b.pooled.as_mut() else {
             return Err(Error::BodyUnavailable);
         };
-        let mut src = ClientBody {
-            conn: &mut p.conn,
-            stream: &mut *p.stream,
-            s: &b.s,
-            io: &mut b.io,
-            head: &mut self.head,
+        let r = loop {
+            match p.conn.body_into(&mut self.head, &mut b.kept, buf) {
+                Ok(None) => {}
+                Ok(Some(n)) => break Ok(n),
+                Err(e) => break Err(local(e, &b.s.conn)),
+            }
+            match fill(
+                &mut *p.stream,
+                &mut p.conn,
+                b.s.read_timeout,
+                &mut b.io,
+                Stage::Body,
+            ) {
+                Ok(Some(Filled::Full)) => break Err(Error::BodyUnavailable),
+                Ok(_) => {}
+                Err(e) => break Err(e),
+            }
         };
-        let r = b.reader.read_more(&mut src, buf);
         match r {
             Ok(0) => {
                 b.done = true;
@@ -756,36 +765,6 @@ impl BodyState {
         };
         if Transport::set_read_timeout(&mut *p.stream, None).is_ok() {
             lock(&self.idle).give_back(p, wire::stamp(Instant::now()));
-        }
-    }
-}
-
-/// The response body as the shared [`BodyReader`] reads it.
-struct ClientBody<'s> {
-    conn: &'s mut ClientConn,
-    stream: &'s mut dyn Transport,
-    s: &'s ClientSettings,
-    io: &'s mut Io,
-    head: &'s mut ClientHead,
-}
-
-impl BodySource for ClientBody<'_> {
-    fn step(&mut self) -> Step<'_> {
-        match self.conn.poll_body(self.head) {
-            Ok(BodyStep::Data(d)) => Step::Data(d),
-            Ok(BodyStep::NeedInput) => Step::NeedInput,
-            Ok(BodyStep::Again) => Step::Again,
-            // Whether the connection is reused is its `reusable`'s to say.
-            Ok(_) => Step::End,
-            Err(e) => Step::Failed(local(e, &self.s.conn)),
-        }
-    }
-
-    fn fill(&mut self) -> Result<(), Error> {
-        let per = self.s.read_timeout;
-        match fill(self.stream, self.conn, per, self.io, Stage::Body)? {
-            Some(Filled::Bytes(_) | Filled::Eof) | None => Ok(()),
-            Some(Filled::Full) => Err(Error::BodyUnavailable),
         }
     }
 }

@@ -13,12 +13,11 @@ use std::future::{poll_fn, Future};
 use std::io::{self, IoSlice};
 use std::pin::Pin;
 use std::sync::{Arc, Mutex};
-use std::task::{Context, Poll, Waker};
+use std::task::{ready, Context, Poll, Waker};
 use std::time::Duration;
 
 use http_net_conn::driver::{
-    head_fields, Answered, BodyStep, HeadStep, IdlePool, PoolEntry, RequestPlan, SendStep,
-    INLINE_FIELDS,
+    head_fields, Answered, HeadStep, IdlePool, PoolEntry, RequestPlan, SendStep, INLINE_FIELDS,
 };
 use http_net_conn::{
     expects_continue, request_length, BodyLength, ClientConn, ClientHead, ClientOptions, Config,
@@ -933,11 +932,8 @@ impl<C: Connector> ClientResponse<C> {
     /// and the `AsyncRead` run.
     fn poll_body(&mut self, cx: &mut Context<'_>, buf: &mut [u8]) -> Poll<Result<usize, Error>> {
         let n = self.pending.take(buf);
-        if n > 0 {
+        if n > 0 || self.done || buf.is_empty() {
             return Poll::Ready(Ok(n));
-        }
-        if self.done || buf.is_empty() {
-            return Poll::Ready(Ok(0));
         }
         let s = self.client.s;
         let Some(p) = self.p.as_mut() else {
@@ -945,39 +941,28 @@ impl<C: Connector> ClientResponse<C> {
         };
         // A poll of the caller's: the time of an earlier one is stale.
         self.clock.forget();
-        loop {
-            match p.conn.poll_body(&mut self.head) {
-                Ok(BodyStep::Data(d)) => {
-                    let n = self.pending.hand_out(d, buf);
-                    if n > 0 {
-                        return Poll::Ready(Ok(n));
-                    }
-                }
-                Ok(BodyStep::NeedInput) => {
-                    let per = s.read_timeout;
-                    let filled = poll_fill(p, &self.clock, per, Stage::Body, &mut self.wait, cx);
-                    match filled {
-                        Poll::Pending => return Poll::Pending,
-                        Poll::Ready(Ok(_)) => {}
-                        Poll::Ready(Err(e)) => {
-                            self.p = None;
-                            return Poll::Ready(Err(e));
-                        }
-                    }
-                }
-                Ok(BodyStep::Again) => {}
-                // Whether the connection is reused is its `reusable`'s to say.
-                Ok(_) => {
-                    self.done = true;
-                    self.give_back();
-                    return Poll::Ready(Ok(0));
-                }
-                Err(e) => {
-                    self.p = None;
-                    return Poll::Ready(Err(local(e, &s.conn)));
-                }
+        let read = loop {
+            match p.conn.body_into(&mut self.head, &mut self.pending, buf) {
+                Ok(None) => {}
+                Ok(Some(n)) => break Ok(n),
+                Err(e) => break Err(local(e, &s.conn)),
             }
+            let per = s.read_timeout;
+            let wait = &mut self.wait;
+            if let Err(e) = ready!(poll_fill(p, &self.clock, per, Stage::Body, wait, cx)) {
+                break Err(e);
+            }
+        };
+        match read {
+            // Whether the connection is reused is its `reusable`'s to say.
+            Ok(0) => {
+                self.done = true;
+                self.give_back();
+            }
+            Ok(_) => {}
+            Err(_) => self.p = None,
         }
+        Poll::Ready(read)
     }
 
     /// Reads the whole body, at most `limit` bytes: a longer body is
