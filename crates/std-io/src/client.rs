@@ -343,7 +343,7 @@ impl Client {
             let all = head_fields(u.authority().as_bytes(), &own, expect, &mut inline);
             let now = wire::stamp(Instant::now());
             let (pooled, head) =
-                lock(&self.idle).checkout(plan.reuse(), u.origin(), now, |p| still_open(p));
+                lock(&self.idle).checkout(plan.reuse(), u.origin(), now, still_open);
             let mut p = match pooled {
                 Some(p) => p,
                 None => self.connect(&u, plan.deadline())?,
