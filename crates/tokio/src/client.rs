@@ -544,7 +544,8 @@ fn still_open<S: Transport>(p: &mut Pooled<S>) -> bool {
 /// What one wait on the connection gave.
 enum Step {
     Wrote(usize),
-    Read(usize),
+    /// Bytes read, handed to the connection.
+    Read,
     /// All written, and the stream flushed.
     Flushed,
 }
@@ -695,12 +696,7 @@ impl<C: Connector> RequestWriter<C> {
             let out_len = p.conn.output().len();
             // The clock is read only when the write must wait.
             let request_deadline = p.conn.request_deadline();
-            let Pooled {
-                stream,
-                conn,
-                timer,
-                ..
-            } = &mut **p;
+            let (stream, conn, timer) = (&mut p.stream, &mut p.conn, &mut p.timer);
             let until = |now| request_deadline.wait(now, s.write_timeout).0;
             let step = wait(timer, &self.clock, until, |cx| {
                 poll_write_or_read(stream, conn, body, cx)
@@ -717,12 +713,7 @@ impl<C: Connector> RequestWriter<C> {
                     conn.consume_output(n.min(out_len));
                     body = body.get(n.saturating_sub(out_len)..).unwrap_or(&[]);
                 }
-                Some(Ok(Step::Read(n))) => {
-                    if n == 0 {
-                        conn.recv_eof();
-                    } else {
-                        conn.commit(n);
-                    }
+                Some(Ok(Step::Read)) => {
                     // A final response that came early ends the writing.
                     let head = &mut self.head;
                     let config = s.conn;
@@ -789,16 +780,32 @@ fn poll_write_or_read<S: Transport>(
     if let Poll::Ready(r) = w {
         return Poll::Ready(r.map(Step::Wrote));
     }
+    let read = poll_read_into(stream, conn, cx);
+    read.unwrap_or(Poll::Pending).map_ok(|_| Step::Read)
+}
+
+/// One poll of a read straight into the connection's spare buffer (`None`
+/// when it has no room), what came handed to the connection (0 bytes: the
+/// end of stream, `recv_eof`).
+fn poll_read_into<S: Transport>(
+    stream: &mut S,
+    conn: &mut ClientConn,
+    cx: &mut Context<'_>,
+) -> Option<Poll<io::Result<usize>>> {
     let spare = conn.spare_mut();
     if spare.is_empty() {
-        return Poll::Pending;
+        return None;
     }
     let mut rb = ReadBuf::new(spare);
-    match Pin::new(&mut *stream).poll_read(cx, &mut rb) {
-        Poll::Ready(Ok(())) => Poll::Ready(Ok(Step::Read(rb.filled().len()))),
-        Poll::Ready(Err(e)) => Poll::Ready(Err(e)),
-        Poll::Pending => Poll::Pending,
+    let read = Pin::new(stream)
+        .poll_read(cx, &mut rb)
+        .map_ok(|()| rb.filled().len());
+    match read {
+        Poll::Ready(Ok(0)) => conn.recv_eof(),
+        Poll::Ready(Ok(n)) => conn.commit(n),
+        _ => {}
     }
+    Some(read)
 }
 
 /// One poll of a read, straight into the connection's spare buffer,
@@ -815,20 +822,10 @@ fn poll_fill<S: Transport>(
     end: &mut Option<Timestamp>,
     cx: &mut Context<'_>,
 ) -> Poll<Result<Option<usize>, Error>> {
-    let Pooled {
-        stream,
-        conn,
-        timer,
-        ..
-    } = p;
-    let spare = conn.spare_mut();
-    if spare.is_empty() {
+    let (stream, conn, timer) = (&mut p.stream, &mut p.conn, &mut p.timer);
+    let Some(ready) = poll_read_into(stream, conn, cx) else {
         return Poll::Ready(Err(Error::BodyUnavailable));
-    }
-    let mut rb = ReadBuf::new(spare);
-    let ready = Pin::new(&mut *stream)
-        .poll_read(cx, &mut rb)
-        .map_ok(|()| rb.filled().len());
+    };
     let until = |now| conn.wait_until(now, per);
     let Poll::Ready(read) = poll_wait(timer, clock, end, cx, ready, until) else {
         return Poll::Pending;
@@ -839,14 +836,7 @@ fn poll_fill<S: Transport>(
             Some(stage) => Err(Error::Timeout(stage)),
         },
         Some(Err(e)) => Err(Error::Io(e)),
-        Some(Ok(0)) => {
-            conn.recv_eof();
-            Ok(Some(0))
-        }
-        Some(Ok(n)) => {
-            conn.commit(n);
-            Ok(Some(n))
-        }
+        Some(Ok(n)) => Ok(Some(n)),
     })
 }
 
