@@ -35,11 +35,9 @@ pub type Connector = Arc<dyn Fn(&str, u16) -> io::Result<Box<dyn Transport>> + S
 struct Pooled {
     stream: Box<dyn Transport>,
     conn: ClientConn,
-    key: Key,
+    /// https or not, host, port.
+    key: (bool, String, u16),
 }
-
-/// An origin: https or not, host, port.
-type Key = (bool, String, u16);
 
 impl PoolEntry for Pooled {
     fn conn(&self) -> &ClientConn {
@@ -234,22 +232,17 @@ fn bound(
 /// deadline); a read that timed out is the core's answer
 /// (`ClientConn::timed_out`): the wait for `100` ended (`Ok(None)`), or the
 /// timeout of its stage.
-fn fill(
-    stream: &mut dyn Transport,
-    conn: &mut ClientConn,
-    per: Duration,
-    io: &mut Io,
-    stage: Stage,
-) -> Result<Option<Filled>, Error> {
+fn fill(p: &mut Pooled, per: Duration, io: &mut Io, stage: Stage) -> Result<Option<Filled>, Error> {
     let now = wire::stamp(Instant::now());
-    let t = conn.wait_until(now, per).saturating_duration_since(now);
+    let t = p.conn.wait_until(now, per).saturating_duration_since(now);
     let read = if t.is_zero() {
         Err(Error::Timeout(stage))
     } else {
-        wire::fill(stream, conn, Some(t), &mut io.read, stage)
+        wire::fill(&mut *p.stream, &mut p.conn, Some(t), &mut io.read, stage)
     };
     match read {
-        Err(Error::Timeout(_)) => match conn.timed_out(wire::stamp(Instant::now()), stage) {
+        Ok(Filled::Full) => Err(Error::BodyUnavailable),
+        Err(Error::Timeout(_)) => match p.conn.timed_out(wire::stamp(Instant::now()), stage) {
             None => Ok(None),
             Some(stage) => Err(Error::Timeout(stage)),
         },
@@ -367,14 +360,12 @@ impl Client {
             }
             let mut resp = ClientResponse {
                 head,
-                body: BodyState {
-                    pooled: Some(p),
-                    done: false,
-                    kept: Leftover::new(),
-                    io,
-                    idle: Arc::clone(&self.idle),
-                    s: Arc::clone(&self.s),
-                },
+                pooled: Some(p),
+                done: false,
+                kept: Leftover::new(),
+                io,
+                idle: Arc::clone(&self.idle),
+                s: Arc::clone(&self.s),
             };
             let location = resp.field(b"location");
             match plan.answered(resp.status(), location, &mut body, &mut own)? {
@@ -621,16 +612,8 @@ impl InFlight<'_> {
             HeadStep::Closed => return Err(Error::ConnectionClosed),
             _ => return Ok(()),
         }
-        let p = &mut *self.p;
-        match fill(
-            &mut *p.stream,
-            &mut p.conn,
-            self.s.read_timeout,
-            self.io,
-            Stage::Head,
-        )? {
-            Some(Filled::Eof) if !p.conn.response_started() => Err(Error::ConnectionClosed),
-            Some(Filled::Full) => Err(Error::BodyUnavailable),
+        match fill(self.p, self.s.read_timeout, self.io, Stage::Head)? {
+            Some(Filled::Eof) if !self.p.conn.response_started() => Err(Error::ConnectionClosed),
             _ => Ok(()),
         }
     }
@@ -650,15 +633,6 @@ fn still_open(p: &mut Pooled) -> bool {
     matches!(p.stream.input_ready(), Ok(Some(false) | None))
 }
 
-struct BodyState {
-    pooled: Option<Pooled>,
-    done: bool,
-    kept: Leftover,
-    io: Io,
-    idle: Pool,
-    s: Arc<ClientSettings>,
-}
-
 /// A response: the head ([`ClientHead`], its methods the response's), and
 /// the body as a `std::io::Read` (a malformed or truncated body is a read
 /// error wrapping [`Error`]: get it back with [`Error::from_io`]). Reading
@@ -667,7 +641,12 @@ struct BodyState {
 /// the response before that closes it.
 pub struct ClientResponse {
     head: ClientHead,
-    body: BodyState,
+    pooled: Option<Pooled>,
+    done: bool,
+    kept: Leftover,
+    io: Io,
+    idle: Pool,
+    s: Arc<ClientSettings>,
 }
 
 impl std::fmt::Debug for ClientResponse {
@@ -691,46 +670,37 @@ impl std::ops::Deref for ClientResponse {
 impl ClientResponse {
     /// Whether the body has been read to its end.
     pub fn is_done(&self) -> bool {
-        self.body.done
+        self.done
     }
     /// Reads body bytes into `buf`; `Ok(0)` at the end of the body. A
     /// malformed or truncated body is an error naming the rule (the
     /// response as a `Read` gives the same bytes, its errors wrapped in
     /// `std::io::Error`).
     pub fn read_body(&mut self, buf: &mut [u8]) -> Result<usize, Error> {
-        let b = &mut self.body;
-        let n = b.kept.take(buf);
-        if n > 0 || buf.is_empty() || b.done {
+        let n = self.kept.take(buf);
+        if n > 0 || buf.is_empty() || self.done {
             return Ok(n);
         }
-        let Some(p) = b.pooled.as_mut() else {
+        let Some(p) = self.pooled.as_mut() else {
             return Err(Error::BodyUnavailable);
         };
         let r = loop {
-            match p.conn.body_into(&mut self.head, &mut b.kept, buf) {
+            match p.conn.body_into(&mut self.head, &mut self.kept, buf) {
                 Ok(None) => {}
                 Ok(Some(n)) => break Ok(n),
-                Err(e) => break Err(local(e, &b.s.conn)),
+                Err(e) => break Err(local(e, &self.s.conn)),
             }
-            match fill(
-                &mut *p.stream,
-                &mut p.conn,
-                b.s.read_timeout,
-                &mut b.io,
-                Stage::Body,
-            ) {
-                Ok(Some(Filled::Full)) => break Err(Error::BodyUnavailable),
-                Ok(_) => {}
-                Err(e) => break Err(e),
+            if let Err(e) = fill(p, self.s.read_timeout, &mut self.io, Stage::Body) {
+                break Err(e);
             }
         };
         match r {
             Ok(0) => {
-                b.done = true;
-                b.give_back();
+                self.done = true;
+                self.give_back();
             }
             Ok(_) => {}
-            Err(_) => b.pooled = None,
+            Err(_) => self.pooled = None,
         }
         r
     }
@@ -748,15 +718,13 @@ impl ClientResponse {
                 return Ok(out);
             }
             if out.len() + n > limit {
-                self.body.pooled = None;
+                self.pooled = None;
                 return Err(Error::OverLimit(Limit::BodyToVec(limit)));
             }
             out.extend_from_slice(&chunk[..n]);
         }
     }
-}
 
-impl BodyState {
     /// Gives the connection back to the pool, which keeps it when the
     /// core's rules allow (`IdlePool::give_back`).
     fn give_back(&mut self) {
@@ -772,7 +740,7 @@ impl BodyState {
 impl Drop for ClientResponse {
     fn drop(&mut self) {
         // The head's buffers serve the next response.
-        lock(&self.body.idle).keep_head(std::mem::take(&mut self.head));
+        lock(&self.idle).keep_head(std::mem::take(&mut self.head));
     }
 }
 

@@ -148,9 +148,6 @@ impl ClientBuilder {
     }
 }
 
-/// An origin: https or not, host, port.
-type Key = (bool, String, u16);
-
 /// A connection, boxed once when it is opened: a request moves the box
 /// from the pool to its writer, its response and back, not the connection's
 /// state.
@@ -158,8 +155,9 @@ struct Pooled<S> {
     stream: S,
     conn: ClientConn,
     /// Its origin, kept from when it was opened (a request on it formats
-    /// and hashes nothing to find its way back to the pool).
-    key: Key,
+    /// and hashes nothing to find its way back to the pool): https or not,
+    /// host, port.
+    key: (bool, String, u16),
     /// Its one runtime timer, for every wait on it.
     timer: ConnTimer,
 }
