@@ -513,27 +513,22 @@ impl InFlight<'_> {
             force = false;
             let deadline = self.p.conn.request_deadline();
             let (t, by_deadline) = bound(WRITE_SLICE, deadline, Stage::Deadline)?;
+            let p = &mut *self.p;
             if self.io.write != Some(Some(t)) {
-                self.p
-                    .stream
-                    .set_write_timeout(Some(t))
-                    .map_err(Error::Io)?;
+                p.stream.set_write_timeout(Some(t)).map_err(Error::Io)?;
                 self.io.write = Some(Some(t));
             }
-            let r = if out_len > 0 {
-                let out = self.p.conn.output();
-                self.p
-                    .stream
-                    .write_vectored(&[IoSlice::new(out), IoSlice::new(extra)])
-            } else {
-                self.p.stream.write(extra)
+            let bufs = [IoSlice::new(p.conn.output()), IoSlice::new(extra)];
+            let r = match out_len {
+                0 => p.stream.write(extra),
+                _ => p.stream.write_vectored(&bufs),
             };
             match r {
                 Ok(0) => return Err(Error::Io(io::ErrorKind::WriteZero.into())),
                 Ok(n) => {
                     stalled = Duration::ZERO;
                     let from_out = n.min(out_len);
-                    self.p.conn.consume_output(from_out);
+                    p.conn.consume_output(from_out);
                     extra = &extra[(n - from_out).min(extra.len())..];
                 }
                 Err(e) if e.kind() == io::ErrorKind::Interrupted => {}

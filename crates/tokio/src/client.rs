@@ -484,7 +484,9 @@ impl<C: Connector> Client<C> {
         deadline: RequestDeadline,
     ) -> Result<Box<Pooled<C::Stream>>, Error> {
         let Origin { https, host, port } = origin;
-        let d = wait_end(self.inner.s.connect_timeout, deadline);
+        // The connect timeout from now, within the request's deadline.
+        let now = wire::stamp(Instant::now());
+        let d = wire::instant(deadline.wait(now, self.inner.s.connect_timeout).0);
         let opened = if https {
             let Some(tls) = self.inner.connector.connect_https(host, port) else {
                 return Err(Error::Url(UrlError::HttpsWithoutConnector));
@@ -515,12 +517,6 @@ type Head<'r> = (&'r [u8], &'r [u8], &'r [FieldPair<'r>], BodyLength);
 /// (the core's `RequestDeadline::timed_out`).
 fn timed_out(stage: Stage, request_deadline: RequestDeadline) -> Error {
     Error::Timeout(request_deadline.timed_out(wire::stamp(Instant::now()), stage))
-}
-
-/// The end of a wait of at most `per` starting now, within the request's
-/// deadline (the core's `RequestDeadline::wait`).
-fn wait_end(per: Duration, request_deadline: RequestDeadline) -> Instant {
-    wire::instant(request_deadline.wait(wire::stamp(Instant::now()), per).0)
 }
 
 http_net_conn::__client_error_fns!(Error);
