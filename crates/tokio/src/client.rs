@@ -529,10 +529,9 @@ fn still_open<S: Transport>(p: &mut Pooled<S>) -> bool {
     let mut probe = [0u8; 1];
     let mut rb = ReadBuf::new(&mut probe);
     let mut cx = Context::from_waker(Waker::noop());
-    matches!(
-        Pin::new(&mut p.stream).poll_read(&mut cx, &mut rb),
-        Poll::Pending
-    )
+    Pin::new(&mut p.stream)
+        .poll_read(&mut cx, &mut rb)
+        .is_pending()
 }
 
 /// What one wait on the connection gave.
