@@ -173,10 +173,15 @@ impl<'a> Origin<'a> {
     /// ```
     pub fn authority<'b>(&self, buf: &'b mut [u8]) -> Cow<'b, [u8]> {
         let v6 = self.host.contains(':');
-        let n = self.port;
-        let digits = [n / 10000, n / 1000 % 10, n / 100 % 10, n / 10 % 10, n % 10];
-        let digits = digits.map(|d| b'0' + d as u8);
-        let i = digits[..4].iter().take_while(|&&d| d == b'0').count();
+        let (mut digits, mut i, mut n) = ([0u8; 5], 5, self.port);
+        loop {
+            i -= 1;
+            digits[i] = b'0' + (n % 10) as u8;
+            n /= 10;
+            if n == 0 {
+                break;
+            }
+        }
         let (open, close): (&[u8], &[u8]) = if v6 { (b"[", b"]:") } else { (b"", b":") };
         let parts = [open, self.host.as_bytes(), close, &digits[i..]];
         let len = parts.iter().map(|p| p.len()).sum();
