@@ -372,12 +372,8 @@ impl<C: Connector> Client<C> {
         let (mut buf, mut inline) = ([0; 64], [(&b""[..], &b""[..]); INLINE_FIELDS]);
         let authority = origin.authority(&mut buf);
         let all = head_fields(&authority, fields, false, &mut inline);
-        let head = (
-            method,
-            target,
-            &*all,
-            request_length(method, Some(body.len() as u64)),
-        );
+        let len = request_length(method, Some(body.len() as u64));
+        let head = (method, target, &*all, len);
         loop {
             let source = &mut RequestBody::Bytes(body);
             match self.attempt(origin, head, &plan, source, &mut clock).await {
