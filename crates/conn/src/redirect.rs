@@ -4,6 +4,7 @@
 //! resolves a relative `Location` (that needs its URL type), sends the
 //! hops and reads the responses; every decision is here.
 
+use alloc::borrow::Cow;
 use core::fmt;
 
 /// Which redirects a client follows: none by default.
@@ -161,6 +162,40 @@ impl<'a> Origin<'a> {
             && self.port == other.port
             && (self.host == other.host || self.host.eq_ignore_ascii_case(other.host))
     }
+    /// `host:port` for a `Host` field (an IPv6 literal in brackets). Fast
+    /// path: written in `buf` when it fits; general twin: the parts joined
+    /// in a `Vec`.
+    ///
+    /// ```
+    /// let mut buf = [0; 64];
+    /// let v = http_net_conn::Origin::new(false, "::1", 8080).authority(&mut buf);
+    /// assert_eq!(&*v, b"[::1]:8080");
+    /// ```
+    pub fn authority<'b>(&self, buf: &'b mut [u8]) -> Cow<'b, [u8]> {
+        let v6 = self.host.contains(':');
+        let (mut digits, mut i, mut n) = ([0u8; 5], 5, self.port);
+        loop {
+            i -= 1;
+            digits[i] = b'0' + (n % 10) as u8;
+            n /= 10;
+            if n == 0 {
+                break;
+            }
+        }
+        let (open, close): (&[u8], &[u8]) = if v6 { (b"[", b"]:") } else { (b"", b":") };
+        let parts = [open, self.host.as_bytes(), close, &digits[i..]];
+        let len = parts.iter().map(|p| p.len()).sum();
+        let Some(out) = buf.get_mut(..len) else {
+            return Cow::Owned(parts.concat());
+        };
+        let mut rest = &mut *out;
+        for p in parts {
+            let (head, tail) = rest.split_at_mut(p.len());
+            head.copy_from_slice(p);
+            rest = tail;
+        }
+        Cow::Borrowed(out)
+    }
 }
 
 /// The facts of one redirect, for [`Redirects::decide`].
@@ -280,3 +315,27 @@ impl fmt::Display for RedirectError {
 }
 
 impl core::error::Error for RedirectError {}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_authority_is_host_colon_port_in_the_buffer_when_it_fits() {
+        let mut buf = [0; 64];
+        let all = [("a.example", 8080, "a.example:8080"), ("::1", 0, "[::1]:0")];
+        for (host, port, want) in all.into_iter().chain([("1.2.3.4", 65535, "1.2.3.4:65535")]) {
+            let v = Origin::new(false, host, port).authority(&mut buf);
+            assert_eq!(*v, *want.as_bytes());
+            assert!(matches!(v, Cow::Borrowed(_)));
+        }
+        let long = "h".repeat(64);
+        let v = Origin::new(false, &long, 80).authority(&mut buf);
+        assert_eq!(*v, *alloc::format!("{long}:80").as_bytes());
+        assert!(matches!(v, Cow::Owned(_)));
+        let fits = "h".repeat(64 - 3);
+        let v = Origin::new(false, &fits, 80).authority(&mut buf);
+        assert_eq!(*v, *alloc::format!("{fits}:80").as_bytes());
+        assert!(matches!(v, Cow::Borrowed(_)));
+    }
+}

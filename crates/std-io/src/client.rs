@@ -10,16 +10,14 @@ use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
 use http_net_conn::driver::{
-    head_fields, Answered, BodyStep, HeadStep, IdlePool, PoolEntry, RequestPlan, SendStep,
+    head_fields, Answered, HeadStep, IdlePool, Leftover, PoolEntry, RequestPlan, SendStep,
     INLINE_FIELDS,
 };
-use http_net_conn::framing::Error as FramingError;
 use http_net_conn::{
-    expects_continue, BodyLength, ClientConn, ClientHead, ClientOptions, Config,
-    Error as ConnError, Failure, FieldPair, Origin, Placement, RemoteError, RequestDeadline,
+    expects_continue, BodyLength, ClientConn, ClientHead, ClientOptions, Config, FieldPair, Origin,
+    Placement, RequestDeadline,
 };
 
-use crate::body_reader::{BodyReader, BodySource, Step};
 use crate::error::{is_timeout, Error, Limit, Stage};
 use crate::lock::lock;
 
@@ -37,11 +35,9 @@ pub type Connector = Arc<dyn Fn(&str, u16) -> io::Result<Box<dyn Transport>> + S
 struct Pooled {
     stream: Box<dyn Transport>,
     conn: ClientConn,
-    key: Key,
+    /// https or not, host, port.
+    key: (bool, String, u16),
 }
-
-/// An origin: https or not, host, port.
-type Key = (bool, String, u16);
 
 impl PoolEntry for Pooled {
     fn conn(&self) -> &ClientConn {
@@ -236,22 +232,17 @@ fn bound(
 /// deadline); a read that timed out is the core's answer
 /// (`ClientConn::timed_out`): the wait for `100` ended (`Ok(None)`), or the
 /// timeout of its stage.
-fn fill(
-    stream: &mut dyn Transport,
-    conn: &mut ClientConn,
-    per: Duration,
-    io: &mut Io,
-    stage: Stage,
-) -> Result<Option<Filled>, Error> {
+fn fill(p: &mut Pooled, per: Duration, io: &mut Io, stage: Stage) -> Result<Option<Filled>, Error> {
     let now = wire::stamp(Instant::now());
-    let t = conn.wait_until(now, per).saturating_duration_since(now);
+    let t = p.conn.wait_until(now, per).saturating_duration_since(now);
     let read = if t.is_zero() {
         Err(Error::Timeout(stage))
     } else {
-        wire::fill(stream, conn, Some(t), &mut io.read, stage)
+        wire::fill(&mut *p.stream, &mut p.conn, Some(t), &mut io.read, stage)
     };
     match read {
-        Err(Error::Timeout(_)) => match conn.timed_out(wire::stamp(Instant::now()), stage) {
+        Ok(Filled::Full) => Err(Error::BodyUnavailable),
+        Err(Error::Timeout(_)) => match p.conn.timed_out(wire::stamp(Instant::now()), stage) {
             None => Ok(None),
             Some(stage) => Err(Error::Timeout(stage)),
         },
@@ -259,16 +250,7 @@ fn fill(
     }
 }
 
-/// A connection error as the client reports it: a body over the budget the
-/// caller configured is a local limit, not the server's fault.
-fn local(e: ConnError, conn: &Config) -> Error {
-    match e {
-        ConnError::Remote(RemoteError::Framing(FramingError::BodyTooLarge)) => {
-            Error::OverLimit(Limit::BodyBudget(conn.body_limits().body_budget()))
-        }
-        e => Error::Protocol(e),
-    }
-}
+http_net_conn::__client_error_fns!(Error);
 
 impl Client {
     /// A client with the default settings.
@@ -343,44 +325,18 @@ impl Client {
         let mut plan = RequestPlan::chase(&self.s, now, method, url)?;
         let mut own = Cow::Borrowed(fields);
         loop {
-            let mut resp = self.send_once(&mut plan, &own, &mut body)?;
-            let location = resp.field(b"location");
-            match plan.answered(resp.status(), location, &mut body, &mut own)? {
-                Answered::Redirect { drain } => resp.drain(drain),
-                _ => return Ok(resp),
-            }
-        }
-    }
-
-    /// One hop of the plan and its response head: a pooled connection or
-    /// a new one, sent again on a new one when the plan says so.
-    fn send_once(
-        &self,
-        plan: &mut RequestPlan<'_>,
-        fields: &[FieldPair<'_>],
-        body: &mut RequestBody<'_>,
-    ) -> Result<ClientResponse, Error> {
-        loop {
             let u = plan.url()?;
             if u.is_https() && self.connector.is_none() {
                 return Err(Error::Url(UrlError::HttpsWithoutConnector));
             }
             let target = u.origin_target();
             let len = body.length(plan.method());
-            let expect = expects_continue(self.s.expect_threshold, len, fields);
+            let expect = expects_continue(self.s.expect_threshold, len, &own);
             let mut inline = [(&b""[..], &b""[..]); INLINE_FIELDS];
-            let all = head_fields(u.authority().as_bytes(), fields, expect, &mut inline);
-            let origin = Origin::new(u.is_https(), u.host(), u.port());
-            let (pooled, head) = {
-                let mut g = lock(&self.idle);
-                let pooled = match plan.reuse() {
-                    true => g.take(origin, wire::stamp(Instant::now()), |p| {
-                        still_open(&mut *p.stream)
-                    }),
-                    false => None,
-                };
-                (pooled, g.head())
-            };
+            let all = head_fields(u.authority().as_bytes(), &own, expect, &mut inline);
+            let now = wire::stamp(Instant::now());
+            let (pooled, head) =
+                lock(&self.idle).checkout(plan.reuse(), u.origin(), now, still_open);
             let mut p = match pooled {
                 Some(p) => p,
                 None => self.connect(&u, plan.deadline())?,
@@ -393,26 +349,30 @@ impl Client {
                 io: &mut io,
                 head,
             }
-            .run(plan.method(), &target, &all, len, body);
-            match sent {
-                Ok(mut head) => {
-                    if let Some(c) = head.refused_codings(self.s.accept_transfer_codings) {
-                        return Err(Error::UnsupportedTransferCoding(c));
-                    }
-                    return Ok(ClientResponse {
-                        head,
-                        body: BodyState {
-                            pooled: Some(p),
-                            done: false,
-                            reader: BodyReader::default(),
-                            io,
-                            idle: Arc::clone(&self.idle),
-                            s: Arc::clone(&self.s),
-                        },
-                    });
-                }
-                Err(e) if plan.failed(Some(&p.conn), failure(&e), body.replayable()) => {}
+            .run(plan.method(), &target, &all, len, &mut body);
+            let mut head = match sent {
+                Ok(head) => head,
+                Err(e) if plan.failed(Some(&p.conn), failure(&e), body.replayable()) => continue,
                 Err(e) => return Err(e),
+            };
+            if let Some(c) = head.refused_codings(self.s.accept_transfer_codings) {
+                return Err(Error::UnsupportedTransferCoding(c));
+            }
+            let mut resp = ClientResponse {
+                head,
+                pooled: Some(p),
+                done: false,
+                kept: Leftover::new(),
+                io,
+                idle: Arc::clone(&self.idle),
+                s: Arc::clone(&self.s),
+            };
+            let location = resp.field(b"location");
+            match plan.answered(resp.status(), location, &mut body, &mut own)? {
+                // Its body read and dropped (at most `drain` bytes), so
+                // that a short body's connection can be reused.
+                Answered::Redirect { drain } => drop(resp.body_to_vec(drain)),
+                _ => return Ok(resp),
             }
         }
     }
@@ -553,27 +513,22 @@ impl InFlight<'_> {
             force = false;
             let deadline = self.p.conn.request_deadline();
             let (t, by_deadline) = bound(WRITE_SLICE, deadline, Stage::Deadline)?;
+            let p = &mut *self.p;
             if self.io.write != Some(Some(t)) {
-                self.p
-                    .stream
-                    .set_write_timeout(Some(t))
-                    .map_err(Error::Io)?;
+                p.stream.set_write_timeout(Some(t)).map_err(Error::Io)?;
                 self.io.write = Some(Some(t));
             }
-            let r = if out_len > 0 {
-                let out = self.p.conn.output();
-                self.p
-                    .stream
-                    .write_vectored(&[IoSlice::new(out), IoSlice::new(extra)])
-            } else {
-                self.p.stream.write(extra)
+            let bufs = [IoSlice::new(p.conn.output()), IoSlice::new(extra)];
+            let r = match out_len {
+                0 => p.stream.write(extra),
+                _ => p.stream.write_vectored(&bufs),
             };
             match r {
                 Ok(0) => return Err(Error::Io(io::ErrorKind::WriteZero.into())),
                 Ok(n) => {
                     stalled = Duration::ZERO;
                     let from_out = n.min(out_len);
-                    self.p.conn.consume_output(from_out);
+                    p.conn.consume_output(from_out);
                     extra = &extra[(n - from_out).min(extra.len())..];
                 }
                 Err(e) if e.kind() == io::ErrorKind::Interrupted => {}
@@ -652,16 +607,8 @@ impl InFlight<'_> {
             HeadStep::Closed => return Err(Error::ConnectionClosed),
             _ => return Ok(()),
         }
-        let p = &mut *self.p;
-        match fill(
-            &mut *p.stream,
-            &mut p.conn,
-            self.s.read_timeout,
-            self.io,
-            Stage::Head,
-        )? {
-            Some(Filled::Eof) if !p.conn.response_started() => Err(Error::ConnectionClosed),
-            Some(Filled::Full) => Err(Error::BodyUnavailable),
+        match fill(self.p, self.s.read_timeout, self.io, Stage::Head)? {
+            Some(Filled::Eof) if !self.p.conn.response_started() => Err(Error::ConnectionClosed),
             _ => Ok(()),
         }
     }
@@ -675,29 +622,10 @@ impl InFlight<'_> {
     }
 }
 
-/// How a request failed, as the connection's retry rule asks: the
-/// connection ended under it (an end of stream, or an I/O error on it: a
-/// reset, a broken pipe) or something else (a timeout, a protocol error).
-fn failure(e: &Error) -> Failure {
-    match e {
-        Error::ConnectionClosed | Error::Io(_) => Failure::Closed,
-        _ => Failure::Other,
-    }
-}
-
 /// Whether an idle connection is still open (no end of stream, and no
 /// bytes the server sent unasked, waiting).
-fn still_open(s: &mut dyn Transport) -> bool {
-    matches!(s.input_ready(), Ok(Some(false) | None))
-}
-
-struct BodyState {
-    pooled: Option<Pooled>,
-    done: bool,
-    reader: BodyReader,
-    io: Io,
-    idle: Pool,
-    s: Arc<ClientSettings>,
+fn still_open(p: &mut Pooled) -> bool {
+    matches!(p.stream.input_ready(), Ok(Some(false) | None))
 }
 
 /// A response: the head ([`ClientHead`], its methods the response's), and
@@ -708,7 +636,12 @@ struct BodyState {
 /// the response before that closes it.
 pub struct ClientResponse {
     head: ClientHead,
-    body: BodyState,
+    pooled: Option<Pooled>,
+    done: bool,
+    kept: Leftover,
+    io: Io,
+    idle: Pool,
+    s: Arc<ClientSettings>,
 }
 
 impl std::fmt::Debug for ClientResponse {
@@ -732,36 +665,37 @@ impl std::ops::Deref for ClientResponse {
 impl ClientResponse {
     /// Whether the body has been read to its end.
     pub fn is_done(&self) -> bool {
-        self.body.done
+        self.done
     }
     /// Reads body bytes into `buf`; `Ok(0)` at the end of the body. A
     /// malformed or truncated body is an error naming the rule (the
     /// response as a `Read` gives the same bytes, its errors wrapped in
     /// `std::io::Error`).
     pub fn read_body(&mut self, buf: &mut [u8]) -> Result<usize, Error> {
-        let n = self.body.reader.take_pending(buf);
-        let b = &mut self.body;
-        if n > 0 || buf.is_empty() || b.done {
+        let n = self.kept.take(buf);
+        if n > 0 || buf.is_empty() || self.done {
             return Ok(n);
         }
-        let Some(p) = b.pooled.as_mut() else {
+        let Some(p) = self.pooled.as_mut() else {
             return Err(Error::BodyUnavailable);
         };
-        let mut src = ClientBody {
-            conn: &mut p.conn,
-            stream: &mut *p.stream,
-            s: &b.s,
-            io: &mut b.io,
-            head: &mut self.head,
+        let r = loop {
+            match p.conn.body_into(&mut self.head, &mut self.kept, buf) {
+                Ok(None) => {}
+                Ok(Some(n)) => break Ok(n),
+                Err(e) => break Err(local(e, &self.s.conn)),
+            }
+            if let Err(e) = fill(p, self.s.read_timeout, &mut self.io, Stage::Body) {
+                break Err(e);
+            }
         };
-        let r = b.reader.read_more(&mut src, buf);
         match r {
             Ok(0) => {
-                b.done = true;
-                b.give_back();
+                self.done = true;
+                self.give_back();
             }
             Ok(_) => {}
-            Err(_) => b.pooled = None,
+            Err(_) => self.pooled = None,
         }
         r
     }
@@ -779,28 +713,13 @@ impl ClientResponse {
                 return Ok(out);
             }
             if out.len() + n > limit {
-                self.body.pooled = None;
+                self.pooled = None;
                 return Err(Error::OverLimit(Limit::BodyToVec(limit)));
             }
             out.extend_from_slice(&chunk[..n]);
         }
     }
 
-    /// Reads and drops at most `max` body bytes (a redirect's body), so
-    /// that a short body's connection can be reused; errors end it.
-    fn drain(&mut self, max: usize) {
-        let mut sink = [0u8; 4096];
-        let mut left = max;
-        while left > 0 {
-            match self.read_body(&mut sink) {
-                Ok(0) | Err(_) => break,
-                Ok(n) => left = left.saturating_sub(n),
-            }
-        }
-    }
-}
-
-impl BodyState {
     /// Gives the connection back to the pool, which keeps it when the
     /// core's rules allow (`IdlePool::give_back`).
     fn give_back(&mut self) {
@@ -813,40 +732,10 @@ impl BodyState {
     }
 }
 
-/// The response body as the shared [`BodyReader`] reads it.
-struct ClientBody<'s> {
-    conn: &'s mut ClientConn,
-    stream: &'s mut dyn Transport,
-    s: &'s ClientSettings,
-    io: &'s mut Io,
-    head: &'s mut ClientHead,
-}
-
-impl BodySource for ClientBody<'_> {
-    fn step(&mut self) -> Step<'_> {
-        match self.conn.poll_body(self.head) {
-            Ok(BodyStep::Data(d)) => Step::Data(d),
-            Ok(BodyStep::NeedInput) => Step::NeedInput,
-            Ok(BodyStep::Again) => Step::Again,
-            // Whether the connection is reused is its `reusable`'s to say.
-            Ok(_) => Step::End,
-            Err(e) => Step::Failed(local(e, &self.s.conn)),
-        }
-    }
-
-    fn fill(&mut self) -> Result<(), Error> {
-        let per = self.s.read_timeout;
-        match fill(self.stream, self.conn, per, self.io, Stage::Body)? {
-            Some(Filled::Bytes(_) | Filled::Eof) | None => Ok(()),
-            Some(Filled::Full) => Err(Error::BodyUnavailable),
-        }
-    }
-}
-
 impl Drop for ClientResponse {
     fn drop(&mut self) {
         // The head's buffers serve the next response.
-        lock(&self.body.idle).keep_head(std::mem::take(&mut self.head));
+        lock(&self.idle).keep_head(std::mem::take(&mut self.head));
     }
 }
 

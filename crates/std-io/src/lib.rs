@@ -130,7 +130,6 @@
 #![deny(missing_docs)]
 #![warn(missing_debug_implementations)]
 
-mod body_reader;
 mod client;
 mod connection;
 mod date;

@@ -12,19 +12,16 @@ use std::borrow::Cow;
 use std::future::{poll_fn, Future};
 use std::io::{self, IoSlice};
 use std::pin::Pin;
-use std::sync::{Arc, Mutex, MutexGuard};
-use std::task::{Context, Poll, Waker};
+use std::sync::{Arc, Mutex};
+use std::task::{ready, Context, Poll, Waker};
 use std::time::Duration;
 
 use http_net_conn::driver::{
-    head_fields, Answered, BodyStep, HeadStep, IdlePool, PoolEntry, RequestPlan, SendStep,
-    INLINE_FIELDS,
+    head_fields, Answered, HeadStep, IdlePool, PoolEntry, RequestPlan, SendStep, INLINE_FIELDS,
 };
-use http_net_conn::framing::Error as FramingError;
 use http_net_conn::{
     expects_continue, request_length, BodyLength, ClientConn, ClientHead, ClientOptions, Config,
-    Error as ConnError, ExpectState, Failure, FieldPair, Origin, Placement, RemoteError,
-    RequestDeadline, Timestamp, UrlError,
+    ExpectState, FieldPair, Origin, Placement, RequestDeadline, Retry, Timestamp, UrlError,
 };
 use tokio::io::{AsyncRead, AsyncReadExt, ReadBuf};
 use tokio::net::TcpStream;
@@ -32,6 +29,7 @@ use tokio::time::Instant;
 
 use crate::client_wait::{poll_wait, wait, ConnTimer};
 use crate::error::{Error, Limit, Stage};
+use crate::shared::lock;
 use crate::timer::WakeClock;
 use crate::wire::{self, bounded, Transport};
 
@@ -150,9 +148,6 @@ impl ClientBuilder {
     }
 }
 
-/// An origin: https or not, host, port.
-type Key = (bool, String, u16);
-
 /// A connection, boxed once when it is opened: a request moves the box
 /// from the pool to its writer, its response and back, not the connection's
 /// state.
@@ -160,8 +155,9 @@ struct Pooled<S> {
     stream: S,
     conn: ClientConn,
     /// Its origin, kept from when it was opened (a request on it formats
-    /// and hashes nothing to find its way back to the pool).
-    key: Key,
+    /// and hashes nothing to find its way back to the pool): https or not,
+    /// host, port.
+    key: (bool, String, u16),
     /// Its one runtime timer, for every wait on it.
     timer: ConnTimer,
 }
@@ -183,13 +179,6 @@ struct Inner<C: Connector> {
     s: ClientSettings,
     connector: C,
     idle: Mutex<Pool<C::Stream>>,
-}
-
-fn lock<T>(m: &Mutex<T>) -> MutexGuard<'_, T> {
-    match m.lock() {
-        Ok(g) => g,
-        Err(p) => p.into_inner(),
-    }
 }
 
 /// An async HTTP/1.1 client. Cloning it shares its pool of idle
@@ -327,52 +316,27 @@ impl<C: Connector> Client<C> {
         let mut plan = RequestPlan::chase(&self.inner.s, clock.stamp(), method, url)?;
         let mut own = Cow::Borrowed(fields);
         loop {
-            let mut resp = self
-                .send_url(&mut plan, &own, &mut body, &mut clock)
-                .await?;
-            let location = resp.field(b"location");
-            match plan.answered(resp.status(), location, &mut body, &mut own)? {
-                Answered::Redirect { drain } => resp.drain(drain).await,
-                _ => return Ok(resp),
-            }
-        }
-    }
-
-    /// One hop of the plan and its response head: a pooled connection or
-    /// a new one, sent again on a new one when the plan says so.
-    async fn send_url(
-        &self,
-        plan: &mut RequestPlan<'_>,
-        fields: &[FieldPair<'_>],
-        body: &mut RequestBody<'_>,
-        clock: &mut WakeClock,
-    ) -> Result<ClientResponse<C>, Error> {
-        clock.forget();
-        loop {
             let u = plan.url()?;
             let target = u.origin_target();
             let len = body.length(plan.method());
-            let expect = expects_continue(self.inner.s.expect_threshold, len, fields);
+            let expect = expects_continue(self.inner.s.expect_threshold, len, &own);
             let mut inline = [(&b""[..], &b""[..]); INLINE_FIELDS];
-            let all = head_fields(u.authority().as_bytes(), fields, expect, &mut inline);
-            let first: &[u8] = match &*body {
-                RequestBody::Bytes(b) => b,
-                _ => &[],
+            let all = head_fields(u.authority().as_bytes(), &own, expect, &mut inline);
+            let head = (plan.method(), &*target, &*all, len);
+            let mut resp = match self
+                .attempt(u.origin(), head, &plan, &mut body, &mut clock)
+                .await
+            {
+                Err((e, retry)) if !plan.again(retry) => return Err(e),
+                Err(_) => continue,
+                Ok(resp) => resp,
             };
-            let out = Outgoing {
-                origin: Origin::new(u.is_https(), u.host(), u.port()),
-                method: plan.method(),
-                target: &target,
-                fields: &all,
-                body: len,
-                first,
-            };
-            let f = match self.attempt(&out, plan, body, clock).await {
-                Ok(resp) => return Ok(resp),
-                Err(f) => f,
-            };
-            if !plan.failed(f.conn(), failure(&f.e), body.replayable()) {
-                return Err(f.e);
+            let location = resp.field(b"location");
+            match plan.answered(resp.status(), location, &mut body, &mut own)? {
+                // Its body read and dropped (at most `drain` bytes), so
+                // that a short body's connection can be reused.
+                Answered::Redirect { drain } => drop(resp.body_to_vec(drain).await),
+                _ => return Ok(resp),
             }
         }
     }
@@ -404,26 +368,18 @@ impl<C: Connector> Client<C> {
         // expiry and the first wait's end.
         let mut clock = WakeClock::default();
         let mut plan = RequestPlan::new(&self.inner.s, clock.stamp());
-        let mut buf = [0; HOST_INLINE];
-        let authority = host_value(host, port, &mut buf);
-        let mut inline = [(&b""[..], &b""[..]); INLINE_FIELDS];
+        let origin = Origin::new(false, host, port);
+        let (mut buf, mut inline) = ([0; 64], [(&b""[..], &b""[..]); INLINE_FIELDS]);
+        let authority = origin.authority(&mut buf);
         let all = head_fields(&authority, fields, false, &mut inline);
-        let out = Outgoing {
-            origin: Origin::new(false, host, port),
-            method,
-            target,
-            fields: &all,
-            body: request_length(method, Some(body.len() as u64)),
-            first: body,
-        };
+        let len = request_length(method, Some(body.len() as u64));
+        let head = (method, target, &*all, len);
         loop {
             let source = &mut RequestBody::Bytes(body);
-            let f = match self.attempt(&out, &plan, source, &mut clock).await {
+            match self.attempt(origin, head, &plan, source, &mut clock).await {
+                Err((e, retry)) if !plan.again(retry) => return Err(e),
+                Err(_) => {}
                 Ok(resp) => return Ok(resp),
-                Err(f) => f,
-            };
-            if !plan.failed(f.conn(), failure(&f.e), source.replayable()) {
-                return Err(f.e);
             }
         }
     }
@@ -445,45 +401,42 @@ impl<C: Connector> Client<C> {
     ) -> Result<RequestWriter<C>, Error> {
         let mut clock = WakeClock::default();
         let plan = RequestPlan::new(&self.inner.s, clock.stamp());
-        let mut buf = [0; HOST_INLINE];
-        let authority = host_value(host, port, &mut buf);
-        let mut inline = [(&b""[..], &b""[..]); INLINE_FIELDS];
+        let origin = Origin::new(false, host, port);
+        let (mut buf, mut inline) = ([0; 64], [(&b""[..], &b""[..]); INLINE_FIELDS]);
+        let authority = origin.authority(&mut buf);
         let all = head_fields(&authority, fields, false, &mut inline);
-        let out = Outgoing {
-            origin: Origin::new(false, host, port),
-            method,
-            target,
-            fields: &all,
-            body,
-            first: &[],
-        };
-        let mut req = self.open(out.origin, &plan, &mut clock).await?;
-        req.send_head(&out).await?;
+        let mut req = self.open(origin, &plan, &mut clock).await?;
+        req.send_head((method, target, &all, body), &[]).await?;
         Ok(req)
     }
 
-    /// One attempt of `out` (its body from `body`): the response, or how
-    /// it failed, for the plan's retry rule.
+    /// One attempt of `head` to `origin` (its body from `body`): the
+    /// response, or the error and the connection's retry rule's answer,
+    /// for the plan ([`RequestPlan::again`]).
     async fn attempt(
         &self,
-        out: &Outgoing<'_>,
+        origin: Origin<'_>,
+        head: Head<'_>,
         plan: &RequestPlan<'_>,
         body: &mut RequestBody<'_>,
         clock: &mut WakeClock,
-    ) -> Result<ClientResponse<C>, Failed<C>> {
-        let failed = |e, req| Failed { e, req };
-        let mut req = match self.open(out.origin, plan, clock).await {
-            Ok(req) => req,
-            Err(e) => return Err(failed(e, None)),
+    ) -> Result<ClientResponse<C>, (Error, Retry)> {
+        let no = |e| (e, Retry::No);
+        let mut req = self.open(origin, plan, clock).await.map_err(no)?;
+        let first: &[u8] = match &*body {
+            RequestBody::Bytes(b) => b,
+            _ => &[],
         };
-        let sent = match req.send_head(out).await {
+        let sent = match req.send_head(head, first).await {
             Ok(()) => req.drive(body).await,
             Err(e) => Err(e),
         };
-        match sent {
-            Ok(()) => req.respond().map_err(|e| failed(e, None)),
-            Err(e) => Err(failed(e, Some(req))),
-        }
+        let Err(e) = sent else {
+            return req.respond().map_err(no);
+        };
+        let conn = req.p.as_ref().map(|p| &p.conn);
+        let retry = conn.map_or(Retry::No, |c| c.retry(failure(&e), body.replayable()));
+        Err((e, retry))
     }
 
     /// A pooled connection to `origin` (when the plan reuses) or a new one,
@@ -495,16 +448,9 @@ impl<C: Connector> Client<C> {
         plan: &RequestPlan<'_>,
         clock: &mut WakeClock,
     ) -> Result<RequestWriter<C>, Error> {
-        let (pooled, head) = {
-            let mut g = lock(&self.inner.idle);
-            let head = g.head();
-            let pooled = match plan.reuse() {
-                // One clock read for every connection looked at (this wakeup's).
-                true => g.take(origin, clock.stamp(), |p| still_open(p)),
-                false => None,
-            };
-            (pooled, head)
-        };
+        // One clock read for every connection looked at (this wakeup's).
+        let (pooled, head) =
+            lock(&self.inner.idle).checkout(plan.reuse(), origin, clock.stamp(), |p| still_open(p));
         let mut p = match pooled {
             Some(mut p) => {
                 p.timer.check_runtime();
@@ -534,7 +480,9 @@ impl<C: Connector> Client<C> {
         deadline: RequestDeadline,
     ) -> Result<Box<Pooled<C::Stream>>, Error> {
         let Origin { https, host, port } = origin;
-        let d = wait_end(self.inner.s.connect_timeout, deadline);
+        // The connect timeout from now, within the request's deadline.
+        let now = wire::stamp(Instant::now());
+        let d = wire::instant(deadline.wait(now, self.inner.s.connect_timeout).0);
         let opened = if https {
             let Some(tls) = self.inner.connector.connect_https(host, port) else {
                 return Err(Error::Url(UrlError::HttpsWithoutConnector));
@@ -556,71 +504,9 @@ impl<C: Connector> Client<C> {
     }
 }
 
-/// One request's head as an attempt sends it.
-struct Outgoing<'r> {
-    origin: Origin<'r>,
-    method: &'r [u8],
-    target: &'r [u8],
-    /// The fields, complete (`Host`, the caller's, `Expect`).
-    fields: &'r [FieldPair<'r>],
-    body: BodyLength,
-    /// The body's bytes when the caller holds them all, sent with the head
-    /// (one write for the head and a small body) unless the request waits
-    /// for `100 Continue`.
-    first: &'r [u8],
-}
-
-/// How an attempt failed: the error, and the request on its connection
-/// (none when no connection was had, or the response head came).
-struct Failed<C: Connector> {
-    e: Error,
-    req: Option<RequestWriter<C>>,
-}
-
-impl<C: Connector> Failed<C> {
-    fn conn(&self) -> Option<&ClientConn> {
-        self.req.as_ref()?.p.as_ref().map(|p| &p.conn)
-    }
-}
-
-/// Bytes of `host:port` written on the stack.
-const HOST_INLINE: usize = 64;
-
-/// `host:port` for the `Host` field (an IPv6 literal in brackets). Fast
-/// path: on the stack, in `buf`, when it fits; general twin: the parts
-/// joined in a `Vec`.
-fn host_value<'a>(host: &'a str, port: u16, buf: &'a mut [u8; HOST_INLINE]) -> Cow<'a, [u8]> {
-    let (open, close) = match host.contains(':') {
-        true => (&b"["[..], &b"]:"[..]),
-        false => (&b""[..], &b":"[..]),
-    };
-    let (mut digits, mut i, mut n) = ([0u8; 5], 5, port);
-    loop {
-        i -= 1;
-        digits[i] = b'0' + (n % 10) as u8;
-        n /= 10;
-        if n == 0 {
-            break;
-        }
-    }
-    let parts = [
-        open,
-        host.as_bytes(),
-        close,
-        digits.get(i..).unwrap_or_default(),
-    ];
-    let len = parts.iter().map(|p| p.len()).sum();
-    let Some(out) = buf.get_mut(..len) else {
-        return Cow::Owned(parts.concat());
-    };
-    let mut rest = &mut *out;
-    for p in parts {
-        let (head, tail) = rest.split_at_mut(p.len());
-        head.copy_from_slice(p);
-        rest = tail;
-    }
-    Cow::Borrowed(out)
-}
+/// A request's head as an attempt sends it: the method, the target, the
+/// fields (complete: `Host`, the caller's, `Expect`) and the body's length.
+type Head<'r> = (&'r [u8], &'r [u8], &'r [FieldPair<'r>], BodyLength);
 
 /// The timeout of a wait at `stage`: [`Stage::Deadline`] when the
 /// whole-request deadline (`request_timeout`) has passed, which bounded it
@@ -629,32 +515,7 @@ fn timed_out(stage: Stage, request_deadline: RequestDeadline) -> Error {
     Error::Timeout(request_deadline.timed_out(wire::stamp(Instant::now()), stage))
 }
 
-/// The end of a wait of at most `per` starting now, within the request's
-/// deadline (the core's `RequestDeadline::wait`).
-fn wait_end(per: Duration, request_deadline: RequestDeadline) -> Instant {
-    wire::instant(request_deadline.wait(wire::stamp(Instant::now()), per).0)
-}
-
-/// A connection error as the client reports it: a body over the budget the
-/// caller configured is a local limit, not the server's fault.
-fn local(e: ConnError, conn: &Config) -> Error {
-    match e {
-        ConnError::Remote(RemoteError::Framing(FramingError::BodyTooLarge)) => {
-            Error::OverLimit(Limit::BodyBudget(conn.body_limits().body_budget()))
-        }
-        e => Error::Protocol(e),
-    }
-}
-
-/// How a request failed, as the connection's retry rule asks: the
-/// connection ended under it (an end of stream, or an I/O error on it: a
-/// reset, a broken pipe) or something else (a timeout, a protocol error).
-fn failure(e: &Error) -> Failure {
-    match e {
-        Error::ConnectionClosed | Error::Io(_) => Failure::Closed,
-        _ => Failure::Other,
-    }
-}
+http_net_conn::__client_error_fns!(Error);
 
 /// Whether an idle connection is still open: one poll of a read with a
 /// waker that does nothing; pending means open and silent. Bytes the
@@ -664,16 +525,16 @@ fn still_open<S: Transport>(p: &mut Pooled<S>) -> bool {
     let mut probe = [0u8; 1];
     let mut rb = ReadBuf::new(&mut probe);
     let mut cx = Context::from_waker(Waker::noop());
-    matches!(
-        Pin::new(&mut p.stream).poll_read(&mut cx, &mut rb),
-        Poll::Pending
-    )
+    Pin::new(&mut p.stream)
+        .poll_read(&mut cx, &mut rb)
+        .is_pending()
 }
 
 /// What one wait on the connection gave.
 enum Step {
     Wrote(usize),
-    Read(usize),
+    /// Bytes read, handed to the connection.
+    Read,
     /// All written, and the stream flushed.
     Flushed,
 }
@@ -736,18 +597,19 @@ impl<C: Connector> RequestWriter<C> {
         step == Some(SendStep::Answered)
     }
 
-    /// Sends the request head, with the body's bytes when `out` holds them
-    /// and the request does not wait for `100 Continue`: copied after the
-    /// head when small, else written after it in the same (vectored) write.
-    async fn send_head(&mut self, out: &Outgoing<'_>) -> Result<(), Error> {
+    /// Sends the request head, with `first`, the body's bytes when the
+    /// caller holds them all, unless the request waits for `100 Continue`:
+    /// copied after the head when small, else written after it in the
+    /// same (vectored) write.
+    async fn send_head(&mut self, head: Head<'_>, first: &[u8]) -> Result<(), Error> {
         let p = self.p.as_mut().ok_or(Error::BodyUnavailable)?;
-        p.conn
-            .send_request(out.method, out.target, out.fields, out.body)?;
+        let (method, target, fields, len) = head;
+        p.conn.send_request(method, target, fields, len)?;
         let mut after: &[u8] = &[];
-        if !out.first.is_empty() && p.conn.expect_state() != ExpectState::Waiting {
-            self.sent = out.first.len();
-            if p.conn.send_data(out.first)? == Placement::AfterOutput {
-                after = out.first;
+        if !first.is_empty() && p.conn.expect_state() != ExpectState::Waiting {
+            self.sent = first.len();
+            if p.conn.send_data(first)? == Placement::AfterOutput {
+                after = first;
             }
         }
         self.push(after).await
@@ -823,12 +685,7 @@ impl<C: Connector> RequestWriter<C> {
             let out_len = p.conn.output().len();
             // The clock is read only when the write must wait.
             let request_deadline = p.conn.request_deadline();
-            let Pooled {
-                stream,
-                conn,
-                timer,
-                ..
-            } = &mut **p;
+            let (stream, conn, timer) = (&mut p.stream, &mut p.conn, &mut p.timer);
             let until = |now| request_deadline.wait(now, s.write_timeout).0;
             let step = wait(timer, &self.clock, until, |cx| {
                 poll_write_or_read(stream, conn, body, cx)
@@ -845,12 +702,7 @@ impl<C: Connector> RequestWriter<C> {
                     conn.consume_output(n.min(out_len));
                     body = body.get(n.saturating_sub(out_len)..).unwrap_or(&[]);
                 }
-                Some(Ok(Step::Read(n))) => {
-                    if n == 0 {
-                        conn.recv_eof();
-                    } else {
-                        conn.commit(n);
-                    }
+                Some(Ok(Step::Read)) => {
                     // A final response that came early ends the writing.
                     let head = &mut self.head;
                     let config = s.conn;
@@ -917,16 +769,32 @@ fn poll_write_or_read<S: Transport>(
     if let Poll::Ready(r) = w {
         return Poll::Ready(r.map(Step::Wrote));
     }
+    let read = poll_read_into(stream, conn, cx);
+    read.unwrap_or(Poll::Pending).map_ok(|_| Step::Read)
+}
+
+/// One poll of a read straight into the connection's spare buffer (`None`
+/// when it has no room), what came handed to the connection (0 bytes: the
+/// end of stream, `recv_eof`).
+fn poll_read_into<S: Transport>(
+    stream: &mut S,
+    conn: &mut ClientConn,
+    cx: &mut Context<'_>,
+) -> Option<Poll<io::Result<usize>>> {
     let spare = conn.spare_mut();
     if spare.is_empty() {
-        return Poll::Pending;
+        return None;
     }
     let mut rb = ReadBuf::new(spare);
-    match Pin::new(&mut *stream).poll_read(cx, &mut rb) {
-        Poll::Ready(Ok(())) => Poll::Ready(Ok(Step::Read(rb.filled().len()))),
-        Poll::Ready(Err(e)) => Poll::Ready(Err(e)),
-        Poll::Pending => Poll::Pending,
+    let read = Pin::new(stream)
+        .poll_read(cx, &mut rb)
+        .map_ok(|()| rb.filled().len());
+    match read {
+        Poll::Ready(Ok(0)) => conn.recv_eof(),
+        Poll::Ready(Ok(n)) => conn.commit(n),
+        _ => {}
     }
+    Some(read)
 }
 
 /// One poll of a read, straight into the connection's spare buffer,
@@ -943,20 +811,10 @@ fn poll_fill<S: Transport>(
     end: &mut Option<Timestamp>,
     cx: &mut Context<'_>,
 ) -> Poll<Result<Option<usize>, Error>> {
-    let Pooled {
-        stream,
-        conn,
-        timer,
-        ..
-    } = p;
-    let spare = conn.spare_mut();
-    if spare.is_empty() {
+    let (stream, conn, timer) = (&mut p.stream, &mut p.conn, &mut p.timer);
+    let Some(ready) = poll_read_into(stream, conn, cx) else {
         return Poll::Ready(Err(Error::BodyUnavailable));
-    }
-    let mut rb = ReadBuf::new(spare);
-    let ready = Pin::new(&mut *stream)
-        .poll_read(cx, &mut rb)
-        .map_ok(|()| rb.filled().len());
+    };
     let until = |now| conn.wait_until(now, per);
     let Poll::Ready(read) = poll_wait(timer, clock, end, cx, ready, until) else {
         return Poll::Pending;
@@ -967,14 +825,7 @@ fn poll_fill<S: Transport>(
             Some(stage) => Err(Error::Timeout(stage)),
         },
         Some(Err(e)) => Err(Error::Io(e)),
-        Some(Ok(0)) => {
-            conn.recv_eof();
-            Ok(Some(0))
-        }
-        Some(Ok(n)) => {
-            conn.commit(n);
-            Ok(Some(n))
-        }
+        Some(Ok(n)) => Ok(Some(n)),
     })
 }
 
@@ -1060,11 +911,8 @@ impl<C: Connector> ClientResponse<C> {
     /// and the `AsyncRead` run.
     fn poll_body(&mut self, cx: &mut Context<'_>, buf: &mut [u8]) -> Poll<Result<usize, Error>> {
         let n = self.pending.take(buf);
-        if n > 0 {
+        if n > 0 || self.done || buf.is_empty() {
             return Poll::Ready(Ok(n));
-        }
-        if self.done || buf.is_empty() {
-            return Poll::Ready(Ok(0));
         }
         let s = self.client.s;
         let Some(p) = self.p.as_mut() else {
@@ -1072,39 +920,28 @@ impl<C: Connector> ClientResponse<C> {
         };
         // A poll of the caller's: the time of an earlier one is stale.
         self.clock.forget();
-        loop {
-            match p.conn.poll_body(&mut self.head) {
-                Ok(BodyStep::Data(d)) => {
-                    let n = self.pending.hand_out(d, buf);
-                    if n > 0 {
-                        return Poll::Ready(Ok(n));
-                    }
-                }
-                Ok(BodyStep::NeedInput) => {
-                    let per = s.read_timeout;
-                    let filled = poll_fill(p, &self.clock, per, Stage::Body, &mut self.wait, cx);
-                    match filled {
-                        Poll::Pending => return Poll::Pending,
-                        Poll::Ready(Ok(_)) => {}
-                        Poll::Ready(Err(e)) => {
-                            self.p = None;
-                            return Poll::Ready(Err(e));
-                        }
-                    }
-                }
-                Ok(BodyStep::Again) => {}
-                // Whether the connection is reused is its `reusable`'s to say.
-                Ok(_) => {
-                    self.done = true;
-                    self.give_back();
-                    return Poll::Ready(Ok(0));
-                }
-                Err(e) => {
-                    self.p = None;
-                    return Poll::Ready(Err(local(e, &s.conn)));
-                }
+        let read = loop {
+            match p.conn.body_into(&mut self.head, &mut self.pending, buf) {
+                Ok(None) => {}
+                Ok(Some(n)) => break Ok(n),
+                Err(e) => break Err(local(e, &s.conn)),
             }
+            let per = s.read_timeout;
+            let wait = &mut self.wait;
+            if let Err(e) = ready!(poll_fill(p, &self.clock, per, Stage::Body, wait, cx)) {
+                break Err(e);
+            }
+        };
+        match read {
+            // Whether the connection is reused is its `reusable`'s to say.
+            Ok(0) => {
+                self.done = true;
+                self.give_back();
+            }
+            Ok(_) => {}
+            Err(_) => self.p = None,
         }
+        Poll::Ready(read)
     }
 
     /// Reads the whole body, at most `limit` bytes: a longer body is
@@ -1124,19 +961,6 @@ impl<C: Connector> ClientResponse<C> {
                 return Err(Error::OverLimit(Limit::BodyToVec(limit)));
             }
             out.extend_from_slice(&chunk[..n]);
-        }
-    }
-
-    /// Reads and drops at most `max` body bytes (a redirect's body), so
-    /// that a short body's connection can be reused; errors end it.
-    async fn drain(&mut self, max: usize) {
-        let mut sink = [0u8; 4096];
-        let mut left = max;
-        while left > 0 {
-            match self.read_body(&mut sink).await {
-                Ok(0) | Err(_) => break,
-                Ok(n) => left = left.saturating_sub(n),
-            }
         }
     }
 
@@ -1201,29 +1025,5 @@ impl<C: Connector> std::fmt::Debug for RequestWriter<C> {
                 &self.p.as_ref().is_some_and(|p| p.conn.request_sent()),
             )
             .finish_non_exhaustive()
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn the_host_value_is_host_colon_port_on_the_stack_when_it_fits() {
-        let mut buf = [0; HOST_INLINE];
-        let v = host_value("a.example", 8080, &mut buf);
-        assert!(matches!(v, Cow::Borrowed(b"a.example:8080")));
-        let v = host_value("::1", 0, &mut buf);
-        assert!(matches!(v, Cow::Borrowed(b"[::1]:0")));
-        let v = host_value("1.2.3.4", 65535, &mut buf);
-        assert!(matches!(v, Cow::Borrowed(b"1.2.3.4:65535")));
-        let long = "h".repeat(HOST_INLINE);
-        let v = host_value(&long, 80, &mut buf);
-        assert_eq!(*v, *format!("{long}:80").as_bytes());
-        assert!(matches!(v, Cow::Owned(_)));
-        let fits = "h".repeat(HOST_INLINE - 3);
-        let v = host_value(&fits, 80, &mut buf);
-        assert_eq!(*v, *format!("{fits}:80").as_bytes());
-        assert!(matches!(v, Cow::Borrowed(_)));
     }
 }

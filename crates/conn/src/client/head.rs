@@ -9,6 +9,7 @@ use http_net_head::Version;
 use super::attempt::ExpectState;
 use super::conn::ClientConn;
 use super::view::{ClientEvent, ResponseView};
+use crate::leftover::Leftover;
 use crate::owned_fields::OwnedFields;
 use crate::Error;
 
@@ -86,6 +87,30 @@ impl ClientConn {
             }
             _ => BodyStep::End,
         })
+    }
+
+    /// Reads the response body into `buf` (not empty), `kept` holding what
+    /// did not fit (call it once `kept` gave nothing,
+    /// [`Leftover::take`]): `Some(n)` bytes, `Some(0)` at its end (as
+    /// [`poll_body`](ClientConn::poll_body)'s `End`), `None` when more
+    /// input is needed.
+    pub fn body_into(
+        &mut self,
+        head: &mut ClientHead,
+        kept: &mut Leftover,
+        buf: &mut [u8],
+    ) -> Result<Option<usize>, Error> {
+        loop {
+            match self.poll_body(head)? {
+                BodyStep::Data(d) => match kept.hand_out(d, buf) {
+                    0 => {}
+                    n => return Ok(Some(n)),
+                },
+                BodyStep::NeedInput => return Ok(None),
+                BodyStep::Again => {}
+                BodyStep::End => return Ok(Some(0)),
+            }
+        }
     }
 }
 

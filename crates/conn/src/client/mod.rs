@@ -22,3 +22,36 @@ pub use pool::{IdlePool, PoolEntry, MAX_IDLE_TOTAL};
 pub use send::SendStep;
 pub use timeout::ClientTimeout;
 pub use view::{ClientEvent, ResponseView};
+
+/// Writes, beside an adapter's client, the two mappings both clients make
+/// of their adapter's `$error` (with the variants `Io`, `ConnectionClosed`,
+/// `Protocol` and `OverLimit`): `local(e, config)`, a connection error as
+/// the client reports it (a body over the budget the caller configured is
+/// a local limit, [`Limit::BodyBudget`](crate::Limit::BodyBudget), not the
+/// server's fault), and `failure(e)`, how a request failed as the
+/// connection's retry rule asks ([`Failure`]: the connection ended under
+/// it, an end of stream or an I/O error on it, or something else).
+///
+/// Not API: an adapter's implementation detail, hidden from the docs.
+#[doc(hidden)]
+#[macro_export]
+macro_rules! __client_error_fns {
+    ($error:ident) => {
+        fn local(e: $crate::Error, config: &$crate::Config) -> $error {
+            use $crate::{framing::Error as F, Error as E, RemoteError as R};
+            match e {
+                E::Remote(R::Framing(F::BodyTooLarge)) => $error::OverLimit(
+                    $crate::Limit::BodyBudget(config.body_limits().body_budget()),
+                ),
+                e => $error::Protocol(e),
+            }
+        }
+
+        fn failure(e: &$error) -> $crate::Failure {
+            match e {
+                $error::ConnectionClosed | $error::Io(_) => $crate::Failure::Closed,
+                _ => $crate::Failure::Other,
+            }
+        }
+    };
+}

@@ -9,7 +9,7 @@
 use alloc::borrow::Cow;
 use core::time::Duration;
 
-use super::attempt::Failure;
+use super::attempt::{Failure, Retry};
 use super::conn::ClientConn;
 use crate::client_settings::ClientSettings;
 use crate::redirect::{location, Origin, Redirect, RedirectError, Redirects, REDIRECT_BODY_DRAIN};
@@ -157,7 +157,14 @@ impl<'u> RequestPlan<'u> {
         failure: Failure,
         replayable: bool,
     ) -> bool {
-        let again = !self.retried && conn.is_some_and(|c| c.retry(failure, replayable).is_retry());
+        self.again(conn.map_or(Retry::No, |c| c.retry(failure, replayable)))
+    }
+
+    /// [`failed`](RequestPlan::failed) with the connection's answer
+    /// ([`ClientConn::retry`]) already had: whether the attempt is sent
+    /// again, once per hop.
+    pub fn again(&mut self, retry: Retry) -> bool {
+        let again = !self.retried && retry.is_retry();
         self.retried |= again;
         again
     }

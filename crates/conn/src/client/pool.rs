@@ -144,6 +144,25 @@ impl<T: PoolEntry> IdlePool<T> {
         None
     }
 
+    /// What a request on `origin` starts with: a pooled connection when
+    /// `reuse` (the plan's [`reuse`](crate::driver::RequestPlan::reuse)) and
+    /// [`take`](IdlePool::take) finds one, and a [`head`](IdlePool::head)
+    /// for its response.
+    pub fn checkout(
+        &mut self,
+        reuse: bool,
+        origin: Origin<'_>,
+        now: Timestamp,
+        open: impl FnMut(&mut T) -> bool,
+    ) -> (Option<T>, ClientHead) {
+        let pooled = if reuse {
+            self.take(origin, now, open)
+        } else {
+            None
+        };
+        (pooled, self.head())
+    }
+
     /// Gives back `conn`, whose response ended at `now`: kept for the idle
     /// life when it may carry another request
     /// ([`ClientConn::reusable`]) and the bounds leave room, dropped
