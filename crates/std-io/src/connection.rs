@@ -255,7 +255,8 @@ pub(crate) fn run_on(
     if end == End::Linger {
         // An evicted connection's reading side is shut: the drain reads what
         // had arrived and ends.
-        wire::linger(stream, settings.linger(wire::stamp(wire::read_clock())));
+        let now = wire::stamp(wire::read_clock());
+        wire::linger(stream, settings.linger(now), now);
     }
 }
 
@@ -588,6 +589,65 @@ mod tests {
             alone,
             "two more requests, no more readings"
         );
+    }
+
+    /// Serves `n` requests that the peer sends one at a time, each after
+    /// the answer to the last, then the peer's end of stream, on this
+    /// thread: the clock readings the connection took.
+    fn readings_serving_one_at_a_time(n: usize) -> u64 {
+        let (mut server, mut client) = std::os::unix::net::UnixStream::pair().unwrap();
+        let peer = std::thread::spawn(move || {
+            let mut answer = [0u8; 256];
+            for _ in 0..n {
+                client
+                    .write_all(b"GET / HTTP/1.1\r\nHost: a\r\n\r\n")
+                    .unwrap();
+                let mut got = 0;
+                while !answer[..got].ends_with(b"ok") {
+                    let read = client.read(&mut answer[got..]).unwrap();
+                    assert!(read > 0, "the server closed before answering");
+                    got += read;
+                }
+            }
+            client.shutdown(Shutdown::Write).unwrap();
+        });
+        let settings = Settings::DEFAULT;
+        let shared = Shared::new(&settings, Default::default());
+        let mut home = None;
+        let slot = shared.register(Handle::Interrupter(None), None, &mut home);
+        let handler =
+            |ex: &mut Exchange<'_>| -> Result<(), Error> { ex.respond_with(200, &[], b"ok") };
+        let mut kept = KeptConn::default();
+        let before = wire::READINGS.with(std::cell::Cell::get);
+        run_on(
+            &mut server,
+            None,
+            &settings,
+            &shared,
+            &slot,
+            &handler,
+            &mut kept,
+        );
+        peer.join().unwrap();
+        wire::READINGS.with(std::cell::Cell::get) - before
+    }
+
+    /// A blocking connection's wakeups are its thread's returns from
+    /// what may block it: the connection handed to it, each read, the
+    /// handler, each write. A request in a read of its own makes three
+    /// (its read, its handler, its answer's write); the start and the read
+    /// of the peer's end of stream one each. One clock reading at most for
+    /// each (the close's drain takes the end of stream's).
+    #[test]
+    fn a_request_in_a_wakeup_of_its_own_costs_at_most_one_clock_reading_a_wakeup() {
+        for n in [1, 5] {
+            let readings = readings_serving_one_at_a_time(n);
+            let wakeups = 3 * n as u64 + 2;
+            assert!(
+                readings <= wakeups,
+                "{readings} clock readings over {wakeups} wakeups ({n} requests)"
+            );
+        }
     }
 
     #[test]

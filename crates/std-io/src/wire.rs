@@ -329,8 +329,9 @@ pub(crate) fn set_read_timeout(
 /// After an error response (or a close the peer may not expect): stop
 /// sending, then read and discard the peer's input within the core's
 /// [`Linger`] bound (`None`: close at once), so the peer gets the response
-/// and not a reset.
-pub(crate) fn linger(stream: &mut dyn Transport, linger: Option<Linger>) {
+/// and not a reset. `now` is the reading the bound was made at; each read
+/// that returns takes one more.
+pub(crate) fn linger(stream: &mut dyn Transport, linger: Option<Linger>, mut now: Timestamp) {
     if stream.shutdown_write().is_err() {
         return;
     }
@@ -338,7 +339,7 @@ pub(crate) fn linger(stream: &mut dyn Transport, linger: Option<Linger>) {
     let mut scratch = [0u8; 4096];
     let mut current = None;
     loop {
-        let Some(wait) = linger.wait(stamp(read_clock())) else {
+        let Some(wait) = linger.wait(now) else {
             return;
         };
         if set_read_timeout(stream, Some(wait), &mut current).is_err() {
@@ -349,5 +350,6 @@ pub(crate) fn linger(stream: &mut dyn Transport, linger: Option<Linger>) {
             Err(e) if e.kind() == io::ErrorKind::Interrupted => {}
             _ => return,
         }
+        now = stamp(read_clock());
     }
 }
