@@ -8,11 +8,12 @@
 /// `Evicted`, `OverLimit` and `UnsupportedTransferCoding`), its `Display`,
 /// `std::error::Error` (whose `source` is the wrapped error of those four,
 /// none for the others) and the conversions `From<Error>`,
-/// `From<UrlError>`, `From<RedirectError>`, and both ways with
-/// `std::io::Error`: an adapter error into an I/O error of the kind a copy
-/// loop expects (the adapter error kept inside, an `Io` its own I/O
-/// error), and such an I/O error back (any other one as `Io`). Each
-/// adapter's `into_io` and `from_io` are these conversions.
+/// `From<UrlError>`, `From<RedirectError>`, both ways with
+/// `std::io::Error` (an adapter error into an I/O error of the kind a copy
+/// loop expects, the adapter error kept inside and an `Io` its own I/O
+/// error; such an I/O error back, any other one as `Io`: each adapter's
+/// `into_io` and `from_io` are these conversions), and `local_of`, the
+/// core's [`LocalError`](crate::LocalError) an error wraps.
 ///
 /// Not API: an adapter's implementation detail, hidden from the docs.
 #[doc(hidden)]
@@ -46,6 +47,17 @@ macro_rules! __adapter_error_impls {
                     $error::UnsupportedTransferCoding(codings) => {
                         ::core::fmt::Display::fmt(&$crate::UnsupportedCodings(codings), f)
                     }
+                }
+            }
+        }
+
+        impl $error {
+            /// The core's local error this one wraps, if any (a handler's
+            /// end asks it: `HandlerEnd::local_of`).
+            pub(crate) fn local_of(&self) -> ::core::option::Option<$crate::LocalError> {
+                match self {
+                    $error::Protocol($crate::Error::Local(l)) => ::core::option::Option::Some(*l),
+                    _ => ::core::option::Option::None,
                 }
             }
         }
