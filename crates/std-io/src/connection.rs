@@ -13,9 +13,7 @@ use http_net_conn::driver::{
     AfterHandler, Begin, HandlerEnd, NextRead, OwnError, ReadStep, RequestPolicy, SlotState,
     Transfer,
 };
-use http_net_conn::{
-    Config, Error as ConnError, HandlerError, LocalError, ServerConn, ServerEvent,
-};
+use http_net_conn::{Config, Error as ConnError, HandlerError, ServerConn, ServerEvent};
 
 use crate::date::DateClock;
 use crate::error::{Error, Stage};
@@ -505,7 +503,7 @@ impl Serve<'_> {
             // Answered whole, the request is gone from the connection: the
             // copy the hooks keep, if any.
             kept: st.kept.get(),
-            local_of,
+            local_of: Error::local_of,
         };
         let now = || wire::stamp(wire::read_clock());
         let (next, mistake) =
@@ -514,12 +512,10 @@ impl Serve<'_> {
         match next {
             AfterHandler::Next => None,
             AfterHandler::Linger => Some(self.send_and_linger()),
-            AfterHandler::Truncated => {
-                shared.counters.unsent_body();
-                let _ = st.flush_due(stream, conn, slot);
-                Some(End::Close)
-            }
-            AfterHandler::CloseAfterOutput => {
+            AfterHandler::Truncated | AfterHandler::CloseAfterOutput => {
+                if next == AfterHandler::Truncated {
+                    shared.counters.unsent_body();
+                }
                 let _ = st.flush_due(stream, conn, slot);
                 Some(End::Close)
             }
@@ -535,15 +531,6 @@ impl Serve<'_> {
 fn refresh_date(conn: &mut ServerConn, shared: &Shared, date: &mut DateClock, now: Instant) {
     if let Some(second) = date.changed(now) {
         conn.set_date(&shared.date.get(second));
-    }
-}
-
-/// The connection's refusal of one of the handler's commands, when this
-/// adapter's error (which wraps the core's) is the one the handler returned.
-fn local_of(e: &Error) -> Option<LocalError> {
-    match e {
-        Error::Protocol(ConnError::Local(l)) => Some(*l),
-        _ => None,
     }
 }
 

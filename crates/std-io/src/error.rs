@@ -1,6 +1,5 @@
 //! The adapter's error type: an enum, no strings.
 
-use core::fmt;
 use std::io;
 
 use http_net_conn::{Error as ConnError, RedirectError};
@@ -61,35 +60,13 @@ impl Error {
     /// keeping the kind that fits: `TimedOut`, `InvalidData`, `UnexpectedEof`...
     /// [`Error::from_io`] gets it back.
     pub fn into_io(self) -> io::Error {
-        match self {
-            Error::Io(e) => e,
-            Error::Timeout(_) | Error::TooSlow(_) | Error::Evicted => {
-                io::Error::new(io::ErrorKind::TimedOut, self)
-            }
-            Error::Protocol(ConnError::Remote(http_net_conn::RemoteError::UnexpectedEof))
-            | Error::ConnectionClosed => io::Error::new(io::ErrorKind::UnexpectedEof, self),
-            Error::Protocol(_) | Error::Url(_) | Error::UnsupportedTransferCoding(_) => {
-                io::Error::new(io::ErrorKind::InvalidData, self)
-            }
-            Error::NotSwitched
-            | Error::BodyUnavailable
-            | Error::OverLimit(_)
-            | Error::Redirect(_) => io::Error::other(self),
-        }
+        self.into()
     }
 
     /// Gets an adapter error back out of an [`io::Error`] made by
     /// [`Error::into_io`]; any other I/O error becomes [`Error::Io`].
     pub fn from_io(e: io::Error) -> Error {
-        if e.get_ref().is_some_and(|inner| inner.is::<Error>()) {
-            match e.into_inner().map(|b| b.downcast::<Error>()) {
-                Some(Ok(inner)) => *inner,
-                // Unreachable in practice: `is::<Error>()` was checked above.
-                _ => Error::BodyUnavailable,
-            }
-        } else {
-            Error::Io(e)
-        }
+        e.into()
     }
 
     /// Whether the peer (not the local side, the network or a timeout) is to
@@ -99,44 +76,7 @@ impl Error {
     }
 }
 
-impl fmt::Display for Error {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self {
-            Error::Io(e) => write!(f, "i/o error: {e}"),
-            Error::Protocol(e) => fmt::Display::fmt(e, f),
-            Error::Timeout(stage) => write!(f, "timed out {stage}"),
-            Error::TooSlow(stage) => write!(f, "below the minimum data rate {stage}"),
-            Error::Url(e) => write!(f, "unusable URL: {e}"),
-            Error::ConnectionClosed => {
-                f.write_str("the peer closed the connection before sending a response")
-            }
-            Error::NotSwitched => {
-                f.write_str("the connection was not switched to another protocol")
-            }
-            Error::BodyUnavailable => f.write_str("the body can no longer be read"),
-            Error::Evicted => f.write_str("evicted at the connection limit to admit a newcomer"),
-            Error::OverLimit(limit) => write!(f, "the body is larger than {limit}"),
-            Error::Redirect(e) => write!(f, "redirect not followed: {e}"),
-            Error::UnsupportedTransferCoding(codings) => {
-                fmt::Display::fmt(&http_net_conn::UnsupportedCodings(codings), f)
-            }
-        }
-    }
-}
-
 http_net_conn::__adapter_error_impls!(Error);
-
-impl From<io::Error> for Error {
-    fn from(e: io::Error) -> Error {
-        Error::from_io(e)
-    }
-}
-
-impl From<Error> for io::Error {
-    fn from(e: Error) -> io::Error {
-        e.into_io()
-    }
-}
 
 /// Whether an I/O error is a socket timeout (`WouldBlock` on Unix, `TimedOut`
 /// on Windows).

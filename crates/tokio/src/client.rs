@@ -989,15 +989,9 @@ impl<C: Connector> AsyncRead for ClientResponse<C> {
         cx: &mut Context<'_>,
         buf: &mut ReadBuf<'_>,
     ) -> Poll<io::Result<()>> {
-        let this = self.get_mut();
-        match this.poll_body(cx, buf.initialize_unfilled()) {
-            Poll::Pending => Poll::Pending,
-            Poll::Ready(Ok(n)) => {
-                buf.advance(n);
-                Poll::Ready(Ok(()))
-            }
-            Poll::Ready(Err(e)) => Poll::Ready(Err(e.into_io())),
-        }
+        let n = ready!(self.get_mut().poll_body(cx, buf.initialize_unfilled()))?;
+        buf.advance(n);
+        Poll::Ready(Ok(()))
     }
 }
 

@@ -297,7 +297,7 @@ impl<H: Handler> Serve<'_, H> {
             body_timed_out: st.timed_out,
             broken: st.broken,
             kept: seen.get(),
-            local_of,
+            local_of: Error::local_of,
         };
         let now = || wire::stamp(crate::timer::read_clock());
         let (next, mistake) = sh
@@ -545,15 +545,6 @@ async fn after_handler(
         }
         // `Close`, and any action a later `conn` adds.
         _ => Some(End::Close),
-    }
-}
-
-/// The connection's refusal of one of the handler's commands, when this
-/// adapter's error (which wraps the core's) is the one the handler returned.
-fn local_of(e: &Error) -> Option<http_net_conn::LocalError> {
-    match e {
-        Error::Protocol(ConnError::Local(l)) => Some(*l),
-        _ => None,
     }
 }
 

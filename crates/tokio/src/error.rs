@@ -2,7 +2,6 @@
 //! deadline or a data rate that was not met, a limit the local side set,
 //! or a misuse.
 
-use core::fmt;
 use std::io;
 
 use http_net_conn::Error as ConnError;
@@ -90,21 +89,7 @@ impl Error {
     /// assert_eq!(Error::Timeout(Stage::Body).into_io().kind(), ErrorKind::TimedOut);
     /// ```
     pub fn into_io(self) -> io::Error {
-        match self {
-            Error::Io(e) => e,
-            Error::Timeout(_) | Error::TooSlow(_) | Error::Evicted => {
-                io::Error::new(io::ErrorKind::TimedOut, self)
-            }
-            Error::Protocol(ConnError::Remote(http_net_conn::RemoteError::UnexpectedEof))
-            | Error::ConnectionClosed => io::Error::new(io::ErrorKind::UnexpectedEof, self),
-            Error::Protocol(_) | Error::Url(_) | Error::UnsupportedTransferCoding(_) => {
-                io::Error::new(io::ErrorKind::InvalidData, self)
-            }
-            Error::NotSwitched
-            | Error::BodyUnavailable
-            | Error::OverLimit(_)
-            | Error::Redirect(_) => io::Error::other(self),
-        }
+        self.into()
     }
 
     /// Gets an adapter error back out of an [`io::Error`] made by
@@ -113,15 +98,7 @@ impl Error {
     /// I/O error becomes [`Error::Io`]. The blocking adapter's
     /// `Error::from_io`.
     pub fn from_io(e: io::Error) -> Error {
-        if e.get_ref().is_some_and(|inner| inner.is::<Error>()) {
-            match e.into_inner().map(|b| b.downcast::<Error>()) {
-                Some(Ok(inner)) => *inner,
-                // Unreachable in practice: `is::<Error>()` was checked above.
-                _ => Error::BodyUnavailable,
-            }
-        } else {
-            Error::Io(e)
-        }
+        e.into()
     }
 
     /// Whether the peer is at fault (a malformed message): the `Remote`
@@ -131,47 +108,7 @@ impl Error {
     }
 }
 
-impl fmt::Display for Error {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self {
-            Error::Io(e) => write!(f, "i/o error: {e}"),
-            Error::Protocol(e) => fmt::Display::fmt(e, f),
-            Error::Timeout(stage) => write!(f, "timed out {stage}"),
-            Error::TooSlow(stage) => write!(f, "below the minimum data rate {stage}"),
-            Error::NotSwitched => {
-                f.write_str("the connection was not switched to another protocol")
-            }
-            Error::BodyUnavailable => f.write_str("the body can no longer be read"),
-            Error::Evicted => f.write_str("evicted at the connection limit to admit a newcomer"),
-            Error::ConnectionClosed => {
-                f.write_str("the peer closed the connection before sending a response")
-            }
-            Error::UnsupportedTransferCoding(codings) => {
-                fmt::Display::fmt(&http_net_conn::UnsupportedCodings(codings), f)
-            }
-            Error::OverLimit(limit) => write!(f, "the body is larger than {limit}"),
-            Error::Url(e) => write!(f, "unusable URL: {e}"),
-            Error::Redirect(e) => write!(f, "redirect not followed: {e}"),
-        }
-    }
-}
-
 http_net_conn::__adapter_error_impls!(Error);
-
-/// [`Error::from_io`]: an I/O error that carries an adapter error gives it
-/// back (as the blocking adapter's).
-impl From<io::Error> for Error {
-    fn from(e: io::Error) -> Error {
-        Error::from_io(e)
-    }
-}
-
-/// [`Error::into_io`] (as the blocking adapter's).
-impl From<Error> for io::Error {
-    fn from(e: Error) -> io::Error {
-        e.into_io()
-    }
-}
 
 impl From<http_net_conn::LocalError> for Error {
     fn from(e: http_net_conn::LocalError) -> Error {
