@@ -542,9 +542,15 @@ mod tests {
     /// Serves `requests` sent in one write (then the peer's end of
     /// stream) on this thread: the clock readings the connection took.
     fn readings_serving(requests: &[u8]) -> u64 {
-        let (mut server, mut client) = std::os::unix::net::UnixStream::pair().unwrap();
+        let (server, mut client) = std::os::unix::net::UnixStream::pair().unwrap();
         client.write_all(requests).unwrap();
         client.shutdown(Shutdown::Write).unwrap();
+        readings_serving_on(server)
+    }
+
+    /// Serves the connection `server` on this thread, answering each
+    /// request `200` with `ok`: the clock readings the connection took.
+    fn readings_serving_on(mut server: std::os::unix::net::UnixStream) -> u64 {
         let settings = Settings::DEFAULT;
         let shared = Shared::new(&settings, Default::default());
         let mut home = None;
@@ -582,7 +588,7 @@ mod tests {
     /// the answer to the last, then the peer's end of stream, on this
     /// thread: the clock readings the connection took.
     fn readings_serving_one_at_a_time(n: usize) -> u64 {
-        let (mut server, mut client) = std::os::unix::net::UnixStream::pair().unwrap();
+        let (server, mut client) = std::os::unix::net::UnixStream::pair().unwrap();
         let peer = std::thread::spawn(move || {
             let mut answer = [0u8; 256];
             for _ in 0..n {
@@ -598,25 +604,9 @@ mod tests {
             }
             client.shutdown(Shutdown::Write).unwrap();
         });
-        let settings = Settings::DEFAULT;
-        let shared = Shared::new(&settings, Default::default());
-        let mut home = None;
-        let slot = shared.register(Handle::Interrupter(None), None, &mut home);
-        let handler =
-            |ex: &mut Exchange<'_>| -> Result<(), Error> { ex.respond_with(200, &[], b"ok") };
-        let mut kept = KeptConn::default();
-        let before = wire::READINGS.with(std::cell::Cell::get);
-        run_on(
-            &mut server,
-            None,
-            &settings,
-            &shared,
-            &slot,
-            &handler,
-            &mut kept,
-        );
+        let readings = readings_serving_on(server);
         peer.join().unwrap();
-        wire::READINGS.with(std::cell::Cell::get) - before
+        readings
     }
 
     /// A blocking connection's wakeups are its thread's returns from
