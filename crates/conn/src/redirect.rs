@@ -173,17 +173,10 @@ impl<'a> Origin<'a> {
     /// ```
     pub fn authority<'b>(&self, buf: &'b mut [u8]) -> Cow<'b, [u8]> {
         let v6 = self.host.contains(':');
-        let (mut digits, mut i, mut n) = ([0u8; 5], 5, self.port);
-        loop {
-            i -= 1;
-            digits[i] = b'0' + (n % 10) as u8;
-            n /= 10;
-            if n == 0 {
-                break;
-            }
-        }
+        let mut digits = [0u8; 20];
+        let port = crate::writer::decimal(u64::from(self.port), &mut digits);
         let (open, close): (&[u8], &[u8]) = if v6 { (b"[", b"]:") } else { (b"", b":") };
-        let parts = [open, self.host.as_bytes(), close, &digits[i..]];
+        let parts = [open, self.host.as_bytes(), close, port];
         let len = parts.iter().map(|p| p.len()).sum();
         let Some(out) = buf.get_mut(..len) else {
             return Cow::Owned(parts.concat());
